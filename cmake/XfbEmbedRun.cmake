@@ -1,0 +1,10 @@
+# Script mode helper of XfbEmbed.cmake: writes OUT with one string_view per file in FILES.
+set(text "// Generated from shaders/ by cmake/XfbEmbedRun.cmake. Do not edit.\n#pragma once\n#include <string_view>\nnamespace ${NS} {\n")
+foreach(f IN LISTS FILES)
+  get_filename_component(name "${f}" NAME)
+  string(REGEX REPLACE "[^A-Za-z0-9]" "_" name "${name}")
+  file(READ "${f}" body)
+  string(APPEND text "inline constexpr std::string_view ${name} = R\"xfbglsl(${body})xfbglsl\";\n")
+endforeach()
+string(APPEND text "}\n")
+file(WRITE "${OUT}" "${text}")

@@ -1,0 +1,68 @@
+#pragma once
+/// @file
+/// @brief Capture plan: which outputs transform feedback records, and where in which buffer. Pure.
+
+#include "xfb/limits.hpp"
+#include "xfb/shader_interface.hpp"
+#include "xfb/vertex_format.hpp"
+
+#include <string>
+#include <vector>
+
+namespace xfb {
+
+/// GL_INTERLEAVED_ATTRIBS (all varyings in one buffer) or GL_SEPARATE_ATTRIBS (one buffer each).
+/// Fixed when the program is linked (glTransformFeedbackVaryings), so it is never inferred.
+enum class CaptureMode { Interleaved, Separate };
+std::string_view captureModeName(CaptureMode m); // "interleaved" / "separate"
+
+struct CaptureOptions {
+    CaptureMode mode = CaptureMode::Interleaved;
+    /// Names to capture, in buffer order. Empty: every output whose name starts with `out_`,
+    /// in declaration order. gl_Position and gl_PointSize may be named explicitly.
+    std::vector<std::string> varyings;
+    /// Enforce the 4-component-per-varying rule of separate mode even where the driver allows
+    /// more (llvmpipe reports 64), so a shader that works here also works on WebGL2, ES 3.0 and
+    /// NVIDIA. Turn off only for code that never leaves the current driver.
+    bool portable = true;
+};
+
+struct CapturedVarying {
+    std::string name;
+    GlslType type;
+    int arraySize = 0;
+    int line = 0;                ///< 0 for builtins
+    int components() const { return type.components() * (arraySize > 0 ? arraySize : 1); }
+    int bytes() const { return components() * 4; }
+};
+
+/// One varying's place in an output buffer.
+struct BufferField {
+    std::string varying;
+    int offset = 0;          ///< bytes from the start of the element
+    int components = 0;
+    ComponentType type = ComponentType::Float32;
+};
+
+/// One transform-feedback buffer binding (glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, binding, ...)).
+struct OutputLayout {
+    int binding = 0;
+    int stride = 0;
+    std::vector<BufferField> fields;
+    /// The same layout as a vertex format, e.g. to re-bind the captured buffer as vertex
+    /// input: field i becomes attribute `attr(firstAttr + i)` at the same offset.
+    VertexFormat asVertexFormat(int firstAttr = 0) const;
+};
+
+struct CapturePlan {
+    CaptureMode mode = CaptureMode::Interleaved;
+    std::vector<CapturedVarying> varyings;   ///< in glTransformFeedbackVaryings order
+    std::vector<OutputLayout> buffers;       ///< interleaved: one; separate: one per varying
+};
+
+/// Chooses the varyings and checks them against the mode and the limits.
+/// @throws Error NoCapturedVaryings, UnknownVarying, DuplicateVarying, VaryingType,
+///         SeparateComponents, SeparateComponentsDriver, SeparateAttribs, InterleavedComponents
+CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits);
+
+} // namespace xfb

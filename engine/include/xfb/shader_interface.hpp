@@ -1,0 +1,86 @@
+#pragma once
+/// @file
+/// @brief What a vertex shader declares: inputs, outputs, uniforms, in declaration order. Pure, no GL.
+///
+/// readShaderInterface() tokenizes the source (comments, line continuations and string-like
+/// noise are skipped), runs the preprocessor subset that decides which declarations exist
+/// (`#define`/`#undef` of object-like macros, `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif`
+/// with integer expressions and `defined`), and reads every global declaration: qualifiers
+/// (`layout(location = N)`, `flat`, `centroid`, `invariant`, `highp`...), several declarators in one
+/// declaration, arrays (sizes may use macros and global `const int`s), declarations split over
+/// lines. Works for GLSL ES 1.00 (`attribute`/`varying`), GLSL ES 3.00 and GLSL 3.30+.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xfb {
+
+/// The scalar kind of a GLSL type.
+enum class ScalarKind { Float, Int, UInt, Bool, Double, Struct, Opaque };
+
+/// A GLSL type: scalar, vector (columns = 1) or matrix (columns x rows).
+struct GlslType {
+    std::string name;              ///< as written: "vec4", "mat3x2", a struct's name
+    ScalarKind kind = ScalarKind::Float;
+    int columns = 1;               ///< matrices: number of columns (= attribute locations taken)
+    int rows = 1;                  ///< vector size, or matrix rows
+    int components() const { return columns * rows; }
+    bool isMatrix() const { return columns > 1; }
+};
+
+/// Looks a builtin type name up ("vec3" -> Float, 1 column, 3 rows). Empty for unknown names.
+std::optional<GlslType> builtinType(std::string_view name);
+
+/// Where a global variable lives.
+enum class StorageQualifier { In, Out, Uniform };
+
+/// One declared variable (one declarator of a declaration).
+struct Declaration {
+    std::string name;
+    GlslType type;
+    StorageQualifier storage = StorageQualifier::In;
+    int arraySize = 0;                  ///< 0: not an array
+    std::optional<int> location;        ///< from layout(location = N)
+    std::vector<std::string> qualifiers;///< flat, centroid, invariant, highp, ... as written
+    int line = 0;                       ///< 1-based source line of the declarator
+
+    int elementCount() const { return arraySize > 0 ? arraySize : 1; }
+    /// Scalar components in total (a vec3[2] has 6).
+    int components() const { return type.components() * elementCount(); }
+    /// Attribute locations taken (a mat4 takes 4, a vec4[3] takes 3).
+    int locationCount() const { return type.columns * elementCount(); }
+};
+
+/// Members of a struct declared in the shader, for outputs of struct type.
+struct StructDefinition {
+    std::string name;
+    std::vector<Declaration> members;
+};
+
+/// Everything readShaderInterface() found.
+struct ShaderInterface {
+    int version = 100;                  ///< from #version; 100 when absent
+    bool es = true;                     ///< an ES shader (`#version 300 es`, or 100)
+    std::vector<Declaration> inputs;    ///< `in` / `attribute`, declaration order
+    std::vector<Declaration> outputs;   ///< `out` / `varying`, declaration order
+    std::vector<Declaration> uniforms;  ///< plain uniforms (not blocks), declaration order
+    std::vector<std::string> interfaceBlocks; ///< names of in/out/uniform blocks (read, not expanded)
+    std::map<std::string, StructDefinition> structs;
+
+    const Declaration* findOutput(std::string_view name) const;
+    const Declaration* findInput(std::string_view name) const;
+};
+
+struct ReadOptions {
+    /// Extra object-like macros, as if `#define name value` preceded the source.
+    std::map<std::string, std::string> defines;
+};
+
+/// Reads the declarations of a vertex shader.
+/// @throws Error ShaderSyntax, PreprocessorDirective, PreprocessorUnevaluable.
+ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& options = {});
+
+} // namespace xfb

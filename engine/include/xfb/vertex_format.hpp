@@ -1,0 +1,64 @@
+#pragma once
+/// @file
+/// @brief Semantics and vertex formats: how a buffer's bytes map to shader inputs.
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xfb {
+
+/// What an attribute means. Custom inputs get Attr0, Attr1, ... in declaration order (location
+/// = N); inputs with a standard name (vertex_position, vertex_normal, ...) get the standard
+/// semantic at its fixed location. The two kinds must not be mixed in one shader.
+enum class Semantic : std::uint8_t {
+    Position, Normal, Tangent, BlendWeight, BlendIndices, Color,
+    TexCoord0, TexCoord1, TexCoord2, TexCoord3, TexCoord4, TexCoord5, TexCoord6, TexCoord7,
+    Attr0 = 32, // Attr0 + n for n in [0, 32)
+};
+
+/// Attr0 + n.
+constexpr Semantic attr(int n) { return static_cast<Semantic>(static_cast<int>(Semantic::Attr0) + n); }
+/// "POSITION", "TEXCOORD0", "ATTR3", ...
+std::string semanticName(Semantic s);
+/// Inverse of semanticName(); empty for an unknown name.
+std::optional<Semantic> semanticFromName(std::string_view name);
+/// The standard semantic of a shader input name ("vertex_position" -> Position), if any.
+std::optional<Semantic> standardSemantic(std::string_view inputName);
+/// The attribute location of a semantic: Attr n -> n; standard ones -> their fixed slot
+/// (Position 0, Normal 1, Tangent 2, BlendWeight 3, BlendIndices 4, Color 5, TexCoord n -> 6 + n).
+int semanticLocation(Semantic s);
+
+/// Component type of an attribute. Transform feedback writes 32-bit values only, so these are
+/// the types a buffer that is both read and written can hold.
+enum class ComponentType : std::uint8_t { Float32, Int32, UInt32 };
+std::string_view componentTypeName(ComponentType t); // "float32", "int32", "uint32"
+
+/// One attribute of an interleaved vertex format.
+struct VertexAttribute {
+    Semantic semantic = Semantic::Attr0;
+    ComponentType type = ComponentType::Float32;
+    int components = 4;  ///< 1..4, or columns x rows for a matrix input (e.g. 16 for mat4)
+    int offset = -1;     ///< byte offset in the element; -1: packed after the previous attribute
+};
+
+/// An interleaved layout: each element is `stride` bytes holding the attributes at their offsets.
+/// A single-attribute format is the degenerate case. Built with VertexFormat::interleaved().
+struct VertexFormat {
+    std::vector<VertexAttribute> attributes;
+    int stride = 0; ///< bytes per element; 0: the packed size
+
+    /// Fills packed offsets (for offset -1) and the stride (for 0).
+    static VertexFormat interleaved(std::initializer_list<VertexAttribute> attributes, int stride = 0);
+    static VertexFormat interleaved(std::vector<VertexAttribute> attributes, int stride = 0);
+    /// Checks 1..16 components, 4-byte alignment, no overlap, every attribute inside the stride.
+    /// @throws Error FormatInvalid, naming the attribute.
+    void validate() const;
+    const VertexAttribute* find(Semantic s) const;
+    std::string describe() const; // "{ATTR0 float32x4 @0, ATTR1 float32x4 @16} stride 32"
+};
+
+} // namespace xfb

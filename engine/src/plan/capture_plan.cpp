@@ -1,0 +1,108 @@
+#include "xfb/capture_plan.hpp"
+
+#include "xfb/attribute_plan.hpp"
+#include "xfb/error.hpp"
+
+#include <algorithm>
+
+namespace xfb {
+
+std::string_view captureModeName(CaptureMode m) { return m == CaptureMode::Interleaved ? "interleaved" : "separate"; }
+
+VertexFormat OutputLayout::asVertexFormat(int firstAttr) const {
+    std::vector<VertexAttribute> attributes;
+    for (size_t i = 0; i < fields.size(); ++i)
+        attributes.push_back({attr(firstAttr + int(i)), fields[i].type, fields[i].components, fields[i].offset});
+    return VertexFormat::interleaved(std::move(attributes), stride);
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string s;
+    for (auto& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s.empty() ? "(none)" : s;
+}
+
+CapturedVarying lookUp(const ShaderInterface& shader, const std::string& name) {
+    if (name == "gl_Position") return {name, *builtinType("vec4"), 0, 0};
+    if (name == "gl_PointSize") return {name, *builtinType("float"), 0, 0};
+    const Declaration* d = shader.findOutput(name);
+    if (!d) {
+        std::vector<std::string> outs;
+        for (auto& o : shader.outputs) outs.push_back(o.name);
+        std::string hint = shader.findInput(name) ? " ('" + name + "' is an input, not an output)" : "";
+        throw Error(ErrorCode::UnknownVarying, "captured varying '" + name + "' is not an output of the shader" + hint +
+                                                   "; outputs are: " + joined(outs));
+    }
+    if (d->type.kind == ScalarKind::Struct)
+        throw Error(ErrorCode::VaryingType, "varying '" + name + "' (line " + std::to_string(d->line) + ") is a struct (" + d->type.name +
+                                                "); declare its members as separate outputs and capture those");
+    if (!componentTypeOf(d->type.kind))
+        throw Error(ErrorCode::VaryingType, "varying '" + name + "' (line " + std::to_string(d->line) + ") has type " + d->type.name +
+                                                ", which transform feedback cannot capture portably; use float, int or uint types");
+    return {d->name, d->type, d->arraySize, d->line};
+}
+
+} // namespace
+
+CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits) {
+    CapturePlan plan;
+    plan.mode = options.mode;
+    std::vector<std::string> names = options.varyings;
+    if (names.empty()) {
+        for (auto& o : shader.outputs)
+            if (o.name.starts_with("out_")) names.push_back(o.name);
+        if (names.empty())
+            throw Error(ErrorCode::NoCapturedVaryings, "the shader has no output named out_* and no varyings were listed; "
+                                                       "prefix the outputs to capture with out_ or pass the varying list");
+    }
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (std::find(names.begin(), names.begin() + long(i), names[i]) != names.begin() + long(i))
+            throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is listed twice in " + joined(names) + "; list each once");
+        plan.varyings.push_back(lookUp(shader, names[i]));
+    }
+
+    auto describe = [](const CapturedVarying& v) {
+        return "'" + v.name + "' (" + v.type.name + (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : "") + ", " +
+               std::to_string(v.components()) + " components)";
+    };
+    if (options.mode == CaptureMode::Separate) {
+        if (int(plan.varyings.size()) > limits.maxSeparateAttribs)
+            throw Error(ErrorCode::SeparateAttribs, "separate mode captures " + std::to_string(plan.varyings.size()) + " varyings (" + joined(names) +
+                                                        ") but MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS is " + std::to_string(limits.maxSeparateAttribs) +
+                                                        "; merge varyings into vec4s, or use interleaved mode");
+        for (const auto& v : plan.varyings) {
+            if (options.portable && v.components() > 4)
+                throw Error(ErrorCode::SeparateComponents,
+                            "varying " + describe(v) + " exceeds the 4-component limit of separate mode (the portable guarantee of WebGL2 and "
+                            "OpenGL ES 3.0: MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS >= 4). Fix: split it into varyings of at most 4 "
+                            "components each (e.g. a vec4 and a float, each with its own buffer), or capture in interleaved mode");
+            if (v.components() > limits.maxSeparateComponents)
+                throw Error(ErrorCode::SeparateComponentsDriver,
+                            "varying " + describe(v) + " exceeds this driver's MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS = " +
+                                std::to_string(limits.maxSeparateComponents) + ". Fix: split it into smaller varyings, or capture in interleaved mode");
+        }
+        int binding = 0;
+        for (const auto& v : plan.varyings)
+            plan.buffers.push_back({binding++, v.bytes(), {{v.name, 0, v.components(), *componentTypeOf(v.type.kind)}}});
+    } else {
+        int total = 0, offset = 0;
+        OutputLayout layout{0, 0, {}};
+        for (const auto& v : plan.varyings) {
+            total += v.components();
+            layout.fields.push_back({v.name, offset, v.components(), *componentTypeOf(v.type.kind)});
+            offset += v.bytes();
+        }
+        if (total > limits.maxInterleavedComponents)
+            throw Error(ErrorCode::InterleavedComponents,
+                        "interleaved capture of " + joined(names) + " needs " + std::to_string(total) +
+                            " components but MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is " + std::to_string(limits.maxInterleavedComponents) +
+                            "; capture fewer varyings per pass or split the state over separate buffers");
+        layout.stride = offset;
+        plan.buffers.push_back(std::move(layout));
+    }
+    return plan;
+}
+
+} // namespace xfb

@@ -1,0 +1,25 @@
+#pragma once
+// Internal: the subset of the GLSL preprocessor that decides which declarations exist.
+
+#include "glsl_lexer.hpp"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xfb::plan {
+
+struct PreprocessedSource {
+    int version = 100;
+    bool es = true;
+    std::vector<Token> tokens; // active code only, object-like macros expanded
+    std::vector<std::string> functionMacros; // names of function-like macros (not expanded)
+};
+
+/// Runs #version, #define/#undef (object-like macros are expanded; function-like ones are
+/// recorded), #if/#ifdef/#ifndef/#elif/#else/#endif, #error. #extension, #pragma and #line pass.
+/// @throws Error PreprocessorDirective, PreprocessorUnevaluable
+PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines);
+
+} // namespace xfb::plan

@@ -1,0 +1,304 @@
+#include "xfb/shader_interface.hpp"
+
+#include "int_expression.hpp"
+#include "preprocessor.hpp"
+#include "xfb/error.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace xfb {
+
+std::optional<GlslType> builtinType(std::string_view name) {
+    std::string n(name);
+    auto make = [&](ScalarKind k, int cols, int rows) { return GlslType{n, k, cols, rows}; };
+    if (n == "float") return make(ScalarKind::Float, 1, 1);
+    if (n == "int") return make(ScalarKind::Int, 1, 1);
+    if (n == "uint") return make(ScalarKind::UInt, 1, 1);
+    if (n == "bool") return make(ScalarKind::Bool, 1, 1);
+    if (n == "double") return make(ScalarKind::Double, 1, 1);
+    if (n.size() == 4 && n.compare(0, 3, "vec") == 0 && n[3] >= '2' && n[3] <= '4') return make(ScalarKind::Float, 1, n[3] - '0');
+    if (n.size() == 5 && n[1] == 'v' && n.compare(1, 3, "vec") == 0 && n[4] >= '2' && n[4] <= '4') {
+        int size = n[4] - '0';
+        switch (n[0]) {
+        case 'i': return make(ScalarKind::Int, 1, size);
+        case 'u': return make(ScalarKind::UInt, 1, size);
+        case 'b': return make(ScalarKind::Bool, 1, size);
+        case 'd': return make(ScalarKind::Double, 1, size);
+        default: break;
+        }
+    }
+    // matN, matNxM, dmatN, dmatNxM
+    std::string_view m = name;
+    ScalarKind kind = ScalarKind::Float;
+    if (m.starts_with("dmat")) { kind = ScalarKind::Double; m.remove_prefix(1); }
+    if (m.starts_with("mat") && (m.size() == 4 || (m.size() == 6 && m[4] == 'x'))) {
+        int cols = m[3] - '0';
+        int rows = m.size() == 6 ? m[5] - '0' : cols;
+        if (cols >= 2 && cols <= 4 && rows >= 2 && rows <= 4) return make(kind, cols, rows);
+    }
+    static const std::set<std::string, std::less<>> opaquePrefixes = {"sampler", "isampler", "usampler", "image", "iimage", "uimage", "atomic_uint"};
+    for (auto& p : opaquePrefixes)
+        if (name.starts_with(p)) return make(ScalarKind::Opaque, 1, 1);
+    return std::nullopt;
+}
+
+static const Declaration* findIn(const std::vector<Declaration>& v, std::string_view name) {
+    auto it = std::find_if(v.begin(), v.end(), [&](const Declaration& d) { return d.name == name; });
+    return it == v.end() ? nullptr : &*it;
+}
+const Declaration* ShaderInterface::findOutput(std::string_view name) const { return findIn(outputs, name); }
+const Declaration* ShaderInterface::findInput(std::string_view name) const { return findIn(inputs, name); }
+
+namespace {
+
+using plan::Token;
+using plan::TokenKind;
+
+const std::set<std::string, std::less<>> kInterpolationAndPrecision = {
+    "flat", "smooth", "noperspective", "centroid", "sample", "patch", "invariant", "precise",
+    "highp", "mediump", "lowp", "coherent", "volatile", "restrict", "readonly", "writeonly"};
+
+[[noreturn]] void syntaxError(int line, const std::string& what) {
+    throw Error(ErrorCode::ShaderSyntax, "line " + std::to_string(line) + ": " + what);
+}
+
+class DeclarationReader {
+public:
+    DeclarationReader(plan::PreprocessedSource src) : src_(std::move(src)) {
+        result_.version = src_.version;
+        result_.es = src_.es;
+    }
+
+    ShaderInterface run() {
+        const auto& t = src_.tokens;
+        std::vector<Token> statement;
+        for (size_t i = 0; i < t.size(); ++i) {
+            const Token& tok = t[i];
+            if (tok.kind == TokenKind::Punct && tok.text == "{") {
+                i = braceBlock(statement, i);
+                continue;
+            }
+            if (tok.kind == TokenKind::Punct && tok.text == ";") {
+                if (!statement.empty()) declaration(statement);
+                statement.clear();
+                continue;
+            }
+            if (tok.kind == TokenKind::Punct && tok.text == "}") syntaxError(tok.line, "unbalanced '}'");
+            statement.push_back(tok);
+        }
+        if (!statement.empty()) syntaxError(statement.back().line, "declaration not terminated by ';'");
+        return std::move(result_);
+    }
+
+private:
+    // Handles '{' at global scope: a function body (skipped), a struct definition or an
+    // interface block. Returns the index of the matching '}'. For structs and blocks the
+    // statement continues (instance names may follow) until ';'.
+    size_t braceBlock(std::vector<Token>& statement, size_t open) {
+        const auto& t = src_.tokens;
+        size_t close = matchingBrace(open);
+        bool isFunction = std::any_of(statement.begin(), statement.end(), [](const Token& x) { return x.text == "("; });
+        if (isFunction || statement.empty()) {
+            statement.clear();
+            return close;
+        }
+        auto structPos = std::find_if(statement.begin(), statement.end(), [](const Token& x) { return x.text == "struct"; });
+        if (structPos != statement.end()) {
+            if (structPos + 1 == statement.end()) syntaxError(structPos->line, "anonymous structs are not supported; name the struct");
+            StructDefinition def{(structPos + 1)->text, {}};
+            DeclarationReader inner(plan::PreprocessedSource{src_.version, src_.es,
+                                                             std::vector<Token>(t.begin() + long(open) + 1, t.begin() + long(close)), {}});
+            inner.consts_ = consts_;
+            inner.result_.structs = result_.structs;
+            inner.memberMode_ = true;
+            def.members = inner.run().inputs;
+            result_.structs[def.name] = def;
+            // `struct S {...} s;` declares `s` of type S: continue with "S" as the type.
+            statement.erase(statement.begin(), structPos + 1);
+            return close;
+        }
+        // Interface block: `[layout(...)] in|out|uniform|buffer Name { ... } [instance];`
+        std::string name = statement.back().text;
+        result_.interfaceBlocks.push_back(name);
+        statement.clear();
+        // Skip the instance name and the ';'.
+        size_t i = close + 1;
+        while (i < t.size() && t[i].text != ";") ++i;
+        return i;
+    }
+
+    size_t matchingBrace(size_t open) const {
+        const auto& t = src_.tokens;
+        int depth = 0;
+        for (size_t i = open; i < t.size(); ++i) {
+            if (t[i].kind != TokenKind::Punct) continue;
+            if (t[i].text == "{") ++depth;
+            else if (t[i].text == "}" && --depth == 0) return i;
+        }
+        syntaxError(t[open].line, "'{' without a matching '}'");
+    }
+
+    long long constant(const std::vector<Token>& expr, int line, const std::string& what) {
+        if (expr.empty()) syntaxError(line, what + " is empty");
+        try {
+            return plan::evaluateIntExpression(expr, [&](const std::string& id) -> std::optional<long long> {
+                if (std::find(src_.functionMacros.begin(), src_.functionMacros.end(), id) != src_.functionMacros.end())
+                    throw plan::Unevaluable{"function-like macro '" + id + "' is not expanded by the declaration reader"};
+                auto it = consts_.find(id);
+                if (it != consts_.end()) return it->second;
+                return std::nullopt;
+            });
+        } catch (const plan::Unevaluable& u) {
+            throw Error(ErrorCode::PreprocessorUnevaluable, "line " + std::to_string(line) + ": cannot evaluate " + what + ": " + u.reason +
+                                                                ". Use an integer literal, a #define, or a global const int.");
+        }
+    }
+
+    void layoutQualifier(const std::vector<Token>& s, size_t& i, std::optional<int>& location) {
+        // s[i] == "layout"
+        if (i + 1 >= s.size() || s[i + 1].text != "(") syntaxError(s[i].line, "'layout' must be followed by '('");
+        size_t close = i + 2;
+        int depth = 1;
+        for (; close < s.size(); ++close) {
+            if (s[close].text == "(") ++depth;
+            if (s[close].text == ")" && --depth == 0) break;
+        }
+        if (close >= s.size()) syntaxError(s[i].line, "layout( without ')'");
+        // Split the inside at top-level commas: `id` or `id = expr`.
+        size_t b = i + 2;
+        while (b < close) {
+            size_t e = b;
+            int d = 0;
+            while (e < close && !(d == 0 && s[e].text == ",")) {
+                if (s[e].text == "(") ++d;
+                if (s[e].text == ")") --d;
+                ++e;
+            }
+            if (e > b && s[b].text == "location") {
+                if (e < b + 3 || s[b + 1].text != "=") syntaxError(s[b].line, "layout(location) needs '= N'");
+                location = int(constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line, "layout(location)"));
+            }
+            b = e + 1;
+        }
+        i = close + 1;
+    }
+
+    void declaration(const std::vector<Token>& s) {
+        if (s[0].text == "precision") return;
+        std::optional<StorageQualifier> storage;
+        bool isConst = false, isBuffer = false;
+        std::optional<int> location;
+        std::vector<std::string> qualifiers;
+        size_t i = 0;
+        while (i < s.size()) {
+            const std::string& w = s[i].text;
+            if (w == "layout") { layoutQualifier(s, i, location); continue; }
+            if (w == "in" || w == "attribute") storage = StorageQualifier::In;
+            else if (w == "out" || w == "varying") storage = StorageQualifier::Out;
+            else if (w == "uniform") storage = StorageQualifier::Uniform;
+            else if (w == "const") isConst = true;
+            else if (w == "buffer" || w == "shared") isBuffer = true;
+            else if (kInterpolationAndPrecision.count(w)) qualifiers.push_back(w);
+            else break;
+            ++i;
+        }
+        if (i >= s.size()) return; // e.g. `layout(...) in;` defaults: nothing declared
+        if (memberMode_) storage = StorageQualifier::In; // struct members are collected as inputs
+        // `invariant gl_Position;` re-declares a builtin; no type follows.
+        if (s[i].text.starts_with("gl_")) return;
+        if (s.size() > i + 1 && s[i + 1].text == "(") return;           // constructor call or prototype without storage
+        if (std::any_of(s.begin() + long(i), s.end(), [](const Token& x) { return x.text == "("; }) &&
+            !storage && !isConst)
+            return; // function prototype such as `vec3 f(vec3 x);`
+        if (s[i].kind != TokenKind::Identifier) syntaxError(s[i].line, "expected a type, found '" + s[i].text + "'");
+
+        GlslType type;
+        if (auto b = builtinType(s[i].text)) type = *b;
+        else if (result_.structs.count(s[i].text)) type = GlslType{s[i].text, ScalarKind::Struct, 1, structComponents(s[i].text)};
+        else if (storage || memberMode_) syntaxError(s[i].line, "unknown type '" + s[i].text + "'");
+        else return; // a global of a type we do not know (not an interface variable): irrelevant here
+        ++i;
+        int typeArray = arraySuffix(s, i, s[i - 1].line);
+
+        // Declarators: name [array] [= init], separated by top-level commas.
+        while (i < s.size()) {
+            if (s[i].kind != TokenKind::Identifier) syntaxError(s[i].line, "expected a variable name, found '" + s[i].text + "'");
+            Declaration d;
+            d.name = s[i].text;
+            d.line = s[i].line;
+            d.type = type;
+            d.location = location;
+            d.qualifiers = qualifiers;
+            ++i;
+            int arr = arraySuffix(s, i, d.line);
+            d.arraySize = arr ? arr : typeArray;
+            size_t initStart = 0, initEnd = 0;
+            if (i < s.size() && s[i].text == "=") {
+                initStart = ++i;
+                int depth = 0;
+                while (i < s.size() && !(depth == 0 && s[i].text == ",")) {
+                    if (s[i].text == "(" || s[i].text == "[" || s[i].text == "{") ++depth;
+                    if (s[i].text == ")" || s[i].text == "]" || s[i].text == "}") --depth;
+                    ++i;
+                }
+                initEnd = i;
+            }
+            if (i < s.size()) {
+                if (s[i].text != ",") syntaxError(s[i].line, "unexpected '" + s[i].text + "' after '" + d.name + "'");
+                ++i;
+                if (i >= s.size()) syntaxError(s[i - 1].line, "a declaration ends with ','");
+            }
+            if (isConst && !storage && (type.kind == ScalarKind::Int || type.kind == ScalarKind::UInt) && d.arraySize == 0 && initEnd > initStart) {
+                try {
+                    consts_[d.name] = constant(std::vector<Token>(s.begin() + long(initStart), s.begin() + long(initEnd)), d.line, "const");
+                } catch (const Error&) {
+                    // A const the reader cannot fold is fine unless an array size uses it.
+                }
+            }
+            if (isBuffer || !storage) continue;
+            d.storage = *storage;
+            auto& list = *storage == StorageQualifier::In ? result_.inputs
+                       : *storage == StorageQualifier::Out ? result_.outputs : result_.uniforms;
+            list.push_back(std::move(d));
+        }
+    }
+
+    int arraySuffix(const std::vector<Token>& s, size_t& i, int line) {
+        if (i >= s.size() || s[i].text != "[") return 0;
+        size_t b = ++i;
+        int depth = 1;
+        while (i < s.size()) {
+            if (s[i].text == "[") ++depth;
+            if (s[i].text == "]" && --depth == 0) break;
+            ++i;
+        }
+        if (i >= s.size()) syntaxError(line, "'[' without ']'");
+        std::vector<Token> expr(s.begin() + long(b), s.begin() + long(i));
+        ++i;
+        if (expr.empty()) syntaxError(line, "unsized arrays are not supported in interface declarations; give a size");
+        long long n = constant(expr, line, "array size");
+        if (n <= 0) syntaxError(line, "array size must be > 0, got " + std::to_string(n));
+        if (i < s.size() && s[i].text == "[") syntaxError(line, "arrays of arrays are not supported in interface declarations");
+        return int(n);
+    }
+
+    int structComponents(const std::string& name) const {
+        int n = 0;
+        for (auto& m : result_.structs.at(name).members) n += m.components();
+        return n;
+    }
+
+    plan::PreprocessedSource src_;
+    ShaderInterface result_;
+    std::map<std::string, long long> consts_;
+    bool memberMode_ = false;
+};
+
+} // namespace
+
+ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& options) {
+    return DeclarationReader(plan::preprocess(source, options.defines)).run();
+}
+
+} // namespace xfb
