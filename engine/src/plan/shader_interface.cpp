@@ -98,7 +98,9 @@ private:
     size_t braceBlock(std::vector<Token>& statement, size_t open) {
         const auto& t = src_.tokens;
         size_t close = matchingBrace(open);
-        bool isFunction = std::any_of(statement.begin(), statement.end(), [](const Token& x) { return x.text == "("; });
+        bool isFunction = false; // a '(' that does not open a layout qualifier
+        for (size_t k = 1; k < statement.size(); ++k)
+            if (statement[k].text == "(" && statement[k - 1].text != "layout") isFunction = true;
         if (isFunction || statement.empty()) {
             statement.clear();
             return close;
