@@ -1,0 +1,72 @@
+#pragma once
+/// @file
+/// @brief Buffer: a GL buffer object with a vertex format and an element count.
+
+#include "xfb/device.hpp"
+#include "xfb/vertex_format.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace xfb {
+
+namespace detail { struct BufferState; }
+class ReadbackRequest;
+
+/// A GPU buffer holding `count` elements of `format`. Move-only. A Pipeline that uses it as
+/// state swaps the underlying GL buffer name after every step, so this object always names the
+/// latest state: draw from glName() after a step and you draw the new data.
+class Buffer {
+public:
+    /// glGenBuffers + glBufferData(size = count x stride, GL_DYNAMIC_COPY), with `data` (may be
+    /// empty: contents undefined until written). Bound on GL_COPY_WRITE_BUFFER only while filling,
+    /// so the user's GL_ARRAY_BUFFER binding is untouched.
+    /// @throws Error FormatInvalid, InvalidArgument (count <= 0, data of the wrong size)
+    Buffer(const Device& device, VertexFormat format, std::int64_t count, std::span<const std::byte> data = {});
+    /// Typed convenience: `data.size_bytes()` must equal count x stride.
+    template<class T>
+    Buffer(const Device& device, VertexFormat format, std::int64_t count, std::span<const T> data)
+        : Buffer(device, std::move(format), count, std::as_bytes(data)) {}
+
+    Buffer(Buffer&&) noexcept;
+    Buffer& operator=(Buffer&&) noexcept;
+    ~Buffer();
+
+    /// glBufferSubData at `byteOffset`. @throws Error InvalidArgument when out of range.
+    void upload(std::span<const std::byte> data, std::uint64_t byteOffset = 0);
+    template<class T> void upload(std::span<const T> data, std::uint64_t byteOffset = 0) { upload(std::as_bytes(data), byteOffset); }
+
+    /// Blocking readback: a fence (glFenceSync + glClientWaitSync) then glMapBufferRange(READ).
+    /// For native tools and tests; in a frame loop use readAsync().
+    std::vector<std::byte> read() const;
+    template<class T> std::vector<T> readAs() const;
+
+    /// Non-blocking readback: copies the current contents (glCopyBufferSubData) into a staging
+    /// buffer and fences it. Later steps do not change what the request returns.
+    ReadbackRequest readAsync() const;
+
+    unsigned glName() const;        ///< the GL buffer holding the latest data
+    const VertexFormat& format() const;
+    std::int64_t count() const;
+    std::uint64_t bytes() const;    ///< count x stride
+
+    std::shared_ptr<detail::BufferState> state() const { return state_; }
+
+private:
+    std::shared_ptr<detail::BufferState> state_;
+};
+
+template<class T>
+std::vector<T> Buffer::readAs() const {
+    auto raw = read();
+    std::vector<T> out(raw.size() / sizeof(T));
+    std::memcpy(out.data(), raw.data(), out.size() * sizeof(T));
+    return out;
+}
+
+} // namespace xfb
+

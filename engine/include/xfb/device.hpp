@@ -1,0 +1,44 @@
+#pragma once
+/// @file
+/// @brief Device: the engine's view of one GL context (version, limits, features).
+
+#include "xfb/limits.hpp"
+
+#include <memory>
+#include <string>
+
+namespace xfb {
+
+namespace detail { struct DeviceState; }
+
+/// What the current context offers. Queried once, when the Device is created.
+struct Capabilities {
+    bool es = false;               ///< OpenGL ES / WebGL2 rather than desktop OpenGL
+    int major = 0, minor = 0;      ///< context version (WebGL2 reports ES 3.0)
+    std::string version;           ///< GL_VERSION
+    std::string renderer;          ///< GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+    bool compute = false;          ///< compute shaders: desktop GL 4.3+ or ES 3.1+
+    bool drawTransformFeedback = false; ///< glDrawTransformFeedback: desktop GL 4.0+
+    Limits limits;                 ///< GL_MAX_VERTEX_ATTRIBS and the three transform-feedback limits
+};
+
+/// Wraps the GL context current on the calling thread. Every xfb object is created from a
+/// Device and must be used while that context is current. Copies share the same state.
+///
+/// Needs OpenGL 3.0+ (transform feedback objects: 4.0 or ARB_transform_feedback2; every 4.x
+/// context has them), OpenGL ES 3.0+, or WebGL2.
+class Device {
+public:
+    /// Queries GL_VERSION, GL_RENDERER and the limits with glGetString / glGetIntegerv.
+    /// @throws Error Unsupported when no context is current or it is older than GL 4.0 / ES 3.0.
+    Device();
+    const Capabilities& capabilities() const;
+    const Limits& limits() const { return capabilities().limits; }
+
+    std::shared_ptr<detail::DeviceState> state() const { return state_; }
+
+private:
+    std::shared_ptr<detail::DeviceState> state_;
+};
+
+} // namespace xfb

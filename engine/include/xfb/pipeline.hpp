@@ -1,0 +1,78 @@
+#pragma once
+/// @file
+/// @brief Pipeline: a Program bound to buffers with roles; one step = one transform-feedback pass.
+
+#include "xfb/buffer.hpp"
+#include "xfb/pass_plan.hpp"
+#include "xfb/program.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace xfb {
+
+namespace detail { struct PipelineState; }
+
+/// One entry of the role list (see EntryDesc): {input, output} state, {input} constants,
+/// {output} write-only. Buffers are shared with the pipeline: the Buffer objects may be moved
+/// or destroyed by the user without invalidating the pipeline.
+struct Entry {
+    const Buffer* input = nullptr;
+    const Buffer* output = nullptr;
+};
+
+/// Result of a step whose PRIMITIVES_WRITTEN query was read.
+struct StepReport {
+    std::uint64_t step = 0;       ///< 0-based index of the step
+    std::int64_t written = 0;     ///< records written (TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+    std::int64_t expected = 0;    ///< the element count
+    bool ok() const { return written == expected; }
+};
+
+struct PipelineOptions {
+    /// Element count when no entry has an input; must match the buffers otherwise.
+    std::optional<std::int64_t> count;
+    /// Wrap every step() in a PRIMITIVES_WRITTEN query; results arrive through pollQueries().
+    bool queries = false;
+};
+
+/// Builds, once, one vertex array object and one transform feedback object per ping-pong side
+/// (glGenVertexArrays, glGenTransformFeedbacks, glVertexAttrib(I)Pointer, glBindBufferBase).
+/// A steady-state step creates no GL object and makes 10 GL calls (plus glUniform* for changed
+/// uniforms): glUseProgram, glBindVertexArray, glBindTransformFeedback, glEnable(RASTERIZER_DISCARD),
+/// glBeginTransformFeedback(POINTS), glDrawArrays(POINTS), glEndTransformFeedback, glDisable,
+/// and unbinding the transform feedback object and vertex array, so no buffer stays bound for
+/// transform feedback and the user's GL state is left as the defaults.
+/// Needs GL 4.0 / ES 3.0 / WebGL2.
+class Pipeline {
+public:
+    /// @throws Error from planPass() (roles, semantics, counts, capacity)
+    Pipeline(const Device& device, const Program& program, std::vector<Entry> entries, PipelineOptions options = {});
+    Pipeline(Pipeline&&) noexcept;
+    Pipeline& operator=(Pipeline&&) noexcept;
+    ~Pipeline();
+
+    /// Runs one pass and swaps every {input, output} pair. Pipelined: does not wait for the GPU.
+    /// @throws Error Capacity (an output buffer shrank below count x stride; nothing is drawn)
+    void step();
+    /// Runs one pass, waits for its PRIMITIVES_WRITTEN query (glGetQueryObjectuiv, blocking) and
+    /// swaps only if every element was written. Otherwise throws ShortWrite and leaves the state
+    /// buffers as they were before the step (write-only outputs are undefined).
+    /// @throws Error ShortWrite, Capacity, GlError
+    StepReport stepChecked();
+    /// With PipelineOptions::queries: delivers the results that are available, oldest first,
+    /// without blocking (GL_QUERY_RESULT_AVAILABLE). Returns how many were delivered.
+    int pollQueries(const std::function<void(const StepReport&)>& onResult);
+
+    const PassPlan& plan() const;
+    std::int64_t count() const;
+    std::uint64_t stepsTaken() const;
+
+private:
+    std::unique_ptr<detail::PipelineState> state_;
+};
+
+} // namespace xfb

@@ -1,0 +1,82 @@
+#include "gl/gl_check.hpp"
+#include "gl/state.hpp"
+#include "xfb/buffer.hpp"
+#include "xfb/error.hpp"
+#include "xfb/readback.hpp"
+
+namespace xfb {
+
+namespace detail {
+BufferState::~BufferState() {
+    if (name) glDeleteBuffers(1, &name);
+}
+} // namespace detail
+
+Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, std::span<const std::byte> data) {
+    format.validate();
+    if (count <= 0) throw Error(ErrorCode::InvalidArgument, "buffer element count must be > 0, got " + std::to_string(count));
+    auto bytes = std::uint64_t(count) * std::uint64_t(format.stride);
+    if (!data.empty() && data.size() != bytes)
+        throw Error(ErrorCode::InvalidArgument, "buffer of " + std::to_string(count) + " x " + std::to_string(format.stride) + "-byte elements (" +
+                                                    format.describe() + ") needs " + std::to_string(bytes) + " bytes of data, got " +
+                                                    std::to_string(data.size()));
+    auto s = std::make_shared<detail::BufferState>();
+    s->device = device.state();
+    s->format = std::move(format);
+    s->count = count;
+    s->bytes = bytes;
+    glGenBuffers(1, &s->name);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, s->name);
+    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), data.empty() ? nullptr : data.data(), GL_DYNAMIC_COPY);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    gl::check("creating a buffer (glBufferData)");
+    state_ = std::move(s);
+}
+
+Buffer::Buffer(Buffer&&) noexcept = default;
+Buffer& Buffer::operator=(Buffer&&) noexcept = default;
+Buffer::~Buffer() = default;
+
+static detail::BufferState& live(const std::shared_ptr<detail::BufferState>& s) {
+    if (!s) throw Error(ErrorCode::Disposed, "this Buffer was moved from; use the Buffer it was moved into");
+    return *s;
+}
+
+void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
+    auto& s = live(state_);
+    if (byteOffset > s.bytes || data.size() > s.bytes - byteOffset)
+        throw Error(ErrorCode::InvalidArgument, "upload of " + std::to_string(data.size()) + " bytes at offset " + std::to_string(byteOffset) +
+                                                    " does not fit the " + std::to_string(s.bytes) + "-byte buffer");
+    glBindBuffer(GL_COPY_WRITE_BUFFER, s.name);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(byteOffset), GLsizeiptr(data.size()), data.data());
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    gl::check("Buffer::upload (glBufferSubData)");
+}
+
+std::vector<std::byte> Buffer::read() const {
+    auto& s = live(state_);
+    std::vector<std::byte> out(s.bytes);
+    GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    while (glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
+    glDeleteSync(fence);
+    glBindBuffer(GL_COPY_READ_BUFFER, s.name);
+#ifdef __EMSCRIPTEN__
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(s.bytes), out.data());
+#else
+    const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(s.bytes), GL_MAP_READ_BIT);
+    if (p) {
+        std::memcpy(out.data(), p, out.size());
+        glUnmapBuffer(GL_COPY_READ_BUFFER);
+    }
+#endif
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    gl::check("Buffer::read (glMapBufferRange)");
+    return out;
+}
+
+unsigned Buffer::glName() const { return live(state_).name; }
+const VertexFormat& Buffer::format() const { return live(state_).format; }
+std::int64_t Buffer::count() const { return live(state_).count; }
+std::uint64_t Buffer::bytes() const { return live(state_).bytes; }
+
+} // namespace xfb

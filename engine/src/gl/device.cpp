@@ -1,0 +1,58 @@
+#include "gl/gl_check.hpp"
+#include "gl/state.hpp"
+#include "xfb/error.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+namespace xfb {
+
+namespace {
+
+int getInt(GLenum name) {
+    GLint v = 0;
+    glGetIntegerv(name, &v);
+    return v;
+}
+
+Capabilities queryCapabilities() {
+    const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+    if (!version)
+        throw Error(ErrorCode::Unsupported, "no GL context is current on this thread; create one (HeadlessContext, GLFW, emscripten_webgl_*) "
+                                            "and make it current before creating a Device");
+    Capabilities c;
+    c.version = version;
+    const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    c.renderer = renderer ? renderer : "";
+    // "OpenGL ES 3.2 Mesa ...", "WebGL 2.0 (OpenGL ES 3.0 ...)" or "4.5 (Core Profile) Mesa ...".
+    const char* es = std::strstr(version, "OpenGL ES ");
+    c.es = es != nullptr || std::strncmp(version, "WebGL", 5) == 0;
+#ifdef __EMSCRIPTEN__
+    c.es = true;
+    c.major = 3;
+    c.minor = 0;
+#else
+    if (std::sscanf(es ? es + 10 : version, "%d.%d", &c.major, &c.minor) != 2)
+        throw Error(ErrorCode::Unsupported, "cannot parse GL_VERSION '" + c.version + "'");
+#endif
+    bool ok = c.es ? c.major >= 3 : c.major >= 4;
+    if (!ok)
+        throw Error(ErrorCode::Unsupported, "context '" + c.version + "' is too old: xfb needs OpenGL 4.0+ (transform feedback objects), "
+                                            "OpenGL ES 3.0+ or WebGL2");
+    c.compute = c.es ? (c.major > 3 || c.minor >= 1) : (c.major > 4 || c.minor >= 3);
+    c.drawTransformFeedback = !c.es;
+    c.limits.maxVertexAttribs = getInt(GL_MAX_VERTEX_ATTRIBS);
+    c.limits.maxSeparateComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS);
+    c.limits.maxSeparateAttribs = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS);
+    c.limits.maxInterleavedComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS);
+    gl::check("querying limits");
+    return c;
+}
+
+} // namespace
+
+Device::Device() : state_(std::make_shared<detail::DeviceState>(detail::DeviceState{queryCapabilities()})) {}
+
+const Capabilities& Device::capabilities() const { return state_->caps; }
+
+} // namespace xfb

@@ -1,0 +1,213 @@
+#include "gl/gl_check.hpp"
+#include "gl/state.hpp"
+#include "xfb/error.hpp"
+#include "xfb/pipeline.hpp"
+
+#include <array>
+#include <deque>
+
+namespace xfb {
+
+namespace detail {
+
+struct PendingQuery {
+    GLuint query;
+    std::uint64_t step;
+};
+
+struct PipelineState {
+    std::shared_ptr<ProgramState> program;
+    std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
+    PassPlan plan;
+    PipelineOptions options;
+    std::array<GLuint, 2> vao{}, tf{};
+    int side = 0; // which ping-pong side the next step uses
+    std::uint64_t steps = 0;
+    GLuint checkQuery = 0;
+    std::vector<GLuint> freeQueries;
+    std::deque<PendingQuery> pending;
+
+    ~PipelineState() {
+        glDeleteVertexArrays(2, vao.data());
+        glDeleteTransformFeedbacks(2, tf.data());
+        if (checkQuery) glDeleteQueries(1, &checkQuery);
+        for (auto q : freeQueries) glDeleteQueries(1, &q);
+        for (auto& p : pending) glDeleteQueries(1, &p.query);
+    }
+
+    bool isState(std::size_t entry) const { return inputs[entry] && outputs[entry]; }
+
+    // The buffer an entry reads on `s`: state pairs alternate, the rest are fixed. Side 0 is the
+    // arrangement at construction; the names swap after each step, so side s always reads the
+    // user's current `input` object.
+    GLuint readName(std::size_t entry, int s) const {
+        return (isState(entry) && s == 1) ? outputs[entry]->name : inputs[entry]->name;
+    }
+    GLuint writeName(std::size_t entry, int s) const {
+        return (isState(entry) && s == 1) ? inputs[entry]->name : outputs[entry]->name;
+    }
+
+    void build() {
+        glGenVertexArrays(2, vao.data());
+        glGenTransformFeedbacks(2, tf.data());
+        glGenQueries(1, &checkQuery);
+        for (int s = 0; s < 2; ++s) {
+            glBindVertexArray(vao[std::size_t(s)]);
+            for (const auto& a : plan.attributes) {
+                glBindBuffer(GL_ARRAY_BUFFER, readName(std::size_t(a.entry), s));
+                for (int l = 0; l < a.locationCount; ++l) {
+                    auto loc = GLuint(a.location + l);
+                    auto offset = reinterpret_cast<const void*>(std::uintptr_t(a.offset + l * a.componentsPerLocation * 4));
+                    glEnableVertexAttribArray(loc);
+                    if (a.type == ComponentType::Float32)
+                        glVertexAttribPointer(loc, a.componentsPerLocation, GL_FLOAT, GL_FALSE, a.stride, offset);
+                    else
+                        glVertexAttribIPointer(loc, a.componentsPerLocation, a.type == ComponentType::Int32 ? GL_INT : GL_UNSIGNED_INT, a.stride, offset);
+                }
+            }
+            glBindVertexArray(0);
+            glBindBuffer(GL_ARRAY_BUFFER, 0);
+            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(s)]);
+            for (const auto& o : plan.outputs)
+                glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding), writeName(std::size_t(o.entry), s));
+            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        }
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
+        gl::check("building the pipeline's vertex arrays and transform feedback objects");
+    }
+
+    void checkCapacity() const {
+        for (const auto& o : plan.outputs) {
+            const auto& b = *outputs[std::size_t(o.entry)];
+            if (b.bytes < o.bytesPerStep)
+                throw Error(ErrorCode::Capacity, "entry #" + std::to_string(o.entry) + " output holds " + std::to_string(b.bytes) +
+                                                     " bytes but a step writes " + std::to_string(o.bytesPerStep) + "; nothing was drawn");
+        }
+    }
+
+    // One pass on the current side, optionally inside a PRIMITIVES_WRITTEN query.
+    void draw(GLuint query) {
+        checkCapacity();
+        glUseProgram(program->program);
+        program->flushUniforms();
+        glBindVertexArray(vao[std::size_t(side)]);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(side)]);
+        glEnable(GL_RASTERIZER_DISCARD);
+        if (query) glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+        glBeginTransformFeedback(GL_POINTS);
+        glDrawArrays(GL_POINTS, 0, GLsizei(plan.count));
+        glEndTransformFeedback();
+        if (query) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+        glDisable(GL_RASTERIZER_DISCARD);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        glBindVertexArray(0);
+#ifdef XFB_GL_CHECK_EVERY_CALL
+        gl::check("Pipeline step");
+#endif
+    }
+
+    void swap() {
+        for (std::size_t e = 0; e < inputs.size(); ++e)
+            if (isState(e)) std::swap(inputs[e]->name, outputs[e]->name);
+        side ^= 1;
+        ++steps;
+    }
+};
+
+} // namespace detail
+
+Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Entry> entries, PipelineOptions options) {
+    (void)device;
+    auto s = std::make_unique<detail::PipelineState>();
+    s->program = program.state();
+    if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
+    std::vector<EntryDesc> descs;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        EntryDesc d;
+        auto take = [&](const Buffer* b, const char* role) -> std::shared_ptr<detail::BufferState> {
+            if (!b) return nullptr;
+            auto st = b->state();
+            if (!st) throw Error(ErrorCode::Disposed, "entry #" + std::to_string(i) + " " + role + " is a moved-from Buffer");
+            return st;
+        };
+        s->inputs.push_back(take(entries[i].input, "input"));
+        s->outputs.push_back(take(entries[i].output, "output"));
+        if (s->inputs.back()) d.input = BufferDesc{s->inputs.back()->format, s->inputs.back()->bytes};
+        if (s->outputs.back()) d.output = BufferDesc{s->outputs.back()->format, s->outputs.back()->bytes};
+        if (s->inputs.back() && s->inputs.back() == s->outputs.back())
+            throw Error(ErrorCode::InvalidArgument, "entry #" + std::to_string(i) + " uses the same Buffer as input and output; "
+                                                    "a state pair needs two buffers of the same format and size");
+        descs.push_back(std::move(d));
+    }
+    s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count);
+    s->options = options;
+    s->build();
+    state_ = std::move(s);
+}
+
+Pipeline::Pipeline(Pipeline&&) noexcept = default;
+Pipeline& Pipeline::operator=(Pipeline&&) noexcept = default;
+Pipeline::~Pipeline() = default;
+
+static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>& s) {
+    if (!s) throw Error(ErrorCode::Disposed, "this Pipeline was moved from; use the Pipeline it was moved into");
+    return *s;
+}
+
+void Pipeline::step() {
+    auto& s = live(state_);
+    GLuint query = 0;
+    if (s.options.queries) {
+        if (s.freeQueries.empty()) glGenQueries(1, &query); // grows only until results come back
+        else {
+            query = s.freeQueries.back();
+            s.freeQueries.pop_back();
+        }
+        s.pending.push_back({query, s.steps});
+    }
+    s.draw(query);
+    s.swap();
+}
+
+StepReport Pipeline::stepChecked() {
+    auto& s = live(state_);
+    s.draw(s.checkQuery);
+    GLuint written = 0;
+    glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT, &written);
+    GLenum err = glGetError();
+    StepReport r{s.steps, std::int64_t(written), s.plan.count};
+    if (err != GL_NO_ERROR || !r.ok()) {
+        while (glGetError() != GL_NO_ERROR) {}
+        throw Error(ErrorCode::ShortWrite, "step " + std::to_string(r.step) + " wrote " + std::to_string(r.written) + " of " +
+                                               std::to_string(r.expected) + " records" +
+                                               (err != GL_NO_ERROR ? std::string(" (the draw raised ") + gl::errorName(err) + ")" : "") +
+                                               "; the step was not swapped, so the state buffers still hold the previous state. "
+                                               "Check that no other code resized the output buffers");
+    }
+    s.swap();
+    return r;
+}
+
+int Pipeline::pollQueries(const std::function<void(const StepReport&)>& onResult) {
+    auto& s = live(state_);
+    int delivered = 0;
+    while (!s.pending.empty()) {
+        auto [query, step] = s.pending.front();
+        GLuint available = 0;
+        glGetQueryObjectuiv(query, GL_QUERY_RESULT_AVAILABLE, &available);
+        if (!available) break;
+        GLuint written = 0;
+        glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);
+        s.pending.pop_front();
+        s.freeQueries.push_back(query);
+        onResult(StepReport{step, std::int64_t(written), s.plan.count});
+        ++delivered;
+    }
+    return delivered;
+}
+
+const PassPlan& Pipeline::plan() const { return live(state_).plan; }
+std::int64_t Pipeline::count() const { return live(state_).plan.count; }
+std::uint64_t Pipeline::stepsTaken() const { return live(state_).steps; }
+
+} // namespace xfb

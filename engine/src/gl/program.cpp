@@ -1,0 +1,277 @@
+#include "gl/gl_check.hpp"
+#include "gl/state.hpp"
+#include "xfb/error.hpp"
+#include "xfb/program.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace xfb {
+
+namespace detail {
+
+ProgramState::~ProgramState() {
+    if (program) glDeleteProgram(program);
+}
+
+void ProgramState::flushUniforms() {
+    if (!anyDirty) return;
+    for (auto& [name, u] : uniforms) {
+        if (!u.dirty) continue;
+        GLsizei n = GLsizei(u.value.size() / 4 / std::size_t(u.components));
+        const auto* f = reinterpret_cast<const GLfloat*>(u.value.data());
+        const auto* i = reinterpret_cast<const GLint*>(u.value.data());
+        const auto* ui = reinterpret_cast<const GLuint*>(u.value.data());
+        switch (u.type) {
+        case GL_FLOAT: glUniform1fv(u.location, n, f); break;
+        case GL_FLOAT_VEC2: glUniform2fv(u.location, n, f); break;
+        case GL_FLOAT_VEC3: glUniform3fv(u.location, n, f); break;
+        case GL_FLOAT_VEC4: glUniform4fv(u.location, n, f); break;
+        case GL_INT: case GL_BOOL: glUniform1iv(u.location, n, i); break;
+        case GL_INT_VEC2: case GL_BOOL_VEC2: glUniform2iv(u.location, n, i); break;
+        case GL_INT_VEC3: case GL_BOOL_VEC3: glUniform3iv(u.location, n, i); break;
+        case GL_INT_VEC4: case GL_BOOL_VEC4: glUniform4iv(u.location, n, i); break;
+        case GL_UNSIGNED_INT: glUniform1uiv(u.location, n, ui); break;
+        case GL_UNSIGNED_INT_VEC2: glUniform2uiv(u.location, n, ui); break;
+        case GL_UNSIGNED_INT_VEC3: glUniform3uiv(u.location, n, ui); break;
+        case GL_UNSIGNED_INT_VEC4: glUniform4uiv(u.location, n, ui); break;
+        case GL_FLOAT_MAT2: glUniformMatrix2fv(u.location, n, GL_FALSE, f); break;
+        case GL_FLOAT_MAT3: glUniformMatrix3fv(u.location, n, GL_FALSE, f); break;
+        case GL_FLOAT_MAT4: glUniformMatrix4fv(u.location, n, GL_FALSE, f); break;
+        default: glUniform1iv(u.location, n, i); break; // samplers: texture unit
+        }
+        u.dirty = false;
+    }
+    anyDirty = false;
+}
+
+} // namespace detail
+
+namespace {
+
+struct UniformShape {
+    ScalarKind kind;
+    int components;
+};
+
+UniformShape shapeOf(GLenum type) {
+    switch (type) {
+    case GL_FLOAT: return {ScalarKind::Float, 1};
+    case GL_FLOAT_VEC2: return {ScalarKind::Float, 2};
+    case GL_FLOAT_VEC3: return {ScalarKind::Float, 3};
+    case GL_FLOAT_VEC4: return {ScalarKind::Float, 4};
+    case GL_FLOAT_MAT2: return {ScalarKind::Float, 4};
+    case GL_FLOAT_MAT3: return {ScalarKind::Float, 9};
+    case GL_FLOAT_MAT4: return {ScalarKind::Float, 16};
+    case GL_INT: return {ScalarKind::Int, 1};
+    case GL_INT_VEC2: return {ScalarKind::Int, 2};
+    case GL_INT_VEC3: return {ScalarKind::Int, 3};
+    case GL_INT_VEC4: return {ScalarKind::Int, 4};
+    case GL_UNSIGNED_INT: return {ScalarKind::UInt, 1};
+    case GL_UNSIGNED_INT_VEC2: return {ScalarKind::UInt, 2};
+    case GL_UNSIGNED_INT_VEC3: return {ScalarKind::UInt, 3};
+    case GL_UNSIGNED_INT_VEC4: return {ScalarKind::UInt, 4};
+    case GL_BOOL: return {ScalarKind::Int, 1};
+    case GL_BOOL_VEC2: return {ScalarKind::Int, 2};
+    case GL_BOOL_VEC3: return {ScalarKind::Int, 3};
+    case GL_BOOL_VEC4: return {ScalarKind::Int, 4};
+    default: return {ScalarKind::Opaque, 1}; // samplers and non-square matrices: set as int / not settable
+    }
+}
+
+std::string kindName(ScalarKind k) {
+    switch (k) {
+    case ScalarKind::Float: return "float";
+    case ScalarKind::Int: return "int";
+    case ScalarKind::UInt: return "uint";
+    default: return "opaque";
+    }
+}
+
+// Inserts `#define`s after the #version line, then `#line 2` so GL's log keeps the user's numbering.
+std::string withDefines(const std::string& source, const std::map<std::string, std::string>& defines) {
+    if (defines.empty()) return source;
+    std::string block;
+    for (auto& [k, v] : defines) block += "#define " + k + " " + v + "\n";
+    auto versionPos = source.find("#version");
+    if (versionPos == std::string::npos) return block + "#line 1\n" + source;
+    auto eol = source.find('\n', versionPos);
+    if (eol == std::string::npos) return source + "\n" + block;
+    int versionLine = int(std::count(source.begin(), source.begin() + long(eol), '\n')) + 1;
+    return source.substr(0, eol + 1) + block + "#line " + std::to_string(versionLine + 1) + "\n" + source.substr(eol + 1);
+}
+
+// The smallest fragment shader of the vertex shader's dialect: ES 3.0 cannot link without one.
+std::string fragmentFor(const ShaderInterface& s) {
+    if (s.version == 100) return "#version 100\nprecision mediump float;\nvoid main() { gl_FragColor = vec4(0.0); }\n";
+    std::string version = "#version " + std::to_string(s.version) + (s.es ? " es\nprecision mediump float;\n" : "\n");
+    return version + "out vec4 xfb_unused_color;\nvoid main() { xfb_unused_color = vec4(0.0); }\n";
+}
+
+std::string infoLog(GLuint object, bool isProgram) {
+    GLint length = 0;
+    isProgram ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &length) : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &length);
+    std::string log(std::size_t(std::max(length, 1)), '\0');
+    isProgram ? glGetProgramInfoLog(object, length, nullptr, log.data()) : glGetShaderInfoLog(object, length, nullptr, log.data());
+    log.resize(std::strlen(log.c_str()));
+    while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+    return log;
+}
+
+GLuint compile(GLenum stage, const std::string& source, const std::string& label) {
+    GLuint sh = glCreateShader(stage);
+    const char* text = source.c_str();
+    glShaderSource(sh, 1, &text, nullptr);
+    glCompileShader(sh);
+    GLint ok = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        std::string log = infoLog(sh, false);
+        glDeleteShader(sh);
+        throw Error(ErrorCode::ShaderCompile, std::string(stage == GL_VERTEX_SHADER ? "vertex" : "fragment") + " shader '" + label +
+                                                  "' does not compile; the GL compiler says (source:line): " + log);
+    }
+    return sh;
+}
+
+} // namespace
+
+Program::Program(const Device& device, ProgramDesc desc) {
+    auto s = std::make_shared<detail::ProgramState>();
+    s->device = device.state();
+    const Limits& limits = device.limits();
+    if (desc.label.empty()) desc.label = "program";
+    s->shader = readShaderInterface(desc.source, desc.read);
+    s->attributes = planAttributes(s->shader, limits);
+    s->capture = planCapture(s->shader, desc.capture, limits);
+    s->desc = std::move(desc);
+    const std::string& label = s->desc.label;
+
+    GLuint vs = compile(GL_VERTEX_SHADER, withDefines(s->desc.source, s->desc.read.defines), label);
+    GLuint fs = 0;
+    try {
+        fs = compile(GL_FRAGMENT_SHADER, fragmentFor(s->shader), label + " (generated fragment shader)");
+    } catch (...) {
+        glDeleteShader(vs);
+        throw;
+    }
+    s->program = glCreateProgram(); // owned by `s` from here: deleted if we throw
+    glAttachShader(s->program, vs);
+    glAttachShader(s->program, fs);
+    for (const auto& a : s->attributes)
+        if (!a.explicitLocation) glBindAttribLocation(s->program, GLuint(a.location), a.name.c_str());
+    std::vector<const char*> names;
+    for (const auto& v : s->capture.varyings) names.push_back(v.name.c_str());
+    glTransformFeedbackVaryings(s->program, GLsizei(names.size()), names.data(),
+                                s->capture.mode == CaptureMode::Interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
+    glLinkProgram(s->program);
+    glDetachShader(s->program, vs);
+    glDetachShader(s->program, fs);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint linked = 0;
+    glGetProgramiv(s->program, GL_LINK_STATUS, &linked);
+    if (!linked) {
+        std::string log = infoLog(s->program, true);
+        for (const auto& v : s->capture.varyings)
+            if (log.find(v.name) != std::string::npos)
+                throw Error(ErrorCode::VaryingOptimizedAway,
+                            "program '" + label + "': the GL linker has no output '" + v.name + "' to capture, although the declaration reader found it (line " +
+                                std::to_string(v.line) + "). Is it in an #if branch that depends on a macro only the GL compiler defines? Linker log: " + log);
+        throw Error(ErrorCode::ProgramLink, "program '" + label + "' does not link; the GL linker says: " + log);
+    }
+
+    // The linker must have kept every captured varying, in our order, with our sizes.
+    GLint count = 0;
+    glGetProgramiv(s->program, GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
+    for (std::size_t i = 0; i < s->capture.varyings.size(); ++i) {
+        const auto& v = s->capture.varyings[i];
+        char name[256] = {};
+        GLsizei size = 0;
+        GLenum type = 0;
+        if (GLint(i) < count) glGetTransformFeedbackVarying(s->program, GLuint(i), sizeof name, nullptr, &size, &type, name);
+        if (GLint(i) >= count || v.name != name || size != std::max(1, v.arraySize))
+            throw Error(ErrorCode::VaryingOptimizedAway, "program '" + label + "': captured varying '" + v.name + "' is not among the " +
+                                                             std::to_string(count) + " varyings the linker kept" +
+                                                             (name[0] ? " (found '" + std::string(name) + "' at its place)" : "") +
+                                                             "; make sure the shader declares and writes it");
+    }
+    for (const auto& a : s->attributes) {
+        GLint loc = glGetAttribLocation(s->program, a.name.c_str());
+        if (loc >= 0 && loc != a.location)
+            throw Error(ErrorCode::ProgramLink, "program '" + label + "': the linker placed input '" + a.name + "' at location " + std::to_string(loc) +
+                                                    " instead of " + std::to_string(a.location) + " (" + semanticName(a.semantic) + ")");
+    }
+
+    GLint active = 0;
+    glGetProgramiv(s->program, GL_ACTIVE_UNIFORMS, &active);
+    for (GLint i = 0; i < active; ++i) {
+        char name[256] = {};
+        GLint size = 0;
+        GLenum type = 0;
+        glGetActiveUniform(s->program, GLuint(i), sizeof name, nullptr, &size, &type, name);
+        GLint location = glGetUniformLocation(s->program, name);
+        if (location < 0) continue; // in a uniform block
+        std::string key = name;
+        if (key.size() > 3 && key.ends_with("[0]")) key.resize(key.size() - 3);
+        auto shape = shapeOf(type);
+        s->uniforms[key] = detail::Uniform{location, type, shape.kind, shape.components, size, {}, false};
+    }
+    gl::check(("linking program '" + label + "'").c_str());
+    state_ = std::move(s);
+}
+
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+Program::~Program() = default;
+
+static detail::ProgramState& live(const std::shared_ptr<detail::ProgramState>& s) {
+    if (!s) throw Error(ErrorCode::Disposed, "this Program was moved from; use the Program it was moved into");
+    return *s;
+}
+
+const ShaderInterface& Program::shader() const { return live(state_).shader; }
+const std::vector<AttributeSlot>& Program::attributes() const { return live(state_).attributes; }
+const CapturePlan& Program::capture() const { return live(state_).capture; }
+unsigned Program::glName() const { return live(state_).program; }
+
+void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const std::byte> values) {
+    auto& s = live(state_);
+    auto it = s.uniforms.find(name);
+    if (it == s.uniforms.end()) {
+        std::string known;
+        for (auto& [n, u] : s.uniforms) known += (known.empty() ? "" : ", ") + n;
+        bool declared = std::any_of(s.shader.uniforms.begin(), s.shader.uniforms.end(), [&](auto& d) { return d.name == name; });
+        throw Error(ErrorCode::UnknownUniform, "program '" + s.desc.label + "' has no active uniform '" + std::string(name) + "'" +
+                                                   (declared ? " (it is declared but unused, so the compiler removed it)" : "") +
+                                                   "; active uniforms: " + (known.empty() ? "none" : known));
+    }
+    detail::Uniform& u = it->second;
+    int given = int(values.size() / 4);
+    if (u.kind != kind || given % u.components != 0 || given > u.components * u.arraySize || given == 0)
+        throw Error(ErrorCode::UniformType, "uniform '" + std::string(name) + "' is " + kindName(u.kind) + "x" + std::to_string(u.components) +
+                                                (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") + " but the value is " +
+                                                kindName(kind) + "x" + std::to_string(given));
+    u.value.assign(values.begin(), values.end());
+    u.dirty = true;
+    s.anyDirty = true;
+}
+
+template<class T>
+static std::span<const std::byte> bytesOf(const T& v) {
+    return std::as_bytes(std::span<const T>(&v, 1));
+}
+
+void Program::setUniform(std::string_view n, float v) { setUniform(n, ScalarKind::Float, bytesOf(v)); }
+void Program::setUniform(std::string_view n, int v) { setUniform(n, ScalarKind::Int, bytesOf(v)); }
+void Program::setUniform(std::string_view n, unsigned v) { setUniform(n, ScalarKind::UInt, bytesOf(v)); }
+void Program::setUniform(std::string_view n, const glm::vec2& v) { setUniform(n, ScalarKind::Float, bytesOf(v)); }
+void Program::setUniform(std::string_view n, const glm::vec3& v) { setUniform(n, ScalarKind::Float, bytesOf(v)); }
+void Program::setUniform(std::string_view n, const glm::vec4& v) { setUniform(n, ScalarKind::Float, bytesOf(v)); }
+void Program::setUniform(std::string_view n, const glm::ivec2& v) { setUniform(n, ScalarKind::Int, bytesOf(v)); }
+void Program::setUniform(std::string_view n, const glm::ivec3& v) { setUniform(n, ScalarKind::Int, bytesOf(v)); }
+void Program::setUniform(std::string_view n, const glm::ivec4& v) { setUniform(n, ScalarKind::Int, bytesOf(v)); }
+void Program::setUniform(std::string_view n, const glm::mat3& v) { setUniform(n, ScalarKind::Float, bytesOf(v)); }
+void Program::setUniform(std::string_view n, const glm::mat4& v) { setUniform(n, ScalarKind::Float, bytesOf(v)); }
+
+} // namespace xfb

@@ -1,0 +1,72 @@
+#include "gl/gl_check.hpp"
+#include "gl/state.hpp"
+#include "xfb/buffer.hpp"
+#include "xfb/error.hpp"
+#include "xfb/readback.hpp"
+
+#include <cstring>
+
+namespace xfb {
+
+namespace detail {
+struct ReadbackState {
+    GLuint staging = 0;
+    GLsync fence = nullptr;
+    std::uint64_t bytes = 0;
+    bool taken = false;
+    ~ReadbackState() {
+        if (fence) glDeleteSync(fence);
+        if (staging) glDeleteBuffers(1, &staging);
+    }
+};
+} // namespace detail
+
+ReadbackRequest Buffer::readAsync() const {
+    auto s = state();
+    if (!s) throw Error(ErrorCode::Disposed, "this Buffer was moved from; use the Buffer it was moved into");
+    auto r = std::make_shared<detail::ReadbackState>();
+    r->bytes = s->bytes;
+    glGenBuffers(1, &r->staging);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging);
+    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(r->bytes), nullptr, GL_STREAM_READ);
+    glBindBuffer(GL_COPY_READ_BUFFER, s->name);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(r->bytes));
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    r->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    glFlush(); // so the fence can signal without a later GL call
+    gl::check("Buffer::readAsync (glCopyBufferSubData)");
+    return ReadbackRequest(std::move(r));
+}
+
+ReadbackRequest::ReadbackRequest(std::shared_ptr<detail::ReadbackState> state) : state_(std::move(state)) {}
+ReadbackRequest::ReadbackRequest(ReadbackRequest&&) noexcept = default;
+ReadbackRequest& ReadbackRequest::operator=(ReadbackRequest&&) noexcept = default;
+ReadbackRequest::~ReadbackRequest() = default;
+
+bool ReadbackRequest::ready() {
+    if (!state_ || state_->taken) return false;
+    GLenum r = glClientWaitSync(state_->fence, 0, 0);
+    return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
+}
+
+std::vector<std::byte> ReadbackRequest::take() {
+    if (!state_ || state_->taken) throw Error(ErrorCode::Disposed, "this readback was already taken; request a new one with Buffer::readAsync()");
+    while (glClientWaitSync(state_->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
+    std::vector<std::byte> out(state_->bytes);
+    glBindBuffer(GL_COPY_READ_BUFFER, state_->staging);
+#ifdef __EMSCRIPTEN__
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(out.size()), out.data());
+#else
+    if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(out.size()), GL_MAP_READ_BIT)) {
+        std::memcpy(out.data(), p, out.size());
+        glUnmapBuffer(GL_COPY_READ_BUFFER);
+    }
+#endif
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    gl::check("ReadbackRequest::take (glMapBufferRange)");
+    state_->taken = true;
+    return out;
+}
+
+} // namespace xfb
