@@ -11,12 +11,14 @@ function(xfb_embed_shaders)
   foreach(f IN LISTS E_FILES)
     list(APPEND abs_files "${CMAKE_CURRENT_SOURCE_DIR}/${f}")
   endforeach()
+  string(REPLACE ";" "|" files_arg "${abs_files}") # a list would split into several arguments
   add_custom_command(
     OUTPUT "${header}"
-    COMMAND ${CMAKE_COMMAND} -DOUT=${header} -DNS=${E_NAMESPACE} "-DFILES=${abs_files}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${header} -DNS=${E_NAMESPACE} "-DFILES=${files_arg}"
             -P "${PROJECT_SOURCE_DIR}/cmake/XfbEmbedRun.cmake"
     DEPENDS ${abs_files} "${PROJECT_SOURCE_DIR}/cmake/XfbEmbedRun.cmake"
-    COMMENT "Embedding shaders into ${E_TARGET}.hpp")
+    COMMENT "Embedding shaders into ${E_TARGET}.hpp"
+    VERBATIM)
   add_custom_target(${E_TARGET}_gen DEPENDS "${header}")
   add_library(${E_TARGET} INTERFACE)
   add_dependencies(${E_TARGET} ${E_TARGET}_gen)

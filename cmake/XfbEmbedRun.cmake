@@ -1,4 +1,5 @@
 # Script mode helper of XfbEmbed.cmake: writes OUT with one string_view per file in FILES.
+string(REPLACE "|" ";" FILES "${FILES}")
 set(text "// Generated from shaders/ by cmake/XfbEmbedRun.cmake. Do not edit.\n#pragma once\n#include <string_view>\nnamespace ${NS} {\n")
 foreach(f IN LISTS FILES)
   get_filename_component(name "${f}" NAME)

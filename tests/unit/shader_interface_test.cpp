@@ -1,4 +1,5 @@
 #include "xfb/error.hpp"
+#include "xfb/glsl_dialect.hpp"
 #include "xfb/shader_interface.hpp"
 
 #include <doctest/doctest.h>
@@ -134,4 +135,20 @@ TEST_CASE("builtin type table") {
     CHECK(builtinType("sampler2D")->kind == ScalarKind::Opaque);
     CHECK_FALSE(builtinType("vec5"));
     CHECK_FALSE(builtinType("mat5"));
+}
+
+TEST_CASE("legacy sources are rewritten as GLSL ES 3.00 with the user's line numbers") {
+    std::string legacy = "// header\nattribute vec4 vertex_position;\nvarying vec4 out_p; // a varying comment\nvoid main() { out_p = vertex_position; }\n";
+    std::string modern = toGlslEs300(legacy);
+    auto s = readShaderInterface(modern);
+    CHECK(s.version == 300);
+    REQUIRE(s.inputs.size() == 1);
+    CHECK(s.inputs[0].line == 2);
+    REQUIRE(s.outputs.size() == 1);
+    CHECK(s.outputs[0].line == 3);
+    CHECK(modern.find("attribute") == std::string::npos);
+    CHECK(modern.find("vec4 vertex_position") != std::string::npos); // identifiers containing the words are untouched
+    std::string v300 = "#version 300 es\nin vec4 attribute_like;\n";
+    CHECK(toGlslEs300(v300) == v300);
+    CHECK(readShaderInterface(toGlslEs300("#version 100\nattribute float a;\n")).inputs[0].line == 2);
 }

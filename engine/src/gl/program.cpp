@@ -1,6 +1,7 @@
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "xfb/error.hpp"
+#include "xfb/glsl_dialect.hpp"
 #include "xfb/program.hpp"
 
 #include <algorithm>
@@ -102,10 +103,9 @@ std::string withDefines(const std::string& source, const std::map<std::string, s
 }
 
 // The smallest fragment shader of the vertex shader's dialect: ES 3.0 cannot link without one.
-std::string fragmentFor(const ShaderInterface& s) {
-    if (s.version == 100) return "#version 100\nprecision mediump float;\nvoid main() { gl_FragColor = vec4(0.0); }\n";
-    std::string version = "#version " + std::to_string(s.version) + (s.es ? " es\nprecision mediump float;\n" : "\n");
-    return version + "out vec4 xfb_unused_color;\nvoid main() { xfb_unused_color = vec4(0.0); }\n";
+std::string fragmentFor(int version, bool es) {
+    std::string header = "#version " + std::to_string(version) + (es ? " es\nprecision mediump float;\n" : "\n");
+    return header + "out vec4 xfb_unused_color;\nvoid main() { xfb_unused_color = vec4(0.0); }\n";
 }
 
 std::string infoLog(GLuint object, bool isProgram) {
@@ -147,10 +147,12 @@ Program::Program(const Device& device, ProgramDesc desc) {
     s->desc = std::move(desc);
     const std::string& label = s->desc.label;
 
-    GLuint vs = compile(GL_VERTEX_SHADER, withDefines(s->desc.source, s->desc.read.defines), label);
+    // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
+    bool legacy = s->shader.version == 100;
+    GLuint vs = compile(GL_VERTEX_SHADER, withDefines(toGlslEs300(s->desc.source), s->desc.read.defines), label);
     GLuint fs = 0;
     try {
-        fs = compile(GL_FRAGMENT_SHADER, fragmentFor(s->shader), label + " (generated fragment shader)");
+        fs = compile(GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : s->shader.version, legacy || s->shader.es), label + " (generated fragment shader)");
     } catch (...) {
         glDeleteShader(vs);
         throw;

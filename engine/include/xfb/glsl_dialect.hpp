@@ -1,0 +1,18 @@
+#pragma once
+/// @file
+/// @brief Rewrites legacy GLSL ES 1.00 vertex shaders as GLSL ES 3.00. Pure, no GL.
+
+#include <string>
+#include <string_view>
+
+namespace xfb {
+
+/// A vertex shader without `#version` (or with `#version 100`) uses `attribute`/`varying`. Desktop
+/// core contexts reject it, so Program compiles it as GLSL ES 3.00, which every target accepts:
+/// `#version 300 es` replaces or precedes the first line (`#line` keeps GL's line numbers the
+/// user's), `attribute` -> `in`, `varying` -> `out`, `texture2D`/`textureCube` -> `texture`,
+/// `texture2DLod` -> `textureLod`, and a default `precision highp float;` is added.
+/// Sources with another #version are returned unchanged.
+std::string toGlslEs300(std::string_view source);
+
+} // namespace xfb

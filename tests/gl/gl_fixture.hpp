@@ -1,0 +1,73 @@
+#pragma once
+// A GL context per test process (API chosen by XFB_TEST_API=gl43core|gles30, set by ctest), and a
+// fixture that fails the test if a GL error is pending or GL state was left bound.
+#include "gl/gl_api.hpp"
+#include "xfb/headless_context.hpp"
+#include "xfb/xfb.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace xfbtest {
+
+inline xfb::Api apiUnderTest() {
+    const char* api = std::getenv("XFB_TEST_API");
+    return api && std::strcmp(api, "gles30") == 0 ? xfb::Api::OpenGLES30 : xfb::Api::OpenGL43Core;
+}
+
+inline xfb::Device& device() {
+    static xfb::HeadlessContext context(apiUnderTest());
+    static xfb::Device dev;
+    return dev;
+}
+
+struct GlTest {
+    xfb::Device& dev = device();
+    GlTest() { REQUIRE(glGetError() == GL_NO_ERROR); }
+    ~GlTest() {
+        CHECK_MESSAGE(glGetError() == GL_NO_ERROR, "a GL error is pending after the test");
+        GLint vao = -1, tf = -1, array = -1, tfBuffer = -1, program = -1;
+        glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
+        glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &tf);
+        glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &array);
+        glGetIntegerv(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, &tfBuffer);
+        CHECK(vao == 0);
+        CHECK(tf == 0);
+        CHECK(array == 0);
+        CHECK(tfBuffer == 0);
+        CHECK_FALSE(glIsEnabled(GL_RASTERIZER_DISCARD));
+    }
+};
+
+// Deterministic floats in [lo, hi): exact binary fractions, so uploads are exact.
+inline std::vector<float> pseudoRandom(std::size_t n, float lo, float hi, unsigned seed) {
+    std::vector<float> v(n);
+    for (auto& x : v) {
+        seed = seed * 1664525u + 1013904223u;
+        x = lo + (hi - lo) * float(seed >> 8) / float(1u << 24);
+    }
+    return v;
+}
+
+template<class T>
+std::span<const T> view(const std::vector<T>& v) { return {v.data(), v.size()}; }
+
+inline xfb::VertexFormat vec4Format(int slot) { return xfb::VertexFormat::interleaved({{xfb::attr(slot), xfb::ComponentType::Float32, 4}}); }
+
+// Element-by-element equality with the index of the first difference in the message.
+template<class T>
+void requireEqual(const std::vector<T>& gpu, const std::vector<T>& ref, const char* what) {
+    REQUIRE(gpu.size() == ref.size());
+    for (std::size_t i = 0; i < gpu.size(); ++i)
+        if (std::memcmp(&gpu[i], &ref[i], sizeof(T)) != 0) {
+            FAIL_CHECK(what, ": element ", i, " differs: GPU ", gpu[i], ", reference ", ref[i]);
+            return;
+        }
+}
+
+} // namespace xfbtest
