@@ -34,7 +34,8 @@ public:
     PreprocessedSource run(std::string_view source) {
         auto lines = splitLogicalLines(source);
         bool sawVersion = false;
-        for (auto& [text, line] : lines) {
+        for (auto& [text, physical] : lines) {
+            const int line = physical + lineDelta_; // as numbered by #line
             auto tokens = tokenizeLine(text, line);
             if (tokens.empty()) continue;
             if (tokens[0].text == "#") {
@@ -105,7 +106,10 @@ private:
             std::string msg;
             for (size_t i = 2; i < t.size(); ++i) msg += (i > 2 ? " " : "") + t[i].text;
             directiveError(line, "#error " + msg);
-        } else if (name == "extension" || name == "pragma" || name == "line") {
+        } else if (name == "line") {
+            if (t.size() < 3 || t[2].kind != TokenKind::Number) directiveError(line, "#line needs a line number");
+            lineDelta_ += std::stoi(t[2].text) - (line + 1); // the next line gets that number
+        } else if (name == "extension" || name == "pragma") {
             return;
         } else {
             directiveError(line, "unknown directive #" + name);
@@ -172,6 +176,7 @@ private:
     std::vector<Conditional> stack_;
     PreprocessedSource out_;
     bool sawCode_ = false;
+    int lineDelta_ = 0;
 };
 
 } // namespace

@@ -18,7 +18,7 @@ struct PreprocessedSource {
 };
 
 /// Runs #version, #define/#undef (object-like macros are expanded; function-like ones are
-/// recorded), #if/#ifdef/#ifndef/#elif/#else/#endif, #error. #extension, #pragma and #line pass.
+/// recorded), #if/#ifdef/#ifndef/#elif/#else/#endif, #error, #line. #extension and #pragma pass.
 /// @throws Error PreprocessorDirective, PreprocessorUnevaluable
 PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines);
 
