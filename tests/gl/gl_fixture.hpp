@@ -31,7 +31,7 @@ struct GlTest {
     GlTest() { REQUIRE(glGetError() == GL_NO_ERROR); }
     ~GlTest() {
         CHECK_MESSAGE(glGetError() == GL_NO_ERROR, "a GL error is pending after the test");
-        GLint vao = -1, tf = -1, array = -1, tfBuffer = -1, program = -1;
+        GLint vao = -1, tf = -1, array = -1, tfBuffer = -1;
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
         glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &tf);
         glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &array);

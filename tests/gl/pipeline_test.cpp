@@ -6,6 +6,9 @@
 
 #include "../unit/test_util.hpp"
 
+#include <chrono>
+#include <thread>
+
 using namespace xfb;
 using namespace xfbtest;
 
@@ -73,8 +76,11 @@ TEST_CASE_FIXTURE(GlTest, "unchecked steps report their PRIMITIVES_WRITTEN async
     Pipeline pipeline(dev, p.program, {{&p.state, &p.scratch}}, {.queries = true});
     for (int i = 0; i < 5; ++i) pipeline.step();
     std::vector<StepReport> reports;
-    for (int spins = 0; reports.size() < 5 && spins < 100000; ++spins)
+    glFlush(); // a frame's swap would do this; without it results may never become available
+    for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10); reports.size() < 5 && std::chrono::steady_clock::now() < until;) {
         pipeline.pollQueries([&](const StepReport& r) { reports.push_back(r); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     REQUIRE(reports.size() == 5);
     for (std::size_t i = 0; i < 5; ++i) {
         CHECK(reports[i].step == i);

@@ -3,6 +3,9 @@
 
 #include "../unit/test_util.hpp"
 
+#include <chrono>
+#include <thread>
+
 using namespace xfb;
 using namespace xfbtest;
 
@@ -15,8 +18,8 @@ TEST_CASE_FIXTURE(GlTest, "readback before and after steps, and an async readbac
 
     ReadbackRequest snapshot = a.readAsync(); // taken before the step...
     pipeline.step();
-    int polls = 0;
-    while (!snapshot.ready() && polls < 1000000) ++polls;
+    for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10); !snapshot.ready() && std::chrono::steady_clock::now() < until;)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     CHECK(snapshot.ready());
     auto bytes = snapshot.take();
     std::vector<float> snap(bytes.size() / 4);

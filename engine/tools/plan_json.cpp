@@ -1,0 +1,47 @@
+#include "plan_json.hpp"
+
+namespace xfb::tools {
+
+using json = nlohmann::ordered_json;
+
+json toJson(const Limits& l) {
+    return {{"max_vertex_attribs", l.maxVertexAttribs},
+            {"max_separate_components", l.maxSeparateComponents},
+            {"max_separate_attribs", l.maxSeparateAttribs},
+            {"max_interleaved_components", l.maxInterleavedComponents}};
+}
+
+json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes, const CapturePlan& capture) {
+    json attrs = json::array();
+    for (const auto& a : attributes) {
+        json slots = json::array();
+        for (int i = 0; i < a.locationCount; ++i) slots.push_back("ATTR" + std::to_string(a.location + i));
+        attrs.push_back({{"name", a.name},
+                         {"type", a.type.name},
+                         {"array_size", a.arraySize},
+                         {"semantic", semanticName(a.semantic)},
+                         {"location", a.location},
+                         {"slots", slots},
+                         {"components", a.components()},
+                         {"explicit_location", a.explicitLocation},
+                         {"line", a.line}});
+    }
+    json varyings = json::array();
+    for (const auto& v : capture.varyings)
+        varyings.push_back({{"name", v.name}, {"type", v.type.name}, {"array_size", v.arraySize}, {"components", v.components()}, {"bytes", v.bytes()}});
+    json buffers = json::array();
+    for (const auto& b : capture.buffers) {
+        json fields = json::array();
+        for (const auto& f : b.fields)
+            fields.push_back({{"varying", f.varying}, {"offset", f.offset}, {"components", f.components}, {"type", componentTypeName(f.type)}});
+        buffers.push_back({{"binding", b.binding}, {"stride", b.stride}, {"fields", fields}});
+    }
+    return {{"version", shader.version},
+            {"es", shader.es},
+            {"mode", captureModeName(capture.mode)},
+            {"attributes", attrs},
+            {"varyings", varyings},
+            {"buffers", buffers}};
+}
+
+} // namespace xfb::tools

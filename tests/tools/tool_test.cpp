@@ -1,0 +1,136 @@
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "reference.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+using json = nlohmann::json;
+
+namespace {
+
+struct Result {
+    int status;
+    std::string out, err;
+};
+
+// Runs a command, capturing stdout and stderr separately.
+Result run(const std::string& command) {
+    std::string errFile = std::string(XFB_WORK_DIR) + "/stderr.txt";
+    FILE* p = popen((command + " 2>" + errFile).c_str(), "r");
+    REQUIRE(p);
+    Result r;
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+    r.status = WEXITSTATUS(pclose(p));
+    std::ifstream e(errFile);
+    r.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
+    return r;
+}
+
+std::string writeFile(const std::string& name, const std::string& text) {
+    std::string path = std::string(XFB_WORK_DIR) + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+const std::string kShaders = std::string(XFB_SOURCE_DIR) + "/shaders/";
+
+} // namespace
+
+TEST_CASE("xfb-inspect prints the attribute assignment, captured varyings and the buffer plan") {
+    auto r = run(std::string(XFB_INSPECT) + " " + kShaders + "layout36.vert");
+    REQUIRE(r.status == 0);
+    json j = json::parse(r.out);
+    CHECK(j["mode"] == "interleaved");
+    CHECK(j["attributes"][1]["name"] == "normal");
+    CHECK(j["attributes"][1]["semantic"] == "ATTR1");
+    CHECK(j["attributes"][2]["slots"] == json::array({"ATTR2"}));
+    REQUIRE(j["buffers"].size() == 1);
+    CHECK(j["buffers"][0]["stride"] == 36);
+    CHECK(j["buffers"][0]["fields"][0]["offset"] == 0);
+    CHECK(j["buffers"][0]["fields"][1]["offset"] == 16);
+    CHECK(j["buffers"][0]["fields"][2]["offset"] == 28);
+    CHECK(j["limits"]["max_separate_components"] == 4);
+
+    r = run(std::string(XFB_INSPECT) + " " + kShaders + "flock_separate.vert --mode separate --varyings out_instance,out_position");
+    REQUIRE(r.status == 0);
+    j = json::parse(r.out);
+    CHECK(j["buffers"].size() == 2);
+    CHECK(j["buffers"][1]["fields"][0]["varying"] == "out_position");
+    CHECK(j["buffers"][1]["binding"] == 1);
+}
+
+TEST_CASE("xfb-inspect: invalid input gives a non-zero exit and the code on stderr") {
+    std::string mat = writeFile("mat.vert", "#version 300 es\nin vec4 p;\nout mat4 out_m;\nvoid main() { out_m = mat4(p.x); }\n");
+    auto r = run(std::string(XFB_INSPECT) + " " + mat + " --mode separate");
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("XFB_SEPARATE_COMPONENTS") != std::string::npos);
+    CHECK(r.err.find("out_m") != std::string::npos);
+    // The driver (llvmpipe: 64) would allow it; only --no-portable with native limits says so.
+    r = run(std::string(XFB_INSPECT) + " " + mat + " --mode separate --limits native --no-portable");
+    CHECK(r.status == 0);
+    CHECK(json::parse(r.out)["limits"]["source"].get<std::string>().find("llvmpipe") != std::string::npos);
+    r = run(std::string(XFB_INSPECT) + " " + mat + " --mode sideways");
+    CHECK(r.status == 2);
+    r = run(std::string(XFB_INSPECT) + " /nonexistent.vert");
+    CHECK(r.status == 1);
+}
+
+TEST_CASE("xfb-run runs a scenario and writes the buffers, equal to the C++ reference") {
+    std::vector<float> state{0.5f, 1.0f, -0.25f, 0.75f, 1.0f, 2.0f, 0.0f, 7.0f,
+                             -1.0f, 0.0f, 0.125f, 2.0f, 0.0f, -1.0f, 0.5f, 8.0f};
+    json scenario = {{"shader", kShaders + "particles.vert"},
+                     {"count", 2},
+                     {"steps", 5},
+                     {"checked", true},
+                     {"uniforms", {{"dt", 0.25}, {"gravity", {0.0, -2.0, 0.0}}}},
+                     {"buffers", {{{"name", "state"},
+                                   {"role", {"input", "output"}},
+                                   {"format", {{{"semantic", "ATTR0"}, {"components", 4}}, {{"semantic", "ATTR1"}, {"components", 4}}}},
+                                   {"data", state}}}}};
+    std::string path = writeFile("particles.json", scenario.dump());
+    std::string out = std::string(XFB_WORK_DIR) + "/result.json", bin = std::string(XFB_WORK_DIR) + "/bin";
+    for (const char* api : {"gl43core", "gles30"}) {
+        auto r = run(std::string(XFB_RUN) + " " + path + " --api " + api + " --out " + out + " --binary " + bin);
+        REQUIRE_MESSAGE(r.status == 0, r.err);
+        CHECK(json::parse(r.out)["api"] == api);
+        std::vector<float> ref = state;
+        for (int s = 0; s < 5; ++s) xfbtest::particlesStep(ref, 0.25f, {0.0f, -2.0f, 0.0f});
+        std::ifstream f(out);
+        auto values = json::parse(f)["buffers"]["state"]["values"].get<std::vector<float>>();
+        CHECK(values == ref);
+        CHECK(std::filesystem::file_size(bin + "/state.bin") == 64);
+    }
+}
+
+TEST_CASE("xfb-run: a bad scenario names the field") {
+    auto expect = [](const std::string& name, const std::string& text, const std::string& field) {
+        auto r = run(std::string(XFB_RUN) + " " + writeFile(name, text));
+        CHECK(r.status == 1);
+        CHECK_MESSAGE(r.err.find("XFB_SCENARIO") != std::string::npos, r.err);
+        CHECK_MESSAGE(r.err.find(field) != std::string::npos, r.err);
+    };
+    std::string shader = "\"shader\": \"" + kShaders + "particles.vert\"";
+    std::string fmt = "\"format\": [{\"semantic\": \"ATTR0\"}, {\"semantic\": \"ATTR1\"}]";
+    expect("no_count.json", "{" + shader + ", \"buffers\": [{\"role\": [\"input\"], " + fmt + "}]}", "'count'");
+    expect("bad_sem.json", "{" + shader + ", \"count\": 1, \"buffers\": [{\"role\": [\"input\"], \"format\": [{\"semantic\": \"ATTRX\"}]}]}",
+           "'buffers[0].format[0].semantic'");
+    expect("bad_role.json", "{" + shader + ", \"count\": 1, \"buffers\": [{\"role\": [\"inout\"], " + fmt + "}]}", "'buffers[0].role'");
+    expect("bad_data.json", "{" + shader + ", \"count\": 2, \"buffers\": [{\"role\": [\"input\"], " + fmt + ", \"data\": [1, 2, 3]}]}",
+           "'buffers[0].data'");
+    expect("unknown.json", "{" + shader + ", \"count\": 1, \"stpes\": 3, \"buffers\": []}", "'stpes'");
+    expect("backend.json", "{" + shader + ", \"count\": 1, \"backend\": \"vulkan\", \"buffers\": [{\"role\": [\"input\"], " + fmt + "}]}",
+           "'backend'");
+    expect("not_json.json", "{ count: 1 ", "not valid JSON");
+    // Engine errors pass through with their own codes.
+    auto r = run(std::string(XFB_RUN) + " " + writeFile("roles.json", "{" + shader + ", \"count\": 4, \"buffers\": [{\"role\": [\"input\"], " + fmt + "}]}"));
+    CHECK(r.status == 1);
+    CHECK(r.err.find("XFB_OUTPUT_COUNT_MISMATCH") != std::string::npos);
+}
