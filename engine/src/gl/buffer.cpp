@@ -25,10 +25,10 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
     s->format = std::move(format);
     s->count = count;
     s->bytes = bytes;
-    glGenBuffers(1, &s->name);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s->name);
-    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), data.empty() ? nullptr : data.data(), GL_DYNAMIC_COPY);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    XFB_GL(glGenBuffers(1, &s->name));
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s->name));
+    XFB_GL(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), data.empty() ? nullptr : data.data(), GL_DYNAMIC_COPY));
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
     gl::check("creating a buffer (glBufferData)");
     state_ = std::move(s);
 }
@@ -47,9 +47,9 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     if (byteOffset > s.bytes || data.size() > s.bytes - byteOffset)
         throw Error(ErrorCode::InvalidArgument, "upload of " + std::to_string(data.size()) + " bytes at offset " + std::to_string(byteOffset) +
                                                     " does not fit the " + std::to_string(s.bytes) + "-byte buffer");
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s.name);
-    glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(byteOffset), GLsizeiptr(data.size()), data.data());
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s.name));
+    XFB_GL(glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(byteOffset), GLsizeiptr(data.size()), data.data()));
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
     gl::check("Buffer::upload (glBufferSubData)");
 }
 
@@ -59,17 +59,17 @@ std::vector<std::byte> Buffer::read() const {
     GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     while (glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
     glDeleteSync(fence);
-    glBindBuffer(GL_COPY_READ_BUFFER, s.name);
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, s.name));
 #ifdef __EMSCRIPTEN__
     glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(s.bytes), out.data());
 #else
     const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(s.bytes), GL_MAP_READ_BIT);
     if (p) {
         std::memcpy(out.data(), p, out.size());
-        glUnmapBuffer(GL_COPY_READ_BUFFER);
+        XFB_GL(glUnmapBuffer(GL_COPY_READ_BUFFER));
     }
 #endif
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
     gl::check("Buffer::read (glMapBufferRange)");
     return out;
 }

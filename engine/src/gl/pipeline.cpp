@@ -48,29 +48,29 @@ struct PipelineState {
     }
 
     void build() {
-        glGenVertexArrays(2, vao.data());
-        glGenTransformFeedbacks(2, tf.data());
-        glGenQueries(1, &checkQuery);
+        XFB_GL(glGenVertexArrays(2, vao.data()));
+        XFB_GL(glGenTransformFeedbacks(2, tf.data()));
+        XFB_GL(glGenQueries(1, &checkQuery));
         for (int s = 0; s < 2; ++s) {
-            glBindVertexArray(vao[std::size_t(s)]);
+            XFB_GL(glBindVertexArray(vao[std::size_t(s)]));
             for (const auto& a : plan.attributes) {
-                glBindBuffer(GL_ARRAY_BUFFER, readName(std::size_t(a.entry), s));
+                XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, readName(std::size_t(a.entry), s)));
                 for (int l = 0; l < a.locationCount; ++l) {
                     auto loc = GLuint(a.location + l);
                     auto offset = reinterpret_cast<const void*>(std::uintptr_t(a.offset + l * a.componentsPerLocation * 4));
-                    glEnableVertexAttribArray(loc);
+                    XFB_GL(glEnableVertexAttribArray(loc));
                     if (a.type == ComponentType::Float32)
-                        glVertexAttribPointer(loc, a.componentsPerLocation, GL_FLOAT, GL_FALSE, a.stride, offset);
+                        XFB_GL(glVertexAttribPointer(loc, a.componentsPerLocation, GL_FLOAT, GL_FALSE, a.stride, offset));
                     else
-                        glVertexAttribIPointer(loc, a.componentsPerLocation, a.type == ComponentType::Int32 ? GL_INT : GL_UNSIGNED_INT, a.stride, offset);
+                        XFB_GL(glVertexAttribIPointer(loc, a.componentsPerLocation, a.type == ComponentType::Int32 ? GL_INT : GL_UNSIGNED_INT, a.stride, offset));
                 }
             }
-            glBindVertexArray(0);
-            glBindBuffer(GL_ARRAY_BUFFER, 0);
-            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(s)]);
+            XFB_GL(glBindVertexArray(0));
+            XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, 0));
+            XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(s)]));
             for (const auto& o : plan.outputs)
-                glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding), writeName(std::size_t(o.entry), s));
-            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+                XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding), writeName(std::size_t(o.entry), s)));
+            XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         }
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
         gl::check("building the pipeline's vertex arrays and transform feedback objects");
@@ -85,8 +85,10 @@ struct PipelineState {
         }
     }
 
-    // One pass on the current side, optionally inside a PRIMITIVES_WRITTEN query.
-    void draw(GLuint query) {
+    // One pass on the current side, optionally inside a PRIMITIVES_WRITTEN query. Returns the
+    // first GL error the pass raised when asked (glGetError stalls WebGL, so only then).
+    // GL state is restored either way: a failed pass leaves nothing bound or enabled.
+    GLenum draw(GLuint query, bool collectError) {
         checkCapacity();
         glUseProgram(program->program);
         program->flushUniforms();
@@ -101,9 +103,10 @@ struct PipelineState {
         glDisable(GL_RASTERIZER_DISCARD);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
         glBindVertexArray(0);
-#ifdef XFB_GL_CHECK_EVERY_CALL
-        gl::check("Pipeline step");
-#endif
+        if (!collectError) return GL_NO_ERROR;
+        GLenum first = glGetError();
+        while (glGetError() != GL_NO_ERROR) {}
+        return first;
     }
 
     void swap() {
@@ -165,19 +168,24 @@ void Pipeline::step() {
         }
         s.pending.push_back({query, s.steps});
     }
-    s.draw(query);
+#ifdef XFB_GL_CHECK_EVERY_CALL
+    constexpr bool checkErrors = true;
+#else
+    constexpr bool checkErrors = false;
+#endif
+    if (GLenum err = s.draw(query, checkErrors); err != GL_NO_ERROR)
+        throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the transform feedback pass raised " + gl::errorName(err) +
+                                            "; the step was not swapped, the state buffers hold the previous state");
     s.swap();
 }
 
 StepReport Pipeline::stepChecked() {
     auto& s = live(state_);
-    s.draw(s.checkQuery);
+    GLenum err = s.draw(s.checkQuery, true);
     GLuint written = 0;
     glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT, &written);
-    GLenum err = glGetError();
     StepReport r{s.steps, std::int64_t(written), s.plan.count};
     if (err != GL_NO_ERROR || !r.ok()) {
-        while (glGetError() != GL_NO_ERROR) {}
         throw Error(ErrorCode::ShortWrite, "step " + std::to_string(r.step) + " wrote " + std::to_string(r.written) + " of " +
                                                std::to_string(r.expected) + " records" +
                                                (err != GL_NO_ERROR ? std::string(" (the draw raised ") + gl::errorName(err) + ")" : "") +

@@ -121,8 +121,8 @@ std::string infoLog(GLuint object, bool isProgram) {
 GLuint compile(GLenum stage, const std::string& source, const std::string& label) {
     GLuint sh = glCreateShader(stage);
     const char* text = source.c_str();
-    glShaderSource(sh, 1, &text, nullptr);
-    glCompileShader(sh);
+    XFB_GL(glShaderSource(sh, 1, &text, nullptr));
+    XFB_GL(glCompileShader(sh));
     GLint ok = 0;
     glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
     if (!ok) {
@@ -158,17 +158,17 @@ Program::Program(const Device& device, ProgramDesc desc) {
         throw;
     }
     s->program = glCreateProgram(); // owned by `s` from here: deleted if we throw
-    glAttachShader(s->program, vs);
-    glAttachShader(s->program, fs);
+    XFB_GL(glAttachShader(s->program, vs));
+    XFB_GL(glAttachShader(s->program, fs));
     for (const auto& a : s->attributes)
         if (!a.explicitLocation) glBindAttribLocation(s->program, GLuint(a.location), a.name.c_str());
     std::vector<const char*> names;
     for (const auto& v : s->capture.varyings) names.push_back(v.name.c_str());
     glTransformFeedbackVaryings(s->program, GLsizei(names.size()), names.data(),
                                 s->capture.mode == CaptureMode::Interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
-    glLinkProgram(s->program);
-    glDetachShader(s->program, vs);
-    glDetachShader(s->program, fs);
+    XFB_GL(glLinkProgram(s->program));
+    XFB_GL(glDetachShader(s->program, vs));
+    XFB_GL(glDetachShader(s->program, fs));
     glDeleteShader(vs);
     glDeleteShader(fs);
     GLint linked = 0;

@@ -26,13 +26,13 @@ ReadbackRequest Buffer::readAsync() const {
     if (!s) throw Error(ErrorCode::Disposed, "this Buffer was moved from; use the Buffer it was moved into");
     auto r = std::make_shared<detail::ReadbackState>();
     r->bytes = s->bytes;
-    glGenBuffers(1, &r->staging);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging);
-    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(r->bytes), nullptr, GL_STREAM_READ);
-    glBindBuffer(GL_COPY_READ_BUFFER, s->name);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(r->bytes));
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    XFB_GL(glGenBuffers(1, &r->staging));
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging));
+    XFB_GL(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(r->bytes), nullptr, GL_STREAM_READ));
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, s->name));
+    XFB_GL(glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(r->bytes)));
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
     r->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     glFlush(); // so the fence can signal without a later GL call
     gl::check("Buffer::readAsync (glCopyBufferSubData)");
@@ -54,16 +54,16 @@ std::vector<std::byte> ReadbackRequest::take() {
     if (!state_ || state_->taken) throw Error(ErrorCode::Disposed, "this readback was already taken; request a new one with Buffer::readAsync()");
     while (glClientWaitSync(state_->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
     std::vector<std::byte> out(state_->bytes);
-    glBindBuffer(GL_COPY_READ_BUFFER, state_->staging);
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, state_->staging));
 #ifdef __EMSCRIPTEN__
     glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(out.size()), out.data());
 #else
     if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(out.size()), GL_MAP_READ_BIT)) {
         std::memcpy(out.data(), p, out.size());
-        glUnmapBuffer(GL_COPY_READ_BUFFER);
+        XFB_GL(glUnmapBuffer(GL_COPY_READ_BUFFER));
     }
 #endif
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
     gl::check("ReadbackRequest::take (glMapBufferRange)");
     state_->taken = true;
     return out;
