@@ -44,6 +44,12 @@ struct GlTest {
     }
 };
 
+// The backends this context can run: transform feedback always, compute on GL 4.3 / ES 3.1+.
+inline std::vector<xfb::Backend> backendsOf(const xfb::Device& dev) {
+    if (dev.capabilities().compute) return {xfb::Backend::TransformFeedback, xfb::Backend::Compute};
+    return {xfb::Backend::TransformFeedback};
+}
+
 // Deterministic floats in [lo, hi): exact binary fractions, so uploads are exact.
 inline std::vector<float> pseudoRandom(std::size_t n, float lo, float hi, unsigned seed) {
     std::vector<float> v(n);

@@ -6,14 +6,17 @@
 using namespace xfb;
 using namespace xfbtest;
 
-TEST_CASE_FIXTURE(GlTest, "interleaved particles: 60 swap steps equal the C++ reference bit for bit") {
+TEST_CASE_FIXTURE(GlTest, "interleaved particles: 60 swap steps equal the C++ reference bit for bit, on both backends") {
+  for (Backend backend : backendsOf(dev)) {
+    CAPTURE(backendName(backend));
     const std::int64_t n = 1000;
     auto format = VertexFormat::interleaved({{attr(0)}, {attr(1)}});
     std::vector<float> ref = pseudoRandom(std::size_t(n) * 8, -1.0f, 1.0f, 7);
     for (std::size_t e = 0; e < std::size_t(n); ++e) ref[e * 8 + 3] = 0.0625f * float(e % 40); // lives: some respawn
     Buffer state(dev, format, n, view(ref)), scratch(dev, format, n);
     Program program(dev, {std::string(xfb_shaders::particles_vert), {CaptureMode::Interleaved}, {}, "particles"});
-    Pipeline pipeline(dev, program, {{&state, &scratch}});
+    Pipeline pipeline(dev, program, {{&state, &scratch}}, {.backend = backend});
+    CHECK(pipeline.backend().backend == backend);
     CHECK(program.capture().buffers[0].stride == 32);
 
     const float dt = 0.015625f;
@@ -29,9 +32,12 @@ TEST_CASE_FIXTURE(GlTest, "interleaved particles: 60 swap steps equal the C++ re
         if (step == 1 || step == 7 || step == 60) requireEqual(state.readAs<float>(), ref, "particle state");
     }
     CHECK(pipeline.stepsTaken() == 60);
+  }
 }
 
 TEST_CASE_FIXTURE(GlTest, "separate mode with all three roles: state pairs, constants, write-only instances") {
+  for (Backend backend : backendsOf(dev)) {
+    CAPTURE(backendName(backend));
     const std::int64_t n = 513; // not a multiple of anything convenient
     auto pos = pseudoRandom(std::size_t(n) * 4, -4.0f, 4.0f, 1);
     auto vel = pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 2);
@@ -45,7 +51,8 @@ TEST_CASE_FIXTURE(GlTest, "separate mode with all three roles: state pairs, cons
     Buffer instances(dev, vec4Format(12), n);
 
     Program program(dev, {std::string(xfb_shaders::flock_separate_vert), {CaptureMode::Separate}, {}, "flock"});
-    Pipeline pipeline(dev, program, {{&position, &positionOut}, {&velocity, &velocityOut}, {&constants, nullptr}, {nullptr, &instances}});
+    Pipeline pipeline(dev, program, {{&position, &positionOut}, {&velocity, &velocityOut}, {&constants, nullptr}, {nullptr, &instances}},
+                      {.backend = backend});
     REQUIRE(pipeline.plan().outputs.size() == 3);
     CHECK(pipeline.plan().outputs[2].entry == 3);
     CHECK(pipeline.plan().outputs[2].binding == 2);
@@ -62,9 +69,12 @@ TEST_CASE_FIXTURE(GlTest, "separate mode with all three roles: state pairs, cons
     requireEqual(velocity.readAs<float>(), vel, "velocity");
     requireEqual(instances.readAs<float>(), instance, "instances");
     requireEqual(constants.readAs<float>(), params, "constants (never written)");
+  }
 }
 
 TEST_CASE_FIXTURE(GlTest, "the 36-byte layout: captured at offsets 0, 16, 28 and re-bound as vertex input") {
+  for (Backend backend : backendsOf(dev)) {
+    CAPTURE(backendName(backend));
     const std::int64_t n = 64;
     auto in = pseudoRandom(std::size_t(n) * 9, -2.0f, 2.0f, 11);
     auto inFormat = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}, {attr(2), ComponentType::Float32, 2}});
@@ -80,7 +90,7 @@ TEST_CASE_FIXTURE(GlTest, "the 36-byte layout: captured at offsets 0, 16, 28 and
     // Pass 1: source -> captured (output only).
     Buffer source(dev, inFormat, n, view(in));
     Buffer captured(dev, layout.asVertexFormat(), n);
-    Pipeline first(dev, program, {{&source, nullptr}, {nullptr, &captured}});
+    Pipeline first(dev, program, {{&source, nullptr}, {nullptr, &captured}}, {.backend = backend});
     program.setUniform("scale", 2.0f);
     first.step();
     std::vector<float> ref(in.size());
@@ -96,7 +106,7 @@ TEST_CASE_FIXTURE(GlTest, "the 36-byte layout: captured at offsets 0, 16, 28 and
 
     // Pass 2: the captured buffer read back as vertex input with the same offsets.
     Buffer again(dev, layout.asVertexFormat(), n);
-    Pipeline second(dev, program, {{&captured, nullptr}, {nullptr, &again}});
+    Pipeline second(dev, program, {{&captured, nullptr}, {nullptr, &again}}, {.backend = backend});
     program.setUniform("scale", 1.0f);
     second.step();
     for (std::size_t e = 0; e < std::size_t(n); ++e) {
@@ -106,6 +116,7 @@ TEST_CASE_FIXTURE(GlTest, "the 36-byte layout: captured at offsets 0, 16, 28 and
         d[7] += 0.5f, d[8] += 0.25f;
     }
     requireEqual(again.readAs<float>(), ref, "records after the second pass");
+  }
 }
 
 TEST_CASE_FIXTURE(GlTest, "integer state through glVertexAttribIPointer, and a matrix input taking 4 slots") {
@@ -121,6 +132,8 @@ void main() {
     out_cells = cells - ivec4(1, 2, 3, 4);
     out_moved = transform * vec4(1.0, 2.0, 3.0, 1.0);
 })";
+  for (Backend backend : backendsOf(dev)) {
+    CAPTURE(backendName(backend));
     Program program(dev, {src, {}, {}, "ints"});
     CHECK(program.attributes()[1].location == 4);
     const std::int64_t n = 50;
@@ -135,9 +148,9 @@ void main() {
     // Two programs from one source with different capture lists: the integer state pair, and a
     // write-only output of the matrix product.
     Program split(dev, {src, {CaptureMode::Interleaved, {"out_counter", "out_cells"}}, {}, "ints-state"});
-    Pipeline step(dev, split, {{&a, &b}, {&mats, nullptr}});
+    Pipeline step(dev, split, {{&a, &b}, {&mats, nullptr}}, {.backend = backend});
     Program movedOnly(dev, {src, {CaptureMode::Interleaved, {"out_moved"}}, {}, "ints-moved"});
-    Pipeline draw(dev, movedOnly, {{&a, nullptr}, {&mats, nullptr}, {nullptr, &moved}});
+    Pipeline draw(dev, movedOnly, {{&a, nullptr}, {&mats, nullptr}, {nullptr, &moved}}, {.backend = backend});
     for (int s = 0; s < 3; ++s) {
         step.step();
         for (std::size_t e = 0; e < std::size_t(n); ++e) {
@@ -156,6 +169,7 @@ void main() {
             float expect = m[r] * 1.0f + m[4 + r] * 2.0f + m[8 + r] * 3.0f + m[12 + r] * 1.0f;
             CHECK(gpu[e * 4 + std::size_t(r)] == doctest::Approx(expect).epsilon(1e-6));
         }
+  }
 }
 
 TEST_CASE_FIXTURE(GlTest, "legacy GLSL ES 1.00 with standard names (the PlayCanvas example)") {
@@ -169,12 +183,14 @@ void main(void) {
     pos.y += deltaTime;
     out_vertex_position = vec4(pos, life);
 })";
+  for (Backend backend : backendsOf(dev)) {
+    CAPTURE(backendName(backend));
     Program program(dev, {src, {}, {}, "legacy"});
     CHECK(program.attributes()[0].semantic == Semantic::Position);
     auto format = VertexFormat::interleaved({{Semantic::Position}});
     std::vector<float> data = pseudoRandom(400, 0.0f, 1.0f, 9);
     Buffer a(dev, format, 100, view(data)), b(dev, format, 100);
-    Pipeline p(dev, program, {{&a, &b}});
+    Pipeline p(dev, program, {{&a, &b}}, {.backend = backend});
     program.setUniform("deltaTime", 0.25f);
     p.step();
     p.step();
@@ -183,15 +199,18 @@ void main(void) {
         data[i + 3] = (data[i + 3] - 0.25f) - 0.25f;
     }
     requireEqual(a.readAs<float>(), data, "legacy state");
+  }
 }
 
 TEST_CASE_FIXTURE(GlTest, "a generator with no inputs runs on gl_VertexID with an explicit count") {
     const char* src = "#version 300 es\nflat out int out_id;\nout float out_half;\n"
                       "void main() { out_id = gl_VertexID * 2; out_half = float(gl_VertexID) * 0.5; }";
+  for (Backend backend : backendsOf(dev)) {
+    CAPTURE(backendName(backend));
     Program program(dev, {src, {CaptureMode::Separate}, {}, "generator"});
     Buffer ids(dev, VertexFormat::interleaved({{attr(0), ComponentType::Int32, 1}}), 300);
     Buffer halves(dev, VertexFormat::interleaved({{attr(1), ComponentType::Float32, 1}}), 300);
-    Pipeline p(dev, program, {{nullptr, &ids}, {nullptr, &halves}}, {.count = 300});
+    Pipeline p(dev, program, {{nullptr, &ids}, {nullptr, &halves}}, {.count = 300, .backend = backend});
     p.step();
     auto gotIds = ids.readAs<std::int32_t>();
     auto gotHalves = halves.readAs<float>();
@@ -199,4 +218,5 @@ TEST_CASE_FIXTURE(GlTest, "a generator with no inputs runs on gl_VertexID with a
         CHECK(gotIds[std::size_t(i)] == 2 * i);
         CHECK(gotHalves[std::size_t(i)] == float(i) * 0.5f);
     }
+  }
 }

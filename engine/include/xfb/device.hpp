@@ -20,6 +20,9 @@ struct Capabilities {
     bool compute = false;          ///< compute shaders: desktop GL 4.3+ or ES 3.1+
     bool drawTransformFeedback = false; ///< glDrawTransformFeedback: desktop GL 4.0+
     Limits limits;                 ///< GL_MAX_VERTEX_ATTRIBS and the three transform-feedback limits
+    // Compute limits (0 without compute): GL_MAX_COMPUTE_WORK_GROUP_SIZE (x),
+    // GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS.
+    int maxComputeGroupSizeX = 0, maxComputeInvocations = 0, maxComputeStorageBlocks = 0;
 };
 
 /// Wraps the GL context current on the calling thread. Every xfb object is created from a

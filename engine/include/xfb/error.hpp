@@ -35,6 +35,8 @@ enum class ErrorCode {
     SeparateAttribs,            ///< separate mode: more varyings than MAX_..._SEPARATE_ATTRIBS
     InterleavedComponents,      ///< interleaved mode: total over MAX_..._INTERLEAVED_COMPONENTS
     VaryingOptimizedAway,       ///< the linker did not keep a captured varying (checked after link)
+    // Compute path.
+    ComputeTranslation,         ///< a construct the compute translation cannot express (named)
     // Buffers and roles.
     FormatInvalid,              ///< a vertex format with overlapping or out-of-stride attributes
     RoleEmpty,                  ///< a buffer entry with neither input nor output

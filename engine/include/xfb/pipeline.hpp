@@ -32,14 +32,34 @@ struct StepReport {
     bool ok() const { return written == expected; }
 };
 
+/// How a step runs. Both backends read and write the same buffers with the same layout, so a
+/// pipeline can switch between two steps without re-uploading anything.
+enum class Backend {
+    TransformFeedback, ///< vertex shader + transform feedback (GL 4.0 / ES 3.0 / WebGL2)
+    Compute,           ///< the same source as a generated compute shader (GL 4.3 / ES 3.1)
+    Auto,              ///< times a few trial passes of both once per context and shape, keeps the faster
+};
+std::string_view backendName(Backend b); // "tf", "compute", "auto"
+
+/// Which backend a pipeline uses and why.
+struct BackendChoice {
+    Backend backend = Backend::TransformFeedback; ///< never Auto
+    std::string reason;
+    double transformFeedbackMs = 0, computeMs = 0; ///< per trial pass, when Auto measured them
+};
+
 struct PipelineOptions {
     /// Element count when no entry has an input; must match the buffers otherwise.
     std::optional<std::int64_t> count;
-    /// Wrap every step() in a PRIMITIVES_WRITTEN query; results arrive through pollQueries().
+    /// Wrap every transform-feedback step() in a PRIMITIVES_WRITTEN query; results arrive
+    /// through pollQueries(). Compute steps have no such query and report nothing.
     bool queries = false;
+    Backend backend = Backend::TransformFeedback;
+    /// Compute work-group size; 0 picks min(256, the device's limits).
+    int workGroupSize = 0;
 };
 
-/// Builds, once, one vertex array object and one transform feedback object per ping-pong side
+/// Transform-feedback backend: builds, once, one vertex array object and one transform feedback object per ping-pong side
 /// (glGenVertexArrays, glGenTransformFeedbacks, glVertexAttrib(I)Pointer, glBindBufferBase).
 /// A steady-state step creates no GL object and makes 10 GL calls (plus glUniform* for changed
 /// uniforms): glUseProgram, glBindVertexArray, glBindTransformFeedback, glEnable(RASTERIZER_DISCARD),
@@ -47,6 +67,10 @@ struct PipelineOptions {
 /// and unbinding the transform feedback object and vertex array, so no buffer stays bound for
 /// transform feedback and the user's GL state is left as the defaults.
 /// Needs GL 4.0 / ES 3.0 / WebGL2.
+///
+/// Compute backend (GL 4.3 / ES 3.1): glUseProgram, glBindBufferBase(GL_SHADER_STORAGE_BUFFER)
+/// per buffer, glDispatchCompute, glMemoryBarrier (so vertex fetch, transform feedback, the next
+/// dispatch and readbacks see the writes).
 class Pipeline {
 public:
     /// @throws Error from planPass() (roles, semantics, counts, capacity)
@@ -60,12 +84,22 @@ public:
     void step();
     /// Runs one pass, waits for its PRIMITIVES_WRITTEN query (glGetQueryObjectuiv, blocking) and
     /// swaps only if every element was written. Otherwise throws ShortWrite and leaves the state
-    /// buffers as they were before the step (write-only outputs are undefined).
+    /// buffers as they were before the step (write-only outputs are undefined). The compute
+    /// backend checks the GL size of every output buffer (glGetBufferParameteri64v) first.
     /// @throws Error ShortWrite, Capacity, GlError
     StepReport stepChecked();
     /// With PipelineOptions::queries: delivers the results that are available, oldest first,
     /// without blocking (GL_QUERY_RESULT_AVAILABLE). Returns how many were delivered.
     int pollQueries(const std::function<void(const StepReport&)>& onResult);
+
+    /// Switches backend before the next step; the state stays where it is. Auto measures (trial
+    /// passes that are not swapped, so the state does not advance) or reuses this context's
+    /// decision for the same shader, mode and count.
+    /// @throws Error Unsupported (no compute on this context), ComputeTranslation
+    void setBackend(Backend backend);
+    const BackendChoice& backend() const;
+    /// The generated compute shader (empty until the compute backend was first used).
+    std::string computeSource() const;
 
     const PassPlan& plan() const;
     std::int64_t count() const;

@@ -45,6 +45,13 @@ Capabilities queryCapabilities() {
     c.limits.maxSeparateComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS);
     c.limits.maxSeparateAttribs = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS);
     c.limits.maxInterleavedComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS);
+    if (c.compute) {
+        GLint x = 0;
+        glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &x);
+        c.maxComputeGroupSizeX = x;
+        c.maxComputeInvocations = getInt(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
+        c.maxComputeStorageBlocks = getInt(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
+    }
     gl::check("querying limits");
     return c;
 }

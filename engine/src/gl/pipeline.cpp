@@ -1,9 +1,12 @@
+#include "compute/compute_pass.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "xfb/error.hpp"
 #include "xfb/pipeline.hpp"
 
 #include <array>
+#include <chrono>
+#include <cstdio>
 #include <deque>
 
 namespace xfb {
@@ -16,6 +19,7 @@ struct PendingQuery {
 };
 
 struct PipelineState {
+    std::shared_ptr<DeviceState> device;
     std::shared_ptr<ProgramState> program;
     std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
     PassPlan plan;
@@ -26,6 +30,8 @@ struct PipelineState {
     GLuint checkQuery = 0;
     std::vector<GLuint> freeQueries;
     std::deque<PendingQuery> pending;
+    BackendChoice choice;
+    std::unique_ptr<ComputePass> compute; // built the first time the compute backend is used
 
     ~PipelineState() {
         glDeleteVertexArrays(2, vao.data());
@@ -37,13 +43,13 @@ struct PipelineState {
 
     bool isState(std::size_t entry) const { return inputs[entry] && outputs[entry]; }
 
-    // The buffer an entry reads on `s`: state pairs alternate, the rest are fixed. Side 0 is the
-    // arrangement at construction; the names swap after each step, so side s always reads the
-    // user's current `input` object.
-    GLuint readName(std::size_t entry, int s) const {
+    // The buffers of ping-pong side `s`, in terms of the names the entries held at construction:
+    // side 0 reads the inputs and writes the outputs, side 1 the reverse for state pairs. Used to
+    // build the side's VAO and transform feedback object once.
+    GLuint sideReadName(std::size_t entry, int s) const {
         return (isState(entry) && s == 1) ? outputs[entry]->name : inputs[entry]->name;
     }
-    GLuint writeName(std::size_t entry, int s) const {
+    GLuint sideWriteName(std::size_t entry, int s) const {
         return (isState(entry) && s == 1) ? inputs[entry]->name : outputs[entry]->name;
     }
 
@@ -54,7 +60,7 @@ struct PipelineState {
         for (int s = 0; s < 2; ++s) {
             XFB_GL(glBindVertexArray(vao[std::size_t(s)]));
             for (const auto& a : plan.attributes) {
-                XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, readName(std::size_t(a.entry), s)));
+                XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, sideReadName(std::size_t(a.entry), s)));
                 for (int l = 0; l < a.locationCount; ++l) {
                     auto loc = GLuint(a.location + l);
                     auto offset = reinterpret_cast<const void*>(std::uintptr_t(a.offset + l * a.componentsPerLocation * 4));
@@ -69,7 +75,7 @@ struct PipelineState {
             XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, 0));
             XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(s)]));
             for (const auto& o : plan.outputs)
-                XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding), writeName(std::size_t(o.entry), s)));
+                XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding), sideWriteName(std::size_t(o.entry), s)));
             XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         }
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
@@ -109,6 +115,100 @@ struct PipelineState {
         return first;
     }
 
+    // One compute pass: reads every entry's current input and writes its current output (the
+    // names swap under the handles, so these are always the side draw() would use).
+    GLenum dispatch(bool collectError) {
+        checkCapacity();
+        glUseProgram(compute->program);
+        compute->flushUniforms(*program);
+        for (std::size_t e = 0; e < inputs.size(); ++e) {
+            if (int b = compute->shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name);
+            if (int b = compute->shader.writeBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name);
+        }
+        glDispatchCompute(compute->groups, 1, 1);
+        // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform
+        // feedback writing over these buffers, the next dispatch, or a readback.
+        glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT |
+                        GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+        if (!collectError) return GL_NO_ERROR;
+        GLenum first = glGetError();
+        while (glGetError() != GL_NO_ERROR) {}
+        return first;
+    }
+
+    // The GL size of each output buffer, which foreign code may have changed behind our back.
+    std::optional<std::string> shrunkOutput() const {
+        for (const auto& o : plan.outputs) {
+            GLint64 size = 0;
+            glBindBuffer(GL_COPY_WRITE_BUFFER, outputs[std::size_t(o.entry)]->name);
+            glGetBufferParameteri64v(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+            if (std::uint64_t(size) < o.bytesPerStep)
+                return "entry #" + std::to_string(o.entry) + "'s output holds " + std::to_string(size) + " bytes, a step writes " +
+                       std::to_string(o.bytesPerStep);
+        }
+        return std::nullopt;
+    }
+
+    GLenum pass(GLuint query, bool collectError) {
+        return choice.backend == Backend::Compute ? dispatch(collectError) : draw(query, collectError);
+    }
+
+    // Wall time of `n` passes that are not swapped (the state does not advance), fence-synchronised.
+    double timePasses(Backend b, int n) {
+        Backend saved = choice.backend;
+        choice.backend = b;
+        auto finish = [] {
+            GLsync f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+            while (glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
+            glDeleteSync(f);
+        };
+        pass(0, false); // warm-up: first use compiles lazily in some drivers
+        finish();
+        auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < n; ++i) pass(0, false);
+        finish();
+        choice.backend = saved;
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
+    }
+
+    void ensureCompute(int groupSize) {
+        if (!compute) compute = ComputePass::build(*program, plan, inputs.size(), device->caps, groupSize);
+    }
+
+    void select(Backend wanted, int groupSize) {
+        if (wanted == Backend::TransformFeedback) {
+            choice = {Backend::TransformFeedback, "requested", 0, 0};
+            return;
+        }
+        if (wanted == Backend::Compute) {
+            ensureCompute(groupSize);
+            choice = {Backend::Compute, "requested", 0, 0};
+            return;
+        }
+        std::string key = program->desc.source + "|" + std::string(captureModeName(program->capture.mode)) + "|" + std::to_string(plan.count);
+        if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
+            if (Backend(it->second.first) == Backend::Compute) ensureCompute(groupSize);
+            choice = {Backend(it->second.first), "auto, decided earlier on this context: " + it->second.second, 0, 0};
+            return;
+        }
+        try {
+            ensureCompute(groupSize);
+        } catch (const Error& e) {
+            choice = {Backend::TransformFeedback, "auto: compute is not available (" + std::string(e.what()) + ")", 0, 0};
+            device->autoDecisions[key] = {int(choice.backend), choice.reason};
+            return;
+        }
+        constexpr int kTrials = 5;
+        double tf = timePasses(Backend::TransformFeedback, kTrials), cs = timePasses(Backend::Compute, kTrials);
+        Backend best = cs < tf ? Backend::Compute : Backend::TransformFeedback;
+        char reason[256];
+        std::snprintf(reason, sizeof reason, "auto: %s was faster, transform feedback %.3f ms vs compute %.3f ms per pass (%d trial passes each, %lld elements, %s)",
+                      best == Backend::Compute ? "compute" : "transform feedback", tf, cs, kTrials, (long long)plan.count, device->caps.renderer.c_str());
+        choice = {best, reason, tf, cs};
+        device->autoDecisions[key] = {int(best), reason};
+    }
+
     void swap() {
         for (std::size_t e = 0; e < inputs.size(); ++e)
             if (isState(e)) std::swap(inputs[e]->name, outputs[e]->name);
@@ -120,7 +220,6 @@ struct PipelineState {
 } // namespace detail
 
 Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Entry> entries, PipelineOptions options) {
-    (void)device;
     auto s = std::make_unique<detail::PipelineState>();
     s->program = program.state();
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
@@ -144,7 +243,9 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     }
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count);
     s->options = options;
+    s->device = device.state();
     s->build();
+    s->select(options.backend, options.workGroupSize);
     state_ = std::move(s);
 }
 
@@ -160,7 +261,7 @@ static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>&
 void Pipeline::step() {
     auto& s = live(state_);
     GLuint query = 0;
-    if (s.options.queries) {
+    if (s.options.queries && s.choice.backend == Backend::TransformFeedback) {
         if (s.freeQueries.empty()) glGenQueries(1, &query); // grows only until results come back
         else {
             query = s.freeQueries.back();
@@ -173,22 +274,30 @@ void Pipeline::step() {
 #else
     constexpr bool checkErrors = false;
 #endif
-    if (GLenum err = s.draw(query, checkErrors); err != GL_NO_ERROR)
-        throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the transform feedback pass raised " + gl::errorName(err) +
+    if (GLenum err = s.pass(query, checkErrors); err != GL_NO_ERROR)
+        throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the " + std::string(backendName(s.choice.backend)) + " pass raised " + gl::errorName(err) +
                                             "; the step was not swapped, the state buffers hold the previous state");
     s.swap();
 }
 
 StepReport Pipeline::stepChecked() {
     auto& s = live(state_);
-    GLenum err = s.draw(s.checkQuery, true);
+    GLenum err = GL_NO_ERROR;
     GLuint written = 0;
-    glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT, &written);
+    std::string why;
+    if (s.choice.backend == Backend::Compute) {
+        // A dispatch has no PRIMITIVES_WRITTEN; it writes every element unless a buffer is too small.
+        if (auto shrunk = s.shrunkOutput()) why = " (" + *shrunk + "; nothing was dispatched)";
+        else err = s.dispatch(true), written = GLuint(s.plan.count);
+    } else {
+        err = s.draw(s.checkQuery, true);
+        glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT, &written);
+    }
     StepReport r{s.steps, std::int64_t(written), s.plan.count};
     if (err != GL_NO_ERROR || !r.ok()) {
         throw Error(ErrorCode::ShortWrite, "step " + std::to_string(r.step) + " wrote " + std::to_string(r.written) + " of " +
                                                std::to_string(r.expected) + " records" +
-                                               (err != GL_NO_ERROR ? std::string(" (the draw raised ") + gl::errorName(err) + ")" : "") +
+                                               (err != GL_NO_ERROR ? std::string(" (the pass raised ") + gl::errorName(err) + ")" : why) +
                                                "; the step was not swapped, so the state buffers still hold the previous state. "
                                                "Check that no other code resized the output buffers");
     }
@@ -212,6 +321,26 @@ int Pipeline::pollQueries(const std::function<void(const StepReport&)>& onResult
         ++delivered;
     }
     return delivered;
+}
+
+void Pipeline::setBackend(Backend backend) {
+    auto& s = live(state_);
+    s.select(backend, s.options.workGroupSize);
+}
+
+const BackendChoice& Pipeline::backend() const { return live(state_).choice; }
+std::string Pipeline::computeSource() const {
+    auto& s = live(state_);
+    return s.compute ? s.compute->shader.source : std::string();
+}
+
+std::string_view backendName(Backend b) {
+    switch (b) {
+    case Backend::TransformFeedback: return "tf";
+    case Backend::Compute: return "compute";
+    case Backend::Auto: return "auto";
+    }
+    return "?";
 }
 
 const PassPlan& Pipeline::plan() const { return live(state_).plan; }

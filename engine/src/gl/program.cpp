@@ -15,35 +15,39 @@ ProgramState::~ProgramState() {
     if (program) glDeleteProgram(program);
 }
 
-void ProgramState::flushUniforms() {
-    if (!anyDirty) return;
-    for (auto& [name, u] : uniforms) {
-        if (!u.dirty) continue;
-        GLsizei n = GLsizei(u.value.size() / 4 / std::size_t(u.components));
-        const auto* f = reinterpret_cast<const GLfloat*>(u.value.data());
-        const auto* i = reinterpret_cast<const GLint*>(u.value.data());
-        const auto* ui = reinterpret_cast<const GLuint*>(u.value.data());
-        switch (u.type) {
-        case GL_FLOAT: glUniform1fv(u.location, n, f); break;
-        case GL_FLOAT_VEC2: glUniform2fv(u.location, n, f); break;
-        case GL_FLOAT_VEC3: glUniform3fv(u.location, n, f); break;
-        case GL_FLOAT_VEC4: glUniform4fv(u.location, n, f); break;
-        case GL_INT: case GL_BOOL: glUniform1iv(u.location, n, i); break;
-        case GL_INT_VEC2: case GL_BOOL_VEC2: glUniform2iv(u.location, n, i); break;
-        case GL_INT_VEC3: case GL_BOOL_VEC3: glUniform3iv(u.location, n, i); break;
-        case GL_INT_VEC4: case GL_BOOL_VEC4: glUniform4iv(u.location, n, i); break;
-        case GL_UNSIGNED_INT: glUniform1uiv(u.location, n, ui); break;
-        case GL_UNSIGNED_INT_VEC2: glUniform2uiv(u.location, n, ui); break;
-        case GL_UNSIGNED_INT_VEC3: glUniform3uiv(u.location, n, ui); break;
-        case GL_UNSIGNED_INT_VEC4: glUniform4uiv(u.location, n, ui); break;
-        case GL_FLOAT_MAT2: glUniformMatrix2fv(u.location, n, GL_FALSE, f); break;
-        case GL_FLOAT_MAT3: glUniformMatrix3fv(u.location, n, GL_FALSE, f); break;
-        case GL_FLOAT_MAT4: glUniformMatrix4fv(u.location, n, GL_FALSE, f); break;
-        default: glUniform1iv(u.location, n, i); break; // samplers: texture unit
-        }
-        u.dirty = false;
+void uploadUniform(GLint location, GLenum type, int components, const std::vector<std::byte>& value) {
+    GLsizei n = GLsizei(value.size() / 4 / std::size_t(components));
+    const auto* f = reinterpret_cast<const GLfloat*>(value.data());
+    const auto* i = reinterpret_cast<const GLint*>(value.data());
+    const auto* ui = reinterpret_cast<const GLuint*>(value.data());
+    switch (type) {
+    case GL_FLOAT: glUniform1fv(location, n, f); break;
+    case GL_FLOAT_VEC2: glUniform2fv(location, n, f); break;
+    case GL_FLOAT_VEC3: glUniform3fv(location, n, f); break;
+    case GL_FLOAT_VEC4: glUniform4fv(location, n, f); break;
+    case GL_INT: case GL_BOOL: glUniform1iv(location, n, i); break;
+    case GL_INT_VEC2: case GL_BOOL_VEC2: glUniform2iv(location, n, i); break;
+    case GL_INT_VEC3: case GL_BOOL_VEC3: glUniform3iv(location, n, i); break;
+    case GL_INT_VEC4: case GL_BOOL_VEC4: glUniform4iv(location, n, i); break;
+    case GL_UNSIGNED_INT: glUniform1uiv(location, n, ui); break;
+    case GL_UNSIGNED_INT_VEC2: glUniform2uiv(location, n, ui); break;
+    case GL_UNSIGNED_INT_VEC3: glUniform3uiv(location, n, ui); break;
+    case GL_UNSIGNED_INT_VEC4: glUniform4uiv(location, n, ui); break;
+    case GL_FLOAT_MAT2: glUniformMatrix2fv(location, n, GL_FALSE, f); break;
+    case GL_FLOAT_MAT3: glUniformMatrix3fv(location, n, GL_FALSE, f); break;
+    case GL_FLOAT_MAT4: glUniformMatrix4fv(location, n, GL_FALSE, f); break;
+    default: glUniform1iv(location, n, i); break; // samplers: texture unit
     }
-    anyDirty = false;
+}
+
+void ProgramState::flushUniforms() {
+    if (appliedVersions == versions) return;
+    for (auto& [name, u] : uniforms)
+        if (u.appliedVersion != u.version) {
+            uploadUniform(u.location, u.type, u.components, u.value);
+            u.appliedVersion = u.version;
+        }
+    appliedVersions = versions;
 }
 
 } // namespace detail
@@ -217,7 +221,7 @@ Program::Program(const Device& device, ProgramDesc desc) {
         std::string key = name;
         if (key.size() > 3 && key.ends_with("[0]")) key.resize(key.size() - 3);
         auto shape = shapeOf(type);
-        s->uniforms[key] = detail::Uniform{location, type, shape.kind, shape.components, size, {}, false};
+        s->uniforms[key] = detail::Uniform{location, type, shape.kind, shape.components, size, {}, 0, 0};
     }
     gl::check(("linking program '" + label + "'").c_str());
     state_ = std::move(s);
@@ -255,8 +259,7 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
                                                 (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") + " but the value is " +
                                                 kindName(kind) + "x" + std::to_string(given));
     u.value.assign(values.begin(), values.end());
-    u.dirty = true;
-    s.anyDirty = true;
+    u.version = ++s.versions;
 }
 
 template<class T>

@@ -18,6 +18,8 @@ namespace xfb::detail {
 
 struct DeviceState {
     Capabilities caps;
+    /// Backend::Auto decisions, per simulation shape, measured once per context.
+    std::map<std::string, std::pair<int, std::string>> autoDecisions; // key -> (Backend, reason)
 };
 
 struct BufferState {
@@ -36,8 +38,12 @@ struct Uniform {
     int components = 1;      // per element (16 for mat4)
     int arraySize = 1;
     std::vector<std::byte> value;
-    bool dirty = false;
+    std::uint64_t version = 0;        // bumped by every setUniform
+    std::uint64_t appliedVersion = 0; // what the transform-feedback program holds
 };
+
+/// glUniform*v for a value of `type` (GL_FLOAT_VEC3 ...) at `location`; the program must be current.
+void uploadUniform(GLint location, GLenum type, int components, const std::vector<std::byte>& value);
 
 struct ProgramState {
     std::shared_ptr<DeviceState> device;
@@ -47,9 +53,10 @@ struct ProgramState {
     CapturePlan capture;
     GLuint program = 0;
     std::map<std::string, Uniform, std::less<>> uniforms;
-    bool anyDirty = false;
+    std::uint64_t versions = 0; // total setUniform calls: lets backends skip the scan when unchanged
+    std::uint64_t appliedVersions = 0;
     ~ProgramState();
-    /// glUniform* for every changed value; the program must be current.
+    /// glUniform* for every value changed since the last flush; the program must be current.
     void flushUniforms();
 };
 

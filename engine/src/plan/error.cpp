@@ -21,6 +21,7 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::SeparateAttribs: return "XFB_SEPARATE_ATTRIBS";
     case ErrorCode::InterleavedComponents: return "XFB_INTERLEAVED_COMPONENTS";
     case ErrorCode::VaryingOptimizedAway: return "XFB_VARYING_OPTIMIZED_AWAY";
+    case ErrorCode::ComputeTranslation: return "XFB_COMPUTE_TRANSLATION";
     case ErrorCode::FormatInvalid: return "XFB_FORMAT_INVALID";
     case ErrorCode::RoleEmpty: return "XFB_ROLE_EMPTY";
     case ErrorCode::OutputCountMismatch: return "XFB_OUTPUT_COUNT_MISMATCH";

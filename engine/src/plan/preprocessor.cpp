@@ -39,7 +39,7 @@ public:
             auto tokens = tokenizeLine(text, line);
             if (tokens.empty()) continue;
             if (tokens[0].text == "#") {
-                directive(tokens, line, sawVersion);
+                directive(tokens, line, sawVersion, text);
             } else if (active()) {
                 expandInto(tokens, out_.tokens, {});
             }
@@ -54,7 +54,7 @@ public:
 private:
     bool active() const { return stack_.empty() || (stack_.back().parentActive && stack_.back().taken); }
 
-    void directive(const std::vector<Token>& t, int line, bool& sawVersion) {
+    void directive(const std::vector<Token>& t, int line, bool& sawVersion, const std::string& text) {
         if (t.size() == 1) return; // null directive
         const std::string& name = t[1].text;
         if (name == "if" || name == "ifdef" || name == "ifndef") {
@@ -98,9 +98,12 @@ private:
                 ++bodyStart;
             }
             if (bodyStart < t.size()) m.body.assign(t.begin() + static_cast<long>(bodyStart), t.end());
+            if (m.functionLike) out_.passThrough.push_back(text);
             macros_[t[2].text] = std::move(m);
         } else if (name == "undef") {
             if (t.size() < 3) directiveError(line, "#undef needs a macro name");
+            auto it = macros_.find(t[2].text);
+            if (it != macros_.end() && it->second.functionLike) out_.passThrough.push_back(text);
             macros_.erase(t[2].text);
         } else if (name == "error") {
             std::string msg;
@@ -109,7 +112,9 @@ private:
         } else if (name == "line") {
             if (t.size() < 3 || t[2].kind != TokenKind::Number) directiveError(line, "#line needs a line number");
             lineDelta_ += std::stoi(t[2].text) - (line + 1); // the next line gets that number
-        } else if (name == "extension" || name == "pragma") {
+        } else if (name == "extension") {
+            out_.passThrough.push_back(text);
+        } else if (name == "pragma") {
             return;
         } else {
             directiveError(line, "unknown directive #" + name);

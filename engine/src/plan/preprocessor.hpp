@@ -15,6 +15,9 @@ struct PreprocessedSource {
     bool es = true;
     std::vector<Token> tokens; // active code only, object-like macros expanded
     std::vector<std::string> functionMacros; // names of function-like macros (not expanded)
+    /// Active directives a translation must re-emit for `tokens` to compile: #extension and the
+    /// #define/#undef of function-like macros, as written, in order.
+    std::vector<std::string> passThrough;
 };
 
 /// Runs #version, #define/#undef (object-like macros are expanded; function-like ones are

@@ -1,0 +1,43 @@
+#pragma once
+/// @file
+/// @brief Translates a transform-feedback vertex shader into a compute shader. Pure, no GL.
+///
+/// The same simulation source runs as a GLSL 4.30 (or ES 3.10) compute shader that reads and
+/// writes exactly the bytes the transform-feedback pass does: each input is loaded from a shader
+/// storage buffer at the element's computed word offset (strides such as 36 bytes are addressed
+/// word by word, never through std430 struct packing), the user's main() runs unchanged, and
+/// every captured varying is stored at its offset in its output buffer. gl_VertexID becomes the
+/// element index; invocations past the element count return early.
+
+#include "xfb/capture_plan.hpp"
+#include "xfb/pass_plan.hpp"
+#include "xfb/shader_interface.hpp"
+
+#include <string>
+#include <vector>
+
+namespace xfb {
+
+struct ComputeTranslationOptions {
+    bool es = false;          ///< emit `#version 310 es` instead of `#version 430`
+    int workGroupSize = 256;  ///< local_size_x
+};
+
+/// Shader storage buffer bindings of the generated shader, per entry of the role list.
+struct ComputeShader {
+    std::string source;
+    std::vector<int> readBinding;   ///< per entry: SSBO binding the entry's input is read from, or -1
+    std::vector<int> writeBinding;  ///< per entry: SSBO binding its output is written to, or -1
+    int bindingCount = 0;
+    std::string countUniform = "xfb_count"; ///< uint uniform holding the element count
+};
+
+/// @param entryCount the number of entries of the role list the pass plan was made for.
+/// @throws Error ComputeTranslation naming the construct (and its line) that has no compute
+///         equivalent: implicit-LOD texture lookups, gl_DrawID / gl_BaseVertex / gl_BaseInstance,
+///         gl_ClipDistance / gl_CullDistance, in/out interface blocks, identifiers in the reserved
+///         `xfb_` namespace. Plus the reader's errors.
+ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
+                                 std::size_t entryCount, const ComputeTranslationOptions& options = {});
+
+} // namespace xfb

@@ -1,0 +1,90 @@
+#include "compute/compute_pass.hpp"
+
+#include "gl/gl_check.hpp"
+#include "xfb/error.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace xfb::detail {
+
+ComputePass::~ComputePass() {
+    if (program) glDeleteProgram(program);
+}
+
+namespace {
+std::string log(GLuint object, bool isProgram) {
+    GLint n = 0;
+    isProgram ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &n) : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &n);
+    std::string s(std::size_t(std::max(n, 1)), '\0');
+    isProgram ? glGetProgramInfoLog(object, n, nullptr, s.data()) : glGetShaderInfoLog(object, n, nullptr, s.data());
+    s.resize(std::strlen(s.c_str()));
+    return s;
+}
+} // namespace
+
+std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,
+                                                int requestedGroupSize) {
+    const std::string& label = program.desc.label;
+    if (!caps.compute)
+        throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
+                                                "'. Use the transform-feedback backend");
+    int maxGroup = std::min(caps.maxComputeGroupSizeX, caps.maxComputeInvocations);
+    int groupSize = requestedGroupSize > 0 ? requestedGroupSize : std::min(256, maxGroup);
+    if (groupSize > maxGroup)
+        throw Error(ErrorCode::InvalidArgument, "work-group size " + std::to_string(groupSize) + " exceeds this device's limit of " +
+                                                    std::to_string(maxGroup) + " (GL_MAX_COMPUTE_WORK_GROUP_SIZE / _INVOCATIONS)");
+    auto pass = std::make_unique<ComputePass>();
+    pass->workGroupSize = groupSize;
+    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount, {caps.es, groupSize});
+    if (pass->shader.bindingCount > caps.maxComputeStorageBlocks)
+        throw Error(ErrorCode::Unsupported, "program '" + label + "' needs " + std::to_string(pass->shader.bindingCount) +
+                                                " shader storage buffers in the compute backend but this device allows " +
+                                                std::to_string(caps.maxComputeStorageBlocks) + "; use the transform-feedback backend");
+    pass->groups = GLuint((plan.count + groupSize - 1) / groupSize);
+
+    GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
+    const char* text = pass->shader.source.c_str();
+    glShaderSource(cs, 1, &text, nullptr);
+    glCompileShader(cs);
+    GLint ok = 0;
+    glGetShaderiv(cs, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        std::string l = log(cs, false);
+        glDeleteShader(cs);
+        throw Error(ErrorCode::ShaderCompile, "the compute shader generated from '" + label + "' does not compile (line numbers are the " +
+                                                  "vertex shader's): " + l);
+    }
+    pass->program = glCreateProgram();
+    glAttachShader(pass->program, cs);
+    glLinkProgram(pass->program);
+    glDetachShader(pass->program, cs);
+    glDeleteShader(cs);
+    glGetProgramiv(pass->program, GL_LINK_STATUS, &ok);
+    if (!ok) throw Error(ErrorCode::ProgramLink, "the compute program generated from '" + label + "' does not link: " + log(pass->program, true));
+
+    for (const auto& [name, u] : program.uniforms) {
+        GLint location = glGetUniformLocation(pass->program, name.c_str());
+        if (location >= 0) pass->uniforms[name] = {location, 0};
+    }
+    GLint countLocation = glGetUniformLocation(pass->program, pass->shader.countUniform.c_str());
+    glUseProgram(pass->program);
+    glUniform1ui(countLocation, GLuint(plan.count));
+    glUseProgram(0);
+    gl::check(("building the compute backend of '" + label + "'").c_str());
+    return pass;
+}
+
+void ComputePass::flushUniforms(const ProgramState& program) {
+    if (appliedVersions == program.versions) return;
+    for (auto& [name, slot] : uniforms) {
+        const Uniform& u = program.uniforms.find(name)->second;
+        if (slot.second != u.version && !u.value.empty()) {
+            uploadUniform(slot.first, u.type, u.components, u.value);
+            slot.second = u.version;
+        }
+    }
+    appliedVersions = program.versions;
+}
+
+} // namespace xfb::detail

@@ -1,0 +1,209 @@
+#include "xfb/compute_translation.hpp"
+
+#include "preprocessor.hpp"
+#include "xfb/attribute_plan.hpp"
+#include "xfb/error.hpp"
+#include "xfb/glsl_dialect.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace xfb {
+namespace {
+
+using plan::Token;
+using plan::TokenKind;
+
+[[noreturn]] void untranslatable(int line, const std::string& what) {
+    throw Error(ErrorCode::ComputeTranslation, "line " + std::to_string(line) + ": " + what);
+}
+
+// Builtins of the vertex stage and what they become in the compute shader.
+const std::map<std::string, std::string, std::less<>> kRenamed = {
+    {"gl_VertexID", "xfb_vertex_id"}, {"gl_InstanceID", "xfb_instance_id"}, {"gl_Position", "xfb_position"}, {"gl_PointSize", "xfb_point_size"}};
+const std::set<std::string, std::less<>> kNoComputeEquivalent = {"gl_DrawID", "gl_BaseVertex", "gl_BaseInstance", "gl_ClipDistance", "gl_CullDistance",
+                                                                 "gl_PerVertex"};
+const std::set<std::string, std::less<>> kImplicitLod = {"texture", "textureProj", "textureOffset", "textureProjOffset", "texture2D", "textureCube"};
+const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in", "out", "attribute", "varying", "flat", "smooth", "noperspective",
+                                                                 "centroid", "sample", "invariant", "precise"};
+
+std::string scalarName(ScalarKind k) { return k == ScalarKind::Int ? "int" : k == ScalarKind::UInt ? "uint" : "float"; }
+std::string vectorName(ScalarKind k, int n) {
+    if (n == 1) return scalarName(k);
+    return (k == ScalarKind::Int ? "ivec" : k == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
+}
+
+// How one SSBO is viewed: as uvec4[] when every access is 4 aligned words (vectorised), else uint[].
+struct BufferView {
+    int binding;
+    bool readOnly;
+    bool vec4 = true;
+};
+
+class Emitter {
+public:
+    std::string out;
+    int line = 1;
+
+    void token(const Token& t) {
+        if (t.line > line) {
+            out.append(std::size_t(t.line - line), '\n');
+            line = t.line;
+        } else if (!out.empty() && out.back() != '\n') {
+            out += ' ';
+        }
+        out += t.text;
+    }
+};
+
+} // namespace
+
+ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
+                                 std::size_t entryCount, const ComputeTranslationOptions& options) {
+    const std::string modern = toGlslEs300(vertexSource);
+    const ShaderInterface shader = readShaderInterface(modern, read);
+    plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
+    if (options.workGroupSize <= 0) throw Error(ErrorCode::InvalidArgument, "work-group size must be > 0");
+
+    ComputeShader result;
+    result.readBinding.assign(entryCount, -1);
+    result.writeBinding.assign(entryCount, -1);
+    std::map<int, BufferView> views; // binding -> view
+    for (const auto& a : pass.attributes) {
+        int& b = result.readBinding[std::size_t(a.entry)];
+        if (b < 0) {
+            b = result.bindingCount++;
+            views[b] = {b, true};
+        }
+        bool aligned = a.componentsPerLocation == 4 && a.stride % 16 == 0 && a.offset % 16 == 0;
+        views[b].vec4 = views[b].vec4 && aligned;
+    }
+    for (const auto& o : pass.outputs) {
+        int b = result.writeBinding[std::size_t(o.entry)] = result.bindingCount++;
+        views[b] = {b, false};
+        for (const auto& f : capture.buffers[std::size_t(o.binding)].fields)
+            views[b].vec4 = views[b].vec4 && f.components % 4 == 0 && f.offset % 16 == 0 && o.stride % 16 == 0;
+    }
+
+    // Header: version, re-emitted directives, work group, buffers, the renamed builtins.
+    std::string header = options.es ? "#version 310 es\n" : "#version 430\n";
+    for (const auto& d : pre.passThrough) header += d + "\n";
+    header += "layout(local_size_x = " + std::to_string(options.workGroupSize) + ") in;\n";
+    if (options.es) header += "precision highp float;\nprecision highp int;\n";
+    for (const auto& [b, v] : views) {
+        std::string n = std::to_string(b);
+        header += "layout(std430, binding = " + n + ") " + (v.readOnly ? "readonly" : "writeonly") + " buffer xfb_buffer" + n + " { " +
+                  (v.vec4 ? "uvec4" : "uint") + " xfb_b" + n + "[]; };\n";
+    }
+    header += "uniform uint xfb_count;\nint xfb_vertex_id;\nconst int xfb_instance_id = 0;\nvec4 xfb_position;\nfloat xfb_point_size;\n";
+
+    // The user's code, token by token on its own lines: interface qualifiers dropped (inputs and
+    // outputs become plain globals), builtins renamed, main() renamed.
+    Emitter body;
+    const auto& t = pre.tokens;
+    int depth = 0;
+    std::size_t statementStart = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const Token& tok = t[i];
+        if (tok.kind == TokenKind::Identifier) {
+            if (tok.text.starts_with("xfb_"))
+                untranslatable(tok.line, "identifier '" + tok.text + "' uses the reserved prefix xfb_; rename it");
+            if (kNoComputeEquivalent.count(tok.text)) untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a compute shader");
+            if (kImplicitLod.count(tok.text) && i + 1 < t.size() && t[i + 1].text == "(")
+                untranslatable(tok.line, "'" + tok.text + "()' samples with an implicit level of detail, which compute shaders do not have; "
+                                                          "use textureLod(sampler, coord, 0.0)");
+        }
+        if (depth == 0 && i == statementStart) {
+            // Start of a global statement: find its end to decide how to emit it.
+            std::size_t end = i;
+            while (end < t.size() && t[end].text != ";" && t[end].text != "{") ++end;
+            bool interfaceDecl = false;
+            std::size_t k = i;
+            while (k < end) {
+                if (t[k].text == "layout") {
+                    while (k < end && t[k].text != ")") ++k;
+                    ++k;
+                    continue;
+                }
+                if (!kInterfaceQualifiers.count(t[k].text)) break;
+                interfaceDecl = interfaceDecl || (t[k].text != "invariant" && t[k].text != "precise");
+                ++k;
+            }
+            bool onlyQualifiers = k < end && t[k].text.starts_with("gl_"); // `invariant gl_Position;`
+            if (end < t.size() && t[end].text == "{" && (interfaceDecl || (k + 1 < end && t[k + 1].text == "{")))
+                untranslatable(t[k].line, "interface block '" + t[k].text + "': declare its members as separate inputs/outputs");
+            if (onlyQualifiers) {
+                i = end; // drop the whole redeclaration, ';' included
+                statementStart = i + 1;
+                continue;
+            }
+            if (interfaceDecl) {
+                for (std::size_t q = k; q < end; ++q) body.token(t[q]);
+                body.token(t[end]);
+                i = end;
+                statementStart = i + 1;
+                continue;
+            }
+        }
+        Token copy = tok;
+        if (auto it = kRenamed.find(tok.text); tok.kind == TokenKind::Identifier && it != kRenamed.end()) copy.text = it->second;
+        if (depth == 0 && tok.text == "main" && i + 1 < t.size() && t[i + 1].text == "(") copy.text = "xfb_user_main";
+        body.token(copy);
+        if (tok.text == "{") ++depth;
+        if (tok.text == "}") --depth;
+        if (depth == 0 && (tok.text == ";" || tok.text == "}")) statementStart = i + 1;
+    }
+
+    // main(): load inputs, run the user's main, store the captured varyings.
+    // Word `offsetWord` of element xfb_i in a buffer of `strideWords`; constant parts folded here.
+    auto word = [&](int binding, int strideWords, int offsetWord) {
+        std::string b = "xfb_b" + std::to_string(binding);
+        if (views.at(binding).vec4)
+            return b + "[xfb_i * " + std::to_string(strideWords / 4) + "u + " + std::to_string(offsetWord / 4) + "u][" + std::to_string(offsetWord % 4) + "]";
+        return b + "[xfb_i * " + std::to_string(strideWords) + "u + " + std::to_string(offsetWord) + "u]";
+    };
+    std::string main = "\nvoid main() {\n    uint xfb_i = gl_GlobalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
+                       "    xfb_vertex_id = int(xfb_i);\n";
+    for (const auto& a : pass.attributes) {
+        const Declaration* d = shader.findInput(a.input);
+        int binding = result.readBinding[std::size_t(a.entry)];
+        ScalarKind kind = d->type.kind;
+        auto load = [&](int w) {
+            std::string raw = word(binding, a.stride / 4, a.offset / 4 + w);
+            return kind == ScalarKind::Float ? "uintBitsToFloat(" + raw + ")" : kind == ScalarKind::Int ? "int(" + raw + ")" : raw;
+        };
+        int perLocation = a.componentsPerLocation;
+        for (int l = 0; l < a.locationCount; ++l) {
+            std::string args;
+            for (int c = 0; c < perLocation; ++c) args += (c ? ", " : "") + load(l * perLocation + c);
+            std::string value = perLocation == 1 ? args : vectorName(kind, perLocation) + "(" + args + ")";
+            std::string target = d->name;
+            if (d->arraySize > 0) target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
+            if (d->type.isMatrix()) target += "[" + std::to_string(l % d->type.columns) + "]";
+            main += "    " + target + " = " + value + ";\n";
+        }
+    }
+    main += "    xfb_user_main();\n";
+    for (const auto& o : pass.outputs) {
+        int binding = result.writeBinding[std::size_t(o.entry)];
+        for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
+            const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f.varying; });
+            std::string name = kRenamed.count(v.name) ? kRenamed.at(v.name) : v.name;
+            int rows = v.type.rows, cols = v.type.columns;
+            for (int c = 0; c < f.components; ++c) {
+                // Component c of the flattened varying: array element, matrix column, row.
+                int perElement = rows * cols, element = c / perElement, col = (c % perElement) / rows, row = c % rows;
+                std::string expr = name + (v.arraySize > 0 ? "[" + std::to_string(element) + "]" : "") +
+                                   (cols > 1 ? "[" + std::to_string(col) + "]" : "") + (rows > 1 ? "[" + std::to_string(row) + "]" : "");
+                std::string bits = v.type.kind == ScalarKind::Float ? "floatBitsToUint(" + expr + ")" : "uint(" + expr + ")";
+                main += "    " + word(binding, o.stride / 4, f.offset / 4 + c) + " = " + bits + ";\n";
+            }
+        }
+    }
+    main += "}\n";
+    result.source = header + "#line 1\n" + body.out + "\n" + main;
+    return result;
+}
+
+} // namespace xfb
