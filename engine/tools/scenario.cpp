@@ -183,7 +183,7 @@ Scenario loadScenario(const std::string& path) {
     }
     if (j.contains("backend")) {
         s.backend = j["backend"].is_string() ? j["backend"].get<std::string>() : "";
-        if (s.backend != "tf") fail("backend", "must be \"tf\" (transform feedback); this build has no other backend");
+        if (s.backend != "tf" && s.backend != "compute" && s.backend != "auto") fail("backend", "must be \"tf\", \"compute\" or \"auto\"");
     }
     const json& count = require(j, "count", "");
     if (!count.is_number_integer() || count.get<std::int64_t>() <= 0) fail("count", "must be an integer > 0");

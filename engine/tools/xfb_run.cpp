@@ -1,4 +1,4 @@
-// xfb-run SCENARIO.json [--out RESULT.json] [--binary DIR] [--api gl43core|gles30] [--steps N] [--backend tf] [--brief]
+// xfb-run SCENARIO.json [--out RESULT.json] [--binary DIR] [--api gl43core|gles30] [--steps N] [--backend tf|compute|auto] [--brief]
 // Runs a simulation headless (EGL) from a scenario file (format: engine/tools/README.md). Prints a
 // summary as JSON on stdout (--brief: one line); --out writes every buffer's values as JSON,
 // --binary writes DIR/NAME.bin.
@@ -22,7 +22,7 @@ namespace {
 
 [[noreturn]] void usage(const std::string& why) {
     std::cerr << "xfb-run: " << why << "\n"
-              << "usage: xfb-run SCENARIO.json [--out RESULT.json] [--binary DIR] [--api gl43core|gles30] [--steps N] [--backend tf] [--brief]\n";
+              << "usage: xfb-run SCENARIO.json [--out RESULT.json] [--binary DIR] [--api gl43core|gles30] [--steps N] [--backend tf|compute|auto] [--brief]\n";
     std::exit(2);
 }
 
@@ -82,8 +82,10 @@ int main(int argc, char** argv) {
             if (apiOverride != "gl43core" && apiOverride != "gles30") usage("--api must be gl43core or gles30");
             sc.api = apiOverride;
         }
-        if (!backendOverride.empty() && backendOverride != "tf")
-            throw Error(ErrorCode::Scenario, "--backend '" + backendOverride + "': this build runs \"tf\" (transform feedback) only");
+        if (!backendOverride.empty()) {
+            if (backendOverride != "tf" && backendOverride != "compute" && backendOverride != "auto") usage("--backend must be tf, compute or auto");
+            sc.backend = backendOverride;
+        }
         if (stepsOverride) sc.steps = *stepsOverride;
 
         HeadlessContext context(sc.api == "gles30" ? Api::OpenGLES30 : Api::OpenGL43Core);
@@ -110,7 +112,8 @@ int main(int argc, char** argv) {
             }
             entries.push_back(e);
         }
-        Pipeline pipeline(device, program, entries);
+        Backend backend = sc.backend == "compute" ? Backend::Compute : sc.backend == "auto" ? Backend::Auto : Backend::TransformFeedback;
+        Pipeline pipeline(device, program, entries, {.backend = backend});
 
         auto start = std::chrono::steady_clock::now();
         for (int s = 0; s < sc.steps; ++s) sc.checked ? (void)pipeline.stepChecked() : pipeline.step();
@@ -122,7 +125,8 @@ int main(int argc, char** argv) {
                         {"api", sc.api},
                         {"renderer", device.capabilities().renderer},
                         {"version", device.capabilities().version},
-                        {"backend", "tf"},
+                        {"backend", backendName(pipeline.backend().backend)},
+                        {"backend_reason", pipeline.backend().reason},
                         {"count", sc.count},
                         {"steps", sc.steps},
                         {"ms_per_step", sc.steps ? ms / sc.steps : 0.0},
@@ -146,8 +150,9 @@ int main(int argc, char** argv) {
             std::cout << summary.dump(2) << "\n";
             return 0;
         }
-        std::printf("%s: %lld elements, %d steps, backend tf, %s on %s: %.3f ms/step\n", path.c_str(), (long long)sc.count, sc.steps,
-                    sc.api.c_str(), device.capabilities().renderer.c_str(), summary["ms_per_step"].get<double>());
+        std::printf("%s: %lld elements, %d steps, backend %s (%s), %s on %s: %.3f ms/step\n", path.c_str(), (long long)sc.count, sc.steps,
+                    std::string(backendName(pipeline.backend().backend)).c_str(), pipeline.backend().reason.c_str(), sc.api.c_str(),
+                    device.capabilities().renderer.c_str(), summary["ms_per_step"].get<double>());
         for (auto& [name, b] : summary["buffers"].items()) std::printf("  %-10s %s first values %s\n", name.c_str(), b["format"].get<std::string>().c_str(), b["first_values"].dump().c_str());
     } catch (const Error& e) {
         std::cerr << path << ": " << e.what() << "\n";

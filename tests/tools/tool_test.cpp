@@ -97,17 +97,23 @@ TEST_CASE("xfb-run runs a scenario and writes the buffers, equal to the C++ refe
                                    {"data", state}}}}};
     std::string path = writeFile("particles.json", scenario.dump());
     std::string out = std::string(XFB_WORK_DIR) + "/result.json", bin = std::string(XFB_WORK_DIR) + "/bin";
-    for (const char* api : {"gl43core", "gles30"}) {
-        auto r = run(std::string(XFB_RUN) + " " + path + " --api " + api + " --out " + out + " --binary " + bin);
+    for (std::string api : {"gl43core", "gles30"})
+      for (std::string backend : {"tf", "compute", "auto"}) {
+        CAPTURE(api);
+        CAPTURE(backend);
+        auto r = run(std::string(XFB_RUN) + " " + path + " --api " + api + " --backend " + backend + " --out " + out + " --binary " + bin);
         REQUIRE_MESSAGE(r.status == 0, r.err);
-        CHECK(json::parse(r.out)["api"] == api);
+        json summary = json::parse(r.out);
+        CHECK(summary["api"] == api);
+        if (backend != "auto") CHECK(summary["backend"] == backend);
+        else CHECK(summary["backend_reason"].get<std::string>().find("auto") == 0);
         std::vector<float> ref = state;
         for (int s = 0; s < 5; ++s) xfbtest::particlesStep(ref, 0.25f, {0.0f, -2.0f, 0.0f});
         std::ifstream f(out);
         auto values = json::parse(f)["buffers"]["state"]["values"].get<std::vector<float>>();
         CHECK(values == ref);
         CHECK(std::filesystem::file_size(bin + "/state.bin") == 64);
-    }
+      }
 }
 
 TEST_CASE("xfb-run: a bad scenario names the field") {

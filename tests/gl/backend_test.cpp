@@ -1,0 +1,120 @@
+// Two backends, one simulation: switching between steps, the measured Auto choice, and errors.
+#include "gl_fixture.hpp"
+#include "reference.hpp"
+#include "xfb_shaders.hpp"
+
+#include "../unit/test_util.hpp"
+
+using namespace xfb;
+using namespace xfbtest;
+
+namespace {
+struct Particles {
+    static constexpr std::int64_t n = 777;
+    VertexFormat format = VertexFormat::interleaved({{attr(0)}, {attr(1)}});
+    std::vector<float> initial = pseudoRandom(std::size_t(n) * 8, -1.0f, 1.0f, 13);
+    Program program;
+    explicit Particles(Device& dev) : program(dev, {std::string(xfb_shaders::particles_vert), {}, {}, "particles"}) {
+        for (std::size_t e = 0; e < std::size_t(n); ++e) initial[e * 8 + 3] = 0.125f * float(e % 13);
+        program.setUniform("dt", 0.0625f);
+        program.setUniform("gravity", glm::vec3(0.25f, -9.75f, 0.0f));
+    }
+};
+} // namespace
+
+TEST_CASE_FIXTURE(GlTest, "switching backend between steps gives the same state as never switching") {
+    if (!dev.capabilities().compute) return;
+    Particles p(dev);
+    Buffer a1(dev, p.format, p.n, view(p.initial)), b1(dev, p.format, p.n);
+    Buffer a2(dev, p.format, p.n, view(p.initial)), b2(dev, p.format, p.n);
+    Pipeline steady(dev, p.program, {{&a1, &b1}});
+    Pipeline switching(dev, p.program, {{&a2, &b2}});
+    std::vector<float> ref = p.initial;
+    for (int step = 0; step < 50; ++step) {
+        if (step % 7 == 3) switching.setBackend(switching.backend().backend == Backend::Compute ? Backend::TransformFeedback : Backend::Compute);
+        steady.step();
+        switching.step();
+        particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
+    }
+    CHECK(switching.backend().backend == Backend::Compute); // switched 7 times
+    requireEqual(a2.readAs<float>(), a1.readAs<float>(), "switching vs steady");
+    requireEqual(a1.readAs<float>(), ref, "steady vs reference");
+}
+
+TEST_CASE_FIXTURE(GlTest, "auto measures both backends once per context and shape, and says why") {
+    if (!dev.capabilities().compute) return;
+    Particles p(dev);
+    Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
+    Pipeline first(dev, p.program, {{&a, &b}}, {.backend = Backend::Auto});
+    const BackendChoice& c = first.backend();
+    CHECK(c.backend != Backend::Auto);
+    CHECK(c.transformFeedbackMs > 0);
+    CHECK(c.computeMs > 0);
+    CHECK(contains(c.reason, "ms per pass"));
+    MESSAGE("auto on ", dev.capabilities().renderer, ": ", c.reason);
+    // Trial passes are not swapped: the state has not advanced.
+    CHECK(first.stepsTaken() == 0);
+    requireEqual(a.readAs<float>(), p.initial, "state after the trial passes");
+    Buffer a2(dev, p.format, p.n, view(p.initial)), b2(dev, p.format, p.n);
+    Pipeline second(dev, p.program, {{&a2, &b2}}, {.backend = Backend::Auto});
+    CHECK(second.backend().backend == c.backend);
+    CHECK(contains(second.backend().reason, "decided earlier"));
+    first.step();
+    std::vector<float> ref = p.initial;
+    particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
+    requireEqual(a.readAs<float>(), ref, "one step after auto");
+}
+
+TEST_CASE_FIXTURE(GlTest, "a shader the compute path cannot express: an error for Compute, transform feedback for Auto") {
+    const char* src = "#version 300 es\nuniform highp sampler2D table;\nin vec4 p;\nout vec4 out_p;\n"
+                      "void main() { out_p = p + texture(table, p.xy); }";
+    Program program(dev, {src, {}, {}, "sampling"});
+    std::vector<float> data = pseudoRandom(4 * 16, 0.0f, 1.0f, 2);
+    Buffer a(dev, vec4Format(0), 16, view(data)), b(dev, vec4Format(0), 16);
+    Pipeline pipeline(dev, program, {{&a, &b}});
+    if (dev.capabilities().compute) {
+        std::string msg = XFB_REQUIRE_ERROR(pipeline.setBackend(Backend::Compute), ErrorCode::ComputeTranslation);
+        CHECK(contains(msg, "texture()"));
+        CHECK(contains(msg, "line 5"));
+    } else {
+        XFB_REQUIRE_ERROR(pipeline.setBackend(Backend::Compute), ErrorCode::Unsupported);
+    }
+    CHECK(pipeline.backend().backend == Backend::TransformFeedback); // unchanged, still usable
+    pipeline.setBackend(Backend::Auto);
+    CHECK(pipeline.backend().backend == Backend::TransformFeedback);
+    CHECK(contains(pipeline.backend().reason, "compute is not available"));
+    CHECK_NOTHROW(pipeline.step());
+}
+
+TEST_CASE_FIXTURE(GlTest, "a checked compute step refuses a shrunk output before dispatching; the state survives") {
+    if (!dev.capabilities().compute) return;
+    Particles p(dev);
+    Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
+    Pipeline pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute});
+    glBindBuffer(GL_COPY_WRITE_BUFFER, b.glName());
+    glBufferData(GL_COPY_WRITE_BUFFER, 64, nullptr, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    std::string msg = XFB_REQUIRE_ERROR(pipeline.stepChecked(), ErrorCode::ShortWrite);
+    CHECK(contains(msg, "holds 64 bytes"));
+    requireEqual(a.readAs<float>(), p.initial, "state after the refused step");
+}
+
+TEST_CASE_FIXTURE(GlTest, "gl_Position and gl_PointSize can be captured on both backends") {
+    const char* src = "#version 300 es\nin vec4 p;\nout float out_w;\n"
+                      "void main() { gl_Position = p.wzyx; gl_PointSize = p.x * 2.0; out_w = p.w; }";
+    std::vector<float> data = pseudoRandom(4 * 32, -1.0f, 1.0f, 6);
+    std::vector<float> ref;
+    for (std::size_t e = 0; e < 32; ++e) {
+        const float* q = &data[e * 4];
+        for (float x : {q[3], q[2], q[1], q[0], q[0] * 2.0f, q[3]}) ref.push_back(x);
+    }
+    for (Backend backend : backendsOf(dev)) {
+        CAPTURE(backendName(backend));
+        Program program(dev, {src, {CaptureMode::Interleaved, {"gl_Position", "gl_PointSize", "out_w"}}, {}, "builtins"});
+        Buffer in(dev, vec4Format(0), 32, view(data));
+        Buffer out(dev, program.capture().buffers[0].asVertexFormat(), 32);
+        Pipeline pipeline(dev, program, {{&in, nullptr}, {nullptr, &out}}, {.backend = backend});
+        pipeline.step();
+        requireEqual(out.readAs<float>(), ref, "captured builtins");
+    }
+}

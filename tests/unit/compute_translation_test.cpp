@@ -1,0 +1,110 @@
+// The compute translation is pure: its output is checked here as text; that it computes the same
+// bytes as transform feedback is checked on the GPU in tests/gl.
+#include "test_util.hpp"
+#include "xfb/compute_translation.hpp"
+
+using namespace xfb;
+
+namespace {
+struct Translated {
+    ComputeShader shader;
+    bool has(const std::string& s) const { return shader.source.find(s) != std::string::npos; }
+};
+
+Translated translate(const std::string& src, CaptureOptions capture = {}, std::vector<EntryDesc> entries = {}, bool es = false) {
+    auto iface = readShaderInterface(src);
+    auto attrs = planAttributes(iface, Limits::portable());
+    auto cap = planCapture(iface, capture, Limits::portable());
+    if (entries.empty()) {
+        // One {input} buffer holding every input packed, one {output} per captured buffer.
+        std::vector<VertexAttribute> in;
+        for (auto& a : attrs) in.push_back({a.semantic, *componentTypeOf(a.type.kind), a.components()});
+        if (!in.empty()) entries.push_back({BufferDesc{VertexFormat::interleaved(in), 0}, std::nullopt});
+        for (auto& b : cap.buffers) entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(20), std::uint64_t(b.stride) * 10}});
+        if (!in.empty()) entries[0].input->bytes = std::uint64_t(entries[0].input->format.stride) * 10;
+    }
+    auto pass = planPass(attrs, cap, entries, std::int64_t(10));
+    return {translateToCompute(src, {}, pass, cap, entries.size(), {es, 64})};
+}
+} // namespace
+
+TEST_CASE("inputs become globals loaded from storage buffers; outputs are stored at their offsets") {
+    auto t = translate(R"(#version 300 es
+#define SCALE(x) ((x) * 2.0)
+layout(location = 0) in vec4 position;
+in vec3 normal;
+in vec2 uv;
+flat out int out_id;
+out vec4 out_position;
+out vec3 out_normal;
+invariant gl_Position;
+void main() {
+    out_id = gl_VertexID;
+    out_position = SCALE(position);
+    out_normal = normal;
+    gl_Position = position;
+})");
+    CHECK(t.has("#version 430"));
+    CHECK(t.has("layout(local_size_x = 64) in;"));
+    CHECK(t.has("#define SCALE(x) ((x) * 2.0)"));     // function-like macros are re-emitted
+    CHECK(t.has("\nvec4 position ;"));                 // qualifiers dropped: a plain global
+    CHECK(t.has("\nint out_id ;"));
+    CHECK_FALSE(t.has("invariant"));
+    CHECK(t.has("void xfb_user_main ( )"));
+    CHECK(t.has("out_id = xfb_vertex_id ;"));
+    CHECK(t.has("xfb_position = position ;"));
+    CHECK(t.has("if (xfb_i >= xfb_count) return;")); // the last partial work group
+    // 36-byte input (vec4 + vec3 + vec2): word addressing, not std430 struct packing.
+    CHECK(t.has("uint xfb_b0[]"));
+    CHECK(t.has("normal = vec3(uintBitsToFloat(xfb_b0[xfb_i * 9u + 4u]), uintBitsToFloat(xfb_b0[xfb_i * 9u + 5u]), uintBitsToFloat(xfb_b0[xfb_i * 9u + 6u]));"));
+    CHECK(t.has("uv = vec2(uintBitsToFloat(xfb_b0[xfb_i * 9u + 7u])"));
+    // Interleaved output: int at 0, vec4 at 4, vec3 at 20 (stride 32 bytes = 8 words).
+    CHECK(t.has("xfb_b1[xfb_i * 8u + 0u] = uint(out_id);"));
+    CHECK(t.has("xfb_b1[xfb_i * 8u + 5u] = floatBitsToUint(out_normal[0]);"));
+    CHECK(t.shader.readBinding == std::vector<int>{0, -1});
+    CHECK(t.shader.writeBinding == std::vector<int>{-1, 1});
+}
+
+TEST_CASE("aligned vec4 buffers are read and written as uvec4 (vectorised)") {
+    auto t = translate("#version 300 es\nin vec4 p;\nin vec4 v;\nout vec4 out_p;\nout vec4 out_v;\nvoid main() { out_p = p; out_v = v; }",
+                       {CaptureMode::Separate}, {}, true);
+    CHECK(t.has("#version 310 es"));
+    CHECK(t.has("precision highp int;"));
+    CHECK(t.has("uvec4 xfb_b0[]"));
+    CHECK(t.has("p = vec4(uintBitsToFloat(xfb_b0[xfb_i * 2u + 0u][0])"));
+    CHECK(t.has("xfb_b2[xfb_i * 1u + 0u][3] = floatBitsToUint(out_v[3]);"));
+}
+
+TEST_CASE("matrices and arrays are loaded per location and stored per component") {
+    auto t = translate("#version 300 es\nin mat3 m;\nin float w[2];\nout mat2 out_m;\nvoid main() { out_m = mat2(m) * w[1]; }");
+    CHECK(t.has("m[0] = vec3("));
+    CHECK(t.has("m[2] = vec3("));
+    CHECK(t.has("w[1] = uintBitsToFloat("));
+    CHECK(t.has("= floatBitsToUint(out_m[1][0]);"));
+}
+
+TEST_CASE("what a compute shader cannot express is an error naming the construct and the line") {
+    auto msg = XFB_REQUIRE_ERROR(translate("#version 300 es\nuniform sampler2D s;\nin vec2 uv;\nout vec4 out_c;\nvoid main() {\n  out_c = texture(s, uv);\n}"),
+                                 ErrorCode::ComputeTranslation);
+    CHECK(contains(msg, "line 6"));
+    CHECK(contains(msg, "textureLod"));
+    CHECK_NOTHROW(translate("#version 300 es\nuniform sampler2D s;\nin vec2 uv;\nout vec4 out_c;\nvoid main() { out_c = textureLod(s, uv, 0.0); }"));
+    msg = XFB_REQUIRE_ERROR(translate("#version 460\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p * float(gl_DrawID); }"),
+                            ErrorCode::ComputeTranslation);
+    CHECK(contains(msg, "gl_DrawID"));
+    msg = XFB_REQUIRE_ERROR(translate("#version 300 es\nin vec4 p;\nout vec4 out_p;\nfloat xfb_i;\nvoid main() { out_p = p; }"),
+                            ErrorCode::ComputeTranslation);
+    CHECK(contains(msg, "reserved prefix"));
+    msg = XFB_REQUIRE_ERROR(translate("#version 430\nin vec4 p;\nout Block { vec4 q; } blk;\nout vec4 out_p;\nvoid main() { out_p = p; }"),
+                            ErrorCode::ComputeTranslation);
+    CHECK(contains(msg, "interface block"));
+    msg = XFB_REQUIRE_ERROR(translate("#version 430\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p; gl_ClipDistance[0] = 1.0; }"),
+                            ErrorCode::ComputeTranslation);
+    CHECK(contains(msg, "gl_ClipDistance"));
+}
+
+TEST_CASE("legacy sources are translated from their GLSL ES 3.00 form") {
+    auto t = translate("attribute vec4 vertex_position;\nvarying vec4 out_p;\nvoid main() { out_p = vertex_position; }");
+    CHECK(t.has("vec4 vertex_position ;"));
+    CHECK_FALSE(t.has("attribute"));
+}
