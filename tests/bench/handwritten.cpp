@@ -1,0 +1,147 @@
+#include "handwritten.hpp"
+
+#include <stdexcept>
+
+namespace xfbbench {
+namespace {
+
+GLuint compile(GLenum stage, const std::string& src) {
+    GLuint s = glCreateShader(stage);
+    const char* t = src.c_str();
+    glShaderSource(s, 1, &t, nullptr);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        glGetShaderInfoLog(s, sizeof log, nullptr, log);
+        throw std::runtime_error(std::string("hand-written shader: ") + log);
+    }
+    return s;
+}
+
+GLuint link(GLuint program) {
+    glLinkProgram(program);
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) throw std::runtime_error("hand-written program does not link");
+    return program;
+}
+
+void makeBuffers(GLuint (&b)[2], const void* data, GLsizeiptr bytes) {
+    glGenBuffers(2, b);
+    for (int i = 0; i < 2; ++i) {
+        glBindBuffer(GL_ARRAY_BUFFER, b[i]);
+        glBufferData(GL_ARRAY_BUFFER, bytes, i == 0 ? data : nullptr, GL_DYNAMIC_COPY);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+} // namespace
+
+HandwrittenTransformFeedback::HandwrittenTransformFeedback(const std::string& vs, const std::vector<float>& initial, GLsizei count, float dt)
+    : count_(count) {
+    program_ = glCreateProgram();
+    GLuint v = compile(GL_VERTEX_SHADER, vs);
+    GLuint f = compile(GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n");
+    glAttachShader(program_, v);
+    glAttachShader(program_, f);
+    glBindAttribLocation(program_, 0, "position");
+    glBindAttribLocation(program_, 1, "velocity");
+    const char* varyings[] = {"out_position", "out_velocity"};
+    glTransformFeedbackVaryings(program_, 2, varyings, GL_INTERLEAVED_ATTRIBS);
+    link(program_);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    glUseProgram(program_);
+    glUniform1f(glGetUniformLocation(program_, "dt"), dt);
+    makeBuffers(buffers_, initial.data(), GLsizeiptr(initial.size() * 4));
+    glGenVertexArrays(2, vao_);
+    glGenTransformFeedbacks(2, tf_);
+    for (int s = 0; s < 2; ++s) {
+        glBindVertexArray(vao_[s]);
+        glBindBuffer(GL_ARRAY_BUFFER, buffers_[s]);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 32, nullptr);
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<void*>(16));
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf_[s]);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffers_[1 - s]);
+    }
+    glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+HandwrittenTransformFeedback::~HandwrittenTransformFeedback() {
+    glDeleteTransformFeedbacks(2, tf_);
+    glDeleteVertexArrays(2, vao_);
+    glDeleteBuffers(2, buffers_);
+    glDeleteProgram(program_);
+}
+
+void HandwrittenTransformFeedback::step() {
+    glUseProgram(program_);
+    glBindVertexArray(vao_[side_]);
+    glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf_[side_]);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glBeginTransformFeedback(GL_POINTS);
+    glDrawArrays(GL_POINTS, 0, count_);
+    glEndTransformFeedback();
+    glDisable(GL_RASTERIZER_DISCARD);
+    glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+    glBindVertexArray(0);
+    side_ ^= 1;
+}
+
+HandwrittenCompute::HandwrittenCompute(const std::vector<float>& initial, GLsizei count, float dt, int groupSize, bool es)
+    : groups_(GLuint((count + groupSize - 1) / groupSize)) {
+    std::string src = std::string(es ? "#version 310 es\n" : "#version 430\n") + "layout(local_size_x = " + std::to_string(groupSize) +
+                      ") in;\n"
+                      "layout(std430, binding = 0) readonly buffer A { vec4 a[]; };\n"
+                      "layout(std430, binding = 1) writeonly buffer B { vec4 b[]; };\n"
+                      "uniform float dt;\nuniform uint n;\n"
+                      "void main() {\n"
+                      "    uint i = gl_GlobalInvocationID.x;\n"
+                      "    if (i >= n) return;\n"
+                      "    vec4 v = a[2u * i + 1u] + vec4(0.0, -9.81, 0.0, 0.0) * dt;\n"
+                      "    b[2u * i] = a[2u * i] + v * dt;\n"
+                      "    b[2u * i + 1u] = v;\n"
+                      "}\n";
+    program_ = glCreateProgram();
+    GLuint c = compile(GL_COMPUTE_SHADER, src);
+    glAttachShader(program_, c);
+    link(program_);
+    glDeleteShader(c);
+    glUseProgram(program_);
+    glUniform1f(glGetUniformLocation(program_, "dt"), dt);
+    glUniform1ui(glGetUniformLocation(program_, "n"), GLuint(count));
+    makeBuffers(buffers_, initial.data(), GLsizeiptr(initial.size() * 4));
+}
+
+HandwrittenCompute::~HandwrittenCompute() {
+    glDeleteBuffers(2, buffers_);
+    glDeleteProgram(program_);
+}
+
+void HandwrittenCompute::step() {
+    glUseProgram(program_);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffers_[side_]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, buffers_[1 - side_]);
+    glDispatchCompute(groups_, 1, 1);
+    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    side_ ^= 1;
+}
+
+BufferCopy::BufferCopy(GLsizeiptr bytes) : bytes_(bytes) {
+    std::vector<char> zeros(std::size_t(bytes), 1);
+    makeBuffers(buffers_, zeros.data(), bytes);
+}
+BufferCopy::~BufferCopy() { glDeleteBuffers(2, buffers_); }
+void BufferCopy::step() {
+    glBindBuffer(GL_COPY_READ_BUFFER, buffers_[0]);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffers_[1]);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, bytes_);
+}
+
+} // namespace xfbbench

@@ -1,0 +1,51 @@
+#pragma once
+// The baselines: a careful hand-written transform-feedback loop and compute loop for the bench
+// workload (shaders/bench_particles.vert), in raw GL, the way one would write them without xfb.
+#include <GL/glcorearb.h>
+
+#include <string>
+#include <vector>
+
+namespace xfbbench {
+
+/// Interleaved {position, velocity} ping-pong with one VAO and one transform feedback object per side.
+class HandwrittenTransformFeedback {
+public:
+    HandwrittenTransformFeedback(const std::string& vertexSource, const std::vector<float>& initial, GLsizei count, float dt);
+    ~HandwrittenTransformFeedback();
+    void step();
+    GLuint current() const { return buffers_[side_]; }
+
+private:
+    GLuint program_ = 0, buffers_[2]{}, vao_[2]{}, tf_[2]{};
+    GLsizei count_;
+    int side_ = 0;
+};
+
+/// The same workload as a hand-written compute shader reading and writing vec4 arrays.
+class HandwrittenCompute {
+public:
+    HandwrittenCompute(const std::vector<float>& initial, GLsizei count, float dt, int groupSize, bool es);
+    ~HandwrittenCompute();
+    void step();
+    GLuint current() const { return buffers_[side_]; }
+
+private:
+    GLuint program_ = 0, buffers_[2]{};
+    GLuint groups_;
+    int side_ = 0;
+};
+
+/// The bandwidth floor: copies as many bytes as a step reads (and writes).
+class BufferCopy {
+public:
+    explicit BufferCopy(GLsizeiptr bytes);
+    ~BufferCopy();
+    void step();
+
+private:
+    GLuint buffers_[2]{};
+    GLsizeiptr bytes_;
+};
+
+} // namespace xfbbench
