@@ -133,12 +133,36 @@ void HandwrittenCompute::step() {
     side_ ^= 1;
 }
 
-BufferCopy::BufferCopy(GLsizeiptr bytes) : bytes_(bytes) {
-    std::vector<char> zeros(std::size_t(bytes), 1);
-    makeBuffers(buffers_, zeros.data(), bytes);
+BufferCopy::BufferCopy(GLsizeiptr bytes, bool kernel, int groupSize, bool es) : bytes_(bytes) {
+    std::vector<char> ones(std::size_t(bytes), 1);
+    makeBuffers(buffers_, ones.data(), bytes);
+    if (!kernel) return;
+    GLuint vec4s = GLuint(bytes / 16);
+    groups_ = (vec4s + GLuint(groupSize) - 1) / GLuint(groupSize);
+    std::string src = std::string(es ? "#version 310 es\n" : "#version 430\n") + "layout(local_size_x = " + std::to_string(groupSize) +
+                      ") in;\n"
+                      "layout(std430, binding = 0) readonly buffer A { uvec4 a[]; };\n"
+                      "layout(std430, binding = 1) writeonly buffer B { uvec4 b[]; };\n"
+                      "void main() { uint i = gl_GlobalInvocationID.x; if (i < " + std::to_string(vec4s) + "u) b[i] = a[i]; }\n";
+    program_ = glCreateProgram();
+    GLuint c = compile(GL_COMPUTE_SHADER, src);
+    glAttachShader(program_, c);
+    link(program_);
+    glDeleteShader(c);
 }
-BufferCopy::~BufferCopy() { glDeleteBuffers(2, buffers_); }
+BufferCopy::~BufferCopy() {
+    glDeleteBuffers(2, buffers_);
+    if (program_) glDeleteProgram(program_);
+}
 void BufferCopy::step() {
+    if (program_) {
+        glUseProgram(program_);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffers_[0]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, buffers_[1]);
+        glDispatchCompute(groups_, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        return;
+    }
     glBindBuffer(GL_COPY_READ_BUFFER, buffers_[0]);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffers_[1]);
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, bytes_);

@@ -36,16 +36,19 @@ private:
     int side_ = 0;
 };
 
-/// The bandwidth floor: copies as many bytes as a step reads (and writes).
+/// The bandwidth floor: copies as many bytes as a step reads (and writes), with
+/// glCopyBufferSubData (`kernel` false) or with a vec4-copy compute shader (`kernel` true; on some
+/// GPUs the copy call takes a slower path than shader memory traffic).
 class BufferCopy {
 public:
-    explicit BufferCopy(GLsizeiptr bytes);
+    BufferCopy(GLsizeiptr bytes, bool kernel, int groupSize, bool es);
     ~BufferCopy();
     void step();
 
 private:
     GLuint buffers_[2]{};
     GLsizeiptr bytes_;
+    GLuint program_ = 0, groups_ = 0;
 };
 
 } // namespace xfbbench

@@ -157,11 +157,16 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
 
     // main(): load inputs, run the user's main, store the captured varyings.
     // Word `offsetWord` of element xfb_i in a buffer of `strideWords`; constant parts folded here.
-    auto word = [&](int binding, int strideWords, int offsetWord) {
+    // A uvec4 view is addressed in whole vec4s: the compiler emits one 128-bit access.
+    auto element = [&](int binding, int strideWords, int offsetWord) {
         std::string b = "xfb_b" + std::to_string(binding);
-        if (views.at(binding).vec4)
-            return b + "[xfb_i * " + std::to_string(strideWords / 4) + "u + " + std::to_string(offsetWord / 4) + "u][" + std::to_string(offsetWord % 4) + "]";
+        if (views.at(binding).vec4) return b + "[xfb_i * " + std::to_string(strideWords / 4) + "u + " + std::to_string(offsetWord / 4) + "u]";
         return b + "[xfb_i * " + std::to_string(strideWords) + "u + " + std::to_string(offsetWord) + "u]";
+    };
+    auto fromBits = [](ScalarKind kind, const std::string& bits, int n) {
+        if (kind == ScalarKind::Float) return "uintBitsToFloat(" + bits + ")";
+        if (kind == ScalarKind::Int) return (n == 1 ? std::string("int(") : "ivec" + std::to_string(n) + "(") + bits + ")";
+        return bits;
     };
     std::string main = "\nvoid main() {\n    uint xfb_i = gl_GlobalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
                        "    xfb_vertex_id = int(xfb_i);\n";
@@ -169,15 +174,17 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         const Declaration* d = shader.findInput(a.input);
         int binding = result.readBinding[std::size_t(a.entry)];
         ScalarKind kind = d->type.kind;
-        auto load = [&](int w) {
-            std::string raw = word(binding, a.stride / 4, a.offset / 4 + w);
-            return kind == ScalarKind::Float ? "uintBitsToFloat(" + raw + ")" : kind == ScalarKind::Int ? "int(" + raw + ")" : raw;
-        };
         int perLocation = a.componentsPerLocation;
         for (int l = 0; l < a.locationCount; ++l) {
-            std::string args;
-            for (int c = 0; c < perLocation; ++c) args += (c ? ", " : "") + load(l * perLocation + c);
-            std::string value = perLocation == 1 ? args : vectorName(kind, perLocation) + "(" + args + ")";
+            int firstWord = a.offset / 4 + l * perLocation;
+            std::string value;
+            if (views.at(binding).vec4) {
+                value = fromBits(kind, element(binding, a.stride / 4, firstWord), 4);
+            } else {
+                std::string args;
+                for (int c = 0; c < perLocation; ++c) args += (c ? ", " : "") + fromBits(kind, element(binding, a.stride / 4, firstWord + c), 1);
+                value = perLocation == 1 ? args : vectorName(kind, perLocation) + "(" + args + ")";
+            }
             std::string target = d->name;
             if (d->arraySize > 0) target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
             if (d->type.isMatrix()) target += "[" + std::to_string(l % d->type.columns) + "]";
@@ -191,13 +198,17 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f.varying; });
             std::string name = kRenamed.count(v.name) ? kRenamed.at(v.name) : v.name;
             int rows = v.type.rows, cols = v.type.columns;
-            for (int c = 0; c < f.components; ++c) {
-                // Component c of the flattened varying: array element, matrix column, row.
-                int perElement = rows * cols, element = c / perElement, col = (c % perElement) / rows, row = c % rows;
-                std::string expr = name + (v.arraySize > 0 ? "[" + std::to_string(element) + "]" : "") +
+            // Component c of the flattened varying (array element, matrix column, row) as uint bits.
+            auto bits = [&](int c) {
+                int perElement = rows * cols, elementIndex = c / perElement, col = (c % perElement) / rows, row = c % rows;
+                std::string expr = name + (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : "") +
                                    (cols > 1 ? "[" + std::to_string(col) + "]" : "") + (rows > 1 ? "[" + std::to_string(row) + "]" : "");
-                std::string bits = v.type.kind == ScalarKind::Float ? "floatBitsToUint(" + expr + ")" : "uint(" + expr + ")";
-                main += "    " + word(binding, o.stride / 4, f.offset / 4 + c) + " = " + bits + ";\n";
+                return v.type.kind == ScalarKind::Float ? "floatBitsToUint(" + expr + ")" : "uint(" + expr + ")";
+            };
+            bool vec4 = views.at(binding).vec4;
+            for (int c = 0; c < f.components; c += vec4 ? 4 : 1) {
+                std::string value = vec4 ? "uvec4(" + bits(c) + ", " + bits(c + 1) + ", " + bits(c + 2) + ", " + bits(c + 3) + ")" : bits(c);
+                main += "    " + element(binding, o.stride / 4, f.offset / 4 + c) + " = " + value + ";\n";
             }
         }
     }
