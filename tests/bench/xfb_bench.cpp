@@ -3,6 +3,7 @@
 // synchronised with a fence. Prints a table; --json writes every figure.
 //
 //   xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE]
+//             [--only variant,variant,...]
 #include "gl_call_counter.hpp"
 #include "handwritten.hpp"
 #include "xfb/headless_context.hpp"
@@ -50,30 +51,6 @@ std::optional<long long> freeVideoMemory() {
     return std::nullopt;
 }
 
-struct Timing {
-    double median = 0, min = 0;
-    long glCalls = 0;
-};
-
-Timing measure(const std::function<void()>& step, int steps, bool gpu) {
-    for (int i = 0; i < 3; ++i) step();
-    if (gpu) finish();
-    std::vector<double> ms;
-    Timing t;
-    for (int i = 0; i < steps; ++i) {
-        xfbbench::resetGlCalls();
-        auto t0 = std::chrono::steady_clock::now();
-        step();
-        if (i == 0) t.glCalls = xfbbench::glCalls();
-        if (gpu) finish();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(ms.begin(), ms.end());
-    t.median = ms[ms.size() / 2];
-    t.min = ms.front();
-    return t;
-}
-
 std::vector<float> readFloats(GLuint buffer, std::size_t count) {
     std::vector<float> v(count);
     glBindBuffer(GL_COPY_READ_BUFFER, buffer);
@@ -103,6 +80,7 @@ int main(int argc, char** argv) {
     std::vector<long long> sizes = {10'000, 100'000, 1'000'000, 4'000'000, 16'000'000};
     int steps = 15;
     double maxStepMs = 1000;
+    std::vector<std::string> only; // empty: every variant
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -110,12 +88,16 @@ int main(int argc, char** argv) {
         else if (a == "--json") jsonPath = next();
         else if (a == "--steps") steps = std::max(3, std::stoi(next()));
         else if (a == "--max-step-ms") maxStepMs = std::stod(next());
+        else if (a == "--only") {
+            std::stringstream in(next());
+            for (std::string v; std::getline(in, v, ',');) only.push_back(v);
+        }
         else if (a == "--sizes") {
             sizes.clear();
             std::stringstream in(next());
             for (std::string s; std::getline(in, s, ',');) sizes.push_back((long long)std::stod(s));
         } else {
-            std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE]\n";
+            std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE] [--only a,b]\n";
             return 2;
         }
     }
@@ -135,7 +117,7 @@ int main(int argc, char** argv) {
                    {"results", json::array()},
                    {"ratios", json::array()},
                    {"auto", json::array()}};
-    std::map<std::string, bool> stopped; // variants past --max-step-ms
+    std::sort(sizes.begin(), sizes.end(), std::greater<>()); // largest first, on memory nothing has used yet
     std::printf("%-22s %10s %10s %12s %8s %9s %10s %s\n", "variant", "elements", "ms/step", "Melem/s", "GB/s", "GL calls", "buffers MB", "same result");
 
     for (long long n : sizes) {
@@ -147,58 +129,47 @@ int main(int argc, char** argv) {
         for (std::size_t e = 0; e < std::size_t(n); ++e)
             for (int i = 0; i < 4; ++i) pos[e * 4 + std::size_t(i)] = initial[e * 8 + std::size_t(i)], vel[e * 4 + std::size_t(i)] = initial[e * 8 + 4 + std::size_t(i)];
 
-        std::map<std::string, Timing> timings;
-        std::vector<float> expected; // the hand-written transform feedback result, for comparisons
-        auto run = [&](const std::string& name, bool gpu, const std::function<void(std::function<void()>&, std::function<std::vector<float>()>&)>& setup) {
-            if (stopped[name]) return;
-            auto before = gpu ? freeVideoMemory() : std::nullopt;
+        // Every variant of this size is set up before any is timed, then timed in rounds (one step
+        // of each per round): no variant runs on memory another just freed (on the H200 that
+        // halves the speed of the next 1 GB allocation), and machine noise hits all alike.
+        struct Run {
+            std::string name;
+            bool gpu;
             std::function<void()> step;
             std::function<std::vector<float>()> result;
-            setup(step, result);
-            Timing t = measure(step, steps, gpu);
-            auto after = gpu ? freeVideoMemory() : std::nullopt; // after steps: drivers allocate on first write
-            timings[name] = t;
-            if (t.median > maxStepMs) stopped[name] = true;
-            std::string same = "-";
-            if (result) {
-                auto r = result();
-                if (expected.empty()) expected = r;
-                same = r.size() == expected.size() && std::memcmp(r.data(), expected.data(), r.size() * 4) == 0 ? "bit-identical" : "differs";
-            }
-            double bytes = double(n) * 32 * (name == "cpp_reference" ? 1 : 2);
-            json row = {{"elements", n},
-                        {"variant", name},
-                        {"ms_per_step", t.median},
-                        {"ms_min", t.min},
-                        {"elements_per_s", double(n) / (t.median / 1000)},
-                        {"effective_gb_per_s", double(n) * kBytesPerElement / (t.median / 1000) / 1e9},
-                        {"gl_calls_per_step", gpu ? json(t.glCalls) : json(nullptr)},
-                        {"buffer_bytes", bytes},
-                        {"result_vs_handwritten_tf", same}};
-            if (before && after) row["gpu_memory_used_bytes"] = *before - *after;
-            report["results"].push_back(row);
-            std::printf("%-22s %10lld %10.3f %12.1f %8.1f %9s %10.1f %s\n", name.c_str(), n, t.median, double(n) / t.median / 1000,
-                        row["effective_gb_per_s"].get<double>(), gpu ? std::to_string(t.glCalls).c_str() : "-", bytes / 1e6, same.c_str());
+            std::optional<long long> memoryUsed;
+            std::vector<double> ms;
+            long glCalls = 0;
         };
-        // Every GPU variant runs 3 + steps steps from the same initial state, so results compare.
-        run("handwritten_tf", true, [&](auto& step, auto& result) {
+        std::vector<Run> runs;
+        auto add = [&](const std::string& name, bool gpu, const std::function<void(Run&)>& setup) {
+            if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) return;
+            Run r{name, gpu, {}, {}, std::nullopt, {}, 0};
+            auto before = gpu ? freeVideoMemory() : std::nullopt;
+            setup(r);
+            r.step(); // drivers allocate on first write
+            if (gpu) finish();
+            if (auto after = gpu ? freeVideoMemory() : std::nullopt; before && after) r.memoryUsed = *before - *after;
+            runs.push_back(std::move(r));
+        };
+        add("handwritten_tf", true, [&](Run& r) {
             auto h = std::make_shared<xfbbench::HandwrittenTransformFeedback>(shader, initial, GLsizei(n), kDt);
-            step = [h] { h->step(); };
-            result = [h, n] { return readFloats(h->current(), std::size_t(n) * 8); };
+            r.step = [h] { h->step(); };
+            r.result = [h, n] { return readFloats(h->current(), std::size_t(n) * 8); };
         });
-        run("engine_tf_interleaved", true, [&](auto& step, auto& result) {
+        add("engine_tf_interleaved", true, [&](Run& r) {
             auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)), b = std::make_shared<Buffer>(device, stateFormat, n);
             auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}});
-            step = [p, a, b] { p->step(); };
-            result = [a] { return a->readAs<float>(); };
+            r.step = [p, a, b] { p->step(); };
+            r.result = [a] { return a->readAs<float>(); };
         });
-        run("engine_tf_separate", true, [&](auto& step, auto& result) {
+        add("engine_tf_separate", true, [&](Run& r) {
             auto f0 = VertexFormat::interleaved({{attr(0)}}), f1 = VertexFormat::interleaved({{attr(1)}});
             auto p0 = std::make_shared<Buffer>(device, f0, n, std::span<const float>(pos)), p1 = std::make_shared<Buffer>(device, f0, n);
             auto v0 = std::make_shared<Buffer>(device, f1, n, std::span<const float>(vel)), v1 = std::make_shared<Buffer>(device, f1, n);
             auto p = std::make_shared<Pipeline>(device, separate, std::vector<Entry>{{p0.get(), p1.get()}, {v0.get(), v1.get()}});
-            step = [p, p0, p1, v0, v1] { p->step(); };
-            result = [p0, v0, n] {
+            r.step = [p, p0, p1, v0, v1] { p->step(); };
+            r.result = [p0, v0, n] {
                 auto ps = p0->readAs<float>(), vs = v0->readAs<float>();
                 std::vector<float> out(std::size_t(n) * 8);
                 for (std::size_t e = 0; e < std::size_t(n); ++e)
@@ -206,33 +177,79 @@ int main(int argc, char** argv) {
                 return out;
             };
         });
+        const int groupSize = std::min(256, caps.maxComputeInvocations);
         if (caps.compute) {
-            run("handwritten_compute", true, [&](auto& step, auto& result) {
-                auto h = std::make_shared<xfbbench::HandwrittenCompute>(initial, GLsizei(n), kDt, std::min(256, caps.maxComputeInvocations), caps.es);
-                step = [h] { h->step(); };
-                result = [h, n] { return readFloats(h->current(), std::size_t(n) * 8); };
+            add("handwritten_compute", true, [&](Run& r) {
+                auto h = std::make_shared<xfbbench::HandwrittenCompute>(initial, GLsizei(n), kDt, groupSize, caps.es);
+                r.step = [h] { h->step(); };
+                r.result = [h, n] { return readFloats(h->current(), std::size_t(n) * 8); };
             });
-            run("engine_compute", true, [&](auto& step, auto& result) {
+            add("engine_compute", true, [&](Run& r) {
                 auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)), b = std::make_shared<Buffer>(device, stateFormat, n);
                 auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}}, PipelineOptions{.backend = Backend::Compute});
-                step = [p, a, b] { p->step(); };
-                result = [a] { return a->readAs<float>(); };
+                r.step = [p, a, b] { p->step(); };
+                r.result = [a] { return a->readAs<float>(); };
+            });
+            add("copy_kernel", true, [&](Run& r) {
+                auto c = std::make_shared<xfbbench::BufferCopy>(GLsizeiptr(n) * 32, true, groupSize, caps.es);
+                r.step = [c] { c->step(); };
             });
         }
-        run("copy_buffer_sub_data", true, [&](auto& step, auto&) {
+        add("copy_buffer_sub_data", true, [&](Run& r) {
             auto c = std::make_shared<xfbbench::BufferCopy>(GLsizeiptr(n) * 32, false, 0, caps.es);
-            step = [c] { c->step(); };
+            r.step = [c] { c->step(); };
         });
-        if (caps.compute)
-            run("copy_kernel", true, [&](auto& step, auto&) {
-                auto c = std::make_shared<xfbbench::BufferCopy>(GLsizeiptr(n) * 32, true, std::min(256, caps.maxComputeInvocations), caps.es);
-                step = [c] { c->step(); };
-            });
-        run("cpp_reference", false, [&](auto& step, auto& result) {
+        add("cpp_reference", false, [&](Run& r) {
             auto s = std::make_shared<std::vector<float>>(initial);
-            step = [s] { referenceStep(*s); };
-            result = [s] { return *s; };
+            r.step = [s] { referenceStep(*s); };
+            r.result = [s] { return *s; };
         });
+
+        for (auto& r : runs) r.step(), r.step(); // warm-up (with the setup step: 3)
+        finish();
+        std::vector<bool> skipped(runs.size());
+        for (int round = 0; round < steps; ++round)
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                Run& r = runs[i];
+                if (skipped[i]) continue;
+                xfbbench::resetGlCalls();
+                auto t0 = std::chrono::steady_clock::now();
+                r.step();
+                if (round == 0) r.glCalls = xfbbench::glCalls();
+                if (r.gpu) finish();
+                r.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                if (round == 0 && r.ms.back() > maxStepMs) skipped[i] = true; // too slow here: one timed step only
+            }
+
+        std::map<std::string, double> median;
+        std::vector<float> expected; // the first variant with a result (hand-written TF), for comparisons
+        for (auto& r : runs) {
+            std::sort(r.ms.begin(), r.ms.end());
+            double ms = r.ms[r.ms.size() / 2];
+            median[r.name] = ms;
+            std::string same = "-";
+            if (r.result) {
+                auto v = r.result();
+                if (expected.empty()) expected = v;
+                same = v.size() == expected.size() && std::memcmp(v.data(), expected.data(), v.size() * 4) == 0 ? "bit-identical" : "differs";
+            }
+            double bytes = double(n) * 32 * (r.name == "cpp_reference" ? 1 : 2);
+            json row = {{"elements", n},
+                        {"variant", r.name},
+                        {"ms_per_step", ms},
+                        {"ms_min", r.ms.front()},
+                        {"timed_steps", r.ms.size()},
+                        {"elements_per_s", double(n) / (ms / 1000)},
+                        {"effective_gb_per_s", double(n) * kBytesPerElement / (ms / 1000) / 1e9},
+                        {"gl_calls_per_step", r.gpu ? json(r.glCalls) : json(nullptr)},
+                        {"buffer_bytes", bytes},
+                        {"result_vs_handwritten_tf", same}};
+            if (r.memoryUsed) row["gpu_memory_used_bytes"] = *r.memoryUsed;
+            report["results"].push_back(row);
+            std::printf("%-22s %10lld %10.3f %12.1f %8.1f %9s %10.1f %s\n", r.name.c_str(), n, ms, double(n) / ms / 1000,
+                        row["effective_gb_per_s"].get<double>(), r.gpu ? std::to_string(r.glCalls).c_str() : "-", bytes / 1e6, same.c_str());
+        }
+        runs.clear();
         {
             Buffer a(device, stateFormat, n, std::span<const float>(initial)), b(device, stateFormat, n);
             Pipeline p(device, interleaved, {{&a, &b}}, {.backend = Backend::Auto});
@@ -240,7 +257,7 @@ int main(int argc, char** argv) {
             std::printf("  auto at %lld elements: %s\n", n, p.backend().reason.c_str());
         }
         auto ratio = [&](const char* a, const char* b) -> json {
-            return timings.count(a) && timings.count(b) ? json(timings[a].median / timings[b].median) : json(nullptr);
+            return median.count(a) && median.count(b) ? json(median[a] / median[b]) : json(nullptr);
         };
         json r = {{"elements", n},
                   {"engine_tf_over_handwritten_tf", ratio("engine_tf_interleaved", "handwritten_tf")},
