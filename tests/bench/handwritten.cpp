@@ -90,7 +90,6 @@ void HandwrittenTransformFeedback::step() {
     glEndTransformFeedback();
     glDisable(GL_RASTERIZER_DISCARD);
     glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
-    glBindVertexArray(0);
     side_ ^= 1;
 }
 

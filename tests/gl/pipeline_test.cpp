@@ -158,3 +158,24 @@ TEST_CASE_FIXTURE(GlTest, "role errors reach the user from the Pipeline construc
     XFB_REQUIRE_ERROR(Buffer(dev, p.format, 2, view(wrongSize)), ErrorCode::InvalidArgument);
     XFB_REQUIRE_ERROR(p.state.upload(view(wrongSize), p.state.bytes() - 4), ErrorCode::InvalidArgument);
 }
+
+TEST_CASE_FIXTURE(GlTest, "the non-blocking checked step: begin, poll until a report, nothing else in between") {
+    for (Backend backend : backendsOf(dev)) {
+        CAPTURE(backendName(backend));
+        Particles p(dev);
+        Pipeline pipeline(dev, p.program, {{&p.state, &p.scratch}}, {.backend = backend});
+        pipeline.beginCheckedStep();
+        XFB_REQUIRE_ERROR(pipeline.step(), ErrorCode::InvalidArgument);
+        XFB_REQUIRE_ERROR(pipeline.beginCheckedStep(), ErrorCode::InvalidArgument);
+        std::optional<StepReport> report;
+        glFlush();
+        for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10); !report && std::chrono::steady_clock::now() < until;)
+            report = pipeline.pollCheckedStep();
+        REQUIRE(report);
+        CHECK(report->written == Particles::n);
+        CHECK(pipeline.stepsTaken() == 1);
+        p.advanceReference();
+        requireEqual(p.state.readAs<float>(), p.ref, "after the polled step");
+        XFB_REQUIRE_ERROR(pipeline.pollCheckedStep(), ErrorCode::InvalidArgument);
+    }
+}

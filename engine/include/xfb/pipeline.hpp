@@ -61,11 +61,11 @@ struct PipelineOptions {
 
 /// Transform-feedback backend: builds, once, one vertex array object and one transform feedback object per ping-pong side
 /// (glGenVertexArrays, glGenTransformFeedbacks, glVertexAttrib(I)Pointer, glBindBufferBase).
-/// A steady-state step creates no GL object and makes 10 GL calls (plus glUniform* for changed
+/// A steady-state step creates no GL object and makes 9 GL calls (plus glUniform* for changed
 /// uniforms): glUseProgram, glBindVertexArray, glBindTransformFeedback, glEnable(RASTERIZER_DISCARD),
 /// glBeginTransformFeedback(POINTS), glDrawArrays(POINTS), glEndTransformFeedback, glDisable,
-/// and unbinding the transform feedback object and vertex array, so no buffer stays bound for
-/// transform feedback and the user's GL state is left as the defaults.
+/// and glBindTransformFeedback(0), so no buffer stays bound for transform feedback. The step's
+/// vertex array object stays bound: bind your own before setting attribute pointers.
 /// Needs GL 4.0 / ES 3.0 / WebGL2.
 ///
 /// Compute backend (GL 4.3 / ES 3.1): glUseProgram, glBindBufferBase(GL_SHADER_STORAGE_BUFFER)
@@ -88,6 +88,12 @@ public:
     /// backend checks the GL size of every output buffer (glGetBufferParameteri64v) first.
     /// @throws Error ShortWrite, Capacity, GlError
     StepReport stepChecked();
+    /// The non-blocking form of stepChecked(), for WebGL (where query results arrive in a later
+    /// task) and frame loops: beginCheckedStep() runs the pass; pollCheckedStep() returns nothing
+    /// while the query is pending, then swaps and returns the report, or throws ShortWrite
+    /// without swapping. No other step may run in between (InvalidArgument).
+    void beginCheckedStep();
+    std::optional<StepReport> pollCheckedStep();
     /// With PipelineOptions::queries: delivers the results that are available, oldest first,
     /// without blocking (GL_QUERY_RESULT_AVAILABLE). Returns how many were delivered.
     int pollQueries(const std::function<void(const StepReport&)>& onResult);

@@ -4,6 +4,8 @@
 #include "xfb/error.hpp"
 #include "xfb/readback.hpp"
 
+#include <cstring>
+
 namespace xfb {
 
 namespace detail {
@@ -55,23 +57,12 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
 
 std::vector<std::byte> Buffer::read() const {
     auto& s = live(state_);
-    std::vector<std::byte> out(s.bytes);
+#ifndef __EMSCRIPTEN__ // WebGL cannot wait on a fence; glGetBufferSubData waits itself
     GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     while (glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
     glDeleteSync(fence);
-    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, s.name));
-#ifdef __EMSCRIPTEN__
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(s.bytes), out.data());
-#else
-    const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(s.bytes), GL_MAP_READ_BIT);
-    if (p) {
-        std::memcpy(out.data(), p, out.size());
-        XFB_GL(glUnmapBuffer(GL_COPY_READ_BUFFER));
-    }
 #endif
-    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
-    gl::check("Buffer::read (glMapBufferRange)");
-    return out;
+    return gl::readBytes(s.name, s.bytes);
 }
 
 unsigned Buffer::glName() const { return live(state_).name; }

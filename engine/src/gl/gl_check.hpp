@@ -3,6 +3,10 @@
 
 #include "gl/gl_api.hpp"
 
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
 namespace xfb::gl {
 
 /// "GL_INVALID_OPERATION" etc.
@@ -10,6 +14,9 @@ const char* errorName(GLenum error);
 
 /// Throws Error(GlError) naming `what` if glGetError reports an error (drains all flags).
 void check(const char* what);
+
+/// The first `bytes` of a buffer, copied to CPU memory (the GPU must be done writing it).
+std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t bytes);
 
 } // namespace xfb::gl
 

@@ -32,6 +32,17 @@ struct PipelineState {
     std::deque<PendingQuery> pending;
     BackendChoice choice;
     std::unique_ptr<ComputePass> compute; // built the first time the compute backend is used
+    struct CheckedStep {
+        GLenum error = GL_NO_ERROR;
+        std::optional<GLuint> written; // known at once for compute, from the query for TF
+        std::string why;
+    };
+    std::optional<CheckedStep> checking; // a checked step whose result has not been read
+
+    void refuseWhileChecking(const char* what) const {
+        if (checking)
+            throw Error(ErrorCode::InvalidArgument, std::string(what) + " while a checked step is pending; poll it (pollCheckedStep) until it returns first");
+    }
 
     ~PipelineState() {
         glDeleteVertexArrays(2, vao.data());
@@ -107,8 +118,10 @@ struct PipelineState {
         glEndTransformFeedback();
         if (query) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
         glDisable(GL_RASTERIZER_DISCARD);
+        // Unbound so the captured buffers can be bound anywhere else (WebGL2 forbids a buffer
+        // bound for transform feedback on another target). The VAO stays bound, as in any
+        // VAO-based code: whoever sets attribute pointers next binds their own VAO first.
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
-        glBindVertexArray(0);
         if (!collectError) return GL_NO_ERROR;
         GLenum first = glGetError();
         while (glGetError() != GL_NO_ERROR) {}
@@ -260,6 +273,7 @@ static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>&
 
 void Pipeline::step() {
     auto& s = live(state_);
+    s.refuseWhileChecking("step()");
     GLuint query = 0;
     if (s.options.queries && s.choice.backend == Backend::TransformFeedback) {
         if (s.freeQueries.empty()) glGenQueries(1, &query); // grows only until results come back
@@ -280,29 +294,57 @@ void Pipeline::step() {
     s.swap();
 }
 
-StepReport Pipeline::stepChecked() {
+void Pipeline::beginCheckedStep() {
     auto& s = live(state_);
-    GLenum err = GL_NO_ERROR;
-    GLuint written = 0;
-    std::string why;
+    s.refuseWhileChecking("beginCheckedStep");
+    detail::PipelineState::CheckedStep c;
     if (s.choice.backend == Backend::Compute) {
         // A dispatch has no PRIMITIVES_WRITTEN; it writes every element unless a buffer is too small.
-        if (auto shrunk = s.shrunkOutput()) why = " (" + *shrunk + "; nothing was dispatched)";
-        else err = s.dispatch(true), written = GLuint(s.plan.count);
+        if (auto shrunk = s.shrunkOutput()) c.why = " (" + *shrunk + "; nothing was dispatched)", c.written = 0;
+        else c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
     } else {
-        err = s.draw(s.checkQuery, true);
-        glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT, &written);
+        c.error = s.draw(s.checkQuery, true);
     }
-    StepReport r{s.steps, std::int64_t(written), s.plan.count};
-    if (err != GL_NO_ERROR || !r.ok()) {
+    s.checking = c;
+}
+
+std::optional<StepReport> Pipeline::pollCheckedStep() {
+    auto& s = live(state_);
+    if (!s.checking) throw Error(ErrorCode::InvalidArgument, "no checked step is pending; call beginCheckedStep() first");
+    if (!s.checking->written) {
+        GLuint available = 0;
+        glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT_AVAILABLE, &available);
+        if (!available) return std::nullopt;
+        GLuint written = 0;
+        glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT, &written);
+        s.checking->written = written;
+    }
+    auto c = *s.checking;
+    s.checking.reset();
+    StepReport r{s.steps, std::int64_t(*c.written), s.plan.count};
+    if (c.error != GL_NO_ERROR || !r.ok())
         throw Error(ErrorCode::ShortWrite, "step " + std::to_string(r.step) + " wrote " + std::to_string(r.written) + " of " +
                                                std::to_string(r.expected) + " records" +
-                                               (err != GL_NO_ERROR ? std::string(" (the pass raised ") + gl::errorName(err) + ")" : why) +
+                                               (c.error != GL_NO_ERROR ? std::string(" (the pass raised ") + gl::errorName(c.error) + ")" : c.why) +
                                                "; the step was not swapped, so the state buffers still hold the previous state. "
                                                "Check that no other code resized the output buffers");
-    }
     s.swap();
     return r;
+}
+
+StepReport Pipeline::stepChecked() {
+#ifdef __EMSCRIPTEN__
+    throw Error(ErrorCode::Unsupported, "WebGL cannot wait for a query: use beginCheckedStep() and pollCheckedStep() across frames");
+#else
+    auto& s = live(state_);
+    beginCheckedStep();
+    if (!s.checking->written) {
+        GLuint written = 0;
+        glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT, &written); // blocks until the GPU is done
+        s.checking->written = written;
+    }
+    return *pollCheckedStep();
+#endif
 }
 
 int Pipeline::pollQueries(const std::function<void(const StepReport&)>& onResult) {
@@ -325,6 +367,7 @@ int Pipeline::pollQueries(const std::function<void(const StepReport&)>& onResult
 
 void Pipeline::setBackend(Backend backend) {
     auto& s = live(state_);
+    s.refuseWhileChecking("setBackend()");
     s.select(backend, s.options.workGroupSize);
 }
 

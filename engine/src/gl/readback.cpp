@@ -4,9 +4,33 @@
 #include "xfb/error.hpp"
 #include "xfb/readback.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace xfb {
+
+namespace gl {
+std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t bytes) {
+    std::vector<std::byte> out(bytes);
+    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+#ifdef __EMSCRIPTEN__
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(bytes), out.data());
+#else
+    // In windows of 64 MiB: some drivers (llvmpipe) refuse to map very large ranges at once.
+    constexpr std::uint64_t kWindow = 64u << 20;
+    for (std::uint64_t at = 0; at < bytes; at += kWindow) {
+        auto n = GLsizeiptr(std::min(kWindow, bytes - at));
+        if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, GLintptr(at), n, GL_MAP_READ_BIT)) {
+            std::memcpy(out.data() + at, p, std::size_t(n));
+            glUnmapBuffer(GL_COPY_READ_BUFFER);
+        }
+    }
+#endif
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    check("reading a buffer back (glMapBufferRange / glGetBufferSubData)");
+    return out;
+}
+} // namespace gl
 
 namespace detail {
 struct ReadbackState {
@@ -52,19 +76,12 @@ bool ReadbackRequest::ready() {
 
 std::vector<std::byte> ReadbackRequest::take() {
     if (!state_ || state_->taken) throw Error(ErrorCode::Disposed, "this readback was already taken; request a new one with Buffer::readAsync()");
-    while (glClientWaitSync(state_->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
-    std::vector<std::byte> out(state_->bytes);
-    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, state_->staging));
 #ifdef __EMSCRIPTEN__
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(out.size()), out.data());
+    if (!ready()) throw Error(ErrorCode::InvalidArgument, "the readback is not ready yet: WebGL cannot wait, poll ready() across frames");
 #else
-    if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(out.size()), GL_MAP_READ_BIT)) {
-        std::memcpy(out.data(), p, out.size());
-        XFB_GL(glUnmapBuffer(GL_COPY_READ_BUFFER));
-    }
+    while (glClientWaitSync(state_->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
 #endif
-    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
-    gl::check("ReadbackRequest::take (glMapBufferRange)");
+    std::vector<std::byte> out = gl::readBytes(state_->staging, state_->bytes);
     state_->taken = true;
     return out;
 }
