@@ -118,3 +118,26 @@ TEST_CASE_FIXTURE(GlTest, "gl_Position and gl_PointSize can be captured on both 
         requireEqual(out.readAs<float>(), ref, "captured builtins");
     }
 }
+
+TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so; after restoration the objects work again") {
+    Particles p(dev);
+    Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
+    Pipeline pipeline(dev, p.program, {{&a, &b}});
+    pipeline.step();
+    const unsigned before = a.glName();
+    dev.contextLost();
+    CHECK(dev.isContextLost());
+    std::string msg = XFB_REQUIRE_ERROR(pipeline.step(), ErrorCode::ContextLost);
+    CHECK(contains(msg, "Pipeline::step"));
+    XFB_REQUIRE_ERROR(a.read(), ErrorCode::ContextLost);
+    XFB_REQUIRE_ERROR(Buffer(dev, p.format, 4), ErrorCode::ContextLost);
+    CHECK(pipeline.stepsTaken() == 1);
+    dev.contextRestored(); // here the context never went away: new objects are made all the same
+    CHECK_FALSE(dev.isContextLost());
+    CHECK(a.glName() != before);
+    a.upload(view(p.initial)); // contents are undefined after a restoration: the user re-uploads
+    pipeline.step();
+    std::vector<float> ref = p.initial;
+    particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
+    requireEqual(a.readAs<float>(), ref, "a step after restoration");
+}

@@ -38,6 +38,14 @@ public:
     const Capabilities& capabilities() const;
     const Limits& limits() const { return capabilities().limits; }
 
+    /// Call when the context is lost (WebGL's webglcontextlost): steps, uploads, readbacks and
+    /// object creation throw ContextLost until contextRestored().
+    void contextLost();
+    /// Call once the context is back: recreates every live buffer (contents undefined: upload
+    /// them again), program (recompiled, uniform values re-applied) and pipeline, with new GL names.
+    void contextRestored();
+    bool isContextLost() const;
+
     std::shared_ptr<detail::DeviceState> state() const { return state_; }
 
 private:

@@ -61,6 +61,7 @@ enum class ErrorCode {
     Unsupported,                ///< the current context lacks a needed version or extension
     InvalidArgument,            ///< a count, size or index out of range
     Disposed,                   ///< an object used after it was disposed or moved from
+    ContextLost,                ///< the GL context is lost; wait for its restoration
     Scenario,                   ///< an xfb-run scenario file is invalid (names the field)
 };
 

@@ -8,6 +8,16 @@
 
 namespace xfb::detail {
 
+#ifdef __EMSCRIPTEN__ // WebGL2 has no compute shaders: the pipeline keeps transform feedback.
+ComputePass::~ComputePass() = default;
+std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t, const Capabilities& caps, int) {
+    throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
+                                            "' (WebGL2 has no compute shaders). Use the transform-feedback backend");
+}
+void ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&, const std::vector<std::shared_ptr<BufferState>>&) {}
+void ComputePass::flushUniforms(const ProgramState&) {}
+#else
+
 ComputePass::~ComputePass() {
     if (program) glDeleteProgram(program);
 }
@@ -86,5 +96,21 @@ void ComputePass::flushUniforms(const ProgramState& program) {
     }
     appliedVersions = program.versions;
 }
+
+void ComputePass::dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
+                           const std::vector<std::shared_ptr<BufferState>>& outputs) {
+    glUseProgram(this->program);
+    flushUniforms(program);
+    for (std::size_t e = 0; e < inputs.size(); ++e) {
+        if (int b = shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name);
+        if (int b = shader.writeBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name);
+    }
+    glDispatchCompute(groups, 1, 1);
+    // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform feedback
+    // writing over these buffers (a backend switch), the next dispatch, or a readback.
+    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT |
+                    GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+}
+#endif
 
 } // namespace xfb::detail

@@ -27,7 +27,12 @@ struct ComputePass {
     /// @throws Error Unsupported, ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
     static std::unique_ptr<ComputePass> build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount,
                                               const Capabilities& caps, int requestedGroupSize);
-    /// glUniform* for values changed since the last dispatch; the program must be current.
+    /// One pass: glUseProgram, changed uniforms, glBindBufferBase(GL_SHADER_STORAGE_BUFFER) for
+    /// each entry's current input and output, glDispatchCompute, glMemoryBarrier.
+    void dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
+                  const std::vector<std::shared_ptr<BufferState>>& outputs);
+
+private:
     void flushUniforms(const ProgramState& program);
 };
 

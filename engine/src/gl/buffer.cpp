@@ -12,6 +12,14 @@ namespace detail {
 BufferState::~BufferState() {
     if (name) glDeleteBuffers(1, &name);
 }
+
+void allocateBuffer(BufferState& s, const void* data) {
+    glGenBuffers(1, &s.name);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, s.name);
+    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(s.bytes), data, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    gl::check("creating a buffer (glBufferData)");
+}
 } // namespace detail
 
 Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, std::span<const std::byte> data) {
@@ -22,16 +30,14 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
         throw Error(ErrorCode::InvalidArgument, "buffer of " + std::to_string(count) + " x " + std::to_string(format.stride) + "-byte elements (" +
                                                     format.describe() + ") needs " + std::to_string(bytes) + " bytes of data, got " +
                                                     std::to_string(data.size()));
+    device.state()->requireContext("creating a Buffer");
     auto s = std::make_shared<detail::BufferState>();
     s->device = device.state();
     s->format = std::move(format);
     s->count = count;
     s->bytes = bytes;
-    XFB_GL(glGenBuffers(1, &s->name));
-    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s->name));
-    XFB_GL(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), data.empty() ? nullptr : data.data(), GL_DYNAMIC_COPY));
-    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
-    gl::check("creating a buffer (glBufferData)");
+    detail::allocateBuffer(*s, data.empty() ? nullptr : data.data());
+    s->device->buffers.push_back(s);
     state_ = std::move(s);
 }
 
@@ -46,6 +52,7 @@ static detail::BufferState& live(const std::shared_ptr<detail::BufferState>& s) 
 
 void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     auto& s = live(state_);
+    s.device->requireContext("Buffer::upload");
     if (byteOffset > s.bytes || data.size() > s.bytes - byteOffset)
         throw Error(ErrorCode::InvalidArgument, "upload of " + std::to_string(data.size()) + " bytes at offset " + std::to_string(byteOffset) +
                                                     " does not fit the " + std::to_string(s.bytes) + "-byte buffer");
@@ -57,6 +64,7 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
 
 std::vector<std::byte> Buffer::read() const {
     auto& s = live(state_);
+    s.device->requireContext("Buffer::read");
 #ifndef __EMSCRIPTEN__ // WebGL cannot wait on a fence; glGetBufferSubData waits itself
     GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     while (glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}

@@ -1,5 +1,6 @@
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
+#include "compute/compute_pass.hpp"
 #include "xfb/error.hpp"
 
 #include <cstdio>
@@ -45,6 +46,7 @@ Capabilities queryCapabilities() {
     c.limits.maxSeparateComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS);
     c.limits.maxSeparateAttribs = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS);
     c.limits.maxInterleavedComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS);
+#ifndef __EMSCRIPTEN__
     if (c.compute) {
         GLint x = 0;
         glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &x);
@@ -52,14 +54,41 @@ Capabilities queryCapabilities() {
         c.maxComputeInvocations = getInt(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
         c.maxComputeStorageBlocks = getInt(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
     }
+#endif
     gl::check("querying limits");
     return c;
 }
 
 } // namespace
 
-Device::Device() : state_(std::make_shared<detail::DeviceState>(detail::DeviceState{queryCapabilities()})) {}
+Device::Device() : state_(std::make_shared<detail::DeviceState>()) { state_->caps = queryCapabilities(); }
 
 const Capabilities& Device::capabilities() const { return state_->caps; }
+
+void detail::DeviceState::requireContext(const char* what) const {
+    if (lost) throw Error(ErrorCode::ContextLost, std::string(what) + ": the GL context is lost; wait until it is restored (Device::contextRestored)");
+}
+
+void Device::contextLost() { state_->lost = true; }
+bool Device::isContextLost() const { return state_->lost; }
+
+void Device::contextRestored() {
+    auto& d = *state_;
+    // The old names died with the context: forget them rather than delete them.
+    std::erase_if(d.buffers, [](auto& w) { return w.expired(); });
+    std::erase_if(d.programs, [](auto& w) { return w.expired(); });
+    d.lost = false;
+    for (auto& w : d.buffers) {
+        auto b = w.lock();
+        b->name = 0;
+        detail::allocateBuffer(*b, nullptr);
+    }
+    for (auto& w : d.programs) {
+        auto p = w.lock();
+        p->program = 0;
+        p->link();
+    }
+    for (auto* p : d.pipelines) detail::recreatePipeline(*p);
+}
 
 } // namespace xfb

@@ -45,6 +45,7 @@ struct PipelineState {
     }
 
     ~PipelineState() {
+        if (device) std::erase(device->pipelines, this);
         glDeleteVertexArrays(2, vao.data());
         glDeleteTransformFeedbacks(2, tf.data());
         if (checkQuery) glDeleteQueries(1, &checkQuery);
@@ -132,17 +133,7 @@ struct PipelineState {
     // names swap under the handles, so these are always the side draw() would use).
     GLenum dispatch(bool collectError) {
         checkCapacity();
-        glUseProgram(compute->program);
-        compute->flushUniforms(*program);
-        for (std::size_t e = 0; e < inputs.size(); ++e) {
-            if (int b = compute->shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name);
-            if (int b = compute->shader.writeBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name);
-        }
-        glDispatchCompute(compute->groups, 1, 1);
-        // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform
-        // feedback writing over these buffers, the next dispatch, or a readback.
-        glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT |
-                        GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+        compute->dispatch(*program, inputs, outputs);
         if (!collectError) return GL_NO_ERROR;
         GLenum first = glGetError();
         while (glGetError() != GL_NO_ERROR) {}
@@ -230,6 +221,22 @@ struct PipelineState {
     }
 };
 
+void recreatePipeline(PipelineState& p) {
+    // Old names died with the context; pending queries and checked steps are dropped.
+    p.vao = {};
+    p.tf = {};
+    p.checkQuery = 0;
+    p.freeQueries.clear();
+    p.pending.clear();
+    p.checking.reset();
+    p.side = 0; // side 0 is rebuilt from the buffers' current names
+    Backend backend = p.choice.backend;
+    if (p.compute) p.compute->program = 0;
+    p.compute.reset();
+    p.build();
+    if (backend == Backend::Compute) p.ensureCompute(p.options.workGroupSize);
+}
+
 } // namespace detail
 
 Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Entry> entries, PipelineOptions options) {
@@ -257,6 +264,8 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count);
     s->options = options;
     s->device = device.state();
+    s->device->requireContext("creating a Pipeline");
+    s->device->pipelines.push_back(s.get());
     s->build();
     s->select(options.backend, options.workGroupSize);
     state_ = std::move(s);
@@ -273,6 +282,7 @@ static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>&
 
 void Pipeline::step() {
     auto& s = live(state_);
+    s.device->requireContext("Pipeline::step");
     s.refuseWhileChecking("step()");
     GLuint query = 0;
     if (s.options.queries && s.choice.backend == Backend::TransformFeedback) {
@@ -296,6 +306,7 @@ void Pipeline::step() {
 
 void Pipeline::beginCheckedStep() {
     auto& s = live(state_);
+    s.device->requireContext("Pipeline::beginCheckedStep");
     s.refuseWhileChecking("beginCheckedStep");
     detail::PipelineState::CheckedStep c;
     if (s.choice.backend == Backend::Compute) {

@@ -140,17 +140,11 @@ GLuint compile(GLenum stage, const std::string& source, const std::string& label
 
 } // namespace
 
-Program::Program(const Device& device, ProgramDesc desc) {
-    auto s = std::make_shared<detail::ProgramState>();
-    s->device = device.state();
-    const Limits& limits = device.limits();
-    if (desc.label.empty()) desc.label = "program";
-    s->shader = readShaderInterface(desc.source, desc.read);
-    s->attributes = planAttributes(s->shader, limits);
-    s->capture = planCapture(s->shader, desc.capture, limits);
-    s->desc = std::move(desc);
-    const std::string& label = s->desc.label;
+namespace detail {
 
+void ProgramState::link() {
+    ProgramState* s = this;
+    const std::string& label = desc.label;
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
     bool legacy = s->shader.version == 100;
     GLuint vs = compile(GL_VERTEX_SHADER, withDefines(toGlslEs300(s->desc.source), s->desc.read.defines), label);
@@ -221,9 +215,33 @@ Program::Program(const Device& device, ProgramDesc desc) {
         std::string key = name;
         if (key.size() > 3 && key.ends_with("[0]")) key.resize(key.size() - 3);
         auto shape = shapeOf(type);
-        s->uniforms[key] = detail::Uniform{location, type, shape.kind, shape.components, size, {}, 0, 0};
+        Uniform& u = s->uniforms[key]; // after a context loss the values set earlier are kept
+        u.location = location;
+        u.type = type;
+        u.kind = shape.kind;
+        u.components = shape.components;
+        u.arraySize = size;
+        u.appliedVersion = 0; // re-applied at the next step
     }
+    s->appliedVersions = 0;
     gl::check(("linking program '" + label + "'").c_str());
+}
+
+} // namespace detail
+
+Program::Program(const Device& device, ProgramDesc desc) {
+    device.state()->requireContext("creating a Program");
+    auto s = std::make_shared<detail::ProgramState>();
+    s->device = device.state();
+    const Limits& limits = device.limits();
+    if (desc.label.empty()) desc.label = "program";
+    s->shader = readShaderInterface(desc.source, desc.read);
+    s->attributes = planAttributes(s->shader, limits);
+    s->capture = planCapture(s->shader, desc.capture, limits);
+    s->desc = std::move(desc);
+
+    s->link();
+    s->device->programs.push_back(s);
     state_ = std::move(s);
 }
 

@@ -48,6 +48,7 @@ struct ReadbackState {
 ReadbackRequest Buffer::readAsync() const {
     auto s = state();
     if (!s) throw Error(ErrorCode::Disposed, "this Buffer was moved from; use the Buffer it was moved into");
+    s->device->requireContext("Buffer::readAsync");
     auto r = std::make_shared<detail::ReadbackState>();
     r->bytes = s->bytes;
     XFB_GL(glGenBuffers(1, &r->staging));

@@ -16,10 +16,22 @@
 
 namespace xfb::detail {
 
+struct BufferState;
+struct ProgramState;
+struct PipelineState;
+
 struct DeviceState {
     Capabilities caps;
     /// Backend::Auto decisions, per simulation shape, measured once per context.
     std::map<std::string, std::pair<int, std::string>> autoDecisions; // key -> (Backend, reason)
+    bool lost = false;
+    // Live objects, to recreate after a context loss.
+    std::vector<std::weak_ptr<BufferState>> buffers;
+    std::vector<std::weak_ptr<ProgramState>> programs;
+    std::vector<PipelineState*> pipelines;
+
+    /// @throws Error ContextLost naming `what`
+    void requireContext(const char* what) const;
 };
 
 struct BufferState {
@@ -58,6 +70,13 @@ struct ProgramState {
     ~ProgramState();
     /// glUniform* for every value changed since the last flush; the program must be current.
     void flushUniforms();
+    /// Compiles and links `program` from the plans (also after a context loss).
+    void link();
 };
+
+/// GL objects of a buffer (glGenBuffers + glBufferData of `bytes`, contents from `data` or undefined).
+void allocateBuffer(BufferState& s, const void* data);
+/// Rebuilds a pipeline's GL objects after a context loss (defined in pipeline.cpp).
+void recreatePipeline(PipelineState& p);
 
 } // namespace xfb::detail

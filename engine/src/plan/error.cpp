@@ -44,6 +44,7 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::Unsupported: return "XFB_UNSUPPORTED";
     case ErrorCode::InvalidArgument: return "XFB_INVALID_ARGUMENT";
     case ErrorCode::Disposed: return "XFB_DISPOSED";
+    case ErrorCode::ContextLost: return "XFB_CONTEXT_LOST";
     case ErrorCode::Scenario: return "XFB_SCENARIO";
     }
     return "XFB_UNKNOWN";
