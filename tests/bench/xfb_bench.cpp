@@ -54,9 +54,13 @@ std::optional<long long> freeVideoMemory() {
 std::vector<float> readFloats(GLuint buffer, std::size_t count) {
     std::vector<float> v(count);
     glBindBuffer(GL_COPY_READ_BUFFER, buffer);
-    if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(count * 4), GL_MAP_READ_BIT)) {
-        std::memcpy(v.data(), p, count * 4);
-        glUnmapBuffer(GL_COPY_READ_BUFFER);
+    constexpr std::size_t kWindow = 16u << 20; // floats; llvmpipe refuses to map 512 MB at once
+    for (std::size_t at = 0; at < count; at += kWindow) {
+        std::size_t n = std::min(kWindow, count - at);
+        if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, GLintptr(at * 4), GLsizeiptr(n * 4), GL_MAP_READ_BIT)) {
+            std::memcpy(v.data() + at, p, n * 4);
+            glUnmapBuffer(GL_COPY_READ_BUFFER);
+        }
     }
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     return v;

@@ -1,0 +1,40 @@
+// Runs one page of in-browser tests in headless Chromium (Debian's, through playwright-core)
+// and prints each case. Usage: node browser.mjs NPM_DIR SUITE   (SUITE: page/SUITE.js)
+// Exit status 0 only if every case passed.
+import { chromium } from 'playwright-core';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const [npmDir, suite] = process.argv.slice(2);
+if (!npmDir || !suite) { console.error('usage: node browser.mjs NPM_DIR SUITE'); process.exit(2); }
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-dev-shm-usage', '--disable-quic',
+  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-gpu-blocklist'];
+
+const server = await serve({ '/npm/': resolve(npmDir), '/shaders/': join(here, '../../shaders'), '/': join(here, 'page') });
+const userDataDir = await mkdtemp(join(tmpdir(), 'xfb-chromium-'));
+const context = await chromium.launchPersistentContext(userDataDir, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+let failed = 0;
+try {
+  const page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') console.log(`[page] ${m.text()}`); });
+  page.on('response', (r) => { if (r.status() >= 400) console.log(`[page] ${r.status()} ${r.url()}`); });
+  const crashed = new Promise((_, reject) => page.on('pageerror', (e) => reject(new Error(`uncaught in the page: ${e.message}`))));
+  await page.goto(`${server.url}/index.html?suite=${encodeURIComponent(suite)}`);
+  const results = await Promise.race([page.waitForFunction(() => window.__results, null, { timeout: 240_000 }).then((h) => h.jsonValue()), crashed]);
+  for (const r of results) {
+    console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${suite}: ${r.name}${r.ok ? '' : `\n      ${r.error}`}`);
+    for (const note of r.notes ?? []) console.log(`      ${note}`);
+    if (!r.ok) failed++;
+  }
+  console.log(`${results.length - failed} of ${results.length} passed`);
+  if (results.length === 0) failed++;
+} finally {
+  await context.close();
+  server.close();
+}
+process.exit(failed ? 1 : 0);

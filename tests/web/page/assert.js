@@ -1,0 +1,82 @@
+// Assertions and JavaScript references for the browser suites.
+import createXfb, { XfbError } from '/npm/index.js';
+
+export { createXfb, XfbError };
+
+export function assert(cond, message) { if (!cond) throw new Error(`assertion failed: ${message}`); }
+
+/** Element by element; `tolerance` 0 means bit-exact float32. */
+export function assertArrayEqual(gpu, ref, what, tolerance = 0) {
+  assert(gpu.length === ref.length, `${what}: length ${gpu.length} vs ${ref.length}`);
+  for (let i = 0; i < ref.length; i++) {
+    const a = gpu[i], b = ref[i];
+    const ok = tolerance === 0 ? Object.is(a, b) || a === b : Math.abs(a - b) <= tolerance * Math.max(1, Math.abs(b));
+    if (!ok) throw new Error(`${what}: element ${i} differs: GPU ${a}, reference ${b}`);
+  }
+}
+
+/** Runs fn, requires an XfbError with `code`; returns it. */
+export async function expectError(code, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    assert(e instanceof XfbError, `expected XfbError ${code}, got ${e && e.name}: ${e && e.message}`);
+    assert(e.code === code, `expected ${code}, got ${e.code}: ${e.message}`);
+    return e;
+  }
+  throw new Error(`expected ${code}, nothing was thrown`);
+}
+
+export function pseudoRandom(n, lo, hi, seed) {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    out[i] = lo + (hi - lo) * ((seed >>> 8) / (1 << 24));
+  }
+  return out;
+}
+
+const f = Math.fround;
+
+/** shaders/particles.vert, interleaved {position vec4, velocity vec4}. */
+export function particlesStep(s, dt, g) {
+  for (let e = 0; e < s.length; e += 8) {
+    const v = [0, 1, 2].map((i) => f(s[e + 4 + i] + f(g[i] * dt)));
+    let p = [0, 1, 2].map((i) => f(s[e + i] + f(v[i] * dt)));
+    let life = f(s[e + 3] - dt), vel = v;
+    if (life < 0) { p = [0, 0, 0]; vel = [0, 1, 2].map((i) => -s[e + 4 + i]); life = f(life + 4); }
+    for (let i = 0; i < 3; i++) { s[e + i] = p[i]; s[e + 4 + i] = vel[i]; }
+    s[e + 3] = life;
+  }
+}
+
+/** shaders/flock_separate.vert: separate position/velocity, params constants, instance output. */
+export function flockStep(pos, vel, params, inst, dt, target) {
+  for (let e = 0; e < pos.length / 4; e++) {
+    const maxSpeed = params[2 * e], s = f(params[2 * e + 1] * dt);
+    const v = [0, 1, 2].map((i) => Math.min(Math.max(f(vel[4 * e + i] + f(f(target[i] - pos[4 * e + i]) * s)), -maxSpeed), maxSpeed));
+    const p = [0, 1, 2].map((i) => f(pos[4 * e + i] + f(v[i] * dt)));
+    for (let i = 0; i < 3; i++) { pos[4 * e + i] = p[i]; vel[4 * e + i] = v[i]; inst[4 * e + i] = p[i]; }
+    pos[4 * e + 3] = f(pos[4 * e + 3] + 1);
+    inst[4 * e + 3] = f(v[0] * v[2]);
+  }
+}
+
+export async function shader(name) { return (await fetch(`/shaders/${name}`)).text(); }
+
+/** Counts calls of every WebGL2 method on this context instance (Emscripten calls the instance). */
+export function countCalls(gl) {
+  const counts = new Map();
+  const proto = Object.getPrototypeOf(gl);
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const d = Object.getOwnPropertyDescriptor(proto, name);
+    if (typeof d.value !== 'function' || name === 'constructor') continue;
+    gl[name] = function (...args) { counts.set(name, (counts.get(name) ?? 0) + 1); return d.value.apply(gl, args); };
+  }
+  return {
+    total: () => [...counts.values()].reduce((a, b) => a + b, 0),
+    get: (name) => counts.get(name) ?? 0,
+    reset: () => counts.clear(),
+    snapshot: () => Object.fromEntries(counts),
+  };
+}

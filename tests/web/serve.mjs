@@ -1,0 +1,35 @@
+// A static file server on 127.0.0.1 for the browser tests and the gallery: maps URL prefixes
+// to folders, serves .mjs/.wasm with the MIME types browsers require.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
+  '.css': 'text/css', '.png': 'image/png', '.glsl': 'text/plain', '.vert': 'text/plain' };
+
+/** routes: { '/npm/': '/abs/folder', '/': '/abs/other' }; resolves to { url, close() }. */
+export function serve(routes, port = 0) {
+  const prefixes = Object.keys(routes).sort((a, b) => b.length - a.length);
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const prefix = prefixes.find((p) => path.startsWith(p));
+    let file = prefix && join(routes[prefix], normalize(path.slice(prefix.length)).replace(/^(\.\.[/\\])+/, ''));
+    try {
+      if (file && (await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() })));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  // node serve.mjs PORT PREFIX=FOLDER ...
+  const [port, ...pairs] = process.argv.slice(2);
+  const routes = Object.fromEntries(pairs.map((p) => p.split('=')));
+  const { url } = await serve(routes, Number(port));
+  console.log(`serving on ${url}/`);
+}

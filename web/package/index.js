@@ -1,0 +1,365 @@
+// xfb — transform feedback for WebGL2, as an ES module. The engine is C++ compiled to
+// WebAssembly (dist/xfb.mjs + dist/xfb.wasm); this file is the JavaScript API: it validates
+// every argument, turns failures into XfbError, polls queries and fences across frames, and
+// handles context loss. Types: index.d.ts.
+import createXfbModule from './dist/xfb.mjs';
+
+const wasmUrl = new URL('./dist/xfb.wasm', import.meta.url); // a static URL, so bundlers copy the file
+const isNode = typeof process === 'object' && !!process.versions?.node;
+
+/** Every failure: a stable `code` (e.g. 'XFB_SEPARATE_COMPONENTS') and the engine's message. */
+export class XfbError extends Error {
+  constructor(code, message) {
+    super(`${code}: ${message}`);
+    this.name = 'XfbError';
+    this.code = code;
+    this.detail = message;
+  }
+}
+
+const fail = (code, message) => { throw new XfbError(code, message); };
+const invalid = (message) => fail('XFB_INVALID_ARGUMENT', message);
+const COMPONENT_TYPES = { float32: Float32Array, int32: Int32Array, uint32: Uint32Array };
+const SCALAR_KIND = { float: 0, int: 1, uint: 2, bool: 3 };
+
+async function loadModule() {
+  const locateFile = (file) => {
+    if (!file.endsWith('.wasm')) return file;
+    return isNode ? decodeURIComponent(wasmUrl.pathname) : wasmUrl.href;
+  };
+  return createXfbModule({ locateFile });
+}
+
+function nextFrame() {
+  return new Promise((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 0)));
+}
+
+function checkKeys(object, allowed, what) {
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) invalid(`${what} must be an object`);
+  for (const key of Object.keys(object)) if (!allowed.includes(key)) invalid(`${what}: unknown key '${key}' (allowed: ${allowed.join(', ')})`);
+}
+
+function checkCount(value, what) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) invalid(`${what} must be a positive integer, got ${String(value)}`);
+}
+
+/** Normalises a format description and computes offsets and stride like the engine (packed). */
+function normaliseFormat(format) {
+  if (!Array.isArray(format) || format.length === 0) invalid('format must be a non-empty array of { semantic, type?, components?, offset? }');
+  let cursor = 0;
+  const attributes = format.map((a, i) => {
+    checkKeys(a, ['semantic', 'type', 'components', 'offset'], `format[${i}]`);
+    if (typeof a.semantic !== 'string') invalid(`format[${i}].semantic must be a string such as 'ATTR0' or 'POSITION'`);
+    const type = a.type ?? 'float32';
+    if (!(type in COMPONENT_TYPES)) invalid(`format[${i}].type must be float32, int32 or uint32, got '${type}'`);
+    const components = a.components ?? 4;
+    if (!Number.isInteger(components) || components < 1 || components > 16) invalid(`format[${i}].components must be an integer 1..16, got ${components}`);
+    const offset = a.offset ?? cursor;
+    if (!Number.isInteger(offset) || offset < 0) invalid(`format[${i}].offset must be a non-negative integer`);
+    cursor = Math.max(cursor, offset + 4 * components);
+    return { semantic: a.semantic, type, components, offset };
+  });
+  return { attributes, stride: cursor };
+}
+
+/** The typed array a format reads and writes: one type for homogeneous formats, bytes otherwise. */
+function arrayTypeOf(format) {
+  const types = new Set(format.attributes.map((a) => a.type));
+  return types.size === 1 ? COMPONENT_TYPES[[...types][0]] : Uint8Array;
+}
+
+function asBytes(data, format, count, what) {
+  const Expected = arrayTypeOf(format);
+  const bytes = count * format.stride;
+  let view;
+  if (data instanceof ArrayBuffer) view = new Uint8Array(data);
+  else if (ArrayBuffer.isView(data)) {
+    if (Expected !== Uint8Array && !(data instanceof Expected))
+      invalid(`${what} must be a ${Expected.name} for this format (or an ArrayBuffer), got ${data.constructor.name}`);
+    view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  } else invalid(`${what} must be a typed array or an ArrayBuffer, got ${data === null ? 'null' : typeof data}`);
+  if (view.byteLength !== bytes)
+    invalid(`${what} holds ${view.byteLength} bytes but ${count} elements of ${format.stride} bytes need ${bytes}` +
+      (Expected !== Uint8Array ? ` (${bytes / Expected.BYTES_PER_ELEMENT} ${Expected.name} values)` : ''));
+  return view;
+}
+
+class Xfb {
+  #module; #engine; #gl; #handle; #lost = false; #listeners = new Map(); #objects = new Set(); #disposed = false; #onLost; #onRestored;
+
+  constructor(module, gl) {
+    this.#module = module;
+    this.#gl = gl;
+    if (gl) {
+      this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
+      module.GL.makeContextCurrent(this.#handle);
+      this.#engine = new module.Engine();
+      if (!this.#engine.ok()) { const e = JSON.parse(this.#engine.lastError()); fail(e.code, e.message); }
+      const canvas = gl.canvas;
+      if (canvas && canvas.addEventListener) {
+        this.#onLost = (event) => { event.preventDefault(); this.#contextLost(); };
+        this.#onRestored = () => this.#contextRestored();
+        canvas.addEventListener('webglcontextlost', this.#onLost);
+        canvas.addEventListener('webglcontextrestored', this.#onRestored);
+      }
+    }
+  }
+
+  /** The WebGL2 context the engine draws with. */
+  get gl() { return this.#gl; }
+  get isContextLost() { return this.#lost; }
+  get capabilities() { return JSON.parse(this.#call('capabilities')); }
+
+  /** What the engine would do with a shader: attributes (ATTRn), captured varyings, buffer layout. */
+  inspect(source, options = {}) { return inspectWith(this.#module, source, options); }
+
+  createBuffer(description) {
+    checkKeys(description, ['format', 'count', 'data', 'restore', 'label'], 'createBuffer()');
+    const format = normaliseFormat(description.format);
+    checkCount(description.count, 'createBuffer(): count');
+    const restore = description.restore ?? 'last-readback';
+    if (!['last-readback', 'initial', 'none'].includes(restore)) invalid(`createBuffer(): restore must be 'last-readback', 'initial' or 'none', got '${restore}'`);
+    const bytes = description.data === undefined ? null : asBytes(description.data, format, description.count, 'createBuffer(): data');
+    const id = this.#withHeap(bytes, (ptr, n) => this.#call('createBuffer', JSON.stringify(format.attributes), description.count, ptr, n));
+    const buffer = new XfbBuffer(this, id, format, description.count, restore, bytes ? bytes.slice() : null, description.label ?? `buffer${id}`);
+    this.#objects.add(buffer);
+    return buffer;
+  }
+
+  createProgram(description) {
+    checkKeys(description, ['source', 'mode', 'varyings', 'defines', 'portable', 'label'], 'createProgram()');
+    if (typeof description.source !== 'string') invalid('createProgram(): source must be a string of GLSL');
+    const mode = description.mode ?? 'interleaved';
+    if (mode !== 'interleaved' && mode !== 'separate') invalid(`createProgram(): mode must be 'interleaved' or 'separate', got '${mode}'`);
+    if (description.varyings !== undefined && (!Array.isArray(description.varyings) || description.varyings.some((v) => typeof v !== 'string')))
+      invalid('createProgram(): varyings must be an array of output names');
+    const options = { mode, varyings: description.varyings ?? [], defines: description.defines ?? {}, portable: description.portable ?? true, label: description.label ?? 'program' };
+    const id = this.#call('createProgram', description.source, JSON.stringify(options));
+    const program = new XfbProgram(this, id, JSON.parse(this.#call('uniforms', id)));
+    this.#objects.add(program);
+    return program;
+  }
+
+  createPipeline(program, entries, options = {}) {
+    if (!(program instanceof XfbProgram) || program.owner !== this) invalid('createPipeline(): the first argument must be a program of this engine');
+    if (!Array.isArray(entries)) invalid('createPipeline(): entries must be an array of { input?, output? }');
+    checkKeys(options, ['count', 'queries'], 'createPipeline() options');
+    if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
+    const json = entries.map((entry, i) => {
+      checkKeys(entry, ['input', 'output'], `entries[${i}]`);
+      const out = {};
+      for (const role of ['input', 'output']) {
+        if (entry[role] === undefined) continue;
+        if (!(entry[role] instanceof XfbBuffer) || entry[role].owner !== this) invalid(`entries[${i}].${role} must be a buffer of this engine`);
+        out[role] = entry[role].id;
+      }
+      return out;
+    });
+    const id = this.#call('createPipeline', program.id, JSON.stringify(json), JSON.stringify(options));
+    const pipeline = new XfbPipeline(this, id, entries);
+    this.#objects.add(pipeline);
+    return pipeline;
+  }
+
+  /** Counts of live engine objects (buffers, programs, pipelines, readbacks), for leak checks. */
+  liveObjects() { return JSON.parse(this.#engine.liveObjects()); }
+
+  on(type, listener) { (this.#listeners.get(type) ?? this.#listeners.set(type, new Set()).get(type)).add(listener); return this; }
+  off(type, listener) { this.#listeners.get(type)?.delete(listener); return this; }
+
+  /** Frees every GPU object of this engine. */
+  dispose() {
+    if (this.#disposed) return;
+    for (const o of [...this.#objects]) o.dispose();
+    const canvas = this.#gl?.canvas;
+    canvas?.removeEventListener?.('webglcontextlost', this.#onLost);
+    canvas?.removeEventListener?.('webglcontextrestored', this.#onRestored);
+    this.#engine?.delete();
+    this.#disposed = true;
+  }
+
+  // Internal ---------------------------------------------------------------------------------
+  get owner() { return this; }
+  get module() { return this.#module; }
+  forget(object) { this.#objects.delete(object); }
+  emit(type, detail) { for (const l of this.#listeners.get(type) ?? []) l(detail); }
+
+  #call(method, ...args) {
+    if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
+    if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
+    if (this.#lost) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
+    const GL = this.#module.GL;
+    if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
+    const result = this.#engine[method](...args);
+    if (result === false || result === -1 || result === '' || result === '!' || result === null) {
+      if (method === 'pollChecked' && result === '') return result; // still pending
+      const e = JSON.parse(this.#engine.lastError());
+      fail(e.code, e.message);
+    }
+    return result;
+  }
+  call(method, ...args) { return this.#call(method, ...args); }
+
+  /** Copies bytes into the wasm heap for the duration of `f(ptr, length)`. */
+  #withHeap(bytes, f) {
+    if (!bytes || bytes.byteLength === 0) return f(0, 0);
+    const ptr = this.#module._malloc(bytes.byteLength);
+    try {
+      this.#module.HEAPU8.set(bytes, ptr);
+      return f(ptr, bytes.byteLength);
+    } finally {
+      this.#module._free(ptr);
+    }
+  }
+  withHeap(bytes, f) { return this.#withHeap(bytes, f); }
+
+  #contextLost() {
+    this.#lost = true;
+    this.#engine.contextLost();
+    this.emit('contextlost', {});
+  }
+
+  #contextRestored() {
+    this.#module.GL.makeContextCurrent(this.#handle);
+    this.#lost = false;
+    this.#call('contextRestored');
+    const buffers = [];
+    for (const o of this.#objects) if (o instanceof XfbBuffer) buffers.push({ buffer: o, label: o.label, restoredFrom: o.restoreContents() });
+    this.emit('contextrestored', { buffers });
+  }
+}
+
+class XfbObject {
+  #owner; #id; #kind; #disposed = false;
+  constructor(owner, id, kind) { this.#owner = owner; this.#id = id; this.#kind = kind; }
+  get owner() { return this.#owner; }
+  get id() { this.check(); return this.#id; }
+  get disposed() { return this.#disposed; }
+  check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${['buffer', 'program', 'pipeline'][this.#kind]} was disposed; create a new one`); }
+  call(method, ...args) { this.check(); return this.#owner.call(method, this.#id, ...args); }
+  dispose() {
+    if (this.#disposed) return;
+    if (!this.#owner.isContextLost) this.#owner.call('dispose', this.#kind, this.#id);
+    this.#disposed = true;
+    this.#owner.forget(this);
+  }
+}
+
+export class XfbBuffer extends XfbObject {
+  #format; #count; #restore; #shadow; #shadowSource;
+  constructor(owner, id, format, count, restore, initial, label) {
+    super(owner, id, 0);
+    this.#format = format; this.#count = count; this.#restore = restore; this.label = label;
+    this.#shadow = restore === 'none' ? null : initial;
+    this.#shadowSource = initial ? 'initial' : 'none';
+  }
+  /** The WebGLBuffer holding the latest data (it changes after every step of a state pair). */
+  get glBuffer() { return this.owner.module.GL.buffers[this.call('glName')]; }
+  /** How to bind it as vertex input: stride and, per attribute, semantic, type, components, offset. */
+  get layout() { this.check(); return { stride: this.#format.stride, attributes: this.#format.attributes.map((a) => ({ ...a })) }; }
+  get count() { return this.#count; }
+  get byteLength() { return this.#count * this.#format.stride; }
+
+  upload(data, { offset = 0 } = {}) {
+    if (!Number.isInteger(offset) || offset < 0) invalid(`upload(): offset must be a non-negative integer byte offset, got ${offset}`);
+    const Expected = arrayTypeOf(this.#format);
+    if (!ArrayBuffer.isView(data) && !(data instanceof ArrayBuffer)) invalid('upload(): data must be a typed array or an ArrayBuffer');
+    if (ArrayBuffer.isView(data) && Expected !== Uint8Array && !(data instanceof Expected)) invalid(`upload(): data must be a ${Expected.name} for this format`);
+    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    this.owner.withHeap(bytes, (ptr, n) => this.call('upload', ptr, n, offset));
+    if (this.#shadow && offset === 0 && bytes.byteLength === this.byteLength) { this.#shadow = bytes.slice(); this.#shadowSource = 'upload'; }
+  }
+
+  /** Resolves to the contents (a typed array of the format's type) once the GPU is done; never blocks. */
+  async read() {
+    const rid = this.call('readAsync');
+    while (this.owner.call('readbackReady', rid) === 0) await nextFrame();
+    const view = this.owner.call('takeReadback', rid);
+    const bytes = view.slice(); // copy out of the wasm heap
+    if (this.#restore === 'last-readback') { this.#shadow = bytes; this.#shadowSource = 'last-readback'; }
+    const Type = arrayTypeOf(this.#format);
+    return new Type(bytes.buffer, 0, bytes.byteLength / Type.BYTES_PER_ELEMENT);
+  }
+
+  restoreContents() {
+    if (!this.#shadow) return 'none';
+    this.owner.withHeap(this.#shadow, (ptr, n) => this.call('upload', ptr, n, 0));
+    return this.#shadowSource;
+  }
+}
+
+export class XfbProgram extends XfbObject {
+  #uniforms;
+  constructor(owner, id, uniforms) { super(owner, id, 1); this.#uniforms = uniforms; }
+  /** Attributes (ATTRn), captured varyings and the output buffer layout. */
+  get plan() { return JSON.parse(this.call('programPlan')); }
+
+  /** A number, an array of numbers or a typed array, converted to the uniform's declared type. */
+  setUniform(name, value) {
+    this.check();
+    if (typeof name !== 'string') invalid('setUniform(): name must be a string');
+    const declared = this.#uniforms[name];
+    const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
+    if (!values || values.length === 0) invalid(`setUniform('${name}'): value must be a number, an array of numbers or a typed array`);
+    values.forEach((v, i) => { if (typeof v !== 'number' || Number.isNaN(v)) invalid(`setUniform('${name}'): value[${i}] is ${v}, not a number`); });
+    const kind = declared ? declared.kind : SCALAR_KIND.float;
+    const Type = kind === SCALAR_KIND.float ? Float32Array : kind === SCALAR_KIND.uint ? Uint32Array : Int32Array;
+    const typed = Type.from(values);
+    this.owner.withHeap(new Uint8Array(typed.buffer), (ptr, n) => this.call('setUniform', name, kind === SCALAR_KIND.bool ? SCALAR_KIND.int : kind, ptr, n));
+  }
+}
+
+export class XfbPipeline extends XfbObject {
+  #entries;
+  constructor(owner, id, entries) { super(owner, id, 2); this.#entries = entries; }
+  get info() { return JSON.parse(this.call('pipelineInfo')); }
+  get count() { return this.info.count; }
+
+  /** One transform-feedback pass; every { input, output } pair swaps its buffers. */
+  step() { this.call('step'); }
+
+  /** A step that resolves once its PRIMITIVES_WRITTEN query is read (polled across frames):
+   *  swapped and resolved with { step, written, expected }, or rejected with XFB_SHORT_WRITE and
+   *  not swapped. */
+  async stepChecked() {
+    this.call('beginChecked');
+    for (;;) {
+      await nextFrame();
+      const r = this.call('pollChecked');
+      if (r !== '') return JSON.parse(r);
+    }
+  }
+
+  /** With { queries: true }: the reports of earlier steps whose queries are available. */
+  pollQueries() { return JSON.parse(this.call('pollQueries')); }
+}
+
+/** Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context ({ gl }). */
+export default async function createXfb(options = {}) {
+  checkKeys(options, ['canvas', 'gl', 'contextAttributes'], 'createXfb()');
+  let gl = options.gl;
+  if (gl !== undefined && !(typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext))
+    invalid('createXfb(): gl must be a WebGL2RenderingContext');
+  if (!gl && options.canvas) {
+    if (typeof options.canvas.getContext !== 'function') invalid('createXfb(): canvas must be an HTMLCanvasElement or OffscreenCanvas');
+    gl = options.canvas.getContext('webgl2', options.contextAttributes ?? {});
+    if (!gl) fail('XFB_UNSUPPORTED', 'this browser or canvas gives no WebGL2 context');
+  }
+  const module = await loadModule();
+  return new Xfb(module, gl ?? null);
+}
+
+function inspectWith(module, source, options) {
+  if (typeof source !== 'string') invalid('inspect(): source must be a string of GLSL');
+  checkKeys(options, ['mode', 'varyings', 'defines', 'portable'], 'inspect() options');
+  const result = JSON.parse(module.inspect(source, JSON.stringify(options)));
+  if (result.error) fail(result.error.code, result.error.message);
+  return result;
+}
+
+let planner;
+/** The planner alone (no WebGL; works in Node): attributes, captured varyings, buffer layout. */
+export async function inspect(source, options = {}) {
+  planner ??= await loadModule();
+  return inspectWith(planner, source, options);
+}

@@ -1,0 +1,305 @@
+// JavaScript bindings (embind). A thin layer: objects live here under integer ids, structured
+// arguments and results travel as JSON, and every failure is caught and kept for lastError(),
+// so nothing throws across the wasm boundary. The JavaScript API (web/package/index.js)
+// validates input first and turns failures into XfbError.
+#include "xfb/compute_translation.hpp"
+#include "xfb/xfb.hpp"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+
+using json = nlohmann::json;
+using namespace xfb;
+
+extern "C" void xfb_expose_gl(); // web/src/library.js: makes Module.GL available
+
+namespace {
+
+json formatJson(const VertexFormat& f) {
+    json attrs = json::array();
+    for (const auto& a : f.attributes)
+        attrs.push_back({{"semantic", semanticName(a.semantic)}, {"type", componentTypeName(a.type)}, {"components", a.components}, {"offset", a.offset}});
+    return {{"stride", f.stride}, {"attributes", attrs}};
+}
+
+VertexFormat parseFormat(const json& j) {
+    std::vector<VertexAttribute> attrs;
+    for (const auto& a : j) {
+        auto semantic = semanticFromName(a.at("semantic").get<std::string>());
+        if (!semantic) throw Error(ErrorCode::InvalidArgument, "unknown semantic '" + a.at("semantic").get<std::string>() + "'");
+        std::string type = a.value("type", "float32");
+        ComponentType t = type == "int32" ? ComponentType::Int32 : type == "uint32" ? ComponentType::UInt32 : ComponentType::Float32;
+        attrs.push_back({*semantic, t, a.value("components", 4), a.value("offset", -1)});
+    }
+    return VertexFormat::interleaved(std::move(attrs));
+}
+
+CaptureOptions parseCapture(const json& o) {
+    CaptureOptions c;
+    c.mode = o.value("mode", "interleaved") == "separate" ? CaptureMode::Separate : CaptureMode::Interleaved;
+    c.varyings = o.value("varyings", std::vector<std::string>{});
+    c.portable = o.value("portable", true);
+    return c;
+}
+
+ReadOptions parseRead(const json& o) {
+    ReadOptions r;
+    if (o.contains("defines"))
+        for (auto& [k, v] : o["defines"].items()) r.defines[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    return r;
+}
+
+json planJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes, const CapturePlan& capture) {
+    json attrs = json::array();
+    for (const auto& a : attributes)
+        attrs.push_back({{"name", a.name}, {"type", a.type.name}, {"arraySize", a.arraySize}, {"semantic", semanticName(a.semantic)},
+                         {"location", a.location}, {"locations", a.locationCount}, {"components", a.components()}});
+    json varyings = json::array();
+    for (const auto& v : capture.varyings) varyings.push_back({{"name", v.name}, {"type", v.type.name}, {"components", v.components()}, {"bytes", v.bytes()}});
+    json buffers = json::array();
+    for (const auto& b : capture.buffers) {
+        json fields = json::array();
+        for (const auto& f : b.fields)
+            fields.push_back({{"varying", f.varying}, {"offset", f.offset}, {"components", f.components}, {"type", componentTypeName(f.type)}});
+        buffers.push_back({{"binding", b.binding}, {"stride", b.stride}, {"fields", fields}});
+    }
+    return {{"version", shader.version}, {"es", shader.es}, {"mode", captureModeName(capture.mode)},
+            {"attributes", attrs}, {"varyings", varyings}, {"buffers", buffers}};
+}
+
+json errorJson(const std::string& code, const std::string& message) { return {{"code", code}, {"message", message}}; }
+
+// Runs `f`; on failure keeps the error in `last` and returns `fallback`.
+template<class R, class F>
+R guarded(json& last, R fallback, F&& f) {
+    try {
+        return f();
+    } catch (const Error& e) {
+        last = errorJson(std::string(errorCodeName(e.code())), e.message());
+    } catch (const json::exception& e) {
+        last = errorJson("XFB_INVALID_ARGUMENT", std::string("malformed argument: ") + e.what());
+    } catch (const std::exception& e) {
+        last = errorJson("XFB_INTERNAL", e.what());
+    }
+    return fallback;
+}
+
+} // namespace
+
+/// Planner only: what the engine would do with a shader, without WebGL (works in Node).
+std::string inspect(std::string source, std::string optionsJson) {
+    json last;
+    std::string out = guarded(last, std::string(), [&] {
+        json o = json::parse(optionsJson);
+        Limits limits = Limits::portable();
+        ShaderInterface shader = readShaderInterface(source, parseRead(o));
+        auto attrs = planAttributes(shader, limits);
+        auto capture = planCapture(shader, parseCapture(o), limits);
+        return planJson(shader, attrs, capture).dump();
+    });
+    return out.empty() ? json{{"error", last}}.dump() : out;
+}
+
+class Engine {
+public:
+    Engine() : device_(guarded(last_, std::optional<Device>(), [] { return std::optional<Device>(Device()); })) {}
+
+    std::string lastError() const { return last_.dump(); }
+    bool ok() const { return device_.has_value(); }
+
+    std::string capabilities() const {
+        const auto& c = device_->capabilities();
+        return json{{"version", c.version}, {"renderer", c.renderer}, {"es", c.es}, {"compute", c.compute},
+                    {"limits", {{"maxVertexAttribs", c.limits.maxVertexAttribs}, {"maxSeparateComponents", c.limits.maxSeparateComponents},
+                                {"maxSeparateAttribs", c.limits.maxSeparateAttribs}, {"maxInterleavedComponents", c.limits.maxInterleavedComponents}}}}
+            .dump();
+    }
+
+    int createBuffer(std::string formatJson, double count, unsigned ptr, double bytes) {
+        return guarded(last_, -1, [&] {
+            auto data = std::span<const std::byte>(reinterpret_cast<const std::byte*>(std::uintptr_t(ptr)), std::size_t(bytes));
+            int id = next_++;
+            buffers_.emplace(id, Buffer(*device_, parseFormat(json::parse(formatJson)), std::int64_t(count), data));
+            return id;
+        });
+    }
+    bool upload(int id, unsigned ptr, double bytes, double offset) {
+        return guarded(last_, false, [&] {
+            buffer(id).upload(std::span<const std::byte>(reinterpret_cast<const std::byte*>(std::uintptr_t(ptr)), std::size_t(bytes)), std::uint64_t(offset));
+            return true;
+        });
+    }
+    int glName(int id) { return guarded(last_, -1, [&] { return int(buffer(id).glName()); }); }
+    std::string layout(int id) { return guarded(last_, std::string(), [&] { return formatJson(buffer(id).format()).dump(); }); }
+
+    int readAsync(int id) {
+        return guarded(last_, -1, [&] {
+            int rid = next_++;
+            readbacks_.emplace(rid, buffer(id).readAsync());
+            return rid;
+        });
+    }
+    int readbackReady(int rid) { return guarded(last_, -1, [&] { return find(readbacks_, rid, "readback").ready() ? 1 : 0; }); }
+    emscripten::val takeReadback(int rid) {
+        bool ok = guarded(last_, false, [&] {
+            taken_ = find(readbacks_, rid, "readback").take();
+            readbacks_.erase(rid);
+            return true;
+        });
+        if (!ok) return emscripten::val::null();
+        return emscripten::val(emscripten::typed_memory_view(taken_.size(), reinterpret_cast<const unsigned char*>(taken_.data())));
+    }
+
+    int createProgram(std::string source, std::string optionsJson) {
+        return guarded(last_, -1, [&] {
+            json o = json::parse(optionsJson);
+            int id = next_++;
+            programs_.emplace(id, Program(*device_, {source, parseCapture(o), parseRead(o), o.value("label", "program")}));
+            return id;
+        });
+    }
+    bool setUniform(int id, std::string name, int kind, unsigned ptr, double bytes) {
+        return guarded(last_, false, [&] {
+            program(id).setUniform(name, ScalarKind(kind), std::span<const std::byte>(reinterpret_cast<const std::byte*>(std::uintptr_t(ptr)), std::size_t(bytes)));
+            return true;
+        });
+    }
+    std::string programPlan(int id) {
+        return guarded(last_, std::string(), [&] {
+            auto& p = program(id);
+            return planJson(p.shader(), p.attributes(), p.capture()).dump();
+        });
+    }
+    /// Uniform declarations, so JavaScript can convert numbers to the declared scalar kind.
+    std::string uniforms(int id) {
+        return guarded(last_, std::string(), [&] {
+            json u = json::object();
+            for (const auto& d : program(id).shader().uniforms) u[d.name] = {{"kind", int(d.type.kind)}, {"components", d.components()}};
+            return u.dump();
+        });
+    }
+
+    int createPipeline(int programId, std::string entriesJson, std::string optionsJson) {
+        return guarded(last_, -1, [&] {
+            std::vector<Entry> entries;
+            for (const auto& e : json::parse(entriesJson))
+                entries.push_back({e.contains("input") ? &buffer(e["input"].get<int>()) : nullptr, e.contains("output") ? &buffer(e["output"].get<int>()) : nullptr});
+            json o = json::parse(optionsJson);
+            PipelineOptions options;
+            if (o.contains("count")) options.count = o["count"].get<std::int64_t>();
+            options.queries = o.value("queries", false);
+            int id = next_++;
+            pipelines_.emplace(id, Pipeline(*device_, program(programId), entries, options));
+            return id;
+        });
+    }
+    bool step(int id) {
+        return guarded(last_, false, [&] {
+            pipeline(id).step();
+            return true;
+        });
+    }
+    bool beginChecked(int id) {
+        return guarded(last_, false, [&] {
+            pipeline(id).beginCheckedStep();
+            return true;
+        });
+    }
+    /// "" while pending, the report as JSON, or "!" on failure (see lastError()).
+    std::string pollChecked(int id) {
+        std::string r = guarded(last_, std::string("!"), [&] {
+            auto report = pipeline(id).pollCheckedStep();
+            return report ? reportJson(*report).dump() : std::string();
+        });
+        return r;
+    }
+    std::string pollQueries(int id) {
+        return guarded(last_, std::string(), [&] {
+            json out = json::array();
+            pipeline(id).pollQueries([&](const StepReport& r) { out.push_back(reportJson(r)); });
+            return out.dump();
+        });
+    }
+    std::string pipelineInfo(int id) {
+        return guarded(last_, std::string(), [&] {
+            auto& p = pipeline(id);
+            json outputs = json::array();
+            for (const auto& o : p.plan().outputs) outputs.push_back({{"entry", o.entry}, {"binding", o.binding}, {"stride", o.stride}});
+            return json{{"count", p.count()}, {"steps", p.stepsTaken()}, {"outputs", outputs}, {"backend", backendName(p.backend().backend)}}.dump();
+        });
+    }
+
+    /// kind: 0 buffer, 1 program, 2 pipeline, 3 readback.
+    bool dispose(int kind, int id) {
+        std::size_t n = kind == 0 ? buffers_.erase(id) : kind == 1 ? programs_.erase(id) : kind == 2 ? pipelines_.erase(id) : readbacks_.erase(id);
+        return n == 1;
+    }
+    std::string liveObjects() const {
+        return json{{"buffers", buffers_.size()}, {"programs", programs_.size()}, {"pipelines", pipelines_.size()}, {"readbacks", readbacks_.size()}}.dump();
+    }
+    void contextLost() { device_->contextLost(); }
+    bool contextRestored() {
+        return guarded(last_, false, [&] {
+            device_->contextRestored();
+            return true;
+        });
+    }
+
+private:
+    static json reportJson(const StepReport& r) { return {{"step", r.step}, {"written", r.written}, {"expected", r.expected}}; }
+
+    template<class M>
+    static typename M::mapped_type& find(M& map, int id, const char* what) {
+        auto it = map.find(id);
+        if (it == map.end()) throw Error(ErrorCode::Disposed, std::string("this ") + what + " was disposed");
+        return it->second;
+    }
+    Buffer& buffer(int id) { return find(buffers_, id, "buffer"); }
+    Program& program(int id) { return find(programs_, id, "program"); }
+    Pipeline& pipeline(int id) { return find(pipelines_, id, "pipeline"); }
+
+    json last_;
+    std::optional<Device> device_;
+    int next_ = 1;
+    std::map<int, Buffer> buffers_;
+    std::map<int, Program> programs_;
+    std::map<int, Pipeline> pipelines_;
+    std::map<int, ReadbackRequest> readbacks_;
+    std::vector<std::byte> taken_;
+};
+
+EMSCRIPTEN_BINDINGS(xfb) {
+    xfb_expose_gl();
+    emscripten::function("inspect", &inspect);
+    emscripten::class_<Engine>("Engine")
+        .constructor<>()
+        .function("ok", &Engine::ok)
+        .function("lastError", &Engine::lastError)
+        .function("capabilities", &Engine::capabilities)
+        .function("createBuffer", &Engine::createBuffer)
+        .function("upload", &Engine::upload)
+        .function("glName", &Engine::glName)
+        .function("layout", &Engine::layout)
+        .function("readAsync", &Engine::readAsync)
+        .function("readbackReady", &Engine::readbackReady)
+        .function("takeReadback", &Engine::takeReadback)
+        .function("createProgram", &Engine::createProgram)
+        .function("setUniform", &Engine::setUniform)
+        .function("programPlan", &Engine::programPlan)
+        .function("uniforms", &Engine::uniforms)
+        .function("createPipeline", &Engine::createPipeline)
+        .function("step", &Engine::step)
+        .function("beginChecked", &Engine::beginChecked)
+        .function("pollChecked", &Engine::pollChecked)
+        .function("pollQueries", &Engine::pollQueries)
+        .function("pipelineInfo", &Engine::pipelineInfo)
+        .function("dispose", &Engine::dispose)
+        .function("liveObjects", &Engine::liveObjects)
+        .function("contextLost", &Engine::contextLost)
+        .function("contextRestored", &Engine::contextRestored);
+}
