@@ -6,14 +6,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from './serve.mjs';
+import { CHROMIUM_ARGS, serve } from './serve.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [npmDir, suite] = process.argv.slice(2);
 if (!npmDir || !suite) { console.error('usage: node browser.mjs NPM_DIR SUITE'); process.exit(2); }
-
-export const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-dev-shm-usage', '--disable-quic',
-  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-gpu-blocklist'];
 
 const server = await serve({ '/npm/': resolve(npmDir), '/shaders/': join(here, '../../shaders'), '/': join(here, 'page') });
 const userDataDir = await mkdtemp(join(tmpdir(), 'xfb-chromium-'));

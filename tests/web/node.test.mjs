@@ -1,0 +1,32 @@
+// The npm package in Node 20 (no WebGL): the same .mjs loads, and the planner validates shaders
+// offline. Run: node --test node.test.mjs NPM_DIR   (NPM_DIR via XFB_NPM_DIR)
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const npm = resolve(process.env.XFB_NPM_DIR ?? '../../build/wasm/npm');
+const { default: createXfb, inspect, XfbError } = await import(pathToFileURL(`${npm}/index.js`).href);
+
+test('inspect: the 36-byte interleaved layout, offsets 0, 16, 28', async () => {
+  const plan = await inspect('#version 300 es\nin vec4 position;\nout vec4 out_position;\nout vec3 out_normal;\nout vec2 out_uv;\nvoid main() {}');
+  assert.equal(plan.buffers[0].stride, 36);
+  assert.deepEqual(plan.buffers[0].fields.map((f) => f.offset), [0, 16, 28]);
+  assert.equal(plan.attributes[0].semantic, 'ATTR0');
+});
+
+test('inspect: errors are XfbErrors with stable codes', async () => {
+  await assert.rejects(inspect('#version 300 es\nin vec4 p;\nout mat4 out_m;\nvoid main() {}', { mode: 'separate' }),
+    (e) => e instanceof XfbError && e.code === 'XFB_SEPARATE_COMPONENTS' && /out_m/.test(e.message));
+  await assert.rejects(inspect('#version 300 es\n#if QUALITY > 1\nin vec4 p;\n#endif\n'), (e) => e.code === 'XFB_PREPROCESSOR_UNEVALUABLE');
+  await assert.rejects(inspect(42), (e) => e.code === 'XFB_INVALID_ARGUMENT');
+  await assert.rejects(inspect('in vec4 p; out vec4 out_p;', { mood: 'x' }), (e) => e.code === 'XFB_INVALID_ARGUMENT');
+  const plan = await inspect('#if QUALITY > 1\nin vec4 p;\n#endif\nout vec4 out_p;', { defines: { QUALITY: 2 } });
+  assert.equal(plan.attributes.length, 1);
+});
+
+test('createXfb without WebGL gives a planner that refuses GPU work clearly', async () => {
+  const xfb = await createXfb();
+  assert.equal(xfb.inspect('in vec4 vertex_position; out vec4 out_p;').attributes[0].semantic, 'POSITION');
+  assert.throws(() => xfb.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 1 }), (e) => e.code === 'XFB_UNSUPPORTED');
+});
