@@ -110,6 +110,8 @@ public:
     const PassPlan& plan() const;
     std::int64_t count() const;
     std::uint64_t stepsTaken() const;
+    /// GL calls the last pass made (9 for transform feedback, plus glUniform* for changed values).
+    int lastStepGlCalls() const;
 
 private:
     std::unique_ptr<detail::PipelineState> state_;

@@ -14,8 +14,8 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassP
     throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
                                             "' (WebGL2 has no compute shaders). Use the transform-feedback backend");
 }
-void ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&, const std::vector<std::shared_ptr<BufferState>>&) {}
-void ComputePass::flushUniforms(const ProgramState&) {}
+int ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&, const std::vector<std::shared_ptr<BufferState>>&) { return 0; }
+int ComputePass::flushUniforms(const ProgramState&) { return 0; }
 #else
 
 ComputePass::~ComputePass() {
@@ -85,31 +85,35 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     return pass;
 }
 
-void ComputePass::flushUniforms(const ProgramState& program) {
-    if (appliedVersions == program.versions) return;
+int ComputePass::flushUniforms(const ProgramState& program) {
+    if (appliedVersions == program.versions) return 0;
+    int calls = 0;
     for (auto& [name, slot] : uniforms) {
         const Uniform& u = program.uniforms.find(name)->second;
         if (slot.second != u.version && !u.value.empty()) {
             uploadUniform(slot.first, u.type, u.components, u.value);
             slot.second = u.version;
+            ++calls;
         }
     }
     appliedVersions = program.versions;
+    return calls;
 }
 
-void ComputePass::dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
-                           const std::vector<std::shared_ptr<BufferState>>& outputs) {
+int ComputePass::dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
+                          const std::vector<std::shared_ptr<BufferState>>& outputs) {
     glUseProgram(this->program);
-    flushUniforms(program);
+    int calls = 3 + flushUniforms(program); // use, dispatch, barrier
     for (std::size_t e = 0; e < inputs.size(); ++e) {
-        if (int b = shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name);
-        if (int b = shader.writeBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name);
+        if (int b = shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name), ++calls;
+        if (int b = shader.writeBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name), ++calls;
     }
     glDispatchCompute(groups, 1, 1);
     // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform feedback
     // writing over these buffers (a backend switch), the next dispatch, or a readback.
     glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+    return calls;
 }
 #endif
 

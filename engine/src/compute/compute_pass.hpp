@@ -29,11 +29,12 @@ struct ComputePass {
                                               const Capabilities& caps, int requestedGroupSize);
     /// One pass: glUseProgram, changed uniforms, glBindBufferBase(GL_SHADER_STORAGE_BUFFER) for
     /// each entry's current input and output, glDispatchCompute, glMemoryBarrier.
-    void dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
-                  const std::vector<std::shared_ptr<BufferState>>& outputs);
+    /// Returns the number of GL calls made.
+    int dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
+                 const std::vector<std::shared_ptr<BufferState>>& outputs);
 
 private:
-    void flushUniforms(const ProgramState& program);
+    int flushUniforms(const ProgramState& program);
 };
 
 } // namespace xfb::detail

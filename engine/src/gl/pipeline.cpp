@@ -38,6 +38,7 @@ struct PipelineState {
         std::string why;
     };
     std::optional<CheckedStep> checking; // a checked step whose result has not been read
+    int lastCalls = 0;                   // GL calls of the last pass
 
     void refuseWhileChecking(const char* what) const {
         if (checking)
@@ -109,7 +110,7 @@ struct PipelineState {
     GLenum draw(GLuint query, bool collectError) {
         checkCapacity();
         glUseProgram(program->program);
-        program->flushUniforms();
+        lastCalls = 9 + (query ? 2 : 0) + program->flushUniforms();
         glBindVertexArray(vao[std::size_t(side)]);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(side)]);
         glEnable(GL_RASTERIZER_DISCARD);
@@ -133,7 +134,7 @@ struct PipelineState {
     // names swap under the handles, so these are always the side draw() would use).
     GLenum dispatch(bool collectError) {
         checkCapacity();
-        compute->dispatch(*program, inputs, outputs);
+        lastCalls = compute->dispatch(*program, inputs, outputs);
         if (!collectError) return GL_NO_ERROR;
         GLenum first = glGetError();
         while (glGetError() != GL_NO_ERROR) {}
@@ -400,5 +401,6 @@ std::string_view backendName(Backend b) {
 const PassPlan& Pipeline::plan() const { return live(state_).plan; }
 std::int64_t Pipeline::count() const { return live(state_).plan.count; }
 std::uint64_t Pipeline::stepsTaken() const { return live(state_).steps; }
+int Pipeline::lastStepGlCalls() const { return live(state_).lastCalls; }
 
 } // namespace xfb

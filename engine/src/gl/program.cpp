@@ -40,14 +40,17 @@ void uploadUniform(GLint location, GLenum type, int components, const std::vecto
     }
 }
 
-void ProgramState::flushUniforms() {
-    if (appliedVersions == versions) return;
+int ProgramState::flushUniforms() {
+    if (appliedVersions == versions) return 0;
+    int calls = 0;
     for (auto& [name, u] : uniforms)
         if (u.appliedVersion != u.version) {
             uploadUniform(u.location, u.type, u.components, u.value);
             u.appliedVersion = u.version;
+            ++calls;
         }
     appliedVersions = versions;
+    return calls;
 }
 
 } // namespace detail

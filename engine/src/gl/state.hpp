@@ -69,7 +69,8 @@ struct ProgramState {
     std::uint64_t appliedVersions = 0;
     ~ProgramState();
     /// glUniform* for every value changed since the last flush; the program must be current.
-    void flushUniforms();
+    /// Returns the number of GL calls made.
+    int flushUniforms();
     /// Compiles and links `program` from the plans (also after a context loss).
     void link();
 };

@@ -1,0 +1,273 @@
+// The demo shell: a GLFW window (GL 4.3 core natively, WebGL2 in the browser), Dear ImGui, an
+// orbit camera, the common panel, and the frame loop. One executable holds every demo.
+//   xfb-demos [--demo NAME] [--count N] [--backend tf|compute|auto] [--frames N --screenshot FILE] [--list]
+// With --frames, it runs N frames, saves the screenshot, checks it has content (exit 1 if blank).
+// In the browser the same options come from the page's query string (?demo=flock&frames=60).
+#include "demo.hpp"
+#include "gl.hpp"
+#include "screenshot.hpp"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <glm/gtc/matrix_transform.hpp>
+#include <imgui.h>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+
+namespace demos {
+namespace {
+
+struct Options {
+    std::string demo = "particles", screenshot, backend;
+    std::int64_t count = 0;
+    int frames = 0; // 0: run until closed
+};
+
+class App {
+public:
+    explicit App(Options o) : options_(std::move(o)) {}
+
+    bool init() {
+        if (!glfwInit()) return false;
+#ifdef __EMSCRIPTEN__
+        glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+        const char* glsl = "#version 300 es";
+#else
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        const char* glsl = "#version 330 core";
+#endif
+        window_ = glfwCreateWindow(1280, 720, "xfb demos", nullptr, nullptr);
+        if (!window_) return false;
+        glfwMakeContextCurrent(window_);
+        glfwSwapInterval(options_.frames ? 0 : 1);
+        ImGui::CreateContext();
+        ImGui::StyleColorsDark();
+        ImGui::GetIO().IniFilename = nullptr;
+        ImGui_ImplGlfw_InitForOpenGL(window_, true);
+        ImGui_ImplOpenGL3_Init(glsl);
+        device_.emplace();
+        select(options_.demo);
+        return demo_ != nullptr;
+    }
+
+    void select(const std::string& name) {
+        for (std::size_t i = 0; i < registry().size(); ++i)
+            if (name == registry()[i].name) index_ = int(i);
+        demo_.reset();
+        demo_ = registry()[std::size_t(index_)].create(*device_);
+        if (options_.count) demo_->setCount(std::min(options_.count, demo_->maxCount()));
+        if (!options_.backend.empty()) setBackend(options_.backend);
+        distance_ = demo_->cameraDistance();
+        history_.assign(120, 0.0f);
+        error_.clear();
+    }
+
+    void setBackend(const std::string& b) {
+        try {
+            demo_->pipeline().setBackend(b == "compute" ? xfb::Backend::Compute : b == "auto" ? xfb::Backend::Auto : xfb::Backend::TransformFeedback);
+        } catch (const xfb::Error& e) {
+            error_ = e.what();
+        }
+    }
+
+    // One frame: camera, simulation step (unless paused), render, UI, swap.
+    bool frame() {
+        glfwPollEvents();
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(window_, &w, &h);
+        ImGuiIO& io = ImGui::GetIO();
+        if (!io.WantCaptureMouse && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+            yaw_ -= io.MouseDelta.x * 0.005f;
+            pitch_ = std::clamp(pitch_ + io.MouseDelta.y * 0.005f, -1.4f, 1.4f);
+        } else if (!paused_) {
+            yaw_ += 0.002f;
+        }
+        if (!io.WantCaptureMouse) distance_ *= std::pow(0.9f, io.MouseWheel);
+        frame_.width = std::max(w, 1);
+        frame_.height = std::max(h, 1);
+        frame_.eye = distance_ * glm::vec3(std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_), std::cos(pitch_) * std::cos(yaw_));
+        frame_.view = glm::lookAt(frame_.eye, glm::vec3(0), glm::vec3(0, 1, 0));
+        frame_.projection = glm::perspective(0.8f, float(frame_.width) / float(frame_.height), 0.01f, 100.0f);
+
+        if (!paused_ || stepOnce_) {
+            auto t0 = std::chrono::steady_clock::now();
+            try {
+                demo_->step(frame_);
+            } catch (const xfb::Error& e) {
+                error_ = e.what();
+                paused_ = true;
+            }
+            std::rotate(history_.begin(), history_.begin() + 1, history_.end());
+            history_.back() = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            frame_.time += frame_.dt;
+            stepOnce_ = false;
+        }
+
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(0, 0, frame_.width, frame_.height);
+        glClearColor(0.02f, 0.025f, 0.04f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        demo_->render(frame_);
+
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        panel();
+        ImGui::Render();
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+        ++frames_;
+        if (options_.frames && frames_ == options_.frames) {
+            Screenshot shot = Screenshot::capture(frame_.width, frame_.height);
+            Content c = shot.content(0.02f, 0.025f, 0.04f);
+            std::printf("{\"demo\": \"%s\", \"frames\": %d, \"count\": %lld, \"backend\": \"%s\", \"covered\": %.4f, \"colours\": %d, \"png\": \"%s\"}\n",
+                        registry()[std::size_t(index_)].name, frames_, (long long)demo_->count(),
+                        std::string(xfb::backendName(demo_->pipeline().backend().backend)).c_str(), c.covered, c.colours, options_.screenshot.c_str());
+            if (!options_.screenshot.empty()) shot.savePng(options_.screenshot);
+            ok_ = c.hasContent();
+            if (!ok_) std::printf("blank screenshot: %.4f of the scene region covered, %d colours\n", c.covered, c.colours);
+            return false;
+        }
+        glfwSwapBuffers(window_);
+        return !glfwWindowShouldClose(window_);
+    }
+
+    void panel() {
+        ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+        ImGui::Begin("xfb");
+        if (ImGui::BeginCombo("demo", registry()[std::size_t(index_)].title)) {
+            for (std::size_t i = 0; i < registry().size(); ++i)
+                if (ImGui::Selectable(registry()[i].title, int(i) == index_)) {
+                    options_.count = 0;
+                    select(registry()[i].name);
+                }
+            ImGui::EndCombo();
+        }
+        int count = int(demo_->count());
+        ImGui::SliderInt("elements", &count, 1000, int(demo_->maxCount()), "%d", ImGuiSliderFlags_Logarithmic);
+        if (ImGui::IsItemDeactivatedAfterEdit()) demo_->setCount(count); // rebuild once, on release
+        const char* backends[] = {"transform feedback", "compute", "auto"};
+        int current = int(demo_->pipeline().backend().backend);
+        if (ImGui::Combo("backend", &current, backends, device_->capabilities().compute ? 3 : 1))
+            setBackend(current == 1 ? "compute" : current == 2 ? "auto" : "tf");
+        ImGui::TextWrapped("%s", demo_->pipeline().backend().reason.c_str());
+        ImGui::Checkbox("pause", &paused_);
+        ImGui::SameLine();
+        if (ImGui::Button("single step")) stepOnce_ = true;
+        float peak = *std::max_element(history_.begin(), history_.end());
+        ImGui::PlotLines("step ms", history_.data(), int(history_.size()), 0, nullptr, 0.0f, std::max(peak, 0.1f), ImVec2(0, 50));
+        ImGui::Text("step: %.3f ms (CPU submit), %d GL calls", history_.back(), demo_->pipeline().lastStepGlCalls());
+        if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", error_.c_str());
+        if (ImGui::CollapsingHeader("buffer plan")) {
+            const xfb::CapturePlan& plan = demo_->program().capture();
+            ImGui::Text("%s mode", std::string(xfb::captureModeName(plan.mode)).c_str());
+            for (const auto& a : demo_->program().attributes())
+                ImGui::BulletText("in %s %s -> %s", a.type.name.c_str(), a.name.c_str(), xfb::semanticName(a.semantic).c_str());
+            for (const auto& b : plan.buffers) {
+                ImGui::BulletText("binding %d, stride %d bytes", b.binding, b.stride);
+                for (const auto& f : b.fields) ImGui::Text("      %s @%d (%d x %s)", f.varying.c_str(), f.offset, f.components, std::string(xfb::componentTypeName(f.type)).c_str());
+            }
+        }
+        ImGui::Separator();
+        demo_->panel();
+        ImGui::End();
+    }
+
+    int run() {
+#ifdef __EMSCRIPTEN__
+        emscripten_set_main_loop_arg([](void* self) {
+            auto* app = static_cast<App*>(self);
+            if (!app->frame()) {
+                emscripten_cancel_main_loop();
+                EM_ASM({ window.__demoDone = { ok: $0 }; }, app->ok_ ? 1 : 0);
+            }
+        }, this, 0, true);
+        return 0;
+#else
+        while (frame()) {}
+        demo_.reset();
+        device_.reset();
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+        glfwDestroyWindow(window_);
+        glfwTerminate();
+        return ok_ ? 0 : 1;
+#endif
+    }
+
+private:
+    Options options_;
+    GLFWwindow* window_ = nullptr;
+    std::optional<xfb::Device> device_;
+    std::unique_ptr<Demo> demo_;
+    int index_ = 0, frames_ = 0;
+    Frame frame_;
+    float yaw_ = 0.6f, pitch_ = 0.35f, distance_ = 4;
+    bool paused_ = false, stepOnce_ = false, ok_ = true;
+    std::vector<float> history_;
+    std::string error_;
+};
+
+Options parse(int argc, char** argv) {
+    Options o;
+    std::vector<std::string> args(argv + 1, argv + argc);
+#ifdef __EMSCRIPTEN__
+    // ?demo=flock&frames=60&count=4096&backend=tf
+    char* raw = reinterpret_cast<char*>(EM_ASM_INT({ return allocateUTF8(location.search.slice(1)); }));
+    std::string query = raw;
+    std::free(raw);
+    for (std::size_t at = 0; at < query.size();) {
+        std::size_t end = query.find('&', at), eq = query.find('=', at);
+        if (end == std::string::npos) end = query.size();
+        if (eq < end) args.insert(args.end(), {"--" + query.substr(at, eq - at), query.substr(eq + 1, end - eq - 1)});
+        at = end + 1;
+    }
+#endif
+    for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--demo") o.demo = args[i + 1];
+        else if (args[i] == "--frames") o.frames = std::stoi(args[i + 1]);
+        else if (args[i] == "--count") o.count = std::stoll(args[i + 1]);
+        else if (args[i] == "--screenshot") o.screenshot = args[i + 1];
+        else if (args[i] == "--backend") o.backend = args[i + 1];
+    }
+    return o;
+}
+
+} // namespace
+} // namespace demos
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--list") == 0) {
+        for (const auto& d : demos::registry()) std::printf("%s\t%s\n", d.name, d.title);
+        return 0;
+    }
+    static demos::App app(demos::parse(argc, argv));
+    try {
+        if (!app.init()) {
+            std::fprintf(stderr, "xfb-demos: no window or GL 4.3 context (run under Xvfb: xvfb-run -a ./xfb-demos)\n");
+            return 1;
+        }
+        return app.run();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "xfb-demos: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,52 @@
+#pragma once
+// The demo interface: the app shell (app.cpp) owns the window, ImGui and the loop; a demo owns
+// its engine objects, steps its simulation and draws it.
+#include "xfb/xfb.hpp"
+
+#include <glm/glm.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace demos {
+
+struct Frame {
+    float dt = 1.0f / 60.0f;   ///< simulation seconds per step
+    float time = 0;            ///< simulation seconds since start
+    glm::mat4 view{1}, projection{1};
+    glm::vec3 eye{0};
+    int width = 1, height = 1;
+};
+
+class Demo {
+public:
+    virtual ~Demo() = default;
+    /// Runs one simulation step (one or more engine passes).
+    virtual void step(const Frame& frame) = 0;
+    /// Draws the current state into the bound framebuffer.
+    virtual void render(const Frame& frame) = 0;
+    /// Demo-specific ImGui widgets (the shell adds the common ones).
+    virtual void panel() {}
+    /// The pipeline whose plan, backend and GL calls the common panel shows.
+    virtual xfb::Pipeline& pipeline() = 0;
+    virtual const xfb::Program& program() = 0;
+    /// Element count (the slider in the panel); setCount() rebuilds.
+    virtual std::int64_t count() const = 0;
+    virtual void setCount(std::int64_t n) = 0;
+    virtual std::int64_t maxCount() const = 0;
+    /// Camera distance that frames the scene.
+    virtual float cameraDistance() const { return 4.0f; }
+};
+
+struct DemoInfo {
+    const char* name;  ///< for --demo and the gallery's ?demo=
+    const char* title;
+    std::function<std::unique_ptr<Demo>(xfb::Device&)> create;
+};
+
+/// Every demo, in gallery order (demos.cpp).
+const std::vector<DemoInfo>& registry();
+
+} // namespace demos
