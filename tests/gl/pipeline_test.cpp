@@ -179,3 +179,21 @@ TEST_CASE_FIXTURE(GlTest, "the non-blocking checked step: begin, poll until a re
         XFB_REQUIRE_ERROR(pipeline.pollCheckedStep(), ErrorCode::InvalidArgument);
     }
 }
+
+TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, and a step makes 9 GL calls") {
+    Particles p(dev);
+    Pipeline first(dev, p.program, {{&p.state, &p.scratch}});
+    Program doubled(dev, {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nout vec4 out_position;\nout vec4 out_velocity;\n"
+                          "void main() { out_position = position * 2.0; out_velocity = velocity; }", {}, {}, "doubled"});
+    Pipeline second(dev, doubled, {{&p.state, &p.scratch}});
+    first.step();
+    p.advanceReference();
+    second.step(); // must read what `first` wrote, although its own parity has not moved
+    for (std::size_t e = 0; e < p.ref.size(); e += 8)
+        for (int i = 0; i < 4; ++i) p.ref[e + std::size_t(i)] = p.ref[e + std::size_t(i)] * 2.0f;
+    requireEqual(p.state.readAs<float>(), p.ref, "after the second pipeline's step");
+    first.step();
+    p.advanceReference();
+    requireEqual(p.state.readAs<float>(), p.ref, "interleaved use of two pipelines");
+    CHECK(first.lastStepGlCalls() == 9);
+}

@@ -26,6 +26,7 @@ struct PipelineState {
     PipelineOptions options;
     std::array<GLuint, 2> vao{}, tf{};
     int side = 0; // which ping-pong side the next step uses
+    GLuint sideZeroName = 0; // the first state pair's input on side 0: tells the side from the names
     std::uint64_t steps = 0;
     GLuint checkQuery = 0;
     std::vector<GLuint> freeQueries;
@@ -67,6 +68,8 @@ struct PipelineState {
     }
 
     void build() {
+        for (std::size_t e = 0; e < inputs.size() && !sideZeroName; ++e)
+            if (isState(e)) sideZeroName = inputs[e]->name;
         XFB_GL(glGenVertexArrays(2, vao.data()));
         XFB_GL(glGenTransformFeedbacks(2, tf.data()));
         XFB_GL(glGenQueries(1, &checkQuery));
@@ -109,6 +112,8 @@ struct PipelineState {
     // GL state is restored either way: a failed pass leaves nothing bound or enabled.
     GLenum draw(GLuint query, bool collectError) {
         checkCapacity();
+        // From the names, not a counter: another pipeline sharing these buffers may have swapped them.
+        if (sideZeroName) side = firstStateInput() == sideZeroName ? 0 : 1;
         glUseProgram(program->program);
         lastCalls = 9 + (query ? 2 : 0) + program->flushUniforms();
         glBindVertexArray(vao[std::size_t(side)]);
@@ -214,6 +219,12 @@ struct PipelineState {
         device->autoDecisions[key] = {int(best), reason};
     }
 
+    GLuint firstStateInput() const {
+        for (std::size_t e = 0; e < inputs.size(); ++e)
+            if (isState(e)) return inputs[e]->name;
+        return 0;
+    }
+
     void swap() {
         for (std::size_t e = 0; e < inputs.size(); ++e)
             if (isState(e)) std::swap(inputs[e]->name, outputs[e]->name);
@@ -231,6 +242,7 @@ void recreatePipeline(PipelineState& p) {
     p.pending.clear();
     p.checking.reset();
     p.side = 0; // side 0 is rebuilt from the buffers' current names
+    p.sideZeroName = 0;
     Backend backend = p.choice.backend;
     if (p.compute) p.compute->program = 0;
     p.compute.reset();
