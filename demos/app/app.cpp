@@ -150,7 +150,7 @@ public:
 
     void panel() {
         ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
         ImGui::Begin("xfb");
         if (ImGui::BeginCombo("demo", registry()[std::size_t(index_)].title)) {
             for (std::size_t i = 0; i < registry().size(); ++i)

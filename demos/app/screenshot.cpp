@@ -23,7 +23,7 @@ Screenshot Screenshot::capture(int width, int height) {
 
 Content Screenshot::content(float r, float g, float b) const {
     const int clear[3] = {int(std::lround(r * 255)), int(std::lround(g * 255)), int(std::lround(b * 255))};
-    const int left = std::min(width_ / 3, 400); // the ImGui panel lives on the left
+    const int left = std::min(width_ / 3, 450); // the ImGui panel lives on the left
     std::set<int> colours;
     std::size_t covered = 0, total = 0;
     for (int y = 0; y < height_; ++y)

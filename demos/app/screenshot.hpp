@@ -8,7 +8,7 @@ namespace demos {
 struct Content {
     float covered = 0;  ///< share of the scene region (right of the panel) not of the clear colour
     int colours = 0;    ///< distinct colours there, 4 bits per channel
-    bool hasContent() const { return covered > 0.005f && colours >= 8; }
+    bool hasContent() const { return covered > 0.005f && colours >= 4; } // not blank, not one colour
 };
 
 class Screenshot {

@@ -302,10 +302,11 @@ export class XfbProgram extends XfbObject {
     const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
     if (!values || values.length === 0) invalid(`setUniform('${name}'): value must be a number, an array of numbers or a typed array`);
     values.forEach((v, i) => { if (typeof v !== 'number' || Number.isNaN(v)) invalid(`setUniform('${name}'): value[${i}] is ${v}, not a number`); });
-    const kind = declared ? declared.kind : SCALAR_KIND.float;
+    // Bool uniforms and samplers (kind 6: a texture unit) take ints.
+    const kind = !declared ? SCALAR_KIND.float : declared.kind === 6 || declared.kind === SCALAR_KIND.bool ? SCALAR_KIND.int : declared.kind;
     const Type = kind === SCALAR_KIND.float ? Float32Array : kind === SCALAR_KIND.uint ? Uint32Array : Int32Array;
     const typed = Type.from(values);
-    this.owner.withHeap(new Uint8Array(typed.buffer), (ptr, n) => this.call('setUniform', name, kind === SCALAR_KIND.bool ? SCALAR_KIND.int : kind, ptr, n));
+    this.owner.withHeap(new Uint8Array(typed.buffer), (ptr, n) => this.call('setUniform', name, kind, ptr, n));
   }
 }
 

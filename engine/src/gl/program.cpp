@@ -275,7 +275,8 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
     }
     detail::Uniform& u = it->second;
     int given = int(values.size() / 4);
-    if (u.kind != kind || given % u.components != 0 || given > u.components * u.arraySize || given == 0)
+    bool samplerUnit = u.kind == ScalarKind::Opaque && kind == ScalarKind::Int; // samplers take a texture unit
+    if ((u.kind != kind && !samplerUnit) || given % u.components != 0 || given > u.components * u.arraySize || given == 0)
         throw Error(ErrorCode::UniformType, "uniform '" + std::string(name) + "' is " + kindName(u.kind) + "x" + std::to_string(u.components) +
                                                 (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") + " but the value is " +
                                                 kindName(kind) + "x" + std::to_string(given));

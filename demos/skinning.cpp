@@ -1,0 +1,172 @@
+// Skinning cache (Direct3D's stream-output practice): the mesh's vertices are skinned once per
+// frame in a POINTS pass, 1:1 with the vertex buffer, into a write-only buffer; the result is
+// then drawn several times (three instances and their shadows) with the original index buffer.
+// Capturing the indexed triangles instead would write one record per index: the panel shows both.
+#include "app/demo.hpp"
+#include "app/render.hpp"
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+#include <imgui.h>
+
+#include <cmath>
+
+namespace demos {
+namespace {
+
+const char* kSkin = R"(#version 300 es
+precision highp float;
+in vec4 position;   // ATTR0: bind pose
+in vec4 normal;     // ATTR1
+in vec4 weights;    // ATTR2: for bones 0..3
+uniform mat4 bones[4];
+out vec4 out_position;
+out vec4 out_normal;
+void main() {
+    mat4 m = bones[0] * weights.x + bones[1] * weights.y + bones[2] * weights.z + bones[3] * weights.w;
+    out_position = m * vec4(position.xyz, 1.0);
+    out_normal = vec4(normalize(mat3(m) * normal.xyz), 0.0);
+})";
+
+const char* kDrawVertex = R"(#version 300 es
+layout(location = 0) in vec4 position;
+layout(location = 1) in vec4 normal;
+uniform mat4 viewProjection;
+uniform float shadow;
+out vec3 n;
+out float isShadow;
+void main() {
+    vec3 p = position.xyz + vec3(float(gl_InstanceID - 1) * 1.4, 0.0, 0.0);
+    if (shadow > 0.5) p = vec3(p.x + 0.4 * (p.y + 1.0), -1.0, p.z - 0.3 * (p.y + 1.0));  // flattened onto the floor
+    gl_Position = viewProjection * vec4(p, 1.0);
+    n = normal.xyz;
+    isShadow = shadow;
+})";
+
+const char* kDrawFragment = R"(#version 300 es
+precision mediump float;
+in vec3 n;
+in float isShadow;
+out vec4 colour;
+void main() {
+    float light = 0.3 + 0.7 * max(dot(normalize(n), normalize(vec3(0.4, 0.9, 0.5))), 0.0);
+    colour = isShadow > 0.5 ? vec4(0.06, 0.07, 0.09, 1.0) : vec4(vec3(0.45, 0.8, 0.55) * light, 1.0);
+}
+)";
+
+class Skinning : public Demo {
+public:
+    explicit Skinning(xfb::Device& device) : device_(device) {
+        render_ = makeProgram(kDrawVertex, kDrawFragment);
+        build();
+    }
+    ~Skinning() override {
+        glDeleteProgram(render_);
+        glDeleteBuffers(1, &indices_);
+        glDeleteVertexArrays(1, &vao_);
+    }
+
+    void step(const Frame& f) override {
+        // Four bones along the tube, each bending a little more: a swaying tentacle.
+        glm::mat4 bones[4];
+        glm::mat4 parent(1.0f);
+        for (int b = 0; b < 4; ++b) {
+            float angle = 0.45f * std::sin(f.time * 1.6f + float(b) * 0.7f);
+            glm::mat4 local = glm::translate(glm::mat4(1.0f), glm::vec3(0, b == 0 ? -1.0f : 0.5f, 0)) * glm::rotate(glm::mat4(1.0f), angle, glm::vec3(0, 0, 1));
+            parent = parent * local;
+            // Skinning matrix = pose * inverse(bind pose); the bind pose is a translation to the bone's base.
+            bones[b] = parent * glm::translate(glm::mat4(1.0f), glm::vec3(0, 1.0f - 0.5f * float(b), 0));
+        }
+        program_->setUniform("bones", xfb::ScalarKind::Float, std::as_bytes(std::span<const glm::mat4>(bones, 4)));
+        pipeline_->step();
+    }
+
+    void render(const Frame& f) override {
+        glEnable(GL_DEPTH_TEST);
+        glUseProgram(render_);
+        glUniformMatrix4fv(glGetUniformLocation(render_, "viewProjection"), 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
+        glBindVertexArray(vao_);
+        for (float shadow : {1.0f, 0.0f}) { // the same skinned vertices, drawn six times
+            glUniform1f(glGetUniformLocation(render_, "shadow"), shadow);
+            glDrawElementsInstanced(GL_TRIANGLES, indexCount_, GL_UNSIGNED_INT, nullptr, 3);
+        }
+        glBindVertexArray(0);
+        glDisable(GL_DEPTH_TEST);
+    }
+
+    void panel() override {
+        ImGui::Text("skinned per frame, POINTS pass: %lld vertices", (long long)count());
+        ImGui::Text("indexed triangles through transform feedback: %d records (%.1fx)", indexCount_, double(indexCount_) / double(count()));
+        ImGui::Text("draws of the cached result: 6 (3 instances + shadows)");
+    }
+
+    xfb::Pipeline& pipeline() override { return *pipeline_; }
+    const xfb::Program& program() override { return *program_; }
+    std::int64_t count() const override { return std::int64_t(rings_) * sides_; }
+    std::int64_t maxCount() const override { return 2048 * 64; }
+    void setCount(std::int64_t n) override {
+        rings_ = std::max(4, int(n / sides_));
+        build();
+    }
+    float cameraDistance() const override { return 5.0f; }
+
+private:
+    void build() {
+        pipeline_.reset();
+        std::vector<float> pos, nrm, wts;
+        std::vector<std::uint32_t> idx;
+        for (int r = 0; r < rings_; ++r) {
+            float y = -1.0f + 2.0f * float(r) / float(rings_ - 1), radius = 0.22f * (1.0f - 0.6f * float(r) / float(rings_));
+            float bone = (y + 1.0f) / 0.5f; // 0..4 along the tube
+            float w[4] = {0, 0, 0, 0};
+            int b0 = std::min(int(bone), 3), b1 = std::min(b0 + 1, 3);
+            float t = std::clamp(bone - float(b0), 0.0f, 1.0f);
+            w[b0] += 1.0f - t;
+            w[b1] += t;
+            for (int s = 0; s < sides_; ++s) {
+                float a = 6.2831853f * float(s) / float(sides_);
+                pos.insert(pos.end(), {radius * std::cos(a), y, radius * std::sin(a), 1});
+                nrm.insert(nrm.end(), {std::cos(a), 0, std::sin(a), 0});
+                wts.insert(wts.end(), {w[0], w[1], w[2], w[3]});
+                if (r + 1 < rings_) {
+                    auto i = std::uint32_t(r * sides_ + s), j = std::uint32_t(r * sides_ + (s + 1) % sides_);
+                    idx.insert(idx.end(), {i, i + std::uint32_t(sides_), j, j, i + std::uint32_t(sides_), j + std::uint32_t(sides_)});
+                }
+            }
+        }
+        indexCount_ = GLsizei(idx.size());
+        program_.emplace(device_, xfb::ProgramDesc{kSkin, {}, {}, "skinning"});
+        const auto n = count();
+        for (int k = 0; k < 3; ++k)
+            mesh_[k].emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(k)}}), n, std::span<const float>(k == 0 ? pos : k == 1 ? nrm : wts));
+        skinned_.emplace(device_, program_->capture().buffers[0].asVertexFormat(), n);
+        pipeline_.emplace(device_, *program_, std::vector<xfb::Entry>{{&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*skinned_}});
+
+        if (!vao_) glGenVertexArrays(1, &vao_);
+        if (!indices_) glGenBuffers(1, &indices_);
+        glBindVertexArray(vao_);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, indices_);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * 4), idx.data(), GL_STATIC_DRAW);
+        glBindBuffer(GL_ARRAY_BUFFER, skinned_->glName()); // write-only output: never swaps
+        for (int a = 0; a < 2; ++a) {
+            glEnableVertexAttribArray(GLuint(a));
+            glVertexAttribPointer(GLuint(a), 4, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<const void*>(std::uintptr_t(16 * a)));
+        }
+        glBindVertexArray(0);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+    }
+
+    xfb::Device& device_;
+    int rings_ = 64, sides_ = 24;
+    GLsizei indexCount_ = 0;
+    std::optional<xfb::Program> program_;
+    std::optional<xfb::Buffer> mesh_[3], skinned_;
+    std::optional<xfb::Pipeline> pipeline_;
+    GLuint render_ = 0, vao_ = 0, indices_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<Demo> makeSkinning(xfb::Device& d) { return std::make_unique<Skinning>(d); }
+
+} // namespace demos
