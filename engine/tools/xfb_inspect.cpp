@@ -2,7 +2,7 @@
 //                    [--define NAME=VALUE]... [--no-portable]
 // Prints what the engine will do with a shader, as JSON (format: engine/tools/README.md).
 // Invalid input: exit status 1, "XFB_CODE: message" on stderr.
-#include "plan_json.hpp"
+#include "xfb/plan_json.hpp"
 #include "xfb/device.hpp"
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
@@ -79,9 +79,9 @@ int main(int argc, char** argv) {
         auto attributes = planAttributes(shader, limits);
         auto plan = planCapture(shader, capture, limits);
         nlohmann::ordered_json out = {{"shader", path}};
-        out.update(tools::toJson(shader, attributes, plan));
+        out.update(toJson(shader, attributes, plan));
         out["portable"] = capture.portable;
-        out["limits"] = tools::toJson(limits);
+        out["limits"] = toJson(limits);
         out["limits"]["source"] = limitsSource;
         std::cout << out.dump(2) << "\n";
     } catch (const Error& e) {

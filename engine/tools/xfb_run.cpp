@@ -3,7 +3,7 @@
 // summary as JSON on stdout (--brief: one line); --out writes every buffer's values as JSON,
 // --binary writes DIR/NAME.bin.
 // Invalid input: exit status 1, "XFB_CODE: message" on stderr.
-#include "plan_json.hpp"
+#include "xfb/plan_json.hpp"
 #include "scenario.hpp"
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
                         {"count", sc.count},
                         {"steps", sc.steps},
                         {"ms_per_step", sc.steps ? ms / sc.steps : 0.0},
-                        {"plan", tools::toJson(program.shader(), program.attributes(), program.capture())}};
+                        {"plan", toJson(program.shader(), program.attributes(), program.capture())}};
         json full = summary;
         for (std::size_t i = 0; i < buffers.size(); ++i) {
             const auto& b = sc.buffers[i];

@@ -46,12 +46,13 @@ export interface ProgramDescription {
   label?: string;
 }
 
+/** The same JSON as the xfb-inspect tool prints (engine/tools/README.md). */
 export interface Plan {
   version: number;
   es: boolean;
   mode: 'interleaved' | 'separate';
-  attributes: { name: string; type: string; arraySize: number; semantic: string; location: number; locations: number; components: number }[];
-  varyings: { name: string; type: string; components: number; bytes: number }[];
+  attributes: { name: string; type: string; array_size: number; semantic: string; location: number; slots: string[]; components: number; explicit_location: boolean; line: number }[];
+  varyings: { name: string; type: string; array_size: number; components: number; bytes: number }[];
   buffers: { binding: number; stride: number; fields: { varying: string; offset: number; components: number; type: ComponentType }[] }[];
 }
 

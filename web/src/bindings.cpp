@@ -2,7 +2,7 @@
 // arguments and results travel as JSON, and every failure is caught and kept for lastError(),
 // so nothing throws across the wasm boundary. The JavaScript API (web/package/index.js)
 // validates input first and turns failures into XfbError.
-#include "xfb/compute_translation.hpp"
+#include "xfb/plan_json.hpp"
 #include "xfb/xfb.hpp"
 
 #include <emscripten/bind.h>
@@ -54,24 +54,6 @@ ReadOptions parseRead(const json& o) {
     return r;
 }
 
-json planJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes, const CapturePlan& capture) {
-    json attrs = json::array();
-    for (const auto& a : attributes)
-        attrs.push_back({{"name", a.name}, {"type", a.type.name}, {"arraySize", a.arraySize}, {"semantic", semanticName(a.semantic)},
-                         {"location", a.location}, {"locations", a.locationCount}, {"components", a.components()}});
-    json varyings = json::array();
-    for (const auto& v : capture.varyings) varyings.push_back({{"name", v.name}, {"type", v.type.name}, {"components", v.components()}, {"bytes", v.bytes()}});
-    json buffers = json::array();
-    for (const auto& b : capture.buffers) {
-        json fields = json::array();
-        for (const auto& f : b.fields)
-            fields.push_back({{"varying", f.varying}, {"offset", f.offset}, {"components", f.components}, {"type", componentTypeName(f.type)}});
-        buffers.push_back({{"binding", b.binding}, {"stride", b.stride}, {"fields", fields}});
-    }
-    return {{"version", shader.version}, {"es", shader.es}, {"mode", captureModeName(capture.mode)},
-            {"attributes", attrs}, {"varyings", varyings}, {"buffers", buffers}};
-}
-
 json errorJson(const std::string& code, const std::string& message) { return {{"code", code}, {"message", message}}; }
 
 // Runs `f`; on failure keeps the error in `last` and returns `fallback`.
@@ -100,7 +82,7 @@ std::string inspect(std::string source, std::string optionsJson) {
         ShaderInterface shader = readShaderInterface(source, parseRead(o));
         auto attrs = planAttributes(shader, limits);
         auto capture = planCapture(shader, parseCapture(o), limits);
-        return planJson(shader, attrs, capture).dump();
+        return toJson(shader, attrs, capture).dump();
     });
     return out.empty() ? json{{"error", last}}.dump() : out;
 }
@@ -172,7 +154,7 @@ public:
     std::string programPlan(int id) {
         return guarded(last_, std::string(), [&] {
             auto& p = program(id);
-            return planJson(p.shader(), p.attributes(), p.capture()).dump();
+            return toJson(p.shader(), p.attributes(), p.capture()).dump();
         });
     }
     /// Uniform declarations, so JavaScript can convert numbers to the declared scalar kind.

@@ -1,6 +1,6 @@
-#include "plan_json.hpp"
+#include "xfb/plan_json.hpp"
 
-namespace xfb::tools {
+namespace xfb {
 
 using json = nlohmann::ordered_json;
 
@@ -44,4 +44,4 @@ json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& att
             {"buffers", buffers}};
 }
 
-} // namespace xfb::tools
+} // namespace xfb
