@@ -146,37 +146,36 @@ GLuint compile(GLenum stage, const std::string& source, const std::string& label
 namespace detail {
 
 void ProgramState::link() {
-    ProgramState* s = this;
     const std::string& label = desc.label;
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
-    bool legacy = s->shader.version == 100;
-    GLuint vs = compile(GL_VERTEX_SHADER, withDefines(toGlslEs300(s->desc.source), s->desc.read.defines), label);
+    bool legacy = shader.version == 100;
+    GLuint vs = compile(GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines), label);
     GLuint fs = 0;
     try {
-        fs = compile(GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : s->shader.version, legacy || s->shader.es), label + " (generated fragment shader)");
+        fs = compile(GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es), label + " (generated fragment shader)");
     } catch (...) {
         glDeleteShader(vs);
         throw;
     }
-    s->program = glCreateProgram(); // owned by `s` from here: deleted if we throw
-    XFB_GL(glAttachShader(s->program, vs));
-    XFB_GL(glAttachShader(s->program, fs));
-    for (const auto& a : s->attributes)
-        if (!a.explicitLocation) glBindAttribLocation(s->program, GLuint(a.location), a.name.c_str());
+    program = glCreateProgram(); // owned by this state from here: deleted with it if we throw
+    XFB_GL(glAttachShader(program, vs));
+    XFB_GL(glAttachShader(program, fs));
+    for (const auto& a : attributes)
+        if (!a.explicitLocation) glBindAttribLocation(program, GLuint(a.location), a.name.c_str());
     std::vector<const char*> names;
-    for (const auto& v : s->capture.varyings) names.push_back(v.name.c_str());
-    glTransformFeedbackVaryings(s->program, GLsizei(names.size()), names.data(),
-                                s->capture.mode == CaptureMode::Interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
-    XFB_GL(glLinkProgram(s->program));
-    XFB_GL(glDetachShader(s->program, vs));
-    XFB_GL(glDetachShader(s->program, fs));
+    for (const auto& v : capture.varyings) names.push_back(v.name.c_str());
+    glTransformFeedbackVaryings(program, GLsizei(names.size()), names.data(),
+                                capture.mode == CaptureMode::Interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
+    XFB_GL(glLinkProgram(program));
+    XFB_GL(glDetachShader(program, vs));
+    XFB_GL(glDetachShader(program, fs));
     glDeleteShader(vs);
     glDeleteShader(fs);
     GLint linked = 0;
-    glGetProgramiv(s->program, GL_LINK_STATUS, &linked);
+    glGetProgramiv(program, GL_LINK_STATUS, &linked);
     if (!linked) {
-        std::string log = infoLog(s->program, true);
-        for (const auto& v : s->capture.varyings)
+        std::string log = infoLog(program, true);
+        for (const auto& v : capture.varyings)
             if (log.find(v.name) != std::string::npos)
                 throw Error(ErrorCode::VaryingOptimizedAway,
                             "program '" + label + "': the GL linker has no output '" + v.name + "' to capture, although the declaration reader found it (line " +
@@ -186,39 +185,39 @@ void ProgramState::link() {
 
     // The linker must have kept every captured varying, in our order, with our sizes.
     GLint count = 0;
-    glGetProgramiv(s->program, GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
-    for (std::size_t i = 0; i < s->capture.varyings.size(); ++i) {
-        const auto& v = s->capture.varyings[i];
+    glGetProgramiv(program, GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
+    for (std::size_t i = 0; i < capture.varyings.size(); ++i) {
+        const auto& v = capture.varyings[i];
         char name[256] = {};
         GLsizei size = 0;
         GLenum type = 0;
-        if (GLint(i) < count) glGetTransformFeedbackVarying(s->program, GLuint(i), sizeof name, nullptr, &size, &type, name);
+        if (GLint(i) < count) glGetTransformFeedbackVarying(program, GLuint(i), sizeof name, nullptr, &size, &type, name);
         if (GLint(i) >= count || v.name != name || size != std::max(1, v.arraySize))
             throw Error(ErrorCode::VaryingOptimizedAway, "program '" + label + "': captured varying '" + v.name + "' is not among the " +
                                                              std::to_string(count) + " varyings the linker kept" +
                                                              (name[0] ? " (found '" + std::string(name) + "' at its place)" : "") +
                                                              "; make sure the shader declares and writes it");
     }
-    for (const auto& a : s->attributes) {
-        GLint loc = glGetAttribLocation(s->program, a.name.c_str());
+    for (const auto& a : attributes) {
+        GLint loc = glGetAttribLocation(program, a.name.c_str());
         if (loc >= 0 && loc != a.location)
             throw Error(ErrorCode::ProgramLink, "program '" + label + "': the linker placed input '" + a.name + "' at location " + std::to_string(loc) +
                                                     " instead of " + std::to_string(a.location) + " (" + semanticName(a.semantic) + ")");
     }
 
     GLint active = 0;
-    glGetProgramiv(s->program, GL_ACTIVE_UNIFORMS, &active);
+    glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &active);
     for (GLint i = 0; i < active; ++i) {
         char name[256] = {};
         GLint size = 0;
         GLenum type = 0;
-        glGetActiveUniform(s->program, GLuint(i), sizeof name, nullptr, &size, &type, name);
-        GLint location = glGetUniformLocation(s->program, name);
+        glGetActiveUniform(program, GLuint(i), sizeof name, nullptr, &size, &type, name);
+        GLint location = glGetUniformLocation(program, name);
         if (location < 0) continue; // in a uniform block
         std::string key = name;
         if (key.size() > 3 && key.ends_with("[0]")) key.resize(key.size() - 3);
         auto shape = shapeOf(type);
-        Uniform& u = s->uniforms[key]; // after a context loss the values set earlier are kept
+        Uniform& u = uniforms[key]; // after a context loss the values set earlier are kept
         u.location = location;
         u.type = type;
         u.kind = shape.kind;
@@ -226,7 +225,7 @@ void ProgramState::link() {
         u.arraySize = size;
         u.appliedVersion = 0; // re-applied at the next step
     }
-    s->appliedVersions = 0;
+    appliedVersions = 0;
     gl::check(("linking program '" + label + "'").c_str());
 }
 
