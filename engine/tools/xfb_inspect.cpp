@@ -1,13 +1,16 @@
 // xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b] [--limits webgl2|native]
 //                    [--define NAME=VALUE]... [--no-portable]
+//                    [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]
 // Prints what the engine will do with a shader, as JSON (format: engine/tools/README.md).
 // Invalid input: exit status 1, "XFB_CODE: message" on stderr.
 #include "xfb/plan_json.hpp"
 #include "xfb/device.hpp"
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
+#include "xfb/primitive_count.hpp"
 
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -18,7 +21,9 @@ namespace {
 [[noreturn]] void usage(const std::string& why) {
     std::cerr << "xfb-inspect: " << why << "\n"
               << "usage: xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b,...] [--limits webgl2|native]\n"
-              << "                          [--define NAME=VALUE]... [--no-portable]\n";
+              << "                          [--define NAME=VALUE]... [--no-portable]\n"
+              << "                          [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]   (MODE: points, lines,\n"
+              << "                          line_strip, line_loop, triangles, triangle_strip, triangle_fan)\n";
     std::exit(2);
 }
 
@@ -36,6 +41,16 @@ int main(int argc, char** argv) {
     std::string path, limitsName = "webgl2";
     CaptureOptions capture;
     ReadOptions read;
+    std::optional<DrawDesc> draw;
+    auto number = [](const std::string& s, const char* what) -> long long {
+        try {
+            std::size_t used = 0;
+            long long v = std::stoll(s, &used, 0);
+            if (used == s.size()) return v;
+        } catch (...) {
+        }
+        usage(std::string(what) + " needs a number, got '" + s + "'");
+    };
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -53,6 +68,17 @@ int main(int argc, char** argv) {
             std::string d = value();
             auto eq = d.find('=');
             read.defines[d.substr(0, eq)] = eq == std::string::npos ? "1" : d.substr(eq + 1);
+        } else if (a == "--draw") {
+            std::string d = value();
+            auto colon = d.find(':');
+            auto mode = drawModeFromName(d.substr(0, colon));
+            if (!mode) usage("--draw: unknown mode '" + d.substr(0, colon) + "'");
+            draw = DrawDesc{*mode, colon == std::string::npos ? 0 : number(d.substr(colon + 1), "--draw MODE:COUNT"), {}, std::nullopt};
+        } else if (a == "--indices" || a == "--restart") {
+            if (!draw) usage(a + " needs --draw MODE before it");
+            if (a == "--restart") draw->restartIndex = std::uint32_t(number(value(), "--restart"));
+            else
+                for (auto& i : splitComma(value())) draw->indices.push_back(std::uint32_t(number(i, "--indices")));
         } else if (a == "--help" || a == "-h") usage("help");
         else if (!a.empty() && a[0] == '-') usage("unknown option " + a);
         else if (path.empty()) path = a;
@@ -80,6 +106,7 @@ int main(int argc, char** argv) {
         auto plan = planCapture(shader, capture, limits);
         nlohmann::ordered_json out = {{"shader", path}};
         out.update(toJson(shader, attributes, plan));
+        if (draw) out["draw"] = toJson(*draw, countCapture(*draw, plan));
         out["portable"] = capture.portable;
         out["limits"] = toJson(limits);
         out["limits"]["source"] = limitsSource;

@@ -66,6 +66,20 @@ TEST_CASE("xfb-inspect prints the attribute assignment, captured varyings and th
     CHECK(j["buffers"][1]["binding"] == 1);
 }
 
+TEST_CASE("xfb-inspect prints the records and bytes a draw writes") {
+    auto r = run(std::string(XFB_INSPECT) + " " + kShaders + "layout36.vert --draw triangle_strip:4");
+    REQUIRE(r.status == 0);
+    json d = json::parse(r.out)["draw"];
+    CHECK(d["captured_as"] == "triangles");
+    CHECK(d["primitives"] == 2);
+    CHECK(d["records"] == 6);
+    CHECK(d["bytes"] == json::array({216}));
+    r = run(std::string(XFB_INSPECT) + " " + kShaders + "layout36.vert --draw triangle_strip --indices 0,1,2,3,65535,4,5,6 --restart 65535");
+    REQUIRE(r.status == 0);
+    CHECK(json::parse(r.out)["draw"]["records"] == 9);
+    CHECK(run(std::string(XFB_INSPECT) + " " + kShaders + "layout36.vert --draw quads:4").status == 2);
+}
+
 TEST_CASE("xfb-inspect: invalid input gives a non-zero exit and the code on stderr") {
     std::string mat = writeFile("mat.vert", "#version 300 es\nin vec4 p;\nout mat4 out_m;\nvoid main() { out_m = mat4(p.x); }\n");
     auto r = run(std::string(XFB_INSPECT) + " " + mat + " --mode separate");

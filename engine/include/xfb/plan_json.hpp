@@ -5,6 +5,7 @@
 #include "xfb/attribute_plan.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/limits.hpp"
+#include "xfb/primitive_count.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -12,5 +13,6 @@ namespace xfb {
 
 nlohmann::ordered_json toJson(const Limits& limits);
 nlohmann::ordered_json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes, const CapturePlan& capture);
+nlohmann::ordered_json toJson(const DrawDesc& draw, const CaptureCount& count);
 
 } // namespace xfb

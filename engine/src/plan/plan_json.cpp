@@ -44,4 +44,14 @@ json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& att
             {"buffers", buffers}};
 }
 
+json toJson(const DrawDesc& draw, const CaptureCount& count) {
+    return {{"mode", drawModeName(draw.mode)},
+            {"vertices", draw.indices.empty() ? draw.vertexCount : std::int64_t(draw.indices.size())},
+            {"indexed", !draw.indices.empty()},
+            {"captured_as", drawModeName(count.primitive)},
+            {"primitives", count.primitives},
+            {"records", count.records},
+            {"bytes", count.bytes}};
+}
+
 } // namespace xfb

@@ -1,0 +1,48 @@
+#pragma once
+/// @file
+/// @brief What a draw writes through transform feedback: primitives, vertex records, bytes. Pure.
+///
+/// Transform feedback writes whole primitives: strips, loops and fans are captured as
+/// independent lines or triangles (a 4-vertex triangle strip writes 2 triangles = 6 records).
+/// Primitive restart splits an indexed draw into runs that are counted separately.
+
+#include "xfb/capture_plan.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace xfb {
+
+/// The draw's primitive mode (GL_POINTS ... GL_TRIANGLE_FAN).
+enum class DrawMode { Points, Lines, LineStrip, LineLoop, Triangles, TriangleStrip, TriangleFan };
+std::string_view drawModeName(DrawMode m); // "points", "triangle_strip", ...
+std::optional<DrawMode> drawModeFromName(std::string_view name);
+/// What is captured: points, lines or triangles (glBeginTransformFeedback's primitiveMode).
+DrawMode capturedPrimitive(DrawMode m);
+
+struct DrawDesc {
+    DrawMode mode = DrawMode::Points;
+    std::int64_t vertexCount = 0;                 ///< non-indexed draws
+    std::vector<std::uint32_t> indices;           ///< indexed draws (vertexCount is then ignored)
+    std::optional<std::uint32_t> restartIndex;    ///< primitive restart (e.g. 0xFFFF for 16-bit indices)
+};
+
+struct CaptureCount {
+    DrawMode primitive = DrawMode::Points;        ///< Points, Lines or Triangles
+    std::int64_t primitives = 0;
+    std::int64_t records = 0;                     ///< vertex records written per output buffer
+    std::vector<std::uint64_t> bytes;             ///< per output buffer of the capture plan: records x stride
+};
+
+/// Counts what `draw` writes with `capture`'s buffers.
+/// @throws Error InvalidArgument (negative count)
+CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture);
+
+/// Refuses a draw whose records do not fit: `bufferBytes[i]` is the size of output buffer i.
+/// @throws Error Capacity naming the buffer, both sizes and the record counts
+void checkCaptureCapacity(const CaptureCount& count, std::span<const std::uint64_t> bufferBytes);
+
+} // namespace xfb

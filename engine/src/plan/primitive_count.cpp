@@ -1,0 +1,92 @@
+#include "xfb/primitive_count.hpp"
+
+#include "xfb/error.hpp"
+
+#include <array>
+
+namespace xfb {
+
+namespace {
+constexpr std::array<std::pair<DrawMode, std::string_view>, 7> kNames{{{DrawMode::Points, "points"},
+                                                                       {DrawMode::Lines, "lines"},
+                                                                       {DrawMode::LineStrip, "line_strip"},
+                                                                       {DrawMode::LineLoop, "line_loop"},
+                                                                       {DrawMode::Triangles, "triangles"},
+                                                                       {DrawMode::TriangleStrip, "triangle_strip"},
+                                                                       {DrawMode::TriangleFan, "triangle_fan"}}};
+
+// Primitives formed by one run of n vertices.
+std::int64_t primitivesOf(DrawMode m, std::int64_t n) {
+    switch (m) {
+    case DrawMode::Points: return n;
+    case DrawMode::Lines: return n / 2;
+    case DrawMode::LineStrip: return n >= 2 ? n - 1 : 0;
+    case DrawMode::LineLoop: return n >= 2 ? n : 0;
+    case DrawMode::Triangles: return n / 3;
+    case DrawMode::TriangleStrip:
+    case DrawMode::TriangleFan: return n >= 3 ? n - 2 : 0;
+    }
+    return 0;
+}
+} // namespace
+
+std::string_view drawModeName(DrawMode m) {
+    for (auto& [mode, name] : kNames)
+        if (mode == m) return name;
+    return "?";
+}
+
+std::optional<DrawMode> drawModeFromName(std::string_view name) {
+    for (auto& [mode, n] : kNames)
+        if (n == name) return mode;
+    return std::nullopt;
+}
+
+DrawMode capturedPrimitive(DrawMode m) {
+    switch (m) {
+    case DrawMode::Points: return DrawMode::Points;
+    case DrawMode::Lines:
+    case DrawMode::LineStrip:
+    case DrawMode::LineLoop: return DrawMode::Lines;
+    default: return DrawMode::Triangles;
+    }
+}
+
+CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture) {
+    CaptureCount c;
+    c.primitive = capturedPrimitive(draw.mode);
+    if (draw.indices.empty()) {
+        if (draw.vertexCount < 0) throw Error(ErrorCode::InvalidArgument, "vertex count must be >= 0, got " + std::to_string(draw.vertexCount));
+        c.primitives = primitivesOf(draw.mode, draw.vertexCount);
+    } else {
+        std::int64_t run = 0; // restart indices end a run; strips and fans start again after them
+        for (std::uint32_t i : draw.indices) {
+            if (draw.restartIndex && i == *draw.restartIndex) {
+                c.primitives += primitivesOf(draw.mode, run);
+                run = 0;
+            } else {
+                ++run;
+            }
+        }
+        c.primitives += primitivesOf(draw.mode, run);
+    }
+    const int perPrimitive = c.primitive == DrawMode::Points ? 1 : c.primitive == DrawMode::Lines ? 2 : 3;
+    c.records = c.primitives * perPrimitive;
+    for (const auto& b : capture.buffers) c.bytes.push_back(std::uint64_t(c.records) * std::uint64_t(b.stride));
+    return c;
+}
+
+void checkCaptureCapacity(const CaptureCount& count, std::span<const std::uint64_t> bufferBytes) {
+    for (std::size_t i = 0; i < count.bytes.size() && i < bufferBytes.size(); ++i) {
+        if (bufferBytes[i] >= count.bytes[i]) continue;
+        std::uint64_t stride = count.records ? count.bytes[i] / std::uint64_t(count.records) : 0;
+        throw Error(ErrorCode::Capacity, "output buffer " + std::to_string(i) + " holds " + std::to_string(bufferBytes[i]) + " bytes (" +
+                                             std::to_string(stride ? bufferBytes[i] / stride : 0) + " records) but the draw writes " +
+                                             std::to_string(count.records) + " records of " + std::to_string(stride) + " bytes = " +
+                                             std::to_string(count.bytes[i]) + " bytes (" + std::to_string(count.primitives) + " " +
+                                             std::string(drawModeName(count.primitive)) + "); allocate at least " +
+                                             std::to_string(count.bytes[i]) + " bytes. Nothing was drawn");
+    }
+}
+
+} // namespace xfb
