@@ -37,6 +37,7 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
     s->count = count;
     s->bytes = bytes;
     detail::allocateBuffer(*s, data.empty() ? nullptr : data.data());
+    std::erase_if(s->device->buffers, [](auto& w) { return w.expired(); }); // keep the registry small
     s->device->buffers.push_back(s);
     state_ = std::move(s);
 }

@@ -243,6 +243,7 @@ Program::Program(const Device& device, ProgramDesc desc) {
     s->desc = std::move(desc);
 
     s->link();
+    std::erase_if(s->device->programs, [](auto& w) { return w.expired(); });
     s->device->programs.push_back(s);
     state_ = std::move(s);
 }
