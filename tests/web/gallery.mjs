@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, serve } from './serve.mjs';
+import { serve } from '../../web/serve.mjs';
+import { CHROMIUM_ARGS } from './chromium.mjs';
 
 const [galleryDir, shotsDir, ...only] = process.argv.slice(2);
 const demos = only.length ? only : ['particles', 'flock', 'cloth', 'trails', 'skinning'];

@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, serve } from './serve.mjs';
+import { serve } from '../../web/serve.mjs';
+import { CHROMIUM_ARGS } from './chromium.mjs';
 
 const [npmDir, workDir] = process.argv.slice(2).map((p) => resolve(p));
 const app = join(workDir, 'vite-app');

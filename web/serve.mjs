@@ -1,12 +1,8 @@
-// A static file server on 127.0.0.1 for the browser tests and the gallery: maps URL prefixes
+// A static file server on 127.0.0.1 for the demo gallery (./xfb demo) and the browser tests: maps URL prefixes
 // to folders, serves .mjs/.wasm with the MIME types browsers require.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
-
-/** Headless Chromium with WebGL2 on SwiftShader, and no background network traffic (TOOLCHAIN.md). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-dev-shm-usage', '--disable-quic',
-  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-gpu-blocklist'];
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
   '.css': 'text/css', '.png': 'image/png', '.glsl': 'text/plain', '.vert': 'text/plain' };
