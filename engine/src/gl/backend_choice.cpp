@@ -1,0 +1,66 @@
+// Backend::Auto and backend switching: the compute pass is built on first use; Auto times
+// trial passes of both backends (not swapped: the state does not advance) once per context and
+// simulation shape, and keeps the faster with the figures as its reason.
+#include "gl/pipeline_state.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+namespace xfb::detail {
+
+// Wall time of `n` passes that are not swapped (the state does not advance), fence-synchronised.
+double PipelineState::timePasses(Backend b, int n) {
+    Backend saved = choice.backend;
+    choice.backend = b;
+    auto finish = [] {
+        GLsync f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        while (glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
+        glDeleteSync(f);
+    };
+    pass(0, false); // warm-up: first use compiles lazily in some drivers
+    finish();
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) pass(0, false);
+    finish();
+    choice.backend = saved;
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
+}
+
+void PipelineState::ensureCompute(int groupSize) {
+    if (!compute) compute = ComputePass::build(*program, plan, inputs.size(), device->caps, groupSize);
+}
+
+void PipelineState::select(Backend wanted, int groupSize) {
+    if (wanted == Backend::TransformFeedback) {
+        choice = {Backend::TransformFeedback, "requested", 0, 0};
+        return;
+    }
+    if (wanted == Backend::Compute) {
+        ensureCompute(groupSize);
+        choice = {Backend::Compute, "requested", 0, 0};
+        return;
+    }
+    std::string key = program->desc.source + "|" + std::string(captureModeName(program->capture.mode)) + "|" + std::to_string(plan.count);
+    if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
+        if (Backend(it->second.first) == Backend::Compute) ensureCompute(groupSize);
+        choice = {Backend(it->second.first), "auto, decided earlier on this context: " + it->second.second, 0, 0};
+        return;
+    }
+    try {
+        ensureCompute(groupSize);
+    } catch (const Error& e) {
+        choice = {Backend::TransformFeedback, "auto: compute is not available (" + std::string(e.what()) + ")", 0, 0};
+        device->autoDecisions[key] = {int(choice.backend), choice.reason};
+        return;
+    }
+    constexpr int kTrials = 5;
+    double tf = timePasses(Backend::TransformFeedback, kTrials), cs = timePasses(Backend::Compute, kTrials);
+    Backend best = cs < tf ? Backend::Compute : Backend::TransformFeedback;
+    char reason[256];
+    std::snprintf(reason, sizeof reason, "auto: %s was faster, transform feedback %.3f ms vs compute %.3f ms per pass (%d trial passes each, %lld elements, %s)",
+                  best == Backend::Compute ? "compute" : "transform feedback", tf, cs, kTrials, (long long)plan.count, device->caps.renderer.c_str());
+    choice = {best, reason, tf, cs};
+    device->autoDecisions[key] = {int(best), reason};
+}
+
+} // namespace xfb::detail

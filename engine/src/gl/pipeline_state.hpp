@@ -1,0 +1,189 @@
+#pragma once
+// Internal: a Pipeline's state, shared by pipeline.cpp (building, the passes, the public API)
+// and backend_choice.cpp (Backend::Auto and switching).
+#include "compute/compute_pass.hpp"
+#include "gl/gl_check.hpp"
+#include "gl/state.hpp"
+#include "xfb/error.hpp"
+#include "xfb/pipeline.hpp"
+
+#include <array>
+#include <deque>
+#include <optional>
+
+namespace xfb {
+
+namespace detail {
+
+struct PendingQuery {
+    GLuint query;
+    std::uint64_t step;
+};
+
+struct PipelineState {
+    std::shared_ptr<DeviceState> device;
+    std::shared_ptr<ProgramState> program;
+    std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
+    PassPlan plan;
+    PipelineOptions options;
+    std::array<GLuint, 2> vao{}, tf{};
+    int side = 0; // which ping-pong side the next step uses
+    GLuint sideZeroName = 0; // the first state pair's input on side 0: tells the side from the names
+    std::uint64_t steps = 0;
+    GLuint checkQuery = 0;
+    std::vector<GLuint> freeQueries;
+    std::deque<PendingQuery> pending;
+    BackendChoice choice;
+    std::unique_ptr<ComputePass> compute; // built the first time the compute backend is used
+    struct CheckedStep {
+        GLenum error = GL_NO_ERROR;
+        std::optional<GLuint> written; // known at once for compute, from the query for TF
+        std::string why;
+    };
+    std::optional<CheckedStep> checking; // a checked step whose result has not been read
+    int lastCalls = 0;                   // GL calls of the last pass
+
+    void refuseWhileChecking(const char* what) const {
+        if (checking)
+            throw Error(ErrorCode::InvalidArgument, std::string(what) + " while a checked step is pending; poll it (pollCheckedStep) until it returns first");
+    }
+
+    ~PipelineState() {
+        if (device) std::erase(device->pipelines, this);
+        glDeleteVertexArrays(2, vao.data());
+        glDeleteTransformFeedbacks(2, tf.data());
+        if (checkQuery) glDeleteQueries(1, &checkQuery);
+        for (auto q : freeQueries) glDeleteQueries(1, &q);
+        for (auto& p : pending) glDeleteQueries(1, &p.query);
+    }
+
+    bool isState(std::size_t entry) const { return inputs[entry] && outputs[entry]; }
+
+    // The buffers of ping-pong side `s`, in terms of the names the entries held at construction:
+    // side 0 reads the inputs and writes the outputs, side 1 the reverse for state pairs. Used to
+    // build the side's VAO and transform feedback object once.
+    GLuint sideReadName(std::size_t entry, int s) const {
+        return (isState(entry) && s == 1) ? outputs[entry]->name : inputs[entry]->name;
+    }
+    GLuint sideWriteName(std::size_t entry, int s) const {
+        return (isState(entry) && s == 1) ? inputs[entry]->name : outputs[entry]->name;
+    }
+
+    void build() {
+        for (std::size_t e = 0; e < inputs.size() && !sideZeroName; ++e)
+            if (isState(e)) sideZeroName = inputs[e]->name;
+        XFB_GL(glGenVertexArrays(2, vao.data()));
+        XFB_GL(glGenTransformFeedbacks(2, tf.data()));
+        XFB_GL(glGenQueries(1, &checkQuery));
+        for (int s = 0; s < 2; ++s) {
+            XFB_GL(glBindVertexArray(vao[std::size_t(s)]));
+            for (const auto& a : plan.attributes) {
+                XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, sideReadName(std::size_t(a.entry), s)));
+                for (int l = 0; l < a.locationCount; ++l) {
+                    auto loc = GLuint(a.location + l);
+                    auto offset = reinterpret_cast<const void*>(std::uintptr_t(a.offset + l * a.componentsPerLocation * 4));
+                    XFB_GL(glEnableVertexAttribArray(loc));
+                    if (a.type == ComponentType::Float32)
+                        XFB_GL(glVertexAttribPointer(loc, a.componentsPerLocation, GL_FLOAT, GL_FALSE, a.stride, offset));
+                    else
+                        XFB_GL(glVertexAttribIPointer(loc, a.componentsPerLocation, a.type == ComponentType::Int32 ? GL_INT : GL_UNSIGNED_INT, a.stride, offset));
+                }
+            }
+            XFB_GL(glBindVertexArray(0));
+            XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, 0));
+            XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(s)]));
+            for (const auto& o : plan.outputs)
+                XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding), sideWriteName(std::size_t(o.entry), s)));
+            XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
+        }
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
+        gl::check("building the pipeline's vertex arrays and transform feedback objects");
+    }
+
+    void checkCapacity() const {
+        for (const auto& o : plan.outputs) {
+            const auto& b = *outputs[std::size_t(o.entry)];
+            if (b.bytes < o.bytesPerStep)
+                throw Error(ErrorCode::Capacity, "entry #" + std::to_string(o.entry) + " output holds " + std::to_string(b.bytes) +
+                                                     " bytes but a step writes " + std::to_string(o.bytesPerStep) + "; nothing was drawn");
+        }
+    }
+
+    // One pass on the current side, optionally inside a PRIMITIVES_WRITTEN query. Returns the
+    // first GL error the pass raised when asked (glGetError stalls WebGL, so only then).
+    // GL state is restored either way: a failed pass leaves nothing bound or enabled.
+    GLenum draw(GLuint query, bool collectError) {
+        checkCapacity();
+        // From the names, not a counter: another pipeline sharing these buffers may have swapped them.
+        if (sideZeroName) side = firstStateInput() == sideZeroName ? 0 : 1;
+        glUseProgram(program->program);
+        lastCalls = 9 + (query ? 2 : 0) + program->flushUniforms();
+        glBindVertexArray(vao[std::size_t(side)]);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(side)]);
+        glEnable(GL_RASTERIZER_DISCARD);
+        if (query) glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+        glBeginTransformFeedback(GL_POINTS);
+        glDrawArrays(GL_POINTS, 0, GLsizei(plan.count));
+        glEndTransformFeedback();
+        if (query) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+        glDisable(GL_RASTERIZER_DISCARD);
+        // Unbound so the captured buffers can be bound anywhere else (WebGL2 forbids a buffer
+        // bound for transform feedback on another target). The VAO stays bound, as in any
+        // VAO-based code: whoever sets attribute pointers next binds their own VAO first.
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        if (!collectError) return GL_NO_ERROR;
+        GLenum first = glGetError();
+        while (glGetError() != GL_NO_ERROR) {}
+        return first;
+    }
+
+    // One compute pass: reads every entry's current input and writes its current output (the
+    // names swap under the handles, so these are always the side draw() would use).
+    GLenum dispatch(bool collectError) {
+        checkCapacity();
+        lastCalls = compute->dispatch(*program, inputs, outputs);
+        if (!collectError) return GL_NO_ERROR;
+        GLenum first = glGetError();
+        while (glGetError() != GL_NO_ERROR) {}
+        return first;
+    }
+
+    // The GL size of each output buffer, which foreign code may have changed behind our back.
+    std::optional<std::string> shrunkOutput() const {
+        for (const auto& o : plan.outputs) {
+            GLint64 size = 0;
+            glBindBuffer(GL_COPY_WRITE_BUFFER, outputs[std::size_t(o.entry)]->name);
+            glGetBufferParameteri64v(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+            if (std::uint64_t(size) < o.bytesPerStep)
+                return "entry #" + std::to_string(o.entry) + "'s output holds " + std::to_string(size) + " bytes, a step writes " +
+                       std::to_string(o.bytesPerStep);
+        }
+        return std::nullopt;
+    }
+
+    GLenum pass(GLuint query, bool collectError) {
+        return choice.backend == Backend::Compute ? dispatch(collectError) : draw(query, collectError);
+    }
+
+    // Backend choice (backend_choice.cpp).
+    double timePasses(Backend b, int n);
+    void ensureCompute(int groupSize);
+    void select(Backend wanted, int groupSize);
+
+    GLuint firstStateInput() const {
+        for (std::size_t e = 0; e < inputs.size(); ++e)
+            if (isState(e)) return inputs[e]->name;
+        return 0;
+    }
+
+    void swap() {
+        for (std::size_t e = 0; e < inputs.size(); ++e)
+            if (isState(e)) std::swap(inputs[e]->name, outputs[e]->name);
+        side ^= 1;
+        ++steps;
+    }
+};
+
+} // namespace detail
+} // namespace xfb
