@@ -141,3 +141,21 @@ TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so; after restor
     particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
     requireEqual(a.readAs<float>(), ref, "a step after restoration");
 }
+
+TEST_CASE_FIXTURE(GlTest, "the compute work-group size comes from the device limits and can be overridden") {
+    if (!dev.capabilities().compute) return;
+    Particles p(dev);
+    Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
+    Pipeline automatic(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute});
+    int expected = std::min(256, std::min(dev.capabilities().maxComputeGroupSizeX, dev.capabilities().maxComputeInvocations));
+    CHECK(contains(automatic.computeSource(), "layout(local_size_x = " + std::to_string(expected) + ") in;"));
+    Pipeline small(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute, .workGroupSize = 64});
+    CHECK(contains(small.computeSource(), "layout(local_size_x = 64) in;"));
+    small.step(); // 777 elements: 13 groups of 64, the last one partial
+    std::vector<float> ref = p.initial;
+    particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
+    requireEqual(a.readAs<float>(), ref, "a step with 64-wide groups");
+    std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute, .workGroupSize = 1 << 20}),
+                                        ErrorCode::InvalidArgument);
+    CHECK(contains(msg, "work-group size"));
+}
