@@ -3,6 +3,8 @@
 
 #include "../unit/test_util.hpp"
 
+#include <thread>
+
 using namespace xfb;
 using namespace xfbtest;
 
@@ -102,4 +104,37 @@ TEST_CASE_FIXTURE(GlTest, "link errors carry GL's log and leave no GL error behi
     std::string msg = XFB_REQUIRE_ERROR(Program(dev, {noMain, {}, {}, "no-main"}), ErrorCode::ProgramLink);
     CHECK(contains(msg, "'no-main'"));
     CHECK(contains(msg, "main"));
+}
+
+TEST_CASE_FIXTURE(GlTest, "GL errors, missing contexts and unusable platforms are reported with their codes") {
+    // A buffer deleted behind the engine's back: the next upload reports the GL error by name.
+    std::vector<float> data(16, 1.0f);
+    Buffer doomed(dev, vec4Format(0), 4, view(data));
+    GLuint name = doomed.glName();
+    glDeleteBuffers(1, &name);
+    std::string msg = XFB_REQUIRE_ERROR(doomed.upload(view(data)), ErrorCode::GlError);
+    CHECK(contains(msg, "Buffer::upload"));
+    CHECK(glGetError() == GL_NO_ERROR); // drained by the check
+    // No context current on this thread.
+    std::string noContext;
+    std::thread([&] {
+        try {
+            Device orphan;
+        } catch (const Error& e) {
+            noContext = std::string(errorCodeName(e.code())) + " " + e.message();
+        }
+    }).join();
+    CHECK(contains(noContext, "XFB_UNSUPPORTED"));
+    CHECK(contains(noContext, "no GL context is current"));
+    // No platform to try: the context cannot be created, and the message says so.
+    std::string none;
+    std::thread([&] {
+        try {
+            HeadlessContext impossible(apiUnderTest(), {});
+        } catch (const Error& e) {
+            none = std::string(errorCodeName(e.code())) + " " + e.message();
+        }
+    }).join();
+    CHECK(contains(none, "XFB_CONTEXT_CREATION"));
+    CHECK(contains(none, "no platform tried"));
 }

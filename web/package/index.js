@@ -179,7 +179,6 @@ class Xfb {
   }
 
   // Internal ---------------------------------------------------------------------------------
-  get owner() { return this; }
   get module() { return this.#module; }
   forget(object) { this.#objects.delete(object); }
   emit(type, detail) { for (const l of this.#listeners.get(type) ?? []) l(detail); }

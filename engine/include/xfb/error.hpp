@@ -19,7 +19,6 @@ enum class ErrorCode {
     ShaderSyntax,               ///< a global declaration could not be read
     PreprocessorDirective,      ///< unbalanced #if/#endif, malformed directive, or an active #error
     PreprocessorUnevaluable,    ///< an #if expression uses something that cannot be evaluated offline
-    UnsupportedDeclaration,     ///< an interface block or struct where a plain variable is required
     // Attribute semantics.
     AttributeType,              ///< an input of a type that cannot be a vertex attribute (bool, struct, double)
     AttributeLocationCollision, ///< two inputs claim the same attribute location

@@ -7,7 +7,6 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::ShaderSyntax: return "XFB_SHADER_SYNTAX";
     case ErrorCode::PreprocessorDirective: return "XFB_PREPROCESSOR_DIRECTIVE";
     case ErrorCode::PreprocessorUnevaluable: return "XFB_PREPROCESSOR_UNEVALUABLE";
-    case ErrorCode::UnsupportedDeclaration: return "XFB_UNSUPPORTED_DECLARATION";
     case ErrorCode::AttributeType: return "XFB_ATTRIBUTE_TYPE";
     case ErrorCode::AttributeLocationCollision: return "XFB_ATTRIBUTE_LOCATION_COLLISION";
     case ErrorCode::MixedSemantics: return "XFB_MIXED_SEMANTICS";

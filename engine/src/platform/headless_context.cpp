@@ -81,7 +81,7 @@ EGLContext tryDisplay(EGLDisplay display, Api api, std::string& why) {
 
 } // namespace
 
-HeadlessContext::HeadlessContext(Api api) : impl_(std::make_unique<Impl>()) {
+HeadlessContext::HeadlessContext(Api api, std::vector<EglPlatform> order) : impl_(std::make_unique<Impl>()) {
     impl_->api = api;
     std::string tried;
     auto attempt = [&](const char* platform, EGLDisplay d) {
@@ -100,22 +100,30 @@ HeadlessContext::HeadlessContext(Api api) : impl_(std::make_unique<Impl>()) {
     const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     auto getPlatformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
     bool done = false;
-    if (getPlatformDisplay && hasExtension(clientExtensions, "EGL_EXT_platform_device")) {
-        auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
-        EGLDeviceEXT devices[16];
-        EGLint count = 0;
-        if (queryDevices && queryDevices(16, devices, &count))
-            for (EGLint i = 0; i < count && !done; ++i)
-                done = attempt("device", getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
-    } else {
-        tried = "device: EGL_EXT_platform_device is not available";
+    for (EglPlatform platform : order) {
+        if (done) break;
+        if (platform == EglPlatform::Device) {
+            if (!getPlatformDisplay || !hasExtension(clientExtensions, "EGL_EXT_platform_device")) {
+                tried += std::string(tried.empty() ? "" : "; ") + "device: EGL_EXT_platform_device is not available";
+                continue;
+            }
+            auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+            EGLDeviceEXT devices[16];
+            EGLint count = 0;
+            if (queryDevices && queryDevices(16, devices, &count))
+                for (EGLint i = 0; i < count && !done; ++i) done = attempt("device", getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
+        } else if (platform == EglPlatform::Surfaceless) {
+            if (getPlatformDisplay && hasExtension(clientExtensions, "EGL_MESA_platform_surfaceless"))
+                done = attempt("surfaceless", getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr));
+            else
+                tried += std::string(tried.empty() ? "" : "; ") + "surfaceless: EGL_MESA_platform_surfaceless is not available";
+        } else {
+            done = attempt("default", eglGetDisplay(EGL_DEFAULT_DISPLAY));
+        }
     }
-    if (!done && getPlatformDisplay && hasExtension(clientExtensions, "EGL_MESA_platform_surfaceless"))
-        done = attempt("surfaceless", getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr));
-    if (!done) done = attempt("default", eglGetDisplay(EGL_DEFAULT_DISPLAY));
     if (!done)
         throw Error(ErrorCode::ContextCreation, std::string("no headless ") + (api == Api::OpenGL43Core ? "OpenGL 4.3 core" : "OpenGL ES 3.0") +
-                                                    " context could be created (" + tried +
+                                                    " context could be created (" + (tried.empty() ? std::string("no platform tried") : tried) +
                                                     "). Install Mesa's EGL driver (apt-get install libegl-mesa0 libgl1-mesa-dri) "
                                                     "or set EGL_PLATFORM=surfaceless");
 
