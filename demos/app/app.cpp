@@ -6,6 +6,7 @@
 #include "demo.hpp"
 #include "gl.hpp"
 #include "screenshot.hpp"
+#include "step_timer.hpp"
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -18,7 +19,6 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -106,15 +106,16 @@ public:
         frame_.projection = glm::perspective(0.8f, float(frame_.width) / float(frame_.height), 0.01f, 100.0f);
 
         if (!paused_ || stepOnce_) {
-            auto t0 = std::chrono::steady_clock::now();
+            timer_.begin();
             try {
                 demo_->step(frame_);
             } catch (const xfb::Error& e) {
                 error_ = e.what();
                 paused_ = true;
             }
+            timer_.end();
             std::rotate(history_.begin(), history_.begin() + 1, history_.end());
-            history_.back() = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            history_.back() = timer_.milliseconds();
             frame_.time += frame_.dt;
             stepOnce_ = false;
         }
@@ -172,8 +173,8 @@ public:
         ImGui::SameLine();
         if (ImGui::Button("single step")) stepOnce_ = true;
         float peak = *std::max_element(history_.begin(), history_.end());
-        ImGui::PlotLines("step ms", history_.data(), int(history_.size()), 0, nullptr, 0.0f, std::max(peak, 0.1f), ImVec2(0, 50));
-        ImGui::Text("step: %.3f ms (CPU submit), %d GL calls", history_.back(), demo_->pipeline().lastStepGlCalls());
+        ImGui::PlotLines(timer_.unit(), history_.data(), int(history_.size()), 0, nullptr, 0.0f, std::max(peak, 0.1f), ImVec2(0, 50));
+        ImGui::Text("step: %.3f %s, %d GL calls in the last pass", history_.back(), timer_.unit(), demo_->pipeline().lastStepGlCalls());
         if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", error_.c_str());
         if (ImGui::CollapsingHeader("buffer plan")) {
             const xfb::CapturePlan& plan = demo_->program().capture();
@@ -217,6 +218,7 @@ private:
     Options options_;
     GLFWwindow* window_ = nullptr;
     std::optional<xfb::Device> device_;
+    StepTimer timer_;
     std::unique_ptr<Demo> demo_;
     int index_ = 0, frames_ = 0;
     Frame frame_;
