@@ -79,11 +79,9 @@ void main() {
 class Cloth : public Demo {
 public:
     explicit Cloth(xfb::Device& device) : device_(device) {
-        render_ = makeProgram(kMeshVertex.c_str(), kMeshFragment);
-        build();
+                build();
     }
     ~Cloth() override {
-        glDeleteProgram(render_);
         glDeleteBuffers(1, &indices_);
         glDeleteVertexArrays(1, &vao_);
     }
@@ -105,11 +103,11 @@ public:
 
     void render(const Frame& f) override {
         glEnable(GL_DEPTH_TEST);
-        glUseProgram(render_);
-        glUniformMatrix4fv(glGetUniformLocation(render_, "viewProjection"), 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
-        glUniform1i(glGetUniformLocation(render_, "width"), width_);
-        glUniform1i(glGetUniformLocation(render_, "height"), height_);
-        glUniform1i(glGetUniformLocation(render_, "positions"), 0);
+        render_.use();
+        glUniformMatrix4fv(render_["viewProjection"], 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
+        glUniform1i(render_["width"], width_);
+        glUniform1i(render_["height"], height_);
+        glUniform1i(render_["positions"], 0);
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, positions_.texture());
         glBindVertexArray(vao_); // no attributes: the vertex shader reads the texture; indices from the VAO
@@ -190,7 +188,8 @@ private:
     std::optional<xfb::Buffer> state_[2], next_[2], constants_;
     std::optional<xfb::Pipeline> pipeline_;
     BufferTexture positions_;
-    GLuint render_ = 0, vao_ = 0, indices_ = 0;
+    RenderProgram render_{kMeshVertex.c_str(), kMeshFragment};
+    GLuint vao_ = 0, indices_ = 0;
 };
 
 } // namespace

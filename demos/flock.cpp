@@ -90,12 +90,10 @@ void main() { colour = vec4(shade, 1.0); }
 class Flock : public Demo {
 public:
     explicit Flock(xfb::Device& device) : device_(device) {
-        render_ = makeProgram(kConeVertex, kConeFragment);
-        makeCone();
+                makeCone();
         build();
     }
     ~Flock() override {
-        glDeleteProgram(render_);
         glDeleteVertexArrays(1, &vao_);
         glDeleteBuffers(1, &cone_);
     }
@@ -121,8 +119,8 @@ public:
 
     void render(const Frame& f) override {
         glEnable(GL_DEPTH_TEST);
-        glUseProgram(render_);
-        glUniformMatrix4fv(glGetUniformLocation(render_, "viewProjection"), 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
+        render_.use();
+        glUniformMatrix4fv(render_["viewProjection"], 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
         glBindVertexArray(vao_);
         glDrawArraysInstanced(GL_TRIANGLES, 0, coneVertices_, GLsizei(count_));
         glBindVertexArray(0);
@@ -213,7 +211,8 @@ private:
     std::optional<xfb::Buffer> state_[2], next_[2], instances_[2], constants_;
     std::optional<xfb::Pipeline> pipeline_;
     BufferTexture positions_, velocities_;
-    GLuint render_ = 0, vao_ = 0, cone_ = 0;
+    RenderProgram render_{kConeVertex, kConeFragment};
+    GLuint vao_ = 0, cone_ = 0;
     GLsizei coneVertices_ = 0;
 };
 

@@ -67,11 +67,9 @@ public:
 #else
         count_ = 1'000'000;
 #endif
-        render_ = makeProgram(kRenderVertex, kRenderFragment);
-        build();
+                build();
     }
     ~Particles() override {
-        glDeleteProgram(render_);
         glDeleteVertexArrays(2, vaos_);
     }
 
@@ -86,9 +84,9 @@ public:
     void render(const Frame& f) override {
         // One VAO per GL buffer the state can be in: after a swap, pick the one naming the latest.
         int which = state_[0]->glName() == names_[0] ? 0 : 1;
-        glUseProgram(render_);
-        glUniformMatrix4fv(glGetUniformLocation(render_, "viewProjection"), 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
-        glUniform1f(glGetUniformLocation(render_, "pointSize"), pointSize_);
+        render_.use();
+        glUniformMatrix4fv(render_["viewProjection"], 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
+        glUniform1f(render_["pointSize"], pointSize_);
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE);
         glBindVertexArray(vaos_[which]);
@@ -175,7 +173,8 @@ private:
     std::optional<xfb::Program> program_;
     std::optional<xfb::Buffer> state_[2], scratch_[2];
     std::optional<xfb::Pipeline> pipeline_;
-    GLuint render_ = 0, vaos_[2] = {0, 0}, names_[2] = {0, 0};
+    RenderProgram render_{kRenderVertex, kRenderFragment};
+    GLuint vaos_[2] = {0, 0}, names_[2] = {0, 0};
 };
 
 } // namespace

@@ -57,11 +57,9 @@ void main() {
 class Skinning : public Demo {
 public:
     explicit Skinning(xfb::Device& device) : device_(device) {
-        render_ = makeProgram(kDrawVertex, kDrawFragment);
-        build();
+                build();
     }
     ~Skinning() override {
-        glDeleteProgram(render_);
         glDeleteBuffers(1, &indices_);
         glDeleteVertexArrays(1, &vao_);
     }
@@ -83,11 +81,11 @@ public:
 
     void render(const Frame& f) override {
         glEnable(GL_DEPTH_TEST);
-        glUseProgram(render_);
-        glUniformMatrix4fv(glGetUniformLocation(render_, "viewProjection"), 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
+        render_.use();
+        glUniformMatrix4fv(render_["viewProjection"], 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
         glBindVertexArray(vao_);
         for (float shadow : {1.0f, 0.0f}) { // the same skinned vertices, drawn six times
-            glUniform1f(glGetUniformLocation(render_, "shadow"), shadow);
+            glUniform1f(render_["shadow"], shadow);
             glDrawElementsInstanced(GL_TRIANGLES, indexCount_, GL_UNSIGNED_INT, nullptr, 3);
         }
         glBindVertexArray(0);
@@ -162,7 +160,8 @@ private:
     std::optional<xfb::Program> program_;
     std::optional<xfb::Buffer> mesh_[3], skinned_;
     std::optional<xfb::Pipeline> pipeline_;
-    GLuint render_ = 0, vao_ = 0, indices_ = 0;
+    RenderProgram render_{kDrawVertex, kDrawFragment};
+    GLuint vao_ = 0, indices_ = 0;
 };
 
 } // namespace

@@ -64,11 +64,9 @@ void main() { colour = vec4(tint * fade, 1.0); }
 class Trails : public Demo {
 public:
     explicit Trails(xfb::Device& device) : device_(device) {
-        render_ = makeProgram(kRibbonVertex, kRibbonFragment);
-        build();
+                build();
     }
     ~Trails() override {
-        glDeleteProgram(render_);
         glDeleteVertexArrays(2, vaos_);
     }
 
@@ -80,12 +78,12 @@ public:
     }
 
     void render(const Frame& f) override {
-        glUseProgram(render_);
-        glUniformMatrix4fv(glGetUniformLocation(render_, "viewProjection"), 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
-        glUniform3fv(glGetUniformLocation(render_, "eye"), 1, glm::value_ptr(f.eye));
-        glUniform1i(glGetUniformLocation(render_, "history"), history_);
-        glUniform1i(glGetUniformLocation(render_, "head"), head_);
-        glUniform1f(glGetUniformLocation(render_, "width"), width_);
+        render_.use();
+        glUniformMatrix4fv(render_["viewProjection"], 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
+        glUniform3fv(render_["eye"], 1, glm::value_ptr(f.eye));
+        glUniform1i(render_["history"], history_);
+        glUniform1i(render_["head"], head_);
+        glUniform1f(render_["width"], width_);
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE);
         glBindVertexArray(vaos_[state_->glName() == names_[0] ? 0 : 1]);
@@ -147,7 +145,8 @@ private:
     std::optional<xfb::Program> program_;
     std::optional<xfb::Buffer> state_, next_;
     std::optional<xfb::Pipeline> pipeline_;
-    GLuint render_ = 0, vaos_[2] = {0, 0}, names_[2] = {0, 0};
+    RenderProgram render_{kRibbonVertex, kRibbonFragment};
+    GLuint vaos_[2] = {0, 0}, names_[2] = {0, 0};
 };
 
 } // namespace

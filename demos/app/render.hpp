@@ -8,11 +8,31 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 
 namespace demos {
 
 /// Compiles and links a GLSL ES 3.00 vertex + fragment program; throws std::runtime_error with the log.
 GLuint makeProgram(const char* vertex, const char* fragment);
+
+/// A render program that looks each uniform location up once (no glGetUniformLocation per frame).
+class RenderProgram {
+public:
+    RenderProgram(const char* vertex, const char* fragment) : id_(makeProgram(vertex, fragment)) {}
+    RenderProgram(const RenderProgram&) = delete;
+    RenderProgram& operator=(const RenderProgram&) = delete;
+    ~RenderProgram() { glDeleteProgram(id_); }
+    void use() const { glUseProgram(id_); }
+    GLint operator[](const std::string& uniform) {
+        auto it = locations_.find(uniform);
+        if (it == locations_.end()) it = locations_.emplace(uniform, glGetUniformLocation(id_, uniform.c_str())).first;
+        return it->second;
+    }
+
+private:
+    GLuint id_;
+    std::unordered_map<std::string, GLint> locations_;
+};
 
 /// A copy of a vec4 buffer in an RGBA32F texture (glTexSubImage2D from GL_PIXEL_UNPACK_BUFFER,
 /// GPU to GPU), so a shader can read other elements with texelFetch: the neighbours of a boid,
