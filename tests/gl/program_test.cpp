@@ -139,3 +139,18 @@ TEST_CASE_FIXTURE(GlTest, "GL errors, missing contexts and unusable platforms ar
     CHECK(contains(none, "XFB_CONTEXT_CREATION"));
     CHECK(contains(none, "no platform tried"));
 }
+
+TEST_CASE_FIXTURE(GlTest, "non-square matrix uniforms and sampler units") {
+    const char* src = "#version 300 es\nin vec4 p;\nuniform mat2x3 m;\nuniform highp sampler2D table;\nout vec4 out_p;\n"
+                      "void main() { out_p = vec4(m * p.xy, 1.0 + texelFetch(table, ivec2(0), 0).x); }"; // unbound unit: x = 0
+    Program program(dev, {src, {}, {}, "mat2x3"});
+    const float m[6] = {1, 2, 3, 4, 5, 6}; // column-major: columns (1,2,3) and (4,5,6)
+    program.setUniform("m", ScalarKind::Float, std::as_bytes(std::span<const float>(m)));
+    program.setUniform("table", 0); // a texture unit
+    XFB_REQUIRE_ERROR(program.setUniform("table", 0.5f), ErrorCode::UniformType);
+    std::vector<float> data{2, 10, 0, 0};
+    Buffer in(dev, vec4Format(0), 1, view(data)), out(dev, vec4Format(5), 1);
+    Pipeline pipeline(dev, program, {{&in, nullptr}, {nullptr, &out}});
+    pipeline.step();
+    requireEqual(out.readAs<float>(), std::vector<float>{2 * 1 + 10 * 4, 2 * 2 + 10 * 5, 2 * 3 + 10 * 6, 1}, "m * p.xy");
+}

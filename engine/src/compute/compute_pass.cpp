@@ -1,6 +1,7 @@
 #include "compute/compute_pass.hpp"
 
 #include "gl/gl_check.hpp"
+#include "gl/shader.hpp"
 #include "xfb/error.hpp"
 
 #include <algorithm>
@@ -22,16 +23,6 @@ ComputePass::~ComputePass() {
     if (program) glDeleteProgram(program);
 }
 
-namespace {
-std::string log(GLuint object, bool isProgram) {
-    GLint n = 0;
-    isProgram ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &n) : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &n);
-    std::string s(std::size_t(std::max(n, 1)), '\0');
-    isProgram ? glGetProgramInfoLog(object, n, nullptr, s.data()) : glGetShaderInfoLog(object, n, nullptr, s.data());
-    s.resize(std::strlen(s.c_str()));
-    return s;
-}
-} // namespace
 
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,
                                                 int requestedGroupSize) {
@@ -53,25 +44,16 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
                                                 std::to_string(caps.maxComputeStorageBlocks) + "; use the transform-feedback backend");
     pass->groups = GLuint((plan.count + groupSize - 1) / groupSize);
 
-    GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
-    const char* text = pass->shader.source.c_str();
-    glShaderSource(cs, 1, &text, nullptr);
-    glCompileShader(cs);
-    GLint ok = 0;
-    glGetShaderiv(cs, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        std::string l = log(cs, false);
-        glDeleteShader(cs);
-        throw Error(ErrorCode::ShaderCompile, "the compute shader generated from '" + label + "' does not compile (line numbers are the " +
-                                                  "vertex shader's): " + l);
-    }
+    GLuint cs = gl::compileShader(GL_COMPUTE_SHADER, pass->shader.source,
+                                  "the compute shader generated from '" + label + "' (line numbers are the vertex shader's)");
     pass->program = glCreateProgram();
     glAttachShader(pass->program, cs);
     glLinkProgram(pass->program);
     glDetachShader(pass->program, cs);
     glDeleteShader(cs);
+    GLint ok = 0;
     glGetProgramiv(pass->program, GL_LINK_STATUS, &ok);
-    if (!ok) throw Error(ErrorCode::ProgramLink, "the compute program generated from '" + label + "' does not link: " + log(pass->program, true));
+    if (!ok) throw Error(ErrorCode::ProgramLink, "the compute program generated from '" + label + "' does not link: " + gl::infoLog(pass->program, true));
 
     for (const auto& [name, u] : program.uniforms) {
         GLint location = glGetUniformLocation(pass->program, name.c_str());

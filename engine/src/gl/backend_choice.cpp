@@ -12,16 +12,11 @@ namespace xfb::detail {
 double PipelineState::timePasses(Backend b, int n) {
     Backend saved = choice.backend;
     choice.backend = b;
-    auto finish = [] {
-        GLsync f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-        while (glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
-        glDeleteSync(f);
-    };
     pass(0, false); // warm-up: first use compiles lazily in some drivers
-    finish();
+    gl::finishWithFence();
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < n; ++i) pass(0, false);
-    finish();
+    gl::finishWithFence();
     choice.backend = saved;
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
 }

@@ -67,9 +67,7 @@ std::vector<std::byte> Buffer::read() const {
     auto& s = live(state_);
     s.device->requireContext("Buffer::read");
 #ifndef __EMSCRIPTEN__ // WebGL cannot wait on a fence; glGetBufferSubData waits itself
-    GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    while (glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
-    glDeleteSync(fence);
+    gl::finishWithFence();
 #endif
     return gl::readBytes(s.name, s.bytes);
 }

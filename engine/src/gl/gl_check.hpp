@@ -18,6 +18,11 @@ void check(const char* what);
 /// The first `bytes` of a buffer, copied to CPU memory (the GPU must be done writing it).
 std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t bytes);
 
+/// Waits on the CPU until `fence` is signalled (flushing first). Not for WebGL, which cannot wait.
+void waitFor(GLsync fence);
+/// A fence after everything issued so far, waited for and deleted.
+void finishWithFence();
+
 } // namespace xfb::gl
 
 // XFB_GL(call): in debug builds every call is followed by a check naming it.

@@ -1,4 +1,5 @@
 #include "gl/gl_check.hpp"
+#include "gl/shader.hpp"
 #include "gl/state.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"
@@ -36,7 +37,13 @@ void uploadUniform(GLint location, GLenum type, int components, const std::vecto
     case GL_FLOAT_MAT2: glUniformMatrix2fv(location, n, GL_FALSE, f); break;
     case GL_FLOAT_MAT3: glUniformMatrix3fv(location, n, GL_FALSE, f); break;
     case GL_FLOAT_MAT4: glUniformMatrix4fv(location, n, GL_FALSE, f); break;
-    default: glUniform1iv(location, n, i); break; // samplers: texture unit
+    case GL_FLOAT_MAT2x3: glUniformMatrix2x3fv(location, n, GL_FALSE, f); break;
+    case GL_FLOAT_MAT2x4: glUniformMatrix2x4fv(location, n, GL_FALSE, f); break;
+    case GL_FLOAT_MAT3x2: glUniformMatrix3x2fv(location, n, GL_FALSE, f); break;
+    case GL_FLOAT_MAT3x4: glUniformMatrix3x4fv(location, n, GL_FALSE, f); break;
+    case GL_FLOAT_MAT4x2: glUniformMatrix4x2fv(location, n, GL_FALSE, f); break;
+    case GL_FLOAT_MAT4x3: glUniformMatrix4x3fv(location, n, GL_FALSE, f); break;
+    default: glUniform1iv(location, n, i); break; // samplers: a texture unit
     }
 }
 
@@ -71,6 +78,9 @@ UniformShape shapeOf(GLenum type) {
     case GL_FLOAT_MAT2: return {ScalarKind::Float, 4};
     case GL_FLOAT_MAT3: return {ScalarKind::Float, 9};
     case GL_FLOAT_MAT4: return {ScalarKind::Float, 16};
+    case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT3x2: return {ScalarKind::Float, 6};
+    case GL_FLOAT_MAT2x4: case GL_FLOAT_MAT4x2: return {ScalarKind::Float, 8};
+    case GL_FLOAT_MAT3x4: case GL_FLOAT_MAT4x3: return {ScalarKind::Float, 12};
     case GL_INT: return {ScalarKind::Int, 1};
     case GL_INT_VEC2: return {ScalarKind::Int, 2};
     case GL_INT_VEC3: return {ScalarKind::Int, 3};
@@ -83,7 +93,7 @@ UniformShape shapeOf(GLenum type) {
     case GL_BOOL_VEC2: return {ScalarKind::Int, 2};
     case GL_BOOL_VEC3: return {ScalarKind::Int, 3};
     case GL_BOOL_VEC4: return {ScalarKind::Int, 4};
-    default: return {ScalarKind::Opaque, 1}; // samplers and non-square matrices: set as int / not settable
+    default: return {ScalarKind::Int, 1}; // samplers and images: set with the texture unit, an int
     }
 }
 
@@ -115,32 +125,6 @@ std::string fragmentFor(int version, bool es) {
     return header + "out vec4 xfb_unused_color;\nvoid main() { xfb_unused_color = vec4(0.0); }\n";
 }
 
-std::string infoLog(GLuint object, bool isProgram) {
-    GLint length = 0;
-    isProgram ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &length) : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &length);
-    std::string log(std::size_t(std::max(length, 1)), '\0');
-    isProgram ? glGetProgramInfoLog(object, length, nullptr, log.data()) : glGetShaderInfoLog(object, length, nullptr, log.data());
-    log.resize(std::strlen(log.c_str()));
-    while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
-    return log;
-}
-
-GLuint compile(GLenum stage, const std::string& source, const std::string& label) {
-    GLuint sh = glCreateShader(stage);
-    const char* text = source.c_str();
-    XFB_GL(glShaderSource(sh, 1, &text, nullptr));
-    XFB_GL(glCompileShader(sh));
-    GLint ok = 0;
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        std::string log = infoLog(sh, false);
-        glDeleteShader(sh);
-        throw Error(ErrorCode::ShaderCompile, std::string(stage == GL_VERTEX_SHADER ? "vertex" : "fragment") + " shader '" + label +
-                                                  "' does not compile; the GL compiler says (source:line): " + log);
-    }
-    return sh;
-}
-
 } // namespace
 
 namespace detail {
@@ -149,10 +133,10 @@ void ProgramState::link() {
     const std::string& label = desc.label;
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
     bool legacy = shader.version == 100;
-    GLuint vs = compile(GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines), label);
+    GLuint vs = gl::compileShader(GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines), "vertex shader '" + label + "'");
     GLuint fs = 0;
     try {
-        fs = compile(GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es), label + " (generated fragment shader)");
+        fs = gl::compileShader(GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es), "the fragment shader generated for '" + label + "'");
     } catch (...) {
         glDeleteShader(vs);
         throw;
@@ -174,7 +158,7 @@ void ProgramState::link() {
     GLint linked = 0;
     glGetProgramiv(program, GL_LINK_STATUS, &linked);
     if (!linked) {
-        std::string log = infoLog(program, true);
+        std::string log = gl::infoLog(program, true);
         for (const auto& v : capture.varyings)
             if (log.find(v.name) != std::string::npos)
                 throw Error(ErrorCode::VaryingOptimizedAway,
@@ -275,8 +259,7 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
     }
     detail::Uniform& u = it->second;
     int given = int(values.size() / 4);
-    bool samplerUnit = u.kind == ScalarKind::Opaque && kind == ScalarKind::Int; // samplers take a texture unit
-    if ((u.kind != kind && !samplerUnit) || given % u.components != 0 || given > u.components * u.arraySize || given == 0)
+    if (u.kind != kind || given % u.components != 0 || given > u.components * u.arraySize || given == 0)
         throw Error(ErrorCode::UniformType, "uniform '" + std::string(name) + "' is " + kindName(u.kind) + "x" + std::to_string(u.components) +
                                                 (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") + " but the value is " +
                                                 kindName(kind) + "x" + std::to_string(given));

@@ -30,6 +30,15 @@ std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t bytes) {
     check("reading a buffer back (glMapBufferRange / glGetBufferSubData)");
     return out;
 }
+void waitFor(GLsync fence) {
+    while (glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
+}
+
+void finishWithFence() {
+    GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    waitFor(fence);
+    glDeleteSync(fence);
+}
 } // namespace gl
 
 namespace detail {
@@ -80,7 +89,7 @@ std::vector<std::byte> ReadbackRequest::take() {
 #ifdef __EMSCRIPTEN__
     if (!ready()) throw Error(ErrorCode::InvalidArgument, "the readback is not ready yet: WebGL cannot wait, poll ready() across frames");
 #else
-    while (glClientWaitSync(state_->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
+    gl::waitFor(state_->fence);
 #endif
     std::vector<std::byte> out = gl::readBytes(state_->staging, state_->bytes);
     state_->taken = true;
