@@ -1,7 +1,5 @@
 // Two backends, one simulation: switching between steps, the measured Auto choice, and errors.
-#include "gl_fixture.hpp"
-#include "reference.hpp"
-#include "xfb_shaders.hpp"
+#include "particles.hpp"
 
 #include "../unit/test_util.hpp"
 
@@ -9,16 +7,9 @@ using namespace xfb;
 using namespace xfbtest;
 
 namespace {
-struct Particles {
-    static constexpr std::int64_t n = 777;
-    VertexFormat format = VertexFormat::interleaved({{attr(0)}, {attr(1)}});
-    std::vector<float> initial = pseudoRandom(std::size_t(n) * 8, -1.0f, 1.0f, 13);
-    Program program;
-    explicit Particles(Device& dev) : program(dev, {std::string(xfb_shaders::particles_vert), {}, {}, "particles"}) {
-        for (std::size_t e = 0; e < std::size_t(n); ++e) initial[e * 8 + 3] = 0.125f * float(e % 13);
-        program.setUniform("dt", 0.0625f);
-        program.setUniform("gravity", glm::vec3(0.25f, -9.75f, 0.0f));
-    }
+// 777 particles, some of which respawn within a few steps.
+struct Particles : ParticleSim {
+    explicit Particles(Device& dev) : ParticleSim(dev, 777, 0.0625f, {0.25f, -9.75f, 0.0f}, 13, [](std::size_t e) { return 0.125f * float(e % 13); }) {}
 };
 } // namespace
 
@@ -34,7 +25,7 @@ TEST_CASE_FIXTURE(GlTest, "switching backend between steps gives the same state 
         if (step % 7 == 3) switching.setBackend(switching.backend().backend == Backend::Compute ? Backend::TransformFeedback : Backend::Compute);
         steady.step();
         switching.step();
-        particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
+        p.advance(ref);
     }
     CHECK(switching.backend().backend == Backend::Compute); // switched 7 times
     requireEqual(a2.readAs<float>(), a1.readAs<float>(), "switching vs steady");
@@ -61,7 +52,7 @@ TEST_CASE_FIXTURE(GlTest, "auto measures both backends once per context and shap
     CHECK(contains(second.backend().reason, "decided earlier"));
     first.step();
     std::vector<float> ref = p.initial;
-    particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
+    p.advance(ref);
     requireEqual(a.readAs<float>(), ref, "one step after auto");
 }
 
@@ -138,7 +129,7 @@ TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so; after restor
     a.upload(view(p.initial)); // contents are undefined after a restoration: the user re-uploads
     pipeline.step();
     std::vector<float> ref = p.initial;
-    particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
+    p.advance(ref);
     requireEqual(a.readAs<float>(), ref, "a step after restoration");
 }
 
@@ -153,7 +144,7 @@ TEST_CASE_FIXTURE(GlTest, "the compute work-group size comes from the device lim
     CHECK(contains(small.computeSource(), "layout(local_size_x = 64) in;"));
     small.step(); // 777 elements: 13 groups of 64, the last one partial
     std::vector<float> ref = p.initial;
-    particlesStep(ref, 0.0625f, {0.25f, -9.75f, 0.0f});
+    p.advance(ref);
     requireEqual(a.readAs<float>(), ref, "a step with 64-wide groups");
     std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute, .workGroupSize = 1 << 20}),
                                         ErrorCode::InvalidArgument);

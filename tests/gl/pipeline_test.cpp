@@ -1,8 +1,6 @@
 // Step semantics: capacity, overflow detection without losing state, async queries, no GL
 // objects created in the steady state, lifetime of shared buffers.
-#include "gl_fixture.hpp"
-#include "reference.hpp"
-#include "xfb_shaders.hpp"
+#include "particles.hpp"
 
 #include "../unit/test_util.hpp"
 
@@ -13,21 +11,14 @@ using namespace xfb;
 using namespace xfbtest;
 
 namespace {
-struct Particles {
-    static constexpr std::int64_t n = 256;
-    VertexFormat format = VertexFormat::interleaved({{attr(0)}, {attr(1)}});
-    std::vector<float> ref = pseudoRandom(std::size_t(n) * 8, -1.0f, 1.0f, 3);
+// 256 particles that do not respawn during these tests, with a state pair and the reference.
+struct Particles : ParticleSim {
+    std::vector<float> ref = initial;
     Buffer state, scratch;
-    Program program;
     explicit Particles(Device& dev)
-        : state(dev, format, n, view(ref)), scratch(dev, format, n),
-          program(dev, {std::string(xfb_shaders::particles_vert), {}, {}, "particles"}) {
-        for (std::size_t e = 0; e < std::size_t(n); ++e) ref[e * 8 + 3] = 3.0f; // no respawn here
-        state.upload(view(ref));
-        program.setUniform("dt", 0.5f);
-        program.setUniform("gravity", glm::vec3(0.0f, -1.0f, 0.0f));
-    }
-    void advanceReference() { particlesStep(ref, 0.5f, {0.0f, -1.0f, 0.0f}); }
+        : ParticleSim(dev, 256, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; }),
+          state(dev, format, n, view(initial)), scratch(dev, format, n) {}
+    void advanceReference() { advance(ref); }
 };
 
 // Re-specifies a buffer behind the engine's back, as foreign code sharing the context might.
@@ -40,7 +31,7 @@ void respecify(unsigned name, std::size_t bytes) {
 
 TEST_CASE_FIXTURE(GlTest, "an output buffer below count x stride is refused before anything is drawn") {
     Particles p(dev);
-    Buffer tooSmall(dev, p.format, Particles::n - 1);
+    Buffer tooSmall(dev, p.format, p.n - 1);
     std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, nullptr}, {nullptr, &tooSmall}}), ErrorCode::Capacity);
     CHECK(contains(msg, "8160 bytes"));
     CHECK(contains(msg, "8192"));
@@ -50,13 +41,13 @@ TEST_CASE_FIXTURE(GlTest, "an output buffer below count x stride is refused befo
 TEST_CASE_FIXTURE(GlTest, "a checked step that writes short is reported and not swapped; the state survives") {
     Particles p(dev);
     Pipeline pipeline(dev, p.program, {{&p.state, &p.scratch}});
-    CHECK(pipeline.stepChecked().written == Particles::n);
+    CHECK(pipeline.stepChecked().written == p.n);
     p.advanceReference();
     requireEqual(p.state.readAs<float>(), p.ref, "after a good checked step");
 
     // Foreign code shrinks the buffer the next step writes into: only half the records fit.
     const unsigned before = p.state.glName();
-    respecify(p.scratch.glName(), std::size_t(Particles::n / 2) * 32);
+    respecify(p.scratch.glName(), std::size_t(p.n / 2) * 32);
     std::string msg = XFB_REQUIRE_ERROR(pipeline.stepChecked(), ErrorCode::ShortWrite);
     CHECK(contains(msg, "of 256 records"));
     CHECK(contains(msg, "not swapped"));
@@ -65,7 +56,7 @@ TEST_CASE_FIXTURE(GlTest, "a checked step that writes short is reported and not 
     requireEqual(p.state.readAs<float>(), p.ref, "state after the failed step");
 
     // Give the buffer its size back: the simulation continues from the intact state.
-    respecify(p.scratch.glName(), std::size_t(Particles::n) * 32);
+    respecify(p.scratch.glName(), std::size_t(p.n) * 32);
     pipeline.stepChecked();
     p.advanceReference();
     requireEqual(p.state.readAs<float>(), p.ref, "after recovery");
@@ -84,7 +75,7 @@ TEST_CASE_FIXTURE(GlTest, "unchecked steps report their PRIMITIVES_WRITTEN async
     REQUIRE(reports.size() == 5);
     for (std::size_t i = 0; i < 5; ++i) {
         CHECK(reports[i].step == i);
-        CHECK(reports[i].written == Particles::n);
+        CHECK(reports[i].written == p.n);
         CHECK(reports[i].ok());
     }
 }
@@ -146,10 +137,10 @@ TEST_CASE_FIXTURE(GlTest, "buffers are shared with the pipeline: the user's hand
 
 TEST_CASE_FIXTURE(GlTest, "role errors reach the user from the Pipeline constructor") {
     Particles p(dev);
-    Buffer other(dev, p.format, Particles::n);
+    Buffer other(dev, p.format, p.n);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {nullptr, &other}}), ErrorCode::OutputCountMismatch);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.state}}), ErrorCode::InvalidArgument);
-    Buffer wrongCount(dev, p.format, Particles::n + 1);
+    Buffer wrongCount(dev, p.format, p.n + 1);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &wrongCount}}), ErrorCode::StateFormatMismatch);
     Buffer moved = std::move(other);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&other, &p.scratch}}), ErrorCode::Disposed);
@@ -172,7 +163,7 @@ TEST_CASE_FIXTURE(GlTest, "the non-blocking checked step: begin, poll until a re
         for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10); !report && std::chrono::steady_clock::now() < until;)
             report = pipeline.pollCheckedStep();
         REQUIRE(report);
-        CHECK(report->written == Particles::n);
+        CHECK(report->written == p.n);
         CHECK(pipeline.stepsTaken() == 1);
         p.advanceReference();
         requireEqual(p.state.readAs<float>(), p.ref, "after the polled step");
