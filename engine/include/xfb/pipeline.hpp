@@ -80,13 +80,15 @@ public:
     ~Pipeline();
 
     /// Runs one pass and swaps every {input, output} pair. Pipelined: does not wait for the GPU.
-    /// @throws Error Capacity (an output buffer shrank below count x stride; nothing is drawn)
+    /// (Capacity was checked when the pipeline was built; buffers keep their size. A buffer
+    /// re-specified by foreign GL code is caught by stepChecked().)
+    /// @throws Error ContextLost; GlError in debug builds
     void step();
     /// Runs one pass, waits for its PRIMITIVES_WRITTEN query (glGetQueryObjectuiv, blocking) and
     /// swaps only if every element was written. Otherwise throws ShortWrite and leaves the state
     /// buffers as they were before the step (write-only outputs are undefined). The compute
     /// backend checks the GL size of every output buffer (glGetBufferParameteri64v) first.
-    /// @throws Error ShortWrite, Capacity, GlError
+    /// @throws Error ShortWrite, ContextLost
     StepReport stepChecked();
     /// The non-blocking form of stepChecked(), for WebGL (where query results arrive in a later
     /// task) and frame loops: beginCheckedStep() runs the pass; pollCheckedStep() returns nothing

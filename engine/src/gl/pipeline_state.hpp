@@ -100,20 +100,10 @@ struct PipelineState {
         gl::check("building the pipeline's vertex arrays and transform feedback objects");
     }
 
-    void checkCapacity() const {
-        for (const auto& o : plan.outputs) {
-            const auto& b = *outputs[std::size_t(o.entry)];
-            if (b.bytes < o.bytesPerStep)
-                throw Error(ErrorCode::Capacity, "entry #" + std::to_string(o.entry) + " output holds " + std::to_string(b.bytes) +
-                                                     " bytes but a step writes " + std::to_string(o.bytesPerStep) + "; nothing was drawn");
-        }
-    }
-
     // One pass on the current side, optionally inside a PRIMITIVES_WRITTEN query. Returns the
     // first GL error the pass raised when asked (glGetError stalls WebGL, so only then).
     // GL state is restored either way: a failed pass leaves nothing bound or enabled.
     GLenum draw(GLuint query, bool collectError) {
-        checkCapacity();
         // From the names, not a counter: another pipeline sharing these buffers may have swapped them.
         if (sideZeroName) side = firstStateInput() == sideZeroName ? 0 : 1;
         glUseProgram(program->program);
@@ -140,7 +130,6 @@ struct PipelineState {
     // One compute pass: reads every entry's current input and writes its current output (the
     // names swap under the handles, so these are always the side draw() would use).
     GLenum dispatch(bool collectError) {
-        checkCapacity();
         lastCalls = compute->dispatch(*program, inputs, outputs);
         if (!collectError) return GL_NO_ERROR;
         GLenum first = glGetError();
