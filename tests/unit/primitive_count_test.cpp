@@ -56,3 +56,33 @@ TEST_CASE("separate mode: bytes per output buffer") {
     CHECK(c.records == 10);
     CHECK(c.bytes == std::vector<std::uint64_t>{160, 40});
 }
+
+TEST_CASE("expansion: the source vertex of every record, as the GL writes strips, loops and fans") {
+    using V = std::vector<std::uint32_t>;
+    CHECK(expandPrimitives({DrawMode::TriangleStrip, 4}) == V{0, 1, 2, 2, 1, 3}); // odd triangle keeps the winding
+    CHECK(expandPrimitives({DrawMode::TriangleStrip, 5}) == V{0, 1, 2, 2, 1, 3, 2, 3, 4});
+    CHECK(expandPrimitives({DrawMode::TriangleFan, 5}) == V{0, 1, 2, 0, 2, 3, 0, 3, 4});
+    CHECK(expandPrimitives({DrawMode::LineStrip, 3}) == V{0, 1, 1, 2});
+    CHECK(expandPrimitives({DrawMode::LineLoop, 3}) == V{0, 1, 1, 2, 2, 0});
+    CHECK(expandPrimitives({DrawMode::Lines, 5}) == V{0, 1, 2, 3});
+    CHECK(expandPrimitives({DrawMode::Triangles, 7}) == V{0, 1, 2, 3, 4, 5});
+    CHECK(expandPrimitives({DrawMode::Points, 3}) == V{0, 1, 2});
+    // Indexed with restart: runs are expanded separately, index values are the sources.
+    DrawDesc d{DrawMode::TriangleStrip, 0, {7, 8, 9, 10, 0xFFFF, 4, 5, 6, 0xFFFF, 1, 2}, 0xFFFF};
+    CHECK(expandPrimitives(d) == V{7, 8, 9, 9, 8, 10, 4, 5, 6});
+    d.mode = DrawMode::LineLoop;
+    CHECK(expandPrimitives(d) == V{7, 8, 8, 9, 9, 10, 10, 7, 4, 5, 5, 6, 6, 4, 1, 2, 2, 1});
+    XFB_REQUIRE_ERROR(expandPrimitives({DrawMode::Points, -1}), ErrorCode::InvalidArgument);
+}
+
+TEST_CASE("expansion and counting agree for every mode, length and restart pattern") {
+    auto p = plan36();
+    for (int m = 0; m <= int(DrawMode::TriangleFan); ++m)
+        for (std::uint32_t n = 0; n < 12; ++n) {
+            DrawDesc plain{DrawMode(m), n};
+            CHECK(expandPrimitives(plain).size() == std::size_t(countCapture(plain, p).records));
+            DrawDesc restarted{DrawMode(m), 0, {}, 99u};
+            for (std::uint32_t i = 0; i < n; ++i) restarted.indices.push_back(i % 4 == 3 ? 99u : i);
+            CHECK(expandPrimitives(restarted).size() == std::size_t(countCapture(restarted, p).records));
+        }
+}

@@ -51,6 +51,10 @@ struct PassPlan {
     std::vector<OutputBinding> outputs;
 };
 
+/// What an output buffer must hold: count x stride per step (Pipeline), or nothing fixed because
+/// each draw writes its own number of records (PrimitiveCapture checks them per draw).
+enum class OutputSizing { PerElement, PerDraw };
+
 /// Matches entries to the shader. Output entries get binding indices in order, skipping
 /// input-only ones. Element counts must agree; output buffers must hold count x stride.
 /// `count` is required when no entry has an input (the shader then runs on gl_VertexID only).
@@ -58,6 +62,7 @@ struct PassPlan {
 ///         SemanticUnused, SemanticTypeMismatch, StateFormatMismatch, OutputLayoutMismatch,
 ///         CountMismatch, BufferSize, Capacity, InvalidArgument
 PassPlan planPass(std::span<const AttributeSlot> attributes, const CapturePlan& capture,
-                  std::span<const EntryDesc> entries, std::optional<std::int64_t> count = std::nullopt);
+                  std::span<const EntryDesc> entries, std::optional<std::int64_t> count = std::nullopt,
+                  OutputSizing sizing = OutputSizing::PerElement);
 
 } // namespace xfb

@@ -41,6 +41,16 @@ struct CaptureCount {
 /// @throws Error InvalidArgument (negative count)
 CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture);
 
+/// The source vertex of every record the draw writes, in the order transform feedback writes
+/// them (the GL's decomposition with the default last-vertex convention): line strip i ->
+/// (i, i+1); line loop adds (last, first); triangle strip i -> (i, i+1, i+2) for even i and
+/// (i+1, i, i+2) for odd i, which keeps the winding; fan i -> (0, i+1, i+2). Incomplete
+/// primitives are dropped, restart indices start a new run. Indexed draws give index values.
+/// This is what the engine draws on ES 3.0 / WebGL2, where the GL does not decompose strips
+/// during transform feedback.
+/// @throws Error InvalidArgument (negative count)
+std::vector<std::uint32_t> expandPrimitives(const DrawDesc& draw);
+
 /// Refuses a draw whose records do not fit: `bufferBytes[i]` is the size of output buffer i.
 /// @throws Error Capacity naming the buffer, both sizes and the record counts
 void checkCaptureCapacity(const CaptureCount& count, std::span<const std::uint64_t> bufferBytes);

@@ -9,6 +9,8 @@
 #include "xfb/limits.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/pipeline.hpp"
+#include "xfb/primitive_capture.hpp"
+#include "xfb/primitive_count.hpp"
 #include "xfb/program.hpp"
 #include "xfb/readback.hpp"
 #include "xfb/shader_interface.hpp"

@@ -89,6 +89,7 @@ void Device::contextRestored() {
         p->link();
     }
     for (auto* p : d.pipelines) detail::recreatePipeline(*p);
+    for (auto* c : d.captures) detail::recreateCapture(*c);
 }
 
 } // namespace xfb

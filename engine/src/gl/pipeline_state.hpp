@@ -4,6 +4,7 @@
 #include "compute/compute_pass.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
+#include "gl/vertex_array.hpp"
 #include "xfb/error.hpp"
 #include "xfb/pipeline.hpp"
 
@@ -77,20 +78,8 @@ struct PipelineState {
         XFB_GL(glGenQueries(1, &checkQuery));
         for (int s = 0; s < 2; ++s) {
             XFB_GL(glBindVertexArray(vao[std::size_t(s)]));
-            for (const auto& a : plan.attributes) {
-                XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, sideReadName(std::size_t(a.entry), s)));
-                for (int l = 0; l < a.locationCount; ++l) {
-                    auto loc = GLuint(a.location + l);
-                    auto offset = reinterpret_cast<const void*>(std::uintptr_t(a.offset + l * a.componentsPerLocation * 4));
-                    XFB_GL(glEnableVertexAttribArray(loc));
-                    if (a.type == ComponentType::Float32)
-                        XFB_GL(glVertexAttribPointer(loc, a.componentsPerLocation, GL_FLOAT, GL_FALSE, a.stride, offset));
-                    else
-                        XFB_GL(glVertexAttribIPointer(loc, a.componentsPerLocation, a.type == ComponentType::Int32 ? GL_INT : GL_UNSIGNED_INT, a.stride, offset));
-                }
-            }
+            gl::setAttributePointers(plan.attributes, [&](int e) { return sideReadName(std::size_t(e), s); });
             XFB_GL(glBindVertexArray(0));
-            XFB_GL(glBindBuffer(GL_ARRAY_BUFFER, 0));
             XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(s)]));
             for (const auto& o : plan.outputs)
                 XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding), sideWriteName(std::size_t(o.entry), s)));

@@ -19,6 +19,7 @@ namespace xfb::detail {
 struct BufferState;
 struct ProgramState;
 struct PipelineState;
+struct CaptureState;
 
 struct DeviceState {
     Capabilities caps;
@@ -29,6 +30,7 @@ struct DeviceState {
     std::vector<std::weak_ptr<BufferState>> buffers;
     std::vector<std::weak_ptr<ProgramState>> programs;
     std::vector<PipelineState*> pipelines;
+    std::vector<CaptureState*> captures;
 
     /// @throws Error ContextLost naming `what`
     void requireContext(const char* what) const;
@@ -79,5 +81,7 @@ struct ProgramState {
 void allocateBuffer(BufferState& s, const void* data);
 /// Rebuilds a pipeline's GL objects after a context loss (defined in pipeline.cpp).
 void recreatePipeline(PipelineState& p);
+/// Rebuilds a primitive capture's GL objects after a context loss (primitive_capture.cpp).
+void recreateCapture(CaptureState& c);
 
 } // namespace xfb::detail

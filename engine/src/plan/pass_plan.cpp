@@ -46,7 +46,7 @@ void checkOutputFormat(const VertexFormat& f, const OutputLayout& layout, const 
 } // namespace
 
 PassPlan planPass(std::span<const AttributeSlot> attributes, const CapturePlan& capture, std::span<const EntryDesc> entries,
-                  std::optional<std::int64_t> count) {
+                  std::optional<std::int64_t> count, OutputSizing sizing) {
     PassPlan plan;
     std::vector<size_t> outputEntries;
     std::map<Semantic, size_t> provider; // semantic -> entry index
@@ -139,7 +139,8 @@ PassPlan planPass(std::span<const AttributeSlot> attributes, const CapturePlan& 
         std::string who = entryName(entries, i) + " (capturing " + layout.fields[0].varying + (layout.fields.size() > 1 ? ", ..." : "") + ")";
         checkOutputFormat(out.format, layout, who);
         std::uint64_t need = std::uint64_t(plan.count) * std::uint64_t(layout.stride);
-        if (out.bytes < need)
+        if (sizing == OutputSizing::PerDraw) need = 0;
+        else if (out.bytes < need)
             throw Error(ErrorCode::Capacity, who + " holds " + std::to_string(out.bytes) + " bytes but a step writes " + std::to_string(plan.count) +
                                                  " x " + std::to_string(layout.stride) + " = " + std::to_string(need) + " bytes; allocate at least " +
                                                  std::to_string(need) + " bytes");

@@ -76,6 +76,45 @@ CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture) {
     return c;
 }
 
+std::vector<std::uint32_t> expandPrimitives(const DrawDesc& draw) {
+    if (draw.indices.empty() && draw.vertexCount < 0)
+        throw Error(ErrorCode::InvalidArgument, "vertex count must be >= 0, got " + std::to_string(draw.vertexCount));
+    std::vector<std::uint32_t> out;
+    std::vector<std::uint32_t> run;
+    auto flush = [&] {
+        const auto n = run.size();
+        auto emit = [&](std::initializer_list<std::size_t> at) {
+            for (auto i : at) out.push_back(run[i]);
+        };
+        switch (draw.mode) {
+        case DrawMode::Points: out.insert(out.end(), run.begin(), run.end()); break;
+        case DrawMode::Lines: for (std::size_t i = 0; i + 1 < n; i += 2) emit({i, i + 1}); break;
+        case DrawMode::LineStrip: for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1}); break;
+        case DrawMode::LineLoop:
+            if (n < 2) break;
+            for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1});
+            emit({n - 1, 0});
+            break;
+        case DrawMode::Triangles: for (std::size_t i = 0; i + 2 < n; i += 3) emit({i, i + 1, i + 2}); break;
+        case DrawMode::TriangleStrip:
+            for (std::size_t i = 0; i + 2 < n; ++i) emit({i + (i & 1), i + 1 - (i & 1), i + 2});
+            break;
+        case DrawMode::TriangleFan: for (std::size_t i = 0; i + 2 < n; ++i) emit({0, i + 1, i + 2}); break;
+        }
+        run.clear();
+    };
+    if (draw.indices.empty()) {
+        for (std::int64_t i = 0; i < draw.vertexCount; ++i) run.push_back(std::uint32_t(i));
+    } else {
+        for (std::uint32_t i : draw.indices) {
+            if (draw.restartIndex && i == *draw.restartIndex) flush();
+            else run.push_back(i);
+        }
+    }
+    flush();
+    return out;
+}
+
 void checkCaptureCapacity(const CaptureCount& count, std::span<const std::uint64_t> bufferBytes) {
     for (std::size_t i = 0; i < count.bytes.size() && i < bufferBytes.size(); ++i) {
         if (bufferBytes[i] >= count.bytes[i]) continue;

@@ -1,0 +1,266 @@
+#include "xfb/primitive_capture.hpp"
+
+#include "capture/record_gather.hpp"
+#include "gl/gl_check.hpp"
+#include "gl/state.hpp"
+#include "gl/vertex_array.hpp"
+#include "xfb/error.hpp"
+
+#include <algorithm>
+
+namespace xfb {
+
+namespace detail {
+
+GLenum glMode(DrawMode m) {
+    switch (m) {
+    case DrawMode::Points: return GL_POINTS;
+    case DrawMode::Lines: return GL_LINES;
+    case DrawMode::LineStrip: return GL_LINE_STRIP;
+    case DrawMode::LineLoop: return GL_LINE_LOOP;
+    case DrawMode::Triangles: return GL_TRIANGLES;
+    case DrawMode::TriangleStrip: return GL_TRIANGLE_STRIP;
+    case DrawMode::TriangleFan: return GL_TRIANGLE_FAN;
+    }
+    return GL_POINTS;
+}
+
+struct CaptureState {
+    std::shared_ptr<DeviceState> device;
+    std::shared_ptr<ProgramState> program;
+    std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
+    PassPlan plan;
+    Expansion expansion = Expansion::Driver;
+    GLuint vertexArray = 0;      // the user's program reads the inputs through it
+    GLuint feedback = 0;         // Driver: writes the outputs
+    GLuint elements = 0;         // Driver: indices of indexed draws (element binding of vertexArray)
+    std::uint64_t elementCapacity = 0;
+    std::unique_ptr<RecordGather> gather; // Engine
+    CaptureCount last;
+    bool captured = false;
+
+    ~CaptureState() {
+        if (device) std::erase(device->captures, this);
+        destroy();
+    }
+
+    void destroy() {
+        glDeleteVertexArrays(1, &vertexArray);
+        glDeleteTransformFeedbacks(1, &feedback);
+        glDeleteBuffers(1, &elements);
+        gather.reset();
+    }
+
+    std::vector<GLuint> outputNames() const {
+        std::vector<GLuint> names;
+        for (const auto& o : plan.outputs) names.push_back(outputs[std::size_t(o.entry)]->name);
+        return names;
+    }
+
+    void build() {
+        XFB_GL(glGenVertexArrays(1, &vertexArray));
+        XFB_GL(glBindVertexArray(vertexArray));
+        gl::setAttributePointers(plan.attributes, [&](int e) { return inputs[std::size_t(e)]->name; });
+        if (expansion == Expansion::Driver) {
+            XFB_GL(glGenBuffers(1, &elements));
+            XFB_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, elements)); // recorded in the vertex array
+        }
+        XFB_GL(glBindVertexArray(0));
+        if (expansion == Expansion::Driver) {
+            XFB_GL(glGenTransformFeedbacks(1, &feedback));
+            XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback));
+            auto names = outputNames();
+            for (std::size_t b = 0; b < names.size(); ++b) XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
+            XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
+            glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+        } else {
+            gather = std::make_unique<RecordGather>(program->capture, plan.count, outputNames(), device->caps);
+        }
+        elementCapacity = 0;
+        captured = false;
+        gl::check("building a primitive capture");
+    }
+
+    // Every index refers to an input vertex; a non-indexed draw stays within them.
+    void validate(const DrawDesc& draw) const {
+        if (draw.indices.empty()) {
+            if (draw.vertexCount > plan.count)
+                throw Error(ErrorCode::InvalidArgument, "the draw has " + std::to_string(draw.vertexCount) + " vertices but the inputs hold " +
+                                                            std::to_string(plan.count) + "; draw at most " + std::to_string(plan.count));
+            return;
+        }
+        for (std::size_t k = 0; k < draw.indices.size(); ++k) {
+            std::uint32_t i = draw.indices[k];
+            if ((!draw.restartIndex || i != *draw.restartIndex) && std::int64_t(i) >= plan.count)
+                throw Error(ErrorCode::InvalidArgument, "index " + std::to_string(i) + " at position " + std::to_string(k) + " is outside the " +
+                                                            std::to_string(plan.count) + " input vertices (0.." + std::to_string(plan.count - 1) + ")" +
+                                                            (draw.restartIndex ? "" : "; set restartIndex if it marks a restart"));
+        }
+    }
+
+    void driverPass(const DrawDesc& draw) {
+        glUseProgram(program->program);
+        program->flushUniforms();
+        glBindVertexArray(vertexArray);
+        bool indexed = !draw.indices.empty();
+        if (indexed) {
+            auto bytes = std::uint64_t(draw.indices.size()) * 4;
+            if (bytes > elementCapacity) {
+                glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(bytes), draw.indices.data(), GL_DYNAMIC_DRAW);
+                elementCapacity = bytes;
+            } else {
+                glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, GLsizeiptr(bytes), draw.indices.data());
+            }
+        }
+#ifndef __EMSCRIPTEN__
+        if (draw.restartIndex && indexed) {
+            glEnable(GL_PRIMITIVE_RESTART);
+            glPrimitiveRestartIndex(*draw.restartIndex);
+        }
+#endif
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
+        glEnable(GL_RASTERIZER_DISCARD);
+        glBeginTransformFeedback(glMode(last.primitive));
+        if (indexed) glDrawElements(glMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
+        else glDrawArrays(glMode(draw.mode), 0, GLsizei(draw.vertexCount));
+        glEndTransformFeedback();
+        glDisable(GL_RASTERIZER_DISCARD);
+#ifndef __EMSCRIPTEN__
+        if (draw.restartIndex && indexed) glDisable(GL_PRIMITIVE_RESTART);
+#endif
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+    }
+
+    void enginePass(const DrawDesc& draw) {
+        // Every vertex the draw can refer to runs once; gl_VertexID is its index, as in the draw.
+        std::int64_t vertices = draw.vertexCount;
+        if (!draw.indices.empty()) {
+            vertices = 0;
+            for (std::uint32_t i : draw.indices)
+                if (!draw.restartIndex || i != *draw.restartIndex) vertices = std::max(vertices, std::int64_t(i) + 1);
+        }
+        glUseProgram(program->program);
+        program->flushUniforms();
+        glBindVertexArray(vertexArray);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather->scratchFeedback);
+        glEnable(GL_RASTERIZER_DISCARD);
+        glBeginTransformFeedback(GL_POINTS);
+        glDrawArrays(GL_POINTS, 0, GLsizei(vertices));
+        glEndTransformFeedback();
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0); // the scratch buffers are read next
+        gather->gather(vertices, expandPrimitives(draw));
+        glDisable(GL_RASTERIZER_DISCARD);
+    }
+};
+
+void recreateCapture(CaptureState& c) {
+    // The old names died with the context: forget them.
+    c.vertexArray = c.feedback = c.elements = 0;
+    if (c.gather) {
+        c.gather->program = c.gather->vertexArray = c.gather->sources = 0;
+        c.gather->scratchFeedback = c.gather->outputFeedback = 0;
+        c.gather->scratch.clear();
+        c.gather->textures.clear();
+        c.gather.reset();
+    }
+    c.build();
+}
+
+} // namespace detail
+
+std::string_view expansionName(Expansion e) {
+    switch (e) {
+    case Expansion::Auto: return "auto";
+    case Expansion::Driver: return "driver";
+    case Expansion::Engine: return "engine";
+    }
+    return "?";
+}
+
+PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program, std::vector<Entry> entries, PrimitiveCaptureOptions options) {
+    auto s = std::make_unique<detail::CaptureState>();
+    s->program = program.state();
+    if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
+    std::vector<EntryDesc> descs;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        auto take = [&](const Buffer* b, const char* role) -> std::shared_ptr<detail::BufferState> {
+            if (!b) return nullptr;
+            auto st = b->state();
+            if (!st) throw Error(ErrorCode::Disposed, "entry #" + std::to_string(i) + " " + role + " is a moved-from Buffer");
+            return st;
+        };
+        s->inputs.push_back(take(entries[i].input, "input"));
+        s->outputs.push_back(take(entries[i].output, "output"));
+        if (s->inputs.back() && s->outputs.back())
+            throw Error(ErrorCode::InvalidArgument, "entry #" + std::to_string(i) + " is a state pair {input, output}; a primitive capture reads "
+                                                    "{input} vertex buffers and writes {output} buffers. Use a Pipeline for state");
+        EntryDesc d;
+        if (s->inputs.back()) d.input = BufferDesc{s->inputs.back()->format, s->inputs.back()->bytes};
+        if (s->outputs.back()) d.output = BufferDesc{s->outputs.back()->format, s->outputs.back()->bytes};
+        descs.push_back(std::move(d));
+    }
+    s->plan = planPass(s->program->attributes, s->program->capture, descs, options.vertexCount, OutputSizing::PerDraw);
+    s->device = device.state();
+    s->device->requireContext("creating a PrimitiveCapture");
+    const Capabilities& caps = s->device->caps;
+    s->expansion = options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;
+    if (s->expansion == Expansion::Driver && caps.es)
+        throw Error(ErrorCode::Unsupported, "driver expansion needs desktop OpenGL; on '" + caps.version +
+                                                "' transform feedback requires the draw mode to equal the capture mode and forbids indexed draws. "
+                                                "Use Expansion::Engine or Auto");
+    s->build();
+    s->device->captures.push_back(s.get());
+    state_ = std::move(s);
+}
+
+PrimitiveCapture::PrimitiveCapture(PrimitiveCapture&&) noexcept = default;
+PrimitiveCapture& PrimitiveCapture::operator=(PrimitiveCapture&&) noexcept = default;
+PrimitiveCapture::~PrimitiveCapture() = default;
+
+static detail::CaptureState& live(const std::unique_ptr<detail::CaptureState>& s) {
+    if (!s) throw Error(ErrorCode::Disposed, "this PrimitiveCapture was moved from; use the one it was moved into");
+    return *s;
+}
+
+CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
+    auto& s = live(state_);
+    s.device->requireContext("PrimitiveCapture::capture");
+    CaptureCount count = countCapture(draw, s.program->capture);
+    s.validate(draw);
+    std::vector<std::uint64_t> bytes;
+    for (const auto& o : s.plan.outputs) bytes.push_back(s.outputs[std::size_t(o.entry)]->bytes);
+    checkCaptureCapacity(count, bytes);
+    s.last = count;
+    if (s.expansion == Expansion::Driver) s.driverPass(draw);
+    else s.enginePass(draw);
+    s.captured = true;
+#ifdef XFB_GL_CHECK_EVERY_CALL
+    gl::check("PrimitiveCapture::capture");
+#endif
+    return count;
+}
+
+void PrimitiveCapture::drawCaptured(std::optional<DrawMode> mode, int instances) const {
+    auto& s = live(state_);
+    s.device->requireContext("PrimitiveCapture::drawCaptured");
+    if (!s.captured) throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before drawCaptured()");
+    if (instances < 1) throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
+    GLenum m = detail::glMode(mode.value_or(s.last.primitive));
+#ifndef __EMSCRIPTEN__
+    const Capabilities& caps = s.device->caps;
+    if (caps.drawTransformFeedback && (instances == 1 || caps.major > 4 || caps.minor >= 2)) {
+        GLuint object = s.gather ? s.gather->outputFeedback : s.feedback;
+        if (instances == 1) glDrawTransformFeedback(m, object);
+        else glDrawTransformFeedbackInstanced(m, object, instances);
+        return;
+    }
+#endif
+    glDrawArraysInstanced(m, 0, GLsizei(s.last.records), instances);
+}
+
+const CaptureCount& PrimitiveCapture::lastCount() const { return live(state_).last; }
+Expansion PrimitiveCapture::expansion() const { return live(state_).expansion; }
+std::int64_t PrimitiveCapture::vertexCount() const { return live(state_).plan.count; }
+const PassPlan& PrimitiveCapture::plan() const { return live(state_).plan; }
+
+} // namespace xfb

@@ -1,0 +1,183 @@
+#include "capture/record_gather.hpp"
+
+#include "gl/gl_check.hpp"
+#include "gl/shader.hpp"
+#include "xfb/error.hpp"
+
+#include <algorithm>
+
+namespace xfb::detail {
+
+namespace {
+
+const char* uintVector(int n) {
+    static const char* names[] = {"", "uint", "uvec2", "uvec3", "uvec4"};
+    return names[n];
+}
+
+// One flat output per 4 words of a record (uvec4, then a shorter tail), fetched from the
+// buffer's word texture at record `xfb_source`.
+struct GatherSource {
+    std::string vertex;
+    std::vector<std::string> varyings; // in capture order
+};
+
+GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
+    GatherSource g;
+    std::string decl, body;
+    for (std::size_t b = 0; b < wordsPerRecord.size(); ++b) {
+        std::string n = std::to_string(b);
+        decl += "uniform highp usampler2D xfb_words" + n + ";\n";
+        body += "    uint base" + n + " = xfb_source * " + std::to_string(wordsPerRecord[b]) + "u;\n";
+        for (int w = 0; w < wordsPerRecord[b]; w += 4) {
+            int size = std::min(4, wordsPerRecord[b] - w);
+            std::string name = "xfb_record" + n + "_" + std::to_string(w / 4);
+            decl += std::string("flat out ") + uintVector(size) + " " + name + ";\n";
+            std::string args;
+            for (int c = 0; c < size; ++c)
+                args += (c ? ", " : "") + std::string("xfb_word(xfb_words") + n + ", base" + n + " + " + std::to_string(w + c) + "u)";
+            body += "    " + name + " = " + (size == 1 ? args : std::string(uintVector(size)) + "(" + args + ")") + ";\n";
+            g.varyings.push_back(name);
+        }
+    }
+    g.vertex = "#version 300 es\nprecision highp float;\nprecision highp int;\nlayout(location = 0) in uint xfb_source;\n" + decl +
+               "uint xfb_word(highp usampler2D words, uint i) {\n"
+               "    uint width = uint(textureSize(words, 0).x);\n"
+               "    return texelFetch(words, ivec2(int(i % width), int(i / width)), 0).r;\n}\n"
+               "void main() {\n" + body + "    gl_Position = vec4(0.0);\n}\n";
+    return g;
+}
+
+} // namespace
+
+RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const std::vector<GLuint>& outputs, const Capabilities& caps) {
+    GLint maxTexture = 0, units = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
+    glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+    for (const auto& b : capture.buffers) {
+        int words = b.stride / 4;
+        if (capture.mode == CaptureMode::Separate && words > 4)
+            throw Error(ErrorCode::Unsupported, "varying '" + b.fields[0].varying + "' has " + std::to_string(words) +
+                                                    " components; expanding primitives on " + caps.version +
+                                                    " captures one varying of at most 4 components per separate buffer. Keep the portable 4-component rule");
+        wordsPerRecord.push_back(words);
+    }
+    // The widest row a texture may have; enough rows for every word of every vertex.
+    std::int64_t maxWords = vertexCount * *std::max_element(wordsPerRecord.begin(), wordsPerRecord.end());
+    textureWidth = int(std::clamp<std::int64_t>(maxWords, 1, maxTexture));
+    if ((maxWords + textureWidth - 1) / textureWidth > maxTexture)
+        throw Error(ErrorCode::Capacity, std::to_string(vertexCount) + " vertices of " + std::to_string(maxWords / std::max<std::int64_t>(vertexCount, 1)) +
+                                             " words do not fit in a " + std::to_string(maxTexture) + "x" + std::to_string(maxTexture) +
+                                             " texture, which primitive expansion on this context goes through; capture fewer vertices at once");
+    firstUnit = GLuint(units) - GLuint(wordsPerRecord.size());
+
+    GatherSource src = gatherSource(wordsPerRecord);
+    GLuint vs = gl::compileShader(GL_VERTEX_SHADER, src.vertex, "the generated record-gather shader");
+    GLuint fs = 0;
+    try {
+        fs = gl::compileShader(GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n",
+                               "the record-gather fragment shader");
+    } catch (...) {
+        glDeleteShader(vs);
+        throw;
+    }
+    program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs);
+    std::vector<const char*> names;
+    for (auto& v : src.varyings) names.push_back(v.c_str());
+    glTransformFeedbackVaryings(program, GLsizei(names.size()), names.data(),
+                                capture.mode == CaptureMode::Interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
+    glLinkProgram(program);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint linked = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &linked);
+    if (!linked) throw Error(ErrorCode::ProgramLink, "the generated record-gather program does not link: " + gl::infoLog(program, true));
+    glUseProgram(program);
+    for (std::size_t b = 0; b < wordsPerRecord.size(); ++b)
+        glUniform1i(glGetUniformLocation(program, ("xfb_words" + std::to_string(b)).c_str()), GLint(firstUnit + b));
+    glUseProgram(0);
+
+    scratch.resize(wordsPerRecord.size());
+    textures.resize(wordsPerRecord.size());
+    glGenBuffers(GLsizei(scratch.size()), scratch.data());
+    glGenTextures(GLsizei(textures.size()), textures.data());
+    glGenTransformFeedbacks(1, &scratchFeedback);
+    glGenTransformFeedbacks(1, &outputFeedback);
+    for (std::size_t b = 0; b < scratch.size(); ++b) {
+        std::int64_t words = vertexCount * wordsPerRecord[b];
+        glBindBuffer(GL_ARRAY_BUFFER, scratch[b]);
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::int64_t>(words, 1) * 4), nullptr, GL_DYNAMIC_COPY);
+        glBindTexture(GL_TEXTURE_2D, textures[b]);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, textureWidth, GLsizei(std::max<std::int64_t>(1, (words + textureWidth - 1) / textureWidth)));
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST); // integer textures are incomplete otherwise
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, scratchFeedback);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), scratch[b]);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, outputFeedback);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), outputs[b]);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+
+    glGenBuffers(1, &sources);
+    glGenVertexArrays(1, &vertexArray);
+    glBindVertexArray(vertexArray);
+    glBindBuffer(GL_ARRAY_BUFFER, sources);
+    glEnableVertexAttribArray(0);
+    glVertexAttribIPointer(0, 1, GL_UNSIGNED_INT, 4, nullptr);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    gl::check("building the record gather of a primitive capture");
+}
+
+RecordGather::~RecordGather() {
+    glDeleteProgram(program);
+    glDeleteVertexArrays(1, &vertexArray);
+    glDeleteBuffers(1, &sources);
+    glDeleteBuffers(GLsizei(scratch.size()), scratch.data());
+    glDeleteTextures(GLsizei(textures.size()), textures.data());
+    glDeleteTransformFeedbacks(1, &scratchFeedback);
+    glDeleteTransformFeedbacks(1, &outputFeedback);
+}
+
+void RecordGather::gather(std::int64_t vertices, const std::vector<std::uint32_t>& sourceIndices) {
+    for (std::size_t b = 0; b < textures.size(); ++b) {
+        glActiveTexture(GL_TEXTURE0 + firstUnit + GLuint(b));
+        glBindTexture(GL_TEXTURE_2D, textures[b]);
+        std::int64_t words = vertices * wordsPerRecord[b], rows = words / textureWidth, rest = words % textureWidth;
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, scratch[b]);
+        if (rows) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, textureWidth, GLsizei(rows), GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+        if (rest)
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, GLint(rows), GLsizei(rest), 1, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                            reinterpret_cast<const void*>(std::uintptr_t(rows * textureWidth * 4)));
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+
+    auto bytes = std::uint64_t(sourceIndices.size()) * 4;
+    glBindBuffer(GL_ARRAY_BUFFER, sources);
+    if (bytes > sourceCapacity) {
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), sourceIndices.data(), GL_DYNAMIC_DRAW);
+        sourceCapacity = bytes;
+    } else if (bytes) {
+        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), sourceIndices.data());
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+
+    glUseProgram(program);
+    glBindVertexArray(vertexArray);
+    glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, outputFeedback);
+    glBeginTransformFeedback(GL_POINTS);
+    glDrawArrays(GL_POINTS, 0, GLsizei(sourceIndices.size()));
+    glEndTransformFeedback();
+    glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+    for (std::size_t b = 0; b < textures.size(); ++b) {
+        glActiveTexture(GL_TEXTURE0 + firstUnit + GLuint(b));
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    glActiveTexture(GL_TEXTURE0);
+}
+
+} // namespace xfb::detail

@@ -1,0 +1,44 @@
+#pragma once
+// Internal: the Engine expansion of PrimitiveCapture, for OpenGL ES 3.0 / WebGL2, where a
+// transform-feedback draw must use the capture's own primitive mode and cannot be indexed.
+//
+// The user's program runs once per vertex as POINTS into scratch buffers (one per captured
+// buffer, same stride). The scratch words are copied into R32UI textures on the GPU
+// (glTexSubImage2D from GL_PIXEL_UNPACK_BUFFER), and a generated vertex shader, drawn as POINTS
+// over the expanded source-index list (expandPrimitives), fetches each record's words
+// (texelFetch) and writes them as flat uint outputs to the real output buffers, so the bytes
+// are the ones the user's shader produced, in primitive order.
+#include "gl/gl_api.hpp"
+#include "xfb/capture_plan.hpp"
+#include "xfb/device.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace xfb::detail {
+
+struct RecordGather {
+    GLuint scratchFeedback = 0;  // transform feedback object writing the scratch buffers (pass 1)
+    GLuint outputFeedback = 0;   // transform feedback object writing the outputs (pass 2)
+    GLuint program = 0, vertexArray = 0, sources = 0;
+    std::uint64_t sourceCapacity = 0; // bytes allocated in `sources`
+    std::vector<GLuint> scratch, textures;
+    std::vector<int> wordsPerRecord;
+    int textureWidth = 0;
+    GLuint firstUnit = 0; // texture units firstUnit.. are used during gather()
+
+    /// Builds every GL object for up to `vertexCount` vertices writing `outputs` (per capture-plan buffer).
+    /// @throws Error Capacity (more words than a texture holds), Unsupported (a separate-mode
+    ///         varying over 4 components), ShaderCompile / ProgramLink (never expected)
+    RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const std::vector<GLuint>& outputs, const Capabilities& caps);
+    RecordGather(const RecordGather&) = delete;
+    RecordGather& operator=(const RecordGather&) = delete;
+    ~RecordGather();
+
+    /// Pass 2, after pass 1 wrote `vertices` records through scratchFeedback (transform feedback
+    /// object unbound, rasterizer discard on): copies them into the textures and writes record k
+    /// of every output from vertex `sources[k]`. Leaves the textures unbound, GL_TEXTURE0 active.
+    void gather(std::int64_t vertices, const std::vector<std::uint32_t>& sourceIndices);
+};
+
+} // namespace xfb::detail

@@ -1,0 +1,285 @@
+// Primitive capture: strips, loops, fans, indices and restart captured as whole primitives,
+// byte for byte against a C++ reference; both expansions where the context has both; capacity
+// refused before drawing; drawing the captured vertices without reading the count.
+#include "gl_fixture.hpp"
+
+#include "../unit/test_util.hpp"
+
+#include <array>
+#include <cstring>
+
+using namespace xfb;
+using namespace xfbtest;
+
+namespace {
+
+// The 36-byte record of the issue: vec4 position + vec3 normal + vec2 uv, interleaved.
+constexpr const char* kMeshShader = R"(#version 300 es
+in vec4 a_position;
+in vec2 a_uv;
+uniform float u_scale;
+out vec4 out_position;
+out vec3 out_normal;
+out vec2 out_uv;
+void main() {
+    out_position = a_position * u_scale + vec4(0.0, 0.0, float(gl_VertexID), 0.0);
+    out_normal = vec3(a_uv.y, -a_uv.x, 1.0);
+    out_uv = a_uv * 2.0;
+    gl_Position = out_position;
+}
+)";
+
+constexpr int kRecordFloats = 9;
+
+struct Mesh {
+    std::int64_t n;
+    std::vector<float> vertices; // per vertex: position xyzw, uv
+    Program program;
+    Buffer input;
+    Mesh(Device& dev, std::int64_t n, CaptureMode mode = CaptureMode::Interleaved)
+        : n(n), vertices(pseudoRandom(std::size_t(n) * 6, -1.0f, 1.0f, 7u)),
+          program(dev, {kMeshShader, {mode}, {}, "mesh"}),
+          input(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), n, view(vertices)) {
+        program.setUniform("u_scale", 2.0f);
+    }
+    // What the shader writes for vertex v: the C++ reference, in the interleaved layout.
+    std::array<float, kRecordFloats> record(std::uint32_t v) const {
+        const float* p = &vertices[v * 6];
+        return {p[0] * 2.0f, p[1] * 2.0f, p[2] * 2.0f + float(v), p[3] * 2.0f, p[5], -p[4], 1.0f, p[4] * 2.0f, p[5] * 2.0f};
+    }
+    std::vector<float> expected(const std::vector<std::uint32_t>& sources) const {
+        std::vector<float> out;
+        for (auto v : sources) {
+            auto r = record(v);
+            out.insert(out.end(), r.begin(), r.end());
+        }
+        return out;
+    }
+};
+
+VertexFormat recordFormat() {
+    return VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}, {attr(2), ComponentType::Float32, 2}});
+}
+
+// The expansions this context can run: the engine's everywhere, the driver's on desktop GL.
+std::vector<Expansion> expansionsOf(const Device& dev) {
+    if (dev.capabilities().es) return {Expansion::Engine};
+    return {Expansion::Driver, Expansion::Engine};
+}
+
+std::vector<float> firstFloats(const Buffer& b, std::size_t n) {
+    auto all = b.readAs<float>();
+    all.resize(n);
+    return all;
+}
+
+} // namespace
+
+TEST_CASE_FIXTURE(GlTest, "a 4-vertex triangle strip captures 2 triangles: 6 records, 216 bytes, as the reference") {
+    Mesh mesh(dev, 4);
+    CHECK(mesh.program.capture().buffers[0].stride == 36);
+    auto asInput = mesh.program.capture().buffers[0].asVertexFormat();
+    REQUIRE(asInput.attributes.size() == 3);
+    CHECK(asInput.attributes[0].offset == 0);
+    CHECK(asInput.attributes[1].offset == 16);
+    CHECK(asInput.attributes[2].offset == 28);
+    for (Expansion e : expansionsOf(dev)) {
+        CAPTURE(expansionName(e));
+        Buffer out(dev, recordFormat(), 6);
+        PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}}, {std::nullopt, e});
+        CaptureCount c = capture.capture({DrawMode::TriangleStrip, 4});
+        CHECK(c.primitives == 2);
+        CHECK(c.records == 6);
+        CHECK(c.bytes == std::vector<std::uint64_t>{216});
+        // The second triangle is (2, 1, 3): the strip's odd triangle keeps its winding.
+        requireEqual(out.readAs<float>(), mesh.expected({0, 1, 2, 2, 1, 3}), "captured strip");
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "a buffer too small for the records is refused before drawing, with both sizes; nothing is written") {
+    Mesh mesh(dev, 4);
+    Buffer small(dev, recordFormat(), 4); // 144 bytes: 4 of the 6 records
+    std::vector<float> sentinel(4 * kRecordFloats, 42.0f);
+    small.upload(view(sentinel));
+    PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &small}});
+    std::string msg = XFB_REQUIRE_ERROR(capture.capture({DrawMode::TriangleStrip, 4}), ErrorCode::Capacity);
+    CHECK(contains(msg, "144 bytes (4 records)"));
+    CHECK(contains(msg, "216 bytes"));
+    requireEqual(small.readAs<float>(), sentinel, "untouched buffer");
+    // A strip that fits (3 vertices: one triangle) is captured into the same buffer.
+    CHECK(capture.capture({DrawMode::TriangleStrip, 3}).records == 3);
+    auto got = small.readAs<float>();
+    auto want = mesh.expected({0, 1, 2});
+    want.insert(want.end(), sentinel.begin() + 3 * kRecordFloats, sentinel.end());
+    requireEqual(got, want, "one triangle, then the untouched tail");
+}
+
+TEST_CASE_FIXTURE(GlTest, "every mode, indexed and with primitive restart: the GL's expansion, the engine's and the reference agree byte for byte") {
+    Mesh mesh(dev, 40);
+    constexpr std::uint32_t kRestart = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> indices;
+    unsigned seed = 3;
+    for (int k = 0; k < 64; ++k) {
+        seed = seed * 1664525u + 1013904223u;
+        indices.push_back(k % 11 == 10 ? kRestart : (seed >> 8) % 40u);
+    }
+    for (int m = 0; m <= int(DrawMode::TriangleFan); ++m) {
+        for (bool indexed : {false, true}) {
+            DrawDesc draw{DrawMode(m), 37};
+            if (indexed) draw = {DrawMode(m), 0, indices, kRestart};
+            CAPTURE(drawModeName(draw.mode));
+            CAPTURE(indexed);
+            std::vector<float> want = mesh.expected(expandPrimitives(draw));
+            for (Expansion e : expansionsOf(dev)) {
+                CAPTURE(expansionName(e));
+                Buffer out(dev, recordFormat(), 200);
+                PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}}, {std::nullopt, e});
+                CaptureCount c = capture.capture(draw);
+                REQUIRE(std::size_t(c.records) * kRecordFloats == want.size());
+                requireEqual(firstFloats(out, want.size()), want, "captured records");
+            }
+        }
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "separate mode: lines captured into one buffer per varying") {
+    Mesh mesh(dev, 6, CaptureMode::Separate);
+    Buffer pos(dev, vec4Format(0), 10), nrm(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 3}}), 10),
+        uv(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 2}}), 10);
+    for (Expansion e : expansionsOf(dev)) {
+        CAPTURE(expansionName(e));
+        PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &pos}, {nullptr, &nrm}, {nullptr, &uv}}, {std::nullopt, e});
+        CaptureCount c = capture.capture({DrawMode::LineLoop, 5});
+        CHECK(c.records == 10);
+        CHECK(c.bytes == std::vector<std::uint64_t>{160, 120, 80});
+        std::vector<float> wantPos, wantNrm, wantUv;
+        for (auto v : std::vector<std::uint32_t>{0, 1, 1, 2, 2, 3, 3, 4, 4, 0}) {
+            auto r = mesh.record(v);
+            wantPos.insert(wantPos.end(), r.begin(), r.begin() + 4);
+            wantNrm.insert(wantNrm.end(), r.begin() + 4, r.begin() + 7);
+            wantUv.insert(wantUv.end(), r.begin() + 7, r.end());
+        }
+        requireEqual(pos.readAs<float>(), wantPos, "positions");
+        requireEqual(nrm.readAs<float>(), wantNrm, "normals");
+        requireEqual(uv.readAs<float>(), wantUv, "uvs");
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "bad draws and entries get clear errors") {
+    Mesh mesh(dev, 4);
+    Buffer out(dev, recordFormat(), 12), spare(dev, recordFormat(), 12);
+    PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}});
+    CHECK(contains(XFB_REQUIRE_ERROR(capture.drawCaptured(), ErrorCode::InvalidArgument), "nothing was captured yet"));
+    std::string msg = XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 0, {0, 1, 9}}), ErrorCode::InvalidArgument);
+    CHECK(contains(msg, "index 9 at position 2 is outside the 4 input vertices"));
+    CHECK(contains(XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 6}), ErrorCode::InvalidArgument), "the inputs hold 4"));
+    capture.capture({DrawMode::Triangles, 3});
+    CHECK(contains(XFB_REQUIRE_ERROR(capture.drawCaptured(std::nullopt, 0), ErrorCode::InvalidArgument), "instances"));
+    XFB_REQUIRE_ERROR(PrimitiveCapture(dev, mesh.program, {{&out, &spare}}), ErrorCode::InvalidArgument);
+    if (dev.capabilities().es) {
+        msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}}, {std::nullopt, Expansion::Driver}),
+                                ErrorCode::Unsupported);
+        CHECK(contains(msg, "Expansion::Engine"));
+    }
+}
+
+namespace {
+
+// A small framebuffer to draw the captured triangles into, and a program that draws them flat.
+struct Target {
+    static constexpr int kSize = 16;
+    GLuint fbo = 0, color = 0, program = 0, vao = 0;
+    GLint previous = 0; // the headless context's own framebuffer
+    Target() {
+        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
+        glGenFramebuffers(1, &fbo);
+        glGenRenderbuffers(1, &color);
+        glBindRenderbuffer(GL_RENDERBUFFER, color);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, kSize, kSize);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+        auto compile = [](GLenum stage, const char* src) {
+            GLuint s = glCreateShader(stage);
+            glShaderSource(s, 1, &src, nullptr);
+            glCompileShader(s);
+            return s;
+        };
+        GLuint vs = compile(GL_VERTEX_SHADER, "#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }\n");
+        GLuint fs = compile(GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+        program = glCreateProgram();
+        glAttachShader(program, vs);
+        glAttachShader(program, fs);
+        glLinkProgram(program);
+        glDeleteShader(vs);
+        glDeleteShader(fs);
+        glGenVertexArrays(1, &vao);
+    }
+    ~Target() {
+        glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
+        glDeleteFramebuffers(1, &fbo);
+        glDeleteRenderbuffers(1, &color);
+        glDeleteProgram(program);
+        glDeleteVertexArrays(1, &vao);
+    }
+    // Binds the captured buffer's positions (a vec4 at offset 0) as the draw's input.
+    void bind(const Buffer& captured, int stride) {
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glViewport(0, 0, kSize, kSize);
+        glClearColor(0, 0, 0, 0);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glUseProgram(program);
+        glBindVertexArray(vao);
+        glBindBuffer(GL_ARRAY_BUFFER, captured.glName());
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride, nullptr);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+    }
+    // Red pixels in the left and right halves.
+    std::pair<int, int> coverage() const {
+        std::vector<std::uint8_t> px(kSize * kSize * 4);
+        glReadPixels(0, 0, kSize, kSize, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+        int left = 0, right = 0;
+        for (int y = 0; y < kSize; ++y)
+            for (int x = 0; x < kSize; ++x)
+                if (px[std::size_t(y * kSize + x) * 4] > 128) (x < kSize / 2 ? left : right)++;
+        return {left, right};
+    }
+};
+
+} // namespace
+
+TEST_CASE_FIXTURE(GlTest, "drawCaptured draws exactly the captured vertices, not the stale records after them") {
+    // A strip covering the left half (x in [-1, 0]).
+    const char* src = R"(#version 300 es
+in vec4 a_position;
+out vec4 out_position;
+void main() { out_position = a_position; gl_Position = a_position; }
+)";
+    Program program(dev, {src, {}, {}, "quad"});
+    std::vector<float> strip = {-1, -1, 0, 1, 0, -1, 0, 1, -1, 1, 0, 1, 0, 1, 0, 1};
+    Buffer input(dev, vec4Format(0), 4, view(strip));
+    for (Expansion e : expansionsOf(dev)) {
+        CAPTURE(expansionName(e));
+        // Stale records covering the right half, where the 7th.. records would be read.
+        std::vector<float> stale;
+        for (int k = 0; k < 4; ++k) {
+            std::vector<float> right = {0, -1, 0, 1, 1, -1, 0, 1, 1, 1, 0, 1};
+            stale.insert(stale.end(), right.begin(), right.end());
+        }
+        Buffer out(dev, vec4Format(0), 12, view(stale));
+        PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}}, {std::nullopt, e});
+        CHECK(capture.capture({DrawMode::TriangleStrip, 4}).records == 6);
+        Target target;
+        target.bind(out, 16);
+        capture.drawCaptured();
+        auto [left, right] = target.coverage();
+        CHECK(left == Target::kSize * Target::kSize / 2);
+        CHECK(right == 0);
+        // Instanced: the same vertices twice, still only the left half.
+        target.bind(out, 16);
+        capture.drawCaptured(DrawMode::Triangles, 2);
+        CHECK(target.coverage() == std::pair{Target::kSize * Target::kSize / 2, 0});
+        glUseProgram(0);
+        glBindVertexArray(0);
+    }
+}
