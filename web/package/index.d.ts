@@ -110,6 +110,32 @@ export class XfbPipeline {
   dispose(): void;
 }
 
+export type DrawMode = 'points' | 'lines' | 'line_strip' | 'line_loop' | 'triangles' | 'triangle_strip' | 'triangle_fan';
+
+/** A draw to capture: `count` vertices, or an index list (restartIndex defaults to the index type's maximum; null: none). */
+export type CaptureDraw =
+  | { mode: DrawMode; count: number }
+  | { mode: DrawMode; indices: Uint8Array | Uint16Array | Uint32Array | number[]; restartIndex?: number | null };
+
+/** What a draw wrote: strips, loops and fans are captured as whole primitives (a 4-vertex strip: 2 triangles, 6 records). */
+export interface CaptureCount {
+  primitive: 'points' | 'lines' | 'triangles';
+  primitives: number;
+  records: number;
+  /** Per output buffer: records x stride. */
+  bytes: number[];
+}
+
+export class XfbCapture {
+  readonly info: { expansion: 'driver' | 'engine'; vertexCount: number };
+  readonly disposed: boolean;
+  /** Captures the draw's primitives; XFB_CAPACITY (nothing written) when an output cannot hold them. */
+  capture(draw: CaptureDraw): CaptureCount;
+  /** Draws the captured vertices with the bound program and vertex array, without reading anything back. */
+  drawCaptured(options?: { mode?: DrawMode; instances?: number }): void;
+  dispose(): void;
+}
+
 export interface RestoredBuffer {
   buffer: XfbBuffer;
   label: string;
@@ -124,7 +150,9 @@ export interface Xfb {
   createBuffer(description: BufferDescription): XfbBuffer;
   createProgram(description: ProgramDescription): XfbProgram;
   createPipeline(program: XfbProgram, entries: Entry[], options?: { count?: number; queries?: boolean }): XfbPipeline;
-  liveObjects(): { buffers: number; programs: number; pipelines: number; readbacks: number };
+  /** Entries: { input } vertex buffers and { output } buffers; vertexCount when no entry has an input. */
+  createCapture(program: XfbProgram, entries: Entry[], options?: { vertexCount?: number; expansion?: 'auto' | 'engine' | 'driver' }): XfbCapture;
+  liveObjects(): { buffers: number; programs: number; pipelines: number; captures: number; readbacks: number };
   on(type: 'contextlost', listener: (detail: {}) => void): this;
   on(type: 'contextrestored', listener: (detail: { buffers: RestoredBuffer[] }) => void): this;
   off(type: string, listener: (detail: any) => void): this;

@@ -141,11 +141,36 @@ class Xfb {
   }
 
   createPipeline(program, entries, options = {}) {
-    if (!(program instanceof XfbProgram) || program.owner !== this) invalid('createPipeline(): the first argument must be a program of this engine');
-    if (!Array.isArray(entries)) invalid('createPipeline(): entries must be an array of { input?, output? }');
+    this.#checkProgram(program, 'createPipeline()');
     checkKeys(options, ['count', 'queries'], 'createPipeline() options');
     if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
-    const json = entries.map((entry, i) => {
+    const id = this.#call('createPipeline', program.id, this.#entriesJson(entries, 'createPipeline()'), JSON.stringify(options));
+    const pipeline = new XfbPipeline(this, id, entries);
+    this.#objects.add(pipeline);
+    return pipeline;
+  }
+
+  /** Runs a program over draws of points, lines or triangles and captures whole primitives:
+   *  entries are { input } vertex buffers and { output } buffers (one per captured buffer). */
+  createCapture(program, entries, options = {}) {
+    this.#checkProgram(program, 'createCapture()');
+    checkKeys(options, ['vertexCount', 'expansion'], 'createCapture() options');
+    if (options.vertexCount !== undefined) checkCount(options.vertexCount, 'createCapture(): vertexCount');
+    if (options.expansion !== undefined && !['auto', 'engine', 'driver'].includes(options.expansion))
+      invalid(`createCapture(): expansion must be 'auto', 'engine' or 'driver', got '${options.expansion}'`);
+    const id = this.#call('createCapture', program.id, this.#entriesJson(entries, 'createCapture()'), JSON.stringify(options));
+    const capture = new XfbCapture(this, id);
+    this.#objects.add(capture);
+    return capture;
+  }
+
+  #checkProgram(program, what) {
+    if (!(program instanceof XfbProgram) || program.owner !== this) invalid(`${what}: the first argument must be a program of this engine`);
+  }
+
+  #entriesJson(entries, what) {
+    if (!Array.isArray(entries)) invalid(`${what}: entries must be an array of { input?, output? }`);
+    return JSON.stringify(entries.map((entry, i) => {
       checkKeys(entry, ['input', 'output'], `entries[${i}]`);
       const out = {};
       for (const role of ['input', 'output']) {
@@ -154,14 +179,10 @@ class Xfb {
         out[role] = entry[role].id;
       }
       return out;
-    });
-    const id = this.#call('createPipeline', program.id, JSON.stringify(json), JSON.stringify(options));
-    const pipeline = new XfbPipeline(this, id, entries);
-    this.#objects.add(pipeline);
-    return pipeline;
+    }));
   }
 
-  /** Counts of live engine objects (buffers, programs, pipelines, readbacks), for leak checks. */
+  /** Counts of live engine objects (buffers, programs, pipelines, captures, readbacks), for leak checks. */
   liveObjects() { return JSON.parse(this.#engine.liveObjects()); }
 
   on(type, listener) { (this.#listeners.get(type) ?? this.#listeners.set(type, new Set()).get(type)).add(listener); return this; }
@@ -234,7 +255,7 @@ class XfbObject {
   get owner() { return this.#owner; }
   get id() { this.check(); return this.#id; }
   get disposed() { return this.#disposed; }
-  check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${['buffer', 'program', 'pipeline'][this.#kind]} was disposed; create a new one`); }
+  check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${['buffer', 'program', 'pipeline', 'readback', 'capture'][this.#kind]} was disposed; create a new one`); }
   call(method, ...args) { this.check(); return this.#owner.call(method, this.#id, ...args); }
   dispose() {
     if (this.#disposed) return;
@@ -332,6 +353,54 @@ export class XfbPipeline extends XfbObject {
 
   /** With { queries: true }: the reports of earlier steps whose queries are available. */
   pollQueries() { return JSON.parse(this.call('pollQueries')); }
+}
+
+const DRAW_MODES = ['points', 'lines', 'line_strip', 'line_loop', 'triangles', 'triangle_strip', 'triangle_fan'];
+const INDEX_MAX = new Map([[Uint8Array, 0xFF], [Uint16Array, 0xFFFF], [Uint32Array, 0xFFFFFFFF]]);
+
+function checkMode(mode, what) {
+  if (!DRAW_MODES.includes(mode)) invalid(`${what}: mode must be one of ${DRAW_MODES.join(', ')}, got '${mode}'`);
+}
+
+export class XfbCapture extends XfbObject {
+  constructor(owner, id) { super(owner, id, 4); }
+  /** { expansion: 'driver' | 'engine', vertexCount } */
+  get info() { return JSON.parse(this.call('captureInfo')); }
+
+  /** Captures a draw: { mode, count } or { mode, indices, restartIndex? }. indices: a Uint8/16/32Array
+   *  or an array of integers; restartIndex defaults to the index type's maximum, as WebGL2's
+   *  fixed-index primitive restart does (null: no restart). The capacity is checked first
+   *  (XFB_CAPACITY, nothing written). Returns { primitive, primitives, records, bytes }. */
+  capture(draw) {
+    checkKeys(draw, ['mode', 'count', 'indices', 'restartIndex'], 'capture()');
+    checkMode(draw.mode, 'capture()');
+    let indices = null, restart = -1;
+    if (draw.indices !== undefined) {
+      if (draw.count !== undefined) invalid('capture(): give either count or indices, not both');
+      const max = INDEX_MAX.get(draw.indices?.constructor) ?? 0xFFFFFFFF;
+      if (Array.isArray(draw.indices)) {
+        draw.indices.forEach((v, i) => { if (!Number.isInteger(v) || v < 0 || v > max) invalid(`capture(): indices[${i}] is ${v}, not an integer 0..${max}`); });
+      } else if (!INDEX_MAX.has(draw.indices?.constructor)) invalid('capture(): indices must be a Uint8Array, Uint16Array, Uint32Array or an array of integers');
+      indices = Uint32Array.from(draw.indices);
+      const r = draw.restartIndex === undefined ? max : draw.restartIndex;
+      if (r !== null && (!Number.isInteger(r) || r < 0 || r > 0xFFFFFFFF)) invalid(`capture(): restartIndex must be an integer 0..4294967295 or null, got ${r}`);
+      restart = r ?? -1;
+    } else {
+      if (!Number.isInteger(draw.count) || draw.count < 0) invalid(`capture(): count must be a non-negative integer, got ${String(draw.count)}`);
+      if (draw.restartIndex !== undefined) invalid('capture(): restartIndex needs indices');
+    }
+    const bytes = indices ? new Uint8Array(indices.buffer) : null;
+    const result = this.owner.withHeap(bytes, (ptr) => this.call('capture', draw.mode, draw.count ?? 0, ptr, indices ? indices.length : -1, restart));
+    return JSON.parse(result);
+  }
+
+  /** Draws the last capture's vertices with the program and vertex array bound on the context
+   *  (drawArrays(Instanced) with the planned count on WebGL2: no readback, no query). */
+  drawCaptured({ mode, instances = 1 } = {}) {
+    if (mode !== undefined) checkMode(mode, 'drawCaptured()');
+    if (!Number.isInteger(instances) || instances < 1) invalid(`drawCaptured(): instances must be a positive integer, got ${instances}`);
+    this.call('drawCaptured', mode ?? '', instances);
+  }
 }
 
 /** Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context ({ gl }). */

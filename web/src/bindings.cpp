@@ -168,9 +168,7 @@ public:
 
     int createPipeline(int programId, std::string entriesJson, std::string optionsJson) {
         return guarded(last_, -1, [&] {
-            std::vector<Entry> entries;
-            for (const auto& e : json::parse(entriesJson))
-                entries.push_back({e.contains("input") ? &buffer(e["input"].get<int>()) : nullptr, e.contains("output") ? &buffer(e["output"].get<int>()) : nullptr});
+            std::vector<Entry> entries = parseEntries(entriesJson);
             json o = json::parse(optionsJson);
             PipelineOptions options;
             if (o.contains("count")) options.count = o["count"].get<std::int64_t>();
@@ -216,13 +214,62 @@ public:
         });
     }
 
-    /// kind: 0 buffer, 1 program, 2 pipeline, 3 readback.
+    int createCapture(int programId, std::string entriesJson, std::string optionsJson) {
+        return guarded(last_, -1, [&] {
+            json o = json::parse(optionsJson);
+            PrimitiveCaptureOptions options;
+            if (o.contains("vertexCount")) options.vertexCount = o["vertexCount"].get<std::int64_t>();
+            std::string e = o.value("expansion", "auto");
+            options.expansion = e == "engine" ? Expansion::Engine : e == "driver" ? Expansion::Driver : Expansion::Auto;
+            int id = next_++;
+            captures_.emplace(id, PrimitiveCapture(*device_, program(programId), parseEntries(entriesJson), options));
+            return id;
+        });
+    }
+    /// indexCount < 0: a non-indexed draw of `vertexCount` vertices; restart < 0: no restart index.
+    std::string capture(int id, std::string mode, double vertexCount, unsigned indicesPtr, double indexCount, double restart) {
+        return guarded(last_, std::string(), [&] {
+            DrawDesc d;
+            auto m = drawModeFromName(mode);
+            if (!m) throw Error(ErrorCode::InvalidArgument, "unknown draw mode '" + mode + "'");
+            d.mode = *m;
+            d.vertexCount = std::int64_t(vertexCount);
+            if (indexCount >= 0) {
+                const auto* first = reinterpret_cast<const std::uint32_t*>(std::uintptr_t(indicesPtr));
+                d.indices.assign(first, first + std::size_t(indexCount));
+            }
+            if (restart >= 0) d.restartIndex = std::uint32_t(restart);
+            CaptureCount c = find(captures_, id, "capture").capture(d);
+            return json{{"primitive", drawModeName(c.primitive)}, {"primitives", c.primitives}, {"records", c.records}, {"bytes", c.bytes}}.dump();
+        });
+    }
+    bool drawCaptured(int id, std::string mode, int instances) {
+        return guarded(last_, false, [&] {
+            std::optional<DrawMode> m;
+            if (!mode.empty() && !(m = drawModeFromName(mode))) throw Error(ErrorCode::InvalidArgument, "unknown draw mode '" + mode + "'");
+            find(captures_, id, "capture").drawCaptured(m, instances);
+            return true;
+        });
+    }
+    std::string captureInfo(int id) {
+        return guarded(last_, std::string(), [&] {
+            auto& c = find(captures_, id, "capture");
+            return json{{"expansion", expansionName(c.expansion())}, {"vertexCount", c.vertexCount()}}.dump();
+        });
+    }
+
+    /// kind: 0 buffer, 1 program, 2 pipeline, 3 readback, 4 capture.
     bool dispose(int kind, int id) {
-        std::size_t n = kind == 0 ? buffers_.erase(id) : kind == 1 ? programs_.erase(id) : kind == 2 ? pipelines_.erase(id) : readbacks_.erase(id);
+        std::size_t n = kind == 0   ? buffers_.erase(id)
+                        : kind == 1 ? programs_.erase(id)
+                        : kind == 2 ? pipelines_.erase(id)
+                        : kind == 4 ? captures_.erase(id)
+                                    : readbacks_.erase(id);
         return n == 1;
     }
     std::string liveObjects() const {
-        return json{{"buffers", buffers_.size()}, {"programs", programs_.size()}, {"pipelines", pipelines_.size()}, {"readbacks", readbacks_.size()}}.dump();
+        return json{{"buffers", buffers_.size()}, {"programs", programs_.size()}, {"pipelines", pipelines_.size()},
+                    {"captures", captures_.size()}, {"readbacks", readbacks_.size()}}.dump();
     }
     void contextLost() { device_->contextLost(); }
     bool contextRestored() {
@@ -242,6 +289,12 @@ private:
         return it->second;
     }
     Buffer& buffer(int id) { return find(buffers_, id, "buffer"); }
+    std::vector<Entry> parseEntries(const std::string& entriesJson) {
+        std::vector<Entry> entries;
+        for (const auto& e : json::parse(entriesJson))
+            entries.push_back({e.contains("input") ? &buffer(e["input"].get<int>()) : nullptr, e.contains("output") ? &buffer(e["output"].get<int>()) : nullptr});
+        return entries;
+    }
     Program& program(int id) { return find(programs_, id, "program"); }
     Pipeline& pipeline(int id) { return find(pipelines_, id, "pipeline"); }
 
@@ -251,6 +304,7 @@ private:
     std::map<int, Buffer> buffers_;
     std::map<int, Program> programs_;
     std::map<int, Pipeline> pipelines_;
+    std::map<int, PrimitiveCapture> captures_;
     std::map<int, ReadbackRequest> readbacks_;
     std::vector<std::byte> taken_;
 };
@@ -280,6 +334,10 @@ EMSCRIPTEN_BINDINGS(xfb) {
         .function("pollChecked", &Engine::pollChecked)
         .function("pollQueries", &Engine::pollQueries)
         .function("pipelineInfo", &Engine::pipelineInfo)
+        .function("createCapture", &Engine::createCapture)
+        .function("capture", &Engine::capture)
+        .function("drawCaptured", &Engine::drawCaptured)
+        .function("captureInfo", &Engine::captureInfo)
         .function("dispose", &Engine::dispose)
         .function("liveObjects", &Engine::liveObjects)
         .function("contextLost", &Engine::contextLost)

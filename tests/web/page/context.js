@@ -39,7 +39,7 @@ test('dispose() frees every GPU object: WebGL creates and deletes balance', asyn
   await a.read();
   await pipeline.stepChecked();
   let live = xfb.liveObjects();
-  assert(live.buffers === 2 && live.programs === 1 && live.pipelines === 1 && live.readbacks === 0, JSON.stringify(live));
+  assert(live.buffers === 2 && live.programs === 1 && live.pipelines === 1 && live.captures === 0 && live.readbacks === 0, JSON.stringify(live));
   xfb.dispose();
   const balance = (kind) => calls.get(`create${kind}`) - calls.get(`delete${kind}`);
   for (const kind of ['Buffer', 'VertexArray', 'TransformFeedback', 'Query', 'Program', 'Shader'])
