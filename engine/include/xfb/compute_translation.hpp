@@ -10,6 +10,7 @@
 /// element index; invocations past the element count return early.
 
 #include "xfb/capture_plan.hpp"
+#include "xfb/emit_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/shader_interface.hpp"
 
@@ -21,6 +22,10 @@ namespace xfb {
 struct ComputeTranslationOptions {
     bool es = false;          ///< emit `#version 310 es` instead of `#version 430`
     int workGroupSize = 256;  ///< local_size_x
+    /// Variable-count outputs: adds a count pass (countSource) that stores each element's
+    /// clamped count per budget, and makes main() store record k of an element at
+    /// first[element] + k (first: the budget's exclusive prefix sum), never past the capacity.
+    const EmitPlan* emits = nullptr;
 };
 
 /// Shader storage buffer bindings of the generated shader, per entry of the role list.
@@ -30,6 +35,10 @@ struct ComputeShader {
     std::vector<int> writeBinding;  ///< per entry: SSBO binding its output is written to, or -1
     int bindingCount = 0;
     std::string countUniform = "xfb_count"; ///< uint uniform holding the element count
+    /// With emits: the count pass, and per budget the SSBO binding of its counts (written by the
+    /// count pass) and of its first-record offsets (read by main()).
+    std::string countSource;
+    std::vector<int> countsBinding, firstBinding;
 };
 
 /// @param entryCount the number of entries of the role list the pass plan was made for.

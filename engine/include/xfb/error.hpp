@@ -53,7 +53,7 @@ enum class ErrorCode {
     ShortWrite,                 ///< a checked step wrote fewer records than expected; not swapped
     ShaderCompile,              ///< the GL compiler rejected the shader (log included)
     ProgramLink,                ///< the GL linker rejected the program (log included)
-    UnknownUniform,             ///< no active uniform of that name
+    UnknownUniform,             ///< the shader declares no uniform of that name
     UniformType,                ///< value type differs from the uniform's declared type
     GlError,                    ///< a GL call raised an error
     ContextCreation,            ///< no GL/GLES context could be created

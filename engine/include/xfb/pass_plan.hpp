@@ -49,6 +49,7 @@ struct PassPlan {
     std::int64_t count = 0; ///< elements (points) per step
     std::vector<AttributeBinding> attributes;
     std::vector<OutputBinding> outputs;
+    std::vector<int> emitEntries; ///< the last {output} entries, written by emitted outputs (emit_plan.hpp)
 };
 
 /// What an output buffer must hold: count x stride per step (Pipeline), or nothing fixed because
@@ -58,11 +59,12 @@ enum class OutputSizing { PerElement, PerDraw };
 /// Matches entries to the shader. Output entries get binding indices in order, skipping
 /// input-only ones. Element counts must agree; output buffers must hold count x stride.
 /// `count` is required when no entry has an input (the shader then runs on gl_VertexID only).
+/// The last `emittedOutputs` {output} entries are left to planEmits().
 /// @throws Error RoleEmpty, FormatInvalid, OutputCountMismatch, SemanticMissing, SemanticDuplicate,
 ///         SemanticUnused, SemanticTypeMismatch, StateFormatMismatch, OutputLayoutMismatch,
 ///         CountMismatch, BufferSize, Capacity, InvalidArgument
 PassPlan planPass(std::span<const AttributeSlot> attributes, const CapturePlan& capture,
                   std::span<const EntryDesc> entries, std::optional<std::int64_t> count = std::nullopt,
-                  OutputSizing sizing = OutputSizing::PerElement);
+                  OutputSizing sizing = OutputSizing::PerElement, std::size_t emittedOutputs = 0);
 
 } // namespace xfb

@@ -3,7 +3,9 @@
 /// @brief Pipeline: a Program bound to buffers with roles; one step = one transform-feedback pass.
 
 #include "xfb/buffer.hpp"
+#include "xfb/emit_plan.hpp"
 #include "xfb/pass_plan.hpp"
+#include "xfb/primitive_count.hpp"
 #include "xfb/program.hpp"
 
 #include <cstdint>
@@ -57,7 +59,21 @@ struct PipelineOptions {
     Backend backend = Backend::TransformFeedback;
     /// Compute work-group size; 0 picks min(256, the device's limits).
     int workGroupSize = 0;
+    /// Variable-count outputs (emit_plan.hpp), compute backend only. Their {output} entries
+    /// come after the captured ones, one per EmitDesc, in the same order.
+    std::vector<EmitDesc> emits;
+    EmitOverflow overflow = EmitOverflow::Error;
 };
+
+/// One budget of emitted records after a step, read from the GPU.
+struct EmitReport {
+    std::string budget;          ///< the count output's name
+    std::int64_t requested = 0;  ///< records the elements asked for
+    std::int64_t written = 0;    ///< records written: min(requested, capacity)
+    std::int64_t capacity = 0;   ///< records the budget's smallest buffer holds
+    bool overflowed() const { return requested > capacity; }
+};
+
 
 /// Transform-feedback backend: builds, once, one vertex array object and one transform feedback object per ping-pong side
 /// (glGenVertexArrays, glGenTransformFeedbacks, glVertexAttrib(I)Pointer, glBindBufferBase).
@@ -73,7 +89,8 @@ struct PipelineOptions {
 /// dispatch and readbacks see the writes).
 class Pipeline {
 public:
-    /// @throws Error from planPass() (roles, semantics, counts, capacity)
+    /// @throws Error from planPass() (roles, semantics, counts, capacity) and planEmits();
+    ///         Unsupported (emitted outputs without the compute backend)
     Pipeline(const Device& device, const Program& program, std::vector<Entry> entries, PipelineOptions options = {});
     Pipeline(Pipeline&&) noexcept;
     Pipeline& operator=(Pipeline&&) noexcept;
@@ -88,7 +105,9 @@ public:
     /// swaps only if every element was written. Otherwise throws ShortWrite and leaves the state
     /// buffers as they were before the step (write-only outputs are undefined). The compute
     /// backend checks the GL size of every output buffer (glGetBufferParameteri64v) first.
-    /// @throws Error ShortWrite, ContextLost
+    /// With emitted outputs and EmitOverflow::Error, a budget whose records exceeded its
+    /// capacity throws Capacity with both numbers, not swapped.
+    /// @throws Error ShortWrite, Capacity, ContextLost
     StepReport stepChecked();
     /// The non-blocking form of stepChecked(), for WebGL (where query results arrive in a later
     /// task) and frame loops: beginCheckedStep() runs the pass; pollCheckedStep() returns nothing
@@ -114,6 +133,23 @@ public:
     std::uint64_t stepsTaken() const;
     /// GL calls the last pass made (9 for transform feedback, plus glUniform* for changed values).
     int lastStepGlCalls() const;
+
+    /// Emitted outputs: per budget, the last step's totals, read back (a fence, then
+    /// glGetBufferSubData / glMapBufferRange; blocking, for tools and tests: a frame loop draws
+    /// with drawEmitted() and never needs them).
+    /// @throws Error InvalidArgument (no emitted outputs)
+    std::vector<EmitReport> emitted() const;
+    /// The GL buffer with each budget's totals, 32 bytes per budget in PipelineOptions order:
+    /// a DrawArraysIndirectCommand {written, 1, 0, 0} at byte 32 b (glDrawArraysIndirect), a
+    /// DispatchIndirectCommand {ceil(written / work-group size), 1, 1} at 32 b + 16
+    /// (glDispatchComputeIndirect), the requested total at 32 b + 28. Written on the GPU by
+    /// every step: the count never visits the CPU.
+    unsigned emitTotalsBuffer() const;
+    /// Draws the records of `budget` (its count output's name) with the program and vertex
+    /// array the caller bound: glBindBuffer(GL_DRAW_INDIRECT_BUFFER) + glDrawArraysIndirect
+    /// (GL 4.0 / ES 3.1), then unbinds it.
+    /// @throws Error InvalidArgument (no such budget)
+    void drawEmitted(std::string_view budget, DrawMode mode) const;
 
 private:
     std::unique_ptr<detail::PipelineState> state_;

@@ -1,6 +1,7 @@
 #include "xfb/primitive_capture.hpp"
 
 #include "capture/record_gather.hpp"
+#include "gl/draw_mode.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/vertex_array.hpp"
@@ -11,19 +12,6 @@
 namespace xfb {
 
 namespace detail {
-
-GLenum glMode(DrawMode m) {
-    switch (m) {
-    case DrawMode::Points: return GL_POINTS;
-    case DrawMode::Lines: return GL_LINES;
-    case DrawMode::LineStrip: return GL_LINE_STRIP;
-    case DrawMode::LineLoop: return GL_LINE_LOOP;
-    case DrawMode::Triangles: return GL_TRIANGLES;
-    case DrawMode::TriangleStrip: return GL_TRIANGLE_STRIP;
-    case DrawMode::TriangleFan: return GL_TRIANGLE_FAN;
-    }
-    return GL_POINTS;
-}
 
 struct CaptureState {
     std::shared_ptr<DeviceState> device;
@@ -120,9 +108,9 @@ struct CaptureState {
 #endif
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
         glEnable(GL_RASTERIZER_DISCARD);
-        glBeginTransformFeedback(glMode(last.primitive));
-        if (indexed) glDrawElements(glMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
-        else glDrawArrays(glMode(draw.mode), 0, GLsizei(draw.vertexCount));
+        glBeginTransformFeedback(gl::primitiveMode(last.primitive));
+        if (indexed) glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
+        else glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
         glEndTransformFeedback();
         glDisable(GL_RASTERIZER_DISCARD);
 #ifndef __EMSCRIPTEN__
@@ -245,7 +233,7 @@ void PrimitiveCapture::drawCaptured(std::optional<DrawMode> mode, int instances)
     s.device->requireContext("PrimitiveCapture::drawCaptured");
     if (!s.captured) throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before drawCaptured()");
     if (instances < 1) throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
-    GLenum m = detail::glMode(mode.value_or(s.last.primitive));
+    GLenum m = gl::primitiveMode(mode.value_or(s.last.primitive));
 #ifndef __EMSCRIPTEN__
     const Capabilities& caps = s.device->caps;
     if (caps.drawTransformFeedback && (instances == 1 || caps.major > 4 || caps.minor >= 2)) {

@@ -11,65 +11,56 @@ namespace xfb::detail {
 
 #ifdef __EMSCRIPTEN__ // WebGL2 has no compute shaders: the pipeline keeps transform feedback.
 ComputePass::~ComputePass() = default;
-std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t, const Capabilities& caps, int) {
+std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t, const Capabilities& caps, int, const EmitPlan&) {
     throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
                                             "' (WebGL2 has no compute shaders). Use the transform-feedback backend");
 }
 int ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&, const std::vector<std::shared_ptr<BufferState>>&) { return 0; }
-int ComputePass::flushUniforms(const ProgramState&) { return 0; }
+void ComputePass::forget() {}
 #else
 
 ComputePass::~ComputePass() {
-    if (program) glDeleteProgram(program);
+    if (main.program) glDeleteProgram(main.program);
+    if (counting.program) glDeleteProgram(counting.program);
+    if (!counts.empty()) glDeleteBuffers(GLsizei(counts.size()), counts.data());
+    if (!firsts.empty()) glDeleteBuffers(GLsizei(firsts.size()), firsts.data());
+    if (totals) glDeleteBuffers(1, &totals);
 }
 
+void ComputePass::forget() {
+    main.program = counting.program = totals = 0;
+    counts.clear();
+    firsts.clear();
+    if (scan) {
+        scan->scan = scan->add = scan->total = 0;
+        scan->sums.clear();
+        scan->scanned.clear();
+    }
+}
 
-std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,
-                                                int requestedGroupSize) {
-    const std::string& label = program.desc.label;
-    if (!caps.compute)
-        throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
-                                                "'. Use the transform-feedback backend");
-    int maxGroup = std::min(caps.maxComputeGroupSizeX, caps.maxComputeInvocations);
-    int groupSize = requestedGroupSize > 0 ? requestedGroupSize : std::min(256, maxGroup);
-    if (groupSize > maxGroup)
-        throw Error(ErrorCode::InvalidArgument, "work-group size " + std::to_string(groupSize) + " exceeds this device's limit of " +
-                                                    std::to_string(maxGroup) + " (GL_MAX_COMPUTE_WORK_GROUP_SIZE / _INVOCATIONS)");
-    auto pass = std::make_unique<ComputePass>();
-    pass->workGroupSize = groupSize;
-    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount, {caps.es, groupSize});
-    if (pass->shader.bindingCount > caps.maxComputeStorageBlocks)
-        throw Error(ErrorCode::Unsupported, "program '" + label + "' needs " + std::to_string(pass->shader.bindingCount) +
-                                                " shader storage buffers in the compute backend but this device allows " +
-                                                std::to_string(caps.maxComputeStorageBlocks) + "; use the transform-feedback backend");
-    pass->groups = GLuint((plan.count + groupSize - 1) / groupSize);
-
-    GLuint cs = gl::compileShader(GL_COMPUTE_SHADER, pass->shader.source,
-                                  "the compute shader generated from '" + label + "' (line numbers are the vertex shader's)");
-    pass->program = glCreateProgram();
-    glAttachShader(pass->program, cs);
-    glLinkProgram(pass->program);
-    glDetachShader(pass->program, cs);
+void ComputeKernel::build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count) {
+    GLuint cs = gl::compileShader(GL_COMPUTE_SHADER, source, what + " (line numbers are the vertex shader's)");
+    this->program = glCreateProgram();
+    glAttachShader(this->program, cs);
+    glLinkProgram(this->program);
+    glDetachShader(this->program, cs);
     glDeleteShader(cs);
     GLint ok = 0;
-    glGetProgramiv(pass->program, GL_LINK_STATUS, &ok);
-    if (!ok) throw Error(ErrorCode::ProgramLink, "the compute program generated from '" + label + "' does not link: " + gl::infoLog(pass->program, true));
-
+    glGetProgramiv(this->program, GL_LINK_STATUS, &ok);
+    if (!ok) throw Error(ErrorCode::ProgramLink, what + " does not link: " + gl::infoLog(this->program, true));
     for (const auto& [name, u] : program.uniforms) {
-        GLint location = glGetUniformLocation(pass->program, name.c_str());
-        if (location >= 0) pass->uniforms[name] = {location, 0};
+        GLint location = glGetUniformLocation(this->program, name.c_str());
+        if (location >= 0) uniforms[name] = {location, 0};
     }
-    GLint countLocation = glGetUniformLocation(pass->program, pass->shader.countUniform.c_str());
-    glUseProgram(pass->program);
-    glUniform1ui(countLocation, GLuint(plan.count));
+    glUseProgram(this->program);
+    glUniform1ui(glGetUniformLocation(this->program, "xfb_count"), GLuint(count));
     glUseProgram(0);
-    gl::check(("building the compute backend of '" + label + "'").c_str());
-    return pass;
 }
 
-int ComputePass::flushUniforms(const ProgramState& program) {
-    if (appliedVersions == program.versions) return 0;
-    int calls = 0;
+int ComputeKernel::use(const ProgramState& program) {
+    glUseProgram(this->program);
+    if (appliedVersions == program.versions) return 1;
+    int calls = 1;
     for (auto& [name, slot] : uniforms) {
         const Uniform& u = program.uniforms.find(name)->second;
         if (slot.second != u.version && !u.value.empty()) {
@@ -82,19 +73,83 @@ int ComputePass::flushUniforms(const ProgramState& program) {
     return calls;
 }
 
+static GLuint storageBuffer(std::uint64_t bytes) {
+    GLuint b = 0;
+    glGenBuffers(1, &b);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    return b;
+}
+
+std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,
+                                                int requestedGroupSize, const EmitPlan& emits) {
+    const std::string& label = program.desc.label;
+    if (!caps.compute)
+        throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
+                                                "'. Use the transform-feedback backend");
+    int maxGroup = std::min(caps.maxComputeGroupSizeX, caps.maxComputeInvocations);
+    int groupSize = requestedGroupSize > 0 ? requestedGroupSize : std::min(256, maxGroup);
+    if (groupSize > maxGroup)
+        throw Error(ErrorCode::InvalidArgument, "work-group size " + std::to_string(groupSize) + " exceeds this device's limit of " +
+                                                    std::to_string(maxGroup) + " (GL_MAX_COMPUTE_WORK_GROUP_SIZE / _INVOCATIONS)");
+    auto pass = std::make_unique<ComputePass>();
+    pass->workGroupSize = groupSize;
+    pass->emits = emits;
+    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount, {caps.es, groupSize, &pass->emits});
+    if (pass->shader.bindingCount > caps.maxComputeStorageBlocks)
+        throw Error(ErrorCode::Unsupported, "program '" + label + "' needs " + std::to_string(pass->shader.bindingCount) +
+                                                " shader storage buffers in the compute backend but this device allows " +
+                                                std::to_string(caps.maxComputeStorageBlocks) + "; use the transform-feedback backend");
+    pass->groups = GLuint((plan.count + groupSize - 1) / groupSize);
+    pass->main.build(program, pass->shader.source, "the compute shader generated from '" + label + "'", plan.count);
+    if (!emits.empty()) {
+        pass->counting.build(program, pass->shader.countSource, "the count pass generated from '" + label + "'", plan.count);
+        // The scan's group size: the pass's, rounded down to a power of two (its shared-memory
+        // loop doubles the stride).
+        int scanGroup = 1;
+        while (scanGroup * 2 <= groupSize) scanGroup *= 2;
+        pass->scan = std::make_unique<PrefixScan>(plan.count, scanGroup, caps.es);
+        for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
+            pass->counts.push_back(storageBuffer(std::uint64_t(plan.count) * 4));
+            pass->firsts.push_back(storageBuffer(std::uint64_t(plan.count) * 4));
+        }
+        pass->totals = storageBuffer(emits.budgets.size() * kTotalsWords * 4);
+    }
+    gl::check(("building the compute backend of '" + label + "'").c_str());
+    return pass;
+}
+
 int ComputePass::dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
                           const std::vector<std::shared_ptr<BufferState>>& outputs) {
-    glUseProgram(this->program);
-    int calls = 3 + flushUniforms(program); // use, dispatch, barrier
-    for (std::size_t e = 0; e < inputs.size(); ++e) {
-        if (int b = shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name), ++calls;
-        if (int b = shader.writeBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name), ++calls;
+    int calls = 0;
+    auto bindInputs = [&] {
+        for (std::size_t e = 0; e < inputs.size(); ++e)
+            if (int b = shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name), ++calls;
+    };
+    if (!emits.empty()) {
+        // Counts, then each budget's prefix sum and totals: where every element's records start.
+        calls += counting.use(program) + 2;
+        bindInputs();
+        for (std::size_t b = 0; b < counts.size(); ++b)
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.countsBinding[b]), counts[b]), ++calls;
+        glDispatchCompute(groups, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        for (std::size_t b = 0; b < counts.size(); ++b)
+            calls += scan->run(counts[b], firsts[b], totals, int(b), emits.budgets[b].capacity, workGroupSize);
+        for (std::size_t b = 0; b < firsts.size(); ++b)
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.firstBinding[b]), firsts[b]), ++calls;
     }
+    calls += main.use(program) + 2; // + dispatch, barrier
+    bindInputs();
+    for (std::size_t e = 0; e < outputs.size(); ++e)
+        if (int b = shader.writeBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name), ++calls;
     glDispatchCompute(groups, 1, 1);
     // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform feedback
-    // writing over these buffers (a backend switch), the next dispatch, or a readback.
+    // writing over these buffers (a backend switch), the next dispatch, a readback, or an
+    // indirect draw / dispatch of the emitted totals.
     glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT |
-                    GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+                    GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     return calls;
 }
 #endif

@@ -2,6 +2,9 @@
 // Internal: the compute backend of a Pipeline (native GL 4.3+ / ES 3.1+). The compute shader is
 // generated from the Program's vertex shader (xfb::translateToCompute) for this pipeline's
 // buffer layout; uniforms are the Program's values, uploaded to this program's locations.
+// With emitted outputs a step is: the count pass, a prefix sum per budget (prefix_scan.hpp),
+// then the main pass, which writes the fixed outputs and the records in input order.
+#include "compute/prefix_scan.hpp"
 #include "gl/state.hpp"
 #include "xfb/compute_translation.hpp"
 
@@ -11,13 +14,26 @@
 
 namespace xfb::detail {
 
-struct ComputePass {
+/// A generated compute program and the Program uniforms it uses.
+struct ComputeKernel {
     GLuint program = 0;
-    ComputeShader shader;
-    int workGroupSize = 0;
-    GLuint groups = 0;
     std::map<std::string, std::pair<GLint, std::uint64_t>, std::less<>> uniforms; // name -> (location, applied version)
     std::uint64_t appliedVersions = 0;
+    /// Compiles and links `source`; finds the Program's uniforms and sets xfb_count.
+    void build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count);
+    /// glUseProgram + glUniform* for values changed since the last call. Returns GL calls made.
+    int use(const ProgramState& program);
+};
+
+struct ComputePass {
+    ComputeKernel main, counting;   // counting: only with emitted outputs
+    ComputeShader shader;
+    EmitPlan emits;
+    int workGroupSize = 0;
+    GLuint groups = 0;
+    std::unique_ptr<PrefixScan> scan;
+    std::vector<GLuint> counts, firsts; // per budget: counts of the count pass, their prefix sum
+    GLuint totals = 0;                  // per budget: indirect commands and totals (prefix_scan.hpp)
 
     ComputePass() = default;
     ComputePass(const ComputePass&) = delete;
@@ -26,15 +42,14 @@ struct ComputePass {
 
     /// @throws Error Unsupported, ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
     static std::unique_ptr<ComputePass> build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount,
-                                              const Capabilities& caps, int requestedGroupSize);
+                                              const Capabilities& caps, int requestedGroupSize, const EmitPlan& emits);
     /// One pass: glUseProgram, changed uniforms, glBindBufferBase(GL_SHADER_STORAGE_BUFFER) for
-    /// each entry's current input and output, glDispatchCompute, glMemoryBarrier.
-    /// Returns the number of GL calls made.
+    /// each entry's current input and output, glDispatchCompute, glMemoryBarrier; with emitted
+    /// outputs the count pass and prefix sums first. Returns the number of GL calls made.
     int dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
                  const std::vector<std::shared_ptr<BufferState>>& outputs);
-
-private:
-    int flushUniforms(const ProgramState& program);
+    /// Forgets every GL name (after a context loss: they died with the context).
+    void forget();
 };
 
 } // namespace xfb::detail

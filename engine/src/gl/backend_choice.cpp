@@ -22,10 +22,17 @@ double PipelineState::timePasses(Backend b, int n) {
 }
 
 void PipelineState::ensureCompute(int groupSize) {
-    if (!compute) compute = ComputePass::build(*program, plan, inputs.size(), device->caps, groupSize);
+    if (!compute) compute = ComputePass::build(*program, plan, inputs.size(), device->caps, groupSize, emits);
 }
 
 void PipelineState::select(Backend wanted, int groupSize) {
+    if (!emits.empty()) {
+        // A vertex shader writes one record per vertex: emitted outputs exist only in compute.
+        if (wanted == Backend::TransformFeedback)
+            throw Error(ErrorCode::Unsupported, "emitted outputs (a variable number of records per element) need the compute backend: "
+                                                "use Backend::Compute or Auto (GL 4.3 / ES 3.1)");
+        wanted = Backend::Compute;
+    }
     if (wanted == Backend::TransformFeedback) {
         choice = {Backend::TransformFeedback, "requested", 0, 0};
         return;

@@ -1,3 +1,4 @@
+#include "gl/draw_mode.hpp"
 #include "gl/pipeline_state.hpp"
 
 namespace xfb {
@@ -15,7 +16,7 @@ void recreatePipeline(PipelineState& p) {
     p.side = 0; // side 0 is rebuilt from the buffers' current names
     p.sideZeroName = 0;
     Backend backend = p.choice.backend;
-    if (p.compute) p.compute->program = 0;
+    if (p.compute) p.compute->forget();
     p.compute.reset();
     p.build();
     if (backend == Backend::Compute) p.ensureCompute(p.options.workGroupSize);
@@ -45,7 +46,8 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
                                                     "a state pair needs two buffers of the same format and size");
         descs.push_back(std::move(d));
     }
-    s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count);
+    s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count, OutputSizing::PerElement, options.emits.size());
+    s->emits = planEmits(s->program->shader, s->program->capture, options.emits, descs, s->plan.emitEntries);
     s->options = options;
     s->device = device.state();
     s->device->requireContext("creating a Pipeline");
@@ -97,6 +99,9 @@ void Pipeline::beginCheckedStep() {
         // A dispatch has no PRIMITIVES_WRITTEN; it writes every element unless a buffer is too small.
         if (auto shrunk = s.shrunkOutput()) c.why = " (" + *shrunk + "; nothing was dispatched)", c.written = 0;
         else c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
+        if (!s.emits.empty() && s.options.overflow == EmitOverflow::Error && c.error == GL_NO_ERROR)
+            for (const auto& r : s.readEmitted())
+                if (r.overflowed()) c.overflow = r;
     } else {
         c.error = s.draw(s.checkQuery, true);
     }
@@ -117,6 +122,11 @@ std::optional<StepReport> Pipeline::pollCheckedStep() {
     auto c = *s.checking;
     s.checking.reset();
     StepReport r{s.steps, std::int64_t(*c.written), s.plan.count};
+    if (c.overflow)
+        throw Error(ErrorCode::Capacity, "step " + std::to_string(r.step) + ": the elements emitted " + std::to_string(c.overflow->requested) +
+                                             " records for budget '" + c.overflow->budget + "' but its buffers hold " +
+                                             std::to_string(c.overflow->capacity) + "; the step was not swapped, so the state buffers still hold the previous state. "
+                                             "Allocate larger output buffers or choose EmitOverflow::Clamp");
     if (c.error != GL_NO_ERROR || !r.ok())
         throw Error(ErrorCode::ShortWrite, "step " + std::to_string(r.step) + " wrote " + std::to_string(r.written) + " of " +
                                                std::to_string(r.expected) + " records" +
@@ -179,6 +189,28 @@ std::string_view backendName(Backend b) {
     case Backend::Auto: return "auto";
     }
     return "?";
+}
+
+std::vector<EmitReport> Pipeline::emitted() const { return live(state_).readEmitted(); }
+
+unsigned Pipeline::emitTotalsBuffer() const {
+    auto& s = live(state_);
+    s.requireEmits();
+    return s.compute->totals;
+}
+
+void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
+    auto& s = live(state_);
+    s.device->requireContext("Pipeline::drawEmitted");
+    std::size_t b = s.budgetIndex(budget);
+#ifndef __EMSCRIPTEN__
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.compute->totals);
+    glDrawArraysIndirect(gl::primitiveMode(mode), reinterpret_cast<const void*>(std::uintptr_t(b * detail::kTotalsWords * 4)));
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+#else
+    (void)b;
+    (void)mode;
+#endif
 }
 
 const PassPlan& Pipeline::plan() const { return live(state_).plan; }

@@ -9,6 +9,7 @@
 #include "xfb/pipeline.hpp"
 
 #include <array>
+#include <cstring>
 #include <deque>
 #include <optional>
 
@@ -26,6 +27,7 @@ struct PipelineState {
     std::shared_ptr<ProgramState> program;
     std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
     PassPlan plan;
+    EmitPlan emits;
     PipelineOptions options;
     std::array<GLuint, 2> vao{}, tf{};
     int side = 0; // which ping-pong side the next step uses
@@ -40,6 +42,7 @@ struct PipelineState {
         GLenum error = GL_NO_ERROR;
         std::optional<GLuint> written; // known at once for compute, from the query for TF
         std::string why;
+        std::optional<EmitReport> overflow; // an emitted budget over its capacity (EmitOverflow::Error)
     };
     std::optional<CheckedStep> checking; // a checked step whose result has not been read
     int lastCalls = 0;                   // GL calls of the last pass
@@ -148,6 +151,32 @@ struct PipelineState {
     double timePasses(Backend b, int n);
     void ensureCompute(int groupSize);
     void select(Backend wanted, int groupSize);
+
+    void requireEmits() const {
+        if (emits.empty() || !compute)
+            throw Error(ErrorCode::InvalidArgument, "this pipeline has no emitted outputs; declare them in PipelineOptions::emits");
+    }
+    std::size_t budgetIndex(std::string_view name) const {
+        requireEmits();
+        for (std::size_t b = 0; b < emits.budgets.size(); ++b)
+            if (emits.budgets[b].count == name) return b;
+        std::string known;
+        for (auto& b : emits.budgets) known += (known.empty() ? "" : ", ") + b.count;
+        throw Error(ErrorCode::InvalidArgument, "no emitted budget '" + std::string(name) + "'; budgets are named by their count output: " + known);
+    }
+    // The GPU totals of every budget (blocking: waits for the last step).
+    std::vector<EmitReport> readEmitted() const {
+        requireEmits();
+        gl::finishWithFence();
+        auto raw = gl::readBytes(compute->totals, emits.budgets.size() * kTotalsWords * 4);
+        std::vector<EmitReport> out;
+        for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
+            std::uint32_t words[kTotalsWords];
+            std::memcpy(words, raw.data() + b * sizeof words, sizeof words);
+            out.push_back({emits.budgets[b].count, words[7], words[0], emits.budgets[b].capacity});
+        }
+        return out;
+    }
 
     GLuint firstStateInput() const {
         for (std::size_t e = 0; e < inputs.size(); ++e)

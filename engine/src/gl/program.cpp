@@ -52,9 +52,8 @@ int ProgramState::flushUniforms() {
     int calls = 0;
     for (auto& [name, u] : uniforms)
         if (u.appliedVersion != u.version) {
-            uploadUniform(u.location, u.type, u.components, u.value);
+            if (u.location >= 0) uploadUniform(u.location, u.type, u.components, u.value), ++calls;
             u.appliedVersion = u.version;
-            ++calls;
         }
     appliedVersions = versions;
     return calls;
@@ -94,6 +93,25 @@ UniformShape shapeOf(GLenum type) {
     case GL_BOOL_VEC3: return {ScalarKind::Int, 3};
     case GL_BOOL_VEC4: return {ScalarKind::Int, 4};
     default: return {ScalarKind::Int, 1}; // samplers and images: set with the texture unit, an int
+    }
+}
+
+// The GL type of a declared uniform the linker did not keep (GL_FLOAT_VEC3 ...); 0 if none.
+GLenum glTypeOf(const GlslType& t) {
+    static const GLenum floats[4][4] = {{GL_FLOAT, GL_FLOAT_VEC2, GL_FLOAT_VEC3, GL_FLOAT_VEC4},
+                                        {0, GL_FLOAT_MAT2, GL_FLOAT_MAT2x3, GL_FLOAT_MAT2x4},
+                                        {0, GL_FLOAT_MAT3x2, GL_FLOAT_MAT3, GL_FLOAT_MAT3x4},
+                                        {0, GL_FLOAT_MAT4x2, GL_FLOAT_MAT4x3, GL_FLOAT_MAT4}};
+    static const GLenum ints[4] = {GL_INT, GL_INT_VEC2, GL_INT_VEC3, GL_INT_VEC4};
+    static const GLenum uints[4] = {GL_UNSIGNED_INT, GL_UNSIGNED_INT_VEC2, GL_UNSIGNED_INT_VEC3, GL_UNSIGNED_INT_VEC4};
+    static const GLenum bools[4] = {GL_BOOL, GL_BOOL_VEC2, GL_BOOL_VEC3, GL_BOOL_VEC4};
+    if (t.rows < 1 || t.rows > 4 || t.columns < 1 || t.columns > 4) return 0;
+    switch (t.kind) {
+    case ScalarKind::Float: return floats[t.columns - 1][t.rows - 1];
+    case ScalarKind::Int: return t.columns == 1 ? ints[t.rows - 1] : 0;
+    case ScalarKind::UInt: return t.columns == 1 ? uints[t.rows - 1] : 0;
+    case ScalarKind::Bool: return t.columns == 1 ? bools[t.rows - 1] : 0;
+    default: return 0;
     }
 }
 
@@ -209,6 +227,14 @@ void ProgramState::link() {
         u.arraySize = size;
         u.appliedVersion = 0; // re-applied at the next step
     }
+    // Declared uniforms the linker removed may still be used by a generated compute pass (e.g.
+    // only by emitted outputs, which transform feedback does not capture): keep their values.
+    for (const auto& d : shader.uniforms) {
+        GLenum type = glTypeOf(d.type);
+        if (uniforms.count(d.name) || !type) continue;
+        auto shape = shapeOf(type);
+        uniforms[d.name] = {-1, type, shape.kind, shape.components, d.elementCount(), {}, 0, 0};
+    }
     appliedVersions = 0;
     gl::check(("linking program '" + label + "'").c_str());
 }
@@ -252,10 +278,8 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
     if (it == s.uniforms.end()) {
         std::string known;
         for (auto& [n, u] : s.uniforms) known += (known.empty() ? "" : ", ") + n;
-        bool declared = std::any_of(s.shader.uniforms.begin(), s.shader.uniforms.end(), [&](auto& d) { return d.name == name; });
-        throw Error(ErrorCode::UnknownUniform, "program '" + s.desc.label + "' has no active uniform '" + std::string(name) + "'" +
-                                                   (declared ? " (it is declared but unused, so the compiler removed it)" : "") +
-                                                   "; active uniforms: " + (known.empty() ? "none" : known));
+        throw Error(ErrorCode::UnknownUniform, "program '" + s.desc.label + "' declares no uniform '" + std::string(name) + "'" +
+                                                   "; uniforms: " + (known.empty() ? "none" : known));
     }
     detail::Uniform& u = it->second;
     int given = int(values.size() / 4);

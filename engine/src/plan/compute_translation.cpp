@@ -85,6 +85,16 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields)
             views[b].vec4 = views[b].vec4 && f.components % 4 == 0 && f.offset % 16 == 0 && o.stride % 16 == 0;
     }
+    const EmitPlan noEmits;
+    const EmitPlan& emits = options.emits ? *options.emits : noEmits;
+    for (const auto& o : emits.outputs) {
+        int b = result.writeBinding[std::size_t(o.entry)] = result.bindingCount++;
+        views[b] = {b, false, o.type.components() == 4};
+    }
+    for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
+        result.countsBinding.push_back(result.bindingCount++);
+        result.firstBinding.push_back(result.bindingCount++);
+    }
 
     // Header: version, re-emitted directives, work group, buffers, the renamed builtins.
     std::string header = options.es ? "#version 310 es\n" : "#version 430\n";
@@ -95,6 +105,12 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         std::string n = std::to_string(b);
         header += "layout(std430, binding = " + n + ") " + (v.readOnly ? "readonly" : "writeonly") + " buffer xfb_buffer" + n + " { " +
                   (v.vec4 ? "uvec4" : "uint") + " xfb_b" + n + "[]; };\n";
+    }
+    std::string countHeader, writeHeader;
+    for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
+        std::string n = std::to_string(k);
+        countHeader += "layout(std430, binding = " + std::to_string(result.countsBinding[k]) + ") writeonly buffer xfb_counts" + n + " { uint xfb_emitted" + n + "[]; };\n";
+        writeHeader += "layout(std430, binding = " + std::to_string(result.firstBinding[k]) + ") readonly buffer xfb_firsts" + n + " { uint xfb_first" + n + "[]; };\n";
     }
     header += "uniform uint xfb_count;\nint xfb_vertex_id;\nconst int xfb_instance_id = 0;\nvec4 xfb_position;\nfloat xfb_point_size;\n";
 
@@ -158,10 +174,10 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     // main(): load inputs, run the user's main, store the captured varyings.
     // Word `offsetWord` of element xfb_i in a buffer of `strideWords`; constant parts folded here.
     // A uvec4 view is addressed in whole vec4s: the compiler emits one 128-bit access.
-    auto element = [&](int binding, int strideWords, int offsetWord) {
+    auto element = [&](int binding, int strideWords, int offsetWord, const std::string& index = "xfb_i") {
         std::string b = "xfb_b" + std::to_string(binding);
-        if (views.at(binding).vec4) return b + "[xfb_i * " + std::to_string(strideWords / 4) + "u + " + std::to_string(offsetWord / 4) + "u]";
-        return b + "[xfb_i * " + std::to_string(strideWords) + "u + " + std::to_string(offsetWord) + "u]";
+        if (views.at(binding).vec4) return b + "[" + index + " * " + std::to_string(strideWords / 4) + "u + " + std::to_string(offsetWord / 4) + "u]";
+        return b + "[" + index + " * " + std::to_string(strideWords) + "u + " + std::to_string(offsetWord) + "u]";
     };
     auto fromBits = [](ScalarKind kind, const std::string& bits, int n) {
         if (kind == ScalarKind::Float) return "uintBitsToFloat(" + bits + ")";
@@ -192,6 +208,15 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         }
     }
     main += "    xfb_user_main();\n";
+    // Per budget: the element's count, clamped to 0..maxRecords.
+    std::string countMain = main;
+    auto clampedCount = [&](const EmitBudgetPlan& b) {
+        std::string max = std::to_string(b.maxRecords);
+        return b.kind == ScalarKind::UInt ? "min(" + b.count + ", " + max + "u)" : "uint(clamp(" + b.count + ", 0, " + max + "))";
+    };
+    for (std::size_t k = 0; k < emits.budgets.size(); ++k)
+        countMain += "    xfb_emitted" + std::to_string(k) + "[xfb_i] = " + clampedCount(emits.budgets[k]) + ";\n";
+    countMain += "}\n";
     for (const auto& o : pass.outputs) {
         int binding = result.writeBinding[std::size_t(o.entry)];
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
@@ -212,8 +237,31 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             }
         }
     }
+    // Emitted records: k-th record of the element at first + k, in input order, within capacity.
+    for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
+        const EmitBudgetPlan& b = emits.budgets[k];
+        std::string n = std::to_string(k);
+        main += "    for (uint xfb_k = 0u, xfb_n = " + clampedCount(b) + ", xfb_r = xfb_first" + n + "[xfb_i]; xfb_k < xfb_n && xfb_r + xfb_k < " +
+                std::to_string(b.capacity) + "u; ++xfb_k) {\n";
+        for (int o : b.outputs) {
+            const EmitOutputPlan& out = emits.outputs[std::size_t(o)];
+            int binding = result.writeBinding[std::size_t(out.entry)];
+            int rows = out.type.rows;
+            auto bits = [&](int c) {
+                std::string expr = out.varying + "[xfb_k]" + (rows > 1 ? "[" + std::to_string(c) + "]" : "");
+                return out.type.kind == ScalarKind::Float ? "floatBitsToUint(" + expr + ")" : "uint(" + expr + ")";
+            };
+            bool vec4 = views.at(binding).vec4;
+            for (int c = 0; c < rows; c += vec4 ? 4 : 1) {
+                std::string value = vec4 ? "uvec4(" + bits(c) + ", " + bits(c + 1) + ", " + bits(c + 2) + ", " + bits(c + 3) + ")" : bits(c);
+                main += "        " + element(binding, out.stride / 4, c, "(xfb_r + xfb_k)") + " = " + value + ";\n";
+            }
+        }
+        main += "    }\n";
+    }
     main += "}\n";
-    result.source = header + "#line 1\n" + body.out + "\n" + main;
+    result.source = header + writeHeader + "#line 1\n" + body.out + "\n" + main;
+    if (!emits.empty()) result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + countMain;
     return result;
 }
 

@@ -46,7 +46,7 @@ void checkOutputFormat(const VertexFormat& f, const OutputLayout& layout, const 
 } // namespace
 
 PassPlan planPass(std::span<const AttributeSlot> attributes, const CapturePlan& capture, std::span<const EntryDesc> entries,
-                  std::optional<std::int64_t> count, OutputSizing sizing) {
+                  std::optional<std::int64_t> count, OutputSizing sizing, std::size_t emittedOutputs) {
     PassPlan plan;
     std::vector<size_t> outputEntries;
     std::map<Semantic, size_t> provider; // semantic -> entry index
@@ -121,7 +121,10 @@ PassPlan planPass(std::span<const AttributeSlot> attributes, const CapturePlan& 
                                                    " but no shader input has that semantic; remove it from the format or check the declaration order");
     }
 
-    // Output entries <- captured buffers, in order.
+    // The last output entries belong to emitted outputs; the others <- captured buffers, in order.
+    emittedOutputs = std::min(emittedOutputs, outputEntries.size());
+    plan.emitEntries.assign(outputEntries.end() - long(emittedOutputs), outputEntries.end());
+    outputEntries.resize(outputEntries.size() - emittedOutputs);
     if (outputEntries.size() != capture.buffers.size()) {
         std::string varyings, outs;
         for (auto& v : capture.varyings) varyings += (varyings.empty() ? "" : ", ") + v.name;

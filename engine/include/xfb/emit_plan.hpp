@@ -1,0 +1,71 @@
+#pragma once
+/// @file
+/// @brief Variable-count outputs: elements that emit 0..maxRecords records each, written in
+/// input order through a prefix sum (compute backend). Pure.
+///
+/// In the shader an emitted output is an output array whose element k is the element's k-th
+/// record, and an int or uint output says how many records the element emits:
+/// @code
+/// out vec4 emit_position[4];   // up to 4 records per element
+/// out vec4 emit_color[4];
+/// flat out int emit_count;     // this element's count, clamped to 0..4
+/// @endcode
+/// Outputs that name the same count share one budget: one count per element, one prefix sum,
+/// the same record range in each of their buffers, one total. Name them without the `out_`
+/// prefix, so transform feedback does not capture them.
+
+#include "xfb/pass_plan.hpp"
+#include "xfb/shader_interface.hpp"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace xfb {
+
+/// One variable-count output, as declared in PipelineOptions.
+struct EmitDesc {
+    std::string varying; ///< an output array `T name[maxRecords]`
+    std::string count;   ///< an int or uint output: how many records the element emits (the budget)
+};
+
+/// What happens when a step's records exceed a budget's capacity (its smallest buffer).
+enum class EmitOverflow {
+    Error, ///< checked steps throw Capacity with the numbers and do not swap
+    Clamp, ///< the first `capacity` records are kept, in input order; reported, not an error
+};
+
+struct EmitOutputPlan {
+    std::string varying;
+    GlslType type;               ///< of one record
+    int entry = 0;               ///< the {output} entry written
+    int budget = 0;              ///< index into EmitPlan::budgets
+    int stride = 0;              ///< bytes per record
+    ComponentType componentType = ComponentType::Float32;
+    std::int64_t capacity = 0;   ///< records the buffer holds
+};
+
+struct EmitBudgetPlan {
+    std::string count;           ///< the count output's name
+    ScalarKind kind = ScalarKind::Int;
+    int maxRecords = 0;          ///< per element: the arrays' length
+    std::int64_t capacity = 0;   ///< records per step: the smallest buffer of the budget
+    std::vector<int> outputs;    ///< indices into EmitPlan::outputs
+};
+
+struct EmitPlan {
+    std::vector<EmitOutputPlan> outputs;
+    std::vector<EmitBudgetPlan> budgets;
+    bool empty() const { return outputs.empty(); }
+};
+
+/// Matches `emits` to the shader's outputs and to `entries[emitEntries[i]]` (their {output}
+/// buffers, in order).
+/// @throws Error UnknownVarying (no such output), VaryingType (not an array of a capturable
+///         type, a count that is not a scalar int/uint), InvalidArgument (captured by transform
+///         feedback too, arrays of one budget with different lengths, the wrong number of
+///         buffers), OutputLayoutMismatch (a buffer's format differs from the record)
+EmitPlan planEmits(const ShaderInterface& shader, const CapturePlan& capture, std::span<const EmitDesc> emits,
+                   std::span<const EntryDesc> entries, std::span<const int> emitEntries);
+
+} // namespace xfb

@@ -1,0 +1,167 @@
+#include "compute/prefix_scan.hpp"
+
+#include "gl/gl_check.hpp"
+#include "gl/shader.hpp"
+#include "xfb/error.hpp"
+
+namespace xfb::detail {
+
+#ifndef __EMSCRIPTEN__
+namespace {
+
+GLuint computeProgram(const std::string& source, const char* what) {
+    GLuint cs = gl::compileShader(GL_COMPUTE_SHADER, source, what);
+    GLuint p = glCreateProgram();
+    glAttachShader(p, cs);
+    glLinkProgram(p);
+    glDeleteShader(cs);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        std::string log = gl::infoLog(p, true);
+        glDeleteProgram(p);
+        throw Error(ErrorCode::ProgramLink, std::string(what) + " does not link: " + log);
+    }
+    return p;
+}
+
+GLuint storage(std::int64_t words) {
+    GLuint b = 0;
+    glGenBuffers(1, &b);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(words * 4), nullptr, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    return b;
+}
+
+} // namespace
+
+PrefixScan::PrefixScan(std::int64_t count, int group, bool es) : n(count), groupSize(group) {
+    std::string header = std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") +
+                         "layout(local_size_x = " + std::to_string(group) + ") in;\n";
+    scan = computeProgram(header + R"(
+layout(std430, binding = 0) readonly buffer In { uint xin[]; };
+layout(std430, binding = 1) writeonly buffer Out { uint xout[]; };
+layout(std430, binding = 2) writeonly buffer Sums { uint xsums[]; };
+uniform uint n;
+shared uint t[gl_WorkGroupSize.x];
+void main() {
+    uint i = gl_GlobalInvocationID.x, l = gl_LocalInvocationID.x;
+    uint v = i < n ? xin[i] : 0u;
+    t[l] = v;
+    barrier();
+    for (uint d = 1u; d < gl_WorkGroupSize.x; d <<= 1u) {
+        uint add = l >= d ? t[l - d] : 0u;
+        barrier();
+        t[l] += add;
+        barrier();
+    }
+    if (i < n) xout[i] = t[l] - v;
+    if (l == gl_WorkGroupSize.x - 1u) xsums[gl_WorkGroupID.x] = t[l];
+}
+)", "the prefix-sum scan kernel");
+    add = computeProgram(header + R"(
+layout(std430, binding = 0) readonly buffer In { uint xscanned[]; };
+layout(std430, binding = 1) buffer Out { uint xout[]; };
+uniform uint n;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < n) xout[i] += xscanned[gl_WorkGroupID.x];
+}
+)", "the prefix-sum add kernel");
+    total = computeProgram(std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") + R"(
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) readonly buffer Counts { uint xcounts[]; };
+layout(std430, binding = 1) readonly buffer Firsts { uint xfirsts[]; };
+layout(std430, binding = 2) writeonly buffer Totals { uint xtotals[]; };
+uniform uint n;
+uniform uint capacity;
+uniform uint slot;
+uniform uint groupSize;
+void main() {
+    uint requested = xfirsts[n - 1u] + xcounts[n - 1u];
+    uint written = min(requested, capacity);
+    uint o = slot * 8u;
+    xtotals[o] = written;
+    xtotals[o + 1u] = 1u;
+    xtotals[o + 2u] = 0u;
+    xtotals[o + 3u] = 0u;
+    xtotals[o + 4u] = (written + groupSize - 1u) / groupSize;
+    xtotals[o + 5u] = 1u;
+    xtotals[o + 6u] = 1u;
+    xtotals[o + 7u] = requested;
+}
+)", "the prefix-sum total kernel");
+    scanN = glGetUniformLocation(scan, "n");
+    addN = glGetUniformLocation(add, "n");
+    totalN = glGetUniformLocation(total, "n");
+    totalCapacity = glGetUniformLocation(total, "capacity");
+    totalSlot = glGetUniformLocation(total, "slot");
+    totalGroup = glGetUniformLocation(total, "groupSize");
+
+    sizes.push_back(n);
+    while (sizes.back() > group) sizes.push_back((sizes.back() + group - 1) / group);
+    sums.assign(sizes.size() + 1, 0);
+    scanned.assign(sizes.size(), 0);
+    for (std::size_t j = 1; j < sizes.size(); ++j) {
+        sums[j] = storage(sizes[j]);
+        scanned[j] = storage(sizes[j]);
+    }
+    sums.back() = storage(1); // the last level's single group total, not needed further
+    gl::check("building the prefix sum");
+}
+
+PrefixScan::~PrefixScan() {
+    glDeleteProgram(scan);
+    glDeleteProgram(add);
+    glDeleteProgram(total);
+    for (auto b : sums) if (b) glDeleteBuffers(1, &b);
+    for (auto b : scanned) if (b) glDeleteBuffers(1, &b);
+}
+
+int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity, int dispatchGroupSize) {
+    int calls = 0;
+    auto groups = [&](std::int64_t k) { return GLuint((k + groupSize - 1) / groupSize); };
+    auto barrier = [&] { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT), ++calls; };
+    const std::size_t top = sizes.size() - 1;
+    glUseProgram(scan);
+    ++calls;
+    // Up: scan each level, writing each group's total into the next level.
+    for (std::size_t j = 0; j <= top; ++j) {
+        glUniform1ui(scanN, GLuint(sizes[j]));
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, j == 0 ? counts : sums[j]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 0 ? firsts : scanned[j]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, j == top ? sums.back() : sums[j + 1]);
+        glDispatchCompute(groups(sizes[j]), 1, 1);
+        calls += 5;
+        barrier();
+    }
+    // Down: add each group's offset, from the top level to the counts' level.
+    if (top > 0) glUseProgram(add), ++calls;
+    for (std::size_t j = top; j >= 1; --j) {
+        glUniform1ui(addN, GLuint(sizes[j - 1]));
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, scanned[j]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 1 ? firsts : scanned[j - 1]);
+        glDispatchCompute(groups(sizes[j - 1]), 1, 1);
+        calls += 4;
+        barrier();
+    }
+    glUseProgram(total);
+    glUniform1ui(totalN, GLuint(n));
+    glUniform1ui(totalCapacity, GLuint(capacity));
+    glUniform1ui(totalSlot, GLuint(slot));
+    glUniform1ui(totalGroup, GLuint(dispatchGroupSize));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, firsts);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, totals);
+    glDispatchCompute(1, 1, 1);
+    calls += 9;
+    return calls;
+}
+#else
+PrefixScan::PrefixScan(std::int64_t, int, bool) {}
+PrefixScan::~PrefixScan() = default;
+int PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t, int) { return 0; }
+#endif
+
+} // namespace xfb::detail

@@ -1,0 +1,38 @@
+#pragma once
+// Internal: exclusive prefix sum of uint counts on the GPU (compute, GL 4.3 / ES 3.1), for
+// variable-count outputs. Reduce-then-scan over levels: each work group scans its slice in
+// shared memory and writes its total; the totals are scanned the same way, level by level,
+// and added back. Integer adds in a fixed order: the same offsets on every run.
+// Then one invocation writes the budget's totals as indirect commands, so the count never
+// has to visit the CPU.
+#include "gl/gl_api.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace xfb::detail {
+
+/// Per budget in the totals buffer, 8 uints at byte 32 x slot:
+/// DrawArraysIndirectCommand {written, 1, 0, 0}, DispatchIndirectCommand {groups, 1, 1},
+/// then the requested total (before clamping to the capacity).
+constexpr int kTotalsWords = 8;
+
+struct PrefixScan {
+    std::int64_t n = 0;
+    int groupSize = 0;
+    GLuint scan = 0, add = 0, total = 0;           // programs
+    GLint scanN = -1, addN = -1;                   // uniform locations
+    GLint totalN = -1, totalCapacity = -1, totalSlot = -1, totalGroup = -1;
+    std::vector<std::int64_t> sizes;               // elements per level; the last fits one group
+    std::vector<GLuint> sums, scanned;             // per level >= 1 (index 0 unused), plus one spare sum
+    PrefixScan(std::int64_t n, int groupSize, bool es);
+    PrefixScan(const PrefixScan&) = delete;
+    PrefixScan& operator=(const PrefixScan&) = delete;
+    ~PrefixScan();
+    /// firsts[i] = counts[0] + ... + counts[i-1]; totals slot `slot` from the last element.
+    /// `dispatchGroupSize` is the group size the indirect dispatch command is computed for.
+    /// Returns the number of GL calls made.
+    int run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity, int dispatchGroupSize);
+};
+
+} // namespace xfb::detail

@@ -1,0 +1,275 @@
+// Variable-count output (compute backend): each element emits 0..maxRecords records, a prefix
+// sum gives each element its range, records land in input order. Compared byte for byte with a
+// C++ reference, identical across runs and work-group sizes, overflow refused or clamped,
+// drawn from the GPU's total.
+#include "gl_fixture.hpp"
+#include "gl/gl_check.hpp"
+
+#include "../unit/test_util.hpp"
+
+using namespace xfb;
+using namespace xfbtest;
+
+namespace {
+
+// A particle keeps half its energy and throws off sparks: energy / threshold - 1 of them,
+// clamped by the engine to 0..3. Sparks and their colours share one budget (emit_count).
+constexpr const char* kSplitShader = R"(#version 300 es
+in vec4 a_particle;
+uniform float u_threshold;
+out vec4 out_particle;
+out vec4 emit_spark[3];
+out vec2 emit_color[3];
+flat out int emit_count;
+void main() {
+    float e = a_particle.w;
+    out_particle = vec4(a_particle.xyz, e * 0.5);
+    emit_count = int(e / u_threshold) - 1;
+    for (int k = 0; k < 3; ++k) {
+        emit_spark[k] = vec4(a_particle.xyz + float(k), float(gl_VertexID));
+        emit_color[k] = vec2(float(k), e);
+    }
+    gl_Position = vec4(0.0);
+}
+)";
+
+struct Split {
+    std::int64_t n;
+    std::vector<float> particles;
+    Program program;
+    Buffer state, scratch;
+    Split(Device& dev, std::int64_t n)
+        : n(n), particles(pseudoRandom(std::size_t(n) * 4, -8.0f, 8.0f, 11u)), program(dev, {kSplitShader, {}, {}, "split"}),
+          state(dev, vec4Format(0), n, view(withEnergies())), scratch(dev, vec4Format(0), n) {
+        program.setUniform("u_threshold", 0.5f);
+    }
+    std::vector<float>& withEnergies() {
+        for (std::int64_t i = 0; i < n; ++i) particles[std::size_t(i) * 4 + 3] = 0.5f * float((i * 7) % 11); // 0 .. 5: counts -1 .. 9
+        return particles;
+    }
+    // The reference: the next state, and the sparks and colours in input order.
+    struct Result {
+        std::vector<float> state, sparks, colors;
+    };
+    Result reference() const {
+        Result r;
+        for (std::int64_t i = 0; i < n; ++i) {
+            const float* p = &particles[std::size_t(i) * 4];
+            r.state.insert(r.state.end(), {p[0], p[1], p[2], p[3] * 0.5f});
+            int count = std::clamp(int(p[3] / 0.5f) - 1, 0, 3);
+            for (int k = 0; k < count; ++k) {
+                r.sparks.insert(r.sparks.end(), {p[0] + float(k), p[1] + float(k), p[2] + float(k), float(i)});
+                r.colors.insert(r.colors.end(), {float(k), p[3]});
+            }
+        }
+        return r;
+    }
+};
+
+VertexFormat vec2Format() { return VertexFormat::interleaved({{attr(0), ComponentType::Float32, 2}}); }
+
+PipelineOptions emitting(int groupSize = 0, EmitOverflow overflow = EmitOverflow::Error) {
+    PipelineOptions o;
+    o.backend = Backend::Compute;
+    o.workGroupSize = groupSize;
+    o.emits = {{"emit_spark", "emit_count"}, {"emit_color", "emit_count"}};
+    o.overflow = overflow;
+    return o;
+}
+
+template<class T>
+std::vector<T> prefix(std::vector<T> v, std::size_t n) {
+    v.resize(n);
+    return v;
+}
+
+bool hasCompute(const Device& dev) { return dev.capabilities().compute; }
+
+} // namespace
+
+TEST_CASE_FIXTURE(GlTest, "emitted records land in input order, byte for byte as the reference, with the totals on the GPU") {
+    REQUIRE(hasCompute(dev)); // llvmpipe: GL 4.5 and ES 3.2 both have compute
+    for (int groupSize : {32, 256}) { // 5000 elements: a three-level prefix sum with 32-wide groups
+        CAPTURE(groupSize);
+        Split split(dev, 5000);
+        auto ref = split.reference();
+        const std::size_t records = ref.sparks.size() / 4;
+        Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n);
+        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting(groupSize));
+        CHECK(pipeline.backend().backend == Backend::Compute);
+        pipeline.stepChecked();
+        requireEqual(split.state.readAs<float>(), ref.state, "state");
+        requireEqual(prefix(sparks.readAs<float>(), ref.sparks.size()), ref.sparks, "sparks");
+        requireEqual(prefix(colors.readAs<float>(), ref.colors.size()), ref.colors, "colors");
+        auto reports = pipeline.emitted();
+        REQUIRE(reports.size() == 1);
+        CHECK(reports[0].budget == "emit_count");
+        CHECK(reports[0].requested == std::int64_t(records));
+        CHECK(reports[0].written == std::int64_t(records));
+        CHECK(reports[0].capacity == 3 * split.n);
+        // The indirect commands: draw {records, 1, 0, 0}, dispatch {groups, 1, 1}, requested.
+        auto raw = xfb::gl::readBytes(pipeline.emitTotalsBuffer(), 32);
+        std::vector<std::uint32_t> words(8);
+        std::memcpy(words.data(), raw.data(), 32);
+        auto groups = std::uint32_t((records + std::size_t(groupSize) - 1) / std::size_t(groupSize));
+        CHECK(words == std::vector<std::uint32_t>{std::uint32_t(records), 1, 0, 0, groups, 1, 1, std::uint32_t(records)});
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "the emitted output is identical across repeated runs and work-group sizes") {
+    REQUIRE(hasCompute(dev)); // llvmpipe: GL 4.5 and ES 3.2 both have compute
+    std::vector<std::byte> first;
+    for (int run = 0; run < 4; ++run) {
+        Split split(dev, 3000);
+        Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n);
+        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting(run % 2 ? 64 : 128));
+        pipeline.step();
+        auto bytes = sparks.read();
+        bytes.resize(std::size_t(pipeline.emitted()[0].written) * 16);
+        if (run == 0) first = bytes;
+        else CHECK_MESSAGE(bytes == first, "run ", run, " differs from run 0");
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "exceeding the capacity: an error with the numbers and no swap, or a clamp that keeps the first records") {
+    REQUIRE(hasCompute(dev)); // llvmpipe: GL 4.5 and ES 3.2 both have compute
+    Split split(dev, 200);
+    auto ref = split.reference();
+    const auto records = std::int64_t(ref.sparks.size() / 4);
+    Buffer sparks(dev, vec4Format(0), 100), colors(dev, vec2Format(), 150); // the budget holds 100
+    REQUIRE(records > 100);
+    {
+        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting());
+        const unsigned before = split.state.glName();
+        std::string msg = XFB_REQUIRE_ERROR(pipeline.stepChecked(), ErrorCode::Capacity);
+        CHECK(contains(msg, "emitted " + std::to_string(records) + " records for budget 'emit_count'"));
+        CHECK(contains(msg, "hold 100"));
+        CHECK(split.state.glName() == before);
+        requireEqual(split.state.readAs<float>(), split.particles, "state kept");
+        auto r = pipeline.emitted()[0];
+        CHECK(r.overflowed());
+        CHECK(r.written == 100);
+    }
+    Pipeline clamped(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting(0, EmitOverflow::Clamp));
+    CHECK(clamped.stepChecked().written == split.n);
+    auto r = clamped.emitted()[0];
+    CHECK(r.requested == records);
+    CHECK(r.written == 100);
+    requireEqual(sparks.readAs<float>(), prefix(ref.sparks, 400), "the first 100 sparks");
+    requireEqual(prefix(colors.readAs<float>(), 200), prefix(ref.colors, 200), "the first 100 colours");
+}
+
+TEST_CASE_FIXTURE(GlTest, "two budgets; drawEmitted draws the GPU's total without reading it") {
+    REQUIRE(hasCompute(dev)); // llvmpipe: GL 4.5 and ES 3.2 both have compute
+    const char* src = R"(#version 300 es
+in vec4 a_particle;
+out vec4 out_particle;
+out vec4 emit_spark[2];
+flat out int emit_sparks;
+out float emit_smoke[4];
+flat out uint emit_puffs;
+void main() {
+    out_particle = a_particle;
+    emit_sparks = gl_VertexID % 3;          // 0, 1, 2 (2 is the maximum)
+    emit_puffs = uint(gl_VertexID % 5);     // 0..4
+    for (int k = 0; k < 2; ++k) emit_spark[k] = vec4(float(gl_VertexID), float(k), 0.0, 1.0);
+    for (int k = 0; k < 4; ++k) emit_smoke[k] = float(gl_VertexID * 10 + k);
+    gl_Position = vec4(0.0);
+}
+)";
+    Program program(dev, {src, {}, {}, "two budgets"});
+    const int n = 20;
+    std::vector<float> init(n * 4, 1.0f);
+    Buffer state(dev, vec4Format(0), n, view(init)), scratch(dev, vec4Format(0), n);
+    Buffer sparks(dev, vec4Format(0), 2 * n), smoke(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), 4 * n);
+    PipelineOptions o;
+    o.backend = Backend::Compute;
+    o.emits = {{"emit_spark", "emit_sparks"}, {"emit_smoke", "emit_puffs"}};
+    Pipeline pipeline(dev, program, {{&state, &scratch}, {nullptr, &sparks}, {nullptr, &smoke}}, o);
+    pipeline.step();
+    std::vector<float> wantSparks, wantSmoke;
+    for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < i % 3; ++k) wantSparks.insert(wantSparks.end(), {float(i), float(k), 0.0f, 1.0f});
+        for (int k = 0; k < i % 5; ++k) wantSmoke.push_back(float(i * 10 + k));
+    }
+    auto reports = pipeline.emitted();
+    REQUIRE(reports.size() == 2);
+    CHECK(reports[0].written == std::int64_t(wantSparks.size() / 4));
+    CHECK(reports[1].written == std::int64_t(wantSmoke.size()));
+    requireEqual(prefix(sparks.readAs<float>(), wantSparks.size()), wantSparks, "sparks");
+    requireEqual(prefix(smoke.readAs<float>(), wantSmoke.size()), wantSmoke, "smoke");
+
+    // Draw the smoke records as points, one pixel each along a row: lit pixels = the GPU's count.
+    GLint previous = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
+    GLuint fbo = 0, color = 0, vao = 0;
+    glGenFramebuffers(1, &fbo);
+    glGenRenderbuffers(1, &color);
+    glBindRenderbuffer(GL_RENDERBUFFER, color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 64, 1);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+    glViewport(0, 0, 64, 1);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    auto compile = [](GLenum stage, const char* s) {
+        GLuint sh = glCreateShader(stage);
+        glShaderSource(sh, 1, &s, nullptr);
+        glCompileShader(sh);
+        return sh;
+    };
+    GLuint draw = glCreateProgram();
+    GLuint vs = compile(GL_VERTEX_SHADER, "#version 300 es\nvoid main() { gl_Position = vec4(-1.0 + (2.0 * float(gl_VertexID) + 1.0) / 64.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }\n");
+    GLuint fs = compile(GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+    glAttachShader(draw, vs);
+    glAttachShader(draw, fs);
+    glLinkProgram(draw);
+    glUseProgram(draw);
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    pipeline.drawEmitted("emit_puffs", DrawMode::Points);
+    std::vector<std::uint8_t> px(64 * 4);
+    glReadPixels(0, 0, 64, 1, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    int lit = 0;
+    for (int x = 0; x < 64; ++x) lit += px[std::size_t(x) * 4] > 128;
+    CHECK(lit == int(wantSmoke.size()));
+    CHECK(contains(XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_nothing", DrawMode::Points), ErrorCode::InvalidArgument), "emit_sparks, emit_puffs"));
+    glBindVertexArray(0);
+    glUseProgram(0);
+    glDeleteVertexArrays(1, &vao);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    glDeleteProgram(draw);
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
+    glDeleteFramebuffers(1, &fbo);
+    glDeleteRenderbuffers(1, &color);
+}
+
+TEST_CASE_FIXTURE(GlTest, "emitted outputs: every declaration error is named") {
+    Split split(dev, 8);
+    Buffer sparks(dev, vec4Format(0), 24), colors(dev, vec2Format(), 24);
+    std::vector<Entry> entries = {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}};
+    auto with = [&](std::vector<EmitDesc> emits, Backend backend = Backend::Compute) {
+        PipelineOptions o;
+        o.backend = backend;
+        o.emits = std::move(emits);
+        return o;
+    };
+    auto msg = XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_spark", "emit_count"}, {"emit_color", "emit_count"}}, Backend::TransformFeedback)),
+                                 ErrorCode::Unsupported);
+    CHECK(contains(msg, "need the compute backend"));
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_sparkle", "emit_count"}, {"emit_color", "emit_count"}})), ErrorCode::UnknownVarying),
+                   "'emit_sparkle'"));
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_count", "emit_count"}, {"emit_color", "emit_count"}})), ErrorCode::VaryingType),
+                   "must be an array"));
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_spark", "emit_color"}, {"emit_color", "emit_count"}})), ErrorCode::VaryingType),
+                   "single int or uint"));
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_color", "emit_count"}, {"emit_spark", "emit_count"}})),
+                                     ErrorCode::OutputLayoutMismatch),
+                   "emitting emit_color"));
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_spark", "emit_count"}})), ErrorCode::OutputCountMismatch), "interleaved"));
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"out_particle", "emit_count"}, {"emit_color", "emit_count"}})), ErrorCode::VaryingType),
+                   "must be an array"));
+    Pipeline plain(dev, split.program, {{&split.state, &split.scratch}});
+    CHECK(contains(XFB_REQUIRE_ERROR(plain.emitted(), ErrorCode::InvalidArgument), "no emitted outputs"));
+}
