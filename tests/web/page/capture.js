@@ -1,7 +1,7 @@
 // Primitive capture on WebGL2 (SwiftShader): strips, loops, fans and index lists captured as
 // whole primitives by the engine's expansion, byte for byte against a JS reference; capacity
 // refused before drawing; drawCaptured draws the planned count.
-import { assert, assertArrayEqual, createXfb, expectError, pseudoRandom } from './assert.js';
+import { assert, assertArrayEqual, countCalls, createXfb, expectError, pseudoRandom } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const xfb = await createXfb({ canvas, contextAttributes: { preserveDrawingBuffer: true } });
@@ -168,4 +168,42 @@ test('bad captures get XfbErrors; disposed captures are refused', async () => {
   capture.dispose();
   await expectError('XFB_DISPOSED', () => capture.capture({ mode: 'lines', count: 2 }));
   assert(gl.getError() === gl.NO_ERROR, 'no WebGL error');
+});
+
+test('steady state: a capture creates no WebGL object; the strip costs two POINTS passes', async ({ note }) => {
+  const m = mesh(40);
+  const out = xfb.createBuffer({ format: recordFormat, count: 200 });
+  const capture = xfb.createCapture(m.program, [{ input: m.input }, { output: out }]);
+  capture.capture({ mode: 'triangle_strip', count: 40 });
+  const calls = countCalls(gl);
+  capture.capture({ mode: 'triangle_strip', count: 40 });
+  note(`WebGL calls per capture: ${calls.total()} (${JSON.stringify(calls.snapshot())})`);
+  for (const kind of ['Buffer', 'VertexArray', 'TransformFeedback', 'Texture', 'Program', 'Query'])
+    assert(calls.get(`create${kind}`) === 0, `create${kind} called`);
+  assert(calls.get('drawArrays') === 2 && calls.get('beginTransformFeedback') === 2, JSON.stringify(calls.snapshot()));
+  assertArrayEqual((await out.read()).subarray(0, 38 * 3 * 9), m.expected(expand('triangle_strip', [[...Array(40).keys()]])), 'strip of 40');
+});
+
+test('context loss: captures are refused while lost and rebuilt on restore', async () => {
+  const canvas2 = document.createElement('canvas');
+  const gl2 = canvas2.getContext('webgl2');
+  const own = await createXfb({ gl: gl2 });
+  const vertices = pseudoRandom(4 * 6, -1, 1, 5);
+  const program = own.createProgram({ source: '#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p * 2.0; }' });
+  const input = own.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 6, data: vertices, restore: 'initial' });
+  const out = own.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 12 });
+  const capture = own.createCapture(program, [{ input }, { output: out }]);
+  const want = new Float32Array(expand('triangle_fan', [[0, 1, 2, 3, 4, 5]]).flatMap((v) => [...vertices.subarray(v * 4, v * 4 + 4)].map((x) => f(x * 2))));
+  capture.capture({ mode: 'triangle_fan', count: 6 });
+  assertArrayEqual(await out.read(), want, 'before the loss');
+  const restored = new Promise((resolve) => own.on('contextrestored', resolve));
+  const ext = gl2.getExtension('WEBGL_lose_context');
+  ext.loseContext();
+  await new Promise((r) => setTimeout(r, 50));
+  await expectError('XFB_CONTEXT_LOST', () => capture.capture({ mode: 'triangle_fan', count: 6 }));
+  ext.restoreContext();
+  await restored;
+  capture.capture({ mode: 'triangle_fan', count: 6 });
+  assertArrayEqual(await out.read(), want, 'after the restoration');
+  own.dispose();
 });

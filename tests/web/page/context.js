@@ -38,11 +38,14 @@ test('dispose() frees every GPU object: WebGL creates and deletes balance', asyn
   for (let i = 0; i < 5; i++) pipeline.step();
   await a.read();
   await pipeline.stepChecked();
+  const strip = xfb.createBuffer({ format: vec4(0), count: 6 });
+  const capture = xfb.createCapture(program, [{ input: a }, { output: strip }]); // scratch, textures, gather program
+  capture.capture({ mode: 'triangle_strip', count: 4 });
   let live = xfb.liveObjects();
-  assert(live.buffers === 2 && live.programs === 1 && live.pipelines === 1 && live.captures === 0 && live.readbacks === 0, JSON.stringify(live));
+  assert(live.buffers === 3 && live.programs === 1 && live.pipelines === 1 && live.captures === 1 && live.readbacks === 0, JSON.stringify(live));
   xfb.dispose();
   const balance = (kind) => calls.get(`create${kind}`) - calls.get(`delete${kind}`);
-  for (const kind of ['Buffer', 'VertexArray', 'TransformFeedback', 'Query', 'Program', 'Shader'])
+  for (const kind of ['Buffer', 'VertexArray', 'TransformFeedback', 'Query', 'Program', 'Shader', 'Texture'])
     assert(balance(kind) === 0, `${kind}: ${calls.get(`create${kind}`)} created, ${calls.get(`delete${kind}`)} deleted`);
   assert(calls.get('fenceSync') === calls.get('deleteSync'), 'fences deleted');
 });
