@@ -109,3 +109,43 @@ TEST_CASE("legacy sources are translated from their GLSL ES 3.00 form") {
     CHECK(t.has("vec4 vertex_position ;"));
     CHECK_FALSE(t.has("attribute"));
 }
+
+TEST_CASE("emitted outputs: a count pass stores clamped counts; main stores records at first + k within capacity") {
+    const std::string src = R"(#version 300 es
+in vec4 a;
+out vec4 out_a;
+out vec4 emit_spark[3];
+out float emit_heat[3];
+flat out int emit_count;
+void main() { out_a = a; emit_count = 2; for (int k = 0; k < 3; ++k) { emit_spark[k] = a; emit_heat[k] = a.x; } }
+)";
+    auto iface = readShaderInterface(src);
+    auto attrs = planAttributes(iface, Limits::portable());
+    auto cap = planCapture(iface, {}, Limits::portable());
+    VertexFormat vec4 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
+    std::vector<EntryDesc> entries{{BufferDesc{vec4, 160}, BufferDesc{vec4, 160}},
+                                   {std::nullopt, BufferDesc{vec4, 16 * 25}},
+                                   {std::nullopt, BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), 4 * 30}}};
+    auto pass = planPass(attrs, cap, entries, std::nullopt, OutputSizing::PerElement, 2);
+    CHECK(pass.emitEntries == std::vector<int>{1, 2});
+    std::vector<EmitDesc> emits{{"emit_spark", "emit_count"}, {"emit_heat", "emit_count"}};
+    EmitPlan plan = planEmits(iface, cap, emits, entries, pass.emitEntries);
+    REQUIRE(plan.budgets.size() == 1);
+    CHECK(plan.budgets[0].maxRecords == 3);
+    CHECK(plan.budgets[0].capacity == 25); // the smaller buffer of the budget
+    CHECK(plan.outputs[1].stride == 4);
+    auto shader = translateToCompute(src, {}, pass, cap, entries.size(), {false, 64, &plan});
+    auto in = [](const std::string& text, const std::string& s) { return text.find(s) != std::string::npos; };
+    CHECK(in(shader.countSource, "xfb_emitted0[xfb_i] = uint(clamp(emit_count, 0, 3));"));
+    CHECK_FALSE(in(shader.countSource, "xfb_first0"));
+    CHECK(in(shader.source, "xfb_r = xfb_first0[xfb_i]; xfb_k < xfb_n && xfb_r + xfb_k < 25u; ++xfb_k)"));
+    CHECK(in(shader.source, "xfb_b" + std::to_string(shader.writeBinding[1]) + "[(xfb_r + xfb_k) * 1u + 0u] = uvec4(floatBitsToUint(emit_spark[xfb_k][0])"));
+    CHECK(in(shader.source, "[(xfb_r + xfb_k) * 1u + 0u] = floatBitsToUint(emit_heat[xfb_k]);"));
+    CHECK(shader.countsBinding.size() == 1);
+    CHECK(shader.firstBinding.size() == 1);
+
+    // Declaration errors.
+    XFB_REQUIRE_ERROR(planEmits(iface, cap, std::vector<EmitDesc>{{"emit_spark", "emit_count"}}, entries, pass.emitEntries), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(planEmits(iface, cap, std::vector<EmitDesc>{{"out_a", "emit_count"}, {"emit_heat", "emit_count"}}, entries, pass.emitEntries),
+                      ErrorCode::VaryingType);
+}
