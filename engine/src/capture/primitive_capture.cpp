@@ -136,7 +136,7 @@ struct CaptureState {
         glDrawArrays(GL_POINTS, 0, GLsizei(vertices));
         glEndTransformFeedback();
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0); // the scratch buffers are read next
-        gather->gather(vertices, expandPrimitives(draw));
+        gather->gather(vertices, draw, last.records);
         glDisable(GL_RASTERIZER_DISCARD);
     }
 };
@@ -145,7 +145,7 @@ void recreateCapture(CaptureState& c) {
     // The old names died with the context: forget them.
     c.vertexArray = c.feedback = c.elements = 0;
     if (c.gather) {
-        c.gather->program = c.gather->vertexArray = c.gather->sources = 0;
+        c.gather->program = c.gather->vertexArray = c.gather->computedVertexArray = c.gather->sources = 0;
         c.gather->scratchFeedback = c.gather->outputFeedback = 0;
         c.gather->scratch.clear();
         c.gather->textures.clear();

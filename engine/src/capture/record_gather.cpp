@@ -28,7 +28,7 @@ GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
     for (std::size_t b = 0; b < wordsPerRecord.size(); ++b) {
         std::string n = std::to_string(b);
         decl += "uniform highp usampler2D xfb_words" + n + ";\n";
-        body += "    uint base" + n + " = xfb_source * " + std::to_string(wordsPerRecord[b]) + "u;\n";
+        body += "    uint base" + n + " = xfb_src * " + std::to_string(wordsPerRecord[b]) + "u;\n";
         for (int w = 0; w < wordsPerRecord[b]; w += 4) {
             int size = std::min(4, wordsPerRecord[b] - w);
             std::string name = "xfb_record" + n + "_" + std::to_string(w / 4);
@@ -40,11 +40,24 @@ GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
             g.varyings.push_back(name);
         }
     }
-    g.vertex = "#version 300 es\nprecision highp float;\nprecision highp int;\nlayout(location = 0) in uint xfb_source;\n" + decl +
+    // Non-indexed draws compute each record's source vertex from gl_VertexID (the same rules as
+    // expandPrimitives, by DrawMode value); indexed ones read the CPU's list from xfb_source.
+    g.vertex = "#version 300 es\nprecision highp float;\nprecision highp int;\nlayout(location = 0) in uint xfb_source;\n"
+               "uniform int xfb_mode;\nuniform uint xfb_vertices;\n" + decl +
                "uint xfb_word(highp usampler2D words, uint i) {\n"
                "    uint width = uint(textureSize(words, 0).x);\n"
                "    return texelFetch(words, ivec2(int(i % width), int(i / width)), 0).r;\n}\n"
-               "void main() {\n" + body + "    gl_Position = vec4(0.0);\n}\n";
+               "uint xfb_source_of(uint r) {\n"
+               "    uint line = r / 2u, triangle = r / 3u, corner = r % 3u, odd = triangle & 1u;\n"
+               "    switch (xfb_mode) {\n"
+               "    case 2: return line + r % 2u;\n"                                     // line strip
+               "    case 3: return (line + r % 2u) % xfb_vertices;\n"                    // line loop
+               "    case 5: return corner == 0u ? triangle + odd : corner == 1u ? triangle + 1u - odd : triangle + 2u;\n" // strip
+               "    case 6: return corner == 0u ? 0u : triangle + corner;\n"             // fan
+               "    default: return r;\n"                                               // points, lines, triangles
+               "    }\n}\n"
+               "void main() {\n    uint xfb_src = xfb_mode < 0 ? xfb_source : xfb_source_of(uint(gl_VertexID));\n" + body +
+               "    gl_Position = vec4(0.0);\n}\n";
     return g;
 }
 
@@ -97,6 +110,8 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
     glUseProgram(program);
     for (std::size_t b = 0; b < wordsPerRecord.size(); ++b)
         glUniform1i(glGetUniformLocation(program, ("xfb_words" + std::to_string(b)).c_str()), GLint(firstUnit + b));
+    modeLocation = glGetUniformLocation(program, "xfb_mode");
+    verticesLocation = glGetUniformLocation(program, "xfb_vertices");
     glUseProgram(0);
 
     scratch.resize(wordsPerRecord.size());
@@ -124,6 +139,7 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
 
     glGenBuffers(1, &sources);
     glGenVertexArrays(1, &vertexArray);
+    glGenVertexArrays(1, &computedVertexArray); // no attributes: sources come from gl_VertexID
     glBindVertexArray(vertexArray);
     glBindBuffer(GL_ARRAY_BUFFER, sources);
     glEnableVertexAttribArray(0);
@@ -136,6 +152,7 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
 RecordGather::~RecordGather() {
     glDeleteProgram(program);
     glDeleteVertexArrays(1, &vertexArray);
+    glDeleteVertexArrays(1, &computedVertexArray);
     glDeleteBuffers(1, &sources);
     glDeleteBuffers(GLsizei(scratch.size()), scratch.data());
     glDeleteTextures(GLsizei(textures.size()), textures.data());
@@ -143,7 +160,7 @@ RecordGather::~RecordGather() {
     glDeleteTransformFeedbacks(1, &outputFeedback);
 }
 
-void RecordGather::gather(std::int64_t vertices, const std::vector<std::uint32_t>& sourceIndices) {
+void RecordGather::gather(std::int64_t vertices, const DrawDesc& draw, std::int64_t records) {
     for (std::size_t b = 0; b < textures.size(); ++b) {
         glActiveTexture(GL_TEXTURE0 + firstUnit + GLuint(b));
         glBindTexture(GL_TEXTURE_2D, textures[b]);
@@ -156,21 +173,29 @@ void RecordGather::gather(std::int64_t vertices, const std::vector<std::uint32_t
     }
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 
-    auto bytes = std::uint64_t(sourceIndices.size()) * 4;
-    glBindBuffer(GL_ARRAY_BUFFER, sources);
-    if (bytes > sourceCapacity) {
-        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), sourceIndices.data(), GL_DYNAMIC_DRAW);
-        sourceCapacity = bytes;
-    } else if (bytes) {
-        glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), sourceIndices.data());
-    }
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-
     glUseProgram(program);
-    glBindVertexArray(vertexArray);
+    if (draw.indices.empty()) {
+        glUniform1i(modeLocation, int(draw.mode));
+        glUniform1ui(verticesLocation, GLuint(vertices));
+        glBindVertexArray(computedVertexArray);
+    } else {
+        // Restart indices and arbitrary order: the planner's list, one source per record.
+        std::vector<std::uint32_t> list = expandPrimitives(draw);
+        auto bytes = std::uint64_t(list.size()) * 4;
+        glBindBuffer(GL_ARRAY_BUFFER, sources);
+        if (bytes > sourceCapacity) {
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), list.data(), GL_DYNAMIC_DRAW);
+            sourceCapacity = bytes;
+        } else if (bytes) {
+            glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), list.data());
+        }
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        glUniform1i(modeLocation, -1);
+        glBindVertexArray(vertexArray);
+    }
     glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, outputFeedback);
     glBeginTransformFeedback(GL_POINTS);
-    glDrawArrays(GL_POINTS, 0, GLsizei(sourceIndices.size()));
+    glDrawArrays(GL_POINTS, 0, GLsizei(records));
     glEndTransformFeedback();
     glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
     for (std::size_t b = 0; b < textures.size(); ++b) {

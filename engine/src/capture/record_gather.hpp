@@ -7,10 +7,12 @@
 // (glTexSubImage2D from GL_PIXEL_UNPACK_BUFFER), and a generated vertex shader, drawn as POINTS
 // over the expanded source-index list (expandPrimitives), fetches each record's words
 // (texelFetch) and writes them as flat uint outputs to the real output buffers, so the bytes
-// are the ones the user's shader produced, in primitive order.
+// are the ones the user's shader produced, in primitive order. For non-indexed draws the source
+// vertex of each record is computed from gl_VertexID in the shader: nothing is uploaded.
 #include "gl/gl_api.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/device.hpp"
+#include "xfb/primitive_count.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -20,7 +22,8 @@ namespace xfb::detail {
 struct RecordGather {
     GLuint scratchFeedback = 0;  // transform feedback object writing the scratch buffers (pass 1)
     GLuint outputFeedback = 0;   // transform feedback object writing the outputs (pass 2)
-    GLuint program = 0, vertexArray = 0, sources = 0;
+    GLuint program = 0, vertexArray = 0, computedVertexArray = 0, sources = 0;
+    GLint modeLocation = -1, verticesLocation = -1;
     std::uint64_t sourceCapacity = 0; // bytes allocated in `sources`
     std::vector<GLuint> scratch, textures;
     std::vector<int> wordsPerRecord;
@@ -36,9 +39,10 @@ struct RecordGather {
     ~RecordGather();
 
     /// Pass 2, after pass 1 wrote `vertices` records through scratchFeedback (transform feedback
-    /// object unbound, rasterizer discard on): copies them into the textures and writes record k
-    /// of every output from vertex `sources[k]`. Leaves the textures unbound, GL_TEXTURE0 active.
-    void gather(std::int64_t vertices, const std::vector<std::uint32_t>& sourceIndices);
+    /// object unbound, rasterizer discard on): copies them into the textures and writes the
+    /// draw's `records` records in primitive order (expandPrimitives). Leaves the textures
+    /// unbound, GL_TEXTURE0 active.
+    void gather(std::int64_t vertices, const DrawDesc& draw, std::int64_t records);
 };
 
 } // namespace xfb::detail
