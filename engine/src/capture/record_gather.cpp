@@ -138,12 +138,20 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
 
     glGenBuffers(1, &sources);
-    glGenVertexArrays(1, &vertexArray);
-    glGenVertexArrays(1, &computedVertexArray); // no attributes: sources come from gl_VertexID
-    glBindVertexArray(vertexArray);
     glBindBuffer(GL_ARRAY_BUFFER, sources);
-    glEnableVertexAttribArray(0);
-    glVertexAttribIPointer(0, 1, GL_UNSIGNED_INT, 4, nullptr);
+    const std::uint32_t zero = 0;
+    glBufferData(GL_ARRAY_BUFFER, 4, &zero, GL_DYNAMIC_DRAW);
+    sourceCapacity = 4;
+    glGenVertexArrays(1, &vertexArray);
+    glGenVertexArrays(1, &computedVertexArray);
+    for (GLuint vao : {vertexArray, computedVertexArray}) {
+        glBindVertexArray(vao);
+        glEnableVertexAttribArray(0);
+        glVertexAttribIPointer(0, 1, GL_UNSIGNED_INT, 4, nullptr);
+    }
+    // Computed sources ignore xfb_source; it still needs a uint array in range for WebGL, so it
+    // reads the first word once per instance.
+    glVertexAttribDivisor(0, 1);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     gl::check("building the record gather of a primitive capture");

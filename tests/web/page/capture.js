@@ -91,6 +91,7 @@ test('every mode, plain and indexed with restart (Uint16Array, 0xFFFF by default
       assert(c.records === sources.length, `${mode}: ${c.records} records, reference ${sources.length}`);
       const got = (await out.read()).subarray(0, sources.length * 9);
       assertArrayEqual(got, m.expected(sources), `${mode}${indexed ? ' indexed' : ''}`);
+      assert(gl.getError() === gl.NO_ERROR, `${mode}: no WebGL error left behind`);
     }
   }
 });
