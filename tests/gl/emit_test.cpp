@@ -89,9 +89,10 @@ bool hasCompute(const Device& dev) { return dev.capabilities().compute; }
 
 TEST_CASE_FIXTURE(GlTest, "emitted records land in input order, byte for byte as the reference, with the totals on the GPU") {
     REQUIRE(hasCompute(dev)); // llvmpipe: GL 4.5 and ES 3.2 both have compute
-    for (int groupSize : {32, 256}) { // 5000 elements: a three-level prefix sum with 32-wide groups
+    // 70000 elements: a three-level prefix sum with 32-wide groups (256 counts per group), two with 256.
+    for (int groupSize : {32, 256}) {
         CAPTURE(groupSize);
-        Split split(dev, 5000);
+        Split split(dev, 70000);
         auto ref = split.reference();
         const std::size_t records = ref.sparks.size() / 4;
         Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n);

@@ -106,9 +106,9 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     if (!emits.empty()) {
         pass->counting.build(program, pass->shader.countSource, "the count pass generated from '" + label + "'", plan.count);
         // The scan's group size: the pass's, rounded down to a power of two (its shared-memory
-        // loop doubles the stride).
+        // loop doubles the stride), at most 256 (9 KB of shared memory; ES 3.1 guarantees 16).
         int scanGroup = 1;
-        while (scanGroup * 2 <= groupSize) scanGroup *= 2;
+        while (scanGroup * 2 <= std::min(groupSize, 256)) scanGroup *= 2;
         pass->scan = std::make_unique<PrefixScan>(plan.count, scanGroup, caps.es);
         for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
             pass->counts.push_back(storageBuffer(std::uint64_t(plan.count) * 4));

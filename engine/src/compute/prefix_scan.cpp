@@ -39,34 +39,56 @@ GLuint storage(std::int64_t words) {
 PrefixScan::PrefixScan(std::int64_t count, int group, bool es) : n(count), groupSize(group) {
     std::string header = std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") +
                          "layout(local_size_x = " + std::to_string(group) + ") in;\n";
-    scan = computeProgram(header + R"(
+    // Each group scans kPerThread x groupSize elements: loaded coalesced into shared memory,
+    // each invocation sums its kPerThread consecutive ones, the invocation totals are scanned
+    // (Hillis-Steele), then each invocation writes its run. Few barriers per element.
+    const std::string perThread = "const uint K = " + std::to_string(kPerThread) + "u;\n";
+    scan = computeProgram(header + perThread + R"(
 layout(std430, binding = 0) readonly buffer In { uint xin[]; };
 layout(std430, binding = 1) writeonly buffer Out { uint xout[]; };
 layout(std430, binding = 2) writeonly buffer Sums { uint xsums[]; };
 uniform uint n;
-shared uint t[gl_WorkGroupSize.x];
+const uint G = gl_WorkGroupSize.x;
+shared uint data[G * K];
+shared uint t[G];
 void main() {
-    uint i = gl_GlobalInvocationID.x, l = gl_LocalInvocationID.x;
-    uint v = i < n ? xin[i] : 0u;
-    t[l] = v;
+    uint l = gl_LocalInvocationID.x, first = gl_WorkGroupID.x * G * K;
+    for (uint k = 0u; k < K; ++k) {
+        uint i = first + k * G + l;
+        data[k * G + l] = i < n ? xin[i] : 0u;
+    }
     barrier();
-    for (uint d = 1u; d < gl_WorkGroupSize.x; d <<= 1u) {
+    uint sum = 0u;
+    for (uint k = 0u; k < K; ++k) sum += data[l * K + k];
+    t[l] = sum;
+    barrier();
+    for (uint d = 1u; d < G; d <<= 1u) {
         uint add = l >= d ? t[l - d] : 0u;
         barrier();
         t[l] += add;
         barrier();
     }
-    if (i < n) xout[i] = t[l] - v;
-    if (l == gl_WorkGroupSize.x - 1u) xsums[gl_WorkGroupID.x] = t[l];
+    uint run = t[l] - sum;
+    for (uint k = 0u; k < K; ++k) {
+        uint x = data[l * K + k];
+        data[l * K + k] = run;
+        run += x;
+    }
+    barrier();
+    for (uint k = 0u; k < K; ++k) {
+        uint i = first + k * G + l;
+        if (i < n) xout[i] = data[k * G + l];
+    }
+    if (l == G - 1u) xsums[gl_WorkGroupID.x] = t[l];
 }
 )", "the prefix-sum scan kernel");
-    add = computeProgram(header + R"(
+    add = computeProgram(header + perThread + R"(
 layout(std430, binding = 0) readonly buffer In { uint xscanned[]; };
 layout(std430, binding = 1) buffer Out { uint xout[]; };
 uniform uint n;
 void main() {
     uint i = gl_GlobalInvocationID.x;
-    if (i < n) xout[i] += xscanned[gl_WorkGroupID.x];
+    if (i < n) xout[i] += xscanned[i / (gl_WorkGroupSize.x * K)];
 }
 )", "the prefix-sum add kernel");
     total = computeProgram(std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") + R"(
@@ -99,8 +121,9 @@ void main() {
     totalSlot = glGetUniformLocation(total, "slot");
     totalGroup = glGetUniformLocation(total, "groupSize");
 
+    const std::int64_t perGroup = std::int64_t(group) * kPerThread;
     sizes.push_back(n);
-    while (sizes.back() > group) sizes.push_back((sizes.back() + group - 1) / group);
+    while (sizes.back() > perGroup) sizes.push_back((sizes.back() + perGroup - 1) / perGroup);
     sums.assign(sizes.size() + 1, 0);
     scanned.assign(sizes.size(), 0);
     for (std::size_t j = 1; j < sizes.size(); ++j) {
@@ -122,6 +145,7 @@ PrefixScan::~PrefixScan() {
 int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity, int dispatchGroupSize) {
     int calls = 0;
     auto groups = [&](std::int64_t k) { return GLuint((k + groupSize - 1) / groupSize); };
+    auto scanGroups = [&](std::int64_t k) { return GLuint((k + std::int64_t(groupSize) * kPerThread - 1) / (std::int64_t(groupSize) * kPerThread)); };
     auto barrier = [&] { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT), ++calls; };
     const std::size_t top = sizes.size() - 1;
     glUseProgram(scan);
@@ -132,7 +156,7 @@ int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, j == 0 ? counts : sums[j]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 0 ? firsts : scanned[j]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, j == top ? sums.back() : sums[j + 1]);
-        glDispatchCompute(groups(sizes[j]), 1, 1);
+        glDispatchCompute(scanGroups(sizes[j]), 1, 1);
         calls += 5;
         barrier();
     }

@@ -1,6 +1,6 @@
 #pragma once
 // Internal: exclusive prefix sum of uint counts on the GPU (compute, GL 4.3 / ES 3.1), for
-// variable-count outputs. Reduce-then-scan over levels: each work group scans its slice in
+// variable-count outputs. Scan-then-propagate over levels: each work group scans its slice in
 // shared memory and writes its total; the totals are scanned the same way, level by level,
 // and added back. Integer adds in a fixed order: the same offsets on every run.
 // Then one invocation writes the budget's totals as indirect commands, so the count never
@@ -16,6 +16,8 @@ namespace xfb::detail {
 /// DrawArraysIndirectCommand {written, 1, 0, 0}, DispatchIndirectCommand {groups, 1, 1},
 /// then the requested total (before clamping to the capacity).
 constexpr int kTotalsWords = 8;
+/// Elements each scan invocation handles (a group scans groupSize x kPerThread).
+constexpr int kPerThread = 8;
 
 struct PrefixScan {
     std::int64_t n = 0;
