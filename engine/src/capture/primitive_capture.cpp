@@ -2,6 +2,7 @@
 
 #include "capture/record_gather.hpp"
 #include "gl/draw_mode.hpp"
+#include "gl/entries.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/vertex_array.hpp"
@@ -169,24 +170,14 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     auto s = std::make_unique<detail::CaptureState>();
     s->program = program.state();
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
-    std::vector<EntryDesc> descs;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        auto take = [&](const Buffer* b, const char* role) -> std::shared_ptr<detail::BufferState> {
-            if (!b) return nullptr;
-            auto st = b->state();
-            if (!st) throw Error(ErrorCode::Disposed, "entry #" + std::to_string(i) + " " + role + " is a moved-from Buffer");
-            return st;
-        };
-        s->inputs.push_back(take(entries[i].input, "input"));
-        s->outputs.push_back(take(entries[i].output, "output"));
-        if (s->inputs.back() && s->outputs.back())
+    auto resolved = detail::resolveEntries(entries);
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (resolved.inputs[i] && resolved.outputs[i])
             throw Error(ErrorCode::InvalidArgument, "entry #" + std::to_string(i) + " is a state pair {input, output}; a primitive capture reads "
                                                     "{input} vertex buffers and writes {output} buffers. Use a Pipeline for state");
-        EntryDesc d;
-        if (s->inputs.back()) d.input = BufferDesc{s->inputs.back()->format, s->inputs.back()->bytes};
-        if (s->outputs.back()) d.output = BufferDesc{s->outputs.back()->format, s->outputs.back()->bytes};
-        descs.push_back(std::move(d));
-    }
+    s->inputs = std::move(resolved.inputs);
+    s->outputs = std::move(resolved.outputs);
+    const auto& descs = resolved.descs;
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.vertexCount, OutputSizing::PerDraw);
     s->device = device.state();
     s->device->requireContext("creating a PrimitiveCapture");

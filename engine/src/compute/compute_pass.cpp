@@ -39,15 +39,7 @@ void ComputePass::forget() {
 }
 
 void ComputeKernel::build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count) {
-    GLuint cs = gl::compileShader(GL_COMPUTE_SHADER, source, what + " (line numbers are the vertex shader's)");
-    this->program = glCreateProgram();
-    glAttachShader(this->program, cs);
-    glLinkProgram(this->program);
-    glDetachShader(this->program, cs);
-    glDeleteShader(cs);
-    GLint ok = 0;
-    glGetProgramiv(this->program, GL_LINK_STATUS, &ok);
-    if (!ok) throw Error(ErrorCode::ProgramLink, what + " does not link: " + gl::infoLog(this->program, true));
+    this->program = gl::linkComputeProgram(source, what + " (line numbers are the vertex shader's)");
     for (const auto& [name, u] : program.uniforms) {
         GLint location = glGetUniformLocation(this->program, name.c_str());
         if (location >= 0) uniforms[name] = {location, 0};
@@ -71,15 +63,6 @@ int ComputeKernel::use(const ProgramState& program) {
     }
     appliedVersions = program.versions;
     return calls;
-}
-
-static GLuint storageBuffer(std::uint64_t bytes) {
-    GLuint b = 0;
-    glGenBuffers(1, &b);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_COPY);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    return b;
 }
 
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,

@@ -7,34 +7,14 @@
 namespace xfb::detail {
 
 #ifndef __EMSCRIPTEN__
-namespace {
-
-GLuint computeProgram(const std::string& source, const char* what) {
-    GLuint cs = gl::compileShader(GL_COMPUTE_SHADER, source, what);
-    GLuint p = glCreateProgram();
-    glAttachShader(p, cs);
-    glLinkProgram(p);
-    glDeleteShader(cs);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        std::string log = gl::infoLog(p, true);
-        glDeleteProgram(p);
-        throw Error(ErrorCode::ProgramLink, std::string(what) + " does not link: " + log);
-    }
-    return p;
-}
-
-GLuint storage(std::int64_t words) {
+GLuint storageBuffer(std::uint64_t bytes) {
     GLuint b = 0;
     glGenBuffers(1, &b);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(words * 4), nullptr, GL_DYNAMIC_COPY);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_COPY);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     return b;
 }
-
-} // namespace
 
 PrefixScan::PrefixScan(std::int64_t count, int group, bool es) : n(count), groupSize(group) {
     std::string header = std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") +
@@ -43,7 +23,7 @@ PrefixScan::PrefixScan(std::int64_t count, int group, bool es) : n(count), group
     // each invocation sums its kPerThread consecutive ones, the invocation totals are scanned
     // (Hillis-Steele), then each invocation writes its run. Few barriers per element.
     const std::string perThread = "const uint K = " + std::to_string(kPerThread) + "u;\n";
-    scan = computeProgram(header + perThread + R"(
+    scan = gl::linkComputeProgram(header + perThread + R"(
 layout(std430, binding = 0) readonly buffer In { uint xin[]; };
 layout(std430, binding = 1) writeonly buffer Out { uint xout[]; };
 layout(std430, binding = 2) writeonly buffer Sums { uint xsums[]; };
@@ -82,7 +62,7 @@ void main() {
     if (l == G - 1u) xsums[gl_WorkGroupID.x] = t[l];
 }
 )", "the prefix-sum scan kernel");
-    add = computeProgram(header + perThread + R"(
+    add = gl::linkComputeProgram(header + perThread + R"(
 layout(std430, binding = 0) readonly buffer In { uint xscanned[]; };
 layout(std430, binding = 1) buffer Out { uint xout[]; };
 uniform uint n;
@@ -91,7 +71,7 @@ void main() {
     if (i < n) xout[i] += xscanned[i / (gl_WorkGroupSize.x * K)];
 }
 )", "the prefix-sum add kernel");
-    total = computeProgram(std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") + R"(
+    total = gl::linkComputeProgram(std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") + R"(
 layout(local_size_x = 1) in;
 layout(std430, binding = 0) readonly buffer Counts { uint xcounts[]; };
 layout(std430, binding = 1) readonly buffer Firsts { uint xfirsts[]; };
@@ -127,10 +107,10 @@ void main() {
     sums.assign(sizes.size() + 1, 0);
     scanned.assign(sizes.size(), 0);
     for (std::size_t j = 1; j < sizes.size(); ++j) {
-        sums[j] = storage(sizes[j]);
-        scanned[j] = storage(sizes[j]);
+        sums[j] = storageBuffer(std::uint64_t(sizes[j]) * 4);
+        scanned[j] = storageBuffer(std::uint64_t(sizes[j]) * 4);
     }
-    sums.back() = storage(1); // the last level's single group total, not needed further
+    sums.back() = storageBuffer(4); // the last level's single group total, not needed further
     gl::check("building the prefix sum");
 }
 

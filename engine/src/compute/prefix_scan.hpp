@@ -19,6 +19,9 @@ constexpr int kTotalsWords = 8;
 /// Elements each scan invocation handles (a group scans groupSize x kPerThread).
 constexpr int kPerThread = 8;
 
+/// A GL_SHADER_STORAGE_BUFFER of `bytes`, contents undefined (glGenBuffers + glBufferData).
+GLuint storageBuffer(std::uint64_t bytes);
+
 struct PrefixScan {
     std::int64_t n = 0;
     int groupSize = 0;

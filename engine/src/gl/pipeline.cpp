@@ -1,4 +1,5 @@
 #include "gl/draw_mode.hpp"
+#include "gl/entries.hpp"
 #include "gl/pipeline_state.hpp"
 
 namespace xfb {
@@ -28,24 +29,10 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     auto s = std::make_unique<detail::PipelineState>();
     s->program = program.state();
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
-    std::vector<EntryDesc> descs;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        EntryDesc d;
-        auto take = [&](const Buffer* b, const char* role) -> std::shared_ptr<detail::BufferState> {
-            if (!b) return nullptr;
-            auto st = b->state();
-            if (!st) throw Error(ErrorCode::Disposed, "entry #" + std::to_string(i) + " " + role + " is a moved-from Buffer");
-            return st;
-        };
-        s->inputs.push_back(take(entries[i].input, "input"));
-        s->outputs.push_back(take(entries[i].output, "output"));
-        if (s->inputs.back()) d.input = BufferDesc{s->inputs.back()->format, s->inputs.back()->bytes};
-        if (s->outputs.back()) d.output = BufferDesc{s->outputs.back()->format, s->outputs.back()->bytes};
-        if (s->inputs.back() && s->inputs.back() == s->outputs.back())
-            throw Error(ErrorCode::InvalidArgument, "entry #" + std::to_string(i) + " uses the same Buffer as input and output; "
-                                                    "a state pair needs two buffers of the same format and size");
-        descs.push_back(std::move(d));
-    }
+    auto resolved = detail::resolveEntries(entries);
+    s->inputs = std::move(resolved.inputs);
+    s->outputs = std::move(resolved.outputs);
+    const auto& descs = resolved.descs;
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count, OutputSizing::PerElement, options.emits.size());
     s->emits = planEmits(s->program->shader, s->program->capture, options.emits, descs, s->plan.emitEntries);
     s->options = options;

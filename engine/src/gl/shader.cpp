@@ -33,4 +33,22 @@ GLuint compileShader(GLenum stage, const std::string& source, const std::string&
     return shader;
 }
 
+#ifndef __EMSCRIPTEN__ // WebGL2 has no compute shaders
+GLuint linkComputeProgram(const std::string& source, const std::string& what) {
+    GLuint cs = compileShader(GL_COMPUTE_SHADER, source, what);
+    GLuint program = glCreateProgram();
+    glAttachShader(program, cs);
+    glLinkProgram(program);
+    glDeleteShader(cs); // flagged; freed with the program
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        std::string log = infoLog(program, true);
+        glDeleteProgram(program);
+        throw Error(ErrorCode::ProgramLink, what + " does not link: " + log);
+    }
+    return program;
+}
+#endif
+
 } // namespace xfb::gl

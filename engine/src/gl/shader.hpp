@@ -13,4 +13,8 @@ std::string infoLog(GLuint object, bool isProgram);
 /// "<what> does not compile; the GL compiler says (source:line): <log>".
 GLuint compileShader(GLenum stage, const std::string& source, const std::string& what);
 
+/// Compiles `source` as a compute shader and links it alone (GL 4.3 / ES 3.1).
+/// @throws Error ShaderCompile, ProgramLink ("<what> does not link: <log>")
+GLuint linkComputeProgram(const std::string& source, const std::string& what);
+
 } // namespace xfb::gl
