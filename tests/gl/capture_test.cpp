@@ -283,3 +283,26 @@ void main() { out_position = a_position; gl_Position = a_position; }
         glBindVertexArray(0);
     }
 }
+
+TEST_CASE_FIXTURE(GlTest, "a capture reads the latest state of a Pipeline, whose buffer names swap every step") {
+    const char* step = "#version 300 es\nin vec4 a_position;\nout vec4 out_position;\nvoid main() { out_position = a_position + vec4(1.0, 0.0, 0.0, 0.0); }\n";
+    const char* mesh = "#version 300 es\nin vec4 a_position;\nout vec4 out_position;\nvoid main() { out_position = a_position * 2.0; }\n";
+    Program simulation(dev, {step, {}, {}, "step"}), meshProgram(dev, {mesh, {}, {}, "mesh"});
+    std::vector<float> initial = pseudoRandom(16, -1.0f, 1.0f, 9u);
+    Buffer state(dev, vec4Format(0), 4, view(initial)), scratch(dev, vec4Format(0), 4);
+    Pipeline pipeline(dev, simulation, {{&state, &scratch}});
+    for (Expansion e : expansionsOf(dev)) {
+        CAPTURE(expansionName(e));
+        Buffer out(dev, vec4Format(0), 6);
+        PrimitiveCapture capture(dev, meshProgram, {{&state, nullptr}, {nullptr, &out}}, {std::nullopt, e});
+        for (int s = 0; s < 3; ++s) {
+            pipeline.step();
+            capture.capture({DrawMode::TriangleStrip, 4});
+            auto now = state.readAs<float>();
+            std::vector<float> want;
+            for (auto v : std::vector<std::uint32_t>{0, 1, 2, 2, 1, 3})
+                for (int c = 0; c < 4; ++c) want.push_back(now[v * 4 + std::uint32_t(c)] * 2.0f);
+            requireEqual(out.readAs<float>(), want, "captured from the state after the step");
+        }
+    }
+}

@@ -27,17 +27,33 @@ struct CaptureState {
     std::unique_ptr<RecordGather> gather; // Engine
     CaptureCount last;
     bool captured = false;
+    std::vector<GLuint> boundNames; // every entry's input and output name when they were last bound
 
     ~CaptureState() {
         if (device) std::erase(device->captures, this);
-        destroy();
-    }
-
-    void destroy() {
         glDeleteVertexArrays(1, &vertexArray);
         glDeleteTransformFeedbacks(1, &feedback);
         glDeleteBuffers(1, &elements);
         gather.reset();
+    }
+
+    std::vector<GLuint> currentNames() const {
+        std::vector<GLuint> names;
+        for (std::size_t e = 0; e < inputs.size(); ++e) names.insert(names.end(), {inputs[e] ? inputs[e]->name : 0, outputs[e] ? outputs[e]->name : 0});
+        return names;
+    }
+
+    // Points the vertex array at the inputs and the transform feedback object at the outputs.
+    void bindBuffers() {
+        XFB_GL(glBindVertexArray(vertexArray));
+        gl::setAttributePointers(plan.attributes, [&](int e) { return inputs[std::size_t(e)]->name; });
+        XFB_GL(glBindVertexArray(0));
+        XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather ? gather->outputFeedback : feedback));
+        auto names = outputNames();
+        for (std::size_t b = 0; b < names.size(); ++b) XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
+        XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
+        boundNames = currentNames();
     }
 
     std::vector<GLuint> outputNames() const {
@@ -48,23 +64,16 @@ struct CaptureState {
 
     void build() {
         XFB_GL(glGenVertexArrays(1, &vertexArray));
-        XFB_GL(glBindVertexArray(vertexArray));
-        gl::setAttributePointers(plan.attributes, [&](int e) { return inputs[std::size_t(e)]->name; });
         if (expansion == Expansion::Driver) {
             XFB_GL(glGenBuffers(1, &elements));
+            XFB_GL(glBindVertexArray(vertexArray));
             XFB_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, elements)); // recorded in the vertex array
-        }
-        XFB_GL(glBindVertexArray(0));
-        if (expansion == Expansion::Driver) {
+            XFB_GL(glBindVertexArray(0));
             XFB_GL(glGenTransformFeedbacks(1, &feedback));
-            XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback));
-            auto names = outputNames();
-            for (std::size_t b = 0; b < names.size(); ++b) XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
-            XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
-            glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
         } else {
-            gather = std::make_unique<RecordGather>(program->capture, plan.count, outputNames(), device->caps);
+            gather = std::make_unique<RecordGather>(program->capture, plan.count, device->caps);
         }
+        bindBuffers();
         elementCapacity = 0;
         captured = false;
         gl::check("building a primitive capture");
@@ -145,13 +154,8 @@ struct CaptureState {
 void recreateCapture(CaptureState& c) {
     // The old names died with the context: forget them.
     c.vertexArray = c.feedback = c.elements = 0;
-    if (c.gather) {
-        c.gather->program = c.gather->vertexArray = c.gather->computedVertexArray = c.gather->sources = 0;
-        c.gather->scratchFeedback = c.gather->outputFeedback = 0;
-        c.gather->scratch.clear();
-        c.gather->textures.clear();
-        c.gather.reset();
-    }
+    if (c.gather) c.gather->forget();
+    c.gather.reset();
     c.build();
 }
 
@@ -209,6 +213,8 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     std::vector<std::uint64_t> bytes;
     for (const auto& o : s.plan.outputs) bytes.push_back(s.outputs[std::size_t(o.entry)]->bytes);
     checkCaptureCapacity(count, bytes);
+    // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
+    if (s.currentNames() != s.boundNames) s.bindBuffers();
     s.last = count;
     if (s.expansion == Expansion::Driver) s.driverPass(draw);
     else s.enginePass(draw);

@@ -63,7 +63,7 @@ GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
 
 } // namespace
 
-RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const std::vector<GLuint>& outputs, const Capabilities& caps) {
+RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const Capabilities& caps) {
     GLint maxTexture = 0, units = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
     glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
@@ -130,8 +130,6 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, scratchFeedback);
         glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), scratch[b]);
-        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, outputFeedback);
-        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), outputs[b]);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
     }
     glBindTexture(GL_TEXTURE_2D, 0);
@@ -166,6 +164,12 @@ RecordGather::~RecordGather() {
     glDeleteTextures(GLsizei(textures.size()), textures.data());
     glDeleteTransformFeedbacks(1, &scratchFeedback);
     glDeleteTransformFeedbacks(1, &outputFeedback);
+}
+
+void RecordGather::forget() {
+    program = vertexArray = computedVertexArray = sources = scratchFeedback = outputFeedback = 0;
+    scratch.clear();
+    textures.clear();
 }
 
 void RecordGather::gather(std::int64_t vertices, const DrawDesc& draw, std::int64_t records) {

@@ -30,10 +30,10 @@ struct RecordGather {
     int textureWidth = 0;
     GLuint firstUnit = 0; // texture units firstUnit.. are used during gather()
 
-    /// Builds every GL object for up to `vertexCount` vertices writing `outputs` (per capture-plan buffer).
+    /// Builds every GL object for up to `vertexCount` vertices; outputFeedback's buffers are bound by the caller.
     /// @throws Error Capacity (more words than a texture holds), Unsupported (a separate-mode
     ///         varying over 4 components), ShaderCompile / ProgramLink (never expected)
-    RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const std::vector<GLuint>& outputs, const Capabilities& caps);
+    RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const Capabilities& caps);
     RecordGather(const RecordGather&) = delete;
     RecordGather& operator=(const RecordGather&) = delete;
     ~RecordGather();
@@ -43,6 +43,8 @@ struct RecordGather {
     /// draw's `records` records in primitive order (expandPrimitives). Leaves the textures
     /// unbound, GL_TEXTURE0 active.
     void gather(std::int64_t vertices, const DrawDesc& draw, std::int64_t records);
+    /// Forgets every GL name (after a context loss: they died with the context).
+    void forget();
 };
 
 } // namespace xfb::detail
