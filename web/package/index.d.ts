@@ -114,8 +114,8 @@ export type DrawMode = 'points' | 'lines' | 'line_strip' | 'line_loop' | 'triang
 
 /** A draw to capture: `count` vertices, or an index list (restartIndex defaults to the index type's maximum; null: none). */
 export type CaptureDraw =
-  | { mode: DrawMode; count: number }
-  | { mode: DrawMode; indices: Uint8Array | Uint16Array | Uint32Array | number[]; restartIndex?: number | null };
+  | { mode: DrawMode; count: number; indices?: never; restartIndex?: never }
+  | { mode: DrawMode; indices: Uint8Array | Uint16Array | Uint32Array | number[]; restartIndex?: number | null; count?: never };
 
 /** What a draw wrote: strips, loops and fans are captured as whole primitives (a 4-vertex strip: 2 triangles, 6 records). */
 export interface CaptureCount {

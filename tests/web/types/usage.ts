@@ -1,0 +1,35 @@
+// Compiled (never run) against the package's index.d.ts by types.mjs: what a TypeScript user
+// writes must type-check, and the misuses marked @ts-expect-error must be rejected (if the
+// types degraded to `any`, those markers would themselves be errors).
+import createXfb, { XfbError, inspect, type CaptureCount, type StepReport, type Xfb } from 'xfb';
+
+export async function usage(canvas: HTMLCanvasElement): Promise<number> {
+  const xfb: Xfb = await createXfb({ canvas });
+  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }] as const;
+  const vertices = xfb.createBuffer({ format: [...format], count: 4, data: new Float32Array(24) });
+  const captured = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 6 });
+  const program = xfb.createProgram({ source: '#version 300 es\nin vec4 a;\nin vec2 b;\nout vec4 out_a;\nvoid main() { out_a = a; }', mode: 'interleaved' });
+  program.setUniform('k', [1, 2, 3]);
+  const capture = xfb.createCapture(program, [{ input: vertices }, { output: captured }], { expansion: 'auto' });
+  const count: CaptureCount = capture.capture({ mode: 'triangle_strip', count: 4 });
+  capture.capture({ mode: 'line_loop', indices: new Uint16Array([0, 1, 2, 0xffff, 3]), restartIndex: null });
+  capture.drawCaptured({ mode: 'triangles', instances: 2 });
+  const pipeline = xfb.createPipeline(program, [{ input: vertices }, { output: captured }], { count: 4 });
+  pipeline.step();
+  const report: StepReport = await pipeline.stepChecked();
+  const plan = await inspect('#version 300 es\nout vec4 out_a;\nvoid main() { out_a = vec4(0.0); }');
+  try {
+    capture.dispose();
+  } catch (e) {
+    if (e instanceof XfbError) return e.code.length;
+  }
+  // @ts-expect-error: not a draw mode
+  capture.capture({ mode: 'quads', count: 4 });
+  // @ts-expect-error: indices and count are different draws
+  capture.capture({ mode: 'lines', count: 4, indices: [0, 1] });
+  // @ts-expect-error: the expansion is 'auto' | 'engine' | 'driver'
+  xfb.createCapture(program, [], { expansion: 'gpu' });
+  // @ts-expect-error: the primitive of a count is points, lines or triangles
+  const strip: CaptureCount['primitive'] = 'triangle_strip';
+  return count.records + count.bytes[0] + report.written + plan.buffers.length + xfb.liveObjects().captures + strip.length;
+}
