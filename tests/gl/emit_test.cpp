@@ -4,6 +4,7 @@
 // drawn from the GPU's total.
 #include "gl_fixture.hpp"
 #include "gl/gl_check.hpp"
+#include "gl/shader.hpp"
 
 #include "../unit/test_util.hpp"
 
@@ -273,4 +274,42 @@ TEST_CASE_FIXTURE(GlTest, "emitted outputs: every declaration error is named") {
                    "must be an array"));
     Pipeline plain(dev, split.program, {{&split.state, &split.scratch}});
     CHECK(contains(XFB_REQUIRE_ERROR(plain.emitted(), ErrorCode::InvalidArgument), "no emitted outputs"));
+}
+
+TEST_CASE_FIXTURE(GlTest, "emitted records are processed by an indirect dispatch: the count never visits the CPU") {
+    REQUIRE(hasCompute(dev));
+    Split split(dev, 1000);
+    auto ref = split.reference();
+    const std::size_t records = ref.sparks.size() / 4;
+    Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n), doubled(dev, vec4Format(0), 3 * split.n);
+    Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting(64));
+    pipeline.step();
+    // A user kernel of the same work-group size as the pipeline: the dispatch command at byte 16
+    // has ceil(written / 64) groups, word 0 the exact count.
+    const char* src = R"(#version 310 es
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer Totals { uint totals[]; };
+layout(std430, binding = 1) readonly buffer Sparks { vec4 sparks[]; };
+layout(std430, binding = 2) writeonly buffer Doubled { vec4 doubled[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < totals[0]) doubled[i] = sparks[i] * 2.0;
+}
+)";
+    GLuint program = xfb::gl::linkComputeProgram(src, "test kernel");
+    std::vector<float> zeros(std::size_t(3 * split.n) * 4, -1.0f);
+    doubled.upload(view(zeros));
+    glUseProgram(program);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pipeline.emitTotalsBuffer());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sparks.glName());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, doubled.glName());
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, pipeline.emitTotalsBuffer());
+    glDispatchComputeIndirect(16);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+    glUseProgram(0);
+    glDeleteProgram(program);
+    std::vector<float> want = zeros;
+    for (std::size_t i = 0; i < records * 4; ++i) want[i] = ref.sparks[i] * 2.0f;
+    requireEqual(doubled.readAs<float>(), want, "doubled sparks, the rest untouched");
 }
