@@ -21,10 +21,11 @@ enum class Expansion {
     Driver, ///< desktop GL: glBeginTransformFeedback(LINES/TRIANGLES) around the draw as given,
             ///< glDrawElements and primitive restart included. Not on ES: there the draw mode must
             ///< equal the capture mode and indexed draws are not allowed during transform feedback
-    Engine, ///< any context: one pass captures every vertex once (POINTS); the planner's expansion
-            ///< (expandPrimitives) then gathers the records in primitive order through R32UI
-            ///< textures (glTexSubImage2D from a pixel-unpack buffer, texelFetch) in a second
-            ///< POINTS pass. Byte-identical to Driver
+    Engine, ///< any context: one pass captures every vertex once (POINTS); a second POINTS pass
+            ///< gathers the records in primitive order (expandPrimitives' order: computed from
+            ///< gl_VertexID for non-indexed draws, a source list uploaded for indexed ones) through
+            ///< R32UI textures (glTexSubImage2D from a pixel-unpack buffer, texelFetch). Uses the
+            ///< top texture units during capture() and leaves them unbound. Byte-identical to Driver
 };
 std::string_view expansionName(Expansion e); // "auto", "driver", "engine"
 
@@ -40,7 +41,8 @@ struct PrimitiveCaptureOptions {
 ///
 /// Builds once: a vertex array and transform feedback object (glGenVertexArrays,
 /// glGenTransformFeedbacks), an element buffer (Driver) or the scratch buffers, word textures,
-/// gather program and source-index buffer (Engine). capture() creates no GL object.
+/// gather program and source-index buffer (Engine). capture() creates no GL object; when a
+/// Pipeline has swapped the names of a state buffer used here, it re-points its bindings.
 /// Needs GL 4.0 / ES 3.0 / WebGL2.
 class PrimitiveCapture {
 public:
