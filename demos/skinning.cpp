@@ -1,7 +1,8 @@
 // Skinning cache (Direct3D's stream-output practice): the mesh's vertices are skinned once per
 // frame in a POINTS pass, 1:1 with the vertex buffer, into a write-only buffer; the result is
 // then drawn several times (three instances and their shadows) with the original index buffer.
-// Capturing the indexed triangles instead would write one record per index: the panel shows both.
+// The "captured" variant captures the indexed triangles instead (xfb::PrimitiveCapture: one
+// record per index) and draws them with drawCaptured(), without an index buffer or a CPU count.
 #include "app/demo.hpp"
 #include "app/render.hpp"
 
@@ -62,6 +63,7 @@ public:
     ~Skinning() override {
         glDeleteBuffers(1, &indices_);
         glDeleteVertexArrays(1, &vao_);
+        glDeleteVertexArrays(1, &capturedVao_);
     }
 
     void step(const Frame& f) override {
@@ -76,26 +78,40 @@ public:
             bones[b] = parent * glm::translate(glm::mat4(1.0f), glm::vec3(0, 1.0f - 0.5f * float(b), 0));
         }
         program_->setUniform("bones", xfb::ScalarKind::Float, std::as_bytes(std::span<const glm::mat4>(bones, 4)));
-        pipeline_->step();
+        if (captured_) capture_->capture(triangles_);
+        else pipeline_->step();
     }
 
     void render(const Frame& f) override {
         glEnable(GL_DEPTH_TEST);
         render_.use();
         glUniformMatrix4fv(render_["viewProjection"], 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
-        glBindVertexArray(vao_);
+        glBindVertexArray(captured_ ? capturedVao_ : vao_);
         for (float shadow : {1.0f, 0.0f}) { // the same skinned vertices, drawn six times
             glUniform1f(render_["shadow"], shadow);
-            glDrawElementsInstanced(GL_TRIANGLES, indexCount_, GL_UNSIGNED_INT, nullptr, 3);
+            if (captured_) capture_->drawCaptured(xfb::DrawMode::Triangles, 3);
+            else glDrawElementsInstanced(GL_TRIANGLES, indexCount_, GL_UNSIGNED_INT, nullptr, 3);
         }
         glBindVertexArray(0);
         glDisable(GL_DEPTH_TEST);
     }
 
     void panel() override {
+        int variant = captured_ ? 1 : 0;
+        ImGui::RadioButton("cache vertices (POINTS) + index buffer", &variant, 0);
+        ImGui::RadioButton("capture indexed triangles + drawCaptured", &variant, 1);
+        captured_ = variant == 1;
         ImGui::Text("skinned per frame, POINTS pass: %lld vertices", (long long)count());
-        ImGui::Text("indexed triangles through transform feedback: %d records (%.1fx)", indexCount_, double(indexCount_) / double(count()));
-        ImGui::Text("draws of the cached result: 6 (3 instances + shadows)");
+        ImGui::Text("captured triangles: %d records (%.1fx), %s expansion", indexCount_, double(indexCount_) / double(count()),
+                    std::string(xfb::expansionName(capture_->expansion())).c_str());
+        ImGui::Text("draws of the skinned result: 6 (3 instances + shadows)");
+    }
+
+    std::vector<std::string> variants() const override { return {"cache", "captured"}; }
+    bool setVariant(const std::string& v) override {
+        if (v != "cache" && v != "captured") return false;
+        captured_ = v == "captured";
+        return true;
     }
 
     xfb::Pipeline& pipeline() override { return *pipeline_; }
@@ -111,6 +127,7 @@ public:
 private:
     void build() {
         pipeline_.reset();
+        capture_.reset();
         std::vector<float> pos, nrm, wts;
         std::vector<std::uint32_t> idx;
         for (int r = 0; r < rings_; ++r) {
@@ -139,29 +156,43 @@ private:
             mesh_[k].emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(k)}}), n, std::span<const float>(k == 0 ? pos : k == 1 ? nrm : wts));
         skinned_.emplace(device_, program_->capture().buffers[0].asVertexFormat(), n);
         pipeline_.emplace(device_, *program_, std::vector<xfb::Entry>{{&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*skinned_}});
+        triangles_ = {xfb::DrawMode::Triangles, 0, idx, std::nullopt};
+        triangleRecords_.emplace(device_, program_->capture().buffers[0].asVertexFormat(), idx.size());
+        capture_.emplace(device_, *program_, std::vector<xfb::Entry>{{&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*triangleRecords_}});
 
         if (!vao_) glGenVertexArrays(1, &vao_);
         if (!indices_) glGenBuffers(1, &indices_);
         glBindVertexArray(vao_);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, indices_);
         glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * 4), idx.data(), GL_STATIC_DRAW);
-        glBindBuffer(GL_ARRAY_BUFFER, skinned_->glName()); // write-only output: never swaps
+        bindSkinned(skinned_->glName()); // write-only output: never swaps
+        if (!capturedVao_) glGenVertexArrays(1, &capturedVao_);
+        glBindVertexArray(capturedVao_);
+        bindSkinned(triangleRecords_->glName());
+        glBindVertexArray(0);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+    }
+
+    // Position and normal of the skinned layout (32-byte records) for the bound vertex array.
+    static void bindSkinned(GLuint buffer) {
+        glBindBuffer(GL_ARRAY_BUFFER, buffer);
         for (int a = 0; a < 2; ++a) {
             glEnableVertexAttribArray(GLuint(a));
             glVertexAttribPointer(GLuint(a), 4, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<const void*>(std::uintptr_t(16 * a)));
         }
-        glBindVertexArray(0);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
     }
 
     xfb::Device& device_;
     int rings_ = 64, sides_ = 24;
     GLsizei indexCount_ = 0;
     std::optional<xfb::Program> program_;
-    std::optional<xfb::Buffer> mesh_[3], skinned_;
+    std::optional<xfb::Buffer> mesh_[3], skinned_, triangleRecords_;
     std::optional<xfb::Pipeline> pipeline_;
+    std::optional<xfb::PrimitiveCapture> capture_;
+    xfb::DrawDesc triangles_;
+    bool captured_ = false;
     RenderProgram render_{kDrawVertex, kDrawFragment};
-    GLuint vao_ = 0, indices_ = 0;
+    GLuint vao_ = 0, capturedVao_ = 0, indices_ = 0;
 };
 
 } // namespace

@@ -1,6 +1,6 @@
 // The demo shell: a GLFW window (GL 4.3 core natively, WebGL2 in the browser), Dear ImGui, an
 // orbit camera, the common panel, and the frame loop. One executable holds every demo.
-//   xfb-demos [--demo NAME] [--count N] [--backend tf|compute|auto] [--frames N --screenshot FILE] [--list]
+//   xfb-demos [--demo NAME] [--count N] [--backend tf|compute|auto] [--variant NAME] [--frames N --screenshot FILE] [--list]
 // With --frames, it runs N frames, saves the screenshot, checks it has content (exit 1 if blank).
 // In the browser the same options come from the page's query string (?demo=flock&frames=60).
 #include "demo.hpp"
@@ -30,7 +30,7 @@ namespace demos {
 namespace {
 
 struct Options {
-    std::string demo = "particles", screenshot, backend;
+    std::string demo = "particles", screenshot, backend, variant;
     std::int64_t count = 0;
     int frames = 0; // 0: run until closed
 };
@@ -76,6 +76,10 @@ public:
         distance_ = demo_->cameraDistance();
         history_.assign(120, 0.0f);
         error_.clear();
+        if (!options_.variant.empty() && !demo_->setVariant(options_.variant)) {
+            std::fprintf(stderr, "xfb-demos: demo '%s' has no variant '%s'\n", name.c_str(), options_.variant.c_str());
+            ok_ = false;
+        }
     }
 
     void setBackend(const std::string& b) {
@@ -141,7 +145,7 @@ public:
                         registry()[std::size_t(index_)].name, frames_, (long long)demo_->count(),
                         std::string(xfb::backendName(demo_->pipeline().backend().backend)).c_str(), c.covered, c.colours, options_.screenshot.c_str());
             if (!options_.screenshot.empty()) shot.savePng(options_.screenshot);
-            ok_ = c.hasContent();
+            ok_ = ok_ && c.hasContent();
             if (!ok_) std::printf("blank screenshot: %.4f of the scene region covered, %d colours\n", c.covered, c.colours);
             return false;
         }
@@ -157,6 +161,7 @@ public:
             for (std::size_t i = 0; i < registry().size(); ++i)
                 if (ImGui::Selectable(registry()[i].title, int(i) == index_)) {
                     options_.count = 0;
+                    options_.variant.clear();
                     select(registry()[i].name);
                 }
             ImGui::EndCombo();
@@ -249,6 +254,7 @@ Options parse(int argc, char** argv) {
         else if (args[i] == "--count") o.count = std::stoll(args[i + 1]);
         else if (args[i] == "--screenshot") o.screenshot = args[i + 1];
         else if (args[i] == "--backend") o.backend = args[i + 1];
+        else if (args[i] == "--variant") o.variant = args[i + 1];
     }
     return o;
 }

@@ -36,6 +36,10 @@ public:
     virtual std::int64_t count() const = 0;
     virtual void setCount(std::int64_t n) = 0;
     virtual std::int64_t maxCount() const = 0;
+    /// Named ways to run the same demo (skinning: "cache" or "captured"), chosen in the panel or
+    /// with --variant / ?variant=. Empty: one way only. setVariant() returns false for an unknown name.
+    virtual std::vector<std::string> variants() const { return {}; }
+    virtual bool setVariant(const std::string&) { return false; }
     /// Camera distance that frames the scene.
     virtual float cameraDistance() const { return 4.0f; }
 };
