@@ -8,6 +8,7 @@
 // Every variant of a size is set up first, then timed in rounds, each step fenced; medians.
 //
 //   xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]
+#include "bench_util.hpp"
 #include "xfb/headless_context.hpp"
 #include "xfb/xfb.hpp"
 
@@ -28,12 +29,6 @@ using namespace xfb;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-void finish() {
-    GLsync f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    while (glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
-    glDeleteSync(f);
-}
 
 constexpr const char* kMesh = R"(#version 300 es
 in vec4 a_position;
@@ -147,11 +142,8 @@ int main(int argc, char** argv) {
         if (a == "--api") api = next();
         else if (a == "--json") jsonPath = next();
         else if (a == "--steps") steps = std::max(3, std::stoi(next()));
-        else if (a == "--sizes") {
-            sizes.clear();
-            std::stringstream in(next());
-            for (std::string s; std::getline(in, s, ',');) sizes.push_back((long long)std::stod(s));
-        } else {
+        else if (a == "--sizes") sizes = xfbbench::parseSizes(next());
+        else {
             std::cerr << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n";
             return 2;
         }
@@ -216,12 +208,12 @@ int main(int argc, char** argv) {
         }
 
         for (auto& r : runs) r.step(), r.step(), r.step();
-        finish();
+        xfbbench::finish();
         for (int round = 0; round < steps; ++round)
             for (auto& r : runs) {
                 auto t0 = std::chrono::steady_clock::now();
                 r.step();
-                finish();
+                xfbbench::finish();
                 r.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             }
         std::map<std::string, double> med;

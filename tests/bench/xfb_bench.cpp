@@ -6,6 +6,7 @@
 //             [--only variant,variant,...]
 #include "gl_call_counter.hpp"
 #include "handwritten.hpp"
+#include "bench_util.hpp"
 #include "xfb/headless_context.hpp"
 #include "xfb/xfb.hpp"
 #include "xfb_shaders.hpp"
@@ -31,12 +32,6 @@ namespace {
 
 constexpr float kDt = 1.0f / 64.0f;
 constexpr double kBytesPerElement = 64.0; // 32 read + 32 written per step
-
-void finish() {
-    GLsync f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    while (glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
-    glDeleteSync(f);
-}
 
 // GL_NVX_gpu_memory_info, where the driver has it: free video memory in bytes.
 std::optional<long long> freeVideoMemory() {
@@ -96,11 +91,8 @@ int main(int argc, char** argv) {
             std::stringstream in(next());
             for (std::string v; std::getline(in, v, ',');) only.push_back(v);
         }
-        else if (a == "--sizes") {
-            sizes.clear();
-            std::stringstream in(next());
-            for (std::string s; std::getline(in, s, ',');) sizes.push_back((long long)std::stod(s));
-        } else {
+        else if (a == "--sizes") sizes = xfbbench::parseSizes(next());
+        else {
             std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE] [--only a,b]\n";
             return 2;
         }
@@ -152,7 +144,7 @@ int main(int argc, char** argv) {
             auto before = gpu ? freeVideoMemory() : std::nullopt;
             setup(r);
             r.step(); // drivers allocate on first write
-            if (gpu) finish();
+            if (gpu) xfbbench::finish();
             if (auto after = gpu ? freeVideoMemory() : std::nullopt; before && after) r.memoryUsed = *before - *after;
             runs.push_back(std::move(r));
         };
@@ -210,7 +202,7 @@ int main(int argc, char** argv) {
         });
 
         for (auto& r : runs) r.step(), r.step(); // warm-up (with the setup step: 3)
-        finish();
+        xfbbench::finish();
         std::vector<bool> skipped(runs.size());
         for (int round = 0; round < steps; ++round)
             for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -220,7 +212,7 @@ int main(int argc, char** argv) {
                 auto t0 = std::chrono::steady_clock::now();
                 r.step();
                 if (round == 0) r.glCalls = xfbbench::glCalls();
-                if (r.gpu) finish();
+                if (r.gpu) xfbbench::finish();
                 r.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
                 if (round == 0 && r.ms.back() > maxStepMs) skipped[i] = true; // too slow here: one timed step only
             }
