@@ -29,10 +29,13 @@ struct EmitDesc {
     std::string count;   ///< an int or uint output: how many records the element emits (the budget)
 };
 
-/// What happens when a step's records exceed a budget's capacity (its smallest buffer).
+/// What happens when a step's records exceed a budget's capacity (its smallest buffer). No step
+/// ever writes past the capacity: the GPU keeps the first `capacity` records, in input order,
+/// and the totals say how many were requested. The policy decides whether that is an error.
 enum class EmitOverflow {
-    Error, ///< checked steps throw Capacity with the numbers and do not swap
-    Clamp, ///< the first `capacity` records are kept, in input order; reported, not an error
+    Error, ///< stepChecked() throws Capacity with both numbers and does not swap; an unchecked
+           ///< step() cannot know without a readback: Pipeline::emitted() reports the overflow
+    Clamp, ///< not an error: stepChecked() swaps, emitted() reports requested and written
 };
 
 struct EmitOutputPlan {
