@@ -34,7 +34,12 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     s->outputs = std::move(resolved.outputs);
     const auto& descs = resolved.descs;
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count, OutputSizing::PerElement, options.emits.size());
+#ifdef __EMSCRIPTEN__ // emitted outputs need compute shaders, which WebGL2 lacks: keep the planner out of the module
+    if (!options.emits.empty())
+        throw Error(ErrorCode::Unsupported, "emitted outputs (a variable number of records per element) need the compute backend, which WebGL2 lacks");
+#else
     s->emits = planEmits(s->program->shader, s->program->capture, options.emits, descs, s->plan.emitEntries);
+#endif
     s->options = options;
     s->device = device.state();
     s->device->requireContext("creating a Pipeline");
