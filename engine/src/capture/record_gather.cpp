@@ -16,11 +16,14 @@ const char* uintVector(int n) {
 }
 
 // One flat output per 4 words of a record (uvec4, then a shorter tail), fetched from the
-// buffer's word texture at record `xfb_source`.
+// buffer's word texture at source vertex `xfb_src`.
 struct GatherSource {
     std::string vertex;
     std::vector<std::string> varyings; // in capture order
 };
+
+// The shader switches on DrawMode values.
+static_assert(int(DrawMode::LineStrip) == 2 && int(DrawMode::LineLoop) == 3 && int(DrawMode::TriangleStrip) == 5 && int(DrawMode::TriangleFan) == 6);
 
 GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
     GatherSource g;
