@@ -69,7 +69,7 @@ TEST_CASE_FIXTURE(GlTest, "defines reach both the reader and the GL compiler") {
     // The line numbers GL reports still match the user's source.
     const char* bad = "#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() {\n  out_p = nope;\n}";
     std::string msg = XFB_REQUIRE_ERROR(Program(dev, {bad, {}, {{{"X", "1"}}}, "bad"}), ErrorCode::ShaderCompile);
-    CHECK(contains(msg, ":5"));
+    CHECK((contains(msg, "0:5") || contains(msg, "0(5)"))); // Mesa: "0:5(11): error", NVIDIA: "0(5) : error"
 }
 
 TEST_CASE_FIXTURE(GlTest, "uniform errors name the uniform and the types") {
