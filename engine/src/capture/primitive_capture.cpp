@@ -79,21 +79,26 @@ struct CaptureState {
         gl::check("building a primitive capture");
     }
 
-    // Every index refers to an input vertex; a non-indexed draw stays within them.
-    void validate(const DrawDesc& draw) const {
+    // Every index refers to an input vertex; a non-indexed draw stays within them. Returns how
+    // many vertices the draw refers to (the highest index + 1 for indexed draws).
+    std::int64_t validate(const DrawDesc& draw) const {
         if (draw.indices.empty()) {
             if (draw.vertexCount > plan.count)
                 throw Error(ErrorCode::InvalidArgument, "the draw has " + std::to_string(draw.vertexCount) + " vertices but the inputs hold " +
                                                             std::to_string(plan.count) + "; draw at most " + std::to_string(plan.count));
-            return;
+            return draw.vertexCount;
         }
+        std::int64_t referenced = 0;
         for (std::size_t k = 0; k < draw.indices.size(); ++k) {
             std::uint32_t i = draw.indices[k];
-            if ((!draw.restartIndex || i != *draw.restartIndex) && std::int64_t(i) >= plan.count)
+            if (draw.restartIndex && i == *draw.restartIndex) continue;
+            if (std::int64_t(i) >= plan.count)
                 throw Error(ErrorCode::InvalidArgument, "index " + std::to_string(i) + " at position " + std::to_string(k) + " is outside the " +
                                                             std::to_string(plan.count) + " input vertices (0.." + std::to_string(plan.count - 1) + ")" +
                                                             (draw.restartIndex ? "" : "; set restartIndex if it marks a restart"));
+            referenced = std::max(referenced, std::int64_t(i) + 1);
         }
+        return referenced;
     }
 
     void driverPass(const DrawDesc& draw) {
@@ -129,14 +134,8 @@ struct CaptureState {
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
     }
 
-    void enginePass(const DrawDesc& draw) {
-        // Every vertex the draw can refer to runs once; gl_VertexID is its index, as in the draw.
-        std::int64_t vertices = draw.vertexCount;
-        if (!draw.indices.empty()) {
-            vertices = 0;
-            for (std::uint32_t i : draw.indices)
-                if (!draw.restartIndex || i != *draw.restartIndex) vertices = std::max(vertices, std::int64_t(i) + 1);
-        }
+    // `vertices`: how many the draw refers to; each runs once, gl_VertexID is its index as in the draw.
+    void enginePass(const DrawDesc& draw, std::int64_t vertices) {
         glUseProgram(program->program);
         program->flushUniforms();
         glBindVertexArray(vertexArray);
@@ -209,7 +208,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::capture");
     CaptureCount count = countCapture(draw, s.program->capture);
-    s.validate(draw);
+    const std::int64_t vertices = s.validate(draw);
     std::vector<std::uint64_t> bytes;
     for (const auto& o : s.plan.outputs) bytes.push_back(s.outputs[std::size_t(o.entry)]->bytes);
     checkCaptureCapacity(count, bytes);
@@ -217,7 +216,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     if (s.currentNames() != s.boundNames) s.bindBuffers();
     s.last = count;
     if (s.expansion == Expansion::Driver) s.driverPass(draw);
-    else s.enginePass(draw);
+    else s.enginePass(draw, vertices);
     s.captured = true;
 #ifdef XFB_GL_CHECK_EVERY_CALL
     gl::check("PrimitiveCapture::capture");

@@ -115,6 +115,8 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
         glUniform1i(glGetUniformLocation(program, ("xfb_words" + std::to_string(b)).c_str()), GLint(firstUnit + b));
     modeLocation = glGetUniformLocation(program, "xfb_mode");
     verticesLocation = glGetUniformLocation(program, "xfb_vertices");
+    glUniform1i(modeLocation, appliedMode); // the values setSource() compares with
+    glUniform1ui(verticesLocation, appliedVertices);
     glUseProgram(0);
 
     scratch.resize(wordsPerRecord.size());
@@ -169,6 +171,11 @@ RecordGather::~RecordGather() {
     glDeleteTransformFeedbacks(1, &outputFeedback);
 }
 
+void RecordGather::setSource(int mode, GLuint vertices) {
+    if (mode != appliedMode) glUniform1i(modeLocation, mode), appliedMode = mode;
+    if (vertices != appliedVertices) glUniform1ui(verticesLocation, vertices), appliedVertices = vertices;
+}
+
 void RecordGather::forget() {
     program = vertexArray = computedVertexArray = sources = scratchFeedback = outputFeedback = 0;
     scratch.clear();
@@ -190,8 +197,7 @@ void RecordGather::gather(std::int64_t vertices, const DrawDesc& draw, std::int6
 
     glUseProgram(program);
     if (draw.indices.empty()) {
-        glUniform1i(modeLocation, int(draw.mode));
-        glUniform1ui(verticesLocation, GLuint(vertices));
+        setSource(int(draw.mode), GLuint(vertices));
         glBindVertexArray(computedVertexArray);
     } else {
         // Restart indices and arbitrary order: the planner's list, one source per record.
@@ -205,7 +211,7 @@ void RecordGather::gather(std::int64_t vertices, const DrawDesc& draw, std::int6
             glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), list.data());
         }
         glBindBuffer(GL_ARRAY_BUFFER, 0);
-        glUniform1i(modeLocation, -1);
+        setSource(-1, appliedVertices);
         glBindVertexArray(vertexArray);
     }
     glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, outputFeedback);

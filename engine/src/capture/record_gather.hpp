@@ -24,6 +24,8 @@ struct RecordGather {
     GLuint outputFeedback = 0;   // transform feedback object writing the outputs (pass 2)
     GLuint program = 0, vertexArray = 0, computedVertexArray = 0, sources = 0;
     GLint modeLocation = -1, verticesLocation = -1;
+    int appliedMode = -1;         // the gather program's xfb_mode and xfb_vertices as last set
+    GLuint appliedVertices = 0;
     std::uint64_t sourceCapacity = 0; // bytes allocated in `sources`
     std::vector<GLuint> scratch, textures;
     std::vector<int> wordsPerRecord;
@@ -43,6 +45,9 @@ struct RecordGather {
     /// draw's `records` records in primitive order (expandPrimitives). Leaves the textures
     /// unbound, GL_TEXTURE0 active.
     void gather(std::int64_t vertices, const DrawDesc& draw, std::int64_t records);
+    /// Sets xfb_mode (a DrawMode, or -1: read the uploaded list) and xfb_vertices when they changed;
+    /// the gather program must be current.
+    void setSource(int mode, GLuint vertices);
     /// Forgets every GL name (after a context loss: they died with the context).
     void forget();
 };

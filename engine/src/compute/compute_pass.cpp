@@ -92,7 +92,7 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
         // loop doubles the stride), at most 256 (9 KB of shared memory; ES 3.1 guarantees 16).
         int scanGroup = 1;
         while (scanGroup * 2 <= std::min(groupSize, 256)) scanGroup *= 2;
-        pass->scan = std::make_unique<PrefixScan>(plan.count, scanGroup, caps.es);
+        pass->scan = std::make_unique<PrefixScan>(plan.count, scanGroup, groupSize, caps.es);
         for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
             pass->counts.push_back(storageBuffer(std::uint64_t(plan.count) * 4));
             pass->firsts.push_back(storageBuffer(std::uint64_t(plan.count) * 4));
@@ -119,7 +119,7 @@ int ComputePass::dispatch(const ProgramState& program, const std::vector<std::sh
         glDispatchCompute(groups, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         for (std::size_t b = 0; b < counts.size(); ++b)
-            calls += scan->run(counts[b], firsts[b], totals, int(b), emits.budgets[b].capacity, workGroupSize);
+            calls += scan->run(counts[b], firsts[b], totals, int(b), emits.budgets[b].capacity);
         for (std::size_t b = 0; b < firsts.size(); ++b)
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.firstBinding[b]), firsts[b]), ++calls;
     }

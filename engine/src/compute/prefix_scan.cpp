@@ -16,7 +16,7 @@ GLuint storageBuffer(std::uint64_t bytes) {
     return b;
 }
 
-PrefixScan::PrefixScan(std::int64_t count, int group, bool es) : n(count), groupSize(group) {
+PrefixScan::PrefixScan(std::int64_t count, int group, int dispatchGroupSize, bool es) : n(count), groupSize(group) {
     std::string header = std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") +
                          "layout(local_size_x = " + std::to_string(group) + ") in;\n";
     // Each group scans kPerThread x groupSize elements: loaded coalesced into shared memory,
@@ -96,10 +96,12 @@ void main() {
 )", "the prefix-sum total kernel");
     scanN = glGetUniformLocation(scan, "n");
     addN = glGetUniformLocation(add, "n");
-    totalN = glGetUniformLocation(total, "n");
     totalCapacity = glGetUniformLocation(total, "capacity");
     totalSlot = glGetUniformLocation(total, "slot");
-    totalGroup = glGetUniformLocation(total, "groupSize");
+    glUseProgram(total); // the same for every budget and step
+    glUniform1ui(glGetUniformLocation(total, "n"), GLuint(n));
+    glUniform1ui(glGetUniformLocation(total, "groupSize"), GLuint(dispatchGroupSize));
+    glUseProgram(0);
 
     const std::int64_t perGroup = std::int64_t(group) * kPerThread;
     sizes.push_back(n);
@@ -122,7 +124,7 @@ PrefixScan::~PrefixScan() {
     for (auto b : scanned) if (b) glDeleteBuffers(1, &b);
 }
 
-int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity, int dispatchGroupSize) {
+int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity) {
     int calls = 0;
     auto groups = [&](std::int64_t k) { return GLuint((k + groupSize - 1) / groupSize); };
     auto scanGroups = [&](std::int64_t k) { return GLuint((k + std::int64_t(groupSize) * kPerThread - 1) / (std::int64_t(groupSize) * kPerThread)); };
@@ -151,21 +153,19 @@ int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::
         barrier();
     }
     glUseProgram(total);
-    glUniform1ui(totalN, GLuint(n));
     glUniform1ui(totalCapacity, GLuint(capacity));
     glUniform1ui(totalSlot, GLuint(slot));
-    glUniform1ui(totalGroup, GLuint(dispatchGroupSize));
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, firsts);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, totals);
     glDispatchCompute(1, 1, 1);
-    calls += 9;
+    calls += 7;
     return calls;
 }
 #else
-PrefixScan::PrefixScan(std::int64_t, int, bool) {}
+PrefixScan::PrefixScan(std::int64_t, int, int, bool) {}
 PrefixScan::~PrefixScan() = default;
-int PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t, int) { return 0; }
+int PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t) { return 0; }
 #endif
 
 } // namespace xfb::detail

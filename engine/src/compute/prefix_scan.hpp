@@ -27,17 +27,17 @@ struct PrefixScan {
     int groupSize = 0;
     GLuint scan = 0, add = 0, total = 0;           // programs
     GLint scanN = -1, addN = -1;                   // uniform locations
-    GLint totalN = -1, totalCapacity = -1, totalSlot = -1, totalGroup = -1;
+    GLint totalCapacity = -1, totalSlot = -1;
     std::vector<std::int64_t> sizes;               // elements per level; the last fits one group
     std::vector<GLuint> sums, scanned;             // per level >= 1 (index 0 unused), plus one spare sum
-    PrefixScan(std::int64_t n, int groupSize, bool es);
+    /// `dispatchGroupSize`: the group size the indirect dispatch command is computed for.
+    PrefixScan(std::int64_t n, int groupSize, int dispatchGroupSize, bool es);
     PrefixScan(const PrefixScan&) = delete;
     PrefixScan& operator=(const PrefixScan&) = delete;
     ~PrefixScan();
     /// firsts[i] = counts[0] + ... + counts[i-1]; totals slot `slot` from the last element.
-    /// `dispatchGroupSize` is the group size the indirect dispatch command is computed for.
     /// Returns the number of GL calls made.
-    int run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity, int dispatchGroupSize);
+    int run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity);
 };
 
 } // namespace xfb::detail
