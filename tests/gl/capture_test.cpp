@@ -2,8 +2,10 @@
 // byte for byte against a C++ reference; both expansions where the context has both; capacity
 // refused before drawing; drawing the captured vertices without reading the count.
 #include "gl_fixture.hpp"
+#include "offscreen.hpp"
 
 #include "../unit/test_util.hpp"
+#include "xfb_shaders.hpp"
 
 #include <array>
 #include <cstring>
@@ -12,22 +14,6 @@ using namespace xfb;
 using namespace xfbtest;
 
 namespace {
-
-// The 36-byte record of the issue: vec4 position + vec3 normal + vec2 uv, interleaved.
-constexpr const char* kMeshShader = R"(#version 300 es
-in vec4 a_position;
-in vec2 a_uv;
-uniform float u_scale;
-out vec4 out_position;
-out vec3 out_normal;
-out vec2 out_uv;
-void main() {
-    out_position = a_position * u_scale + vec4(0.0, 0.0, float(gl_VertexID), 0.0);
-    out_normal = vec3(a_uv.y, -a_uv.x, 1.0);
-    out_uv = a_uv * 2.0;
-    gl_Position = out_position;
-}
-)";
 
 constexpr int kRecordFloats = 9;
 
@@ -38,7 +24,7 @@ struct Mesh {
     Buffer input;
     Mesh(Device& dev, std::int64_t n, CaptureMode mode = CaptureMode::Interleaved)
         : n(n), vertices(pseudoRandom(std::size_t(n) * 6, -1.0f, 1.0f, 7u)),
-          program(dev, {kMeshShader, {mode}, {}, "mesh"}),
+          program(dev, {std::string(xfb_shaders::capture_mesh_vert), {mode}, {}, "mesh"}),
           input(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), n, view(vertices)) {
         program.setUniform("u_scale", 2.0f);
     }
@@ -185,48 +171,21 @@ TEST_CASE_FIXTURE(GlTest, "bad draws and entries get clear errors") {
 
 namespace {
 
-// A small framebuffer to draw the captured triangles into, and a program that draws them flat.
+// The captured triangles drawn flat red into a 16 x 16 framebuffer.
 struct Target {
     static constexpr int kSize = 16;
-    GLuint fbo = 0, color = 0, program = 0, vao = 0;
-    GLint previous = 0; // the headless context's own framebuffer
-    Target() {
-        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
-        glGenFramebuffers(1, &fbo);
-        glGenRenderbuffers(1, &color);
-        glBindRenderbuffer(GL_RENDERBUFFER, color);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, kSize, kSize);
-        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-        auto compile = [](GLenum stage, const char* src) {
-            GLuint s = glCreateShader(stage);
-            glShaderSource(s, 1, &src, nullptr);
-            glCompileShader(s);
-            return s;
-        };
-        GLuint vs = compile(GL_VERTEX_SHADER, "#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }\n");
-        GLuint fs = compile(GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }\n");
-        program = glCreateProgram();
-        glAttachShader(program, vs);
-        glAttachShader(program, fs);
-        glLinkProgram(program);
-        glDeleteShader(vs);
-        glDeleteShader(fs);
-        glGenVertexArrays(1, &vao);
-    }
+    Offscreen screen{kSize, kSize};
+    GLuint program = linkDrawProgram("#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }\n",
+                                     "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+    GLuint vao = 0;
+    Target() { glGenVertexArrays(1, &vao); }
     ~Target() {
-        glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
-        glDeleteFramebuffers(1, &fbo);
-        glDeleteRenderbuffers(1, &color);
         glDeleteProgram(program);
         glDeleteVertexArrays(1, &vao);
     }
-    // Binds the captured buffer's positions (a vec4 at offset 0) as the draw's input.
+    // Clears, and binds the captured buffer's positions (a vec4 at offset 0) as the draw's input.
     void bind(const Buffer& captured, int stride) {
-        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-        glViewport(0, 0, kSize, kSize);
-        glClearColor(0, 0, 0, 0);
-        glClear(GL_COLOR_BUFFER_BIT);
+        screen.clear();
         glUseProgram(program);
         glBindVertexArray(vao);
         glBindBuffer(GL_ARRAY_BUFFER, captured.glName());
@@ -236,12 +195,10 @@ struct Target {
     }
     // Red pixels in the left and right halves.
     std::pair<int, int> coverage() const {
-        std::vector<std::uint8_t> px(kSize * kSize * 4);
-        glReadPixels(0, 0, kSize, kSize, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+        auto lit = screen.lit();
         int left = 0, right = 0;
-        for (int y = 0; y < kSize; ++y)
-            for (int x = 0; x < kSize; ++x)
-                if (px[std::size_t(y * kSize + x) * 4] > 128) (x < kSize / 2 ? left : right)++;
+        for (std::size_t i = 0; i < lit.size(); ++i)
+            if (lit[i]) (int(i) % kSize < kSize / 2 ? left : right)++;
         return {left, right};
     }
 };

@@ -3,6 +3,7 @@
 // C++ reference, identical across runs and work-group sizes, overflow refused or clamped,
 // drawn from the GPU's total.
 #include "gl_fixture.hpp"
+#include "offscreen.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/shader.hpp"
 
@@ -202,49 +203,23 @@ void main() {
     requireEqual(prefix(smoke.readAs<float>(), wantSmoke.size()), wantSmoke, "smoke");
 
     // Draw the smoke records as points, one pixel each along a row: lit pixels = the GPU's count.
-    GLint previous = 0;
-    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
-    GLuint fbo = 0, color = 0, vao = 0;
-    glGenFramebuffers(1, &fbo);
-    glGenRenderbuffers(1, &color);
-    glBindRenderbuffer(GL_RENDERBUFFER, color);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 64, 1);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-    glViewport(0, 0, 64, 1);
-    glClearColor(0, 0, 0, 0);
-    glClear(GL_COLOR_BUFFER_BIT);
-    auto compile = [](GLenum stage, const char* s) {
-        GLuint sh = glCreateShader(stage);
-        glShaderSource(sh, 1, &s, nullptr);
-        glCompileShader(sh);
-        return sh;
-    };
-    GLuint draw = glCreateProgram();
-    GLuint vs = compile(GL_VERTEX_SHADER, "#version 300 es\nvoid main() { gl_Position = vec4(-1.0 + (2.0 * float(gl_VertexID) + 1.0) / 64.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }\n");
-    GLuint fs = compile(GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
-    glAttachShader(draw, vs);
-    glAttachShader(draw, fs);
-    glLinkProgram(draw);
+    Offscreen row(64, 1);
+    row.clear();
+    GLuint draw = linkDrawProgram(
+        "#version 300 es\nvoid main() { gl_Position = vec4(-1.0 + (2.0 * float(gl_VertexID) + 1.0) / 64.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }\n",
+        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+    GLuint vao = 0;
     glUseProgram(draw);
     glGenVertexArrays(1, &vao);
     glBindVertexArray(vao);
     pipeline.drawEmitted("emit_puffs", DrawMode::Points);
-    std::vector<std::uint8_t> px(64 * 4);
-    glReadPixels(0, 0, 64, 1, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-    int lit = 0;
-    for (int x = 0; x < 64; ++x) lit += px[std::size_t(x) * 4] > 128;
-    CHECK(lit == int(wantSmoke.size()));
+    auto lit = row.lit();
+    CHECK(std::count(lit.begin(), lit.end(), true) == std::ptrdiff_t(wantSmoke.size()));
     CHECK(contains(XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_nothing", DrawMode::Points), ErrorCode::InvalidArgument), "emit_sparks, emit_puffs"));
     glBindVertexArray(0);
     glUseProgram(0);
     glDeleteVertexArrays(1, &vao);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
     glDeleteProgram(draw);
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
-    glDeleteFramebuffers(1, &fbo);
-    glDeleteRenderbuffers(1, &color);
 }
 
 TEST_CASE_FIXTURE(GlTest, "emitted outputs: every declaration error is named") {

@@ -1,27 +1,14 @@
 // Primitive capture on WebGL2 (SwiftShader): strips, loops, fans and index lists captured as
 // whole primitives by the engine's expansion, byte for byte against a JS reference; capacity
 // refused before drawing; drawCaptured draws the planned count.
-import { assert, assertArrayEqual, countCalls, createXfb, expectError, pseudoRandom } from './assert.js';
+import { assert, assertArrayEqual, countCalls, createXfb, expectError, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const xfb = await createXfb({ canvas, contextAttributes: { preserveDrawingBuffer: true } });
 const gl = xfb.gl;
 const f = Math.fround;
 
-// The 36-byte record: vec4 position + vec3 normal + vec2 uv.
-const meshShader = `#version 300 es
-in vec4 a_position;
-in vec2 a_uv;
-uniform float u_scale;
-out vec4 out_position;
-out vec3 out_normal;
-out vec2 out_uv;
-void main() {
-    out_position = a_position * u_scale + vec4(0.0, 0.0, float(gl_VertexID), 0.0);
-    out_normal = vec3(a_uv.y, -a_uv.x, 1.0);
-    out_uv = a_uv * 2.0;
-    gl_Position = out_position;
-}`;
+const meshShader = await shader('capture_mesh.vert'); // the 36-byte record: vec4 position + vec3 normal + vec2 uv
 const inputFormat = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }];
 const recordFormat = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }];
 
