@@ -28,6 +28,7 @@ struct CaptureState {
     CaptureCount last;
     bool captured = false;
     std::vector<GLuint> boundNames; // every entry's input and output name when they were last bound
+    std::vector<std::uint64_t> outputBytes; // per captured buffer: its size (buffers never resize)
 
     ~CaptureState() {
         if (device) std::erase(device->captures, this);
@@ -37,10 +38,15 @@ struct CaptureState {
         gather.reset();
     }
 
-    std::vector<GLuint> currentNames() const {
-        std::vector<GLuint> names;
-        for (std::size_t e = 0; e < inputs.size(); ++e) names.insert(names.end(), {inputs[e] ? inputs[e]->name : 0, outputs[e] ? outputs[e]->name : 0});
-        return names;
+    // Entry e's input and output name at 2e and 2e + 1 (0 where absent).
+    GLuint nameAt(std::size_t i) const {
+        const auto& b = i % 2 ? outputs[i / 2] : inputs[i / 2];
+        return b ? b->name : 0;
+    }
+    bool namesChanged() const {
+        for (std::size_t i = 0; i < boundNames.size(); ++i)
+            if (nameAt(i) != boundNames[i]) return true;
+        return false;
     }
 
     // Points the vertex array at the inputs and the transform feedback object at the outputs.
@@ -53,7 +59,8 @@ struct CaptureState {
         for (std::size_t b = 0; b < names.size(); ++b) XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
-        boundNames = currentNames();
+        boundNames.resize(inputs.size() * 2);
+        for (std::size_t i = 0; i < boundNames.size(); ++i) boundNames[i] = nameAt(i);
     }
 
     std::vector<GLuint> outputNames() const {
@@ -182,6 +189,7 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     s->outputs = std::move(resolved.outputs);
     const auto& descs = resolved.descs;
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.vertexCount, OutputSizing::PerDraw);
+    for (const auto& o : s->plan.outputs) s->outputBytes.push_back(s->outputs[std::size_t(o.entry)]->bytes);
     s->device = device.state();
     s->device->requireContext("creating a PrimitiveCapture");
     const Capabilities& caps = s->device->caps;
@@ -209,11 +217,9 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     s.device->requireContext("PrimitiveCapture::capture");
     CaptureCount count = countCapture(draw, s.program->capture);
     const std::int64_t vertices = s.validate(draw);
-    std::vector<std::uint64_t> bytes;
-    for (const auto& o : s.plan.outputs) bytes.push_back(s.outputs[std::size_t(o.entry)]->bytes);
-    checkCaptureCapacity(count, bytes);
+    checkCaptureCapacity(count, s.outputBytes);
     // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
-    if (s.currentNames() != s.boundNames) s.bindBuffers();
+    if (s.namesChanged()) s.bindBuffers();
     s.last = count;
     if (s.expansion == Expansion::Driver) s.driverPass(draw);
     else s.enginePass(draw, vertices);
