@@ -2,7 +2,10 @@
 // Small helpers both benchmarks use.
 #include <GL/glcorearb.h>
 
+#include <algorithm>
+#include <cstring>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,6 +17,25 @@ inline void finish() {
     GLsync f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     while (glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
     glDeleteSync(f);
+}
+
+/// The first `count` values of a buffer, read with glMapBufferRange in windows (llvmpipe refuses
+/// to map 512 MB at once); waits for the GPU.
+template<class T>
+std::vector<T> readBack(GLuint buffer, std::size_t count) {
+    std::vector<T> v(count);
+    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+    constexpr std::size_t kWindow = 64u << 20; // bytes
+    const std::size_t bytes = count * sizeof(T);
+    for (std::size_t at = 0; at < bytes; at += kWindow) {
+        std::size_t n = std::min(kWindow, bytes - at);
+        const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, GLintptr(at), GLsizeiptr(n), GL_MAP_READ_BIT);
+        if (!p) throw std::runtime_error("glMapBufferRange failed reading a result back");
+        std::memcpy(reinterpret_cast<char*>(v.data()) + at, p, n);
+        glUnmapBuffer(GL_COPY_READ_BUFFER);
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    return v;
 }
 
 /// "1e4,1e5" -> {10000, 100000}

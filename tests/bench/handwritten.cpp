@@ -133,8 +133,13 @@ void HandwrittenCompute::step() {
 }
 
 BufferCopy::BufferCopy(GLsizeiptr bytes, bool kernel, int groupSize, bool es) : bytes_(bytes) {
-    std::vector<char> ones(std::size_t(bytes), 1);
-    makeBuffers(buffers_, ones.data(), bytes);
+    std::vector<unsigned char> pattern(static_cast<std::size_t>(bytes));
+    for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i] = patternByte(i);
+    makeBuffers(buffers_, pattern.data(), bytes);
+    std::vector<unsigned char> zeros(static_cast<std::size_t>(bytes), 0);
+    glBindBuffer(GL_ARRAY_BUFFER, buffers_[1]);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, zeros.data());
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
     if (!kernel) return;
     GLuint vec4s = GLuint(bytes / 16);
     groups_ = (vec4s + GLuint(groupSize) - 1) / GLuint(groupSize);

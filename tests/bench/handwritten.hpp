@@ -3,6 +3,7 @@
 // workload (shaders/bench_particles.vert), in raw GL, the way one would write them without xfb.
 #include <GL/glcorearb.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -38,12 +39,15 @@ private:
 
 /// The bandwidth floor: copies as many bytes as a step reads (and writes), with
 /// glCopyBufferSubData (`kernel` false) or with a vec4-copy compute shader (`kernel` true; on some
-/// GPUs the copy call takes a slower path than shader memory traffic).
+/// GPUs the copy call takes a slower path than shader memory traffic). The source holds
+/// patternByte(i) at byte i, the destination starts zeroed: a copy that moved nothing shows.
 class BufferCopy {
 public:
     BufferCopy(GLsizeiptr bytes, bool kernel, int groupSize, bool es);
     ~BufferCopy();
     void step();
+    GLuint destination() const { return buffers_[1]; }
+    static unsigned char patternByte(std::size_t i) { return static_cast<unsigned char>((i * 7 + i / 251 + 3) & 0xffu); }
 
 private:
     GLuint buffers_[2]{};

@@ -6,9 +6,14 @@
 //    input order through the engine's count pass + prefix sum, against the same step without
 //    sparks and against a hand-written kernel that appends with atomicAdd (unordered).
 // Every variant of a size is set up first, then timed in rounds, each step fenced; medians.
+// Then every variant's output is read back and compared with a CPU reference written here (not
+// the engine's planner): the captured records vertex by vertex, the sparks in input order (the
+// atomic append's as a set), the totals the GPU counted, the particles' state. The "records"
+// column is what was measured on the GPU; any mismatch is printed and the exit status is 1.
 //
 //   xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]
 #include "bench_util.hpp"
+#include "gl_call_counter.hpp"
 #include "xfb/headless_context.hpp"
 #include "xfb/xfb.hpp"
 
@@ -16,7 +21,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -24,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 using namespace xfb;
 using json = nlohmann::ordered_json;
@@ -44,7 +53,8 @@ void main() {
 }
 )";
 
-// The particle of the emit bench: keeps half its energy, throws off energy / 0.5 - 1 sparks (0..3).
+// The particle of the emit bench: moves one unit along z, keeps its energy and throws off
+// energy / 0.5 - 1 sparks (0..3) at every step, so every timed step emits the same number.
 constexpr const char* kSplit = R"(#version 300 es
 in vec4 a_particle;
 out vec4 out_particle;
@@ -52,7 +62,7 @@ out vec4 emit_spark[3];
 flat out int emit_count;
 void main() {
     float e = a_particle.w;
-    out_particle = vec4(a_particle.xyz, e * 0.5);
+    out_particle = vec4(a_particle.xyz + vec3(0.0, 0.0, 1.0), e);
     emit_count = int(e / 0.5) - 1;
     for (int k = 0; k < 3; ++k) emit_spark[k] = vec4(a_particle.xyz + float(k), float(gl_VertexID));
     gl_Position = vec4(0.0);
@@ -75,7 +85,7 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= n) return;
     vec4 p = particles[i];
-    next[i] = vec4(p.xyz, p.w * 0.5);
+    next[i] = vec4(p.xyz + vec3(0.0, 0.0, 1.0), p.w);
     uint c = uint(clamp(int(p.w / 0.5) - 1, 0, 3));
     uint base = atomicAdd(counter, c);
     for (uint k = 0u; k < c && base + k < capacity; ++k) sparks[base + k] = vec4(p.xyz + float(k), float(i));
@@ -107,6 +117,9 @@ void main() {
         glUniform1ui(n_, n);
         glUniform1ui(capacityLocation_, GLuint(capacity_));
     }
+    GLuint counter() const { return counter_; }
+    GLuint current() const { return buffers_[0]; } // the state the last step wrote
+    GLuint sparks() const { return buffers_[2]; }
     void step() {
         static const GLuint zero = 0;
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, counter_);
@@ -128,6 +141,85 @@ private:
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
+}
+
+// The CPU side of the emit workload: element i has position (i % 13, 0, 0), energy 0.5 (i % 5),
+// so it emits max(0, i % 5 - 1) sparks per step.
+float particleX(std::size_t i) { return float(i % 13); }
+float particleEnergy(std::size_t i) { return 0.5f * float(i % 5); }
+int sparksOf(std::size_t i) { return std::max(0, int(i % 5) - 1); }
+
+// The sparks of the `steps`-th step, in input order: element i's k-th is p + k (xyz), i (w),
+// where p is the position it read, (x, 0, steps - 1).
+std::vector<float> referenceSparks(std::size_t n, int steps) {
+    std::vector<float> out;
+    for (std::size_t i = 0; i < n; ++i)
+        for (int k = 0; k < sparksOf(i); ++k) out.insert(out.end(), {particleX(i) + float(k), float(k), float(steps - 1) + float(k), float(i)});
+    return out;
+}
+
+// "" when the particles' state after `steps` steps is right, else the first difference.
+std::string checkParticles(const std::vector<float>& state, std::size_t n, int steps) {
+    if (state.size() != n * 4) return "state holds " + std::to_string(state.size()) + " floats";
+    for (std::size_t i = 0; i < n; ++i) {
+        const float want[4] = {particleX(i), 0.0f, float(steps), particleEnergy(i)};
+        if (std::memcmp(&state[i * 4], want, sizeof want) != 0)
+            return "particle " + std::to_string(i) + " is (" + std::to_string(state[i * 4]) + ", " + std::to_string(state[i * 4 + 1]) + ", " +
+                   std::to_string(state[i * 4 + 2]) + ", " + std::to_string(state[i * 4 + 3]) + ") after " + std::to_string(steps) + " steps";
+    }
+    return "";
+}
+
+// "" when `got` holds `want`'s records (4 floats each) bit for bit, else the first difference.
+std::string compareRecords(const float* got, const std::vector<float>& want, const char* what) {
+    for (std::size_t f = 0; f < want.size(); ++f)
+        if (std::memcmp(&got[f], &want[f], 4) != 0)
+            return std::string(what) + " record " + std::to_string(f / 4) + " float " + std::to_string(f % 4) + " is " + std::to_string(got[f]) +
+                   ", the reference " + std::to_string(want[f]);
+    return "";
+}
+
+// The strip's vertices: position (4 floats) and uv (2), value (i % 97) / 97 at float i.
+float stripValue(std::size_t i) { return float(i % 97) / 97.0f; }
+constexpr float kUnwritten = -12345.0f; // what the capture buffers hold before any capture
+
+// Triangle t of a strip, corner c (0..2), as the GL spec orders it for transform feedback:
+// (t, t+1, t+2) for even t, (t+1, t, t+2) for odd t (the winding kept).
+std::size_t stripVertex(std::size_t t, int c) {
+    if (c == 2) return t + 2;
+    return (t % 2 == 0) == (c == 0) ? t : t + 1;
+}
+
+// Checks a capture buffer (36-byte records: position*2, normalize(uv, 1), uv). Returns the number
+// of records written (not holding kUnwritten) and sets `problem` at the first wrong record.
+std::int64_t checkCapture(const std::vector<float>& got, std::int64_t vertices, std::string& problem) {
+    const std::size_t records = got.size() / 9;
+    std::int64_t written = 0;
+    for (std::size_t r = 0; r < records; ++r) {
+        const float* g = &got[r * 9];
+        if (std::all_of(g, g + 9, [](float x) { return x == kUnwritten; })) continue;
+        ++written;
+        if (!problem.empty()) continue;
+        std::size_t v = stripVertex(r / 3, int(r % 3));
+        if (std::int64_t(v) >= vertices) {
+            problem = "record " + std::to_string(r) + " exists past the last triangle";
+            continue;
+        }
+        float want[9];
+        for (int i = 0; i < 4; ++i) want[i] = stripValue(v * 6 + std::size_t(i)) * 2.0f;
+        float u = stripValue(v * 6 + 4), w = stripValue(v * 6 + 5), len = std::sqrt(u * u + w * w + 1.0f);
+        want[4] = u / len, want[5] = w / len, want[6] = 1.0f / len;
+        want[7] = u, want[8] = w;
+        for (int i = 0; i < 9; ++i) {
+            bool normal = i >= 4 && i < 7; // normalize() may round differently on the GPU
+            if (normal ? std::fabs(g[i] - want[i]) > 1e-6f : std::memcmp(&g[i], &want[i], 4) != 0) {
+                problem = "record " + std::to_string(r) + " (vertex " + std::to_string(v) + ") float " + std::to_string(i) + " is " + std::to_string(g[i]) +
+                          ", the reference " + std::to_string(want[i]);
+                break;
+            }
+        }
+    }
+    return written;
 }
 
 } // namespace
@@ -156,39 +248,47 @@ int main(int argc, char** argv) {
     const auto vec4 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
     json report = {{"machine", {{"renderer", caps.renderer}, {"version", caps.version}, {"api", api}}}, {"steps_timed", steps}, {"results", json::array()}};
     std::sort(sizes.begin(), sizes.end(), std::greater<>());
-    std::printf("%-26s %10s %10s %10s  %s\n", "variant", "elements", "ms", "records", "note");
+    std::printf("%-26s %10s %10s %10s %10s %9s %11s  %s\n", "variant", "elements", "ms", "records", "expected", "GL calls", "glGetError", "result");
+    int mismatches = 0;
 
     for (long long n : sizes) {
         struct Run {
             std::string name;
             std::function<void()> step;
-            std::int64_t records = 0;
+            std::int64_t expected = 0;                         // records per step, from the CPU
+            std::function<std::int64_t(int, std::string&)> verify; // reads back after that many steps: records measured, `problem` set on a mismatch
             std::vector<double> ms;
+            xfbtest::GlCalls glCalls;
+            int stepsTaken = 0;
+            void advance() { step(), ++stepsTaken; }
         };
         std::vector<Run> runs;
         std::vector<std::shared_ptr<void>> keep; // objects the runs use
 
-        // Capture: one strip over n vertices.
+        // Capture: one strip over n vertices, into a buffer per expansion that starts unwritten.
         std::vector<float> vertices(std::size_t(n) * 6);
-        for (std::size_t i = 0; i < vertices.size(); ++i) vertices[i] = float(i % 97) / 97.0f;
+        for (std::size_t i = 0; i < vertices.size(); ++i) vertices[i] = stripValue(i);
         auto input = std::make_shared<Buffer>(device, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), n,
                                               std::span<const float>(vertices));
-        auto captured = std::make_shared<Buffer>(device, mesh.capture().buffers[0].asVertexFormat(), 3 * (n - 2));
-        keep.insert(keep.end(), {input, captured});
+        keep.push_back(input);
+        const std::int64_t records = 3 * (n - 2);
+        const std::vector<float> unwritten(std::size_t(records) * 9, kUnwritten);
         for (Expansion e : {Expansion::Driver, Expansion::Engine}) {
             if (e == Expansion::Driver && caps.es) continue;
+            auto captured = std::make_shared<Buffer>(device, mesh.capture().buffers[0].asVertexFormat(), records, std::span<const float>(unwritten));
             auto cap = std::make_shared<PrimitiveCapture>(device, mesh, std::vector<Entry>{{input.get(), nullptr}, {nullptr, captured.get()}},
                                                           PrimitiveCaptureOptions{std::nullopt, e});
-            keep.push_back(cap);
-            runs.push_back({"capture_strip_" + std::string(expansionName(e)), [cap, n] { cap->capture({DrawMode::TriangleStrip, n}); }, 3 * (n - 2), {}});
+            keep.insert(keep.end(), {captured, cap});
+            runs.push_back({"capture_strip_" + std::string(expansionName(e)), [cap, n] { cap->capture({DrawMode::TriangleStrip, n}); }, records,
+                            [captured, n](int, std::string& problem) { return checkCapture(captured->readAs<float>(), n, problem); }});
         }
 
         // Emit: energies 0 .. 2 in steps of 0.5: 0, 0, 1, 2, 3 sparks; capacity for all of them.
         if (caps.compute) {
             std::vector<float> particles(std::size_t(n) * 4);
-            for (std::size_t i = 0; i < std::size_t(n); ++i) particles[i * 4 + 3] = 0.5f * float(i % 5), particles[i * 4] = float(i % 13);
             std::int64_t sparks = 0;
-            for (std::size_t i = 0; i < std::size_t(n); ++i) sparks += std::max(0, int(i % 5) - 1);
+            for (std::size_t i = 0; i < std::size_t(n); ++i)
+                particles[i * 4] = particleX(i), particles[i * 4 + 3] = particleEnergy(i), sparks += sparksOf(i);
             auto state = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch = std::make_shared<Buffer>(device, vec4, n);
             auto state2 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch2 = std::make_shared<Buffer>(device, vec4, n);
             auto state3 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch3 = std::make_shared<Buffer>(device, vec4, n);
@@ -202,25 +302,77 @@ int main(int argc, char** argv) {
             auto atomic = std::make_shared<AtomicAppend>(state3->glName(), scratch3->glName(), out2->glName(), GLuint((n + 255) / 256), caps.es, GLint(3 * n));
             atomic->setCount(GLuint(n));
             keep.insert(keep.end(), {fixed, emitting, atomic});
-            runs.push_back({"step_compute_no_emit", [fixed] { fixed->step(); }, 0, {}});
-            runs.push_back({"step_compute_emit_ordered", [emitting] { emitting->step(); }, sparks, {}});
-            runs.push_back({"handwritten_atomic_append", [atomic] { atomic->step(); }, sparks, {}});
+            runs.push_back({"step_compute_no_emit", [fixed] { fixed->step(); }, 0, [state, n](int steps, std::string& problem) -> std::int64_t {
+                                problem = checkParticles(state->readAs<float>(), std::size_t(n), steps);
+                                return 0;
+                            }});
+            runs.push_back({"step_compute_emit_ordered", [emitting] { emitting->step(); }, sparks,
+                            [state2, out, n, emitting](int steps, std::string& problem) -> std::int64_t {
+                                const auto report = emitting->emitted().at(0); // the totals the GPU counted
+                                const auto want = referenceSparks(std::size_t(n), steps);
+                                const auto got = out->readAs<float>();
+                                problem = checkParticles(state2->readAs<float>(), std::size_t(n), steps);
+                                if (problem.empty() && report.requested != std::int64_t(want.size() / 4))
+                                    problem = "the GPU counted " + std::to_string(report.requested) + " sparks requested, the reference " + std::to_string(want.size() / 4);
+                                if (problem.empty()) problem = compareRecords(got.data(), want, "spark");
+                                return report.written;
+                            }});
+            runs.push_back({"handwritten_atomic_append", [atomic] { atomic->step(); }, sparks, [atomic, n](int steps, std::string& problem) -> std::int64_t {
+                                const std::int64_t count = xfbbench::readBack<std::uint32_t>(atomic->counter(), 1)[0];
+                                problem = checkParticles(xfbbench::readBack<float>(atomic->current(), std::size_t(n) * 4), std::size_t(n), steps);
+                                auto want = referenceSparks(std::size_t(n), steps);
+                                if (problem.empty() && count != std::int64_t(want.size() / 4))
+                                    problem = "the counter says " + std::to_string(count) + " sparks, the reference " + std::to_string(want.size() / 4);
+                                if (problem.empty() && count > 0) {
+                                    // Unordered: compare as sets, the sparks sorted by (element, k).
+                                    auto read = xfbbench::readBack<float>(atomic->sparks(), std::size_t(count) * 4);
+                                    std::vector<std::array<float, 4>> sorted(static_cast<std::size_t>(count));
+                                    std::memcpy(sorted.data(), read.data(), read.size() * 4);
+                                    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return std::tie(x[3], x[1]) < std::tie(y[3], y[1]); });
+                                    problem = compareRecords(sorted.front().data(), want, "sorted spark");
+                                }
+                                return count;
+                            }});
         }
 
-        for (auto& r : runs) r.step(), r.step(), r.step();
+        for (auto& r : runs) { // warm-up, the last step counted
+            r.advance(), r.advance();
+            xfbtest::resetGlCalls();
+            r.advance();
+            r.glCalls = xfbtest::glCalls();
+        }
         xfbbench::finish();
         for (int round = 0; round < steps; ++round)
             for (auto& r : runs) {
                 auto t0 = std::chrono::steady_clock::now();
-                r.step();
+                r.advance();
                 xfbbench::finish();
                 r.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             }
         std::map<std::string, double> med;
         for (auto& r : runs) {
             med[r.name] = median(r.ms);
-            report["results"].push_back({{"elements", n}, {"variant", r.name}, {"ms", med[r.name]}, {"records", r.records}});
-            std::printf("%-26s %10lld %10.3f %10lld\n", r.name.c_str(), n, med[r.name], (long long)r.records);
+            std::string problem;
+            std::int64_t measured = r.verify(r.stepsTaken, problem);
+            if (problem.empty() && measured != r.expected)
+                problem = std::to_string(measured) + " records measured, " + std::to_string(r.expected) + " expected";
+            if (!problem.empty()) {
+                ++mismatches;
+                std::fprintf(stderr, "MISMATCH: %s at %lld elements after %d steps: %s\n", r.name.c_str(), n, r.stepsTaken, problem.c_str());
+            }
+            const std::string result = problem.empty() ? "verified" : "DIFFERS: " + problem;
+            report["results"].push_back({{"elements", n},
+                                         {"variant", r.name},
+                                         {"ms", med[r.name]},
+                                         {"records", measured},
+                                         {"records_expected", r.expected},
+                                         {"gl_calls_per_step", r.glCalls.withoutGetError()},
+                                         {"gl_get_error_per_step", r.glCalls.getError},
+                                         {"gl_objects_created_per_step", r.glCalls.created},
+                                         {"steps_taken", r.stepsTaken},
+                                         {"result", result}});
+            std::printf("%-26s %10lld %10.3f %10lld %10lld %9ld %11ld  %s\n", r.name.c_str(), n, med[r.name], (long long)measured, (long long)r.expected,
+                        r.glCalls.withoutGetError(), r.glCalls.getError, result.c_str());
         }
         auto ratio = [&](const char* a, const char* b) { return med.count(a) && med.count(b) ? json(med[a] / med[b]) : json(nullptr); };
         json ratios = {{"elements", n},
@@ -232,6 +384,12 @@ int main(int argc, char** argv) {
                     ratios["engine_expansion_over_driver"].dump().c_str(), ratios["ordered_emit_over_atomic_append"].dump().c_str(),
                     ratios["ordered_emit_over_no_emit"].dump().c_str());
     }
+    report["mismatches"] = mismatches;
     if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
+    if (mismatches) {
+        std::fprintf(stderr, "%d variant(s) differ from the reference\n", mismatches);
+        return 1;
+    }
+    std::printf("every variant's records match the reference\n");
     return 0;
 }

@@ -1,9 +1,15 @@
 // xfb-bench: the engine against hand-written GL loops, the copy bandwidth floor and the C++
 // reference, in one process, per element count. Warm-up, then the median of timed steps, each
 // synchronised with a fence. Prints a table; --json writes every figure.
+// Every result is checked: each simulation variant's state against the C++ reference advanced on
+// the CPU by as many steps as that variant took, each copy's destination against the pattern it
+// copied. Any mismatch is printed and the exit status is 1 (ctest's bench.smoke relies on it).
+// GL calls per step are measured by the counting layer under every GL function (tests/support).
 //
 //   xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE]
-//             [--only variant,variant,...]
+//             [--only variant,variant,...] [--tolerance ABS]
+//   --tolerance: accept results within ABS of the reference (drivers that fuse multiply-adds);
+//                default 0: bit-identical only.
 #include "gl_call_counter.hpp"
 #include "handwritten.hpp"
 #include "bench_util.hpp"
@@ -15,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -46,21 +53,32 @@ std::optional<long long> freeVideoMemory() {
     return std::nullopt;
 }
 
-std::vector<float> readFloats(GLuint buffer, std::size_t count) {
-    std::vector<float> v(count);
-    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
-    constexpr std::size_t kWindow = 16u << 20; // floats; llvmpipe refuses to map 512 MB at once
-    for (std::size_t at = 0; at < count; at += kWindow) {
-        std::size_t n = std::min(kWindow, count - at);
-        if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, GLintptr(at * 4), GLsizeiptr(n * 4), GL_MAP_READ_BIT)) {
-            std::memcpy(v.data() + at, p, n * 4);
-            glUnmapBuffer(GL_COPY_READ_BUFFER);
-        }
+std::vector<float> readFloats(GLuint buffer, std::size_t count) { return xfbbench::readBack<float>(buffer, count); }
+
+// "" when `got` matches `expected` (bit for bit, or within `tolerance` when it is > 0), else
+// where it first differs.
+std::string compareStates(const std::vector<float>& got, const std::vector<float>& expected, float tolerance) {
+    if (got.size() != expected.size()) return std::to_string(got.size()) + " floats, expected " + std::to_string(expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        bool same = std::memcmp(&got[i], &expected[i], 4) == 0 || (tolerance > 0 && std::fabs(got[i] - expected[i]) <= tolerance);
+        if (!same)
+            return "float " + std::to_string(i) + " (element " + std::to_string(i / 8) + ") is " + std::to_string(got[i]) + ", the reference " +
+                   std::to_string(expected[i]);
     }
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    return v;
+    return "";
 }
 
+// A copy variant's destination against the pattern its source was filled with.
+std::string checkCopy(GLuint destination, std::size_t bytes) {
+    auto got = xfbbench::readBack<unsigned char>(destination, bytes);
+    for (std::size_t i = 0; i < bytes; ++i)
+        if (got[i] != xfbbench::BufferCopy::patternByte(i))
+            return "byte " + std::to_string(i) + " of the destination is " + std::to_string(got[i]) + ", the source's " +
+                   std::to_string(xfbbench::BufferCopy::patternByte(i));
+    return "";
+}
+
+// shaders/bench_particles.vert, operation for operation (built with -ffp-contract=off).
 void referenceStep(std::vector<float>& s) {
     for (std::size_t e = 0; e < s.size(); e += 8) {
         float v[4];
@@ -79,6 +97,8 @@ int main(int argc, char** argv) {
     std::vector<long long> sizes = {10'000, 100'000, 1'000'000, 4'000'000, 16'000'000};
     int steps = 15;
     double maxStepMs = 1000;
+    float tolerance = 0;
+    int mismatches = 0;
     std::vector<std::string> only; // empty: every variant
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -92,8 +112,9 @@ int main(int argc, char** argv) {
             for (std::string v; std::getline(in, v, ',');) only.push_back(v);
         }
         else if (a == "--sizes") sizes = xfbbench::parseSizes(next());
+        else if (a == "--tolerance") tolerance = std::stof(next());
         else {
-            std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE] [--only a,b]\n";
+            std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE] [--only a,b] [--tolerance ABS]\n";
             return 2;
         }
     }
@@ -110,11 +131,14 @@ int main(int argc, char** argv) {
     json report = {{"machine", {{"renderer", caps.renderer}, {"version", caps.version}, {"api", api}}},
                    {"workload", "shaders/bench_particles.vert: vec4 position + vec4 velocity, 64 bytes read+written per element per step"},
                    {"steps_timed", steps},
+                   {"gl_calls", "measured by tests/support/gl_call_counter (every GL function counted) on a warm-up step; glGetError apart"},
+                   {"result_check", tolerance > 0 ? "within " + std::to_string(tolerance) + " of the C++ reference" : "bit-identical to the C++ reference"},
                    {"results", json::array()},
                    {"ratios", json::array()},
                    {"auto", json::array()}};
     std::sort(sizes.begin(), sizes.end(), std::greater<>()); // largest first, on memory nothing has used yet
-    std::printf("%-22s %10s %10s %12s %8s %9s %10s %s\n", "variant", "elements", "ms/step", "Melem/s", "GB/s", "GL calls", "buffers MB", "same result");
+    std::printf("%-22s %10s %10s %12s %8s %9s %11s %10s %s\n", "variant", "elements", "ms/step", "Melem/s", "GB/s", "GL calls", "glGetError", "buffers MB",
+                "result (vs C++ reference)");
 
     for (long long n : sizes) {
         std::mt19937 rng(7);
@@ -132,18 +156,21 @@ int main(int argc, char** argv) {
             std::string name;
             bool gpu;
             std::function<void()> step;
-            std::function<std::vector<float>()> result;
+            std::function<std::vector<float>()> result; // simulation variants: the state now
+            std::function<std::string()> check;         // other variants: "" when right, else what is wrong
             std::optional<long long> memoryUsed;
             std::vector<double> ms;
-            long glCalls = 0;
+            xfbtest::GlCalls glCalls;
+            int stepsTaken = 0;
+            void advance() { step(), ++stepsTaken; }
         };
         std::vector<Run> runs;
         auto add = [&](const std::string& name, bool gpu, const std::function<void(Run&)>& setup) {
             if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) return;
-            Run r{name, gpu, {}, {}, std::nullopt, {}, 0};
+            Run r{name, gpu, {}, {}, {}, std::nullopt, {}, {}, 0};
             auto before = gpu ? freeVideoMemory() : std::nullopt;
             setup(r);
-            r.step(); // drivers allocate on first write
+            r.advance(); // drivers allocate on first write
             if (gpu) xfbbench::finish();
             if (auto after = gpu ? freeVideoMemory() : std::nullopt; before && after) r.memoryUsed = *before - *after;
             runs.push_back(std::move(r));
@@ -189,11 +216,13 @@ int main(int argc, char** argv) {
             add("copy_kernel", true, [&](Run& r) {
                 auto c = std::make_shared<xfbbench::BufferCopy>(GLsizeiptr(n) * 32, true, groupSize, caps.es);
                 r.step = [c] { c->step(); };
+                r.check = [c, n] { return checkCopy(c->destination(), std::size_t(n) * 32); };
             });
         }
         add("copy_buffer_sub_data", true, [&](Run& r) {
             auto c = std::make_shared<xfbbench::BufferCopy>(GLsizeiptr(n) * 32, false, 0, caps.es);
             r.step = [c] { c->step(); };
+            r.check = [c, n] { return checkCopy(c->destination(), std::size_t(n) * 32); };
         });
         add("cpp_reference", false, [&](Run& r) {
             auto s = std::make_shared<std::vector<float>>(initial);
@@ -201,33 +230,50 @@ int main(int argc, char** argv) {
             r.result = [s] { return *s; };
         });
 
-        for (auto& r : runs) r.step(), r.step(); // warm-up (with the setup step: 3)
+        for (auto& r : runs) { // warm-up (with the setup step: 3), the last one counted
+            r.advance();
+            xfbtest::resetGlCalls();
+            r.advance();
+            r.glCalls = xfbtest::glCalls();
+        }
         xfbbench::finish();
         std::vector<bool> skipped(runs.size());
         for (int round = 0; round < steps; ++round)
             for (std::size_t i = 0; i < runs.size(); ++i) {
                 Run& r = runs[i];
                 if (skipped[i]) continue;
-                xfbbench::resetGlCalls();
                 auto t0 = std::chrono::steady_clock::now();
-                r.step();
-                if (round == 0) r.glCalls = xfbbench::glCalls();
+                r.advance();
                 if (r.gpu) xfbbench::finish();
                 r.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
                 if (round == 0 && r.ms.back() > maxStepMs) skipped[i] = true; // too slow here: one timed step only
             }
 
         std::map<std::string, double> median;
-        std::vector<float> expected; // the first variant with a result (hand-written TF), for comparisons
+        // The C++ reference advanced on its own, once per step count a variant reached (a variant
+        // skipped as too slow took fewer steps than the others).
+        std::map<int, std::vector<float>> reference;
+        auto referenceAfter = [&](int stepCount) -> const std::vector<float>& {
+            auto it = reference.find(stepCount);
+            if (it != reference.end()) return it->second;
+            std::vector<float> s = initial;
+            for (int k = 0; k < stepCount; ++k) referenceStep(s);
+            return reference.emplace(stepCount, std::move(s)).first->second;
+        };
         for (auto& r : runs) {
             std::sort(r.ms.begin(), r.ms.end());
             double ms = r.ms[r.ms.size() / 2];
             median[r.name] = ms;
-            std::string same = "-";
-            if (r.result) {
-                auto v = r.result();
-                if (expected.empty()) expected = v;
-                same = v.size() == expected.size() && std::memcmp(v.data(), expected.data(), v.size() * 4) == 0 ? "bit-identical" : "differs";
+            std::string problem;
+            if (r.result) problem = compareStates(r.result(), referenceAfter(r.stepsTaken), tolerance);
+            else if (r.check) problem = r.check();
+            std::string same = !problem.empty()  ? "DIFFERS: " + problem
+                               : r.name == "cpp_reference" ? "bit-identical (the reference, run in the timed loop)"
+                               : r.result    ? (tolerance > 0 ? "matches" : "bit-identical")
+                                             : "copy verified";
+            if (!problem.empty()) {
+                ++mismatches;
+                std::fprintf(stderr, "MISMATCH: %s at %lld elements after %d steps: %s\n", r.name.c_str(), n, r.stepsTaken, problem.c_str());
             }
             double bytes = double(n) * 32 * (r.name == "cpp_reference" ? 1 : 2);
             json row = {{"elements", n},
@@ -237,13 +283,18 @@ int main(int argc, char** argv) {
                         {"timed_steps", r.ms.size()},
                         {"elements_per_s", double(n) / (ms / 1000)},
                         {"effective_gb_per_s", double(n) * kBytesPerElement / (ms / 1000) / 1e9},
-                        {"gl_calls_per_step", r.gpu ? json(r.glCalls) : json(nullptr)},
+                        {"gl_calls_per_step", r.gpu ? json(r.glCalls.withoutGetError()) : json(nullptr)},
+                        {"gl_get_error_per_step", r.gpu ? json(r.glCalls.getError) : json(nullptr)},
+                        {"gl_objects_created_per_step", r.gpu ? json(r.glCalls.created) : json(nullptr)},
+                        {"gl_calls_by_function", r.gpu ? json(r.glCalls.byFunction) : json(nullptr)},
                         {"buffer_bytes", bytes},
-                        {"result_vs_handwritten_tf", same}};
+                        {"steps_taken", r.stepsTaken},
+                        {"result_vs_cpp_reference", same}};
             if (r.memoryUsed) row["gpu_memory_used_bytes"] = *r.memoryUsed;
             report["results"].push_back(row);
-            std::printf("%-22s %10lld %10.3f %12.1f %8.1f %9s %10.1f %s\n", r.name.c_str(), n, ms, double(n) / ms / 1000,
-                        row["effective_gb_per_s"].get<double>(), r.gpu ? std::to_string(r.glCalls).c_str() : "-", bytes / 1e6, same.c_str());
+            std::printf("%-22s %10lld %10.3f %12.1f %8.1f %9s %11s %10.1f %s\n", r.name.c_str(), n, ms, double(n) / ms / 1000,
+                        row["effective_gb_per_s"].get<double>(), r.gpu ? std::to_string(r.glCalls.withoutGetError()).c_str() : "-",
+                        r.gpu ? std::to_string(r.glCalls.getError).c_str() : "-", bytes / 1e6, same.c_str());
         }
         runs.clear();
         {
@@ -267,6 +318,12 @@ int main(int argc, char** argv) {
                     r["engine_tf_over_handwritten_tf"].dump().c_str(), r["engine_compute_over_handwritten_compute"].dump().c_str(),
                     r["copy_kernel_over_engine_compute"].dump().c_str(), r["copy_kernel_over_handwritten_compute"].dump().c_str());
     }
+    report["mismatches"] = mismatches;
     if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
+    if (mismatches) {
+        std::fprintf(stderr, "%d result(s) differ from the reference\n", mismatches);
+        return 1;
+    }
+    std::printf("every result matches its reference\n");
     return 0;
 }

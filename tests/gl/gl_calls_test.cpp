@@ -1,0 +1,129 @@
+// The GL calls of a steady step, measured by the counting layer under every GL function
+// (tests/support/gl_call_counter), not taken from the engine's own bookkeeping. Exact figures per
+// build type: Debug builds of the engine read glGetError after every pass (2 calls: the first
+// error, then the drain that finds none), other builds never call it during a step.
+#include "gl_call_counter.hpp"
+#include "particles.hpp"
+
+#include <map>
+
+using namespace xfb;
+using namespace xfbtest;
+
+namespace {
+
+#ifdef XFB_TEST_ENGINE_CHECKS_EVERY_CALL
+constexpr long kGetErrorPerStep = 2;
+#else
+constexpr long kGetErrorPerStep = 0;
+#endif
+
+using Calls = std::map<std::string, long>;
+
+// One counted step after two uncounted ones (the first flushes the uniforms set at set-up).
+GlCalls steadyStep(Pipeline& pipeline) {
+    pipeline.step();
+    pipeline.step();
+    resetGlCalls();
+    pipeline.step();
+    GlCalls calls = glCalls();
+    MESSAGE("measured: ", calls.describe());
+    return calls;
+}
+
+// What a step must call, besides glGetError.
+void requireCalls(const GlCalls& measured, Calls expected) {
+    long total = 0;
+    for (const auto& [f, n] : expected) total += n;
+    if (kGetErrorPerStep) expected["glGetError"] = kGetErrorPerStep;
+    GlCalls want;
+    want.byFunction = expected;
+    INFO("measured: ", measured.describe());
+    INFO("expected: ", want.describe());
+    CHECK(measured.byFunction == expected);
+    CHECK(measured.getError == kGetErrorPerStep);
+    CHECK(measured.withoutGetError() == total);
+    CHECK(measured.created == 0);
+}
+
+const Calls kTransformFeedbackStep = {{"glUseProgram", 1},          {"glBindVertexArray", 1},     {"glBindTransformFeedback", 2},
+                                      {"glEnable", 1},              {"glBeginTransformFeedback", 1}, {"glDrawArrays", 1},
+                                      {"glEndTransformFeedback", 1}, {"glDisable", 1}};
+
+struct SeparateParticles {
+    Program program;
+    Buffer position, positionNext, velocity, velocityNext;
+    SeparateParticles(Device& dev, std::int64_t n)
+        : program(dev, {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nuniform float dt;\nout vec4 out_position;\nout vec4 out_velocity;\n"
+                        "void main() { out_velocity = velocity; out_position = position + velocity * dt; }",
+                        {CaptureMode::Separate}, {}, "separate"}),
+          position(dev, vec4Format(0), n, view(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 5))), positionNext(dev, vec4Format(0), n),
+          velocity(dev, vec4Format(1), n, view(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 6))), velocityNext(dev, vec4Format(1), n) {
+        program.setUniform("dt", 0.5f);
+    }
+};
+
+} // namespace
+
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady interleaved transform-feedback step makes 9 calls besides glGetError and creates nothing") {
+    ParticleSim sim(dev, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
+    Buffer state(dev, sim.format, sim.n, view(sim.initial)), scratch(dev, sim.format, sim.n);
+    Pipeline pipeline(dev, sim.program, {{&state, &scratch}});
+    requireCalls(steadyStep(pipeline), kTransformFeedbackStep);
+}
+
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady separate transform-feedback step makes 9 calls besides glGetError and creates nothing") {
+    SeparateParticles p(dev, 64);
+    Pipeline pipeline(dev, p.program, {{&p.position, &p.positionNext}, {&p.velocity, &p.velocityNext}});
+    requireCalls(steadyStep(pipeline), kTransformFeedbackStep);
+}
+
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a changed uniform adds exactly one glUniform call to the next step only") {
+    ParticleSim sim(dev, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
+    Buffer state(dev, sim.format, sim.n, view(sim.initial)), scratch(dev, sim.format, sim.n);
+    Pipeline pipeline(dev, sim.program, {{&state, &scratch}});
+    steadyStep(pipeline);
+    sim.program.setUniform("dt", 0.25f);
+    resetGlCalls();
+    pipeline.step();
+    GlCalls calls = glCalls();
+    // Exactly one glUniform* call (which variant is the engine's business), then the usual 9.
+    long uniformCalls = 0;
+    for (auto it = calls.byFunction.begin(); it != calls.byFunction.end();)
+        if (it->first.starts_with("glUniform")) uniformCalls += it->second, calls.total -= it->second, it = calls.byFunction.erase(it);
+        else ++it;
+    CHECK(uniformCalls == 1);
+    requireCalls(calls, kTransformFeedbackStep);
+    requireCalls(steadyStep(pipeline), kTransformFeedbackStep);
+}
+
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady compute step makes 3 calls plus one glBindBufferBase per buffer and creates nothing") {
+    if (!dev.capabilities().compute) return; // no compute on this context: the transform-feedback cases cover it
+    SUBCASE("interleaved state pair") {
+        ParticleSim sim(dev, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
+        Buffer state(dev, sim.format, sim.n, view(sim.initial)), scratch(dev, sim.format, sim.n);
+        Pipeline pipeline(dev, sim.program, {{&state, &scratch}}, {.backend = Backend::Compute});
+        requireCalls(steadyStep(pipeline), {{"glUseProgram", 1}, {"glBindBufferBase", 2}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
+    }
+    SUBCASE("two separate state pairs") {
+        SeparateParticles p(dev, 64);
+        Pipeline pipeline(dev, p.program, {{&p.position, &p.positionNext}, {&p.velocity, &p.velocityNext}}, {.backend = Backend::Compute});
+        requireCalls(steadyStep(pipeline), {{"glUseProgram", 1}, {"glBindBufferBase", 4}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "the counting layer counts the GL calls a test makes itself, glGetError apart") {
+    resetGlCalls();
+    GLint value = 0;
+    glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &value);
+    (void)glGetError();
+    GLuint buffer = 0;
+    glGenBuffers(1, &buffer);
+    glDeleteBuffers(1, &buffer);
+    GlCalls calls = glCalls();
+    CHECK(calls.byFunction == Calls{{"glGetIntegerv", 1}, {"glGetError", 1}, {"glGenBuffers", 1}, {"glDeleteBuffers", 1}});
+    CHECK(calls.total == 4);
+    CHECK(glCallTotal() == 4);
+    CHECK(calls.getError == 1);
+    CHECK(calls.created == 1);
+}
