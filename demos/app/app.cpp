@@ -41,10 +41,11 @@ class App {
 public:
     explicit App(Options o) : options_(std::move(o)) {}
 
-    // Shown in the panel; in a check run also recorded, which fails the run.
+    // Shown in the panel; in a check run also recorded (and printed), which fails the run.
     void reportError(std::string what) {
         error_ = what;
         if (check_) check_->error(std::move(what));
+        else if (!options_.frames) std::fprintf(stderr, "xfb-demos: %s\n", error_.c_str()); // a check run prints it once it starts
     }
 
     bool init() {
@@ -82,19 +83,21 @@ public:
         bool known = false;
         for (std::size_t i = 0; i < registry().size(); ++i)
             if (name == registry()[i].name) index_ = int(i), known = true;
-        if (!known) {
-            std::fprintf(stderr, "xfb-demos: no demo named '%s' (--list names them)\n", name.c_str());
-            ok_ = false;
-        }
         demo_.reset();
         demo_ = registry()[std::size_t(index_)].create(*device_);
         error_.clear();
+        if (!known) {
+            reportError("no demo named '" + name + "' (--list names them)");
+            ok_ = false;
+        }
         if (options_.count) demo_->setCount(std::min(options_.count, demo_->maxCount()));
         if (!options_.backend.empty()) setBackend(options_.backend);
         distance_ = demo_->cameraDistance();
         history_.assign(120, 0.0f);
         if (!options_.variant.empty() && !demo_->setVariant(options_.variant)) {
-            std::fprintf(stderr, "xfb-demos: demo '%s' has no variant '%s'\n", name.c_str(), options_.variant.c_str());
+            std::string known = "none";
+            for (const std::string& v : demo_->variants()) known = (known == "none" ? "" : known + ", ") + v;
+            reportError("demo '" + name + "' has no variant '" + options_.variant + "' (variants: " + known + ")");
             ok_ = false;
         }
     }

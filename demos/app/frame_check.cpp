@@ -12,6 +12,17 @@
 
 namespace demos {
 
+static const char* glErrorName(unsigned e) {
+    switch (e) {
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    default: return "GL error";
+    }
+}
+
 FrameCheck::FrameCheck(int frames, bool animates) : frames_(frames), first_(std::max(1, frames - kMotionGap)), animates_(animates) {}
 
 void FrameCheck::error(std::string what) {
@@ -25,8 +36,10 @@ void FrameCheck::afterFrame(int frame, int width, int height) {
     for (int n = 0; n < 16; ++n) { // bounded: a lost context may report forever
         const GLenum e = glGetError();
         if (e == GL_NO_ERROR) break;
-        char text[64];
-        std::snprintf(text, sizeof text, "GL error 0x%04X left after frame %d", unsigned(e), frame);
+        if (std::find(glErrorsSeen_.begin(), glErrorsSeen_.end(), e) != glErrorsSeen_.end()) continue; // said once
+        glErrorsSeen_.push_back(e);
+        char text[96];
+        std::snprintf(text, sizeof text, "%s (0x%04X) left after frame %d", glErrorName(e), unsigned(e), frame);
         error(text);
     }
     if (frame != first_ && frame != frames_) return;

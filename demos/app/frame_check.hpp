@@ -31,7 +31,7 @@ public:
     /// Records an error (kept in order, reported and failing the run).
     void error(std::string what);
     /// After the frame `frame` (1-based) is rendered, UI included, before the swap: drains
-    /// glGetError into the errors and reads the frame back when it is one of the two compared.
+    /// glGetError into the errors (each code once) and reads the frame back when it is one of the two compared.
     void afterFrame(int frame, int width, int height);
     bool isLast(int frame) const { return frame >= frames_; }
 
@@ -49,6 +49,7 @@ private:
     std::optional<Screenshot> firstShot_, last_;
     std::vector<PixelRect> ui_; // every UI window of either captured frame
     std::vector<std::string> errors_, failures_;
+    std::vector<unsigned> glErrorsSeen_; // each GL error code is reported once, at its first frame
 };
 
 /// `text` as a JSON string literal.

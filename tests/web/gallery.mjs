@@ -44,16 +44,21 @@ function sceneStatistics({ clear, tolerance }) {
   return { frames: done.frames.map((f) => f.frame), scene, covered: covered / scene, colours: colours.size, motion: first ? moved / scene : null };
 }
 
-// Every reason the run fails (empty: it passed).
+// Every reason the run fails (empty: it passed). The page's own lines on the console
+// ("xfb-demos: ...") come back through done.errors and done.failures.
 function judge(done, stats, consoleErrors) {
-  const why = [...consoleErrors.map((e) => `console error: ${e}`), ...(done.errors ?? []).map((e) => `error recorded: ${e}`)];
-  if (!done.ok) why.push(`the demo failed its own check${done.failures?.length ? `: ${done.failures.join('; ')}` : ''}`);
+  const why = [...(done.errors ?? []).map((e) => `error recorded by the page: ${e}`),
+    ...consoleErrors.filter((e) => !e.startsWith('xfb-demos:')).map((e) => `console error: ${e}`)];
+  if (!done.ok) {
+    const own = (done.failures ?? []).filter((f) => !f.startsWith('error recorded'));
+    why.push(...(own.length ? own.map((f) => `page check: ${f}`) : ['page check: failed']));
+  }
   if (!stats) return [...why, 'no frame captured'];
   if (stats.frames.at(-1) !== FRAMES) why.push(`last captured frame ${stats.frames.at(-1)}, expected ${FRAMES}`);
   if (stats.covered < NEED.covered || stats.colours < NEED.colours)
-    why.push(`empty scene: ${stats.covered.toFixed(4)} of ${stats.scene} scene pixels covered, ${stats.colours} colours`);
+    why.push(`empty scene (measured here): ${stats.covered.toFixed(4)} of ${stats.scene} scene pixels covered, ${stats.colours} colours; needs ${NEED.covered} and ${NEED.colours}`);
   if (done.animates !== false && !(stats.motion >= NEED.motion))
-    why.push(`frozen scene: ${stats.motion?.toFixed(4)} of the scene pixels changed between frames ${stats.frames.join(' and ')}`);
+    why.push(`frozen scene (measured here): ${stats.motion?.toFixed(4)} of the scene pixels changed between frames ${stats.frames.join(' and ')}; needs ${NEED.motion}`);
   return why;
 }
 
