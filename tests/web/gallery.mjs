@@ -51,7 +51,7 @@ function judge(done, stats, consoleErrors) {
     ...consoleErrors.filter((e) => !e.startsWith('xfb-demos:')).map((e) => `console error: ${e}`)];
   if (!done.ok) {
     const own = (done.failures ?? []).filter((f) => !f.startsWith('error recorded'));
-    why.push(...(own.length ? own.map((f) => `page check: ${f}`) : ['page check: failed']));
+    why.push(...(own.length ? own.map((f) => `page check: ${f}`) : ['page check: failed (errors above)']));
   }
   if (!stats) return [...why, 'no frame captured'];
   if (stats.frames.at(-1) !== FRAMES) why.push(`last captured frame ${stats.frames.at(-1)}, expected ${FRAMES}`);
