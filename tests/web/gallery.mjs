@@ -23,7 +23,7 @@ const NEED = { covered: 0.005, colours: 4, motion: 0.002 };
 // leaving out every pixel under a UI window (rectangles [x, y, w, h] from the top left).
 function sceneStatistics({ clear, tolerance }) {
   const done = window.__demoDone;
-  const [first, last] = done.frames;
+  const last = done.frames.at(-1), first = done.frames.length > 1 ? done.frames[0] : null;
   if (!last) return null;
   const { width, height } = last;
   const ui = done.ui ?? [];
