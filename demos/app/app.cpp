@@ -1,9 +1,11 @@
 // The demo shell: a GLFW window (GL 4.3 core natively, WebGL2 in the browser), Dear ImGui, an
 // orbit camera, the common panel, and the frame loop. One executable holds every demo.
 //   xfb-demos [--demo NAME] [--count N] [--backend tf|compute|auto] [--variant NAME] [--frames N --screenshot FILE] [--list]
-// With --frames, it runs N frames, saves the screenshot, checks it has content (exit 1 if blank).
+// With --frames, it runs N frames with the camera held still, saves the screenshot and checks the
+// run (frame_check.hpp): scene content outside the UI, motion, no error recorded; exit 1 otherwise.
 // In the browser the same options come from the page's query string (?demo=flock&frames=60).
 #include "demo.hpp"
+#include "frame_check.hpp"
 #include "gl.hpp"
 #include "screenshot.hpp"
 #include "step_timer.hpp"
@@ -39,6 +41,13 @@ class App {
 public:
     explicit App(Options o) : options_(std::move(o)) {}
 
+    // Shown in the panel; in a check run also recorded (and printed), which fails the run.
+    void reportError(std::string what) {
+        error_ = what;
+        if (check_) check_->error(std::move(what));
+        else if (!options_.frames) std::fprintf(stderr, "xfb-demos: %s\n", error_.c_str()); // a check run prints it once it starts
+    }
+
     bool init() {
         if (!glfwInit()) return false;
 #ifdef __EMSCRIPTEN__
@@ -63,21 +72,32 @@ public:
         ImGui_ImplOpenGL3_Init(glsl);
         device_.emplace();
         select(options_.demo);
+        if (demo_ && options_.frames) {
+            check_.emplace(options_.frames, demo_->animates());
+            if (!error_.empty()) check_->error(error_);
+        }
         return demo_ != nullptr;
     }
 
     void select(const std::string& name) {
+        bool known = false;
         for (std::size_t i = 0; i < registry().size(); ++i)
-            if (name == registry()[i].name) index_ = int(i);
+            if (name == registry()[i].name) index_ = int(i), known = true;
         demo_.reset();
         demo_ = registry()[std::size_t(index_)].create(*device_);
+        error_.clear();
+        if (!known) {
+            reportError("no demo named '" + name + "' (--list names them)");
+            ok_ = false;
+        }
         if (options_.count) demo_->setCount(std::min(options_.count, demo_->maxCount()));
         if (!options_.backend.empty()) setBackend(options_.backend);
         distance_ = demo_->cameraDistance();
         history_.assign(120, 0.0f);
-        error_.clear();
         if (!options_.variant.empty() && !demo_->setVariant(options_.variant)) {
-            std::fprintf(stderr, "xfb-demos: demo '%s' has no variant '%s'\n", name.c_str(), options_.variant.c_str());
+            std::string known = "none";
+            for (const std::string& v : demo_->variants()) known = (known == "none" ? "" : known + ", ") + v;
+            reportError("demo '" + name + "' has no variant '" + options_.variant + "' (variants: " + known + ")");
             ok_ = false;
         }
     }
@@ -86,7 +106,7 @@ public:
         try {
             demo_->pipeline().setBackend(b == "compute" ? xfb::Backend::Compute : b == "auto" ? xfb::Backend::Auto : xfb::Backend::TransformFeedback);
         } catch (const xfb::Error& e) {
-            error_ = e.what();
+            reportError(std::string("backend '") + b + "': " + e.what());
         }
     }
 
@@ -99,7 +119,7 @@ public:
         if (!io.WantCaptureMouse && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
             yaw_ -= io.MouseDelta.x * 0.005f;
             pitch_ = std::clamp(pitch_ + io.MouseDelta.y * 0.005f, -1.4f, 1.4f);
-        } else if (!paused_) {
+        } else if (!paused_ && !check_) { // a check holds the camera: any motion is the simulation's
             yaw_ += 0.002f;
         }
         if (!io.WantCaptureMouse) distance_ *= std::pow(0.9f, io.MouseWheel);
@@ -113,8 +133,8 @@ public:
             timer_.begin();
             try {
                 demo_->step(frame_);
-            } catch (const xfb::Error& e) {
-                error_ = e.what();
+            } catch (const std::exception& e) {
+                reportError("step at frame " + std::to_string(frames_ + 1) + " threw: " + e.what());
                 paused_ = true;
             }
             timer_.end();
@@ -126,7 +146,7 @@ public:
 
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, frame_.width, frame_.height);
-        glClearColor(0.02f, 0.025f, 0.04f, 1.0f);
+        glClearColor(kClear[0], kClear[1], kClear[2], 1.0f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         demo_->render(frame_);
 
@@ -138,19 +158,28 @@ public:
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
         ++frames_;
-        if (options_.frames && frames_ == options_.frames) {
-            Screenshot shot = Screenshot::capture(frame_.width, frame_.height);
-            Content c = shot.content(0.02f, 0.025f, 0.04f);
-            std::printf("{\"demo\": \"%s\", \"frames\": %d, \"count\": %lld, \"backend\": \"%s\", \"covered\": %.4f, \"colours\": %d, \"png\": \"%s\"}\n",
-                        registry()[std::size_t(index_)].name, frames_, (long long)demo_->count(),
-                        std::string(xfb::backendName(demo_->pipeline().backend().backend)).c_str(), c.covered, c.colours, options_.screenshot.c_str());
-            if (!options_.screenshot.empty()) shot.savePng(options_.screenshot);
-            ok_ = ok_ && c.hasContent();
-            if (!ok_) std::printf("blank screenshot: %.4f of the scene region covered, %d colours\n", c.covered, c.colours);
-            return false;
+        if (check_) {
+            check_->afterFrame(frames_, frame_.width, frame_.height);
+            if (check_->isLast(frames_)) {
+                finishCheck();
+                return false;
+            }
         }
         glfwSwapBuffers(window_);
         return !glfwWindowShouldClose(window_);
+    }
+
+    // Judges the run, prints the report (one JSON line) and every failure, saves the screenshot.
+    void finishCheck() {
+        const std::string fields = check_->judge(kClear);
+        report_ = "{\"demo\": \"" + std::string(registry()[std::size_t(index_)].name) + "\", \"variant\": " + jsonString(options_.variant) +
+                  ", \"frames\": " + std::to_string(frames_) + ", \"count\": " + std::to_string(demo_->count()) + ", \"backend\": \"" +
+                  std::string(xfb::backendName(demo_->pipeline().backend().backend)) + "\", " + fields + ", \"png\": " + jsonString(options_.screenshot) + "}";
+        std::printf("%s\n", report_.c_str());
+        std::fflush(stdout);
+        if (!options_.screenshot.empty() && check_->last()) check_->last()->savePng(options_.screenshot);
+        for (const std::string& f : check_->failures()) std::fprintf(stderr, "xfb-demos: FAIL %s\n", f.c_str());
+        ok_ = ok_ && check_->failures().empty();
     }
 
     void panel() {
@@ -202,7 +231,9 @@ public:
             auto* app = static_cast<App*>(self);
             if (!app->frame()) {
                 emscripten_cancel_main_loop();
-                EM_ASM({ window.__demoDone = { ok: $0 }; }, app->ok_ ? 1 : 0);
+                // The gallery test reads the report, the errors and the two captured frames.
+                EM_ASM({ window.__demoDone = Object.assign(JSON.parse(UTF8ToString($1) || '{}'), { ok: $0 != 0, frames: window.__demoFrames || [] }); },
+                       app->ok_ ? 1 : 0, app->report_.c_str());
             }
         }, this, 0, true);
         return 0;
@@ -230,7 +261,9 @@ private:
     float yaw_ = 0.6f, pitch_ = 0.35f, distance_ = 4;
     bool paused_ = false, stepOnce_ = false, ok_ = true;
     std::vector<float> history_;
-    std::string error_;
+    std::string error_, report_;
+    std::optional<FrameCheck> check_; // only in a --frames run
+    static constexpr float kClear[3] = {0.02f, 0.025f, 0.04f};
 };
 
 Options parse(int argc, char** argv) {
@@ -262,6 +295,15 @@ Options parse(int argc, char** argv) {
 } // namespace
 } // namespace demos
 
+// Start-up failed: say why (and, in the browser, tell the gallery test at once).
+static int fail(const std::string& why) {
+    std::fprintf(stderr, "xfb-demos: %s\n", why.c_str());
+#ifdef __EMSCRIPTEN__
+    EM_ASM({ window.__demoDone = Object.assign({}, { ok: false, errors: [UTF8ToString($0)], frames: [] }); }, why.c_str());
+#endif
+    return 1;
+}
+
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "--list") == 0) {
         for (const auto& d : demos::registry()) std::printf("%s\t%s\n", d.name, d.title);
@@ -269,13 +311,9 @@ int main(int argc, char** argv) {
     }
     static demos::App app(demos::parse(argc, argv));
     try {
-        if (!app.init()) {
-            std::fprintf(stderr, "xfb-demos: no window or GL 4.3 context (run under Xvfb: xvfb-run -a ./xfb-demos)\n");
-            return 1;
-        }
+        if (!app.init()) return fail("no window or GL 4.3 context (run under Xvfb: xvfb-run -a ./xfb-demos)");
         return app.run();
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "xfb-demos: %s\n", e.what());
-        return 1;
+        return fail(e.what());
     }
 }

@@ -40,6 +40,9 @@ public:
     /// with --variant / ?variant=. Empty: one way only. setVariant() returns false for an unknown name.
     virtual std::vector<std::string> variants() const { return {}; }
     virtual bool setVariant(const std::string&) { return false; }
+    /// Whether the scene changes from step to step with the camera still. The demo tests require
+    /// motion between two frames unless a demo says here that it does not animate.
+    virtual bool animates() const { return true; }
     /// Camera distance that frames the scene.
     virtual float cameraDistance() const { return 4.0f; }
 };

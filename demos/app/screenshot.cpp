@@ -3,6 +3,7 @@
 #include "gl.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 #ifndef __EMSCRIPTEN__
@@ -21,19 +22,43 @@ Screenshot Screenshot::capture(int width, int height) {
     return s;
 }
 
-Content Screenshot::content(float r, float g, float b) const {
-    const int clear[3] = {int(std::lround(r * 255)), int(std::lround(g * 255)), int(std::lround(b * 255))};
-    const int left = std::min(width_ / 3, 450); // the ImGui panel lives on the left
-    std::set<int> colours;
-    std::size_t covered = 0, total = 0;
-    for (int y = 0; y < height_; ++y)
-        for (int x = left; x < width_; ++x) {
-            const unsigned char* p = &rgba_[(std::size_t(y) * std::size_t(width_) + std::size_t(x)) * 4];
-            ++total;
-            if (std::abs(p[0] - clear[0]) + std::abs(p[1] - clear[1]) + std::abs(p[2] - clear[2]) > 12) ++covered;
-            colours.insert((p[0] >> 4) << 8 | (p[1] >> 4) << 4 | (p[2] >> 4));
+template <class F> void Screenshot::forScene(const std::vector<PixelRect>& ui, F&& f) const {
+    for (int row = 0; row < height_; ++row) {
+        const int y = height_ - 1 - row; // top-down, as the UI rectangles are given
+        for (int x = 0; x < width_; ++x) {
+            bool underUi = false;
+            for (const PixelRect& r : ui) underUi = underUi || r.contains(x, y);
+            if (!underUi) f((std::size_t(row) * std::size_t(width_) + std::size_t(x)) * 4);
         }
-    return {total ? float(covered) / float(total) : 0.0f, int(colours.size())};
+    }
+}
+
+static int difference(const unsigned char* a, const unsigned char* b) {
+    return std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]);
+}
+
+Content Screenshot::content(float r, float g, float b, const std::vector<PixelRect>& ui) const {
+    const unsigned char clear[3] = {static_cast<unsigned char>(std::lround(r * 255)), static_cast<unsigned char>(std::lround(g * 255)),
+                                    static_cast<unsigned char>(std::lround(b * 255))};
+    std::set<int> colours;
+    int covered = 0, total = 0;
+    forScene(ui, [&](std::size_t at) {
+        const unsigned char* p = &rgba_[at];
+        ++total;
+        if (difference(p, clear) > kColourTolerance) ++covered;
+        colours.insert((p[0] >> 4) << 8 | (p[1] >> 4) << 4 | (p[2] >> 4));
+    });
+    return {total ? float(covered) / float(total) : 0.0f, int(colours.size()), total};
+}
+
+float Screenshot::motion(const Screenshot& earlier, const std::vector<PixelRect>& ui) const {
+    if (earlier.width_ != width_ || earlier.height_ != height_) return 1.0f; // resized: everything moved
+    int moved = 0, total = 0;
+    forScene(ui, [&](std::size_t at) {
+        ++total;
+        if (difference(&rgba_[at], &earlier.rgba_[at]) > kColourTolerance) ++moved;
+    });
+    return total ? float(moved) / float(total) : 0.0f;
 }
 
 void Screenshot::savePng(const std::string& path) const {
