@@ -12,14 +12,19 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace xfbtest {
 
-inline xfb::Api apiUnderTest() {
+// "gl43core", "gles30" (exactly ES 3.0: no compute) or "gles32" (an ES 3.0 request that the driver
+// answers with its highest ES version); see main.cpp.
+inline std::string apiNameUnderTest() {
     const char* api = std::getenv("XFB_TEST_API");
-    return api && std::strcmp(api, "gles30") == 0 ? xfb::Api::OpenGLES30 : xfb::Api::OpenGL43Core;
+    return api ? api : "gl43core";
 }
+
+inline xfb::Api apiUnderTest() { return apiNameUnderTest().rfind("gles", 0) == 0 ? xfb::Api::OpenGLES30 : xfb::Api::OpenGL43Core; }
 
 inline xfb::Device& device() {
     static xfb::HeadlessContext context(apiUnderTest());
