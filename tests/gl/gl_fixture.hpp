@@ -75,7 +75,7 @@ void requireEqual(const std::vector<T>& gpu, const std::vector<T>& ref, const ch
     REQUIRE(gpu.size() == ref.size());
     for (std::size_t i = 0; i < gpu.size(); ++i)
         if (std::memcmp(&gpu[i], &ref[i], sizeof(T)) != 0) {
-            FAIL_CHECK(what, ": element ", i, " differs: GPU ", gpu[i], ", reference ", ref[i]);
+            FAIL_CHECK(std::string(what), ": element ", i, " differs: GPU ", gpu[i], ", reference ", ref[i]);
             return;
         }
 }
