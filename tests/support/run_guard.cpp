@@ -63,6 +63,10 @@ int runGuarded(int argc, char** argv) {
         std::fprintf(stderr, "xfb-test-run: no test case matched the filters: this run checked nothing\n");
         return status ? status : 4;
     }
+    if (verdict.ran && verdict.asserts == 0) {
+        std::fprintf(stderr, "xfb-test-run: the selected test cases made no assertion: this run checked nothing\n");
+        return status ? status : 5;
+    }
     return status;
 }
 

@@ -3,7 +3,7 @@
 // Exit status 0 only if every case passed and the run checked something: at least one case, and
 // every case of a test suite made at least one assert() (page/assert.js counts them). The
 // measurement suite (bench) reports figures: its cases may assert nothing.
-// Prints `xfb-test-run: cases=N asserts=M` for tests/run-summary.sh.
+// Prints `xfb-test-run: cases=N asserts=M` for tests/run-summary.mjs.
 import { chromium } from 'playwright-core';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 const npm = resolve(process.env.XFB_NPM_DIR ?? '../../build/wasm/npm');
 const { default: createXfb, inspect, XfbError } = await import(pathToFileURL(`${npm}/index.js`).href);
 
-// Counts the cases and assertions that ran, prints them for tests/run-summary.sh and fails the
+// Counts the cases and assertions that ran, prints them for tests/run-summary.mjs and fails the
 // file (exit status 1, which `node --test` reports) when either is zero.
 let cases = 0, asserts = 0;
 const counted = (fn) => (...args) => { asserts++; return fn(...args); };
