@@ -1,6 +1,8 @@
 // Two backends, one simulation: switching between steps, the measured Auto choice, and errors.
 #include "particles.hpp"
 
+#include "gl/gl_check.hpp"
+
 #include "../unit/test_util.hpp"
 
 using namespace xfb;
@@ -11,10 +13,31 @@ namespace {
 struct Particles : ParticleSim {
     explicit Particles(Device& dev) : ParticleSim(dev, 777, 0.0625f, {0.25f, -9.75f, 0.0f}, 13, [](std::size_t e) { return 0.125f * float(e % 13); }) {}
 };
+
+// Without compute (the ES 3.0 run) a compute-only test checks the refusal instead: asking for
+// Compute throws Unsupported naming the version, the pipeline stays on transform feedback, the
+// state is untouched and the next step is right. Returns true when it did so.
+bool refusesCompute(Device& dev) {
+    if (dev.capabilities().compute) return false;
+    Particles p(dev);
+    Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
+    std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute}), ErrorCode::Unsupported);
+    CHECK(contains(msg, "OpenGL ES 3.1+"));
+    Pipeline pipeline(dev, p.program, {{&a, &b}});
+    msg = XFB_REQUIRE_ERROR(pipeline.setBackend(Backend::Compute), ErrorCode::Unsupported);
+    CHECK(contains(msg, "'" + dev.capabilities().version + "'"));
+    CHECK(pipeline.backend().backend == Backend::TransformFeedback);
+    requireEqual(a.readAs<float>(), p.initial, "state after the refusal");
+    pipeline.step();
+    std::vector<float> ref = p.initial;
+    p.advance(ref);
+    requireEqual(a.readAs<float>(), ref, "a step after the refusal");
+    return true;
+}
 } // namespace
 
 TEST_CASE_FIXTURE(GlTest, "switching backend between steps gives the same state as never switching") {
-    if (!dev.capabilities().compute) return;
+    if (refusesCompute(dev)) return;
     Particles p(dev);
     Buffer a1(dev, p.format, p.n, view(p.initial)), b1(dev, p.format, p.n);
     Buffer a2(dev, p.format, p.n, view(p.initial)), b2(dev, p.format, p.n);
@@ -32,15 +55,29 @@ TEST_CASE_FIXTURE(GlTest, "switching backend between steps gives the same state 
     requireEqual(a1.readAs<float>(), ref, "steady vs reference");
 }
 
-TEST_CASE_FIXTURE(GlTest, "auto measures both backends once per context and shape, and says why") {
-    if (!dev.capabilities().compute) return;
+TEST_CASE_FIXTURE(GlTest, "auto measures both backends once per context and shape, keeps the faster, and says why") {
     Particles p(dev);
     Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
     Pipeline first(dev, p.program, {{&a, &b}}, {.backend = Backend::Auto});
     const BackendChoice& c = first.backend();
-    CHECK(c.backend != Backend::Auto);
+    if (!dev.capabilities().compute) {
+        // Nothing to measure: transform feedback, without trial passes.
+        CHECK(c.backend == Backend::TransformFeedback);
+        CHECK(contains(c.reason, "compute is not available"));
+        CHECK(c.transformFeedbackMs == 0);
+        CHECK(c.computeMs == 0);
+        first.step();
+        std::vector<float> ref = p.initial;
+        p.advance(ref);
+        requireEqual(a.readAs<float>(), ref, "one step after auto");
+        return;
+    }
     CHECK(c.transformFeedbackMs > 0);
     CHECK(c.computeMs > 0);
+    // The kept backend is the one whose trial passes were faster, and the reason says so.
+    const bool computeFaster = c.computeMs < c.transformFeedbackMs;
+    CHECK(c.backend == (computeFaster ? Backend::Compute : Backend::TransformFeedback));
+    CHECK(contains(c.reason, computeFaster ? "auto: compute was faster" : "auto: transform feedback was faster"));
     CHECK(contains(c.reason, "ms per pass"));
     MESSAGE("auto on ", dev.capabilities().renderer, ": ", c.reason);
     // Trial passes are not swapped: the state has not advanced.
@@ -71,14 +108,17 @@ TEST_CASE_FIXTURE(GlTest, "a shader the compute path cannot express: an error fo
         XFB_REQUIRE_ERROR(pipeline.setBackend(Backend::Compute), ErrorCode::Unsupported);
     }
     CHECK(pipeline.backend().backend == Backend::TransformFeedback); // unchanged, still usable
+    CHECK(pipeline.stepsTaken() == 0);
+    requireEqual(a.readAs<float>(), data, "state after the refusal");
     pipeline.setBackend(Backend::Auto);
     CHECK(pipeline.backend().backend == Backend::TransformFeedback);
     CHECK(contains(pipeline.backend().reason, "compute is not available"));
     CHECK_NOTHROW(pipeline.step());
+    CHECK(pipeline.stepsTaken() == 1);
 }
 
-TEST_CASE_FIXTURE(GlTest, "a checked compute step refuses a shrunk output before dispatching; the state survives") {
-    if (!dev.capabilities().compute) return;
+TEST_CASE_FIXTURE(GlTest, "a checked compute step refuses a shrunk output before dispatching, the state survives") {
+    if (refusesCompute(dev)) return;
     Particles p(dev);
     Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
     Pipeline pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute});
@@ -110,16 +150,21 @@ TEST_CASE_FIXTURE(GlTest, "gl_Position and gl_PointSize can be captured on both 
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so; after restoration the objects work again") {
+TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so, after restoration the objects work again") {
     Particles p(dev);
     Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
     Pipeline pipeline(dev, p.program, {{&a, &b}});
     pipeline.step();
-    const unsigned before = a.glName();
+    const unsigned before = a.glName(), scratch = b.glName(); // scratch: the initial state, the next step's target
     dev.contextLost();
     CHECK(dev.isContextLost());
     std::string msg = XFB_REQUIRE_ERROR(pipeline.step(), ErrorCode::ContextLost);
     CHECK(contains(msg, "Pipeline::step"));
+    // The context is really still there: GL itself shows the refused step wrote nothing.
+    auto raw = xfb::gl::readBytes(scratch, p.initial.size() * sizeof(float));
+    std::vector<float> held(p.initial.size());
+    std::memcpy(held.data(), raw.data(), raw.size());
+    requireEqual(held, p.initial, "the refused step's output buffer");
     XFB_REQUIRE_ERROR(a.read(), ErrorCode::ContextLost);
     XFB_REQUIRE_ERROR(Buffer(dev, p.format, 4), ErrorCode::ContextLost);
     CHECK(pipeline.stepsTaken() == 1);
@@ -134,12 +179,17 @@ TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so; after restor
 }
 
 TEST_CASE_FIXTURE(GlTest, "the compute work-group size comes from the device limits and can be overridden") {
-    if (!dev.capabilities().compute) return;
+    if (refusesCompute(dev)) return;
     Particles p(dev);
     Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
     Pipeline automatic(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute});
-    int expected = std::min(256, std::min(dev.capabilities().maxComputeGroupSizeX, dev.capabilities().maxComputeInvocations));
-    CHECK(contains(automatic.computeSource(), "layout(local_size_x = " + std::to_string(expected) + ") in;"));
+    // The default is 256 wherever the device allows it (llvmpipe: 1024 both, ES 3.1's minimum 128).
+    GLint maxX = 0, maxInvocations = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &maxX);
+    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &maxInvocations);
+    REQUIRE(maxX >= 256);
+    REQUIRE(maxInvocations >= 256);
+    CHECK(contains(automatic.computeSource(), "layout(local_size_x = 256) in;"));
     Pipeline small(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute, .workGroupSize = 64});
     CHECK(contains(small.computeSource(), "layout(local_size_x = 64) in;"));
     small.step(); // 777 elements: 13 groups of 64, the last one partial

@@ -12,14 +12,19 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace xfbtest {
 
-inline xfb::Api apiUnderTest() {
+// "gl43core", "gles30" (exactly ES 3.0: no compute) or "gles32" (an ES 3.0 request that the driver
+// answers with its highest ES version); see main.cpp.
+inline std::string apiNameUnderTest() {
     const char* api = std::getenv("XFB_TEST_API");
-    return api && std::strcmp(api, "gles30") == 0 ? xfb::Api::OpenGLES30 : xfb::Api::OpenGL43Core;
+    return api ? api : "gl43core";
 }
+
+inline xfb::Api apiUnderTest() { return apiNameUnderTest().rfind("gles", 0) == 0 ? xfb::Api::OpenGLES30 : xfb::Api::OpenGL43Core; }
 
 inline xfb::Device& device() {
     static xfb::HeadlessContext context(apiUnderTest());
@@ -70,7 +75,7 @@ void requireEqual(const std::vector<T>& gpu, const std::vector<T>& ref, const ch
     REQUIRE(gpu.size() == ref.size());
     for (std::size_t i = 0; i < gpu.size(); ++i)
         if (std::memcmp(&gpu[i], &ref[i], sizeof(T)) != 0) {
-            FAIL_CHECK(what, ": element ", i, " differs: GPU ", gpu[i], ", reference ", ref[i]);
+            FAIL_CHECK(std::string(what), ": element ", i, " differs: GPU ", gpu[i], ", reference ", ref[i]);
             return;
         }
 }

@@ -39,7 +39,7 @@ TEST_CASE_FIXTURE(GlTest, "an output buffer below count x stride is refused befo
     requireEqual(p.state.readAs<float>(), p.ref, "state untouched");
 }
 
-TEST_CASE_FIXTURE(GlTest, "a checked step that writes short is reported and not swapped; the state survives") {
+TEST_CASE_FIXTURE(GlTest, "a checked step that writes short is reported and not swapped, the state survives") {
     Particles p(dev);
     Pipeline pipeline(dev, p.program, {{&p.state, &p.scratch}});
     CHECK(pipeline.stepChecked().written == p.n);
@@ -149,6 +149,7 @@ TEST_CASE_FIXTURE(GlTest, "role errors reach the user from the Pipeline construc
     std::vector<float> wrongSize(7);
     XFB_REQUIRE_ERROR(Buffer(dev, p.format, 2, view(wrongSize)), ErrorCode::InvalidArgument);
     XFB_REQUIRE_ERROR(p.state.upload(view(wrongSize), p.state.bytes() - 4), ErrorCode::InvalidArgument);
+    requireEqual(p.state.readAs<float>(), p.ref, "state after the refusals");
 }
 
 TEST_CASE_FIXTURE(GlTest, "the non-blocking checked step: begin, poll until a report, nothing else in between") {

@@ -21,6 +21,32 @@ TEST_CASE_FIXTURE(GlTest, "limits are queried once from the context") {
     MESSAGE("context: ", dev.capabilities().version, " on ", dev.capabilities().renderer);
 }
 
+TEST_CASE_FIXTURE(GlTest, "each test binary runs on the context it is named after") {
+    const Capabilities& c = dev.capabilities();
+    const std::string api = apiNameUnderTest();
+    CAPTURE(c.version);
+    if (api == "gl43core") {
+        CHECK_FALSE(c.es);
+        CHECK(c.major * 10 + c.minor >= 43);
+        CHECK(c.compute);
+    } else if (api == "gles30") {
+        // Only Mesa honours MESA_GLES_VERSION_OVERRIDE (main.cpp); other drivers give their highest ES.
+        CHECK(c.es);
+        if (contains(c.version, "Mesa")) {
+            CHECK(c.major == 3);
+            CHECK(c.minor == 0);
+            CHECK_FALSE(c.compute);
+            CHECK(glCreateShader(GL_COMPUTE_SHADER) == 0); // refused by the driver itself, not by the engine
+            CHECK(glGetError() == GL_INVALID_ENUM);
+        }
+    } else {
+        REQUIRE(api == "gles32");
+        CHECK(c.es);
+        CHECK(c.major * 10 + c.minor >= 31);
+        CHECK(c.compute);
+    }
+}
+
 TEST_CASE_FIXTURE(GlTest, "separate mode: the portable 4-component rule holds even where the driver allows more") {
     const char* mat = "#version 300 es\nin vec4 p;\nout vec4 out_position;\nout mat4 out_transform;\n"
                       "void main() { out_position = p; out_transform = mat4(p.x); }";
@@ -91,10 +117,12 @@ TEST_CASE_FIXTURE(GlTest, "uniform errors name the uniform and the types") {
     std::vector<int> tooMany{1, 2, 3, 4};
     XFB_REQUIRE_ERROR(program.setUniform("mode", ScalarKind::Int, std::as_bytes(std::span<const int>(tooMany))), ErrorCode::UniformType);
 
-    // The values reach the GPU at the next step.
+    // The values reach the GPU at the next step; the refused ones changed nothing (dt 1, mode[2] 3).
     std::vector<float> data{1, 2, 3, 4};
     Buffer in(dev, vec4Format(0), 1, view(data)), out(dev, vec4Format(7), 1);
     Pipeline pipeline(dev, program, {{&in, nullptr}, {nullptr, &out}});
+    pipeline.step();
+    requireEqual(out.readAs<float>(), std::vector<float>{4, 5, 6, 7}, "only the accepted uniform values applied");
     program.setUniform("dt", 2.0f);
     pipeline.step();
     requireEqual(out.readAs<float>(), std::vector<float>{5, 7, 9, 11}, "uniforms applied");

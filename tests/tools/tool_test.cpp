@@ -1,4 +1,3 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "reference.hpp"
 
 #include <doctest/doctest.h>
@@ -9,6 +8,7 @@
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 using json = nlohmann::json;
 
@@ -19,9 +19,26 @@ struct Result {
     std::string out, err;
 };
 
+// This process's own folder: ctest -j runs test cases as parallel processes in one build folder.
+const std::string& workDir() {
+    static const std::string dir = [] {
+        std::string d = std::string(XFB_WORK_DIR) + "/run-" + std::to_string(getpid());
+        std::filesystem::remove_all(d);
+        std::filesystem::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+// A path in workDir() that no earlier call returned, so no run reads what another left behind.
+std::string freshPath(const std::string& name) {
+    static int serial = 0;
+    return workDir() + "/" + std::to_string(++serial) + "-" + name;
+}
+
 // Runs a command, capturing stdout and stderr separately.
 Result run(const std::string& command) {
-    std::string errFile = std::string(XFB_WORK_DIR) + "/stderr.txt";
+    std::string errFile = freshPath("stderr.txt");
     FILE* p = popen((command + " 2>" + errFile).c_str(), "r");
     REQUIRE(p);
     Result r;
@@ -34,7 +51,7 @@ Result run(const std::string& command) {
 }
 
 std::string writeFile(const std::string& name, const std::string& text) {
-    std::string path = std::string(XFB_WORK_DIR) + "/" + name;
+    std::string path = freshPath(name);
     std::ofstream(path) << text;
     return path;
 }
@@ -110,11 +127,12 @@ TEST_CASE("xfb-run runs a scenario and writes the buffers, equal to the C++ refe
                                    {"format", {{{"semantic", "ATTR0"}, {"components", 4}}, {{"semantic", "ATTR1"}, {"components", 4}}}},
                                    {"data", state}}}}};
     std::string path = writeFile("particles.json", scenario.dump());
-    std::string out = std::string(XFB_WORK_DIR) + "/result.json", bin = std::string(XFB_WORK_DIR) + "/bin";
     for (std::string api : {"gl43core", "gles30"})
       for (std::string backend : {"tf", "compute", "auto"}) {
         CAPTURE(api);
         CAPTURE(backend);
+        // Fresh paths each time: a run that writes nothing must not find the previous run's files.
+        std::string out = freshPath("result.json"), bin = freshPath("bin");
         auto r = run(std::string(XFB_RUN) + " " + path + " --api " + api + " --backend " + backend + " --out " + out + " --binary " + bin);
         REQUIRE_MESSAGE(r.status == 0, r.err);
         json summary = json::parse(r.out);

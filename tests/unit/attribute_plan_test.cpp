@@ -7,7 +7,7 @@ static std::vector<AttributeSlot> plan(std::string_view src, Limits limits = Lim
     return planAttributes(readShaderInterface(src), limits);
 }
 
-TEST_CASE("ATTR0, ATTR1, ... by declaration order; a matN takes N slots") {
+TEST_CASE("ATTR0, ATTR1, ... by declaration order, a matN takes N slots") {
     auto a = plan("in vec4 aPosition; in mat4 aModel; in vec2 aUv[2]; in float aLast;");
     REQUIRE(a.size() == 4);
     CHECK(a[0].semantic == attr(0));
@@ -20,7 +20,7 @@ TEST_CASE("ATTR0, ATTR1, ... by declaration order; a matN takes N slots") {
     CHECK(semanticName(a[3].semantic) == "ATTR7");
 }
 
-TEST_CASE("explicit locations are honoured; later inputs continue after them") {
+TEST_CASE("explicit locations are honoured, later inputs continue after them") {
     auto a = plan("layout(location = 4) in vec4 a; in vec4 b; layout(location = 0) in vec4 c;");
     CHECK(a[0].location == 4);
     CHECK(a[0].explicitLocation);
@@ -32,7 +32,7 @@ TEST_CASE("explicit locations are honoured; later inputs continue after them") {
     XFB_REQUIRE_ERROR(plan("in vec4 b; layout(location = 0) in vec4 a;"), ErrorCode::AttributeLocationCollision);
 }
 
-TEST_CASE("standard names take standard semantics; mixing with custom names is an error naming both") {
+TEST_CASE("standard names take standard semantics, mixing with custom names is an error naming both") {
     auto a = plan("in vec4 vertex_position; in vec3 vertex_normal;");
     CHECK(a[0].semantic == Semantic::Position);
     CHECK(a[0].location == 0);

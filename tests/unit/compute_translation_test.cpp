@@ -28,7 +28,7 @@ Translated translate(const std::string& src, CaptureOptions capture = {}, std::v
 }
 } // namespace
 
-TEST_CASE("inputs become globals loaded from storage buffers; outputs are stored at their offsets") {
+TEST_CASE("inputs become globals loaded from storage buffers, outputs are stored at their offsets") {
     auto t = translate(R"(#version 300 es
 #define SCALE(x) ((x) * 2.0)
 layout(location = 0) in vec4 position;
@@ -110,7 +110,7 @@ TEST_CASE("legacy sources are translated from their GLSL ES 3.00 form") {
     CHECK_FALSE(t.has("attribute"));
 }
 
-TEST_CASE("emitted outputs: a count pass stores clamped counts; main stores records at first + k within capacity") {
+TEST_CASE("emitted outputs: a count pass stores clamped counts, main stores records at first + k within capacity") {
     const std::string src = R"(#version 300 es
 in vec4 a;
 out vec4 out_a;

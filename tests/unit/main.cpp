@@ -1,2 +1,3 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "../support/run_guard.hpp"
+
+int main(int argc, char** argv) { return xfbtest::runGuarded(argc, argv); }

@@ -1,6 +1,9 @@
 // Runs one page of in-browser tests in headless Chromium (Debian's, through playwright-core)
 // and prints each case. Usage: node browser.mjs NPM_DIR SUITE   (SUITE: page/SUITE.js)
-// Exit status 0 only if every case passed.
+// Exit status 0 only if every case passed and the run checked something: at least one case, and
+// every case of a test suite made at least one assert() (page/assert.js counts them). The
+// measurement suite (bench) reports figures: its cases may assert nothing.
+// Prints `xfb-test-run: cases=N asserts=M` for tests/run-summary.mjs.
 import { chromium } from 'playwright-core';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +14,7 @@ import { CHROMIUM_ARGS } from './chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [npmDir, suite] = process.argv.slice(2);
+const measurement = suite === 'bench';
 if (!npmDir || !suite) { console.error('usage: node browser.mjs NPM_DIR SUITE'); process.exit(2); }
 
 const server = await serve({ '/npm/': resolve(npmDir), '/shaders/': join(here, '../../shaders'), '/': join(here, 'page') });
@@ -25,12 +29,18 @@ try {
   await page.goto(`${server.url}/index.html?suite=${encodeURIComponent(suite)}`);
   const results = await Promise.race([page.waitForFunction(() => window.__results, null, { timeout: 240_000 }).then((h) => h.jsonValue()), crashed]);
   for (const r of results) {
-    console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${suite}: ${r.name}${r.ok ? '' : `\n      ${r.error}`}`);
+    if (r.ok && r.asserts === 0 && !measurement) Object.assign(r, { ok: false, error: 'the case made no assert(): it cannot fail' });
+    console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${suite}: ${r.name} (${r.asserts} checks)${r.ok ? '' : `\n      ${r.error}`}`);
     for (const note of r.notes ?? []) console.log(`      ${note}`);
     if (!r.ok) failed++;
   }
+  const asserts = results.reduce((sum, r) => sum + r.asserts, 0);
   console.log(`${results.length - failed} of ${results.length} passed`);
-  if (results.length === 0) failed++;
+  console.log(`xfb-test-run: cases=${results.length} asserts=${asserts}`);
+  if (results.length === 0 || (asserts === 0 && !measurement)) {
+    console.log('FAIL  no case or no assertion ran: this run checked nothing');
+    failed++;
+  }
 } finally {
   await context.close();
   server.close();

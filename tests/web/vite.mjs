@@ -32,6 +32,7 @@ try {
   const expected = [4, 8, 12, 16, 20, 24, 28, 32];
   ok = JSON.stringify(result) === JSON.stringify(expected);
   console.log(`${ok ? 'PASS' : 'FAIL'}  vite: the packed module built by Vite 7 runs in Chromium: ${JSON.stringify(result)}`);
+  console.log('xfb-test-run: cases=1 asserts=1');
 } finally {
   await browser.close();
   server.close();

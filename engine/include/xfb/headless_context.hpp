@@ -9,7 +9,17 @@
 
 namespace xfb {
 
-enum class Api { OpenGL43Core, OpenGLES30 };
+/// The API a HeadlessContext asks EGL for. EGL answers with the highest version compatible with
+/// the request, so OpenGLES30 gives ES 3.2 on Mesa (compute included); read what you got from
+/// Device::capabilities(). To run exactly ES 3.0 (no compute, GLSL ES 3.00: the WebGL2 feature
+/// set) on Mesa, set MESA_GLES_VERSION_OVERRIDE=3.0 in the environment before the process creates
+/// its first context: Mesa then creates an ES 3.0 context and refuses ES 3.1 calls such as
+/// glCreateShader(GL_COMPUTE_SHADER) itself. xfb's gles30 test run does this (tests/gl/main.cpp);
+/// its gles32 run keeps Mesa's answer. Other drivers ignore the variable.
+enum class Api {
+    OpenGL43Core, ///< OpenGL 4.3 core profile or later (EGL_OPENGL_API)
+    OpenGLES30,   ///< OpenGL ES 3.0 or later (EGL_OPENGL_ES_API)
+};
 std::string_view apiName(Api api); // "gl43core" / "gles30"
 
 /// Where EGL finds a display without a window system.

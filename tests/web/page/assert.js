@@ -3,7 +3,11 @@ import createXfb, { XfbError } from '/npm/index.js';
 
 export { createXfb, XfbError };
 
-export function assert(cond, message) { if (!cond) throw new Error(`assertion failed: ${message}`); }
+/** Every check goes through here; the page counts them per case (index.html, browser.mjs). */
+export function assert(cond, message) {
+  globalThis.__xfbAsserts = (globalThis.__xfbAsserts ?? 0) + 1;
+  if (!cond) throw new Error(`assertion failed: ${message}`);
+}
 
 /** Element by element; `tolerance` 0 means bit-exact float32. */
 export function assertArrayEqual(gpu, ref, what, tolerance = 0) {
@@ -60,6 +64,17 @@ export function flockStep(pos, vel, params, inst, dt, target) {
     pos[4 * e + 3] = f(pos[4 * e + 3] + 1);
     inst[4 * e + 3] = f(v[0] * v[2]);
   }
+}
+
+/**
+ * Resolves when `xfb` emits `type`, once the browser event behind it has finished dispatching
+ * (restoreContext() inside the webglcontextlost dispatch is ignored); rejects after `ms`.
+ */
+export function nextEvent(xfb, type, ms = 10_000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no '${type}' event within ${ms} ms`)), ms);
+    xfb.on(type, (detail) => { clearTimeout(timer); setTimeout(() => resolve(detail), 0); });
+  });
 }
 
 export async function shader(name) { return (await fetch(`/shaders/${name}`)).text(); }

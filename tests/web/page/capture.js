@@ -1,7 +1,7 @@
 // Primitive capture on WebGL2 (SwiftShader): strips, loops, fans and index lists captured as
 // whole primitives by the engine's expansion, byte for byte against a JS reference; capacity
 // refused before drawing; drawCaptured draws the planned count.
-import { assert, assertArrayEqual, countCalls, createXfb, expectError, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, countCalls, createXfb, expectError, nextEvent, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const xfb = await createXfb({ canvas, contextAttributes: { preserveDrawingBuffer: true } });
@@ -184,10 +184,10 @@ test('context loss: captures are refused while lost and rebuilt on restore', asy
   const want = new Float32Array(expand('triangle_fan', [[0, 1, 2, 3, 4, 5]]).flatMap((v) => [...vertices.subarray(v * 4, v * 4 + 4)].map((x) => f(x * 2))));
   capture.capture({ mode: 'triangle_fan', count: 6 });
   assertArrayEqual(await out.read(), want, 'before the loss');
-  const restored = new Promise((resolve) => own.on('contextrestored', resolve));
+  const lost = nextEvent(own, 'contextlost'), restored = nextEvent(own, 'contextrestored');
   const ext = gl2.getExtension('WEBGL_lose_context');
   ext.loseContext();
-  await new Promise((r) => setTimeout(r, 50));
+  await lost;
   await expectError('XFB_CONTEXT_LOST', () => capture.capture({ mode: 'triangle_fan', count: 6 }));
   ext.restoreContext();
   await restored;

@@ -1,5 +1,5 @@
 // GL calls per step, object leaks after dispose(), and context loss and restoration.
-import { assert, assertArrayEqual, countCalls, createXfb, expectError, pseudoRandom } from './assert.js';
+import { assert, assertArrayEqual, countCalls, createXfb, expectError, nextEvent, pseudoRandom } from './assert.js';
 
 const vec4 = (slot) => [{ semantic: `ATTR${slot}`, components: 4 }];
 const separateSource = '#version 300 es\nin vec4 position;\nin vec4 velocity;\nuniform float dt;\nout vec4 out_position;\nout vec4 out_velocity;\n' +
@@ -63,13 +63,11 @@ test('context loss: steps refused while lost; on restore the objects return with
   pipeline.step();
   const afterOne = await a.read(); // the last readback: what a restoration re-uploads
   assertArrayEqual(afterOne, initial.map((x) => Math.fround(x + 1)), 'one step');
-  const events = [];
-  xfb.on('contextlost', () => events.push('lost'));
-  const restored = new Promise((resolve) => xfb.on('contextrestored', (detail) => resolve(detail)));
+  const lost = nextEvent(xfb, 'contextlost'), restored = nextEvent(xfb, 'contextrestored');
   const ext = gl.getExtension('WEBGL_lose_context');
   ext.loseContext();
-  await new Promise((r) => setTimeout(r, 50));
-  assert(events.includes('lost') && xfb.isContextLost, 'the engine noticed the loss');
+  await lost;
+  assert(xfb.isContextLost, 'the engine noticed the loss');
   const e = await expectError('XFB_CONTEXT_LOST', () => pipeline.step());
   assert(e.message.includes('contextrestored'), e.message);
   ext.restoreContext();
