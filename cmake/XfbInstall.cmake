@@ -1,7 +1,8 @@
 # Installs xfb as a CMake package (find_package(xfb CONFIG)): xfb::plan (pure planner, no GL) and
 # xfb::xfb (the GL engine), their public headers, a version file, a pkg-config file (native) and
 # the tools. The same rules serve the native and the Emscripten build; each installs its own
-# prefix, and a package built for one refuses to load in the other (xfbConfig.cmake).
+# prefix, and a package built for one is refused by the other (the version file compares the
+# pointer size: "version: 0.1.0 (32bit)" for the wasm32 package seen from a native build).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -32,17 +33,13 @@ if(EMSCRIPTEN AND NOT XFB_PLAN_ONLY)
   set(xfb_glm_dir ${CMAKE_INSTALL_INCLUDEDIR}/xfb-system-headers)
   install(CODE "file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${xfb_glm_dir}\")
     file(CREATE_LINK /usr/include/glm \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${xfb_glm_dir}/glm\" SYMBOLIC)")
-  target_include_directories(xfb SYSTEM INTERFACE $<INSTALL_INTERFACE:${xfb_glm_dir}>)
+  target_include_directories(xfb INTERFACE $<INSTALL_INTERFACE:${xfb_glm_dir}>) # imported: -isystem anyway
 endif()
 
 install(EXPORT xfbTargets NAMESPACE xfb:: DESTINATION ${XFB_CMAKE_DIR})
 
 # 0.x: a minor release may change the API (semantic versioning's rule for 0.y.z), so
 # find_package(xfb 0.1) accepts 0.1.z only. From 1.0 on, SameMajorVersion.
-set(XFB_PACKAGE_EMSCRIPTEN ${EMSCRIPTEN})
-if(NOT XFB_PACKAGE_EMSCRIPTEN)
-  set(XFB_PACKAGE_EMSCRIPTEN OFF)
-endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/xfbConfig.cmake.in
   ${PROJECT_BINARY_DIR}/package/xfbConfig.cmake INSTALL_DESTINATION ${XFB_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/xfbConfigVersion.cmake
@@ -60,4 +57,18 @@ endif()
 
 if(XFB_BUILD_TOOLS AND TARGET xfb-inspect)
   install(TARGETS xfb-inspect xfb-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+# `cpack` in a native build folder: libxfb-dev_<version>_<arch>.deb with the same files under /usr.
+if(PROJECT_IS_TOP_LEVEL AND NOT EMSCRIPTEN)
+  set(CPACK_GENERATOR DEB)
+  set(CPACK_PACKAGE_NAME libxfb-dev)
+  set(CPACK_PACKAGE_CONTACT "xfb maintainers")
+  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "xfb: transform-feedback engine for OpenGL 4.3 core / GLES 3.0 (C++20 static libraries, headers, CMake package, tools)")
+  set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+  set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+  set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libglm-dev, libopengl-dev, libegl-dev")
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON) # the tools' run-time libraries
+  include(CPack)
 endif()
