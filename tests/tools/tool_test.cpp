@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 using json = nlohmann::json;
 
@@ -21,7 +22,8 @@ struct Result {
 
 // Runs a command, capturing stdout and stderr separately.
 Result run(const std::string& command) {
-    std::string errFile = std::string(XFB_WORK_DIR) + "/stderr.txt";
+    // One file per process: ctest runs the test cases as parallel processes in the same folder.
+    std::string errFile = std::string(XFB_WORK_DIR) + "/stderr-" + std::to_string(getpid()) + ".txt";
     FILE* p = popen((command + " 2>" + errFile).c_str(), "r");
     REQUIRE(p);
     Result r;
