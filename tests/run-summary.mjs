@@ -2,14 +2,15 @@
 // Every doctest executable (tests/support/run_guard.cpp) and every Node/Chromium runner (tests/web)
 // prints `xfb-test-run: cases=N asserts=M`; this sums them and fails when an entry ran nothing:
 // no such line, or cases=0, or asserts=0. The demo and benchmark entries report no counts: their
-// checks are the screenshot and benchmark verifications, judged by their exit status alone.
+// checks are the screenshot and benchmark verifications, and the consumer builds (tests/consumer)
+// build and run a project outside the tree: all judged by their exit status alone.
 // Usage: node tests/run-summary.mjs BUILD_DIR/Testing/Temporary/LastTest.log
 import { readFileSync } from 'node:fs';
 
 const log = process.argv[2];
 if (!log) { console.error('usage: node tests/run-summary.mjs LastTest.log'); process.exit(2); }
 const text = readFileSync(log, 'utf8');
-const uncounted = /^(demos\.|bench\.|web\.chromium\.gallery$)/;
+const uncounted = /^(demos\.|bench\.|consumer\.|web\.chromium\.gallery$)/;
 
 // One block per entry: from "N/M Test: NAME" to the next such line.
 const entries = [];
@@ -33,7 +34,7 @@ for (const e of entries) {
 }
 
 console.log(`ctest entries: ${entries.length}; test cases executed: ${cases}; assertions: ${asserts}; entries that ran nothing: ${nothing.length}`);
-if (exitOnly.length) console.log(`  of which judged by their exit status alone (demos, benchmarks): ${exitOnly.length}`);
+if (exitOnly.length) console.log(`  of which judged by their exit status alone (demos, benchmarks, consumer builds): ${exitOnly.length}`);
 for (const n of nothing) console.log(`  ran nothing: ${n}`);
 if (entries.length === 0) console.log('  no entry in the log: ctest ran nothing');
 process.exit(nothing.length || entries.length === 0 ? 1 : 0);
