@@ -65,9 +65,10 @@ TEST_CASE_FIXTURE(GlTest, "separate mode with all three roles: state pairs, cons
         pipeline.step();
         flockStep(pos, vel, params, instance, dt, {target.x, target.y, target.z});
     }
-    requireEqual(position.readAs<float>(), pos, "position");
-    requireEqual(velocity.readAs<float>(), vel, "velocity");
-    requireEqual(instances.readAs<float>(), instance, "instances");
+    // flock_separate.vert's mul + add pairs are fused by NVIDIA (GLSL ES 3.00 has no `precise`).
+    requireSimulated(position.readAs<float>(), pos, "position");
+    requireSimulated(velocity.readAs<float>(), vel, "velocity");
+    requireSimulated(instances.readAs<float>(), instance, "instances");
     requireEqual(constants.readAs<float>(), params, "constants (never written)");
   }
 }
