@@ -119,8 +119,9 @@ struct ForeignState {
         auto before = snapshot();
         call();
         auto after = snapshot();
+        const std::string call = what;
         for (const auto& [name, value] : before) {
-            CAPTURE(what);
+            CAPTURE(call);
             CAPTURE(name);
             CHECK(after[name] == value);
         }
