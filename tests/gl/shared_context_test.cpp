@@ -119,9 +119,9 @@ struct ForeignState {
         auto before = snapshot();
         call();
         auto after = snapshot();
-        const std::string call = what;
+        const std::string label = what;
         for (const auto& [name, value] : before) {
-            CAPTURE(call);
+            CAPTURE(label);
             CAPTURE(name);
             CHECK(after[name] == value);
         }
