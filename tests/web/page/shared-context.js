@@ -172,7 +172,17 @@ test('ownsContext: the minimal step (9 GL calls) leaves xfb\'s program bound; th
     calls.reset();
     for (let i = 0; i < 10; i++) pipeline.step();
     const exact = calls.total() / 10;
-    figures.push(`${ownsContext ? 'ownsContext' : 'default'}: ${exact} GL calls, ${ms.toFixed(3)} ms per step (${n} particles, incl. one read) ${JSON.stringify(calls.snapshot())}`);
+    const stepCalls = JSON.stringify(calls.snapshot());
+    // A capture's calls in the same mode (engine expansion: upload, gather, checks).
+    const mesh = xfb.createProgram({ source: meshSource });
+    const input = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }], count: 4, data: pseudoRandom(24, -1, 1, 1) });
+    const out = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }], count: 6 });
+    const capture = xfb.createCapture(mesh, [{ input }, { output: out }]);
+    capture.capture({ mode: 'triangle_strip', count: 4 });
+    calls.reset();
+    capture.capture({ mode: 'triangle_strip', count: 4 });
+    figures.push(`${ownsContext ? 'ownsContext' : 'default'}: ${exact} GL calls per step, ${ms.toFixed(3)} ms per step (${n} particles, ${steps} steps and one read); ` +
+      `${calls.total()} GL calls per capture; 10 steps: ${stepCalls}`);
     if (ownsContext) assert(exact <= 9, `${exact} GL calls per owned step`);
     else assert(exact <= 16, `${exact} GL calls per shared step`);
     xfb.dispose();
