@@ -45,7 +45,7 @@ EM_JS(void, xfb_guard_save, (unsigned bits, unsigned firstUnit, unsigned units),
 
 EM_JS(void, xfb_guard_restore, (int unwinding), {
   var g = GLctx, s = GL.xfbGuards.pop(), b = s.b, u = unwinding, i;
-  if (b & 1) g.useProgram(s.p);
+  if (b & 1) g.useProgram(s.p && g.isProgram(s.p) ? s.p : null);
   if (b & 2) g.bindVertexArray(s.v);
   if ((b & 4) && (s.a || u)) g.bindBuffer(0x8892, s.a);
   if ((b & 8) && (s.r || u)) g.bindBuffer(0x8F36, s.r);
@@ -165,7 +165,8 @@ StateGuard::~StateGuard() {
     auto rebind = [&](unsigned bit, GLint saved, auto&& bind) {
         if ((bits_ & bit) && (saved || all)) bind(GLuint(saved));
     };
-    if (bits_ & CachedProgram) glUseProgram(GLuint(program_));
+    // A program deleted while current stays current until replaced; it cannot be made current again.
+    if (bits_ & CachedProgram) glUseProgram(program_ && glIsProgram(GLuint(program_)) ? GLuint(program_) : 0);
     if (bits_ & CachedVertexArray) glBindVertexArray(GLuint(vertexArray_));
     rebind(CachedArrayBuffer, arrayBuffer_, [](GLuint n) { glBindBuffer(GL_ARRAY_BUFFER, n); });
     rebind(CachedCopyBuffers, copyRead_, [](GLuint n) { glBindBuffer(GL_COPY_READ_BUFFER, n); });
