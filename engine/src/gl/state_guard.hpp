@@ -56,7 +56,7 @@ private:
     unsigned bits_ = 0;
     int exceptions_ = 0; // std::uncaught_exceptions() at construction: tells a throwing exit
 #ifndef __EMSCRIPTEN__
-    static constexpr int kMaxUnits = 4, kPixelStore = 5;
+    static constexpr int kMaxUnits = 8, kPixelStore = 5; // units: one per captured buffer
     GLenum pixelStoreName(int i) const;
     static GLint pixelStoreDefault(int i);
     bool desktop_ = false;
