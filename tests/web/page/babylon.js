@@ -47,7 +47,11 @@ for (const vao of [true, false]) {
   test(`points cloud, an image texture (invertY), a render target and instances${vao ? '' : ', on the non-VAO path'}`, async ({ note }) => {
     const { gl } = context();
     const { engine, scene } = engineOn(gl);
-    if (!vao) engine.disableVertexArrayObjects = true; // attributes set on whatever vertex array is bound
+    if (!vao) {
+      // Babylon reads the flag into its caps at start-up: both, so attributes are set on whatever vertex array is bound.
+      engine.disableVertexArrayObjects = true;
+      engine.getCaps().vertexArrayObject = false;
+    }
     scene.clearColor = new Color4(0.05, 0.05, 0.05, 1);
     const camera = new FreeCamera('camera', new Vector3(0, 0, -3), scene);
     camera.setTarget(Vector3.Zero());
