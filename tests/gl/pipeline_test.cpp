@@ -174,11 +174,14 @@ TEST_CASE_FIXTURE(GlTest, "the non-blocking checked step: begin, poll until a re
 }
 
 TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, and a step makes 9 GL calls besides glGetError (measured)") {
-    Particles p(dev);
-    Pipeline first(dev, p.program, {{&p.state, &p.scratch}});
-    Program doubled(dev, {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nout vec4 out_position;\nout vec4 out_velocity;\n"
+    // An application that owns its context gets the minimal step (the shared-context default adds
+    // the guard's calls: gl_calls_test.cpp).
+    Device owner(DeviceOptions{.ownsContext = true});
+    Particles p(owner);
+    Pipeline first(owner, p.program, {{&p.state, &p.scratch}});
+    Program doubled(owner, {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nout vec4 out_position;\nout vec4 out_velocity;\n"
                           "void main() { out_position = position * 2.0; out_velocity = velocity; }", {}, {}, "doubled"});
-    Pipeline second(dev, doubled, {{&p.state, &p.scratch}});
+    Pipeline second(owner, doubled, {{&p.state, &p.scratch}});
     first.step();
     p.advanceReference();
     second.step(); // must read what `first` wrote, although its own parity has not moved
