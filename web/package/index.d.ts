@@ -83,6 +83,8 @@ export class XfbBuffer {
   readonly count: number;
   readonly byteLength: number;
   readonly disposed: boolean;
+  /** true for a buffer adopted with Xfb.adoptBuffer(): xfb never deletes it. */
+  readonly adopted: boolean;
   label: string;
   upload(data: ArrayBufferView | ArrayBuffer, options?: { offset?: number }): void;
   /** Resolves once the GPU finished writing; polls a fence across frames, never blocks. */
@@ -148,10 +150,16 @@ export interface Xfb {
   readonly capabilities: Capabilities;
   inspect(source: string, options?: Omit<ProgramDescription, 'source' | 'label'>): Plan;
   createBuffer(description: BufferDescription): XfbBuffer;
+  /** Adopts a WebGLBuffer another library owns (an engine's vertex buffer), typically as a
+   *  write-only { output }; xfb never deletes it. XFB_CAPACITY when it is smaller than count x stride. */
+  adoptBuffer(description: { glBuffer: WebGLBuffer; format: VertexAttribute[]; count: number; label?: string }): XfbBuffer;
   createProgram(description: ProgramDescription): XfbProgram;
   createPipeline(program: XfbProgram, entries: Entry[], options?: { count?: number; queries?: boolean }): XfbPipeline;
   /** Entries: { input } vertex buffers and { output } buffers; vertexCount when no entry has an input. */
   createCapture(program: XfbProgram, entries: Entry[], options?: { vertexCount?: number; expansion?: 'auto' | 'engine' | 'driver' }): XfbCapture;
+  /** GL errors already pending when an error-checking xfb call began (raised by other code on the
+   *  shared context): kept, oldest first, and cleared by this call. */
+  takeForeignGlErrors(): { code: number; name: string }[];
   liveObjects(): { buffers: number; programs: number; pipelines: number; captures: number; readbacks: number };
   on(type: 'contextlost', listener: (detail: {}) => void): this;
   on(type: 'contextrestored', listener: (detail: { buffers: RestoredBuffer[] }) => void): this;
@@ -159,8 +167,19 @@ export interface Xfb {
   dispose(): void;
 }
 
-/** An engine on a canvas or on an existing WebGL2 context (to share it with your renderer). */
-export default function createXfb(options?: { canvas?: HTMLCanvasElement | OffscreenCanvas; gl?: WebGL2RenderingContext; contextAttributes?: WebGLContextAttributes }): Promise<Xfb>;
+/** An engine on a canvas or on an existing WebGL2 context (to share it with your renderer).
+ *  ownsContext (default false): false leaves the state engines cache as found after every call
+ *  (README "Sharing a context"); true keeps the minimal 9-call step for an application that owns
+ *  the context alone, leaving xfb's program and vertex array bound. */
+export default function createXfb(options?: { canvas?: HTMLCanvasElement | OffscreenCanvas; gl?: WebGL2RenderingContext; contextAttributes?: WebGLContextAttributes; ownsContext?: boolean }): Promise<Xfb>;
+
+/** For engines that wrap a WebGLBuffer in an object of their own: make(glBuffer) once per WebGLBuffer
+ *  the buffer names (two for a state pair); the returned function gives the wrapper of the current one. */
+export function followBuffer<T>(buffer: XfbBuffer, make: (glBuffer: WebGLBuffer) => T): () => T;
+
+/** Runs fn() and returns its result with the WebGLBuffers created on gl meanwhile (to adopt an
+ *  engine's vertex buffer without reading its private fields). */
+export function createdBuffers<T>(gl: WebGL2RenderingContext, fn: () => T): { result: T; buffers: WebGLBuffer[] };
 
 /** The planner alone, without WebGL (works in Node). */
 export function inspect(source: string, options?: Omit<ProgramDescription, 'source' | 'label'>): Promise<Plan>;

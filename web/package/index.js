@@ -21,6 +21,7 @@ const fail = (code, message) => { throw new XfbError(code, message); };
 const invalid = (message) => fail('XFB_INVALID_ARGUMENT', message);
 const COMPONENT_TYPES = { float32: Float32Array, int32: Int32Array, uint32: Uint32Array };
 const SCALAR_KIND = { float: 0, int: 1, uint: 2, bool: 3 };
+const GL_ERROR_NAMES = { 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' };
 
 async function loadModule() {
   const locateFile = (file) => {
@@ -87,13 +88,13 @@ function asBytes(data, format, count, what) {
 class Xfb {
   #module; #engine; #gl; #handle; #lost = false; #listeners = new Map(); #objects = new Set(); #disposed = false; #onLost; #onRestored;
 
-  constructor(module, gl) {
+  constructor(module, gl, ownsContext) {
     this.#module = module;
     this.#gl = gl;
     if (gl) {
       this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
       module.GL.makeContextCurrent(this.#handle);
-      this.#engine = new module.Engine();
+      this.#engine = new module.Engine(ownsContext);
       if (!this.#engine.ok()) { const e = JSON.parse(this.#engine.lastError()); fail(e.code, e.message); }
       const canvas = gl.canvas;
       if (canvas && canvas.addEventListener) {
@@ -122,6 +123,30 @@ class Xfb {
     const bytes = description.data === undefined ? null : asBytes(description.data, format, description.count, 'createBuffer(): data');
     const id = this.#withHeap(bytes, (ptr, n) => this.#call('createBuffer', JSON.stringify(format.attributes), description.count, ptr, n));
     const buffer = new XfbBuffer(this, id, format, description.count, restore, bytes ? bytes.slice() : null, description.label ?? `buffer${id}`);
+    this.#objects.add(buffer);
+    return buffer;
+  }
+
+  /** Adopts a WebGLBuffer another library owns (an engine's vertex buffer) as an xfb buffer of
+   *  { format, count }, typically a write-only { output } the simulation writes straight into.
+   *  xfb never deletes it; after a context loss its owner recreates it: adopt the new one. */
+  adoptBuffer(description) {
+    checkKeys(description, ['glBuffer', 'format', 'count', 'label'], 'adoptBuffer()');
+    if (typeof WebGLBuffer === 'undefined' || !(description.glBuffer instanceof WebGLBuffer)) invalid('adoptBuffer(): glBuffer must be a WebGLBuffer');
+    const format = normaliseFormat(description.format);
+    checkCount(description.count, 'adoptBuffer(): count');
+    const GL = this.#module.GL;
+    const name = GL.getNewId(GL.buffers); // Emscripten's name for a WebGLBuffer it did not create
+    GL.buffers[name] = description.glBuffer;
+    description.glBuffer.name = name;
+    let id;
+    try {
+      id = this.#call('adoptBuffer', JSON.stringify(format.attributes), description.count, name);
+    } catch (e) {
+      GL.buffers[name] = null;
+      throw e;
+    }
+    const buffer = new XfbBuffer(this, id, format, description.count, 'none', null, description.label ?? `adopted${id}`, name);
     this.#objects.add(buffer);
     return buffer;
   }
@@ -180,6 +205,13 @@ class Xfb {
       }
       return out;
     }));
+  }
+
+  /** GL errors that were already pending when an error-checking call (creation, upload, read,
+   *  capture) began: raised by other code on the shared context, so never reported as xfb's own
+   *  and never dropped. Returns [{ code, name }] (oldest first, at most 16) and clears the list. */
+  takeForeignGlErrors() {
+    return JSON.parse(this.#call('takeForeignErrors')).map((code) => ({ code, name: GL_ERROR_NAMES[code] ?? `0x${code.toString(16)}` }));
   }
 
   /** Counts of live engine objects (buffers, programs, pipelines, captures, readbacks), for leak checks. */
@@ -266,9 +298,10 @@ class XfbObject {
 }
 
 export class XfbBuffer extends XfbObject {
-  #format; #count; #restore; #shadow; #shadowSource;
-  constructor(owner, id, format, count, restore, initial, label) {
+  #format; #count; #restore; #shadow; #shadowSource; #adoptedName;
+  constructor(owner, id, format, count, restore, initial, label, adoptedName = 0) {
     super(owner, id, 0);
+    this.#adoptedName = adoptedName;
     this.#format = format; this.#count = count; this.#restore = restore; this.label = label;
     this.#shadow = restore === 'none' ? null : initial;
     this.#shadowSource = initial ? 'initial' : 'none';
@@ -278,6 +311,13 @@ export class XfbBuffer extends XfbObject {
   /** How to bind it as vertex input: stride and, per attribute, semantic, type, components, offset. */
   get layout() { this.check(); return { stride: this.#format.stride, attributes: this.#format.attributes.map((a) => ({ ...a })) }; }
   get count() { return this.#count; }
+  /** true for a buffer adopted with adoptBuffer(): xfb never deletes it. */
+  get adopted() { return this.#adoptedName !== 0; }
+  dispose() {
+    if (this.disposed) return;
+    super.dispose();
+    if (this.#adoptedName) this.owner.module.GL.buffers[this.#adoptedName] = null; // forget the name, keep the object
+  }
   get byteLength() { return this.#count * this.#format.stride; }
 
   upload(data, { offset = 0 } = {}) {
@@ -403,9 +443,13 @@ export class XfbCapture extends XfbObject {
   }
 }
 
-/** Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context ({ gl }). */
+/** Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context ({ gl }).
+ *  ownsContext (default false): false leaves the state engines cache as found after every call
+ *  (README "Sharing a context"); true, for an application that owns the context alone, keeps the
+ *  minimal step and leaves xfb's program and vertex array bound. */
 export default async function createXfb(options = {}) {
-  checkKeys(options, ['canvas', 'gl', 'contextAttributes'], 'createXfb()');
+  checkKeys(options, ['canvas', 'gl', 'contextAttributes', 'ownsContext'], 'createXfb()');
+  if (options.ownsContext !== undefined && typeof options.ownsContext !== 'boolean') invalid('createXfb(): ownsContext must be a boolean');
   let gl = options.gl;
   if (gl !== undefined && !(typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext))
     invalid('createXfb(): gl must be a WebGL2RenderingContext');
@@ -415,7 +459,7 @@ export default async function createXfb(options = {}) {
     if (!gl) fail('XFB_UNSUPPORTED', 'this browser or canvas gives no WebGL2 context');
   }
   const module = await loadModule();
-  return new Xfb(module, gl ?? null);
+  return new Xfb(module, gl ?? null, options.ownsContext ?? false);
 }
 
 function inspectWith(module, source, options) {
@@ -424,6 +468,38 @@ function inspectWith(module, source, options) {
   const result = JSON.parse(module.inspect(source, JSON.stringify(options)));
   if (result.error) fail(result.error.code, result.error.message);
   return result;
+}
+
+/** For engines that wrap a WebGLBuffer in an object of their own (three.js GLBufferAttribute, a
+ *  Babylon.js VertexBuffer): calls `make(glBuffer)` once per WebGLBuffer `buffer` names (two for
+ *  a state pair, which swaps every step) and returns a function that gives the wrapper of the
+ *  current one. Hand its result to the engine every frame, so the engine draws the latest state. */
+export function followBuffer(buffer, make) {
+  if (!(buffer instanceof XfbBuffer)) invalid('followBuffer(): buffer must be an xfb buffer');
+  if (typeof make !== 'function') invalid('followBuffer(): make must be a function (glBuffer) => wrapper');
+  const wrappers = new Map();
+  return () => {
+    const glBuffer = buffer.glBuffer;
+    let wrapper = wrappers.get(glBuffer);
+    if (wrapper === undefined) wrappers.set(glBuffer, (wrapper = make(glBuffer)));
+    return wrapper;
+  };
+}
+
+/** Runs `fn()` and returns { result, buffers }: the WebGLBuffers created on `gl` meanwhile. The way to
+ *  find the WebGLBuffer behind an engine's vertex buffer (to adoptBuffer() it) without reading
+ *  the engine's private fields. */
+export function createdBuffers(gl, fn) {
+  const own = Object.prototype.hasOwnProperty.call(gl, 'createBuffer');
+  const original = gl.createBuffer;
+  const buffers = [];
+  gl.createBuffer = function createBuffer() { const b = original.call(gl); buffers.push(b); return b; };
+  try {
+    return { result: fn(), buffers };
+  } finally {
+    if (own) gl.createBuffer = original;
+    else delete gl.createBuffer;
+  }
 }
 
 let planner;

@@ -89,7 +89,8 @@ std::string inspect(std::string source, std::string optionsJson) {
 
 class Engine {
 public:
-    Engine() : device_(guarded(last_, std::optional<Device>(), [] { return std::optional<Device>(Device()); })) {}
+    explicit Engine(bool ownsContext)
+        : device_(guarded(last_, std::optional<Device>(), [&] { return std::optional<Device>(Device(DeviceOptions{ownsContext})); })) {}
 
     std::string lastError() const { return last_.dump(); }
     bool ok() const { return device_.has_value(); }
@@ -107,6 +108,14 @@ public:
             auto data = std::span<const std::byte>(reinterpret_cast<const std::byte*>(std::uintptr_t(ptr)), std::size_t(bytes));
             int id = next_++;
             buffers_.emplace(id, Buffer(*device_, parseFormat(json::parse(formatJson)), std::int64_t(count), data));
+            return id;
+        });
+    }
+    /// Adopts the GL buffer Emscripten knows as `glName` (registered by index.js), never deleting it.
+    int adoptBuffer(std::string formatJson, double count, int glName) {
+        return guarded(last_, -1, [&] {
+            int id = next_++;
+            buffers_.emplace(id, Buffer::adopt(*device_, parseFormat(json::parse(formatJson)), std::int64_t(count), unsigned(glName)));
             return id;
         });
     }
@@ -271,6 +280,8 @@ public:
         return json{{"buffers", buffers_.size()}, {"programs", programs_.size()}, {"pipelines", pipelines_.size()},
                     {"captures", captures_.size()}, {"readbacks", readbacks_.size()}}.dump();
     }
+    /// GL errors pending before an error-checking call began (the application's), as numbers.
+    std::string takeForeignErrors() { return json(device_->takeForeignErrors()).dump(); }
     void contextLost() { device_->contextLost(); }
     bool contextRestored() {
         return guarded(last_, false, [&] {
@@ -313,11 +324,12 @@ EMSCRIPTEN_BINDINGS(xfb) {
     xfb_expose_gl();
     emscripten::function("inspect", &inspect);
     emscripten::class_<Engine>("Engine")
-        .constructor<>()
+        .constructor<bool>()
         .function("ok", &Engine::ok)
         .function("lastError", &Engine::lastError)
         .function("capabilities", &Engine::capabilities)
         .function("createBuffer", &Engine::createBuffer)
+        .function("adoptBuffer", &Engine::adoptBuffer)
         .function("upload", &Engine::upload)
         .function("glName", &Engine::glName)
         .function("layout", &Engine::layout)
@@ -340,6 +352,7 @@ EMSCRIPTEN_BINDINGS(xfb) {
         .function("captureInfo", &Engine::captureInfo)
         .function("dispose", &Engine::dispose)
         .function("liveObjects", &Engine::liveObjects)
+        .function("takeForeignErrors", &Engine::takeForeignErrors)
         .function("contextLost", &Engine::contextLost)
         .function("contextRestored", &Engine::contextRestored);
 }

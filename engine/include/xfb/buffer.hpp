@@ -32,6 +32,14 @@ public:
     Buffer(const Device& device, VertexFormat format, std::int64_t count, std::span<const T> data)
         : Buffer(device, std::move(format), count, std::as_bytes(data)) {}
 
+    /// Adopts a GL buffer someone else owns (an engine's vertex buffer), typically as a write-only
+    /// {output}: a step writes straight into it. xfb never deletes or reallocates it and does not
+    /// recreate it after a context loss (its owner does; adopt it again). Queries its size with
+    /// glGetBufferParameteriv(GL_BUFFER_SIZE) on GL_COPY_WRITE_BUFFER.
+    /// @throws Error FormatInvalid, InvalidArgument (count <= 0, not a buffer name),
+    ///         Capacity (the buffer holds fewer than count x stride bytes)
+    static Buffer adopt(const Device& device, VertexFormat format, std::int64_t count, unsigned glName);
+
     Buffer(Buffer&&) noexcept;
     Buffer& operator=(Buffer&&) noexcept;
     ~Buffer();
@@ -57,6 +65,7 @@ public:
     std::shared_ptr<detail::BufferState> state() const { return state_; }
 
 private:
+    Buffer() = default;
     std::shared_ptr<detail::BufferState> state_;
 };
 

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace xfb {
 
@@ -25,6 +26,18 @@ struct Capabilities {
     int maxComputeGroupSizeX = 0, maxComputeInvocations = 0, maxComputeStorageBlocks = 0;
 };
 
+/// How xfb shares the GL context (README "Sharing a context").
+struct DeviceOptions {
+    /// false (default): every xfb call leaves the state that engines cache as it found it
+    /// (program, vertex array, ARRAY/COPY/PIXEL_UNPACK buffer bindings, transform feedback
+    /// binding, rasterizer discard, active texture and the textures it bound), at the cost of a
+    /// few glGet* queries and rebinds per call. true: the application owns the context alone and
+    /// accepts that xfb leaves its own program and vertex array bound after a step (the minimal
+    /// 9-call step). In both modes xfb sets the pixel-store unpack parameters and sampler bindings
+    /// it relies on and restores them.
+    bool ownsContext = false;
+};
+
 /// Wraps the GL context current on the calling thread. Every xfb object is created from a
 /// Device and must be used while that context is current. Copies share the same state.
 ///
@@ -35,6 +48,8 @@ public:
     /// Queries GL_VERSION, GL_RENDERER and the limits with glGetString / glGetIntegerv.
     /// @throws Error Unsupported when no context is current or it is older than GL 4.0 / ES 3.0.
     Device();
+    /// The same, sharing the context as `options` says.
+    explicit Device(DeviceOptions options);
     const Capabilities& capabilities() const;
     const Limits& limits() const { return capabilities().limits; }
 
@@ -45,6 +60,12 @@ public:
     /// them again), program (recompiled, uniform values re-applied) and pipeline, with new GL names.
     void contextRestored();
     bool isContextLost() const;
+
+    /// GL errors (GL_INVALID_OPERATION ...) that were already pending when an error-checking xfb
+    /// call began (object creation, uploads, reads, PrimitiveCapture::capture): they were raised by
+    /// other code on the context, so xfb neither reports them as its own nor drops them. GL cannot
+    /// re-raise an error, so they are kept here, oldest first (at most 16), and cleared by this call.
+    std::vector<unsigned> takeForeignErrors();
 
     std::shared_ptr<detail::DeviceState> state() const { return state_; }
 

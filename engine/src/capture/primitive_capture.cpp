@@ -5,12 +5,22 @@
 #include "gl/entries.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
+#include "gl/state_guard.hpp"
 #include "gl/vertex_array.hpp"
 #include "xfb/error.hpp"
 
 #include <algorithm>
 
 namespace xfb {
+
+namespace {
+// Building: vertex arrays, transform feedback objects, the gather program and its buffers.
+constexpr unsigned kBuildState = gl::CachedProgram | gl::CachedVertexArray | gl::CachedArrayBuffer | gl::CachedTransformFeedback | gl::CachedFeedbackBuffer;
+// A capture: the build state (buffer names may have changed), the pass, and the gather's upload
+// from a pixel-unpack buffer into textures on the units it samples.
+constexpr unsigned kCaptureState = kBuildState | gl::CachedDiscard | gl::CachedUnpackBuffer | gl::CachedTextures | gl::ReliedPixelStore |
+                                   gl::ReliedSamplers;
+} // namespace
 
 namespace detail {
 
@@ -78,7 +88,7 @@ struct CaptureState {
             XFB_GL(glBindVertexArray(0));
             XFB_GL(glGenTransformFeedbacks(1, &feedback));
         } else {
-            gather = std::make_unique<RecordGather>(program->capture, plan.count, device->caps);
+            gather = std::make_unique<RecordGather>(program->capture, plan.count, *device);
         }
         bindBuffers();
         elementCapacity = 0;
@@ -198,7 +208,10 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
         throw Error(ErrorCode::Unsupported, "driver expansion needs desktop OpenGL; on '" + caps.version +
                                                 "' transform feedback requires the draw mode to equal the capture mode and forbids indexed draws. "
                                                 "Use Expansion::Engine or Auto");
-    s->build();
+    {
+        gl::StateGuard guard(*s->device, kBuildState | gl::TakeForeignErrors);
+        s->build();
+    }
     s->device->captures.push_back(s.get());
     state_ = std::move(s);
 }
@@ -218,15 +231,20 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     CaptureCount count = countCapture(draw, s.program->capture);
     const std::int64_t vertices = s.validate(draw);
     checkCaptureCapacity(count, s.outputBytes);
+    // The pixel store and sampler bindings are set for the gather's upload and texelFetch; errors
+    // pending before this call are the application's (Device::takeForeignErrors).
+    const detail::RecordGather* g = s.gather.get();
+    gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0, g ? unsigned(g->textures.size()) : 0);
+    detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
+    detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
     // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
     if (s.namesChanged()) s.bindBuffers();
     s.last = count;
     if (s.expansion == Expansion::Driver) s.driverPass(draw);
     else s.enginePass(draw, vertices);
-    s.captured = true;
-#ifdef XFB_GL_CHECK_EVERY_CALL
+    // Checked here, not at a later read: a failed pass or upload is this call's error.
     gl::check("PrimitiveCapture::capture");
-#endif
+    s.captured = true;
     return count;
 }
 

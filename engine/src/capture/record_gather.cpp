@@ -2,6 +2,7 @@
 
 #include "gl/gl_check.hpp"
 #include "gl/shader.hpp"
+#include "gl/state_guard.hpp"
 #include "xfb/error.hpp"
 
 #include <algorithm>
@@ -66,7 +67,8 @@ GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
 
 } // namespace
 
-RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const Capabilities& caps) {
+RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount, DeviceState& device) {
+    const Capabilities& caps = device.caps;
     GLint maxTexture = 0, units = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
     glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
@@ -125,6 +127,9 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
     glGenTextures(GLsizei(textures.size()), textures.data());
     glGenTransformFeedbacks(1, &scratchFeedback);
     glGenTransformFeedbacks(1, &outputFeedback);
+    // The textures are created on the first unit the gather uses, not on the application's active one.
+    gl::StateGuard textureGuard(device, gl::CachedTextures, firstUnit, 1);
+    glActiveTexture(GL_TEXTURE0 + firstUnit);
     for (std::size_t b = 0; b < scratch.size(); ++b) {
         std::int64_t words = vertexCount * wordsPerRecord[b];
         glBindBuffer(GL_ARRAY_BUFFER, scratch[b]);
@@ -138,6 +143,7 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
     }
     glBindTexture(GL_TEXTURE_2D, 0);
+    glActiveTexture(GL_TEXTURE0); // as gather() leaves it when the context is owned
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
 
     glGenBuffers(1, &sources);

@@ -10,6 +10,7 @@
 // are the ones the user's shader produced, in primitive order. For non-indexed draws the source
 // vertex of each record is computed from gl_VertexID in the shader: nothing is uploaded.
 #include "gl/gl_api.hpp"
+#include "gl/state.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/device.hpp"
 #include "xfb/primitive_count.hpp"
@@ -35,7 +36,7 @@ struct RecordGather {
     /// Builds every GL object for up to `vertexCount` vertices; outputFeedback's buffers are bound by the caller.
     /// @throws Error Capacity (more words than a texture holds), Unsupported (a separate-mode
     ///         varying over 4 components), ShaderCompile / ProgramLink (never expected)
-    RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const Capabilities& caps);
+    RecordGather(const CapturePlan& capture, std::int64_t vertexCount, DeviceState& device);
     RecordGather(const RecordGather&) = delete;
     RecordGather& operator=(const RecordGather&) = delete;
     ~RecordGather();
@@ -43,7 +44,7 @@ struct RecordGather {
     /// Pass 2, after pass 1 wrote `vertices` records through scratchFeedback (transform feedback
     /// object unbound, rasterizer discard on): copies them into the textures and writes the
     /// draw's `records` records in primitive order (expandPrimitives). Leaves the textures
-    /// unbound, GL_TEXTURE0 active.
+    /// unbound, GL_TEXTURE0 active (the caller's StateGuard restores what was there).
     void gather(std::int64_t vertices, const DrawDesc& draw, std::int64_t records);
     /// Sets xfb_mode (a DrawMode, or -1: read the uploaded list) and xfb_vertices when they changed;
     /// the gather program must be current.

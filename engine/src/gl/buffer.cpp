@@ -1,5 +1,6 @@
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
+#include "gl/state_guard.hpp"
 #include "xfb/buffer.hpp"
 #include "xfb/error.hpp"
 #include "xfb/readback.hpp"
@@ -10,7 +11,20 @@ namespace xfb {
 
 namespace detail {
 BufferState::~BufferState() {
-    if (name) glDeleteBuffers(1, &name);
+    if (name && owned) glDeleteBuffers(1, &name);
+}
+
+void requireLiveBuffer(const BufferState& s, const std::string& what) {
+    if (s.name && !glIsBuffer(s.name))
+        throw Error(ErrorCode::Disposed, what + ": the GL buffer object of this " + std::to_string(s.count) + "-element Buffer (GL name " +
+                                             std::to_string(s.name) + ") was deleted by other code, e.g. an engine's dispose()/destroy() of a "
+                                             "vertex buffer or attribute that wrapped it. Detach xfb's buffers from the engine's objects before "
+                                             "disposing them (README \"Sharing a context\"), and create this Buffer again");
+}
+
+void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what) {
+    for (const auto& b : buffers)
+        if (b) requireLiveBuffer(*b, what);
 }
 
 void allocateBuffer(BufferState& s, const void* data) {
@@ -36,10 +50,38 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
     s->format = std::move(format);
     s->count = count;
     s->bytes = bytes;
+    gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     detail::allocateBuffer(*s, data.empty() ? nullptr : data.data());
     std::erase_if(s->device->buffers, [](auto& w) { return w.expired(); }); // keep the registry small
     s->device->buffers.push_back(s);
     state_ = std::move(s);
+}
+
+Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t count, unsigned glName) {
+    format.validate();
+    if (count <= 0) throw Error(ErrorCode::InvalidArgument, "buffer element count must be > 0, got " + std::to_string(count));
+    device.state()->requireContext("adopting a Buffer");
+    auto s = std::make_shared<detail::BufferState>();
+    s->device = device.state();
+    s->format = std::move(format);
+    s->count = count;
+    s->bytes = std::uint64_t(count) * std::uint64_t(s->format.stride);
+    s->owned = false;
+    gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
+    if (glName == 0 || !glIsBuffer(glName))
+        throw Error(ErrorCode::InvalidArgument, "cannot adopt GL buffer " + std::to_string(glName) + ": it is not a live buffer object (created and bound once)");
+    GLint size = 0;
+    glBindBuffer(GL_COPY_WRITE_BUFFER, glName);
+    glGetBufferParameteriv(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    gl::check("adopting a buffer (glGetBufferParameteriv)");
+    if (std::uint64_t(size) < s->bytes)
+        throw Error(ErrorCode::Capacity, "the adopted GL buffer holds " + std::to_string(size) + " bytes; " + std::to_string(count) + " elements of " +
+                                             std::to_string(s->format.stride) + " bytes (" + s->format.describe() + ") need " + std::to_string(s->bytes));
+    s->name = glName;
+    Buffer b;
+    b.state_ = std::move(s);
+    return b;
 }
 
 Buffer::Buffer(Buffer&&) noexcept = default;
@@ -54,6 +96,8 @@ static detail::BufferState& live(const std::shared_ptr<detail::BufferState>& s) 
 void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     auto& s = live(state_);
     s.device->requireContext("Buffer::upload");
+    gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
+    detail::requireLiveBuffer(s, "Buffer::upload");
     if (byteOffset > s.bytes || data.size() > s.bytes - byteOffset)
         throw Error(ErrorCode::InvalidArgument, "upload of " + std::to_string(data.size()) + " bytes at offset " + std::to_string(byteOffset) +
                                                     " does not fit the " + std::to_string(s.bytes) + "-byte buffer");
@@ -66,6 +110,8 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
 std::vector<std::byte> Buffer::read() const {
     auto& s = live(state_);
     s.device->requireContext("Buffer::read");
+    gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
+    detail::requireLiveBuffer(s, "Buffer::read");
 #ifndef __EMSCRIPTEN__ // WebGL cannot wait on a fence; glGetBufferSubData waits itself
     gl::finishWithFence();
 #endif

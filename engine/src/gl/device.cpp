@@ -1,5 +1,6 @@
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
+#include "gl/state_guard.hpp"
 #include "compute/compute_pass.hpp"
 #include "xfb/error.hpp"
 
@@ -61,7 +62,19 @@ Capabilities queryCapabilities() {
 
 } // namespace
 
-Device::Device() : state_(std::make_shared<detail::DeviceState>()) { state_->caps = queryCapabilities(); }
+Device::Device() : Device(DeviceOptions{}) {}
+
+Device::Device(DeviceOptions options) : state_(std::make_shared<detail::DeviceState>()) {
+    state_->ownsContext = options.ownsContext;
+    gl::StateGuard guard(*state_, gl::TakeForeignErrors);
+    state_->caps = queryCapabilities();
+}
+
+std::vector<unsigned> Device::takeForeignErrors() {
+    std::vector<unsigned> out(state_->foreignErrors.begin(), state_->foreignErrors.end());
+    state_->foreignErrors.clear();
+    return out;
+}
 
 const Capabilities& Device::capabilities() const { return state_->caps; }
 
@@ -78,8 +91,10 @@ void Device::contextRestored() {
     std::erase_if(d.buffers, [](auto& w) { return w.expired(); });
     std::erase_if(d.programs, [](auto& w) { return w.expired(); });
     d.lost = false;
+    gl::StateGuard guard(d, gl::kAllState | gl::TakeForeignErrors);
     for (auto& w : d.buffers) {
         auto b = w.lock();
+        if (!b->owned) continue; // its owner recreates it; the application adopts it again
         b->name = 0;
         detail::allocateBuffer(*b, nullptr);
     }

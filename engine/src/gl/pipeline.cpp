@@ -1,8 +1,15 @@
 #include "gl/draw_mode.hpp"
 #include "gl/entries.hpp"
 #include "gl/pipeline_state.hpp"
+#include "gl/state_guard.hpp"
 
 namespace xfb {
+
+namespace {
+// Building, checked steps and the backend choice (which times passes): a step's state plus
+// the buffer bindings used to set up vertex arrays and to read sizes and totals.
+constexpr unsigned kBuildState = gl::kStepState | gl::CachedArrayBuffer | gl::CachedCopyBuffers | gl::CachedFeedbackBuffer;
+} // namespace
 
 namespace detail {
 
@@ -44,6 +51,9 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     s->device = device.state();
     s->device->requireContext("creating a Pipeline");
     s->device->pipelines.push_back(s.get());
+    gl::StateGuard guard(*s->device, kBuildState | gl::TakeForeignErrors);
+    detail::requireLiveBuffers(s->inputs, "creating a Pipeline (an input)");
+    detail::requireLiveBuffers(s->outputs, "creating a Pipeline (an output)");
     s->build();
     s->select(options.backend, options.workGroupSize);
     state_ = std::move(s);
@@ -76,6 +86,7 @@ void Pipeline::step() {
 #else
     constexpr bool checkErrors = false;
 #endif
+    gl::StateGuard guard(*s.device, gl::kStepState | (checkErrors ? gl::TakeForeignErrors : 0u));
     if (GLenum err = s.pass(query, checkErrors); err != GL_NO_ERROR)
         throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the " + std::string(backendName(s.choice.backend)) + " pass raised " + gl::errorName(err) +
                                             "; the step was not swapped, the state buffers hold the previous state");
@@ -86,6 +97,9 @@ void Pipeline::beginCheckedStep() {
     auto& s = live(state_);
     s.device->requireContext("Pipeline::beginCheckedStep");
     s.refuseWhileChecking("beginCheckedStep");
+    gl::StateGuard guard(*s.device, kBuildState | gl::TakeForeignErrors);
+    detail::requireLiveBuffers(s.inputs, "Pipeline::beginCheckedStep (an input)");
+    detail::requireLiveBuffers(s.outputs, "Pipeline::beginCheckedStep (an output)");
     detail::PipelineState::CheckedStep c;
     if (s.choice.backend == Backend::Compute) {
         // A dispatch has no PRIMITIVES_WRITTEN; it writes every element unless a buffer is too small.
@@ -165,6 +179,7 @@ int Pipeline::pollQueries(const std::function<void(const StepReport&)>& onResult
 void Pipeline::setBackend(Backend backend) {
     auto& s = live(state_);
     s.refuseWhileChecking("setBackend()");
+    gl::StateGuard guard(*s.device, kBuildState | gl::TakeForeignErrors);
     s.select(backend, s.options.workGroupSize);
 }
 
@@ -183,7 +198,11 @@ std::string_view backendName(Backend b) {
     return "?";
 }
 
-std::vector<EmitReport> Pipeline::emitted() const { return live(state_).readEmitted(); }
+std::vector<EmitReport> Pipeline::emitted() const {
+    auto& s = live(state_);
+    gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
+    return s.readEmitted();
+}
 
 unsigned Pipeline::emitTotalsBuffer() const {
     auto& s = live(state_);

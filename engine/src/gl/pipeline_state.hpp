@@ -110,8 +110,8 @@ struct PipelineState {
         if (query) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
         glDisable(GL_RASTERIZER_DISCARD);
         // Unbound so the captured buffers can be bound anywhere else (WebGL2 forbids a buffer
-        // bound for transform feedback on another target). The VAO stays bound, as in any
-        // VAO-based code: whoever sets attribute pointers next binds their own VAO first.
+        // bound for transform feedback on another target). The program and VAO stay bound: the
+        // caller's StateGuard restores the application's unless it owns the context.
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
         if (!collectError) return GL_NO_ERROR;
         GLenum first = glGetError();

@@ -1,4 +1,5 @@
 #include "gl/gl_check.hpp"
+#include "gl/state_guard.hpp"
 #include "gl/shader.hpp"
 #include "gl/state.hpp"
 #include "xfb/error.hpp"
@@ -252,7 +253,10 @@ Program::Program(const Device& device, ProgramDesc desc) {
     s->capture = planCapture(s->shader, desc.capture, limits);
     s->desc = std::move(desc);
 
-    s->link();
+    {
+        gl::StateGuard guard(*s->device, gl::TakeForeignErrors);
+        s->link();
+    }
     std::erase_if(s->device->programs, [](auto& w) { return w.expired(); });
     s->device->programs.push_back(s);
     state_ = std::move(s);

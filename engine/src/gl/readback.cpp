@@ -1,5 +1,6 @@
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
+#include "gl/state_guard.hpp"
 #include "xfb/buffer.hpp"
 #include "xfb/error.hpp"
 #include "xfb/readback.hpp"
@@ -43,6 +44,7 @@ void finishWithFence() {
 
 namespace detail {
 struct ReadbackState {
+    std::shared_ptr<DeviceState> device;
     GLuint staging = 0;
     GLsync fence = nullptr;
     std::uint64_t bytes = 0;
@@ -58,7 +60,10 @@ ReadbackRequest Buffer::readAsync() const {
     auto s = state();
     if (!s) throw Error(ErrorCode::Disposed, "this Buffer was moved from; use the Buffer it was moved into");
     s->device->requireContext("Buffer::readAsync");
+    gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     auto r = std::make_shared<detail::ReadbackState>();
+    r->device = s->device;
+    detail::requireLiveBuffer(*s, "Buffer::readAsync");
     r->bytes = s->bytes;
     XFB_GL(glGenBuffers(1, &r->staging));
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging));
@@ -91,6 +96,7 @@ std::vector<std::byte> ReadbackRequest::take() {
 #else
     gl::waitFor(state_->fence);
 #endif
+    gl::StateGuard guard(*state_->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     std::vector<std::byte> out = gl::readBytes(state_->staging, state_->bytes);
     state_->taken = true;
     return out;

@@ -26,6 +26,11 @@ struct DeviceState {
     /// Backend::Auto decisions, per simulation shape, measured once per context.
     std::map<std::string, std::pair<int, std::string>> autoDecisions; // key -> (Backend, reason)
     bool lost = false;
+    /// DeviceOptions::ownsContext: no save/restore of the state engines cache (see gl/state_guard.hpp).
+    bool ownsContext = false;
+    /// GL errors that were pending when an error-checking xfb call began: the application's, kept
+    /// here (oldest first, at most 16) instead of being blamed on xfb or dropped. Device::takeForeignErrors().
+    std::vector<GLenum> foreignErrors;
     // Live objects, to recreate after a context loss.
     std::vector<std::weak_ptr<BufferState>> buffers;
     std::vector<std::weak_ptr<ProgramState>> programs;
@@ -42,6 +47,7 @@ struct BufferState {
     VertexFormat format;
     std::int64_t count = 0;
     std::uint64_t bytes = 0;
+    bool owned = true; // false: adopted (Buffer::adopt), never deleted or recreated by xfb
     ~BufferState();
 };
 
@@ -76,6 +82,12 @@ struct ProgramState {
     /// Compiles and links `program` from the plans (also after a context loss).
     void link();
 };
+
+/// @throws Error Disposed when other code deleted the buffer's GL object (glIsBuffer is false),
+/// e.g. an engine's dispose()/destroy() of a vertex buffer that wrapped it. `what` names the call.
+void requireLiveBuffer(const BufferState& s, const std::string& what);
+/// The same for every non-null buffer of a role list.
+void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what);
 
 /// GL objects of a buffer (glGenBuffers + glBufferData of `bytes`, contents from `data` or undefined).
 void allocateBuffer(BufferState& s, const void* data);

@@ -5,11 +5,11 @@ const vec4 = (slot) => [{ semantic: `ATTR${slot}`, components: 4 }];
 const separateSource = '#version 300 es\nin vec4 position;\nin vec4 velocity;\nuniform float dt;\nout vec4 out_position;\nout vec4 out_velocity;\n' +
   'void main() { out_velocity = velocity + vec4(0.0, -1.0, 0.0, 0.0) * dt; out_position = position + out_velocity * dt; }';
 
-test('GL calls per steady-state step: at most 9 for a two-state separate simulation', async ({ note }) => {
+test('GL calls per steady-state step with ownsContext: at most 9 for a two-state separate simulation', async ({ note }) => {
   const canvas = document.createElement('canvas');
   const gl = canvas.getContext('webgl2');
   const calls = countCalls(gl);
-  const xfb = await createXfb({ gl });
+  const xfb = await createXfb({ gl, ownsContext: true }); // the shared default's cost: shared-context.js
   const n = 1000;
   const p = xfb.createBuffer({ format: vec4(0), count: n, data: pseudoRandom(4 * n, -1, 1, 1) }), p2 = xfb.createBuffer({ format: vec4(0), count: n });
   const v = xfb.createBuffer({ format: vec4(1), count: n, data: pseudoRandom(4 * n, -1, 1, 2) }), v2 = xfb.createBuffer({ format: vec4(1), count: n });

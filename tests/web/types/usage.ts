@@ -1,7 +1,7 @@
 // Compiled (never run) against the package's index.d.ts by types.mjs: what a TypeScript user
 // writes must type-check, and the misuses marked @ts-expect-error must be rejected (if the
 // types degraded to `any`, those markers would themselves be errors).
-import createXfb, { XfbError, inspect, type CaptureCount, type StepReport, type Xfb } from 'xfb';
+import createXfb, { XfbError, createdBuffers, followBuffer, inspect, type CaptureCount, type StepReport, type Xfb } from 'xfb';
 
 export async function usage(canvas: HTMLCanvasElement): Promise<number> {
   const xfb: Xfb = await createXfb({ canvas });
@@ -32,4 +32,16 @@ export async function usage(canvas: HTMLCanvasElement): Promise<number> {
   // @ts-expect-error: the primitive of a count is points, lines or triangles
   const strip: CaptureCount['primitive'] = 'triangle_strip';
   return count.records + count.bytes[0] + report.written + plan.buffers.length + xfb.liveObjects().captures + strip.length;
+}
+
+// Sharing a context: the owned mode, foreign errors, adopting an engine's buffer, following a swap.
+export async function shared(gl: WebGL2RenderingContext): Promise<number> {
+  const xfb = await createXfb({ gl, ownsContext: false });
+  const errors: { code: number; name: string }[] = xfb.takeForeignGlErrors();
+  const { result, buffers } = createdBuffers(gl, () => gl.createBuffer());
+  const adopted = xfb.adoptBuffer({ glBuffer: buffers[0], format: [{ semantic: 'ATTR0', components: 3 }], count: 3 });
+  const current: () => { b: WebGLBuffer } = followBuffer(adopted, (b) => ({ b }));
+  // @ts-expect-error: ownsContext is a boolean
+  await createXfb({ gl, ownsContext: 'yes' });
+  return errors.length + (result ? 1 : 0) + (adopted.adopted ? 1 : 0) + (current().b ? 1 : 0);
 }

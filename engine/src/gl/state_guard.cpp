@@ -1,0 +1,193 @@
+#include "gl/state_guard.hpp"
+
+#include "gl/state.hpp"
+
+#include <exception>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+
+// WebGL: the engine's programs, buffers and textures have no Emscripten name, so the saved state
+// is kept as WebGL objects on a small stack (guards nest). Numbers are GL enums.
+// clang-format off
+EM_JS(void, xfb_guard_save, (unsigned bits, unsigned firstUnit, unsigned units), {
+  var g = GLctx, s = { b: bits, f: firstUnit, n: units }, i;
+  if (bits & 1) s.p = g.getParameter(0x8B8D);
+  if (bits & 2) s.v = g.getParameter(0x85B5);
+  // Generic buffer bindings are cleared while xfb runs: WebGL2 refuses a transform-feedback
+  // draw while one of its buffers is also bound to another target.
+  if ((bits & 4) && (s.a = g.getParameter(0x8894))) g.bindBuffer(0x8892, null);
+  if ((bits & 8) && (s.r = g.getParameter(0x8F36))) g.bindBuffer(0x8F36, null);
+  if ((bits & 8) && (s.w = g.getParameter(0x8F37))) g.bindBuffer(0x8F37, null);
+  if ((bits & 16) && (s.u = g.getParameter(0x88EF))) g.bindBuffer(0x88EC, null);
+  if (bits & 32) s.t = g.getParameter(0x8E25);
+  if ((bits & 2048) && (s.fb = g.getParameter(0x8C8F))) g.bindBuffer(0x8C8E, null);
+  if (bits & 64) s.d = g.isEnabled(0x8C89);
+  if (bits & 640) {
+    s.at = g.getParameter(0x84E0); s.tx = []; s.sm = [];
+    for (i = 0; i < units; i++) {
+      g.activeTexture(0x84C0 + firstUnit + i);
+      if (bits & 128) s.tx.push(g.getParameter(0x8069));
+      if (bits & 512) { s.sm.push(g.getParameter(0x8919)); if (s.sm[i]) g.bindSampler(firstUnit + i, null); }
+    }
+  }
+  if (bits & 256) {
+    // UNPACK_FLIP_Y_WEBGL, UNPACK_PREMULTIPLY_ALPHA_WEBGL, ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS, ALIGNMENT
+    var names = [0x9240, 0x9241, 0x0CF2, 0x0CF3, 0x0CF4, 0x0CF5], values = [false, false, 0, 0, 0, 4];
+    s.ps = [];
+    for (i = 0; i < names.length; i++) {
+      var v = g.getParameter(names[i]);
+      if (v !== values[i]) { s.ps.push(names[i], v); g.pixelStorei(names[i], values[i]); }
+    }
+  }
+  (GL.xfbGuards || (GL.xfbGuards = [])).push(s);
+});
+
+EM_JS(void, xfb_guard_restore, (int unwinding), {
+  var g = GLctx, s = GL.xfbGuards.pop(), b = s.b, u = unwinding, i;
+  if (b & 1) g.useProgram(s.p);
+  if (b & 2) g.bindVertexArray(s.v);
+  if ((b & 4) && (s.a || u)) g.bindBuffer(0x8892, s.a);
+  if ((b & 8) && (s.r || u)) g.bindBuffer(0x8F36, s.r);
+  if ((b & 8) && (s.w || u)) g.bindBuffer(0x8F37, s.w);
+  if ((b & 16) && (s.u || u)) g.bindBuffer(0x88EC, s.u);
+  if ((b & 32) && (s.t || u)) g.bindTransformFeedback(0x8E22, s.t);
+  if ((b & 2048) && (s.fb || u)) g.bindBuffer(0x8C8E, s.fb);
+  if ((b & 64) && (s.d || u)) { if (s.d) g.enable(0x8C89); else g.disable(0x8C89); }
+  for (i = 0; i < s.n; i++) {
+    if (b & 128) { g.activeTexture(0x84C0 + s.f + i); g.bindTexture(0x0DE1, s.tx[i]); }
+    if ((b & 512) && s.sm[i]) g.bindSampler(s.f + i, s.sm[i]);
+  }
+  if (b & 128) g.activeTexture(s.at);
+  if (b & 256) for (i = 0; i < s.ps.length; i += 2) g.pixelStorei(s.ps[i], s.ps[i + 1]);
+});
+// clang-format on
+#endif
+
+namespace xfb::gl {
+
+namespace {
+
+/// Drains the errors pending before an xfb call into `device.foreignErrors` (at most 16 kept).
+void takeForeignErrors(detail::DeviceState& device) {
+    for (int i = 0; i < 16; ++i) {
+        GLenum e = glGetError();
+        if (e == GL_NO_ERROR) return;
+        if (device.foreignErrors.size() < 16) device.foreignErrors.push_back(e);
+    }
+}
+
+constexpr unsigned kRelied = ReliedPixelStore | ReliedSamplers;
+
+} // namespace
+
+#ifdef __EMSCRIPTEN__
+
+
+StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firstUnit, unsigned units) {
+    if (bits & TakeForeignErrors) takeForeignErrors(device);
+    bits_ = (device.ownsContext ? bits & kRelied : bits) & kAllState;
+    exceptions_ = std::uncaught_exceptions();
+    if (bits_) xfb_guard_save(bits_, firstUnit, units);
+}
+
+StateGuard::~StateGuard() {
+    if (bits_) xfb_guard_restore(std::uncaught_exceptions() > exceptions_ ? 1 : 0);
+}
+
+#else
+
+namespace {
+GLint getInt(GLenum name) {
+    GLint v = 0;
+    glGetIntegerv(name, &v);
+    return v;
+}
+} // namespace
+
+StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firstUnit, unsigned units) {
+    if (bits & TakeForeignErrors) takeForeignErrors(device);
+    bits_ = (device.ownsContext ? bits & kRelied : bits) & kAllState;
+    exceptions_ = std::uncaught_exceptions();
+    desktop_ = !device.caps.es;
+    firstUnit_ = firstUnit;
+    units_ = units < kMaxUnits ? units : kMaxUnits;
+    if (bits_ & CachedProgram) program_ = getInt(GL_CURRENT_PROGRAM);
+    if (bits_ & CachedVertexArray) vertexArray_ = getInt(GL_VERTEX_ARRAY_BINDING);
+    // Generic buffer bindings are cleared while xfb runs (WebGL2 refuses a transform-feedback draw
+    // while one of its buffers is also bound to another target; xfb's code leaves them at zero).
+    auto clear = [](GLenum query, GLenum target, GLint& saved) {
+        if ((saved = getInt(query))) glBindBuffer(target, 0);
+    };
+    if (bits_ & CachedArrayBuffer) clear(GL_ARRAY_BUFFER_BINDING, GL_ARRAY_BUFFER, arrayBuffer_);
+    if (bits_ & CachedCopyBuffers) clear(GL_COPY_READ_BUFFER_BINDING, GL_COPY_READ_BUFFER, copyRead_), clear(GL_COPY_WRITE_BUFFER_BINDING, GL_COPY_WRITE_BUFFER, copyWrite_);
+    if (bits_ & CachedUnpackBuffer) clear(GL_PIXEL_UNPACK_BUFFER_BINDING, GL_PIXEL_UNPACK_BUFFER, unpack_);
+    if (bits_ & CachedTransformFeedback) feedback_ = getInt(GL_TRANSFORM_FEEDBACK_BINDING);
+    if (bits_ & CachedFeedbackBuffer) clear(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER, feedbackBuffer_);
+    if (bits_ & CachedDiscard) {
+        discard_ = glIsEnabled(GL_RASTERIZER_DISCARD);
+        if (desktop_) restart_ = glIsEnabled(GL_PRIMITIVE_RESTART);
+    }
+    if (bits_ & (CachedTextures | ReliedSamplers)) {
+        activeTexture_ = getInt(GL_ACTIVE_TEXTURE);
+        for (unsigned i = 0; i < units_; ++i) {
+            glActiveTexture(GL_TEXTURE0 + firstUnit_ + i);
+            if (bits_ & CachedTextures) textures_[i] = getInt(GL_TEXTURE_BINDING_2D);
+            if (bits_ & ReliedSamplers) {
+                samplers_[i] = getInt(GL_SAMPLER_BINDING);
+                if (samplers_[i]) glBindSampler(firstUnit_ + i, 0);
+            }
+        }
+    }
+    if (bits_ & ReliedPixelStore) {
+        // Only the parameters that differ from the defaults are set (and restored).
+        for (int i = 0; i < kPixelStore; ++i) {
+            GLenum name = pixelStoreName(i);
+            if (!name) continue;
+            pixelStore_[i] = getInt(name);
+            if (pixelStore_[i] != pixelStoreDefault(i)) glPixelStorei(name, pixelStoreDefault(i));
+        }
+    }
+}
+
+GLenum StateGuard::pixelStoreName(int i) const {
+    static constexpr GLenum names[kPixelStore] = {GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_ALIGNMENT,
+                                                  GL_UNPACK_SWAP_BYTES};
+    return i == 4 && !desktop_ ? 0 : names[i]; // UNPACK_SWAP_BYTES is desktop only
+}
+
+GLint StateGuard::pixelStoreDefault(int i) { return i == 3 ? 4 : 0; }
+
+StateGuard::~StateGuard() {
+    if (!bits_) return;
+    // A throwing entry point may stop between a bind and its unbind: then restore everything.
+    const bool all = std::uncaught_exceptions() > exceptions_;
+    auto rebind = [&](unsigned bit, GLint saved, auto&& bind) {
+        if ((bits_ & bit) && (saved || all)) bind(GLuint(saved));
+    };
+    if (bits_ & CachedProgram) glUseProgram(GLuint(program_));
+    if (bits_ & CachedVertexArray) glBindVertexArray(GLuint(vertexArray_));
+    rebind(CachedArrayBuffer, arrayBuffer_, [](GLuint n) { glBindBuffer(GL_ARRAY_BUFFER, n); });
+    rebind(CachedCopyBuffers, copyRead_, [](GLuint n) { glBindBuffer(GL_COPY_READ_BUFFER, n); });
+    rebind(CachedCopyBuffers, copyWrite_, [](GLuint n) { glBindBuffer(GL_COPY_WRITE_BUFFER, n); });
+    rebind(CachedUnpackBuffer, unpack_, [](GLuint n) { glBindBuffer(GL_PIXEL_UNPACK_BUFFER, n); });
+    rebind(CachedTransformFeedback, feedback_, [](GLuint n) { glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, n); });
+    rebind(CachedFeedbackBuffer, feedbackBuffer_, [](GLuint n) { glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, n); });
+    if ((bits_ & CachedDiscard) && (discard_ || all)) discard_ ? glEnable(GL_RASTERIZER_DISCARD) : glDisable(GL_RASTERIZER_DISCARD);
+    if ((bits_ & CachedDiscard) && desktop_ && (restart_ || all)) restart_ ? glEnable(GL_PRIMITIVE_RESTART) : glDisable(GL_PRIMITIVE_RESTART);
+    for (unsigned i = 0; i < units_; ++i) {
+        if (bits_ & CachedTextures) {
+            glActiveTexture(GL_TEXTURE0 + firstUnit_ + i);
+            glBindTexture(GL_TEXTURE_2D, GLuint(textures_[i]));
+        }
+        if ((bits_ & ReliedSamplers) && samplers_[i]) glBindSampler(firstUnit_ + i, GLuint(samplers_[i]));
+    }
+    if (bits_ & CachedTextures) glActiveTexture(GLenum(activeTexture_));
+    if (bits_ & ReliedPixelStore)
+        for (int i = 0; i < kPixelStore; ++i)
+            if (GLenum name = pixelStoreName(i); name && pixelStore_[i] != pixelStoreDefault(i)) glPixelStorei(name, pixelStore_[i]);
+}
+
+#endif
+
+} // namespace xfb::gl

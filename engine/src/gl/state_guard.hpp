@@ -1,0 +1,70 @@
+#pragma once
+// Internal: the shared-context contract (README "Sharing a context") in one place. Every public
+// entry point that touches GL state opens one StateGuard naming what it touches; the guard
+//  - sets the state xfb relies on and cannot assume (pixel-store unpack parameters, no sampler
+//    object on the texture units it samples), always, and restores it afterwards;
+//  - saves the state that engines cache (program, vertex array, buffer bindings, active texture
+//    and the textures it binds, transform feedback binding, rasterizer discard) and restores
+//    it when the guard ends, unless the Device was created with DeviceOptions::ownsContext.
+// Code inside a guard leaves what it binds at zero where it can; the guard then rebinds only
+// what differs, so an application that keeps those bindings at zero pays queries, not binds.
+// On WebGL the saved state is kept as JavaScript objects (the engine's programs and buffers have
+// no Emscripten name), so the web build implements save/restore in JavaScript (state_guard.cpp).
+#include "gl/gl_api.hpp"
+
+namespace xfb::detail { struct DeviceState; }
+
+namespace xfb::gl {
+
+/// What an entry point touches. Cached* bits are restored unless the context is owned;
+/// Relied* bits are set to what xfb needs and restored in both modes.
+enum StateBit : unsigned {
+    CachedProgram = 1u << 0,           // glUseProgram
+    CachedVertexArray = 1u << 1,       // glBindVertexArray (and with it ELEMENT_ARRAY_BUFFER)
+    // Generic buffer bindings: a non-zero one is unbound when the guard starts (a transform-feedback
+    // draw fails on WebGL2 while its buffer is bound to another target) and rebound when it ends.
+    CachedArrayBuffer = 1u << 2,       // glBindBuffer(GL_ARRAY_BUFFER)
+    CachedCopyBuffers = 1u << 3,       // glBindBuffer(GL_COPY_READ_BUFFER / GL_COPY_WRITE_BUFFER)
+    CachedUnpackBuffer = 1u << 4,      // glBindBuffer(GL_PIXEL_UNPACK_BUFFER)
+    CachedTransformFeedback = 1u << 5, // glBindTransformFeedback
+    CachedDiscard = 1u << 6,           // glEnable/glDisable(GL_RASTERIZER_DISCARD) (+ PRIMITIVE_RESTART natively)
+    CachedTextures = 1u << 7,          // glActiveTexture + glBindTexture(GL_TEXTURE_2D) on the guarded units
+    ReliedPixelStore = 1u << 8,        // UNPACK_ROW_LENGTH/SKIP_*/ALIGNMENT (+ FLIP_Y/PREMULTIPLY on WebGL) at defaults
+    ReliedSamplers = 1u << 9,          // no sampler object on the guarded units (glBindSampler(unit, 0))
+    CachedFeedbackBuffer = 1u << 11,   // the generic GL_TRANSFORM_FEEDBACK_BUFFER binding (glBindBufferBase sets it)
+    // Not state: the entry point checks glGetError when it ends, so errors already pending when it
+    // starts are the application's. They are drained into DeviceState::foreignErrors (kept, not
+    // blamed on xfb, not thrown) so the check reports only what xfb's own calls raised.
+    TakeForeignErrors = 1u << 10,
+};
+
+/// What a transform-feedback step touches (ARRAY_BUFFER: cleared, see CachedArrayBuffer).
+constexpr unsigned kStepState = CachedProgram | CachedVertexArray | CachedArrayBuffer | CachedTransformFeedback | CachedDiscard;
+/// Everything (object creation, context restoration, captures).
+constexpr unsigned kAllState = 0xBFF;
+
+class StateGuard {
+public:
+    /// Saves (and for Relied* bits, sets) the state in `bits`; texture units [firstUnit,
+    /// firstUnit + units) for CachedTextures / ReliedSamplers.
+    StateGuard(detail::DeviceState& device, unsigned bits, unsigned firstUnit = 0, unsigned units = 0);
+    ~StateGuard();
+    StateGuard(const StateGuard&) = delete;
+    StateGuard& operator=(const StateGuard&) = delete;
+
+private:
+    unsigned bits_ = 0;
+    int exceptions_ = 0; // std::uncaught_exceptions() at construction: tells a throwing exit
+#ifndef __EMSCRIPTEN__
+    static constexpr int kMaxUnits = 4, kPixelStore = 5;
+    GLenum pixelStoreName(int i) const;
+    static GLint pixelStoreDefault(int i);
+    bool desktop_ = false;
+    GLint program_ = 0, vertexArray_ = 0, arrayBuffer_ = 0, copyRead_ = 0, copyWrite_ = 0, unpack_ = 0, feedback_ = 0, feedbackBuffer_ = 0;
+    GLboolean discard_ = GL_FALSE, restart_ = GL_FALSE;
+    GLint activeTexture_ = 0, textures_[kMaxUnits] = {}, samplers_[kMaxUnits] = {}, pixelStore_[kPixelStore] = {};
+    unsigned firstUnit_ = 0, units_ = 0;
+#endif
+};
+
+} // namespace xfb::gl
