@@ -91,13 +91,15 @@ public:
     /// throws Capacity with both sizes and nothing is written. A part's program must write the
     /// same record layout (else OutputLayoutMismatch naming both layouts) and read only inputs
     /// the capture provides (else SemanticMissing).
-    /// Driver (desktop GL): glBindBufferRange at the session's first byte,
-    /// glBeginTransformFeedback(primitive), then per part glDrawArrays / glDrawElements with
-    /// glPauseTransformFeedback / glResumeTransformFeedback (GL 4.0) around a program change
-    /// between parts: writing continues where the last part stopped. GL requires one primitive
-    /// mode per begin/end, so where the captured primitive changes (triangles after lines) the
-    /// engine ends and begins again with glBindBufferRange at that part's first byte. Every mix
-    /// of modes works.
+    /// Driver (desktop GL): glBindBufferRange at the first part's first byte,
+    /// glBeginTransformFeedback(primitive), then per part glDrawArrays / glDrawElements (every
+    /// part's indices uploaded once, at offsets), with glPauseTransformFeedback /
+    /// glResumeTransformFeedback (GL 4.0) between consecutive parts of the same captured
+    /// primitive and program: writing continues where the last part stopped. One begin has one
+    /// primitive mode, and glResumeTransformFeedback with another program than the one that
+    /// began is GL_INVALID_OPERATION (ARB_transform_feedback2), so a change of either ends and
+    /// begins again with glBindBufferRange at that part's first byte. Every mix of modes and
+    /// programs works.
     /// Engine (ES 3.0 / WebGL2, or forced): each part's two POINTS passes, the gather writing
     /// through glBindBufferRange at the part's first byte. Every mix of modes works.
     /// The bytes are identical under both, and identical to capturing the parts one by one.
