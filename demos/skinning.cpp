@@ -2,7 +2,9 @@
 // frame in a POINTS pass, 1:1 with the vertex buffer, into a write-only buffer; the result is
 // then drawn several times (three instances and their shadows) with the original index buffer.
 // The "captured" variant captures the indexed triangles instead (xfb::PrimitiveCapture: one
-// record per index) and draws them with drawCaptured(), without an index buffer or a CPU count.
+// record per index) as three submeshes appended into one buffer (captureSession: base, sleeve,
+// tip; the sleeve skinned by a second program with the same record layout) and draws each part
+// with its own material (drawSession(part)), without an index buffer or a CPU count.
 #include "app/demo.hpp"
 #include "app/render.hpp"
 
@@ -29,6 +31,21 @@ void main() {
     out_normal = vec4(normalize(mat3(m) * normal.xyz), 0.0);
 })";
 
+// The sleeve: the same skinning, pushed out along the normal (a second program, same records).
+const char* kSkinSleeve = R"(#version 300 es
+precision highp float;
+in vec4 position;
+in vec4 normal;
+in vec4 weights;
+uniform mat4 bones[4];
+out vec4 out_position;
+out vec4 out_normal;
+void main() {
+    mat4 m = bones[0] * weights.x + bones[1] * weights.y + bones[2] * weights.z + bones[3] * weights.w;
+    out_position = m * vec4(position.xyz + normal.xyz * 0.05, 1.0);
+    out_normal = vec4(normalize(mat3(m) * normal.xyz), 0.0);
+})";
+
 const char* kDrawVertex = R"(#version 300 es
 layout(location = 0) in vec4 position;
 layout(location = 1) in vec4 normal;
@@ -48,10 +65,11 @@ const char* kDrawFragment = R"(#version 300 es
 precision mediump float;
 in vec3 n;
 in float isShadow;
+uniform vec3 material;
 out vec4 colour;
 void main() {
     float light = 0.3 + 0.7 * max(dot(normalize(n), normalize(vec3(0.4, 0.9, 0.5))), 0.0);
-    colour = isShadow > 0.5 ? vec4(0.06, 0.07, 0.09, 1.0) : vec4(vec3(0.45, 0.8, 0.55) * light, 1.0);
+    colour = isShadow > 0.5 ? vec4(0.06, 0.07, 0.09, 1.0) : vec4(material * light, 1.0);
 }
 )";
 
@@ -77,8 +95,8 @@ public:
             // Skinning matrix = pose * inverse(bind pose); the bind pose is a translation to the bone's base.
             bones[b] = parent * glm::translate(glm::mat4(1.0f), glm::vec3(0, 1.0f - 0.5f * float(b), 0));
         }
-        program_->setUniform("bones", xfb::ScalarKind::Float, std::as_bytes(std::span<const glm::mat4>(bones, 4)));
-        if (captured_) capture_->capture(triangles_);
+        for (auto* p : {&*program_, &*sleeveProgram_}) p->setUniform("bones", xfb::ScalarKind::Float, std::as_bytes(std::span<const glm::mat4>(bones, 4)));
+        if (captured_) capture_->captureSession(submeshes_);
         else pipeline_->step();
     }
 
@@ -89,8 +107,16 @@ public:
         glBindVertexArray(captured_ ? capturedVao_ : vao_);
         for (float shadow : {1.0f, 0.0f}) { // the same skinned vertices, drawn six times
             glUniform1f(render_["shadow"], shadow);
-            if (captured_) capture_->drawCaptured(xfb::DrawMode::Triangles, 3);
-            else glDrawElementsInstanced(GL_TRIANGLES, indexCount_, GL_UNSIGNED_INT, nullptr, 3);
+            if (!captured_) {
+                glUniform3f(render_["material"], 0.45f, 0.8f, 0.55f);
+                glDrawElementsInstanced(GL_TRIANGLES, indexCount_, GL_UNSIGNED_INT, nullptr, 3);
+                continue;
+            }
+            for (std::size_t part = 0; part < submeshes_.size(); ++part) { // each submesh with its material
+                const auto& m = kMaterials[part];
+                glUniform3f(render_["material"], m[0], m[1], m[2]);
+                capture_->drawSession(part, xfb::DrawMode::Triangles, 3);
+            }
         }
         glBindVertexArray(0);
         glDisable(GL_DEPTH_TEST);
@@ -99,11 +125,13 @@ public:
     void panel() override {
         int variant = captured_ ? 1 : 0;
         ImGui::RadioButton("cache vertices (POINTS) + index buffer", &variant, 0);
-        ImGui::RadioButton("capture indexed triangles + drawCaptured", &variant, 1);
+        ImGui::RadioButton("capture 3 submeshes into one buffer + drawSession", &variant, 1);
         captured_ = variant == 1;
         ImGui::Text("skinned per frame, POINTS pass: %lld vertices", (long long)count());
         ImGui::Text("captured triangles: %d records (%.1fx), %s expansion", indexCount_, double(indexCount_) / double(count()),
                     std::string(xfb::expansionName(capture_->expansion())).c_str());
+        for (const auto& r : capture_->lastSession().parts)
+            ImGui::Text("  part at record %lld: %lld records", (long long)r.firstRecord, (long long)r.records);
         ImGui::Text("draws of the skinned result: 6 (3 instances + shadows)");
     }
 
@@ -156,7 +184,14 @@ private:
             mesh_[k].emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(k)}}), n, std::span<const float>(k == 0 ? pos : k == 1 ? nrm : wts));
         skinned_.emplace(device_, program_->capture().buffers[0].asVertexFormat(), n);
         pipeline_.emplace(device_, *program_, std::vector<xfb::Entry>{{&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*skinned_}});
-        triangles_ = {xfb::DrawMode::Triangles, 0, idx, std::nullopt};
+        // Three submeshes by ring: base, sleeve (its own program), tip.
+        sleeveProgram_.emplace(device_, xfb::ProgramDesc{kSkinSleeve, {}, {}, "skinning sleeve"});
+        const std::size_t perRing = std::size_t(sides_) * 6, rings = idx.size() / perRing;
+        const std::size_t cut[4] = {0, rings / 3 * perRing, 2 * rings / 3 * perRing, idx.size()};
+        submeshes_.clear();
+        for (int part = 0; part < 3; ++part)
+            submeshes_.push_back({{xfb::DrawMode::Triangles, 0, std::vector<std::uint32_t>(idx.begin() + std::ptrdiff_t(cut[part]), idx.begin() + std::ptrdiff_t(cut[part + 1])), std::nullopt},
+                                  part == 1 ? &*sleeveProgram_ : nullptr});
         triangleRecords_.emplace(device_, program_->capture().buffers[0].asVertexFormat(), idx.size());
         capture_.emplace(device_, *program_, std::vector<xfb::Entry>{{&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*triangleRecords_}});
 
@@ -185,11 +220,12 @@ private:
     xfb::Device& device_;
     int rings_ = 64, sides_ = 24;
     GLsizei indexCount_ = 0;
-    std::optional<xfb::Program> program_;
+    static constexpr float kMaterials[3][3] = {{0.45f, 0.8f, 0.55f}, {0.9f, 0.55f, 0.25f}, {0.4f, 0.55f, 0.95f}};
+    std::optional<xfb::Program> program_, sleeveProgram_;
     std::optional<xfb::Buffer> mesh_[3], skinned_, triangleRecords_;
     std::optional<xfb::Pipeline> pipeline_;
     std::optional<xfb::PrimitiveCapture> capture_;
-    xfb::DrawDesc triangles_;
+    std::vector<xfb::CapturePart> submeshes_;
     bool captured_ = false;
     RenderProgram render_{kDrawVertex, kDrawFragment};
     GLuint vao_ = 0, capturedVao_ = 0, indices_ = 0;

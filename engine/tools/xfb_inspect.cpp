@@ -1,9 +1,11 @@
 // xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b] [--limits webgl2|native]
 //                    [--define NAME=VALUE]... [--no-portable]
-//                    [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]
+//                    [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...
+//                    [--first-record N]   (several --draw: an append session, each part's range)
 // Prints what the engine will do with a shader, as JSON (format: engine/tools/README.md).
 // Invalid input: exit status 1, "XFB_CODE: message" on stderr.
 #include "xfb/plan_json.hpp"
+#include "xfb/capture_session.hpp"
 #include "xfb/device.hpp"
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
@@ -22,8 +24,9 @@ namespace {
     std::cerr << "xfb-inspect: " << why << "\n"
               << "usage: xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b,...] [--limits webgl2|native]\n"
               << "                          [--define NAME=VALUE]... [--no-portable]\n"
-              << "                          [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]   (MODE: points, lines,\n"
-              << "                          line_strip, line_loop, triangles, triangle_strip, triangle_fan)\n";
+              << "                          [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...   (MODE: points, lines,\n"
+              << "                          line_strip, line_loop, triangles, triangle_strip, triangle_fan)\n"
+              << "                          [--first-record N]   (several --draw: an append session; prints each part's range)\n";
     std::exit(2);
 }
 
@@ -41,7 +44,8 @@ int main(int argc, char** argv) {
     std::string path, limitsName = "webgl2";
     CaptureOptions capture;
     ReadOptions read;
-    std::optional<DrawDesc> draw;
+    std::vector<DrawDesc> draws; // several: an append session
+    long long firstRecord = 0;
     auto number = [](const std::string& s, const char* what) -> long long {
         try {
             std::size_t used = 0;
@@ -73,9 +77,11 @@ int main(int argc, char** argv) {
             auto colon = d.find(':');
             auto mode = drawModeFromName(d.substr(0, colon));
             if (!mode) usage("--draw: unknown mode '" + d.substr(0, colon) + "'");
-            draw = DrawDesc{*mode, colon == std::string::npos ? 0 : number(d.substr(colon + 1), "--draw MODE:COUNT"), {}, std::nullopt};
-        } else if (a == "--indices" || a == "--restart") {
-            if (!draw) usage(a + " needs --draw MODE before it");
+            draws.push_back({*mode, colon == std::string::npos ? 0 : number(d.substr(colon + 1), "--draw MODE:COUNT"), {}, std::nullopt});
+        } else if (a == "--first-record") firstRecord = number(value(), "--first-record");
+        else if (a == "--indices" || a == "--restart") {
+            if (draws.empty()) usage(a + " needs --draw MODE before it");
+            auto* draw = &draws.back();
             if (a == "--restart") draw->restartIndex = std::uint32_t(number(value(), "--restart"));
             else
                 for (auto& i : splitComma(value())) draw->indices.push_back(std::uint32_t(number(i, "--indices")));
@@ -106,7 +112,8 @@ int main(int argc, char** argv) {
         auto plan = planCapture(shader, capture, limits);
         nlohmann::ordered_json out = {{"shader", path}};
         out.update(toJson(shader, attributes, plan));
-        if (draw) out["draw"] = toJson(*draw, countCapture(*draw, plan));
+        if (draws.size() == 1 && firstRecord == 0) out["draw"] = toJson(draws[0], countCapture(draws[0], plan));
+        else if (!draws.empty()) out["session"] = toJson(draws, planCaptureSession(draws, plan, firstRecord));
         out["portable"] = capture.portable;
         out["limits"] = toJson(limits);
         out["limits"]["source"] = limitsSource;

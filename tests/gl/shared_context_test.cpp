@@ -209,6 +209,27 @@ TEST_CASE_FIXTURE(GlTest, "every piece of the contract set to a non-default valu
     }
     app.around("read (capture)", [&] { got = out->readAs<float>(); });
     CHECK(got == expected);
+
+    // Append sessions: ranges bound and restored, and on desktop GL the driver's pause/resume.
+    std::vector<CapturePart> parts{{{DrawMode::TriangleStrip, 3}}, {{DrawMode::TriangleStrip, 0, {1, 2, 3}}}};
+    std::vector<float> twoTriangles(expected.begin(), expected.begin() + 3 * 9);
+    for (std::uint32_t v : {1u, 2u, 3u}) {
+        const float* p = &vertices[v * 6];
+        for (float x : {p[0] * 2.0f, p[1] * 2.0f, p[2] * 2.0f + float(v), p[3] * 2.0f, p[5], -p[4], 1.0f, p[4] * 2.0f, p[5] * 2.0f}) twoTriangles.push_back(x);
+    }
+    app.around("captureSession", [&] { CHECK(capture->captureSession(parts).endRecord == 6); });
+    app.around("read (session)", [&] { got = out->readAs<float>(); });
+    CHECK(got == twoTriangles);
+    if (!dev.capabilities().es) {
+        std::optional<PrimitiveCapture> driver;
+        app.around("PrimitiveCapture (driver)", [&] {
+            driver.emplace(dev, *mesh, std::vector<Entry>{{&*input, nullptr}, {nullptr, &*out}}, PrimitiveCaptureOptions{std::nullopt, Expansion::Driver});
+        });
+        out->upload(view(std::vector<float>(6 * 9, 0.0f)));
+        app.around("captureSession (driver)", [&] { CHECK(driver->captureSession(parts).endRecord == 6); });
+        app.around("read (driver session)", [&] { got = out->readAs<float>(); });
+        CHECK(got == twoTriangles);
+    }
     CHECK(dev.takeForeignErrors().empty());
 }
 

@@ -97,6 +97,25 @@ TEST_CASE("xfb-inspect prints the records and bytes a draw writes") {
     CHECK(run(std::string(XFB_INSPECT) + " " + kShaders + "layout36.vert --draw quads:4").status == 2);
 }
 
+TEST_CASE("xfb-inspect plans an append session: several --draw, each part's range") {
+    auto r = run(std::string(XFB_INSPECT) + " " + kShaders +
+                 "layout36.vert --draw triangle_strip:5 --draw line_loop:3 --draw triangle_fan --indices 3,9,4,99,20,21 --restart 99 --first-record 7");
+    REQUIRE(r.status == 0);
+    json s = json::parse(r.out)["session"];
+    CHECK(s["first_record"] == 7);
+    CHECK(s["end_record"] == 25);
+    CHECK(s["end_bytes"] == json::array({900}));
+    REQUIRE(s["parts"].size() == 3);
+    CHECK(s["parts"][1]["captured_as"] == "lines");
+    CHECK(s["parts"][1]["first_record"] == 16);
+    CHECK(s["parts"][1]["first_byte"] == json::array({576}));
+    CHECK(s["parts"][2]["records"] == 3);
+    CHECK(s["parts"][2]["first_record"] == 22);
+    r = run(std::string(XFB_INSPECT) + " " + kShaders + "layout36.vert --draw points:2 --first-record -1");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("XFB_INVALID_ARGUMENT") != std::string::npos);
+}
+
 TEST_CASE("xfb-inspect: invalid input gives a non-zero exit and the code on stderr") {
     std::string mat = writeFile("mat.vert", "#version 300 es\nin vec4 p;\nout mat4 out_m;\nvoid main() { out_m = mat4(p.x); }\n");
     auto r = run(std::string(XFB_INSPECT) + " " + mat + " --mode separate");

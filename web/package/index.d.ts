@@ -128,6 +128,31 @@ export interface CaptureCount {
   bytes: number[];
 }
 
+/** One part of an append session: a draw, optionally with another program writing the same record layout. */
+export type SessionPart = CaptureDraw & { program?: XfbProgram };
+
+/** Where one part of a session lies in the outputs (README "Append captures"). */
+export interface PartRange {
+  primitive: 'points' | 'lines' | 'triangles';
+  primitives: number;
+  /** Its first record: the first vertex when drawing it back. */
+  firstRecord: number;
+  records: number;
+  /** Per output buffer: firstRecord x stride. */
+  firstByte: number[];
+  /** Per output buffer: records x stride. */
+  bytes: number[];
+}
+
+/** A session: its parts, contiguous from firstRecord to endRecord (the filled size after it). */
+export interface SessionPlan {
+  firstRecord: number;
+  endRecord: number;
+  /** Per output buffer: the size it must have (endRecord x stride). */
+  endBytes: number[];
+  parts: PartRange[];
+}
+
 export class XfbCapture {
   readonly info: { expansion: 'driver' | 'engine'; vertexCount: number };
   readonly disposed: boolean;
@@ -135,6 +160,11 @@ export class XfbCapture {
   capture(draw: CaptureDraw): CaptureCount;
   /** Draws the captured vertices with the bound program and vertex array, without reading anything back. */
   drawCaptured(options?: { mode?: DrawMode; instances?: number }): void;
+  /** Appends the parts one after another from record firstRecord; the whole session is checked first
+   *  (XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH: nothing written). */
+  captureSession(parts: SessionPart[], options?: { firstRecord?: number }): SessionPlan;
+  /** Draws one part of the last session, or all of it, with the bound program and vertex array, without reading anything back. */
+  drawSession(options?: { part?: number; mode?: DrawMode; instances?: number }): void;
   dispose(): void;
 }
 

@@ -402,6 +402,29 @@ function checkMode(mode, what) {
   if (!DRAW_MODES.includes(mode)) invalid(`${what}: mode must be one of ${DRAW_MODES.join(', ')}, got '${mode}'`);
 }
 
+// A draw ({ mode, count } or { mode, indices, restartIndex? }) checked; indices as a Uint32Array
+// (null for a count), restart -1 for none. `keys`: what the caller allows.
+function checkDraw(draw, what, keys) {
+  checkKeys(draw, keys, what);
+  checkMode(draw.mode, what);
+  let indices = null, restart = -1;
+  if (draw.indices !== undefined) {
+    if (draw.count !== undefined) invalid(`${what}: give either count or indices, not both`);
+    const max = INDEX_MAX.get(draw.indices?.constructor) ?? 0xFFFFFFFF;
+    if (Array.isArray(draw.indices)) {
+      draw.indices.forEach((v, i) => { if (!Number.isInteger(v) || v < 0 || v > max) invalid(`${what}: indices[${i}] is ${v}, not an integer 0..${max}`); });
+    } else if (!INDEX_MAX.has(draw.indices?.constructor)) invalid(`${what}: indices must be a Uint8Array, Uint16Array, Uint32Array or an array of integers`);
+    indices = Uint32Array.from(draw.indices);
+    const r = draw.restartIndex === undefined ? max : draw.restartIndex;
+    if (r !== null && (!Number.isInteger(r) || r < 0 || r > 0xFFFFFFFF)) invalid(`${what}: restartIndex must be an integer 0..4294967295 or null, got ${r}`);
+    restart = r ?? -1;
+  } else {
+    if (!Number.isInteger(draw.count) || draw.count < 0) invalid(`${what}: count must be a non-negative integer, got ${String(draw.count)}`);
+    if (draw.restartIndex !== undefined) invalid(`${what}: restartIndex needs indices`);
+  }
+  return { indices, restart };
+}
+
 export class XfbCapture extends XfbObject {
   constructor(owner, id) { super(owner, id, 4); }
   /** { expansion: 'driver' | 'engine', vertexCount } */
@@ -412,23 +435,7 @@ export class XfbCapture extends XfbObject {
    *  fixed-index primitive restart does (null: no restart). The capacity is checked first
    *  (XFB_CAPACITY, nothing written). Returns { primitive, primitives, records, bytes }. */
   capture(draw) {
-    checkKeys(draw, ['mode', 'count', 'indices', 'restartIndex'], 'capture()');
-    checkMode(draw.mode, 'capture()');
-    let indices = null, restart = -1;
-    if (draw.indices !== undefined) {
-      if (draw.count !== undefined) invalid('capture(): give either count or indices, not both');
-      const max = INDEX_MAX.get(draw.indices?.constructor) ?? 0xFFFFFFFF;
-      if (Array.isArray(draw.indices)) {
-        draw.indices.forEach((v, i) => { if (!Number.isInteger(v) || v < 0 || v > max) invalid(`capture(): indices[${i}] is ${v}, not an integer 0..${max}`); });
-      } else if (!INDEX_MAX.has(draw.indices?.constructor)) invalid('capture(): indices must be a Uint8Array, Uint16Array, Uint32Array or an array of integers');
-      indices = Uint32Array.from(draw.indices);
-      const r = draw.restartIndex === undefined ? max : draw.restartIndex;
-      if (r !== null && (!Number.isInteger(r) || r < 0 || r > 0xFFFFFFFF)) invalid(`capture(): restartIndex must be an integer 0..4294967295 or null, got ${r}`);
-      restart = r ?? -1;
-    } else {
-      if (!Number.isInteger(draw.count) || draw.count < 0) invalid(`capture(): count must be a non-negative integer, got ${String(draw.count)}`);
-      if (draw.restartIndex !== undefined) invalid('capture(): restartIndex needs indices');
-    }
+    const { indices, restart } = checkDraw(draw, 'capture()', ['mode', 'count', 'indices', 'restartIndex']);
     const bytes = indices ? new Uint8Array(indices.buffer) : null;
     const result = this.owner.withHeap(bytes, (ptr) => this.call('capture', draw.mode, draw.count ?? 0, ptr, indices ? indices.length : -1, restart));
     return JSON.parse(result);
@@ -440,6 +447,41 @@ export class XfbCapture extends XfbObject {
     if (mode !== undefined) checkMode(mode, 'drawCaptured()');
     if (!Number.isInteger(instances) || instances < 1) invalid(`drawCaptured(): instances must be a positive integer, got ${instances}`);
     this.call('drawCaptured', mode ?? '', instances);
+  }
+
+  // --- Append captures (README "Append captures") ---
+  /** Captures several draws one after another into the outputs, from record `firstRecord`
+   *  (default 0; the records before it are untouched). parts: [{ mode, count } or { mode, indices,
+   *  restartIndex? }, each with an optional program writing the same record layout]. The whole
+   *  session is checked first (XFB_CAPACITY: nothing written; XFB_OUTPUT_LAYOUT_MISMATCH).
+   *  Returns { firstRecord, endRecord, endBytes, parts: [{ primitive, primitives, firstRecord,
+   *  records, firstByte, bytes }] }. */
+  captureSession(parts, { firstRecord = 0 } = {}) {
+    if (!Array.isArray(parts) || parts.length === 0) invalid('captureSession(): parts must be a non-empty array of draws');
+    if (!Number.isInteger(firstRecord) || firstRecord < 0) invalid(`captureSession(): firstRecord must be a non-negative integer, got ${firstRecord}`);
+    const list = parts.map((part, i) => {
+      const what = `captureSession(): parts[${i}]`;
+      const { indices, restart } = checkDraw(part, what, ['mode', 'count', 'indices', 'restartIndex', 'program']);
+      const out = { mode: part.mode, count: part.count ?? 0 };
+      if (indices) out.indices = Array.from(indices);
+      if (restart >= 0) out.restartIndex = restart;
+      if (part.program !== undefined) {
+        if (!(part.program instanceof XfbProgram) || part.program.owner !== this.owner) invalid(`${what}: program must be an XfbProgram of this engine`);
+        out.program = part.program.id;
+      }
+      return out;
+    });
+    return JSON.parse(this.call('captureSession', JSON.stringify(list), firstRecord));
+  }
+
+  /** Draws the last session's records, of one part ({ part }) or all of them, with the program and
+   *  vertex array bound on the context: drawArraysInstanced(mode, firstRecord, records, instances)
+   *  with the planned range (no readback, no query). */
+  drawSession({ part, mode, instances = 1 } = {}) {
+    if (part !== undefined && (!Number.isInteger(part) || part < 0)) invalid(`drawSession(): part must be a non-negative integer, got ${part}`);
+    if (mode !== undefined) checkMode(mode, 'drawSession()');
+    if (!Number.isInteger(instances) || instances < 1) invalid(`drawSession(): instances must be a positive integer, got ${instances}`);
+    this.call('drawSession', part ?? -1, mode ?? '', instances);
   }
 }
 

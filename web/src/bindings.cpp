@@ -260,6 +260,38 @@ public:
             return true;
         });
     }
+    // Append captures: parts as JSON [{mode, count | indices, restartIndex?, program?}].
+    std::string captureSession(int id, std::string partsJson, double firstRecord) {
+        return guarded(last_, std::string(), [&] {
+            std::vector<CapturePart> parts;
+            for (const json& p : json::parse(partsJson)) {
+                CapturePart part;
+                auto m = drawModeFromName(p.value("mode", ""));
+                if (!m) throw Error(ErrorCode::InvalidArgument, "unknown draw mode '" + p.value("mode", "") + "'");
+                part.draw.mode = *m;
+                part.draw.vertexCount = p.value("count", std::int64_t(0));
+                if (p.contains("indices")) part.draw.indices = p["indices"].get<std::vector<std::uint32_t>>();
+                if (p.contains("restartIndex")) part.draw.restartIndex = p["restartIndex"].get<std::uint32_t>();
+                if (p.contains("program")) part.program = &program(p["program"].get<int>());
+                parts.push_back(std::move(part));
+            }
+            const SessionPlan& s = find(captures_, id, "capture").captureSession(parts, std::int64_t(firstRecord));
+            json out = json::array();
+            for (const auto& r : s.parts)
+                out.push_back({{"primitive", drawModeName(r.primitive)}, {"primitives", r.primitives}, {"firstRecord", r.firstRecord},
+                               {"records", r.records}, {"firstByte", r.firstByte}, {"bytes", r.bytes}});
+            return json{{"firstRecord", s.firstRecord}, {"endRecord", s.endRecord}, {"endBytes", s.endBytes}, {"parts", out}}.dump();
+        });
+    }
+    /// part < 0: the whole session.
+    bool drawSession(int id, int part, std::string mode, int instances) {
+        return guarded(last_, false, [&] {
+            std::optional<DrawMode> m;
+            if (!mode.empty() && !(m = drawModeFromName(mode))) throw Error(ErrorCode::InvalidArgument, "unknown draw mode '" + mode + "'");
+            find(captures_, id, "capture").drawSession(part < 0 ? std::nullopt : std::optional<std::size_t>(std::size_t(part)), m, instances);
+            return true;
+        });
+    }
     std::string captureInfo(int id) {
         return guarded(last_, std::string(), [&] {
             auto& c = find(captures_, id, "capture");
@@ -350,6 +382,8 @@ EMSCRIPTEN_BINDINGS(xfb) {
         .function("capture", &Engine::capture)
         .function("drawCaptured", &Engine::drawCaptured)
         .function("captureInfo", &Engine::captureInfo)
+        .function("captureSession", &Engine::captureSession)
+        .function("drawSession", &Engine::drawSession)
         .function("dispose", &Engine::dispose)
         .function("liveObjects", &Engine::liveObjects)
         .function("takeForeignErrors", &Engine::takeForeignErrors)

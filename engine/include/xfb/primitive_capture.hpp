@@ -4,11 +4,13 @@
 /// loops, fans, indexed, with primitive restart) and captures whole primitives; draws them back
 /// without the CPU reading a count.
 
+#include "xfb/capture_session.hpp"
 #include "xfb/pipeline.hpp"
 #include "xfb/primitive_count.hpp"
 
 #include <memory>
 #include <optional>
+#include <span>
 
 namespace xfb {
 
@@ -28,6 +30,14 @@ enum class Expansion {
             ///< top texture units during capture() and leaves them unbound. Byte-identical to Driver
 };
 std::string_view expansionName(Expansion e); // "auto", "driver", "engine"
+
+/// One part of an append session (PrimitiveCapture::captureSession): a draw, and optionally
+/// another program whose capture layout equals the capture's (sameCaptureLayout()) and whose
+/// inputs are ones the capture's vertex array provides (same locations and types).
+struct CapturePart {
+    DrawDesc draw;
+    const Program* program = nullptr; ///< null: the program the capture was made with
+};
 
 struct PrimitiveCaptureOptions {
     /// Vertices the shader can be run on when no entry has an input (the shader then uses
@@ -70,8 +80,44 @@ public:
     /// because a vertex shader writes one record per vertex. The output buffers are never bound
     /// for transform feedback outside capture(), so they are free to be vertex input here.
     /// @param mode defaults to the captured primitive (points, lines or triangles)
-    /// @throws Error InvalidArgument (nothing captured yet, instances < 1), ContextLost
+    /// After captureSession() use drawSession(): the object's count is no longer the last draw's.
+    /// @throws Error InvalidArgument (nothing captured yet or a session since, instances < 1), ContextLost
     void drawCaptured(std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;
+
+    /// Appends several draws into the output buffers, one after another from record
+    /// `firstRecord` (the buffers' earlier records are left untouched): part i is written at
+    /// lastSession().parts[i].firstRecord. The whole session is planned (planCaptureSession) and
+    /// checked against every output buffer before anything is drawn: a session that does not fit
+    /// throws Capacity with both sizes and nothing is written. A part's program must write the
+    /// same record layout (else OutputLayoutMismatch naming both layouts) and read only inputs
+    /// the capture provides (else SemanticMissing).
+    /// Driver (desktop GL): glBindBufferRange at the first part's first byte,
+    /// glBeginTransformFeedback(primitive), then per part glDrawArrays / glDrawElements (every
+    /// part's indices uploaded once, at offsets), with glPauseTransformFeedback /
+    /// glResumeTransformFeedback (GL 4.0) between consecutive parts of the same captured
+    /// primitive and program: writing continues where the last part stopped. One begin has one
+    /// primitive mode, and glResumeTransformFeedback with another program than the one that
+    /// began is GL_INVALID_OPERATION (ARB_transform_feedback2), so a change of either ends and
+    /// begins again with glBindBufferRange at that part's first byte. Every mix of modes and
+    /// programs works.
+    /// Engine (ES 3.0 / WebGL2, or forced): each part's two POINTS passes, the gather writing
+    /// through glBindBufferRange at the part's first byte. Every mix of modes works.
+    /// The bytes are identical under both, and identical to capturing the parts one by one.
+    /// @throws Error InvalidArgument (no part, firstRecord < 0, an index outside the inputs, naming
+    ///         the part), Capacity, OutputLayoutMismatch, SemanticMissing, Disposed, ContextLost
+    const SessionPlan& captureSession(std::span<const CapturePart> parts, std::int64_t firstRecord = 0);
+
+    /// Draws the last session's records, of one part (`part`) or of all of them, with the
+    /// program and vertex array the caller bound: glDrawArraysInstanced(mode, firstRecord,
+    /// records, instances) with the planned range, on every platform (a transform feedback
+    /// object's count cannot address a range; the planned count is exact). The CPU reads nothing back.
+    /// @param mode defaults to the part's captured primitive; for the whole session the parts
+    ///        must then capture the same primitive
+    /// @throws Error InvalidArgument (no session yet, part out of range, mixed primitives without
+    ///         a mode, instances < 1), ContextLost
+    void drawSession(std::optional<std::size_t> part = std::nullopt, std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;
+    /// The last session's plan (empty before the first).
+    const SessionPlan& lastSession() const;
 
     /// The last capture's counts (zero before the first).
     const CaptureCount& lastCount() const;

@@ -4,6 +4,7 @@
 #include "xfb/attribute_plan.hpp"
 #include "xfb/buffer.hpp"
 #include "xfb/capture_plan.hpp"
+#include "xfb/capture_session.hpp"
 #include "xfb/device.hpp"
 #include "xfb/error.hpp"
 #include "xfb/limits.hpp"

@@ -36,7 +36,9 @@ struct CaptureState {
     std::uint64_t elementCapacity = 0;
     std::unique_ptr<RecordGather> gather; // Engine
     CaptureCount last;
-    bool captured = false;
+    bool captured = false;        // capture() ran last: drawCaptured() may use the object's count
+    SessionPlan session;
+    bool sessionCaptured = false; // captureSession() ran last
     std::vector<GLuint> boundNames; // every entry's input and output name when they were last bound
     std::vector<std::uint64_t> outputBytes; // per captured buffer: its size (buffers never resize)
 
@@ -92,7 +94,7 @@ struct CaptureState {
         }
         bindBuffers();
         elementCapacity = 0;
-        captured = false;
+        captured = sessionCaptured = false;
         gl::check("building a primitive capture");
     }
 
@@ -119,8 +121,7 @@ struct CaptureState {
     }
 
     void driverPass(const DrawDesc& draw) {
-        glUseProgram(program->program);
-        program->flushUniforms();
+        useProgram(*program);
         glBindVertexArray(vertexArray);
         bool indexed = !draw.indices.empty();
         if (indexed) {
@@ -151,10 +152,139 @@ struct CaptureState {
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
     }
 
+    static void useProgram(ProgramState& p) {
+        glUseProgram(p.program);
+        p.flushUniforms();
+    }
+
+    // Points transform feedback binding b of the bound object at `firstByte[b]..` of output b
+    // (offset 0 and the whole buffer: what bindBuffers() set).
+    void bindOutputRanges(const std::vector<std::uint64_t>& firstByte) {
+        auto names = outputNames();
+        for (std::size_t b = 0; b < names.size(); ++b)
+            glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b], GLintptr(firstByte[b]), GLsizeiptr(outputBytes[b] - firstByte[b]));
+    }
+    void restoreOutputBindings(GLuint object) {
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, object);
+        auto names = outputNames();
+        for (std::size_t b = 0; b < names.size(); ++b) glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // the generic binding follows the indexed ones
+    }
+
+    // Driver expansion of a session: one begin per run of parts with the same captured primitive
+    // and the same program, paused between its parts (primitive restart changes only while
+    // paused); a new primitive or program ends it and begins again at the part's first byte:
+    // glResumeTransformFeedback with another program than the one that began is
+    // GL_INVALID_OPERATION (ARB_transform_feedback2), and one begin has one primitive mode.
+    // Every part's indices are uploaded once, one after another, before the first begin.
+    void driverSession(std::span<const CapturePart> parts, const std::vector<ProgramState*>& programs) {
+        std::vector<std::uint32_t> allIndices;
+        std::vector<std::size_t> indexStart;
+        for (const auto& p : parts) {
+            indexStart.push_back(allIndices.size());
+            allIndices.insert(allIndices.end(), p.draw.indices.begin(), p.draw.indices.end());
+        }
+        glBindVertexArray(vertexArray);
+        if (!allIndices.empty()) {
+            auto bytes = std::uint64_t(allIndices.size()) * 4;
+            if (bytes > elementCapacity) {
+                glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(bytes), allIndices.data(), GL_DYNAMIC_DRAW);
+                elementCapacity = bytes;
+            } else {
+                glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, GLsizeiptr(bytes), allIndices.data());
+            }
+        }
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
+        glEnable(GL_RASTERIZER_DISCARD);
+        bool active = false;
+        DrawMode activePrimitive = DrawMode::Points;
+        const ProgramState* activeProgram = nullptr;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            const PartRange& range = session.parts[i];
+            if (range.records == 0) continue; // writes nothing (e.g. a 2-vertex strip)
+            if (active && (range.primitive != activePrimitive || programs[i] != activeProgram)) {
+                glEndTransformFeedback();
+                active = false;
+            }
+            if (active) glPauseTransformFeedback();
+            else useProgram(*programs[i]);
+            activeProgram = programs[i];
+            const DrawDesc& draw = parts[i].draw;
+            bool indexed = !draw.indices.empty();
+#ifndef __EMSCRIPTEN__
+            if (indexed && draw.restartIndex) {
+                glEnable(GL_PRIMITIVE_RESTART);
+                glPrimitiveRestartIndex(*draw.restartIndex);
+            } else {
+                glDisable(GL_PRIMITIVE_RESTART);
+            }
+#endif
+            if (active) {
+                glResumeTransformFeedback(); // writing continues where the last part stopped
+            } else {
+                bindOutputRanges(range.firstByte);
+                glBeginTransformFeedback(gl::primitiveMode(range.primitive));
+                active = true;
+                activePrimitive = range.primitive;
+            }
+            if (indexed)
+                glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT,
+                               reinterpret_cast<const void*>(std::uintptr_t(indexStart[i] * 4)));
+            else glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
+        }
+        if (active) glEndTransformFeedback();
+        glDisable(GL_RASTERIZER_DISCARD);
+#ifndef __EMSCRIPTEN__
+        glDisable(GL_PRIMITIVE_RESTART);
+#endif
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        restoreOutputBindings(feedback);
+    }
+
+    // Engine expansion of a session: each part's two passes, the gather writing at its first byte.
+    void engineSession(std::span<const CapturePart> parts, const std::vector<ProgramState*>& programs, const std::vector<std::int64_t>& vertices) {
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            const PartRange& range = session.parts[i];
+            if (range.records == 0) continue;
+            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather->outputFeedback);
+            bindOutputRanges(range.firstByte);
+            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+            enginePass(parts[i].draw, vertices[i], *programs[i], range.records);
+        }
+        restoreOutputBindings(gather->outputFeedback);
+    }
+
+    // A part's program writes the capture's record layout and reads only inputs the vertex array
+    // provides, at the same locations with the same types.
+    ProgramState& partProgram(const CapturePart& part, std::size_t i) const {
+        if (!part.program) return *program;
+        ProgramState* p = part.program->state().get();
+        if (!p) throw Error(ErrorCode::Disposed, "part " + std::to_string(i) + ": its Program was moved from");
+        if (p == program.get()) return *p;
+        if (!sameCaptureLayout(p->capture, program->capture))
+            throw Error(ErrorCode::OutputLayoutMismatch, "part " + std::to_string(i) + ": program '" + p->desc.label + "' writes records as {" +
+                                                             describeCaptureLayout(p->capture) + "} but the capture's program '" +
+                                                             program->desc.label + "' writes {" + describeCaptureLayout(program->capture) +
+                                                             "}; a session appends records of one layout: give the parts the same varyings "
+                                                             "(types, order, mode) or capture into another buffer");
+        for (const auto& a : p->attributes) {
+            bool provided = false;
+            for (const auto& b : program->attributes)
+                provided |= b.location == a.location && b.type.name == a.type.name && b.arraySize == a.arraySize;
+            if (!provided)
+                throw Error(ErrorCode::SemanticMissing, "part " + std::to_string(i) + ": program '" + p->desc.label + "' reads input '" + a.name +
+                                                            "' (" + a.type.name + ") at location " + std::to_string(a.location) +
+                                                            ", which the capture's program '" + program->desc.label +
+                                                            "' does not read there with that type, so the capture's vertex array does not provide it");
+        }
+        return *p;
+    }
+
     // `vertices`: how many the draw refers to; each runs once, gl_VertexID is its index as in the draw.
-    void enginePass(const DrawDesc& draw, std::int64_t vertices) {
-        glUseProgram(program->program);
-        program->flushUniforms();
+    void enginePass(const DrawDesc& draw, std::int64_t vertices) { enginePass(draw, vertices, *program, last.records); }
+    void enginePass(const DrawDesc& draw, std::int64_t vertices, ProgramState& with, std::int64_t records) {
+        useProgram(with);
         glBindVertexArray(vertexArray);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather->scratchFeedback);
         glEnable(GL_RASTERIZER_DISCARD);
@@ -162,7 +292,7 @@ struct CaptureState {
         glDrawArrays(GL_POINTS, 0, GLsizei(vertices));
         glEndTransformFeedback();
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0); // the scratch buffers are read next
-        gather->gather(vertices, draw, last.records);
+        gather->gather(vertices, draw, records);
         glDisable(GL_RASTERIZER_DISCARD);
     }
 };
@@ -240,6 +370,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
     if (s.namesChanged()) s.bindBuffers();
     s.last = count;
+    s.captured = s.sessionCaptured = false;
     if (s.expansion == Expansion::Driver) s.driverPass(draw);
     else s.enginePass(draw, vertices);
     // Checked here, not at a later read: a failed pass or upload is this call's error.
@@ -248,9 +379,71 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     return count;
 }
 
+const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart> parts, std::int64_t firstRecord) {
+    auto& s = live(state_);
+    s.device->requireContext("PrimitiveCapture::captureSession");
+    // Everything is planned and checked before any GL call: a refused session writes nothing.
+    std::vector<DrawDesc> draws;
+    std::vector<detail::ProgramState*> programs;
+    std::vector<std::int64_t> vertices;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        programs.push_back(&s.partProgram(parts[i], i));
+        try {
+            vertices.push_back(s.validate(parts[i].draw));
+        } catch (const Error& e) {
+            throw Error(e.code(), "part " + std::to_string(i) + ": " + e.message());
+        }
+        draws.push_back(parts[i].draw);
+    }
+    SessionPlan plan = planCaptureSession(draws, s.program->capture, firstRecord);
+    checkSessionCapacity(plan, s.outputBytes);
+    const detail::RecordGather* g = s.gather.get();
+    gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0, g ? unsigned(g->textures.size()) : 0);
+    detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::captureSession (an input)");
+    detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::captureSession (an output)");
+    if (s.namesChanged()) s.bindBuffers();
+    s.session = std::move(plan);
+    s.captured = s.sessionCaptured = false;
+    if (s.expansion == Expansion::Driver) s.driverSession(parts, programs);
+    else s.engineSession(parts, programs, vertices);
+    gl::check("PrimitiveCapture::captureSession");
+    s.sessionCaptured = true;
+    return s.session;
+}
+
+void PrimitiveCapture::drawSession(std::optional<std::size_t> part, std::optional<DrawMode> mode, int instances) const {
+    auto& s = live(state_);
+    s.device->requireContext("PrimitiveCapture::drawSession");
+    if (!s.sessionCaptured) throw Error(ErrorCode::InvalidArgument, "no session was captured since the last capture(); call captureSession() before drawSession()");
+    if (instances < 1) throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
+    const auto& parts = s.session.parts;
+    std::int64_t first = s.session.firstRecord, count = s.session.records();
+    DrawMode primitive = parts[0].primitive;
+    if (part) {
+        if (*part >= parts.size())
+            throw Error(ErrorCode::InvalidArgument, "part " + std::to_string(*part) + " does not exist; the session has " + std::to_string(parts.size()) +
+                                                        " parts (0.." + std::to_string(parts.size() - 1) + ")");
+        first = parts[*part].firstRecord;
+        count = parts[*part].records;
+        primitive = parts[*part].primitive;
+    } else if (!mode) {
+        for (std::size_t i = 1; i < parts.size(); ++i)
+            if (parts[i].primitive != primitive)
+                throw Error(ErrorCode::InvalidArgument, "part 0 captured " + std::string(drawModeName(primitive)) + " and part " + std::to_string(i) + " " +
+                                                            std::string(drawModeName(parts[i].primitive)) +
+                                                            "; draw the session part by part, or give the mode to draw every record with");
+    }
+    if (count == 0) return;
+    glDrawArraysInstanced(gl::primitiveMode(mode.value_or(primitive)), GLint(first), GLsizei(count), instances);
+}
+
+const SessionPlan& PrimitiveCapture::lastSession() const { return live(state_).session; }
+
 void PrimitiveCapture::drawCaptured(std::optional<DrawMode> mode, int instances) const {
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::drawCaptured");
+    if (s.sessionCaptured)
+        throw Error(ErrorCode::InvalidArgument, "the last capture was a session (captureSession); draw it with drawSession(), whole or by part");
     if (!s.captured) throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before drawCaptured()");
     if (instances < 1) throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
     GLenum m = gl::primitiveMode(mode.value_or(s.last.primitive));

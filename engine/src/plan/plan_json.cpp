@@ -54,4 +54,16 @@ json toJson(const DrawDesc& draw, const CaptureCount& count) {
             {"bytes", count.bytes}};
 }
 
+json toJson(std::span<const DrawDesc> parts, const SessionPlan& session) {
+    json list = json::array();
+    for (std::size_t i = 0; i < parts.size() && i < session.parts.size(); ++i) {
+        const PartRange& r = session.parts[i];
+        json part = toJson(parts[i], CaptureCount{r.primitive, r.primitives, r.records, r.bytes});
+        part["first_record"] = r.firstRecord;
+        part["first_byte"] = r.firstByte;
+        list.push_back(part);
+    }
+    return {{"first_record", session.firstRecord}, {"end_record", session.endRecord}, {"end_bytes", session.endBytes}, {"parts", list}};
+}
+
 } // namespace xfb

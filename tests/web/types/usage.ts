@@ -1,7 +1,7 @@
 // Compiled (never run) against the package's index.d.ts by types.mjs: what a TypeScript user
 // writes must type-check, and the misuses marked @ts-expect-error must be rejected (if the
 // types degraded to `any`, those markers would themselves be errors).
-import createXfb, { XfbError, createdBuffers, followBuffer, inspect, type CaptureCount, type StepReport, type Xfb } from 'xfb';
+import createXfb, { XfbError, createdBuffers, followBuffer, inspect, type CaptureCount, type PartRange, type SessionPlan, type StepReport, type Xfb } from 'xfb';
 
 export async function usage(canvas: HTMLCanvasElement): Promise<number> {
   const xfb: Xfb = await createXfb({ canvas });
@@ -44,4 +44,16 @@ export async function shared(gl: WebGL2RenderingContext): Promise<number> {
   // @ts-expect-error: ownsContext is a boolean
   await createXfb({ gl, ownsContext: 'yes' });
   return errors.length + (result ? 1 : 0) + (adopted.adopted ? 1 : 0) + (current().b ? 1 : 0);
+}
+
+// Append captures: parts (one with its own program), a record offset, drawing one part back.
+export function append(xfb: Xfb, capture: ReturnType<Xfb['createCapture']>, sleeve: ReturnType<Xfb['createProgram']>): number {
+  const session: SessionPlan = capture.captureSession(
+    [{ mode: 'triangle_strip', count: 4 }, { mode: 'triangles', indices: [0, 1, 2], program: sleeve }], { firstRecord: 3 });
+  capture.drawSession({ part: 1, instances: 2 });
+  capture.drawSession();
+  // @ts-expect-error: a part is a draw
+  capture.captureSession([{ mode: 'lines' }]);
+  const range: PartRange = session.parts[0];
+  return session.endRecord + range.firstRecord + range.firstByte[0] + xfb.liveObjects().captures;
 }
