@@ -403,9 +403,20 @@ export class XfbCapture extends XfbObject {
   }
 }
 
-/** Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context ({ gl }). */
+/** Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context
+ *  ({ gl }); on WebGPU with a GPUDevice ({ device }) or a new one ({ backend: 'webgpu' }). */
 export default async function createXfb(options = {}) {
-  checkKeys(options, ['canvas', 'gl', 'contextAttributes'], 'createXfb()');
+  checkKeys(options, ['canvas', 'gl', 'contextAttributes', 'device', 'backend'], 'createXfb()');
+  const backend = options.backend ?? (options.device ? 'webgpu' : 'webgl2');
+  if (backend !== 'webgl2' && backend !== 'webgpu') invalid(`createXfb(): backend must be 'webgl2' or 'webgpu', got '${backend}'`);
+  if (backend === 'webgpu') {
+    if (options.gl || options.canvas) invalid("createXfb(): { backend: 'webgpu' } takes a device, not a canvas or gl");
+    const gpu = await import('./webgpu.js'); // loaded only by WebGPU users
+    const device = options.device ?? await gpu.requestDevice(fail);
+    if (typeof device?.createComputePipeline !== 'function' || !device.queue) invalid('createXfb(): device must be a GPUDevice');
+    return gpu.createWebGpuEngine(await loadModule(), device, SHARED, !options.device);
+  }
+  if (options.device) invalid("createXfb(): a device needs backend 'webgpu'");
   let gl = options.gl;
   if (gl !== undefined && !(typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext))
     invalid('createXfb(): gl must be a WebGL2RenderingContext');
@@ -425,6 +436,9 @@ function inspectWith(module, source, options) {
   if (result.error) fail(result.error.code, result.error.message);
   return result;
 }
+
+// What webgpu.js shares with this file: the same validation and the same XfbError.
+const SHARED = { fail, invalid, checkKeys, checkCount, normaliseFormat, asBytes, arrayTypeOf, inspectWith };
 
 let planner;
 /** The planner alone (no WebGL; works in Node): attributes, captured varyings, buffer layout. */
