@@ -105,6 +105,7 @@ class Xfb {
     }
   }
 
+  get backend() { return 'webgl2'; }
   /** The WebGL2 context the engine draws with. */
   get gl() { return this.#gl; }
   get isContextLost() { return this.#lost; }

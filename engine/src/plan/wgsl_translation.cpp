@@ -10,7 +10,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
+#include <span>
+#include <string_view>
 #include <map>
 #include <set>
 
@@ -25,27 +26,30 @@ using S = std::string;
 
 // WGSL keywords, reserved words and the predeclared names this translation emits: a user
 // identifier spelled like one is renamed (xfb_r_name).
-const std::set<S, std::less<>> kWgslReserved = {
-    "alias", "break", "case", "const", "const_assert", "continue", "continuing", "default", "diagnostic", "discard", "else", "enable", "false",
-    "fn", "for", "if", "let", "loop", "override", "requires", "return", "struct", "switch", "true", "var", "while", "NULL", "Self", "abstract",
-    "active", "alignas", "alignof", "as", "asm", "asm_fragment", "async", "attribute", "auto", "await", "become", "binding_array", "cast",
-    "catch", "class", "co_await", "co_return", "co_yield", "coherent", "column_major", "common", "compile", "compile_fragment", "concept",
-    "const_cast", "consteval", "constexpr", "constinit", "crate", "debugger", "decltype", "delete", "demote", "demote_to_helper", "do",
-    "dynamic_cast", "enum", "explicit", "export", "extends", "extern", "external", "fallthrough", "filter", "final", "finally", "friend",
-    "from", "fxgroup", "get", "goto", "groupshared", "highp", "impl", "implements", "import", "inline", "instanceof", "interface", "layout",
-    "lowp", "macro", "macro_rules", "match", "mediump", "meta", "mod", "module", "move", "mut", "mutable", "namespace", "new", "nil",
-    "noexcept", "noinline", "nointerpolation", "non_coherent", "noncoherent", "noperspective", "null", "nullptr", "of", "package",
-    "packoffset", "partition", "pass", "patch", "pixelfragment", "precise", "precision", "premerge", "priv", "protected", "pub", "public",
-    "readonly", "ref", "regardless", "register", "reinterpret_cast", "require", "resource", "restrict", "self", "set", "shared", "sizeof",
-    "smooth", "snorm", "static", "static_assert", "static_cast", "std", "subroutine", "super", "target", "template", "this", "thread_local",
-    "throw", "trait", "try", "type", "typedef", "typeid", "typename", "typeof", "union", "unless", "unorm", "unsafe", "unsized", "use",
-    "using", "varying", "virtual", "volatile", "wgsl", "where", "with", "writeonly", "yield", "f32", "i32", "u32", "f16", "array", "ptr",
-    "select", "bitcast", "all", "any", "atan2", "inverseSqrt", "faceForward", "textureLoad", "textureDimensions", "pack2x16float",
-    "unpack2x16float", "pack2x16unorm", "unpack2x16unorm", "pack2x16snorm", "unpack2x16snorm", "vec2", "vec3", "vec4", "mat2x2", "mat3x3",
-    "mat4x4", "mat2x3", "mat2x4", "mat3x2", "mat3x4", "mat4x2", "mat4x3", "sampler", "texture_2d", "storage", "uniform", "private",
-    "function", "read", "read_write", "atomic", "round", "main"};
+constexpr std::string_view kWgslReserved[] = { // sorted: binary search
+    "NULL", "Self", "abstract", "active", "alias", "alignas", "alignof", "all", "any", "array", "as", "asm", "asm_fragment", "async",
+    "atan2", "atomic", "attribute", "auto", "await", "become", "binding_array", "bitcast", "break", "case", "cast", "catch", "class",
+    "co_await", "co_return", "co_yield", "coherent", "column_major", "common", "compile", "compile_fragment", "concept", "const",
+    "const_assert", "const_cast", "consteval", "constexpr", "constinit", "continue", "continuing", "crate", "debugger", "decltype",
+    "default", "delete", "demote", "demote_to_helper", "diagnostic", "discard", "do", "dynamic_cast", "else", "enable", "enum", "explicit",
+    "export", "extends", "extern", "external", "f16", "f32", "faceForward", "fallthrough", "false", "filter", "final", "finally", "fn",
+    "for", "friend", "from", "function", "fxgroup", "get", "goto", "groupshared", "highp", "i32", "if", "impl", "implements", "import",
+    "inline", "instanceof", "interface", "inverseSqrt", "layout", "let", "loop", "lowp", "macro", "macro_rules", "main", "mat2x2", "mat2x3",
+    "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4", "match", "mediump", "meta", "mod", "module", "move", "mut",
+    "mutable", "namespace", "new", "nil", "noexcept", "noinline", "nointerpolation", "non_coherent", "noncoherent", "noperspective", "null",
+    "nullptr", "of", "override", "pack2x16float", "pack2x16snorm", "pack2x16unorm", "package", "packoffset", "partition", "pass", "patch",
+    "pixelfragment", "precise", "precision", "premerge", "priv", "private", "protected", "ptr", "pub", "public", "read", "read_write",
+    "readonly", "ref", "regardless", "register", "reinterpret_cast", "require", "requires", "resource", "restrict", "return", "round",
+    "sampler", "select", "self", "set", "shared", "sizeof", "smooth", "snorm", "static", "static_assert", "static_cast", "std", "storage",
+    "struct", "subroutine", "super", "switch", "target", "template", "textureDimensions", "textureLoad", "texture_2d", "this",
+    "thread_local", "throw", "trait", "true", "try", "type", "typedef", "typeid", "typename", "typeof", "u32", "uniform", "union", "unless",
+    "unorm", "unpack2x16float", "unpack2x16snorm", "unpack2x16unorm", "unsafe", "unsized", "use", "using", "var", "varying", "vec2", "vec3",
+    "vec4", "virtual", "volatile", "wgsl", "where", "while", "with", "writeonly", "yield",
+};
 
-S ident(const S& name) { return kWgslReserved.count(name) ? "xfb_r_" + name : name; }
+bool inTable(std::span<const std::string_view> sorted, std::string_view name) { return std::binary_search(sorted.begin(), sorted.end(), name); }
+
+S ident(const S& name) { return inTable(kWgslReserved, name) ? "xfb_r_" + name : name; }
 
 // A GLSL type during translation: scalar, vector (cols 1), matrix, array of them, struct, texture.
 struct Ty {
@@ -140,17 +144,15 @@ const Builtin kBuiltins[] = {
     {"texelFetch", "textureLoad", Builtin::Custom}, {"textureSize", "textureDimensions", Builtin::Custom}, {"atan", "atan", Builtin::Custom},
     {"mod", "mod", Builtin::Custom},
 };
-const std::set<S, std::less<>> kRefusedBuiltins = {"isnan", "isinf", "inverse", "outerProduct", "matrixCompMult", "texture", "textureLod",
-                                                     "textureProj", "textureProjLod", "textureOffset", "textureLodOffset", "textureGrad",
-                                                     "textureGradOffset", "texelFetchOffset", "textureProjOffset", "textureProjGrad", "dFdx",
-                                                     "dFdy", "fwidth"};
-const std::set<S, std::less<>> kAssignOps = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="};
+constexpr std::string_view kRefusedBuiltins[] = {"dFdx", "dFdy", "fwidth", "inverse", "isinf", "isnan", "matrixCompMult", "outerProduct", "texelFetchOffset", "texture", "textureGrad", "textureGradOffset", "textureLod", "textureLodOffset", "textureOffset", "textureProj", "textureProjGrad", "textureProjLod", "textureProjOffset"};
+constexpr std::string_view kAssignOps[] = {"%=", "&=", "*=", "+=", "-=", "/=", "<<=", "=", ">>=", "^=", "|="};
 
-int precedence(const S& op) {
-    static const std::map<S, int, std::less<>> p = {{"||", 1}, {"^^", 2}, {"&&", 3}, {"|", 4}, {"^", 5}, {"&", 6}, {"==", 7}, {"!=", 7}, {"<", 8},
-                                                    {">", 8},  {"<=", 8}, {">=", 8}, {"<<", 9}, {">>", 9}, {"+", 10}, {"-", 10}, {"*", 11}, {"/", 11}, {"%", 11}};
-    auto it = p.find(op);
-    return it == p.end() ? 0 : it->second;
+int precedence(std::string_view op) {
+    static constexpr std::pair<std::string_view, int> table[] = {{"||", 1}, {"^^", 2}, {"&&", 3}, {"|", 4}, {"^", 5}, {"&", 6}, {"==", 7}, {"!=", 7}, {"<", 8},
+                                                                 {">", 8},  {"<=", 8}, {">=", 8}, {"<<", 9}, {">>", 9}, {"+", 10}, {"-", 10}, {"*", 11}, {"/", 11}, {"%", 11}};
+    for (auto& [o, p] : table)
+        if (o == op) return p;
+    return 0;
 }
 
 class Translator {
@@ -571,7 +573,7 @@ private:
         }
         Ex lhs = conditional();
         if (lhs.incdec) return lhs.s;
-        if (!kAssignOps.count(tok().text)) {
+        if (!inTable(kAssignOps, tok().text)) {
             if (is(",")) refuse(l, "the comma operator has no WGSL equivalent; write separate statements");
             if (!is(";") && !is(")")) refuse(l, "unexpected '" + tok().text + "'");
             return lhs.userCall ? lhs.s : "_ = " + lhs.s;
@@ -579,7 +581,7 @@ private:
         S op = t_[p_++].text;
         requireLvalue(lhs, l, op);
         Ex rhs = conditional();
-        if (kAssignOps.count(tok().text)) refuse(l, "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
+        if (inTable(kAssignOps, tok().text)) refuse(l, "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
         if (is(",")) refuse(l, "the comma operator has no WGSL equivalent; write separate statements");
         S value;
         if (op == "=") value = convertTo(rhs, lhs.ty, l);
@@ -614,7 +616,7 @@ private:
     // Expressions --------------------------------------------------------------------------
     Ex expression() {
         Ex e = conditional();
-        if (kAssignOps.count(tok().text)) refuse(line(), "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
+        if (inTable(kAssignOps, tok().text)) refuse(line(), "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
         if (is(",")) refuse(line(), "the comma operator has no WGSL equivalent; write separate statements");
         return e;
     }
@@ -733,7 +735,9 @@ private:
                     }
                     if (sw.size() > 4) refuse(l, "swizzle '." + m + "' is longer than 4");
                     Ex r{e.s + "." + sw, sw.size() == 1 ? scalarTy(e.ty.kind) : vecTy(e.ty.kind, int(sw.size())), e.lvalue, e.effects, e.root};
-                    bool repeated = std::set<char>(sw.begin(), sw.end()).size() != sw.size();
+                    S sorted = sw;
+                    std::sort(sorted.begin(), sorted.end());
+                    bool repeated = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
                     if (repeated) r.lvalue = false;
                     if (r.lvalue && sw.size() > 1) { r.swizzleBase = e.s; r.swizzle = sw; }
                     e = r;
@@ -814,7 +818,7 @@ private:
         if (is("void") && is(")", 1)) ++p_;
         while (!accept(")")) {
             args.push_back(conditional());
-            if (kAssignOps.count(tok().text)) refuse(line(), "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
+            if (inTable(kAssignOps, tok().text)) refuse(line(), "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
             if (!is(")")) expect(",");
         }
         return args;
@@ -844,7 +848,7 @@ private:
         }
         std::vector<Ex> args = arguments();
         bool effects = std::any_of(args.begin(), args.end(), [](auto& a) { return a.effects; });
-        auto joined = [&](const std::function<S(const Ex&)>& f) {
+        auto joined = [&](auto&& f) {
             S s;
             for (std::size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + f(args[i]);
             return s;
@@ -918,7 +922,7 @@ private:
 
     Ex call(int l) {
         S n = name();
-        if (kRefusedBuiltins.count(n)) {
+        if (inTable(kRefusedBuiltins, n)) {
             if (n.starts_with("texture"))
                 refuse(l, "'" + n + "()' samples through a sampler; the WGSL translation reads textures with texelFetch() only");
             refuse(l, "'" + n + "()' has no WGSL built-in equivalent; write it out");
