@@ -22,7 +22,20 @@ using plan::Token;
 using plan::TokenKind;
 using S = std::string;
 
-[[noreturn]] void refuse(int line, const S& what) { throw Error(ErrorCode::ComputeTranslation, "WGSL: line " + std::to_string(line) + ": " + what); }
+// Strings are built by appending pieces: one out-of-line call instead of a chain of temporaries
+// (each with its own cleanup under Emscripten's exceptions), which keeps the wasm small.
+void cat(S& out, std::initializer_list<std::string_view> parts) {
+    for (auto p : parts) out += p;
+}
+S cat(std::initializer_list<std::string_view> parts) {
+    S s;
+    cat(s, parts);
+    return s;
+}
+[[noreturn]] void refuse(int line, std::initializer_list<std::string_view> what) {
+    throw Error(ErrorCode::ComputeTranslation, cat({"WGSL: line ", std::to_string(line), ": "}) + cat(what));
+}
+[[noreturn]] void refuse(int line, std::string_view what) { refuse(line, {what}); }
 
 // WGSL keywords, reserved words and the predeclared names this translation emits: a user
 // identifier spelled like one is renamed (xfb_r_name).
@@ -76,7 +89,7 @@ S wgslType(const Ty& t, int line) {
         ScalarKind k = t.name[0] == 'i' ? ScalarKind::Int : t.name[0] == 'u' ? ScalarKind::UInt : ScalarKind::Float;
         S base = k == ScalarKind::Float ? t.name : t.name.substr(1);
         const char* dim = base == "sampler2D" ? "2d" : base == "sampler3D" ? "3d" : base == "sampler2DArray" ? "2d_array" : nullptr;
-        if (!dim) refuse(line, "'" + t.name + "': the WGSL translation reads sampler2D, sampler3D and sampler2DArray (and their i/u forms) only");
+        if (!dim) refuse(line, {"'", t.name, "': the WGSL translation reads sampler2D, sampler3D and sampler2DArray (and their i/u forms) only"});
         s = S("texture_") + dim + "<" + scalarW(k) + ">";
     } else if (t.kind == ScalarKind::Double) refuse(line, "double types have no WGSL equivalent");
     else if (t.cols > 1) s = "mat" + std::to_string(t.cols) + "x" + std::to_string(t.rows) + "<f32>";
@@ -207,10 +220,10 @@ private:
         return true;
     }
     void expect(const char* s) {
-        if (!accept(s)) refuse(line(), "expected '" + S(s) + "' before '" + tok().text + "'");
+        if (!accept(s)) refuse(line(), {"expected '", S(s), "' before '", tok().text, "'"});
     }
     S name() {
-        if (tok().kind != TokenKind::Identifier) refuse(line(), "expected a name, found '" + tok().text + "'");
+        if (tok().kind != TokenKind::Identifier) refuse(line(), {"expected a name, found '", tok().text, "'"});
         return t_[p_++].text;
     }
     S pad() const { return S(std::size_t(indent_ * 4), ' '); }
@@ -228,8 +241,8 @@ private:
         if (n == "void") t.isVoid = true;
         else if (structs.count(n)) t = Ty{ScalarKind::Struct, 1, 1, 0, n};
         else if (auto b = builtinType(n)) t = Ty{b->kind, b->columns, b->rows, 0, b->kind == ScalarKind::Opaque ? n : S()};
-        else refuse(l, "unknown type '" + n + "'");
-        if (t.kind == ScalarKind::Double) refuse(l, "'" + n + "': double types have no WGSL equivalent");
+        else refuse(l, {"unknown type '", n, "'"});
+        if (t.kind == ScalarKind::Double) refuse(l, {"'", n, "': double types have no WGSL equivalent"});
         return t;
     }
     int arraySize() { // after '[': a literal or a const int, then ']'
@@ -237,7 +250,7 @@ private:
         int n = 0;
         if (tok().kind == TokenKind::Number) n = std::stoi(t_[p_++].text, nullptr, 0);
         else if (tok().kind == TokenKind::Identifier && constInts_.count(tok().text)) n = constInts_[t_[p_++].text];
-        else refuse(l, "array size '" + tok().text + "': the WGSL translation needs a literal or a const int initialised with a literal");
+        else refuse(l, {"array size '", tok().text, "': the WGSL translation needs a literal or a const int initialised with a literal"});
         expect("]");
         if (n <= 0) refuse(l, "array size must be > 0");
         return n;
@@ -251,7 +264,7 @@ private:
         return g == globals.end() ? nullptr : &g->second;
     }
     void declare(const S& n, Var v, int l) {
-        if (n.starts_with("xfb_")) refuse(l, "identifier '" + n + "' uses the reserved prefix xfb_; rename it");
+        if (n.starts_with("xfb_")) refuse(l, {"identifier '", n, "' uses the reserved prefix xfb_; rename it"});
         if (scopes_.empty()) globals[n] = std::move(v);
         else scopes_.back()[n] = std::move(v);
     }
@@ -279,7 +292,7 @@ private:
         }
         if (tok(k).text.starts_with("gl_")) { skipTo(";"); return; } // `invariant gl_Position;`
         if (interface) {
-            if (tok(k).kind == TokenKind::Identifier && is("{", k + 1)) refuse(l, "interface block '" + tok(k).text + "': declare its members as separate variables");
+            if (tok(k).kind == TokenKind::Identifier && is("{", k + 1)) refuse(l, {"interface block '", tok(k).text, "': declare its members as separate variables"});
             skipTo(";");
             return;
         }
@@ -299,7 +312,7 @@ private:
         int l = line();
         expect("struct");
         S n = name();
-        if (n.starts_with("xfb_")) refuse(l, "identifier '" + n + "' uses the reserved prefix xfb_; rename it");
+        if (n.starts_with("xfb_")) refuse(l, {"identifier '", n, "' uses the reserved prefix xfb_; rename it"});
         expect("{");
         std::vector<std::pair<S, Ty>> members;
         S body;
@@ -310,15 +323,15 @@ private:
                 S m = name();
                 Ty t = mt;
                 if (accept("[")) t.array = arraySize();
-                body += "    " + ident(m) + ": " + wgslType(t, l) + ",\n";
+                cat(body, {"    ", ident(m), ": ", wgslType(t, l), ",\n"});
                 members.push_back({m, t});
             } while (accept(","));
             expect(";");
         }
-        if (!is(";")) refuse(l, "struct '" + n + "': declare variables of it in a separate declaration");
+        if (!is(";")) refuse(l, {"struct '", n, "': declare variables of it in a separate declaration"});
         expect(";");
         structs[n] = members;
-        out += "struct " + ident(n) + " {\n" + body + "};\n\n";
+        cat(out, {"struct ", ident(n), " {\n", body, "};\n\n"});
     }
 
     // `T a = x, b[3], c;` after the first name. Globals become var<private> (const: const),
@@ -334,11 +347,11 @@ private:
                 init = convertTo(e, t, l);
                 if (isConst && t.kind == ScalarKind::Int && t.scalar() && e.literal && std::isdigit((unsigned char)e.s[0])) constInts_[n] = int(std::stoll(e.s, nullptr, 0));
             }
-            if (t.kind == ScalarKind::Opaque) refuse(l, "'" + n + "': a sampler can only be a uniform or a parameter");
+            if (t.kind == ScalarKind::Opaque) refuse(l, {"'", n, "': a sampler can only be a uniform or a parameter"});
             S w = ident(n);
             declare(n, {t, isConst ? Where::Const : global ? Where::Private : Where::Local, w}, l);
             S kw = global ? (isConst ? "const " : "var<private> ") : (isConst ? "let " : "var ");
-            out += (global ? S() : pad()) + kw + w + ": " + wgslType(t, l) + (init.empty() ? S() : " = " + init) + ";\n";
+            cat(out, {(global ? S() : pad()), kw, w, ": ", wgslType(t, l), (init.empty() ? S() : " = " + init), ";\n"});
             if (!accept(",")) break;
             n = name();
         }
@@ -346,7 +359,7 @@ private:
     }
 
     void function(Ty result, const S& n, int l) {
-        if (n.starts_with("xfb_")) refuse(l, "identifier '" + n + "' uses the reserved prefix xfb_; rename it");
+        if (n.starts_with("xfb_")) refuse(l, {"identifier '", n, "' uses the reserved prefix xfb_; rename it"});
         expect("(");
         Fn f;
         f.result = result;
@@ -378,10 +391,10 @@ private:
             fn = &overloads.back();
         }
         if (accept(";")) return; // a prototype: WGSL needs none
-        if (fn->defined) refuse(l, "function '" + n + "' is defined twice");
+        if (fn->defined) refuse(l, {"function '", n, "' is defined twice"});
         fn->defined = true;
         for (bool b : f.byPointer) fn->pure = fn->pure && !b;
-        S head = "fn " + fn->wgsl + "(", prelude;
+        S head = cat({"fn ", fn->wgsl, "("}), prelude;
         scopes_.emplace_back();
         indent_ = 1;
         for (std::size_t i = 0; i < f.params.size(); ++i) {
@@ -390,31 +403,31 @@ private:
             if (i) head += ", ";
             if (pn.empty()) { head += "xfb_unused" + std::to_string(i) + ": " + wgslType(pt, l); continue; }
             if (f.byPointer[i]) {
-                head += w + ": ptr<function, " + wgslType(pt, l) + ">";
+                cat(head, {w, ": ptr<function, ", wgslType(pt, l), ">"});
                 declare(pn, {pt, Where::PtrParam, w}, l);
             } else if (pt.kind == ScalarKind::Opaque) {
-                head += w + ": " + wgslType(pt, l);
+                cat(head, {w, ": ", wgslType(pt, l)});
                 declare(pn, {pt, Where::Texture, w}, l);
             } else { // WGSL parameters are immutable; GLSL's are copies the body may assign
-                head += "xfb_a_" + pn + ": " + wgslType(pt, l);
-                prelude += "    var " + w + ": " + wgslType(pt, l) + " = xfb_a_" + pn + ";\n";
+                cat(head, {"xfb_a_", pn, ": ", wgslType(pt, l)});
+                cat(prelude, {"    var ", w, ": ", wgslType(pt, l), " = xfb_a_", pn, ";\n"});
                 declare(pn, {pt, Where::Local, w}, l);
             }
         }
-        head += ")" + (result.isVoid ? S() : " -> " + wgslType(result, l)) + " {\n";
+        cat(head, {")", (result.isVoid ? S() : " -> " + wgslType(result, l)), " {\n"});
         S saved;
         std::swap(saved, out);
         current_ = fn;
         expect("{");
         while (!accept("}")) {
-            if (atEnd()) refuse(l, "function '" + n + "' has no closing '}'");
+            if (atEnd()) refuse(l, {"function '", n, "' has no closing '}'"});
             statement();
         }
         current_ = nullptr;
         std::swap(saved, out);
         scopes_.pop_back();
         indent_ = 0;
-        out += head + prelude + saved + "}\n\n";
+        cat(out, {head, prelude, saved, "}\n\n"});
     }
 
     // Statements ---------------------------------------------------------------------------
@@ -444,9 +457,9 @@ private:
         statementStart_ = p_;
         if (accept(";")) return;
         if (is("{")) {
-            out += pad() + "{\n";
+            cat(out, {pad(), "{\n"});
             block();
-            out += pad() + "}\n";
+            cat(out, {pad(), "}\n"});
             return;
         }
         if (is("precision")) { skipTo(";"); return; }
@@ -455,13 +468,13 @@ private:
             Ex c = expression();
             expect(")");
             requireBool(c, l, "if");
-            out += pad() + "if (" + c.s + ") {\n";
+            cat(out, {pad(), "if (", c.s, ") {\n"});
             block();
-            out += pad() + "}";
+            cat(out, {pad(), "}"});
             if (accept("else")) {
                 out += " else {\n";
                 block();
-                out += pad() + "}";
+                cat(out, {pad(), "}"});
             }
             out += "\n";
             return;
@@ -472,13 +485,13 @@ private:
             Ex c = expression();
             expect(")");
             requireBool(c, l, "while");
-            out += pad() + "while (" + c.s + ") {\n";
+            cat(out, {pad(), "while (", c.s, ") {\n"});
             block();
-            out += pad() + "}\n";
+            cat(out, {pad(), "}\n"});
             return;
         }
         if (accept("do")) { // loop { body continuing { break if !cond; } }: `continue` reaches the test as in GLSL
-            out += pad() + "loop {\n";
+            cat(out, {pad(), "loop {\n"});
             block();
             expect("while");
             expect("(");
@@ -486,7 +499,7 @@ private:
             expect(")");
             expect(";");
             requireBool(c, l, "do-while");
-            out += pad() + "    continuing {\n" + pad() + "        break if !(" + c.s + ");\n" + pad() + "    }\n" + pad() + "}\n";
+            cat(out, {pad(), "    continuing {\n", pad(), "        break if !(", c.s, ");\n", pad(), "    }\n", pad(), "}\n"});
             return;
         }
         if (is("switch")) refuse(l, "switch has no exact WGSL equivalent (its cases fall through in GLSL); write it as if/else");
@@ -495,7 +508,7 @@ private:
             if (accept(";")) { out += pad() + "return;\n"; return; }
             Ex e = expression();
             expect(";");
-            out += pad() + "return " + (current_ ? convertTo(e, current_->result, l) : e.s) + ";\n";
+            cat(out, {pad(), "return ", (current_ ? convertTo(e, current_->result, l) : e.s), ";\n"});
             return;
         }
         if (accept("break")) { expect(";"); out += pad() + "break;\n"; return; }
@@ -505,7 +518,7 @@ private:
             expect(";");
             return;
         }
-        out += pad() + simpleStatement(l) + ";\n";
+        cat(out, {pad(), simpleStatement(l), ";\n"});
         expect(";");
     }
     bool constructorArrayAhead() const { // float[3](...) is an expression
@@ -514,7 +527,7 @@ private:
         return is("(", k + 1);
     }
     void requireBool(const Ex& c, int l, const char* what) {
-        if (!(c.ty.kind == ScalarKind::Bool && c.ty.scalar())) refuse(l, S(what) + " condition must be a bool");
+        if (!(c.ty.kind == ScalarKind::Bool && c.ty.scalar())) refuse(l, {S(what), " condition must be a bool"});
     }
 
     S localDeclaration() {
@@ -556,9 +569,9 @@ private:
         if (!is(")")) update = simpleStatement(l);
         expect(")");
         if (update.find('{') != S::npos) refuse(l, "for: the update of a loop cannot assign several swizzled components");
-        out += pad() + "for (" + init + "; " + cond + "; " + update + ") {\n";
+        cat(out, {pad(), "for (", init, "; ", cond, "; ", update, ") {\n"});
         block();
-        out += pad() + "}\n";
+        cat(out, {pad(), "}\n"});
         scopes_.pop_back();
     }
 
@@ -575,7 +588,7 @@ private:
         if (lhs.incdec) return lhs.s;
         if (!inTable(kAssignOps, tok().text)) {
             if (is(",")) refuse(l, "the comma operator has no WGSL equivalent; write separate statements");
-            if (!is(";") && !is(")")) refuse(l, "unexpected '" + tok().text + "'");
+            if (!is(";") && !is(")")) refuse(l, {"unexpected '", tok().text, "'"});
             return lhs.userCall ? lhs.s : "_ = " + lhs.s;
         }
         S op = t_[p_++].text;
@@ -589,7 +602,7 @@ private:
         markWrite(lhs);
         if (!lhs.swizzle.empty()) { // v.xz = e -> { let t = e; v.x = t.x; v.z = t.y; }
             static const char* xyzw = "xyzw";
-            S r = "{ let xfb_s = " + value + ";";
+            S r = cat({"{ let xfb_s = ", value, ";"});
             for (std::size_t i = 0; i < lhs.swizzle.size(); ++i) r += S(" ") + lhs.swizzleBase + "." + lhs.swizzle[i] + " = xfb_s." + xyzw[i] + ";";
             return r + " }";
         }
@@ -600,9 +613,9 @@ private:
         return e;
     }
     void requireLvalue(const Ex& e, int l, const S& op) {
-        if (!e.lvalue) refuse(l, "'" + op + "' needs a variable, an element or a component on its left, got '" + e.s + "'");
+        if (!e.lvalue) refuse(l, {"'", op, "' needs a variable, an element or a component on its left, got '", e.s, "'"});
         const Var* v = lookup(e.root);
-        if (v && (v->where == Where::Uniform || v->where == Where::Const)) refuse(l, "'" + e.root + "' cannot be assigned (a uniform or a const)");
+        if (v && (v->where == Where::Uniform || v->where == Where::Const)) refuse(l, {"'", e.root, "' cannot be assigned (a uniform or a const)"});
         markWrite(e);
     }
     void markWrite(const Ex& e) {
@@ -654,12 +667,12 @@ private:
     Ex binary(const Ex& a, const S& op, const Ex& b, int l) {
         bool effects = a.effects || b.effects;
         auto make = [&](S s, Ty t) { return Ex{"(" + s + ")", t, false, effects}; };
-        if (!a.ty.numeric() || !b.ty.numeric()) refuse(l, "operator " + op + " on arrays, structs or samplers");
+        if (!a.ty.numeric() || !b.ty.numeric()) refuse(l, {"operator ", op, " on arrays, structs or samplers"});
         if (op == "&&" || op == "||") return make(a.s + " " + op + " " + b.s, scalarTy(ScalarKind::Bool));
         if (op == "^^") return make(a.s + " != " + b.s, scalarTy(ScalarKind::Bool));
         if (op == "==" || op == "!=") {
-            if (a.ty.matrix()) refuse(l, "operator " + op + " on matrices has no WGSL equivalent; compare the columns");
-            S s = a.s + " " + op + " " + b.s;
+            if (a.ty.matrix()) refuse(l, {"operator ", op, " on matrices has no WGSL equivalent; compare the columns"});
+            S s = cat({a.s, " ", op, " ", b.s});
             if (a.ty.vector()) s = (op == "==" ? "all(" : "any(") + s + ")";
             return make(s, scalarTy(ScalarKind::Bool));
         }
@@ -671,7 +684,7 @@ private:
         if (op == "%" && (a.ty.kind == ScalarKind::Float || b.ty.kind == ScalarKind::Float)) refuse(l, "operator % on floats does not exist in GLSL; use mod()");
         if (a.ty.matrix() || b.ty.matrix()) {
             if (op != "*" && !(a.ty == b.ty && (op == "+" || op == "-")))
-                refuse(l, "matrix " + op + " " + (b.ty.matrix() ? S("matrix") : S("scalar")) + ": WGSL has only +, - between matrices and * ; write it per column");
+                refuse(l, {"matrix ", op, " ", (b.ty.matrix() ? S("matrix") : S("scalar")), ": WGSL has only +, - between matrices and * ; write it per column"});
             Ty r = a.ty;
             if (a.ty.matrix() && b.ty.matrix()) r = Ty{ScalarKind::Float, b.ty.cols, a.ty.rows};
             else if (a.ty.matrix() && b.ty.vector()) r = vecTy(ScalarKind::Float, a.ty.rows);
@@ -686,7 +699,7 @@ private:
 
     Ex unary() {
         int l = line();
-        if (is("++") || is("--")) refuse(l, "'" + tok().text + "' inside an expression has no WGSL equivalent; increment in a statement of its own");
+        if (is("++") || is("--")) refuse(l, {"'", tok().text, "' inside an expression has no WGSL equivalent; increment in a statement of its own"});
         if (accept("+")) return unary();
         for (const char* op : {"-", "!", "~"})
             if (accept(op)) {
@@ -710,7 +723,7 @@ private:
                 if (t.array) t.array = 0;
                 else if (t.matrix()) t = vecTy(ScalarKind::Float, t.rows);
                 else if (t.vector()) t = scalarTy(t.kind);
-                else refuse(l, "'" + e.s + "' cannot be indexed");
+                else refuse(l, {"'", e.s, "' cannot be indexed"});
                 e = {e.s + "[" + i.s + "]", t, e.lvalue && e.swizzle.empty(), e.effects || i.effects, e.root};
             } else if (accept(".")) {
                 S m = name();
@@ -721,7 +734,7 @@ private:
                 } else if (e.ty.kind == ScalarKind::Struct && !e.ty.array) {
                     auto& members = structs.at(e.ty.name);
                     auto it = std::find_if(members.begin(), members.end(), [&](auto& x) { return x.first == m; });
-                    if (it == members.end()) refuse(l, "struct '" + e.ty.name + "' has no member '" + m + "'");
+                    if (it == members.end()) refuse(l, {"struct '", e.ty.name, "' has no member '", m, "'"});
                     e = {e.s + "." + ident(m), it->second, e.lvalue, e.effects, e.root};
                 } else if (e.ty.vector()) {
                     S sw;
@@ -730,10 +743,10 @@ private:
                         std::size_t at = S::npos;
                         for (auto& set : sets)
                             if ((at = set.find(c)) != S::npos) break;
-                        if (at == S::npos || int(at) >= e.ty.rows) refuse(l, "swizzle '." + m + "' of a vector of " + std::to_string(e.ty.rows));
+                        if (at == S::npos || int(at) >= e.ty.rows) refuse(l, {"swizzle '.", m, "' of a vector of ", std::to_string(e.ty.rows)});
                         sw += "xyzw"[at];
                     }
-                    if (sw.size() > 4) refuse(l, "swizzle '." + m + "' is longer than 4");
+                    if (sw.size() > 4) refuse(l, {"swizzle '.", m, "' is longer than 4"});
                     Ex r{e.s + "." + sw, sw.size() == 1 ? scalarTy(e.ty.kind) : vecTy(e.ty.kind, int(sw.size())), e.lvalue, e.effects, e.root};
                     S sorted = sw;
                     std::sort(sorted.begin(), sorted.end());
@@ -741,12 +754,12 @@ private:
                     if (repeated) r.lvalue = false;
                     if (r.lvalue && sw.size() > 1) { r.swizzleBase = e.s; r.swizzle = sw; }
                     e = r;
-                } else refuse(l, "'." + m + "' on '" + e.s + "'");
+                } else refuse(l, {"'.", m, "' on '", e.s, "'"});
             } else if (is("++") || is("--")) {
                 S op = t_[p_++].text;
                 requireLvalue(e, l, op);
                 if (start != statementStart_ || (!is(";") && !is(")")))
-                    refuse(l, "'" + op + "' inside an expression has no WGSL equivalent; increment in a statement of its own");
+                    refuse(l, {"'", op, "' inside an expression has no WGSL equivalent; increment in a statement of its own"});
                 e = {e.s + op, e.ty};
                 e.incdec = true;
                 return e;
@@ -765,11 +778,11 @@ private:
             return e;
         }
         if (k.kind == TokenKind::Number) { ++p_; return number(k.text, l); }
-        if (k.kind != TokenKind::Identifier) refuse(l, "unexpected '" + k.text + "'");
+        if (k.kind != TokenKind::Identifier) refuse(l, {"unexpected '", k.text, "'"});
         const S n = k.text;
         if (n == "true" || n == "false") { ++p_; return {n, scalarTy(ScalarKind::Bool), false, false, "", "", "", false, true}; }
-        if (macros_.count(n)) refuse(l, "function-like macro '" + n + "': WGSL has no preprocessor; expand it by hand");
-        if (n.starts_with("xfb_")) refuse(l, "identifier '" + n + "' uses the reserved prefix xfb_; rename it");
+        if (macros_.count(n)) refuse(l, {"function-like macro '", n, "': WGSL has no preprocessor; expand it by hand"});
+        if (n.starts_with("xfb_")) refuse(l, {"identifier '", n, "' uses the reserved prefix xfb_; rename it"});
         if (isTypeName() && (is("(", 1) || is("[", 1))) return constructor(l);
         if (is("(", 1)) return call(l);
         ++p_;
@@ -777,9 +790,9 @@ private:
         if (n == "gl_InstanceID") return {"xfb_instance_id", scalarTy(ScalarKind::Int)};
         if (n == "gl_Position") return {"xfb_position", vecTy(ScalarKind::Float, 4), true, false, n, "", "", true};
         if (n == "gl_PointSize") return {"xfb_point_size", scalarTy(ScalarKind::Float), true, false, n, "", "", true};
-        if (n.starts_with("gl_")) refuse(l, "'" + n + "' has no equivalent in a WebGPU compute shader");
+        if (n.starts_with("gl_")) refuse(l, {"'", n, "' has no equivalent in a WebGPU compute shader"});
         const Var* v = lookup(n);
-        if (!v) refuse(l, "unknown name '" + n + "'");
+        if (!v) refuse(l, {"unknown name '", n, "'"});
         S s = v->where == Where::Uniform ? "xfb_u." + v->wgsl : v->where == Where::PtrParam ? "(*" + v->wgsl + ")" : v->wgsl;
         return {s, v->type, v->where != Where::Texture, false, n, "", "", true};
     }
@@ -805,7 +818,7 @@ private:
         if (e.ty.kind != ScalarKind::Float) {
             std::size_t digits = text.back() == 'u' ? text.size() - 1 : text.size();
             unsigned long long v = std::stoull(text.substr(0, digits), nullptr, 0);
-            if (v > 0xFFFFFFFFull) refuse(l, "integer literal " + text + " does not fit 32 bits");
+            if (v > 0xFFFFFFFFull) refuse(l, {"integer literal ", text, " does not fit 32 bits"});
             if (e.ty.kind == ScalarKind::Int && v > 0x7FFFFFFFull) text = "i32(" + std::to_string(v) + "u)"; // GLSL: wraps to negative
         }
         e.s = text;
@@ -829,7 +842,7 @@ private:
         if (e.ty == t || !t.numeric()) return e.s;
         if (e.ty.rows == t.rows && e.ty.cols == t.cols && e.ty.numeric() && t.cols == 1) return shapeW(t.kind, t.rows) + "(" + e.s + ")";
         if (e.literal && e.ty.scalar() && t.scalar()) return scalarW(t.kind) + "(" + e.s + ")";
-        refuse(l, "a " + describe(e.ty) + " where a " + describe(t) + " is needed");
+        refuse(l, {"a ", describe(e.ty), " where a ", describe(t), " is needed"});
     }
     static S describe(const Ty& t) {
         if (t.isVoid) return "void";
@@ -855,15 +868,15 @@ private:
         };
         if (t.array) {
             if (t.array < 0) t.array = int(args.size());
-            if (int(args.size()) != t.array) refuse(l, "array constructor with " + std::to_string(args.size()) + " values for " + std::to_string(t.array) + " elements");
+            if (int(args.size()) != t.array) refuse(l, {"array constructor with ", std::to_string(args.size()), " values for ", std::to_string(t.array), " elements"});
             Ty el = t;
             el.array = 0;
             return {wgslType(t, l) + "(" + joined([&](const Ex& a) { return convertTo(a, el, l); }) + ")", t, false, effects};
         }
         if (t.kind == ScalarKind::Struct) return {ident(t.name) + "(" + joined([](const Ex& a) { return a.s; }) + ")", t, false, effects};
-        if (args.empty()) refuse(l, "constructor " + describe(t) + "() without arguments");
+        if (args.empty()) refuse(l, {"constructor ", describe(t), "() without arguments"});
         for (auto& a : args)
-            if (!a.ty.numeric()) refuse(l, "constructor " + describe(t) + " of an array, struct or sampler");
+            if (!a.ty.numeric()) refuse(l, {"constructor ", describe(t), " of an array, struct or sampler"});
         const S w = wgslType(t, l);
         if (t.scalar()) { // first component, converted
             const Ex& a = args[0];
@@ -877,10 +890,10 @@ private:
                 return {w + "(" + args[0].s + "." + S("xyzw").substr(0, std::size_t(t.rows)) + ")", t, false, effects};
             int total = 0;
             for (auto& a : args) {
-                if (a.ty.matrix()) refuse(l, "constructor " + describe(t) + " from a matrix: take its columns");
+                if (a.ty.matrix()) refuse(l, {"constructor ", describe(t), " from a matrix: take its columns"});
                 total += a.ty.rows;
             }
-            if (total != t.rows) refuse(l, "constructor " + describe(t) + " with " + std::to_string(total) + " components");
+            if (total != t.rows) refuse(l, {"constructor ", describe(t), " with ", std::to_string(total), " components"});
             return {w + "(" + joined([&](const Ex& a) { return convertTo(a, vecTy(t.kind, a.ty.rows), l); }) + ")", t, false, effects};
         }
         // Matrices.
@@ -899,10 +912,10 @@ private:
             S fn = helper("xfb_mat" + std::to_string(t.cols) + "x" + std::to_string(t.rows) + "_from" + std::to_string(m.cols) + "x" + std::to_string(m.rows), [&](const S& fn) {
                 S cols;
                 for (int c = 0; c < t.cols; ++c) {
-                    S col = "vec" + std::to_string(t.rows) + "<f32>(";
+                    S col = cat({"vec", std::to_string(t.rows), "<f32>("});
                     for (int r = 0; r < t.rows; ++r)
-                        col += S(r ? ", " : "") + (c < m.cols && r < m.rows ? "m[" + std::to_string(c) + "][" + std::to_string(r) + "]" : c == r ? "1.0f" : "0.0f");
-                    cols += S(c ? ", " : "") + col + ")";
+                        cat(col, {S(r ? ", " : ""), (c < m.cols && r < m.rows ? "m[" + std::to_string(c) + "][" + std::to_string(r) + "]" : c == r ? "1.0f" : "0.0f")});
+                    cat(cols, {S(c ? ", " : ""), col, ")"});
                 }
                 return "fn " + fn + "(m: " + wgslType(m, l) + ") -> " + w + " { return " + w + "(" + cols + "); }\n";
             });
@@ -910,7 +923,7 @@ private:
         }
         bool columns = int(args.size()) == t.cols && std::all_of(args.begin(), args.end(), [&](auto& a) { return a.ty.vector() && a.ty.rows == t.rows; });
         bool scalars = int(args.size()) == t.cols * t.rows && std::all_of(args.begin(), args.end(), [](auto& a) { return a.ty.scalar(); });
-        if (!columns && !scalars) refuse(l, "constructor " + describe(t) + ": give " + std::to_string(t.cols) + " columns or " + std::to_string(t.cols * t.rows) + " scalars");
+        if (!columns && !scalars) refuse(l, {"constructor ", describe(t), ": give ", std::to_string(t.cols), " columns or ", std::to_string(t.cols * t.rows), " scalars"});
         return {w + "(" + joined([&](const Ex& a) { return convertTo(a, vecTy(ScalarKind::Float, a.ty.rows), l); }) + ")", t, false, effects};
     }
 
@@ -924,16 +937,16 @@ private:
         S n = name();
         if (inTable(kRefusedBuiltins, n)) {
             if (n.starts_with("texture"))
-                refuse(l, "'" + n + "()' samples through a sampler; the WGSL translation reads textures with texelFetch() only");
-            refuse(l, "'" + n + "()' has no WGSL built-in equivalent; write it out");
+                refuse(l, {"'", n, "()' samples through a sampler; the WGSL translation reads textures with texelFetch() only"});
+            refuse(l, {"'", n, "()' has no WGSL built-in equivalent; write it out"});
         }
         if (functions_.count(n)) return userCall(n, l);
         const Builtin* b = nullptr;
         for (auto& x : kBuiltins)
             if (n == x.glsl) b = &x;
-        if (!b) refuse(l, "unknown function '" + n + "'");
+        if (!b) refuse(l, {"unknown function '", n, "'"});
         std::vector<Ex> args = arguments();
-        if (args.empty()) refuse(l, "'" + n + "()' without arguments");
+        if (args.empty()) refuse(l, {"'", n, "()' without arguments"});
         bool effects = std::any_of(args.begin(), args.end(), [](auto& a) { return a.effects; });
         const Ty& first = args[0].ty;
         auto list = [&](std::size_t from = 0) {
@@ -959,7 +972,7 @@ private:
         case Builtin::Bool: return make(w + "(" + list() + ")", scalarTy(ScalarKind::Bool));
         case Builtin::Vec3: return make(w + "(" + list() + ")", vecTy(ScalarKind::Float, 3));
         case Builtin::BoolShape:
-            if (args.size() != 2) refuse(l, "'" + n + "()' takes two vectors");
+            if (args.size() != 2) refuse(l, {"'", n, "()' takes two vectors"});
             return make("(" + args[0].s + " " + w + " " + args[1].s + ")", vecTy(ScalarKind::Bool, first.rows));
         case Builtin::Custom: break;
         }
@@ -980,7 +993,7 @@ private:
         }
         if (n.starts_with("pack")) return make(w + "(" + list() + ")", scalarTy(ScalarKind::UInt));
         if (n.starts_with("unpack")) return make(w + "(" + list() + ")", vecTy(ScalarKind::Float, 2));
-        if (first.kind != ScalarKind::Opaque) refuse(l, "'" + n + "()' needs a sampler as its first argument");
+        if (first.kind != ScalarKind::Opaque) refuse(l, {"'", n, "()' needs a sampler as its first argument"});
         ScalarKind k = first.name[0] == 'i' ? ScalarKind::Int : first.name[0] == 'u' ? ScalarKind::UInt : ScalarKind::Float;
         int dims = first.name.find("3D") != S::npos || first.name.find("Array") != S::npos ? 3 : 2;
         if (n == "textureSize") {
@@ -1001,9 +1014,9 @@ private:
             for (std::size_t i = 0; match && i < args.size(); ++i) match = o.params[i] == args[i].ty || (args[i].literal && o.params[i].scalar() && args[i].ty.scalar());
             if (match && (!fn || std::equal(o.params.begin(), o.params.end(), args.begin(), [](auto& p, auto& a) { return p == a.ty; }))) fn = &o;
         }
-        if (!fn) refuse(l, "no function '" + n + "' takes these argument types");
+        if (!fn) refuse(l, {"no function '", n, "' takes these argument types"});
         bool effects = !fn->pure;
-        S s = fn->wgsl + "(";
+        S s = cat({fn->wgsl, "("});
         for (std::size_t i = 0; i < args.size(); ++i) {
             const Ex& a = args[i];
             effects = effects || a.effects;
@@ -1014,11 +1027,11 @@ private:
                 for (auto& sc : scopes_)
                     if (sc.count(a.root)) local = true;
                 if (!var || !local || (var->where != Where::Local && var->where != Where::PtrParam))
-                    refuse(l, "out/inout argument '" + a.s + "' of '" + n + "': the WGSL translation passes whole local variables only; copy into a local first");
+                    refuse(l, {"out/inout argument '", a.s, "' of '", n, "': the WGSL translation passes whole local variables only; copy into a local first"});
                 v = var->where == Where::PtrParam ? var->wgsl : "&" + var->wgsl;
                 markWrite(a);
             }
-            s += (i ? ", " : "") + v;
+            cat(s, {(i ? ", " : ""), v});
         }
         if (current_ && !fn->pure) current_->pure = false;
         Ex e{s + ")", fn->result, false, effects};
@@ -1060,32 +1073,32 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     for (const auto& d : shader.uniforms) {
         Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize, d.type.kind == ScalarKind::Opaque ? d.type.name : S()};
         if (d.type.kind == ScalarKind::Opaque) {
-            if (d.arraySize) refuse(d.line, "sampler array '" + d.name + "': declare one sampler per texture");
+            if (d.arraySize) refuse(d.line, {"sampler array '", d.name, "': declare one sampler per texture"});
             S w = wgslType(ty, d.line);
             ScalarKind k = d.type.name[0] == 'i' ? ScalarKind::Int : d.type.name[0] == 'u' ? ScalarKind::UInt : ScalarKind::Float;
             result.textures.push_back({d.name, binding, k});
-            tr.helpers += "@group(0) @binding(" + std::to_string(binding++) + ") var " + ident(d.name) + ": " + w + ";\n";
+            cat(tr.helpers, {"@group(0) @binding(", std::to_string(binding++), ") var ", ident(d.name), ": ", w, ";\n"});
             tr.globals[d.name] = {ty, Where::Texture, ident(d.name)};
             continue;
         }
-        if (d.type.kind == ScalarKind::Bool) refuse(d.line, "bool uniform '" + d.name + "': WebGPU buffers hold no bool; declare it int");
+        if (d.type.kind == ScalarKind::Bool) refuse(d.line, {"bool uniform '", d.name, "': WebGPU buffers hold no bool; declare it int"});
         if (d.type.kind != ScalarKind::Float && d.type.kind != ScalarKind::Int && d.type.kind != ScalarKind::UInt)
-            refuse(d.line, "uniform '" + d.name + "' of type " + d.type.name + ": the WGSL translation takes float, int, uint vectors and matrices");
+            refuse(d.line, {"uniform '", d.name, "' of type ", d.type.name, ": the WGSL translation takes float, int, uint vectors and matrices"});
         Layout lay = uniformLayout(d.type);
         WgslUniform u{d.name, d.type, d.arraySize, 0, lay.size, 0, lay.columnStride};
         int align = lay.align;
         if (d.arraySize) {
             u.arrayStride = roundUp(lay.size, lay.align);
             if (u.arrayStride % 16)
-                refuse(d.line, "uniform array '" + d.name + "' of " + d.type.name + ": WGSL uniform arrays need a 16-byte element stride; declare it vec4[" +
-                                   std::to_string(d.arraySize) + "] (or ivec4/uvec4)");
+                refuse(d.line, {"uniform array '", d.name, "' of ", d.type.name, ": WGSL uniform arrays need a 16-byte element stride; declare it vec4[" +
+                                   std::to_string(d.arraySize), "] (or ivec4/uvec4)"});
             align = roundUp(align, 16);
             u.size = u.arrayStride * d.arraySize;
         }
         u.offset = cursor = roundUp(cursor, align);
         cursor += u.size;
         maxAlign = std::max(maxAlign, align);
-        uniformStruct += S("    ") + (d.arraySize ? "@align(16) " : "") + ident(d.name) + ": " + wgslType(ty, d.line) + ",\n";
+        cat(uniformStruct, {S("    "), (d.arraySize ? "@align(16) " : ""), ident(d.name), ": ", wgslType(ty, d.line), ",\n"});
         tr.globals[d.name] = {ty, Where::Uniform, ident(d.name)};
         result.uniforms.push_back(u);
     }
@@ -1116,7 +1129,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     // Interface variables: private globals the entry point loads and stores.
     S privates = "var<private> xfb_vertex_id: i32;\nconst xfb_instance_id: i32 = 0;\nvar<private> xfb_position: vec4<f32>;\nvar<private> xfb_point_size: f32;\n";
     auto declareInterface = [&](const Declaration& d) {
-        if (d.name.starts_with("xfb_")) refuse(d.line, "identifier '" + d.name + "' uses the reserved prefix xfb_; rename it");
+        if (d.name.starts_with("xfb_")) refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});
         Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize, d.type.kind == ScalarKind::Struct ? d.type.name : S()};
         tr.globals[d.name] = {ty, Where::Private, ident(d.name)};
         return ty;
@@ -1155,7 +1168,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             S target = ident(d->name);
             if (d->arraySize > 0) target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
             if (d->type.isMatrix()) target += "[" + std::to_string(l % d->type.columns) + "]";
-            main += "    " + target + " = " + (d->type.kind == ScalarKind::UInt ? bits : "bitcast<" + shapeW(d->type.kind, n) + ">(" + bits + ")") + ";\n";
+            cat(main, {"    ", target, " = ", (d->type.kind == ScalarKind::UInt ? bits : "bitcast<" + shapeW(d->type.kind, n) + ">(" + bits + ")"), ";\n"});
         }
     }
     main += "    xfb_user_main();\n";
@@ -1169,11 +1182,11 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             // `per` components at a time: a whole column when the view is vec4, else one.
             for (int c = 0; c < f.components; c += vec4 ? 4 : 1) {
                 int elementIndex = c / perElement, col = (c % perElement) / rows, row = c % rows;
-                S expr = name + (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : "") + (cols > 1 ? "[" + std::to_string(col) + "]" : "");
+                S expr = cat({name, (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : ""), (cols > 1 ? "[" + std::to_string(col) + "]" : "")});
                 if (!vec4 && rows > 1) expr += "[" + std::to_string(row) + "]";
                 int n = vec4 ? 4 : 1;
                 S value = v.type.kind == ScalarKind::UInt ? expr : "bitcast<" + shapeW(ScalarKind::UInt, n) + ">(" + expr + ")";
-                main += "    " + element(b, o.stride / 4, f.offset / 4 + c) + " = " + value + ";\n";
+                cat(main, {"    ", element(b, o.stride / 4, f.offset / 4 + c), " = ", value, ";\n"});
             }
         }
     }
