@@ -413,9 +413,9 @@ export default async function createXfb(options = {}) {
   if (backend === 'webgpu') {
     if (options.gl || options.canvas) invalid("createXfb(): { backend: 'webgpu' } takes a device, not a canvas or gl");
     const gpu = await import('./webgpu.js'); // loaded only by WebGPU users
-    const device = options.device ?? await gpu.requestDevice(fail);
+    const { device, adapter } = options.device ? { device: options.device } : await gpu.requestDevice(fail);
     if (typeof device?.createComputePipeline !== 'function' || !device.queue) invalid('createXfb(): device must be a GPUDevice');
-    return gpu.createWebGpuEngine(await loadModule(), device, SHARED, !options.device);
+    return gpu.createWebGpuEngine(await loadModule(), device, SHARED, !options.device, adapter);
   }
   if (options.device) invalid("createXfb(): a device needs backend 'webgpu'");
   let gl = options.gl;

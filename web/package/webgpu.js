@@ -10,15 +10,17 @@
 const KIND = { float: 0, int: 1, uint: 2 };
 
 /** The engine for a GPUDevice. `shared`: index.js's validation helpers and XfbError. */
-export function createWebGpuEngine(module, device, shared, ownsDevice) {
-  return new XfbGpu(module, device, shared, ownsDevice);
+export function createWebGpuEngine(module, device, shared, ownsDevice, adapter) {
+  return new XfbGpu(module, device, shared, ownsDevice, adapter);
 }
 
 class XfbGpu {
-  #module; #device; #s; #ownsDevice; #lost = null; #disposed = false; #objects = new Set(); #listeners = new Map(); #onError;
+  #module; #device; #adapter; #s; #ownsDevice; #lost = null; #disposed = false; #objects = new Set(); #listeners = new Map();
 
-  constructor(module, device, shared, ownsDevice) {
-    this.#module = module; this.#device = device; this.#s = shared; this.#ownsDevice = ownsDevice;
+  constructor(module, device, shared, ownsDevice, adapter) {
+    // The adapter is kept: Chromium loses a device whose adapter was garbage-collected
+    // ("A valid external Instance reference no longer exists").
+    this.#module = module; this.#device = device; this.#adapter = adapter; this.#s = shared; this.#ownsDevice = ownsDevice;
     device.lost.then((info) => {
       if (this.#disposed) return;
       this.#lost = info;
@@ -398,13 +400,14 @@ export class XfbGpuPipeline extends XfbGpuObject {
   destroy() { this.#uniform.destroy(); }
 }
 
-/** A device for createXfb({ backend: 'webgpu' }): the adapter's storage limits, so large and
- *  separate-mode pipelines fit. */
+/** A device (and its adapter) for createXfb({ backend: 'webgpu' }): the adapter's storage
+ *  limits, so large and separate-mode pipelines fit. */
 export async function requestDevice(fail) {
   if (typeof navigator === 'undefined' || !navigator.gpu) fail('XFB_UNSUPPORTED', 'this browser has no WebGPU (navigator.gpu is missing); use the WebGL2 engine');
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) fail('XFB_UNSUPPORTED', 'navigator.gpu.requestAdapter() gave no adapter (WebGPU disabled or no usable GPU); use the WebGL2 engine');
   const l = adapter.limits;
-  return adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+  const device = await adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
     maxStorageBufferBindingSize: l.maxStorageBufferBindingSize, maxBufferSize: l.maxBufferSize } });
+  return { device, adapter };
 }
