@@ -158,6 +158,40 @@ test('translated semantics (mod, ?:, swizzle stores, out/inout, loops, mat3(mat4
   assert(firstDiff < 0, `word ${firstDiff} (element ${Math.floor(firstDiff / 10)}, component ${firstDiff % 10}): WebGL2 ${a[firstDiff]}, WebGPU ${b[firstDiff]}`);
 });
 
+const LEGACY = `attribute vec4 position;
+attribute float weight;
+uniform vec4 params[3];
+varying vec4 out_position;
+varying float out_w;
+struct Particle { vec3 p; float life; };
+const int N = 3;
+const float SCALE = 0.5;
+float table[N];
+Particle advance(Particle q, float dt) { q.p += vec3(0.0, -dt, 0.0); q.life -= dt; return q; }
+void main() {
+    Particle q = Particle(position.xyz, position.w);
+    for (int i = 0; i < N; i++) table[i] = float(i) * SCALE;
+    float acc[3];
+    acc[0] = 1.0; acc[1] = 2.0; acc[2] = acc[0] + acc[1];
+    int j = 0;
+    while (true) { j++; if (j > 4) break; }
+    q = advance(q, params[1].x);
+    vec2 sel = weight > 0.5 ? vec2(1.0, 2.0) : vec2(3.0);
+    out_position = vec4(q.p * table[2] + vec3(acc[2] * params[2].y), q.life) + params[j - 4] + vec4(sel, sel);
+    out_w = weight * float(j) + (q.life > 1.0 ? 1.0 : -1.0);
+}`;
+
+test('a GLSL ES 1.00 shader (attribute/varying) with structs, global and local arrays, consts, while/break, ?: of vectors: same bytes as WebGL2', async () => {
+  requireGpu();
+  const n = 300;
+  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 1 }];
+  const out = [{ semantic: 'ATTR10', components: 4 }, { semantic: 'ATTR11', components: 1 }];
+  const [viaGl, viaGpu] = await runBoth(LEGACY, 'interleaved', [{ format, count: n, data: pseudoRandom(n * 5, -2, 2, 17) }, { format: out, count: n }],
+    [{ input: 0 }, { output: 1 }], 1, () => ({ params: [0.5, 1, 1.5, 2, 0.125, -0.25, 0.375, -0.5, 3, 2.5, 2, 1.5] }));
+  assert(viaGl[1].every((v) => v !== 0 && Number.isFinite(v)), 'WebGL2 wrote every output');
+  assertArrayEqual(viaGpu[1], viaGl[1], 'ES 1.00 outputs');
+});
+
 test('bad shaders and bad role lists give coded errors', async () => {
   requireGpu();
   const base = '#version 300 es\nprecision highp float;\nin vec4 position;\nout vec4 out_position;\nuniform sampler2D s;\n';
