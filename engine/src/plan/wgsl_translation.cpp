@@ -157,7 +157,11 @@ const Builtin kBuiltins[] = {
     {"texelFetch", "textureLoad", Builtin::Custom}, {"textureSize", "textureDimensions", Builtin::Custom}, {"atan", "atan", Builtin::Custom},
     {"mod", "mod", Builtin::Custom},
 };
-constexpr std::string_view kRefusedBuiltins[] = {"dFdx", "dFdy", "fwidth", "inverse", "isinf", "isnan", "matrixCompMult", "outerProduct", "texelFetchOffset", "texture", "textureGrad", "textureGradOffset", "textureLod", "textureLodOffset", "textureOffset", "textureProj", "textureProjGrad", "textureProjLod", "textureProjOffset"};
+constexpr std::string_view kRefusedBuiltins[] = { // sorted
+    "dFdx", "dFdy", "fwidth", "inverse", "isinf", "isnan", "matrixCompMult", "outerProduct", "texelFetchOffset", "texture", "textureGrad",
+    "textureGradOffset", "textureLod", "textureLodOffset", "textureOffset", "textureProj", "textureProjGrad", "textureProjLod",
+    "textureProjOffset",
+};
 constexpr std::string_view kAssignOps[] = {"%=", "&=", "*=", "+=", "-=", "/=", "<<=", "=", ">>=", "^=", "|="};
 
 int precedence(std::string_view op) {
