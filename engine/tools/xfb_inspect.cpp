@@ -1,5 +1,5 @@
 // xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b] [--limits webgl2|native]
-//                    [--define NAME=VALUE]... [--no-portable]
+//                    [--define NAME=VALUE]... [--no-portable] [--wgsl]
 //                    [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...
 //                    [--first-record N]   (several --draw: an append session, each part's range)
 // Prints what the engine will do with a shader, as JSON (format: engine/tools/README.md).
@@ -10,6 +10,7 @@
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
 #include "xfb/primitive_count.hpp"
+#include "xfb/wgsl_translation.hpp"
 
 #include <fstream>
 #include <optional>
@@ -23,7 +24,7 @@ namespace {
 [[noreturn]] void usage(const std::string& why) {
     std::cerr << "xfb-inspect: " << why << "\n"
               << "usage: xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b,...] [--limits webgl2|native]\n"
-              << "                          [--define NAME=VALUE]... [--no-portable]\n"
+              << "                          [--define NAME=VALUE]... [--no-portable] [--wgsl]\n"
               << "                          [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...   (MODE: points, lines,\n"
               << "                          line_strip, line_loop, triangles, triangle_strip, triangle_fan)\n"
               << "                          [--first-record N]   (several --draw: an append session; prints each part's range)\n";
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     ReadOptions read;
     std::vector<DrawDesc> draws; // several: an append session
     long long firstRecord = 0;
+    bool wgsl = false; // --wgsl: print the WebGPU compute shader instead of the plan
     auto number = [](const std::string& s, const char* what) -> long long {
         try {
             std::size_t used = 0;
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
         } else if (a == "--varyings") capture.varyings = splitComma(value());
         else if (a == "--limits") limitsName = value();
         else if (a == "--no-portable") capture.portable = false;
+        else if (a == "--wgsl") wgsl = true;
         else if (a == "--define") {
             std::string d = value();
             auto eq = d.find('=');
@@ -106,6 +109,10 @@ int main(int argc, char** argv) {
             Device device;
             limits = device.limits();
             limitsSource = device.capabilities().version + ", " + device.capabilities().renderer;
+        }
+        if (wgsl) {
+            std::cout << translateToWgsl(source, read, capture).source;
+            return 0;
         }
         ShaderInterface shader = readShaderInterface(source, read);
         auto attributes = planAttributes(shader, limits);

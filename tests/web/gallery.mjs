@@ -13,7 +13,7 @@ import { serve } from '../../web/serve.mjs';
 import { CHROMIUM_ARGS } from './chromium.mjs';
 
 const [galleryDir, shotsDir, ...only] = process.argv.slice(2);
-const demos = only.length ? only : ['particles', 'flock', 'cloth', 'trails', 'skinning', 'skinning:captured'];
+const demos = only.length ? only : ['particles', 'flock', 'cloth', 'trails', 'skinning', 'skinning:captured', 'webgpu'];
 const FRAMES = 60;
 // What the scene alone must show: share of its pixels not of the clear colour, distinct colours
 // (4 bits per channel), share of its pixels that changed between the two frames.
@@ -63,13 +63,17 @@ function judge(done, stats, consoleErrors) {
 }
 
 mkdirSync(shotsDir, { recursive: true });
-const server = await serve({ '/': resolve(galleryDir) });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const server = await serve({ '/': resolve(galleryDir), '/npm/': resolve(galleryDir, '../npm') });
+// The WebGPU page presents to a canvas, which headless Chromium's SwiftShader WebGPU does only
+// with Vulkan enabled (else the device is lost at the first getCurrentTexture()): its own browser.
+const browsers = new Map();
+const launch = async (webgpu) => browsers.get(webgpu) ?? browsers.set(webgpu, await chromium.launch({ executablePath: '/usr/bin/chromium',
+  args: webgpu ? [...CHROMIUM_ARGS, '--enable-features=Vulkan', '--use-vulkan=swiftshader'] : CHROMIUM_ARGS })).get(webgpu);
 let failed = 0;
 try {
   for (const entry of demos) {
     const [demo, variant] = entry.split(':');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const page = await (await launch(demo === 'webgpu')).newPage({ viewport: { width: 1280, height: 720 } });
     const log = [], consoleErrors = [];
     page.on('console', (m) => {
       log.push(m.text());
@@ -77,17 +81,27 @@ try {
     });
     const crashed = new Promise((_, reject) => page.on('pageerror', (e) => reject(new Error(`uncaught in the page: ${e.message}`))));
     try {
-      await page.goto(`${server.url}/demo.html?demo=${demo}&frames=${FRAMES}${variant ? `&variant=${variant}` : ''}`);
+      // 'webgpu': the WebGPU page (npm package, not the C++ gallery program); it checks its own
+      // state read back after FRAMES frames (finite, most values moved), judged with its console.
+      await page.goto(demo === 'webgpu' ? `${server.url}/webgpu.html?frames=${FRAMES}` : `${server.url}/demo.html?demo=${demo}&frames=${FRAMES}${variant ? `&variant=${variant}` : ''}`);
       await Promise.race([page.waitForFunction(() => window.__demoDone, null, { timeout: 180_000 }), crashed]);
       const png = join(shotsDir, `web-${entry.replace(':', '-')}.png`);
       await page.screenshot({ path: png });
-      const done = await page.evaluate(() => ({ ...window.__demoDone, frames: undefined }));
-      const stats = await page.evaluate(sceneStatistics, { clear: [5, 6, 10], tolerance: 12 }); // the demos' clear colour, as bytes
-      const why = judge(done, stats, consoleErrors);
-      const figures = stats && `covered ${stats.covered.toFixed(4)}, ${stats.colours} colours, motion ${stats.motion?.toFixed(4)} (frames ${stats.frames.join(', ')})`;
-      console.log(`${why.length ? 'FAIL' : 'PASS'}  gallery: ${entry}: ${figures}, ui ${JSON.stringify(done.ui)} -> ${png}`);
-      for (const w of why) console.log(`      ${w}`);
-      if (why.length) failed++;
+      if (demo === 'webgpu') {
+        const done = await page.evaluate(() => window.__demoDone);
+        const why = [...consoleErrors.map((e) => `console error: ${e}`), ...(done.ok ? [] : [`page check: ${JSON.stringify(done)}`])];
+        console.log(`${why.length ? 'FAIL' : 'PASS'}  gallery: webgpu: ${done.moved} values moved after ${done.steps} steps, finite ${done.finite} -> ${png}`);
+        for (const w of why) console.log(`      ${w}`);
+        if (why.length) failed++;
+      } else {
+        const done = await page.evaluate(() => ({ ...window.__demoDone, frames: undefined }));
+        const stats = await page.evaluate(sceneStatistics, { clear: [5, 6, 10], tolerance: 12 }); // the demos' clear colour, as bytes
+        const why = judge(done, stats, consoleErrors);
+        const figures = stats && `covered ${stats.covered.toFixed(4)}, ${stats.colours} colours, motion ${stats.motion?.toFixed(4)} (frames ${stats.frames.join(', ')})`;
+        console.log(`${why.length ? 'FAIL' : 'PASS'}  gallery: ${entry}: ${figures}, ui ${JSON.stringify(done.ui)} -> ${png}`);
+        for (const w of why) console.log(`      ${w}`);
+        if (why.length) failed++;
+      }
     } catch (e) {
       console.log(`FAIL  gallery: ${entry}: ${e.message}\n${log.slice(-5).join('\n')}`);
       failed++;
@@ -95,7 +109,7 @@ try {
     await page.close();
   }
 } finally {
-  await browser.close();
+  for (const b of browsers.values()) await b.close();
   server.close();
 }
 console.log(`${demos.length - failed} of ${demos.length} gallery demos passed`);

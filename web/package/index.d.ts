@@ -175,6 +175,7 @@ export interface RestoredBuffer {
 }
 
 export interface Xfb {
+  readonly backend: 'webgl2';
   readonly gl: WebGL2RenderingContext | null;
   readonly isContextLost: boolean;
   readonly capabilities: Capabilities;
@@ -201,7 +202,7 @@ export interface Xfb {
  *  ownsContext (default false): false leaves the state engines cache as found after every call
  *  (README "Sharing a context"); true keeps the minimal 9-call step for an application that owns
  *  the context alone, leaving xfb's program and vertex array bound. */
-export default function createXfb(options?: { canvas?: HTMLCanvasElement | OffscreenCanvas; gl?: WebGL2RenderingContext; contextAttributes?: WebGLContextAttributes; ownsContext?: boolean }): Promise<Xfb>;
+export default function createXfb(options?: { canvas?: HTMLCanvasElement | OffscreenCanvas; gl?: WebGL2RenderingContext; contextAttributes?: WebGLContextAttributes; ownsContext?: boolean; backend?: 'webgl2' }): Promise<Xfb>;
 
 /** For engines that wrap a WebGLBuffer in an object of their own: make(glBuffer) once per WebGLBuffer
  *  the buffer names (two for a state pair); the returned function gives the wrapper of the current one. */
@@ -210,6 +211,63 @@ export function followBuffer<T>(buffer: XfbBuffer, make: (glBuffer: WebGLBuffer)
 /** Runs fn() and returns its result with the WebGLBuffers created on gl meanwhile (to adopt an
  *  engine's vertex buffer without reading its private fields). */
 export function createdBuffers<T>(gl: WebGL2RenderingContext, fn: () => T): { result: T; buffers: WebGLBuffer[] };
+/** An engine on WebGPU: on your GPUDevice ({ device }), or on a device it requests ({ backend: 'webgpu' }; disposed with the engine). */
+export default function createXfb(options: { device: GPUDeviceType; backend?: 'webgpu' } | { backend: 'webgpu' }): Promise<XfbWebGpu>;
+
+// WebGPU types: the DOM's when @webgpu/types (or a newer lib.dom) declares them, else `object`.
+type GlobalType<K extends string> = typeof globalThis extends { [key in K]: { prototype: infer T } } ? T : object;
+export type GPUDeviceType = GlobalType<'GPUDevice'>;
+export type GPUBufferType = GlobalType<'GPUBuffer'>;
+export type GPUTextureType = GlobalType<'GPUTexture'>;
+export type GPUTextureViewType = GlobalType<'GPUTextureView'>;
+
+/** Where each uniform lives in the uniform buffer (WGSL uniform address-space rules): element e,
+ *  column c, row r at offset + e * arrayStride + c * columnStride + r * 4. kind: 0 float, 1 int, 2 uint. */
+export interface UniformLayout {
+  bytes: number;
+  uniforms: { name: string; kind: 0 | 1 | 2; columns: number; rows: number; arraySize: number; offset: number; arrayStride: number; columnStride: number }[];
+}
+export interface WebGpuBuffer extends Omit<XfbBuffer, 'glBuffer'> {
+  /** The GPUBuffer holding the latest data (STORAGE | VERTEX | COPY_SRC | COPY_DST); after a step of a state pair, the other one. */
+  readonly gpuBuffer: GPUBufferType;
+  readonly glBuffer: null;
+}
+export interface WebGpuProgram extends XfbProgram {
+  /** The WGSL compute shader with the default roles (every input in one {input}, one {output} per captured buffer). */
+  readonly wgsl: string;
+  readonly uniformLayout: UniformLayout;
+}
+export interface WebGpuEntry {
+  input?: WebGpuBuffer;
+  output?: WebGpuBuffer;
+}
+export interface WebGpuPipeline extends Omit<XfbPipeline, 'info'> {
+  readonly info: XfbPipeline['info'] & { workGroupSize: number };
+  /** The WGSL this pipeline runs. */
+  readonly wgsl: string;
+  /** Resolves once the shader module compiled; rejects with XFB_SHADER_COMPILE. */
+  readonly ready: Promise<void>;
+  /** The texture a sampler uniform reads with texelFetch (rebuilds the bind groups, not per step). */
+  setTexture(name: string, texture: GPUTextureType | GPUTextureViewType): void;
+}
+export interface XfbWebGpu {
+  readonly backend: 'webgpu';
+  readonly device: GPUDeviceType;
+  readonly gl: null;
+  readonly isContextLost: boolean;
+  readonly capabilities: { backend: 'webgpu'; version: string; renderer: string; es: false; compute: true; limits: Record<string, number> };
+  inspect(source: string, options?: Omit<ProgramDescription, 'source' | 'label'>): Plan;
+  createBuffer(description: Omit<BufferDescription, 'restore'>): WebGpuBuffer;
+  createProgram(description: ProgramDescription): WebGpuProgram;
+  createPipeline(program: WebGpuProgram, entries: WebGpuEntry[], options?: { count?: number; queries?: boolean }): WebGpuPipeline;
+  /** Always XFB_UNSUPPORTED: primitive capture needs transform feedback. */
+  createCapture(program: WebGpuProgram, entries: WebGpuEntry[], options?: object): never;
+  liveObjects(): { buffers: number; programs: number; pipelines: number; captures: number; readbacks: number };
+  /** A lost device is not restored: create a new engine. */
+  on(type: 'contextlost', listener: (detail: { reason: string; message: string }) => void): this;
+  off(type: string, listener: (detail: any) => void): this;
+  dispose(): void;
+}
 
 /** The planner alone, without WebGL (works in Node). */
 export function inspect(source: string, options?: Omit<ProgramDescription, 'source' | 'label'>): Promise<Plan>;

@@ -106,6 +106,7 @@ class Xfb {
     }
   }
 
+  get backend() { return 'webgl2'; }
   /** The WebGL2 context the engine draws with. */
   get gl() { return this.#gl; }
   get isContextLost() { return this.#lost; }
@@ -485,12 +486,24 @@ export class XfbCapture extends XfbObject {
   }
 }
 
-/** Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context ({ gl }).
- *  ownsContext (default false): false leaves the state engines cache as found after every call
- *  (README "Sharing a context"); true, for an application that owns the context alone, keeps the
- *  minimal step and leaves xfb's program and vertex array bound. */
+/** Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context
+ *  ({ gl }); on WebGPU with a GPUDevice ({ device }) or a new one ({ backend: 'webgpu' }).
+ *  ownsContext (WebGL2, default false): false leaves the state engines cache as found after every
+ *  call (README "Sharing a context"); true, for an application that owns the context alone, keeps
+ *  the minimal step and leaves xfb's program and vertex array bound. */
 export default async function createXfb(options = {}) {
-  checkKeys(options, ['canvas', 'gl', 'contextAttributes', 'ownsContext'], 'createXfb()');
+  checkKeys(options, ['canvas', 'gl', 'contextAttributes', 'ownsContext', 'device', 'backend'], 'createXfb()');
+  const backend = options.backend ?? (options.device ? 'webgpu' : 'webgl2');
+  if (backend !== 'webgl2' && backend !== 'webgpu') invalid(`createXfb(): backend must be 'webgl2' or 'webgpu', got '${backend}'`);
+  if (backend === 'webgpu') {
+    if (options.gl || options.canvas) invalid("createXfb(): { backend: 'webgpu' } takes a device, not a canvas or gl");
+    if (options.ownsContext !== undefined) invalid("createXfb(): ownsContext is for WebGL2 contexts; a WebGPU engine changes no shared state");
+    const gpu = await import('./webgpu.js'); // loaded only by WebGPU users
+    const { device, adapter } = options.device ? { device: options.device } : await gpu.requestDevice(fail);
+    if (typeof device?.createComputePipeline !== 'function' || !device.queue) invalid('createXfb(): device must be a GPUDevice');
+    return gpu.createWebGpuEngine(await loadModule(), device, SHARED, !options.device, adapter);
+  }
+  if (options.device) invalid("createXfb(): a device needs backend 'webgpu'");
   if (options.ownsContext !== undefined && typeof options.ownsContext !== 'boolean') invalid('createXfb(): ownsContext must be a boolean');
   let gl = options.gl;
   if (gl !== undefined && !(typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext))
@@ -543,6 +556,8 @@ export function createdBuffers(gl, fn) {
     else delete gl.createBuffer;
   }
 }
+// What webgpu.js shares with this file: the same validation and the same XfbError.
+const SHARED = { fail, invalid, checkKeys, checkCount, normaliseFormat, asBytes, arrayTypeOf, inspectWith };
 
 let planner;
 /** The planner alone (no WebGL; works in Node): attributes, captured varyings, buffer layout. */

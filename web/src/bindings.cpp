@@ -3,6 +3,8 @@
 // so nothing throws across the wasm boundary. The JavaScript API (web/package/index.js)
 // validates input first and turns failures into XfbError.
 #include "xfb/plan_json.hpp"
+#include "xfb/glsl_dialect.hpp"
+#include "xfb/wgsl_translation.hpp"
 #include "xfb/xfb.hpp"
 
 #include <emscripten/bind.h>
@@ -83,6 +85,57 @@ std::string inspect(std::string source, std::string optionsJson) {
         auto attrs = planAttributes(shader, limits);
         auto capture = planCapture(shader, parseCapture(o), limits);
         return toJson(shader, attrs, capture).dump();
+    });
+    return out.empty() ? json{{"error", last}}.dump() : out;
+}
+
+/// WebGPU: the plan and the WGSL compute shader for a role list (web/package/webgpu.js drives
+/// WebGPU from JavaScript). entriesJson: [{input?: {format, count}, output?: {format, count}}];
+/// "" translates with the default roles (createProgram() checks the shader that way).
+std::string wgsl(std::string source, std::string optionsJson, std::string entriesJson) {
+    json last;
+    std::string out = guarded(last, std::string(), [&] {
+        json o = json::parse(optionsJson);
+        ReadOptions read = parseRead(o);
+        CaptureOptions captureOptions = parseCapture(o);
+        WgslTranslationOptions options;
+        options.workGroupSize = o.value("workGroupSize", 256);
+        ShaderInterface shader = readShaderInterface(toGlslEs300(source), read);
+        auto attrs = planAttributes(shader, Limits::portable());
+        auto capture = planCapture(shader, captureOptions, Limits::portable());
+        json r = {{"plan", toJson(shader, attrs, capture)}};
+        WgslShader w;
+        if (entriesJson.empty()) w = translateToWgsl(source, read, captureOptions, options);
+        else {
+            std::vector<EntryDesc> entries;
+            auto desc = [](const json& b) {
+                VertexFormat f = parseFormat(b.at("format"));
+                return BufferDesc{f, std::uint64_t(f.stride) * b.at("count").get<std::uint64_t>()};
+            };
+            for (const auto& e : json::parse(entriesJson)) {
+                EntryDesc d;
+                if (e.contains("input")) d.input = desc(e["input"]);
+                if (e.contains("output")) d.output = desc(e["output"]);
+                entries.push_back(d);
+            }
+            std::optional<std::int64_t> count;
+            if (o.contains("count")) count = o["count"].get<std::int64_t>();
+            PassPlan pass = planPass(attrs, capture, entries, count);
+            w = translateToWgsl(source, read, pass, capture, entries.size(), options);
+            json outputs = json::array();
+            for (const auto& b : pass.outputs) outputs.push_back({{"entry", b.entry}, {"binding", b.binding}, {"stride", b.stride}});
+            r["count"] = pass.count;
+            r["outputs"] = outputs;
+        }
+        json uniforms = json::array(), textures = json::array();
+        for (const auto& u : w.uniforms)
+            uniforms.push_back({{"name", u.name}, {"kind", int(u.type.kind)}, {"columns", u.type.columns}, {"rows", u.type.rows}, {"arraySize", u.arraySize},
+                                {"offset", u.offset}, {"arrayStride", u.arrayStride}, {"columnStride", u.columnStride}});
+        for (const auto& t : w.textures) textures.push_back({{"name", t.name}, {"binding", t.binding}, {"kind", int(t.sampleKind)}});
+        r.update({{"source", w.source}, {"entryPoint", w.entryPoint}, {"workGroupSize", w.workGroupSize}, {"uniformBinding", w.uniformBinding},
+                  {"uniformBytes", w.uniformBytes}, {"countOffset", w.countOffset}, {"uniforms", uniforms}, {"textures", textures},
+                  {"readBinding", w.readBinding}, {"writeBinding", w.writeBinding}});
+        return r.dump();
     });
     return out.empty() ? json{{"error", last}}.dump() : out;
 }
@@ -355,6 +408,7 @@ private:
 EMSCRIPTEN_BINDINGS(xfb) {
     xfb_expose_gl();
     emscripten::function("inspect", &inspect);
+    emscripten::function("wgsl", &wgsl);
     emscripten::class_<Engine>("Engine")
         .constructor<bool>()
         .function("ok", &Engine::ok)

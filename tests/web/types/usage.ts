@@ -1,7 +1,7 @@
 // Compiled (never run) against the package's index.d.ts by types.mjs: what a TypeScript user
 // writes must type-check, and the misuses marked @ts-expect-error must be rejected (if the
 // types degraded to `any`, those markers would themselves be errors).
-import createXfb, { XfbError, createdBuffers, followBuffer, inspect, type CaptureCount, type PartRange, type SessionPlan, type StepReport, type Xfb } from 'xfb';
+import createXfb, { XfbError, createdBuffers, followBuffer, inspect, type CaptureCount, type PartRange, type SessionPlan, type StepReport, type Xfb, type XfbWebGpu } from 'xfb';
 
 export async function usage(canvas: HTMLCanvasElement): Promise<number> {
   const xfb: Xfb = await createXfb({ canvas });
@@ -56,4 +56,26 @@ export function append(xfb: Xfb, capture: ReturnType<Xfb['createCapture']>, slee
   capture.captureSession([{ mode: 'lines' }]);
   const range: PartRange = session.parts[0];
   return session.endRecord + range.firstRecord + range.firstByte[0] + xfb.liveObjects().captures;
+}
+
+export async function usageWebGpu(device: object, canvas: HTMLCanvasElement): Promise<number> {
+  const gpu: XfbWebGpu = await createXfb({ device });
+  const own: XfbWebGpu = await createXfb({ backend: 'webgpu' });
+  const state = gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4 });
+  const next = gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4 });
+  const vertexBuffer: object = state.gpuBuffer;
+  const program = gpu.createProgram({ source: '#version 300 es\nin vec4 a;\nout vec4 out_a;\nvoid main() { out_a = a; }' });
+  const pipeline = gpu.createPipeline(program, [{ input: state, output: next }]);
+  await pipeline.ready;
+  pipeline.step();
+  const report: StepReport = await pipeline.stepChecked();
+  const webgl: Xfb = await createXfb({ canvas });
+  // @ts-expect-error: a WebGL2 engine has no device
+  webgl.device;
+  // @ts-expect-error: WebGL2 buffers do not go into a WebGPU pipeline
+  gpu.createPipeline(program, [{ input: webgl.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4 }) }]);
+  // @ts-expect-error: the backend is 'webgl2' or 'webgpu'
+  await createXfb({ backend: 'vulkan' });
+  own.dispose();
+  return program.wgsl.length + pipeline.info.workGroupSize + report.written + program.uniformLayout.bytes + (vertexBuffer ? 1 : 0);
 }

@@ -1,0 +1,100 @@
+#pragma once
+/// @file
+/// @brief Translates a transform-feedback vertex shader into a WGSL compute shader (WebGPU). Pure, no GL.
+///
+/// The same simulation source runs as a WebGPU compute pass that reads and writes exactly the
+/// bytes the transform-feedback pass does. Like translateToCompute() (the GL compute path), every
+/// buffer is a `array<u32>` (or `array<vec4<u32>>` when every access is 4 aligned words) and each
+/// value is moved with `bitcast`, so strides such as 36 bytes, int/uint attributes and separate
+/// buffers keep their layout. Unlike it, the user's code is parsed (statements and typed
+/// expressions) and re-emitted as WGSL, because WGSL differs in syntax and in semantics:
+///
+/// - declarations get WGSL types (`vec3` -> `vec3<f32>`, `mat4` -> `mat4x4<f32>`), float
+///   literals are f32 (`1.0f`), so constant folding happens in f32 as in GLSL;
+/// - `c ? a : b` -> `select(b, a, c)` (both sides are evaluated: refused when a side has effects);
+/// - `mod(x, y)` -> x - y * floor(x / y) (GLSL's definition; WGSL's `%` truncates);
+///   `%` and `/` on integers truncate in both languages;
+/// - `v.xz *= s` (a swizzle of several components as target) -> one store per component;
+/// - `if`/`for`/`while`/`do` bodies get braces; `++i` -> `i++` (only as a statement);
+/// - out/inout parameters -> `ptr<function, T>`; by-value parameters stay assignable;
+/// - constructors convert (`vec3(ivec3)`, `vec4(v.xy, 0, 1)`, `mat3(mat4)`, `mat3(1.0)`);
+/// - `==`/`!=` of vectors -> `all(==)`/`any(!=)`; shift amounts -> u32; min/max/clamp/step/
+///   smoothstep with a scalar next to a vector -> the scalar is splatted;
+/// - built-ins renamed (inversesqrt -> inverseSqrt, atan(y, x) -> atan2, lessThan -> <,
+///   floatBitsToUint -> bitcast, packHalf2x16 -> pack2x16float, ...);
+/// - `texelFetch(s, p, lod)` -> `textureLoad(t, p, lod)` on a `texture_2d<f32|i32|u32>`
+///   (sampler2D, isampler2D, usampler2D), `textureSize` -> `textureDimensions`;
+/// - `gl_VertexID` -> the global invocation index (x + y * groups.x * workGroupSize, so counts
+///   over 65535 work groups dispatch in 2-D); invocations at or past the count return.
+///
+/// Refused with Error ComputeTranslation ("WGSL: line N: ..."), naming the construct: sampling
+/// with a sampler (texture, textureLod, ...), switch, the comma operator, assignments or `++`
+/// inside expressions, function-like macros, uniform blocks and interface blocks, bool or
+/// struct uniforms, uniform arrays whose element stride is not a multiple of 16 bytes
+/// (float[N], vec2[N]: use vec4[N]), matrix + - / scalar, isnan/isinf/inverse/outerProduct/
+/// matrixCompMult, out arguments that are not whole local variables, gl_* built-ins other than
+/// gl_VertexID, gl_InstanceID (0), gl_Position and gl_PointSize, the reserved xfb_ prefix.
+///
+/// Uniforms live in one uniform buffer (`struct XfbUniforms`, `xfb_count: u32` first, then the
+/// shader's uniforms in declaration order) laid out by WGSL's uniform address-space rules
+/// (vec3 aligned to 16, matrix columns of vec3/vec4 16 bytes apart, array strides multiples of
+/// 16, size rounded up to 16). The offsets are in WgslShader::uniforms.
+
+#include "xfb/capture_plan.hpp"
+#include "xfb/pass_plan.hpp"
+#include "xfb/shader_interface.hpp"
+
+#include <string>
+#include <vector>
+
+namespace xfb {
+
+struct WgslTranslationOptions {
+    int workGroupSize = 256; ///< @workgroup_size(x); at most the device's limit (256 by default)
+};
+
+/// Where one uniform lives in the uniform buffer: element e, column c, row r of it is the
+/// 4-byte value at offset + e * arrayStride + c * columnStride + r * 4.
+struct WgslUniform {
+    std::string name;      ///< as declared in GLSL
+    GlslType type;
+    int arraySize = 0;     ///< 0: not an array
+    int offset = 0;        ///< bytes
+    int size = 0;          ///< bytes, every element included
+    int arrayStride = 0;   ///< bytes between elements (multiple of 16), 0 when not an array
+    int columnStride = 0;  ///< bytes between matrix columns (16 for vec3/vec4 columns, 8 for vec2)
+};
+
+/// A texture the shader reads with texelFetch (a GLSL sampler uniform).
+struct WgslTexture {
+    std::string name;      ///< the sampler uniform's GLSL name
+    int binding = 0;
+    ScalarKind sampleKind = ScalarKind::Float; ///< Float: 'unfilterable-float', Int: 'sint', UInt: 'uint'
+};
+
+/// The translated shader and its bindings, all in @group(0).
+struct WgslShader {
+    std::string source;
+    std::string entryPoint = "xfb_main";
+    int workGroupSize = 256;
+    int uniformBinding = 0;            ///< the uniform buffer (var<uniform> xfb_u)
+    int uniformBytes = 16;             ///< its size, a multiple of 16
+    int countOffset = 0;               ///< where the u32 element count lives in it
+    std::vector<WgslUniform> uniforms; ///< the shader's uniforms, declaration order (samplers excluded)
+    std::vector<WgslTexture> textures;
+    std::vector<int> readBinding;      ///< per entry: storage binding its input is read from (read-only), or -1
+    std::vector<int> writeBinding;     ///< per entry: storage binding its output is written to (read_write), or -1
+};
+
+/// @param entryCount the number of entries of the role list the pass plan was made for.
+/// @throws Error ComputeTranslation naming the construct and its line; InvalidArgument for a
+///         work-group size outside 1..256. Plus the reader's errors.
+WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
+                           std::size_t entryCount, const WgslTranslationOptions& options = {});
+
+/// The same with a default role list, for inspection (`xfb-inspect --wgsl`): every input packed
+/// in one {input} buffer in declaration order, then one {output} entry per captured buffer.
+WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const CaptureOptions& capture,
+                           const WgslTranslationOptions& options = {});
+
+} // namespace xfb

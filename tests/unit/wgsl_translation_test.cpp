@@ -1,0 +1,223 @@
+// The WGSL translation is pure: its output is checked here as text and layout numbers; that it
+// compiles and computes the same bytes as transform feedback is checked in headless Chromium
+// (tests/web/page/webgpu.js).
+#include "test_util.hpp"
+#include "xfb/attribute_plan.hpp"
+#include "xfb/wgsl_translation.hpp"
+
+using namespace xfb;
+
+namespace {
+struct Translated {
+    WgslShader shader;
+    bool has(const std::string& s) const { return shader.source.find(s) != std::string::npos; }
+};
+
+Translated wgsl(const std::string& src, CaptureOptions capture = {}) { return {translateToWgsl(src, {}, capture)}; }
+
+std::string body(const std::string& code, const std::string& decls = "") {
+    return "#version 300 es\nprecision highp float;\nin vec4 position;\n" + decls + "out vec4 out_position;\n" + code;
+}
+
+std::string refused(const std::string& src) { return XFB_REQUIRE_ERROR(wgsl(src), ErrorCode::ComputeTranslation); }
+} // namespace
+
+TEST_CASE("WGSL: a 36-byte interleaved input is read word by word and outputs are stored with bitcast") {
+    auto t = wgsl(R"(#version 300 es
+in vec4 position;
+in vec3 normal;
+in vec2 uv;
+in ivec2 ids;
+uniform float scale;
+out vec4 out_position;
+out vec3 out_normal;
+out vec2 out_uv;
+void main() {
+    out_position = vec4(position.xyz * scale, position.w);
+    out_normal = normal.zxy;
+    out_uv = uv + vec2(0.5, 0.25) + vec2(ids);
+})");
+    // Input stride 4 + 3 + 2 + 2 = 11 words: a u32 view, bitcast per component.
+    CHECK(t.has("@group(0) @binding(1) var<storage, read> xfb_b1: array<u32>;"));
+    CHECK(t.has("position = bitcast<vec4<f32>>(vec4<u32>(xfb_b1[xfb_i * 11u + 0u], xfb_b1[xfb_i * 11u + 1u], xfb_b1[xfb_i * 11u + 2u], xfb_b1[xfb_i * 11u + 3u]));"));
+    CHECK(t.has("normal = bitcast<vec3<f32>>(vec3<u32>(xfb_b1[xfb_i * 11u + 4u]"));
+    CHECK(t.has("ids = bitcast<vec2<i32>>(vec2<u32>(xfb_b1[xfb_i * 11u + 9u], xfb_b1[xfb_i * 11u + 10u]));"));
+    // Captured interleaved: 36 bytes, offsets 0, 16, 28.
+    CHECK(t.has("var<storage, read_write> xfb_b2: array<u32>;"));
+    CHECK(t.has("xfb_b2[xfb_i * 9u + 4u] = bitcast<u32>(out_normal[0]);"));
+    CHECK(t.has("xfb_b2[xfb_i * 9u + 8u] = bitcast<u32>(out_uv[1]);"));
+    CHECK(t.has("out_uv = ((uv + vec2<f32>(0.5f, 0.25f)) + vec2<f32>(ids));")); // constructor converts ivec2
+    // The bound check, the 2-D index, the entry point.
+    CHECK(t.has("let xfb_i = xfb_gid.x + xfb_gid.y * xfb_groups.x * 256u;"));
+    CHECK(t.has("if (xfb_i >= xfb_u.xfb_count) {"));
+    CHECK(t.has("@compute @workgroup_size(256)\nfn xfb_main("));
+    CHECK(t.has("var<uniform> xfb_u: XfbUniforms;"));
+    CHECK(t.shader.uniforms.size() == 1);
+    CHECK(t.shader.uniforms[0].offset == 4);
+    CHECK(t.shader.readBinding == std::vector<int>{1, -1});
+    CHECK(t.shader.writeBinding == std::vector<int>{-1, 2});
+}
+
+TEST_CASE("WGSL: vec4-aligned buffers are viewed as vec4<u32>, separate mode gets a buffer per varying") {
+    auto t = wgsl(R"(#version 300 es
+in vec4 position;
+in vec4 velocity;
+uniform float dt;
+out vec4 out_position;
+out vec4 out_velocity;
+void main() { out_position = position + velocity * dt; out_velocity = velocity; })", {CaptureMode::Separate});
+    CHECK(t.has("var<storage, read> xfb_b1: array<vec4<u32>>;"));
+    CHECK(t.has("velocity = bitcast<vec4<f32>>(xfb_b1[xfb_i * 2u + 1u]);"));
+    CHECK(t.has("xfb_b2[xfb_i * 1u + 0u] = bitcast<vec4<u32>>(out_position);"));
+    CHECK(t.has("xfb_b3[xfb_i * 1u + 0u] = bitcast<vec4<u32>>(out_velocity);"));
+    CHECK(t.shader.writeBinding == std::vector<int>{-1, 2, 3});
+}
+
+TEST_CASE("WGSL: uniforms follow the uniform address-space layout") {
+    auto t = wgsl(body("void main() { out_position = position; }", R"(
+uniform float a;
+uniform vec3 b;
+uniform vec2 c;
+uniform mat3 m;
+uniform mat4 bones[4];
+uniform ivec4 ids[2];
+uniform mat2 small;
+uniform uint n;
+)"));
+    auto& u = t.shader.uniforms;
+    REQUIRE(u.size() == 8);
+    CHECK(u[0].offset == 4);                                   // after xfb_count
+    CHECK(u[1].offset == 16);  CHECK(u[1].size == 12);         // vec3 aligned to 16
+    CHECK(u[2].offset == 32);                                  // vec2 aligned to 8, after 28
+    CHECK(u[3].offset == 48);  CHECK(u[3].columnStride == 16); CHECK(u[3].size == 48);
+    CHECK(u[4].offset == 96);  CHECK(u[4].arrayStride == 64);  CHECK(u[4].size == 256);
+    CHECK(u[5].offset == 352); CHECK(u[5].arrayStride == 16);
+    CHECK(u[6].offset == 384); CHECK(u[6].columnStride == 8);  CHECK(u[6].size == 16);
+    CHECK(u[7].offset == 400);
+    CHECK(t.shader.uniformBytes == 416);
+    CHECK(t.has("@align(16) bones: array<mat4x4<f32>, 4>,"));
+    CHECK(t.has("b: vec3<f32>,"));
+}
+
+TEST_CASE("WGSL: GLSL semantics that differ are translated exactly") {
+    auto t = wgsl(body(R"(
+float hash(float x) { return fract(sin(x * 12.9898) * 43758.5453); }
+uint mixbits(uint x) { x ^= x >> 16; x *= 0x7feb352du; x <<= 3; return x; }
+void split(vec3 v, out float len, inout int calls) { len = length(v); calls++; }
+void main() {
+    vec3 v = position.xyz, w = vec3(1.0);
+    v.xz *= 0.8;
+    float m = mod(position.x, 2.0);
+    vec3 mv = mod(v, 2.0);
+    int i = gl_VertexID / 3, r = gl_VertexID % 3;
+    float s = i > 2 ? 1.0 : -1.0;
+    float len; int calls = 0;
+    split(v, len, calls);
+    for (int k = 0; k < 4; ++k) { if (k == 2) continue; w += v; }
+    int n = 0;
+    while (n < 3) n++;
+    do { n--; } while (n > 0);
+    if (all(equal(v, w)) && v != w) s = 2.0; else s = inversesqrt(2.0);
+    mat3 rot = mat3(mat4(1.0));
+    v = clamp(v, 0.0, 1.0) + step(0.5, v) + mix(v, w, 0.5) + rot * v;
+    bool b = v == w ^^ true;
+    uint u = mixbits(uint(i)) << 2;
+    float a = atan(v.y, v.x) + atan(v.z) + float(floatBitsToUint(s)) + float(-u);
+    out_position = vec4(v, s + m + mv.x + float(r) + hash(len) + a + float(calls) + float(b));
+})"));
+    CHECK(t.has("fn hash(xfb_a_x: f32) -> f32 {\n    var x: f32 = xfb_a_x;\n    return fract((sin((x * 12.9898f)) * 43758.5453f));"));
+    CHECK(t.has("x = (x ^ (x >> u32(16)));"));                  // ^= with a shift amount as u32
+    CHECK(t.has("x = (x << u32(3));"));                          // <<= joined by the translator
+    CHECK(t.has("x = (x * 0x7feb352du);"));
+    CHECK(t.has("fn split(xfb_a_v: vec3<f32>, len: ptr<function, f32>, calls: ptr<function, i32>) {"));
+    CHECK(t.has("(*len) = length(v);"));
+    CHECK(t.has("(*calls)++;"));
+    CHECK(t.has("split(v, &len, &calls);"));
+    CHECK(t.has("{ let xfb_s = (v.xz * 0.8f); v.x = xfb_s.x; v.z = xfb_s.y; };"));
+    CHECK(t.has("fn xfb_mod_ss(x: f32, y: f32) -> f32 { return x - y * floor(x / y); }"));
+    CHECK(t.has("var mv: vec3<f32> = xfb_mod_v3s(v, 2.0f);"));
+    CHECK(t.has("var i: i32 = (xfb_vertex_id / 3);"));
+    CHECK(t.has("var s: f32 = select((-1.0f), 1.0f, (i > 2));"));
+    CHECK(t.has("for (var k: i32 = 0; (k < 4); k++) {"));
+    CHECK(t.has("if ((k == 2)) {\n            continue;"));
+    CHECK(t.has("while ((n < 3)) {\n        n++;"));
+    CHECK(t.has("loop {\n        n--;\n        continuing {\n            break if !((n > 0));"));
+    CHECK(t.has("if ((all((v == w)) && (any(v != w)))) {"));
+    CHECK(t.has("inverseSqrt(2.0f)"));
+    CHECK(t.has("xfb_mat3x3_from4x4(xfb_diag4x4(1.0f))"));
+    CHECK(t.has("fn xfb_mat3x3_from4x4(m: mat4x4<f32>) -> mat3x3<f32> { return mat3x3<f32>(vec3<f32>(m[0][0], m[0][1], m[0][2])"));
+    CHECK(t.has("clamp(v, vec3<f32>(0.0f), vec3<f32>(1.0f))"));  // scalars splatted to the vector
+    CHECK(t.has("step(vec3<f32>(0.5f), v)"));
+    CHECK(t.has("mix(v, w, 0.5f)"));
+    CHECK(t.has("var b: bool = ((all(v == w)) != true);")); // vector == is all(), ^^ is !=
+    CHECK(t.has("atan2(v.y, v.x)"));
+    CHECK(t.has("atan(v.z)"));
+    CHECK(t.has("bitcast<u32>(s)"));
+    CHECK(t.has("(u32() - u)"));                                 // unary minus of a uint wraps
+    CHECK(t.has("fn xfb_user_main() {"));
+}
+
+TEST_CASE("WGSL: names reserved in WGSL are renamed, gl_ built-ins mapped, texelFetch becomes textureLoad") {
+    auto t = wgsl(R"(#version 300 es
+precision highp float;
+precision highp sampler2D;
+in vec4 position;
+uniform vec3 target;
+uniform highp sampler2D positions;
+uniform isampler2D ids;
+out vec4 out_position;
+vec4 fetchElement(highp sampler2D s, int i) { return texelFetch(s, ivec2(i % 1024, i / 1024), 0); }
+void main() {
+    ivec2 size = textureSize(positions, 0);
+    int id = texelFetch(ids, ivec2(0), 0).x;
+    out_position = fetchElement(positions, gl_VertexID) + vec4(target, float(id + size.x));
+    gl_Position = out_position;
+})");
+    CHECK(t.has("@align(16)") == false);
+    CHECK(t.has("xfb_r_target: vec3<f32>,"));
+    CHECK(t.has("xfb_u.xfb_r_target"));
+    CHECK(t.has("@group(0) @binding(1) var positions: texture_2d<f32>;"));
+    CHECK(t.has("@group(0) @binding(2) var ids: texture_2d<i32>;"));
+    CHECK(t.has("fn fetchElement(s: texture_2d<f32>, xfb_a_i: i32) -> vec4<f32> {"));
+    CHECK(t.has("return textureLoad(s, vec2<i32>((i % 1024), (i / 1024)), 0);"));
+    CHECK(t.has("vec2<i32>(textureDimensions(positions, 0))"));
+    CHECK(t.has("fetchElement(positions, xfb_vertex_id)"));
+    CHECK(t.has("xfb_position = out_position;"));
+    REQUIRE(t.shader.textures.size() == 2);
+    CHECK(t.shader.textures[1].sampleKind == ScalarKind::Int);
+    CHECK(t.shader.readBinding[0] == 3);                      // storage after the textures
+}
+
+TEST_CASE("WGSL: integer attributes and outputs keep their bits, uint without bitcast") {
+    auto t = wgsl(R"(#version 300 es
+in uvec4 key;
+in int id;
+flat out uvec4 out_key;
+flat out int out_id;
+void main() { out_key = key + 1u; out_id = -id; })");
+    CHECK(t.has("key = xfb_b1[xfb_i * 5u + 0u]") == false); // 20-byte stride: not a vec4 view
+    CHECK(t.has("key = vec4<u32>(xfb_b1[xfb_i * 5u + 0u]"));
+    CHECK(t.has("id = bitcast<i32>(xfb_b1[xfb_i * 5u + 4u]);"));
+    CHECK(t.has("xfb_b2[xfb_i * 5u + 0u] = out_key[0];"));
+    CHECK(t.has("xfb_b2[xfb_i * 5u + 4u] = bitcast<u32>(out_id);"));
+}
+
+TEST_CASE("WGSL: constructs outside the subset are coded errors naming the construct and the line") {
+    CHECK(contains(refused(body("void main() {\n  out_position = texture(s, vec2(0.0));\n}", "uniform sampler2D s;\n")), "line 7: 'texture()' samples"));
+    CHECK(contains(refused(body("void main() {\n  switch (gl_VertexID) { default: break; }\n out_position = position; }")), "line 6: switch"));
+    CHECK(contains(refused(body("void main() {\n  int i = 0;\n  int j = i++ + 1;\n out_position = position; }")), "line 7: '++' inside an expression"));
+    CHECK(contains(refused(body("void main() {\n  float a, b;\n  a = b = 1.0;\n out_position = position; }")), "line 7: an assignment inside an expression"));
+    CHECK(contains(refused(body("float f(float x) { out_position = vec4(x); return x; }\nvoid main() {\n  float y = gl_VertexID > 0 ? f(1.0) : 0.0;\n}")),
+                   "line 7: ?: with a function call that writes"));
+    CHECK(contains(refused(body("void main() { out_position = position * float(gl_DrawID); }")), "'gl_DrawID' has no equivalent"));
+    CHECK(contains(refused(body("void main() { out_position = position; }", "uniform float weights[4];\n")), "uniform array 'weights' of float"));
+    CHECK(contains(refused(body("void main() { out_position = position; }", "uniform bool on;\n")), "bool uniform 'on'"));
+    CHECK(contains(refused(body("void main() { mat2 m = mat2(1.0) + 1.0; out_position = position; }")), "matrix + scalar"));
+    CHECK(contains(refused(body("void main() { out_position = position; if (isnan(position.x)) return; }")), "'isnan()' has no WGSL"));
+    CHECK(contains(refused(body("void g(out float x) { x = 1.0; }\nvoid main() { g(out_position.x); }")), "out/inout argument 'out_position.x'"));
+    CHECK(contains(refused(body("#define TWICE(x) ((x) * 2.0)\nvoid main() { out_position = TWICE(position); }")), "function-like macro 'TWICE'"));
+    CHECK(contains(refused(body("void main() { float xfb_t = 1.0; out_position = position; }")), "reserved prefix xfb_"));
+    CHECK(contains(refused(body("void main() { int i = 0, j = (i, 2); out_position = position; }")), "comma operator"));
+    CHECK(contains(refused(body("void main() { out_position = vec4(position.x % 2.0); }")), "% on floats"));
+    XFB_REQUIRE_ERROR(translateToWgsl(body("void main() { out_position = position; }"), {}, CaptureOptions{}, {512}), ErrorCode::InvalidArgument);
+}

@@ -1,0 +1,300 @@
+// The WebGPU backend (web/package/webgpu.js) in headless Chromium (--enable-unsafe-webgpu: SwiftShader's
+// fallback adapter): every shader translates and compiles; every simulation gives the same bytes as
+// WebGL2 transform feedback and the JS reference (bit for bit: 0 ulp); bad shaders give coded errors;
+// no GPU object is created per step; dispose and device loss give coded errors.
+import { assert, assertArrayEqual, createXfb, expectError, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
+
+const canvas = document.getElementById('canvas');
+const gl2 = await createXfb({ canvas });
+const adapter = await navigator.gpu?.requestAdapter();
+const gpu = adapter ? await createXfb({ device: await adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage } }) }) : null;
+const requireGpu = () => assert(gpu, 'navigator.gpu.requestAdapter() gave no adapter: is --enable-unsafe-webgpu set?');
+const vec4 = (slot) => [{ semantic: `ATTR${slot}`, components: 4 }];
+
+/** The simulation shaders of the native demos (C++ raw strings), as the WebGL2 gallery runs them. */
+async function demoShaders() {
+  const fetchGlsl = 'vec4 fetchElement(highp sampler2D s, int i) { return texelFetch(s, ivec2(i % 1024, i / 1024), 0); }\n';
+  const out = {};
+  for (const name of ['particles', 'flock', 'cloth', 'skinning', 'trails']) {
+    const cpp = await (await fetch(`/demos/${name}.cpp`)).text();
+    const m = /k(?:Simulation|Skin) = (?:std::string\()?R"\(([\s\S]*?)\)"(?:\) \+ kFetchGlsl \+ R"\(([\s\S]*?)\)")?;/.exec(cpp);
+    assert(m, `demos/${name}.cpp: simulation shader not found`);
+    out[name] = m[1] + (m[2] !== undefined ? fetchGlsl + m[2] : '');
+  }
+  return out;
+}
+
+async function compileErrors(code) {
+  const info = await gpu.device.createShaderModule({ code }).getCompilationInfo();
+  return info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+}
+
+/** Runs `steps` steps of the same program and roles on both engines, setting uniforms per step. */
+async function runBoth(source, mode, buffers, roles, steps, uniforms) {
+  const results = [];
+  for (const xfb of [gl2, gpu]) {
+    const made = buffers.map((b) => xfb.createBuffer(b));
+    const program = xfb.createProgram({ source, mode });
+    const pipeline = xfb.createPipeline(program, roles.map((r) => Object.fromEntries(Object.entries(r).map(([k, i]) => [k, made[i]]))),
+      buffers.every((b) => !b.data) ? { count: buffers[0].count } : {});
+    for (let s = 1; s <= steps; s++) {
+      for (const [name, value] of Object.entries(uniforms(s))) program.setUniform(name, value);
+      pipeline.step();
+    }
+    results.push(await Promise.all(made.map((b) => b.read())));
+    for (const o of [pipeline, program, ...made]) o.dispose();
+  }
+  return results;
+}
+
+test('every shader in shaders/ and every demo simulation translates and compiles (getCompilationInfo: no errors)', async ({ note }) => {
+  requireGpu();
+  note(`adapter: ${JSON.stringify(adapter.info ?? {})}, fallback ${adapter.isFallbackAdapter}`);
+  const sources = { ...(await demoShaders()) };
+  for (const name of ['particles.vert', 'flock_separate.vert', 'layout36.vert', 'capture_mesh.vert', 'bench_particles.vert']) sources[name] = await shader(name);
+  for (const [name, source] of Object.entries(sources)) {
+    for (const mode of ['interleaved', 'separate']) {
+      if (mode === 'separate' && name === 'skinning') continue; // same code, both modes covered by the others
+      const program = gpu.createProgram({ source, mode });
+      const errors = await compileErrors(program.wgsl);
+      assert(errors.length === 0, `${name} (${mode}): ${errors.join('\n')}\n${program.wgsl}`);
+      program.dispose();
+    }
+  }
+  note(`${Object.keys(sources).length} shaders, interleaved and separate`);
+});
+
+test('interleaved particles: 40 steps give the same bytes on WebGPU, WebGL2 and the JS reference', async () => {
+  requireGpu();
+  const n = 1000;
+  const data = pseudoRandom(n * 8, -1, 1, 7);
+  for (let e = 0; e < n; e++) data[e * 8 + 3] = 0.0625 * (e % 40);
+  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
+  const [viaGl, viaGpu] = await runBoth(await shader('particles.vert'), 'interleaved', [{ format, count: n, data }, { format, count: n }],
+    [{ input: 0, output: 1 }], 40, () => ({ dt: 0.015625, gravity: [0, -9.75, 0.5] }));
+  const ref = data.slice();
+  for (let s = 0; s < 40; s++) particlesStep(ref, 0.015625, [0, -9.75, 0.5]);
+  assertArrayEqual(viaGpu[0], ref, 'WebGPU vs reference');
+  assertArrayEqual(viaGpu[0], viaGl[0], 'WebGPU vs WebGL2');
+});
+
+test('separate mode with all three roles (flock): state swapped, constants never written, write-only instances', async () => {
+  requireGpu();
+  const n = 257;
+  const pos = pseudoRandom(n * 4, -4, 4, 1), vel = pseudoRandom(n * 4, -1, 1, 2), params = pseudoRandom(n * 2, 0.25, 2, 3);
+  const buffers = [{ format: vec4(0), count: n, data: pos }, { format: vec4(0), count: n }, { format: vec4(1), count: n, data: vel }, { format: vec4(1), count: n },
+    { format: [{ semantic: 'ATTR2', components: 2 }], count: n, data: params }, { format: vec4(12), count: n }];
+  const target = (s) => [(s % 5) - 2, 1, -0.5 * (s % 3)];
+  const [viaGl, viaGpu] = await runBoth(await shader('flock_separate.vert'), 'separate', buffers,
+    [{ input: 0, output: 1 }, { input: 2, output: 3 }, { input: 4 }, { output: 5 }], 25, (s) => ({ dt: 0.125, target: target(s) }));
+  const p = pos.slice(), v = vel.slice(), inst = new Float32Array(n * 4);
+  for (let s = 1; s <= 25; s++) flockStep(p, v, params, inst, 0.125, target(s));
+  for (const [i, ref, what] of [[0, p, 'position'], [2, v, 'velocity'], [4, params, 'constants'], [5, inst, 'instances']]) {
+    assertArrayEqual(viaGpu[i], ref, `WebGPU ${what} vs reference`);
+    assertArrayEqual(viaGpu[i], viaGl[i], `WebGPU ${what} vs WebGL2`);
+  }
+});
+
+test('the 36-byte layout (vec4 + vec3 + vec2 interleaved) and gl_VertexID / gl_Position: same bytes as WebGL2', async () => {
+  requireGpu();
+  const n = 333;
+  const format36 = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }];
+  const [gl36, gpu36] = await runBoth(await shader('layout36.vert'), 'interleaved', [{ format: format36, count: n, data: pseudoRandom(n * 9, -2, 2, 5) }, { format: format36, count: n }],
+    [{ input: 0, output: 1 }], 3, (s) => ({ scale: 0.5 + s }));
+  assertArrayEqual(gpu36[0], gl36[0], '36-byte state');
+  const mesh = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }];
+  const [glMesh, gpuMesh] = await runBoth(await shader('capture_mesh.vert'), 'interleaved', [{ format: mesh, count: n, data: pseudoRandom(n * 6, -1, 1, 9) }, { format: format36, count: n }],
+    [{ input: 0 }, { output: 1 }], 1, () => ({ u_scale: 2 }));
+  assertArrayEqual(gpuMesh[1], glMesh[1], 'capture_mesh outputs');
+  assert(gpuMesh[1][2 + 9 * 7] === glMesh[1][2 + 9 * 7], 'gl_VertexID carried');
+});
+
+const SEMANTICS = `#version 300 es
+precision highp float;
+in vec4 position;
+in ivec4 ids;
+in uvec2 keys;
+uniform mat4 bones[2];
+uniform vec3 shift;
+uniform int divisor;
+out vec4 out_position;
+flat out ivec4 out_ids;
+flat out uvec2 out_keys;
+uint hash(uint x) { x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16; return x; }
+void split(vec3 v, out float lo, inout int calls) { lo = min(v.x, min(v.y, v.z)); calls++; }
+void main() {
+    vec3 v = position.xyz + shift;
+    v.xz *= 0.5;
+    float lo; int calls = 0;
+    split(v, lo, calls);
+    for (int k = 0; k < 3; ++k) { if (k == 1) continue; v.y += float(k) * 0.25; }
+    mat3 m = mat3(bones[gl_VertexID % 2]);
+    v = m * v + mod(v, 0.75) + (lo < 0.0 ? vec3(1.0) : vec3(-1.0));
+    out_position = vec4(v, float(calls) + clamp(position.w, 0.0, 0.5));
+    out_ids = ivec4(ids.x / divisor, abs(ids.y) % divisor, -ids.z, ids.w * 3); // % of negatives: undefined in GLSL ES
+    out_keys = uvec2(hash(keys.x), keys.y >> 3u) + uvec2(uint(gl_VertexID));
+}`;
+
+test('translated semantics (mod, ?:, swizzle stores, out/inout, loops, mat3(mat4), int / and %, uint hash): same bytes as WebGL2', async () => {
+  requireGpu();
+  const n = 500;
+  const data = new ArrayBuffer(n * 40); // 10 words: vec4, ivec4, uvec2
+  const f = new Float32Array(data), i = new Int32Array(data), u = new Uint32Array(data);
+  const r = pseudoRandom(n * 8, -3, 3, 11);
+  for (let e = 0; e < n; e++) {
+    for (let c = 0; c < 4; c++) f[e * 10 + c] = r[e * 8 + c];
+    for (let c = 0; c < 4; c++) i[e * 10 + 4 + c] = Math.round(r[e * 8 + 4 + c] * 1000);
+    u[e * 10 + 8] = (e * 2654435761) >>> 0; u[e * 10 + 9] = e * 77;
+  }
+  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', type: 'int32', components: 4 }, { semantic: 'ATTR2', type: 'uint32', components: 2 }];
+  const out = [{ semantic: 'ATTR10', components: 4 }, { semantic: 'ATTR11', type: 'int32', components: 4 }, { semantic: 'ATTR12', type: 'uint32', components: 2 }];
+  const bones = [];
+  for (let b = 0; b < 32; b++) bones.push(((b * 7) % 11) / 8 - 0.5);
+  const [viaGl, viaGpu] = await runBoth(SEMANTICS, 'interleaved', [{ format, count: n, data }, { format: out, count: n }], [{ input: 0 }, { output: 1 }], 1,
+    () => ({ bones, shift: [0.25, -0.5, 1], divisor: 7 }));
+  const a = new Uint32Array(viaGl[1].buffer), b = new Uint32Array(viaGpu[1].buffer);
+  let firstDiff = -1;
+  for (let k = 0; k < a.length && firstDiff < 0; k++) if (a[k] !== b[k]) firstDiff = k;
+  assert(firstDiff < 0, `word ${firstDiff} (element ${Math.floor(firstDiff / 10)}, component ${firstDiff % 10}): WebGL2 ${a[firstDiff]}, WebGPU ${b[firstDiff]}`);
+});
+
+const LEGACY = `attribute vec4 position;
+attribute float weight;
+uniform vec4 params[3];
+varying vec4 out_position;
+varying float out_w;
+struct Particle { vec3 p; float life; };
+const int N = 3;
+const float SCALE = 0.5;
+float table[N];
+Particle advance(Particle q, float dt) { q.p += vec3(0.0, -dt, 0.0); q.life -= dt; return q; }
+void main() {
+    Particle q = Particle(position.xyz, position.w);
+    for (int i = 0; i < N; i++) table[i] = float(i) * SCALE;
+    float acc[3];
+    acc[0] = 1.0; acc[1] = 2.0; acc[2] = acc[0] + acc[1];
+    int j = 0;
+    while (true) { j++; if (j > 4) break; }
+    q = advance(q, params[1].x);
+    vec2 sel = weight > 0.5 ? vec2(1.0, 2.0) : vec2(3.0);
+    out_position = vec4(q.p * table[2] + vec3(acc[2] * params[2].y), q.life) + params[j - 4] + vec4(sel, sel);
+    out_w = weight * float(j) + (q.life > 1.0 ? 1.0 : -1.0);
+}`;
+
+test('a GLSL ES 1.00 shader (attribute/varying) with structs, global and local arrays, consts, while/break, ?: of vectors: same bytes as WebGL2', async () => {
+  requireGpu();
+  const n = 300;
+  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 1 }];
+  const out = [{ semantic: 'ATTR10', components: 4 }, { semantic: 'ATTR11', components: 1 }];
+  const [viaGl, viaGpu] = await runBoth(LEGACY, 'interleaved', [{ format, count: n, data: pseudoRandom(n * 5, -2, 2, 17) }, { format: out, count: n }],
+    [{ input: 0 }, { output: 1 }], 1, () => ({ params: [0.5, 1, 1.5, 2, 0.125, -0.25, 0.375, -0.5, 3, 2.5, 2, 1.5] }));
+  assert(viaGl[1].every((v) => v !== 0 && Number.isFinite(v)), 'WebGL2 wrote every output');
+  assertArrayEqual(viaGpu[1], viaGl[1], 'ES 1.00 outputs');
+});
+
+test('bad shaders and bad role lists give coded errors', async () => {
+  requireGpu();
+  const base = '#version 300 es\nprecision highp float;\nin vec4 position;\nout vec4 out_position;\nuniform sampler2D s;\n';
+  let e = await expectError('XFB_COMPUTE_TRANSLATION', () => gpu.createProgram({ source: base + 'void main() {\n  out_position = texture(s, position.xy);\n}' }));
+  assert(e.message.includes('line 7') && e.message.includes('texture()'), e.message);
+  e = await expectError('XFB_COMPUTE_TRANSLATION', () => gpu.createProgram({ source: base + 'void main() { switch (gl_VertexID) { default: out_position = position; } }' }));
+  assert(e.message.includes('switch'), e.message);
+  await expectError('XFB_SHADER_SYNTAX', () => gpu.createProgram({ source: '#version 300 es\nin vec4 position\nout vec4 out_p;\nvoid main() {}' }));
+  await expectError('XFB_NO_CAPTURED_VARYINGS', () => gpu.createProgram({ source: '#version 300 es\nin vec4 position;\nvoid main() {}' }));
+  const program = gpu.createProgram({ source: await shader('particles.vert') });
+  const a = gpu.createBuffer({ format: vec4(0), count: 4 });
+  const b = gpu.createBuffer({ format: vec4(0), count: 4 });
+  await expectError('XFB_SEMANTIC_MISSING', () => gpu.createPipeline(program, [{ input: a, output: b }]));
+  await expectError('XFB_INVALID_ARGUMENT', () => gpu.createPipeline(program, [{ input: a, output: a }]));
+  await expectError('XFB_UNKNOWN_UNIFORM', () => program.setUniform('nope', 1));
+  await expectError('XFB_UNIFORM_TYPE', () => program.setUniform('gravity', [1, 2]));
+  await expectError('XFB_UNSUPPORTED', () => gpu.createCapture(program, []));
+  for (const o of [program, a, b]) o.dispose();
+});
+
+test('no GPU object is created in a steady step: one command encoder, one pass, one submit per step', async ({ note }) => {
+  requireGpu();
+  const n = 100, format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
+  const state = gpu.createBuffer({ format, count: n, data: pseudoRandom(n * 8, -1, 1, 3) });
+  const scratch = gpu.createBuffer({ format, count: n });
+  const program = gpu.createProgram({ source: await shader('particles.vert') });
+  const pipeline = gpu.createPipeline(program, [{ input: state, output: scratch }]);
+  await pipeline.ready;
+  program.setUniform('gravity', [0, -1, 0]);
+  pipeline.step(); // the first step writes the uniform buffer
+  const device = gpu.device, counts = new Map(), originals = new Map();
+  const count = (target, name) => {
+    const original = target[name];
+    originals.set(name, [target, original]);
+    target[name] = function (...args) { counts.set(name, (counts.get(name) ?? 0) + 1); return original.apply(this, args); };
+  };
+  for (const name of ['createBuffer', 'createBindGroup', 'createBindGroupLayout', 'createPipelineLayout', 'createComputePipeline', 'createShaderModule',
+    'createTexture', 'createSampler', 'createQuerySet', 'createCommandEncoder', 'createRenderBundleEncoder']) count(device, name);
+  count(device.queue, 'writeBuffer');
+  count(device.queue, 'submit');
+  try {
+    const first = state.gpuBuffer;
+    for (let s = 0; s < 10; s++) {
+      program.setUniform('dt', 0.01 * s); // a changed uniform: one writeBuffer, no object
+      pipeline.step();
+    }
+    for (let s = 0; s < 10; s++) pipeline.step(); // unchanged uniforms: no writeBuffer
+    assert(state.gpuBuffer === first, 'after an even number of steps the handle names its first GPUBuffer again');
+    pipeline.step();
+    assert(state.gpuBuffer !== first, 'after an odd number the other one');
+  } finally {
+    for (const [name, [target, original]] of originals) target[name] = original;
+  }
+  const snapshot = Object.fromEntries(counts);
+  note(`21 steps: ${JSON.stringify(snapshot)}`);
+  assert(counts.get('createCommandEncoder') === 21 && counts.get('submit') === 21, 'one encoder and one submit per step');
+  assert(counts.get('writeBuffer') === 10, `uniform buffer written only when a uniform changed (${counts.get('writeBuffer')})`);
+  const created = [...counts].filter(([name, n]) => name.startsWith('create') && name !== 'createCommandEncoder' && n > 0);
+  assert(created.length === 0, `GPU objects created per step: ${JSON.stringify(created)}`);
+  for (const o of [pipeline, program, state, scratch]) o.dispose();
+});
+
+test('dispose: disposed objects give XFB_DISPOSED, liveObjects counts, the engine disposes everything', async () => {
+  requireGpu();
+  const engine = await createXfb({ backend: 'webgpu' });
+  assert(engine.backend === 'webgpu' && engine.device, 'a device was requested');
+  const buffer = engine.createBuffer({ format: vec4(0), count: 8, data: new Float32Array(32).fill(2) });
+  const out = engine.createBuffer({ format: vec4(0), count: 8 });
+  const program = engine.createProgram({ source: '#version 300 es\nin vec4 position;\nout vec4 out_p;\nvoid main() { out_p = position * 2.0; }' });
+  const pipeline = engine.createPipeline(program, [{ input: buffer }, { output: out }]);
+  pipeline.step();
+  assertArrayEqual(await out.read(), new Float32Array(32).fill(4), 'the step ran');
+  let live = engine.liveObjects();
+  assert(live.buffers === 2 && live.programs === 1 && live.pipelines === 1, JSON.stringify(live));
+  buffer.dispose();
+  await expectError('XFB_DISPOSED', () => buffer.gpuBuffer);
+  await expectError('XFB_DISPOSED', () => pipeline.step());
+  pipeline.dispose();
+  await expectError('XFB_DISPOSED', () => pipeline.step());
+  live = engine.liveObjects();
+  assert(live.buffers === 1 && live.pipelines === 0, JSON.stringify(live));
+  engine.dispose();
+  assert(out.disposed && program.disposed, 'engine.dispose() disposes every object');
+  await expectError('XFB_DISPOSED', () => engine.createBuffer({ format: vec4(0), count: 1 }));
+});
+
+test('device loss: the contextlost event, then XFB_CONTEXT_LOST from every call', async () => {
+  requireGpu();
+  const engine = await createXfb({ backend: 'webgpu' });
+  const buffer = engine.createBuffer({ format: vec4(0), count: 8 });
+  const out = engine.createBuffer({ format: vec4(0), count: 8 });
+  const program = engine.createProgram({ source: '#version 300 es\nin vec4 position;\nout vec4 out_p;\nvoid main() { out_p = position; }' });
+  const pipeline = engine.createPipeline(program, [{ input: buffer }, { output: out }]);
+  let lost = null;
+  engine.on('contextlost', (d) => { lost = d; });
+  engine.device.destroy();
+  await engine.device.lost;
+  await new Promise((r) => setTimeout(r, 0));
+  assert(lost && lost.reason === 'destroyed', `contextlost event: ${JSON.stringify(lost)}`);
+  assert(engine.isContextLost, 'isContextLost');
+  await expectError('XFB_CONTEXT_LOST', () => pipeline.step());
+  await expectError('XFB_CONTEXT_LOST', () => out.read());
+  await expectError('XFB_CONTEXT_LOST', () => program.setUniform('x', 1));
+  await expectError('XFB_CONTEXT_LOST', () => engine.createBuffer({ format: vec4(0), count: 1 }));
+  engine.dispose();
+});

@@ -1,0 +1,413 @@
+// xfb on WebGPU: the WebGL2 engine's API (index.js) with the simulation run as a WebGPU compute
+// pass. The plan and the WGSL come from the same C++ planner (wasm: Module.wgsl, see
+// engine/include/xfb/wgsl_translation.hpp); this file only drives WebGPU. Loaded by createXfb()
+// on demand, so WebGL2 users never download it.
+//
+// Per step: one command encoder, one compute pass, one submit; the bind group of the current
+// ping-pong side was built at createPipeline() (or setTexture()), and the uniform buffer is
+// written only when a uniform changed. No GPU object is created in a steady step.
+
+const KIND = { float: 0, int: 1, uint: 2 };
+
+/** The engine for a GPUDevice. `shared`: index.js's validation helpers and XfbError. */
+export function createWebGpuEngine(module, device, shared, ownsDevice, adapter) {
+  return new XfbGpu(module, device, shared, ownsDevice, adapter);
+}
+
+class XfbGpu {
+  #module; #device; #adapter; #s; #ownsDevice; #lost = null; #disposed = false; #objects = new Set(); #listeners = new Map();
+
+  constructor(module, device, shared, ownsDevice, adapter) {
+    // The adapter is kept: Chromium loses a device whose adapter was garbage-collected
+    // ("A valid external Instance reference no longer exists").
+    this.#module = module; this.#device = device; this.#adapter = adapter; this.#s = shared; this.#ownsDevice = ownsDevice;
+    device.lost.then((info) => {
+      if (this.#disposed) return;
+      this.#lost = info;
+      this.emit('contextlost', { reason: info.reason, message: info.message });
+    });
+  }
+
+  get backend() { return 'webgpu'; }
+  /** The GPUDevice the engine records on. */
+  get device() { return this.#device; }
+  get gl() { return null; }
+  get isContextLost() { return this.#lost !== null; }
+  get capabilities() {
+    const l = this.#device.limits;
+    return { backend: 'webgpu', version: 'WebGPU', renderer: 'WebGPU', es: false, compute: true,
+      limits: { maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage, maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+        maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX, maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension } };
+  }
+
+  inspect(source, options = {}) { return this.#s.inspectWith(this.#module, source, options); }
+
+  createBuffer(description) {
+    const s = this.#s;
+    this.check();
+    s.checkKeys(description, ['format', 'count', 'data', 'restore', 'label'], 'createBuffer()');
+    const format = s.normaliseFormat(description.format);
+    format.attributes.forEach((a, i) => { if (a.offset % 4) s.fail('XFB_FORMAT_INVALID', `format[${i}] (${a.semantic}): offset ${a.offset} is not a multiple of 4 bytes`); });
+    s.checkCount(description.count, 'createBuffer(): count');
+    const bytes = description.data === undefined ? null : s.asBytes(description.data, format, description.count, 'createBuffer(): data');
+    const size = description.count * format.stride;
+    if (size > this.#device.limits.maxStorageBufferBindingSize)
+      s.fail('XFB_UNSUPPORTED', `createBuffer(): ${size} bytes exceed this device's maxStorageBufferBindingSize (${this.#device.limits.maxStorageBufferBindingSize})`);
+    const label = description.label ?? `buffer${this.#objects.size}`;
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const gpuBuffer = this.#device.createBuffer({ label, size, usage });
+    if (bytes) this.#device.queue.writeBuffer(gpuBuffer, 0, bytes);
+    return this.#add(new XfbGpuBuffer(this, gpuBuffer, format, description.count, label));
+  }
+
+  createProgram(description) {
+    const s = this.#s;
+    this.check();
+    s.checkKeys(description, ['source', 'mode', 'varyings', 'defines', 'portable', 'label'], 'createProgram()');
+    if (typeof description.source !== 'string') s.invalid('createProgram(): source must be a string of GLSL');
+    const mode = description.mode ?? 'interleaved';
+    if (mode !== 'interleaved' && mode !== 'separate') s.invalid(`createProgram(): mode must be 'interleaved' or 'separate', got '${mode}'`);
+    if (description.varyings !== undefined && (!Array.isArray(description.varyings) || description.varyings.some((v) => typeof v !== 'string')))
+      s.invalid('createProgram(): varyings must be an array of output names');
+    const options = { mode, varyings: description.varyings ?? [], defines: description.defines ?? {}, portable: description.portable ?? true };
+    const translated = this.translate(description.source, options, '');
+    return this.#add(new XfbGpuProgram(this, description.source, options, translated, description.label ?? 'program'));
+  }
+
+  createPipeline(program, entries, options = {}) {
+    const s = this.#s;
+    this.check();
+    if (!(program instanceof XfbGpuProgram) || program.owner !== this) s.invalid('createPipeline(): the first argument must be a program of this engine');
+    program.check();
+    s.checkKeys(options, ['count', 'queries'], 'createPipeline() options');
+    if (options.count !== undefined) s.checkCount(options.count, 'createPipeline(): count');
+    if (!Array.isArray(entries)) s.invalid('createPipeline(): entries must be an array of { input?, output? }');
+    const seen = new Set();
+    const described = entries.map((entry, i) => {
+      s.checkKeys(entry, ['input', 'output'], `entries[${i}]`);
+      const out = {};
+      for (const role of ['input', 'output']) {
+        const b = entry[role];
+        if (b === undefined) continue;
+        if (!(b instanceof XfbGpuBuffer) || b.owner !== this) s.invalid(`entries[${i}].${role} must be a buffer of this engine`);
+        b.check();
+        if (seen.has(b)) s.invalid(`entries[${i}].${role}: buffer '${b.label}' appears twice in the role list; WebGPU cannot read and write one buffer in a pass`);
+        seen.add(b);
+        out[role] = { format: b.layout.attributes, count: b.count };
+      }
+      return out;
+    });
+    const limits = this.#device.limits;
+    const workGroupSize = Math.min(256, limits.maxComputeWorkgroupSizeX, limits.maxComputeInvocationsPerWorkgroup);
+    const opts = { ...program.options, workGroupSize, ...(options.count !== undefined ? { count: options.count } : {}) };
+    const t = this.translate(program.source, opts, JSON.stringify(described));
+    const storage = t.readBinding.filter((b) => b >= 0).length + t.writeBinding.filter((b) => b >= 0).length;
+    if (storage > limits.maxStorageBuffersPerShaderStage)
+      s.fail('XFB_UNSUPPORTED', `createPipeline(): ${storage} storage buffers exceed this device's maxStorageBuffersPerShaderStage (${limits.maxStorageBuffersPerShaderStage}); use interleaved buffers`);
+    return this.#add(new XfbGpuPipeline(this, program, entries, t));
+  }
+
+  createCapture() {
+    this.check();
+    this.#s.fail('XFB_UNSUPPORTED', 'createCapture(): primitive capture needs transform feedback, which WebGPU does not have; use the WebGL2 engine');
+  }
+
+  liveObjects() {
+    const n = { buffers: 0, programs: 0, pipelines: 0, captures: 0, readbacks: 0 };
+    for (const o of this.#objects) n[o instanceof XfbGpuBuffer ? 'buffers' : o instanceof XfbGpuProgram ? 'programs' : 'pipelines']++;
+    return n;
+  }
+
+  on(type, listener) { (this.#listeners.get(type) ?? this.#listeners.set(type, new Set()).get(type)).add(listener); return this; }
+  off(type, listener) { this.#listeners.get(type)?.delete(listener); return this; }
+
+  /** Destroys every GPU object of this engine (and the device, when createXfb() requested it). */
+  dispose() {
+    if (this.#disposed) return;
+    for (const o of [...this.#objects]) o.dispose();
+    this.#disposed = true;
+    if (this.#ownsDevice) this.#device.destroy();
+  }
+
+  // Internal ---------------------------------------------------------------------------------
+  get shared() { return this.#s; }
+  emit(type, detail) { for (const l of this.#listeners.get(type) ?? []) l(detail); }
+  forget(o) { this.#objects.delete(o); }
+  #add(o) { this.#objects.add(o); return o; }
+  check() {
+    if (this.#disposed) this.#s.fail('XFB_DISPOSED', 'this engine was disposed');
+    if (this.#lost) this.#s.fail('XFB_CONTEXT_LOST', `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`);
+  }
+  /** The planner in wasm: plan + WGSL, or a coded error. */
+  translate(source, options, entriesJson) {
+    const r = JSON.parse(this.#module.wgsl(source, JSON.stringify(options), entriesJson));
+    if (r.error) this.#s.fail(r.error.code, r.error.message);
+    return r;
+  }
+}
+
+class XfbGpuObject {
+  #owner; #kind; #disposed = false;
+  constructor(owner, kind) { this.#owner = owner; this.#kind = kind; }
+  get owner() { return this.#owner; }
+  get disposed() { return this.#disposed; }
+  check() {
+    if (this.#disposed) this.#owner.shared.fail('XFB_DISPOSED', `this ${this.#kind} was disposed; create a new one`);
+    this.#owner.check();
+  }
+  dispose() {
+    if (this.#disposed) return;
+    this.destroy();
+    this.#disposed = true;
+    this.#owner.forget(this);
+  }
+  destroy() {}
+}
+
+export class XfbGpuBuffer extends XfbGpuObject {
+  #gpu; #format; #count; #staging = null; #stagingBusy = false;
+  constructor(owner, gpuBuffer, format, count, label) {
+    super(owner, 'buffer');
+    this.#gpu = gpuBuffer; this.#format = format; this.#count = count; this.label = label;
+  }
+  /** The GPUBuffer holding the latest data (after a step of a state pair, the other one of the pair).
+   *  Usage STORAGE | VERTEX | COPY_SRC | COPY_DST: bind it as a vertex buffer with `layout`. */
+  get gpuBuffer() { this.check(); return this.#gpu; }
+  get glBuffer() { return null; }
+  get layout() { this.check(); return { stride: this.#format.stride, attributes: this.#format.attributes.map((a) => ({ ...a })) }; }
+  get count() { return this.#count; }
+  get byteLength() { return this.#count * this.#format.stride; }
+
+  upload(data, { offset = 0 } = {}) {
+    const s = this.owner.shared;
+    this.check();
+    if (!Number.isInteger(offset) || offset < 0 || offset % 4) s.invalid(`upload(): offset must be a non-negative multiple of 4 bytes, got ${offset}`);
+    const Expected = s.arrayTypeOf(this.#format);
+    if (!ArrayBuffer.isView(data) && !(data instanceof ArrayBuffer)) s.invalid('upload(): data must be a typed array or an ArrayBuffer');
+    if (ArrayBuffer.isView(data) && Expected !== Uint8Array && !(data instanceof Expected)) s.invalid(`upload(): data must be a ${Expected.name} for this format`);
+    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (bytes.byteLength % 4 || offset + bytes.byteLength > this.byteLength)
+      s.invalid(`upload(): ${bytes.byteLength} bytes at offset ${offset} do not fit the buffer's ${this.byteLength} bytes in whole 4-byte words`);
+    this.owner.device.queue.writeBuffer(this.#gpu, offset, bytes);
+  }
+
+  /** Resolves to the contents once the GPU is done: a copy into a staging buffer (MAP_READ, kept
+   *  for the next read) and mapAsync; never blocks the frame. */
+  async read() {
+    this.check();
+    const device = this.owner.device;
+    const temporary = this.#stagingBusy;
+    const staging = temporary ? this.#createStaging() : (this.#staging ??= this.#createStaging());
+    if (!temporary) this.#stagingBusy = true;
+    try {
+      const encoder = device.createCommandEncoder();
+      encoder.copyBufferToBuffer(this.#gpu, 0, staging, 0, this.byteLength);
+      device.queue.submit([encoder.finish()]);
+      try {
+        await staging.mapAsync(GPUMapMode.READ);
+      } catch (e) {
+        this.check(); // lost or disposed meanwhile: the coded error
+        throw e;
+      }
+      const bytes = new Uint8Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      const Type = this.owner.shared.arrayTypeOf(this.#format);
+      return new Type(bytes.buffer, 0, bytes.byteLength / Type.BYTES_PER_ELEMENT);
+    } finally {
+      if (temporary) staging.destroy();
+      else this.#stagingBusy = false;
+    }
+  }
+
+  #createStaging() { return this.owner.device.createBuffer({ label: `${this.label} readback`, size: this.byteLength, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }); }
+  swapWith(other) { [this.#gpu, other.#gpu] = [other.#gpu, this.#gpu]; }
+  get current() { return this.#gpu; }
+  destroy() {
+    this.#gpu.destroy();
+    if (this.#staging && !this.#stagingBusy) this.#staging.destroy();
+  }
+}
+
+export class XfbGpuProgram extends XfbGpuObject {
+  #source; #options; #t; #uniforms = new Map(); #bytes; #f32; #i32; #u32;
+  version = 0;
+  constructor(owner, source, options, translated, label) {
+    super(owner, 'program');
+    this.#source = source; this.#options = options; this.#t = translated; this.label = label;
+    for (const u of translated.uniforms) this.#uniforms.set(u.name, u);
+    this.#bytes = new ArrayBuffer(translated.uniformBytes);
+    this.#f32 = new Float32Array(this.#bytes); this.#i32 = new Int32Array(this.#bytes); this.#u32 = new Uint32Array(this.#bytes);
+  }
+  /** Attributes (ATTRn), captured varyings and the output buffer layout (as on WebGL2). */
+  get plan() { this.check(); return this.#t.plan; }
+  /** The WGSL this program translates to with the default roles (one {input}, {output} per buffer). */
+  get wgsl() { this.check(); return this.#t.source; }
+  /** Uniform buffer layout: per uniform its offset, array and column strides (WGSL rules). */
+  get uniformLayout() { return { bytes: this.#t.uniformBytes, uniforms: this.#t.uniforms.map((u) => ({ ...u })) }; }
+  get source() { return this.#source; }
+  get options() { return this.#options; }
+  get uniformBytes() { return this.#bytes; }
+
+  /** A number, an array of numbers or a typed array, converted to the uniform's declared type;
+   *  matrices column-major, arrays element after element (as on WebGL2). */
+  setUniform(name, value) {
+    const s = this.owner.shared;
+    this.check();
+    if (typeof name !== 'string') s.invalid('setUniform(): name must be a string');
+    const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
+    if (!values || values.length === 0) s.invalid(`setUniform('${name}'): value must be a number, an array of numbers or a typed array`);
+    values.forEach((v, i) => { if (typeof v !== 'number' || Number.isNaN(v)) s.invalid(`setUniform('${name}'): value[${i}] is ${v}, not a number`); });
+    const u = this.#uniforms.get(name);
+    if (!u) {
+      const texture = this.#t.textures.some((t) => t.name === name);
+      s.fail('XFB_UNKNOWN_UNIFORM', texture ? `'${name}' is a sampler: on WebGPU give its texture with pipeline.setTexture('${name}', texture)`
+        : `program '${this.label}' declares no uniform '${name}'; uniforms: ${[...this.#uniforms.keys()].join(', ') || 'none'}`);
+    }
+    const per = u.columns * u.rows, elements = Math.max(1, u.arraySize);
+    if (values.length % per || values.length > per * elements)
+      s.fail('XFB_UNIFORM_TYPE', `uniform '${name}' is ${['float', 'int', 'uint'][u.kind]}x${per}${u.arraySize ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`);
+    const view = u.kind === KIND.float ? this.#f32 : u.kind === KIND.int ? this.#i32 : this.#u32;
+    for (let i = 0; i < values.length; i++) {
+      const e = Math.floor(i / per), c = Math.floor((i % per) / u.rows), r = i % u.rows;
+      view[(u.offset + e * u.arrayStride + c * u.columnStride + r * 4) / 4] = values[i];
+    }
+    this.version++;
+  }
+}
+
+export class XfbGpuPipeline extends XfbGpuObject {
+  #program; #entries; #t; #pipeline; #layout; #uniform; #uniformBytes; #uniformVersion = -1; #pairs = []; #bindGroups = null;
+  #textures = new Map(); #steps = 0; #groups; #compiled;
+
+  constructor(owner, program, entries, t) {
+    super(owner, 'pipeline');
+    this.#program = program; this.#entries = entries; this.#t = t;
+    const device = owner.device;
+    const layoutEntries = [{ binding: t.uniformBinding, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } }];
+    for (const b of t.readBinding) if (b >= 0) layoutEntries.push({ binding: b, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } });
+    for (const b of t.writeBinding) if (b >= 0) layoutEntries.push({ binding: b, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } });
+    for (const x of t.textures)
+      layoutEntries.push({ binding: x.binding, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: ['unfilterable-float', 'sint', 'uint'][x.kind] } });
+    this.#layout = device.createBindGroupLayout({ label: `${program.label} bindings`, entries: layoutEntries });
+    const module = device.createShaderModule({ label: program.label, code: t.source });
+    this.#compiled = module.getCompilationInfo().then((info) => {
+      const errors = info.messages.filter((m) => m.type === 'error');
+      if (errors.length) owner.shared.fail('XFB_SHADER_COMPILE', `the WGSL of '${program.label}' does not compile: ` + errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '));
+      return info;
+    });
+    this.#compiled.catch(() => {}); // reported by ready / stepChecked()
+    this.#pipeline = device.createComputePipeline({ label: program.label, layout: device.createPipelineLayout({ bindGroupLayouts: [this.#layout] }),
+      compute: { module, entryPoint: t.entryPoint } });
+    this.#uniform = device.createBuffer({ label: `${program.label} uniforms`, size: t.uniformBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.#uniformBytes = new Uint8Array(t.uniformBytes);
+    new Uint32Array(this.#uniformBytes.buffer)[t.countOffset / 4] = t.count;
+    entries.forEach((e) => { if (e.input && e.output) this.#pairs.push({ entry: e, a: e.input.current, b: e.output.current }); });
+    const groups = Math.ceil(t.count / t.workGroupSize);
+    this.#groups = [Math.min(groups, device.limits.maxComputeWorkgroupsPerDimension), Math.ceil(groups / device.limits.maxComputeWorkgroupsPerDimension)];
+    if (!t.textures.length) this.#buildBindGroups();
+  }
+
+  get info() {
+    this.check();
+    return { count: this.#t.count, steps: this.#steps, backend: 'webgpu', workGroupSize: this.#t.workGroupSize, outputs: this.#t.outputs.map((o) => ({ ...o })) };
+  }
+  get count() { return this.#t.count; }
+  /** The WGSL this pipeline runs. */
+  get wgsl() { return this.#t.source; }
+  /** Resolves once the shader module compiled; rejects with XFB_SHADER_COMPILE otherwise. */
+  get ready() { return this.#compiled.then(() => undefined); }
+
+  /** The texture a sampler uniform reads (texelFetch): a GPUTexture or GPUTextureView. Rebuilds
+   *  the two bind groups (not per step). */
+  setTexture(name, texture) {
+    const s = this.owner.shared;
+    this.check();
+    if (!this.#t.textures.some((x) => x.name === name)) s.invalid(`setTexture(): the shader has no sampler '${name}'; samplers: ${this.#t.textures.map((x) => x.name).join(', ') || 'none'}`);
+    if (!texture || (typeof texture.createView !== 'function' && typeof texture.label !== 'string')) s.invalid('setTexture(): texture must be a GPUTexture or a GPUTextureView');
+    this.#textures.set(name, typeof texture.createView === 'function' ? texture.createView() : texture);
+    if (this.#t.textures.every((x) => this.#textures.has(x.name))) this.#buildBindGroups();
+  }
+
+  /** One compute pass over every element; every { input, output } pair swaps its buffers. */
+  step() {
+    this.check();
+    const s = this.owner.shared;
+    for (const e of this.#entries)
+      for (const b of [e.input, e.output]) if (b && b.disposed) s.fail('XFB_DISPOSED', `buffer '${b.label}' of this pipeline was disposed`);
+    if (!this.#bindGroups) s.invalid(`step(): set the textures first: ${this.#t.textures.filter((x) => !this.#textures.has(x.name)).map((x) => `setTexture('${x.name}', ...)`).join(', ')}`);
+    const device = this.owner.device;
+    const program = this.#program;
+    if (program.disposed) s.fail('XFB_DISPOSED', `program '${program.label}' of this pipeline was disposed`);
+    if (this.#uniformVersion !== program.version) {
+      const count = this.#t.count;
+      this.#uniformBytes.set(new Uint8Array(program.uniformBytes));
+      new Uint32Array(this.#uniformBytes.buffer)[this.#t.countOffset / 4] = count;
+      device.queue.writeBuffer(this.#uniform, 0, this.#uniformBytes);
+      this.#uniformVersion = program.version;
+    }
+    const side = this.#pairs.length && this.#pairs[0].entry.input.current !== this.#pairs[0].a ? 1 : 0;
+    const encoder = device.createCommandEncoder();
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(this.#pipeline);
+    pass.setBindGroup(0, this.#bindGroups[side]);
+    pass.dispatchWorkgroups(this.#groups[0], this.#groups[1]);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+    for (const p of this.#pairs) p.entry.input.swapWith(p.entry.output);
+    this.#steps++;
+  }
+
+  /** A step that resolves once the GPU finished it, with { step, written, expected }: a compute
+   *  pass writes every element, so written === expected; rejects with XFB_SHADER_COMPILE when the
+   *  module did not compile, XFB_GL_ERROR on a WebGPU validation error. */
+  async stepChecked() {
+    await this.#compiled;
+    const device = this.owner.device;
+    device.pushErrorScope('validation');
+    let error;
+    try {
+      this.step();
+    } finally {
+      error = await device.popErrorScope();
+    }
+    if (error) this.owner.shared.fail('XFB_GL_ERROR', `WebGPU validation error in step ${this.#steps}: ${error.message}`);
+    await device.queue.onSubmittedWorkDone();
+    this.check();
+    return { step: this.#steps, written: this.#t.count, expected: this.#t.count };
+  }
+
+  /** WebGPU has no primitive queries: always empty. */
+  pollQueries() { this.check(); return []; }
+
+  #buildBindGroups() {
+    const device = this.owner.device;
+    const t = this.#t;
+    const make = (side) => {
+      const entries = [{ binding: t.uniformBinding, resource: { buffer: this.#uniform } }];
+      this.#entries.forEach((e, i) => {
+        const pair = e.input && e.output ? this.#pairs.find((p) => p.entry === e) : null;
+        const input = pair ? (side ? pair.b : pair.a) : e.input?.current;
+        const output = pair ? (side ? pair.a : pair.b) : e.output?.current;
+        if (t.readBinding[i] >= 0) entries.push({ binding: t.readBinding[i], resource: { buffer: input } });
+        if (t.writeBinding[i] >= 0) entries.push({ binding: t.writeBinding[i], resource: { buffer: output } });
+      });
+      for (const x of t.textures) entries.push({ binding: x.binding, resource: this.#textures.get(x.name) });
+      return device.createBindGroup({ label: `${this.#program.label} side ${side}`, layout: this.#layout, entries });
+    };
+    this.#bindGroups = [make(0), make(1)];
+  }
+
+  destroy() { this.#uniform.destroy(); }
+}
+
+/** A device (and its adapter) for createXfb({ backend: 'webgpu' }): the adapter's storage
+ *  limits, so large and separate-mode pipelines fit. */
+export async function requestDevice(fail) {
+  if (typeof navigator === 'undefined' || !navigator.gpu) fail('XFB_UNSUPPORTED', 'this browser has no WebGPU (navigator.gpu is missing); use the WebGL2 engine');
+  const adapter = await navigator.gpu.requestAdapter();
+  if (!adapter) fail('XFB_UNSUPPORTED', 'navigator.gpu.requestAdapter() gave no adapter (WebGPU disabled or no usable GPU); use the WebGL2 engine');
+  const l = adapter.limits;
+  const device = await adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+    maxStorageBufferBindingSize: l.maxStorageBufferBindingSize, maxBufferSize: l.maxBufferSize } });
+  return { device, adapter };
+}
