@@ -7,7 +7,8 @@
 namespace xfb::fuzz {
 
 /// Reads `source`, plans attributes, capture (interleaved and separate, portable and wide limits),
-/// emitted outputs and the pass, translates it to compute (GLSL 4.30 and ES 3.10) and converts it
+/// emitted outputs and the pass, translates it to compute (GLSL 4.30 for the interleaved plan, ES 3.10
+/// for the separate one, with the portable limits) and converts it
 /// to GLSL ES 3.00. Every failure must be an xfb::Error, which is caught; any other exception
 /// escapes. A plan that breaks an invariant (a stride that is not the sum of its fields, a size
 /// beyond the limits) aborts with a message: a silently wrong plan is a crash to the fuzzer.
