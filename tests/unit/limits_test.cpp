@@ -183,3 +183,17 @@ TEST_CASE("buffer byte sizes are checked: count x stride never wraps") {
     m = XFB_REQUIRE_ERROR(planPass({}, cap, entries, INT64_MAX), ErrorCode::BufferTooLarge);
     CHECK(contains(m, "9223372036854775807 elements x 16 bytes"));
 }
+
+TEST_CASE("a #line jump is re-stated in the compute translation, not padded with newlines") {
+    // Found by the fuzzer: `#line 2147483647` made the translation write 2^31 newlines (2 GB).
+    std::string src = kV + "in vec4 a;\nout vec4 out_a;\n#line 2000000000\nvoid main() { out_a = a; }\n#line 7\nvoid f() {}\n";
+    ShaderInterface s = readShaderInterface(src);
+    CapturePlan cap = planCapture(s, {}, Limits::portable());
+    VertexFormat f = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
+    std::vector<EntryDesc> entries{{BufferDesc{f, 64}, BufferDesc{f, 64}}};
+    PassPlan pass = planPass(planAttributes(s, Limits::portable()), cap, entries, std::nullopt);
+    ComputeShader c = translateToCompute(src, {}, pass, cap, entries.size());
+    CHECK(c.source.size() < 4000);
+    CHECK(contains(c.source, "\n#line 2000000000\nvoid xfb_user_main ( )"));
+    CHECK(contains(c.source, "\n#line 7\nvoid f ( )")); // backwards too: the log keeps naming the user's lines
+}
