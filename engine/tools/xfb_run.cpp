@@ -44,7 +44,7 @@ void setUniform(Program& program, const std::string& name, const nlohmann::json&
         bool fits = kind == ScalarKind::Float  ? true
                     : kind == ScalarKind::UInt ? d >= 0 && d <= 4294967295.0 && d == std::floor(d)
                                                : d >= INT_MIN && d <= INT_MAX && d == std::floor(d);
-        if (!fits) throw Error(ErrorCode::Scenario, "field 'uniforms." + name + "': " + v.dump() + " is not a " + (kind == ScalarKind::UInt ? "uint" : "int") +
+        if (!fits) throw Error(ErrorCode::Scenario, "field 'uniforms." + name + "': " + v.dump() + " is not " + (kind == ScalarKind::UInt ? "a uint" : "an int") +
                                                         " value");
         if (kind == ScalarKind::Float) { float f = v.get<float>(); std::memcpy(b, &f, 4); }
         else if (kind == ScalarKind::UInt) { std::uint32_t u = v.get<std::uint32_t>(); std::memcpy(b, &u, 4); }

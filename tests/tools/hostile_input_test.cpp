@@ -164,3 +164,21 @@ TEST_CASE("xfb-run: an output path that cannot be written is XFB_FILE_WRITE") {
     CHECK(r.status == 1);
     CHECK_MESSAGE(r.err.rfind(s + ": XFB_FILE_WRITE: cannot create the --binary folder", 0) == 0, r.err);
 }
+
+TEST_CASE("xfb-run: an int uniform given 2^40 is XFB_SCENARIO, not a silent 0") {
+    std::string shader = save("int_uniform.vert", "#version 300 es\nin vec4 p;\nuniform int n;\nout vec4 out_p;\nvoid main() { out_p = p * float(n); }\n");
+    auto scenarioWith = [&](const std::string& n) {
+        return "{\"shader\": \"" + shader + "\", \"count\": 1, \"uniforms\": {\"n\": " + n +
+               "}, \"buffers\": [{\"name\": \"p\", \"role\": [\"input\", \"output\"], \"data\": [1, 2, 3, -4], "
+               "\"format\": [{\"semantic\": \"ATTR0\", \"components\": 4}]}]}";
+    };
+    std::string s = save("int-uniform-big.json", scenarioWith("1099511627776"));
+    expectCoded(execute(xfbRun(s)), s, "XFB_SCENARIO", "field 'uniforms.n': 1099511627776 is not an int value");
+    s = save("int-uniform-half.json", scenarioWith("2.5"));
+    expectCoded(execute(xfbRun(s)), s, "XFB_SCENARIO", "field 'uniforms.n'");
+    s = save("int-uniform-ok.json", scenarioWith("-3"));
+    auto r = execute(xfbRun(s + " --out " + work("int-uniform-out.json")));
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    std::ifstream f(work("int-uniform-out.json"));
+    CHECK(nlohmann::json::parse(f)["buffers"]["p"]["values"] == nlohmann::json::array({-3.0, -6.0, -9.0, 12.0}));
+}
