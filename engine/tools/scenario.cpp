@@ -1,10 +1,13 @@
 #include "scenario.hpp"
 
+#include "file_io.hpp"
 #include "xfb/error.hpp"
+#include "xfb/limits.hpp"
 
+#include <climits>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 namespace xfb::tools {
@@ -20,10 +23,13 @@ const json& require(const json& obj, const std::string& key, const std::string& 
     return obj.at(key);
 }
 
-std::string readFile(const std::filesystem::path& p, const std::string& field) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) fail(field, "cannot read file '" + p.string() + "'");
-    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+// A value stored into a 32-bit component must fit it: no silent wrap, no undefined conversion.
+double checkedNumber(double v, ComponentType t, const std::string& field) {
+    bool fits = t == ComponentType::Float32 ? std::isfinite(v) && std::fabs(v) <= 3.4028234663852886e38
+              : t == ComponentType::Int32   ? v >= INT_MIN && v <= INT_MAX && v == std::floor(v)
+                                            : v >= 0 && v <= 4294967295.0 && v == std::floor(v);
+    if (!fits) fail(field, std::to_string(v) + " does not fit " + std::string(componentTypeName(t)));
+    return v;
 }
 
 ComponentType parseType(const json& v, const std::string& field) {
@@ -83,13 +89,14 @@ int componentsPerElement(const VertexFormat& f) {
 
 std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std::int64_t count, const std::filesystem::path& dir,
                                  const std::string& field) {
-    std::vector<std::byte> bytes(std::size_t(count) * std::size_t(format.stride));
+    // Checked before allocating: count x stride within the WebGL2 buffer limit (and memory).
+    std::vector<std::byte> bytes(checkedBufferBytes(count, format.stride, limits::maxWebGLBufferBytes, field));
     int sources = int(b.contains("data")) + int(b.contains("data_file")) + int(b.contains("random"));
     if (sources > 1) fail(field, "give at most one of data, data_file, random");
     if (b.contains("data_file")) {
         const json& f = b["data_file"];
         if (!f.is_string()) fail(field + ".data_file", "must be a path");
-        std::string raw = readFile(dir / f.get<std::string>(), field + ".data_file");
+        std::string raw = readFile((dir / f.get<std::string>()).string(), "field '" + field + ".data_file'", bytes.size() + 1);
         if (raw.size() != bytes.size())
             fail(field + ".data_file", "holds " + std::to_string(raw.size()) + " bytes; " + std::to_string(count) + " elements of " +
                                            format.describe() + " need " + std::to_string(bytes.size()));
@@ -107,9 +114,10 @@ std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std:
         if (data.size() != perElement * std::size_t(count))
             fail(field + ".data", "has " + std::to_string(data.size()) + " numbers; " + std::to_string(count) + " elements x " +
                                       std::to_string(perElement) + " components need " + std::to_string(perElement * std::size_t(count)));
-        value = [&](std::size_t i, ComponentType) {
-            if (!data[i].is_number()) fail(field + ".data[" + std::to_string(i) + "]", "must be a number");
-            return data[i].get<double>();
+        value = [&](std::size_t i, ComponentType t) {
+            std::string at = field + ".data[" + std::to_string(i) + "]";
+            if (!data[i].is_number()) fail(at, "must be a number");
+            return checkedNumber(data[i].get<double>(), t, at);
         };
     } else if (b.contains("random")) {
         const json& r = b["random"];
@@ -118,6 +126,13 @@ std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std:
         lo = r.value("min", 0.0);
         hi = r.value("max", 1.0);
         if (!(hi > lo)) fail(field + ".random", "max must be greater than min");
+        if (!std::isfinite(lo) || !std::isfinite(hi) || std::fabs(lo) > 4294967295.0 || std::fabs(hi) > 4294967295.0)
+            fail(field + ".random", "min and max must be finite and within +-4294967295");
+        for (const auto& a : format.attributes)
+            if (a.type != ComponentType::Float32) {
+                checkedNumber(std::ceil(lo), a.type, field + ".random.min");
+                checkedNumber(std::floor(hi), a.type, field + ".random.max");
+            }
         value = [&](std::size_t, ComponentType t) {
             if (t == ComponentType::Float32) return std::uniform_real_distribution<double>(lo, hi)(rng);
             return double(std::uniform_int_distribution<std::int64_t>(std::int64_t(lo), std::int64_t(hi))(rng));
@@ -135,12 +150,22 @@ std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std:
 
 } // namespace
 
+static Scenario parseScenario(const std::string& path);
+
 Scenario loadScenario(const std::string& path) {
-    std::ifstream file(path);
-    if (!file) throw Error(ErrorCode::Scenario, "cannot read scenario file '" + path + "'");
+    try {
+        return parseScenario(path);
+    } catch (const json::exception& e) {
+        // A value of the wrong JSON type where the checks above did not look (e.g. "seed": "x").
+        throw Error(ErrorCode::Scenario, "'" + path + "': " + e.what());
+    }
+}
+
+static Scenario parseScenario(const std::string& path) {
+    const std::string text = readFile(path, "scenario", std::uint64_t(1) << 30);
     json j;
     try {
-        j = json::parse(file);
+        j = json::parse(text);
     } catch (const json::parse_error& e) {
         throw Error(ErrorCode::Scenario, "'" + path + "' is not valid JSON: " + e.what());
     }
@@ -155,7 +180,7 @@ Scenario loadScenario(const std::string& path) {
     const json& shader = require(j, "shader", "");
     if (!shader.is_string()) fail("shader", "must be the path of a vertex shader file");
     s.shaderPath = (dir / shader.get<std::string>()).string();
-    s.source = readFile(s.shaderPath, "shader");
+    s.source = readFile(s.shaderPath, "field 'shader'", 4 * limits::maxSourceBytes);
 
     if (j.contains("mode")) {
         std::string m = j["mode"].is_string() ? j["mode"].get<std::string>() : "";
@@ -186,10 +211,14 @@ Scenario loadScenario(const std::string& path) {
         if (s.backend != "tf" && s.backend != "compute" && s.backend != "auto") fail("backend", "must be \"tf\", \"compute\" or \"auto\"");
     }
     const json& count = require(j, "count", "");
-    if (!count.is_number_integer() || count.get<std::int64_t>() <= 0) fail("count", "must be an integer > 0");
+    if (!count.is_number_integer() || count.get<std::int64_t>() <= 0 || (count.is_number_unsigned() && count.get<std::uint64_t>() > INT64_MAX))
+        fail("count", "must be an integer > 0");
     s.count = count.get<std::int64_t>();
     if (j.contains("steps")) {
-        if (!j["steps"].is_number_integer() || j["steps"].get<int>() < 0) fail("steps", "must be an integer >= 0");
+        const json& steps = j["steps"];
+        if (!steps.is_number_integer() || steps.get<std::int64_t>() < 0 || steps.get<std::int64_t>() > INT_MAX ||
+            (steps.is_number_unsigned() && steps.get<std::uint64_t>() > INT_MAX))
+            fail("steps", "must be an integer 0.." + std::to_string(INT_MAX));
         s.steps = j["steps"].get<int>();
     }
     if (j.contains("checked")) {

@@ -3,16 +3,17 @@
 //                    [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...
 //                    [--first-record N]   (several --draw: an append session, each part's range)
 // Prints what the engine will do with a shader, as JSON (format: engine/tools/README.md).
-// Invalid input: exit status 1, "XFB_CODE: message" on stderr.
+// Invalid input: exit status 1, "SHADER: XFB_CODE: message" on stderr; bad arguments: exit status 2.
 #include "xfb/plan_json.hpp"
 #include "xfb/capture_session.hpp"
 #include "xfb/device.hpp"
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
 #include "xfb/primitive_count.hpp"
+#include "file_io.hpp"
+#include "last_resort.hpp"
 #include "xfb/wgsl_translation.hpp"
 
-#include <fstream>
 #include <optional>
 #include <iostream>
 #include <sstream>
@@ -48,14 +49,14 @@ int main(int argc, char** argv) {
     std::vector<DrawDesc> draws; // several: an append session
     long long firstRecord = 0;
     bool wgsl = false; // --wgsl: print the WebGPU compute shader instead of the plan
-    auto number = [](const std::string& s, const char* what) -> long long {
+    auto number = [](const std::string& s, const char* what, long long max) -> long long {
         try {
             std::size_t used = 0;
             long long v = std::stoll(s, &used, 0);
-            if (used == s.size()) return v;
+            if (used == s.size() && v >= 0 && v <= max) return v;
         } catch (...) {
         }
-        usage(std::string(what) + " needs a number, got '" + s + "'");
+        usage(std::string(what) + " needs a number 0.." + std::to_string(max) + ", got '" + s + "'");
     };
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -80,14 +81,14 @@ int main(int argc, char** argv) {
             auto colon = d.find(':');
             auto mode = drawModeFromName(d.substr(0, colon));
             if (!mode) usage("--draw: unknown mode '" + d.substr(0, colon) + "'");
-            draws.push_back({*mode, colon == std::string::npos ? 0 : number(d.substr(colon + 1), "--draw MODE:COUNT"), {}, std::nullopt});
-        } else if (a == "--first-record") firstRecord = number(value(), "--first-record");
+            draws.push_back({*mode, colon == std::string::npos ? 0 : number(d.substr(colon + 1), "--draw MODE:COUNT", INT64_MAX), {}, std::nullopt});
+        } else if (a == "--first-record") firstRecord = number(value(), "--first-record", INT64_MAX);
         else if (a == "--indices" || a == "--restart") {
             if (draws.empty()) usage(a + " needs --draw MODE before it");
             auto* draw = &draws.back();
-            if (a == "--restart") draw->restartIndex = std::uint32_t(number(value(), "--restart"));
+            if (a == "--restart") draw->restartIndex = std::uint32_t(number(value(), "--restart", UINT32_MAX));
             else
-                for (auto& i : splitComma(value())) draw->indices.push_back(std::uint32_t(number(i, "--indices")));
+                for (auto& i : splitComma(value())) draw->indices.push_back(std::uint32_t(number(i, "--indices", UINT32_MAX)));
         } else if (a == "--help" || a == "-h") usage("help");
         else if (!a.empty() && a[0] == '-') usage("unknown option " + a);
         else if (path.empty()) path = a;
@@ -95,13 +96,9 @@ int main(int argc, char** argv) {
     }
     if (path.empty()) usage("no shader file given");
     if (limitsName != "webgl2" && limitsName != "native") usage("--limits must be webgl2 or native, got '" + limitsName + "'");
-    std::ifstream file(path);
-    if (!file) {
-        std::cerr << "xfb-inspect: cannot read '" << path << "'\n";
-        return 1;
-    }
-    std::string source((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    try {
+    return tools::reportFailures(path, [&] {
+        // Files up to 4x the reader's limit are read, so that a long shader gets XFB_SOURCE_TOO_LARGE.
+        std::string source = tools::readFile(path, "shader", 4 * limits::maxSourceBytes);
         Limits limits = Limits::portable();
         std::string limitsSource = "webgl2 (the minimums WebGL2 and OpenGL ES 3.0 guarantee)";
         if (limitsName == "native") {
@@ -125,9 +122,6 @@ int main(int argc, char** argv) {
         out["limits"] = toJson(limits);
         out["limits"]["source"] = limitsSource;
         std::cout << out.dump(2) << "\n";
-    } catch (const Error& e) {
-        std::cerr << path << ": " << e.what() << "\n";
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

@@ -2,8 +2,10 @@
 // Runs a simulation headless (EGL) from a scenario file (format: engine/tools/README.md). Prints a
 // summary as JSON on stdout (--brief: one line); --out writes every buffer's values as JSON,
 // --binary writes DIR/NAME.bin.
-// Invalid input: exit status 1, "XFB_CODE: message" on stderr.
+// Invalid input: exit status 1, "SCENARIO: XFB_CODE: message" on stderr; bad arguments: exit status 2.
 #include "xfb/plan_json.hpp"
+#include "file_io.hpp"
+#include "last_resort.hpp"
 #include "scenario.hpp"
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
@@ -11,8 +13,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <climits>
+#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 using namespace xfb;
@@ -36,6 +39,13 @@ void setUniform(Program& program, const std::string& name, const nlohmann::json&
     auto push = [&](const nlohmann::json& v) {
         if (!v.is_number()) throw Error(ErrorCode::Scenario, "field 'uniforms." + name + "': must be a number or an array of numbers");
         std::byte b[4];
+        double d = v.get<double>();
+        // Integers must fit their uniform's type: 2^40 in an int uniform is an error, not 0.
+        bool fits = kind == ScalarKind::Float  ? true
+                    : kind == ScalarKind::UInt ? d >= 0 && d <= 4294967295.0 && d == std::floor(d)
+                                               : d >= INT_MIN && d <= INT_MAX && d == std::floor(d);
+        if (!fits) throw Error(ErrorCode::Scenario, "field 'uniforms." + name + "': " + v.dump() + " is not " + (kind == ScalarKind::UInt ? "a uint" : "an int") +
+                                                        " value");
         if (kind == ScalarKind::Float) { float f = v.get<float>(); std::memcpy(b, &f, 4); }
         else if (kind == ScalarKind::UInt) { std::uint32_t u = v.get<std::uint32_t>(); std::memcpy(b, &u, 4); }
         else { std::int32_t i = v.get<std::int32_t>(); std::memcpy(b, &i, 4); }
@@ -67,8 +77,9 @@ int main(int argc, char** argv) {
             std::string v = value();
             try {
                 stepsOverride = std::stoi(v);
+                if (*stepsOverride < 0) throw std::out_of_range(v);
             } catch (...) {
-                usage("--steps needs an integer, got '" + v + "'");
+                usage("--steps needs an integer >= 0, got '" + v + "'");
             }
         } else if (a == "--help" || a == "-h") usage("help");
         else if (!a.empty() && a[0] == '-') usage("unknown option " + a);
@@ -76,7 +87,7 @@ int main(int argc, char** argv) {
         else usage("only one scenario file");
     }
     if (path.empty()) usage("no scenario file given");
-    try {
+    return tools::reportFailures(path, [&] {
         tools::Scenario sc = tools::loadScenario(path);
         if (!apiOverride.empty()) {
             if (apiOverride != "gl43core" && apiOverride != "gles30") usage("--api must be gl43core or gles30");
@@ -140,12 +151,17 @@ int main(int argc, char** argv) {
             summary["buffers"][b.name] = {{"bytes", results[i].size()}, {"format", b.format.describe()}, {"first_values", head}};
             full["buffers"][b.name] = {{"format", b.format.describe()}, {"values", values}};
             if (!binaryDir.empty()) {
-                std::filesystem::create_directories(binaryDir);
-                std::ofstream(std::filesystem::path(binaryDir) / (b.name + ".bin"), std::ios::binary)
-                    .write(reinterpret_cast<const char*>(results[i].data()), std::streamsize(results[i].size()));
+                std::error_code ec;
+                std::filesystem::create_directories(binaryDir, ec);
+                if (ec) throw Error(ErrorCode::FileWrite, "cannot create the --binary folder '" + binaryDir + "': " + ec.message());
+                tools::writeFile((std::filesystem::path(binaryDir) / (b.name + ".bin")).string(), "--binary file",
+                                 {reinterpret_cast<const char*>(results[i].data()), results[i].size()});
             }
         }
-        if (!outPath.empty()) std::ofstream(outPath) << full.dump(1) << "\n";
+        if (!outPath.empty()) {
+            std::string text = full.dump(1) + "\n";
+            tools::writeFile(outPath, "--out file", text);
+        }
         if (!brief) {
             std::cout << summary.dump(2) << "\n";
             return 0;
@@ -154,9 +170,6 @@ int main(int argc, char** argv) {
                     std::string(backendName(pipeline.backend().backend)).c_str(), pipeline.backend().reason.c_str(), sc.api.c_str(),
                     device.capabilities().renderer.c_str(), summary["ms_per_step"].get<double>());
         for (auto& [name, b] : summary["buffers"].items()) std::printf("  %-10s %s first values %s\n", name.c_str(), b["format"].get<std::string>().c_str(), b["first_values"].dump().c_str());
-    } catch (const Error& e) {
-        std::cerr << path << ": " << e.what() << "\n";
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

@@ -19,6 +19,16 @@ enum class ErrorCode {
     ShaderSyntax,               ///< a global declaration could not be read
     PreprocessorDirective,      ///< unbalanced #if/#endif, malformed directive, or an active #error
     PreprocessorUnevaluable,    ///< an #if expression uses something that cannot be evaluated offline
+    ConstantExpression,         ///< integer arithmetic (#if, array size, location) overflows 64 bits, divides
+                                ///< by zero, shifts out of range, or a literal / #line / #version number is too large
+    // Reader limits (xfb/limits.hpp): hostile or generated input stops here, never crashes or hangs.
+    SourceTooLarge,             ///< the source is longer than limits::maxSourceBytes
+    ExpansionLimit,             ///< macro expansion produces more than limits::maxTokens tokens
+    NestingDepth,               ///< parentheses, unary operators, #if blocks, structs or macro chains
+                                ///< nested deeper than limits::maxNestingDepth
+    TooManyDeclarations,        ///< more than limits::maxDeclarations global in/out/uniform declarations
+    ArraySize,                  ///< an array size over limits::maxArraySize, or a declaration of more than
+                                ///< limits::maxDeclarationComponents scalar components
     // Attribute semantics.
     AttributeType,              ///< an input of a type that cannot be a vertex attribute (bool, struct, double)
     AttributeLocationCollision, ///< two inputs claim the same attribute location
@@ -49,6 +59,7 @@ enum class ErrorCode {
     CountMismatch,              ///< buffers hold different element counts
     BufferSize,                 ///< a buffer size that is not a whole number of elements
     Capacity,                   ///< an output buffer too small for count x stride
+    BufferTooLarge,             ///< count x stride overflows, or exceeds the buffer limit (2^31-1 bytes in WebGL2)
     // Running.
     ShortWrite,                 ///< a checked step wrote fewer records than expected; not swapped
     ShaderCompile,              ///< the GL compiler rejected the shader (log included)
@@ -62,6 +73,11 @@ enum class ErrorCode {
     Disposed,                   ///< an object used after it was disposed or moved from
     ContextLost,                ///< the GL context is lost; wait for its restoration
     Scenario,                   ///< an xfb-run scenario file is invalid (names the field)
+    // Files and the last resort (command-line tools, bindings).
+    FileRead,                   ///< a file is missing, a directory, or cannot be read
+    FileWrite,                  ///< an output file or folder cannot be written
+    OutOfMemory,                ///< an allocation failed (std::bad_alloc)
+    Internal,                   ///< an unexpected exception, caught at the last resort; a bug: please report it
 };
 
 /// The stable name of a code, e.g. "XFB_SEPARATE_COMPONENTS".

@@ -1,6 +1,15 @@
 #pragma once
 /// @file
-/// @brief The implementation limits the planner checks against.
+/// @brief Every limit xfb checks, in one place: the driver limits a plan must fit (Limits) and the
+/// fixed limits of the shader reader and of buffer sizes (namespace limits).
+///
+/// Each limit has its own stable error code (xfb/error.hpp) and is listed with it in the README
+/// section "Limits and errors". The reader's limits are far above any shader a GPU accepts: they
+/// exist so that hostile or generated input ends in a coded error, never a crash, a hang or a
+/// silently wrong plan (the same code runs in the WebAssembly module).
+
+#include <cstdint>
+#include <string_view>
 
 namespace xfb {
 
@@ -16,5 +25,32 @@ struct Limits {
     /// 4 separate components, 4 separate attributes, 64 interleaved components.
     static constexpr Limits portable() { return {}; }
 };
+
+/// Fixed limits of the shader reader (readShaderInterface, translateToCompute) and of buffer sizes.
+namespace limits {
+/// Source length in bytes (ErrorCode::SourceTooLarge).
+inline constexpr std::size_t maxSourceBytes = 1 << 20;
+/// Tokens produced by the preprocessor: active code after macro expansion plus the expansions of
+/// #if conditions, summed over the whole source (ErrorCode::ExpansionLimit). Twenty macros that
+/// each double the previous one reach it in well under a second.
+inline constexpr std::size_t maxTokens = 500'000;
+/// Nesting of parentheses and unary operators in one integer expression, of #if blocks, of struct
+/// definitions, and of macros expanding macros (ErrorCode::NestingDepth).
+inline constexpr int maxNestingDepth = 256;
+/// Global in / out / uniform declarators, struct members included (ErrorCode::TooManyDeclarations).
+inline constexpr int maxDeclarations = 4096;
+/// Elements of one array (ErrorCode::ArraySize). Above every GL_MAX_* a vertex shader meets.
+inline constexpr int maxArraySize = 65536;
+/// Scalar components of one declaration, arrays and structs expanded (ErrorCode::ArraySize).
+inline constexpr int maxDeclarationComponents = 1 << 20;
+/// Bytes of one WebGL2 buffer (2^31 - 1; GLintptr is 32-bit in WebGL). xfb-run keeps every buffer
+/// within it so that scenarios port to the browser (ErrorCode::BufferTooLarge).
+inline constexpr std::uint64_t maxWebGLBufferBytes = 2147483647;
+} // namespace limits
+
+/// count x stride in bytes, checked: `what` names the buffer in the message.
+/// @throws Error InvalidArgument (count < 0 or stride <= 0), BufferTooLarge (the product overflows
+///         or exceeds maxBytes, e.g. limits::maxWebGLBufferBytes)
+std::uint64_t checkedBufferBytes(std::int64_t count, std::int64_t stride, std::uint64_t maxBytes, std::string_view what);
 
 } // namespace xfb

@@ -4,6 +4,8 @@
 #include "xfb/error.hpp"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace xfb {
 
@@ -18,16 +20,22 @@ VertexFormat OutputLayout::asVertexFormat(int firstAttr) const {
 
 namespace {
 
+// A list for a message: the first 16 names, then how many there are in all.
 std::string joined(const std::vector<std::string>& names) {
     std::string s;
-    for (auto& n : names) s += (s.empty() ? "" : ", ") + n;
+    for (std::size_t i = 0; i < names.size() && i < 16; ++i) s += (s.empty() ? "" : ", ") + names[i];
+    if (names.size() > 16) s += ", ... (" + std::to_string(names.size()) + " in all)";
     return s.empty() ? "(none)" : s;
 }
 
-CapturedVarying lookUp(const ShaderInterface& shader, const std::string& name) {
+// Outputs by name, built once: a linear search per captured name made thousands of outputs quadratic.
+using OutputIndex = std::unordered_map<std::string_view, const Declaration*>;
+
+CapturedVarying lookUp(const ShaderInterface& shader, const OutputIndex& outputs, const std::string& name) {
     if (name == "gl_Position") return {name, *builtinType("vec4"), 0, 0};
     if (name == "gl_PointSize") return {name, *builtinType("float"), 0, 0};
-    const Declaration* d = shader.findOutput(name);
+    auto found = outputs.find(name);
+    const Declaration* d = found == outputs.end() ? nullptr : found->second;
     if (!d) {
         std::vector<std::string> outs;
         for (auto& o : shader.outputs) outs.push_back(o.name);
@@ -57,10 +65,13 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
             throw Error(ErrorCode::NoCapturedVaryings, "the shader has no output named out_* and no varyings were listed; "
                                                        "prefix the outputs to capture with out_ or pass the varying list");
     }
+    OutputIndex outputs;
+    for (const Declaration& o : shader.outputs) outputs.emplace(o.name, &o); // the first declaration wins, as findOutput()
+    std::unordered_set<std::string_view> seen;
     for (size_t i = 0; i < names.size(); ++i) {
-        if (std::find(names.begin(), names.begin() + long(i), names[i]) != names.begin() + long(i))
+        if (!seen.insert(names[i]).second)
             throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is listed twice in " + joined(names) + "; list each once");
-        plan.varyings.push_back(lookUp(shader, names[i]));
+        plan.varyings.push_back(lookUp(shader, outputs, names[i]));
     }
 
     auto describe = [](const CapturedVarying& v) {
@@ -87,13 +98,16 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
         for (const auto& v : plan.varyings)
             plan.buffers.push_back({binding++, v.bytes(), {{v.name, 0, v.components(), *componentTypeOf(v.type.kind)}}});
     } else {
-        int total = 0, offset = 0;
+        // A 64-bit sum first: thousands of varyings of up to limits::maxDeclarationComponents each.
+        long long total = 0;
+        for (const auto& v : plan.varyings) total += v.components();
+        int offset = 0;
         OutputLayout layout{0, 0, {}};
-        for (const auto& v : plan.varyings) {
-            total += v.components();
-            layout.fields.push_back({v.name, offset, v.components(), *componentTypeOf(v.type.kind)});
-            offset += v.bytes();
-        }
+        if (total <= limits.maxInterleavedComponents)
+            for (const auto& v : plan.varyings) {
+                layout.fields.push_back({v.name, offset, v.components(), *componentTypeOf(v.type.kind)});
+                offset += v.bytes();
+            }
         if (total > limits.maxInterleavedComponents)
             throw Error(ErrorCode::InterleavedComponents,
                         "interleaved capture of " + joined(names) + " needs " + std::to_string(total) +

@@ -47,7 +47,12 @@ public:
     int line = 1;
 
     void token(const Token& t) {
-        if (t.line > line) {
+        if ((long long)t.line > (long long)line + 256 || t.line < line) {
+            // A #line jump in the source (up to 2^31-1): re-state the number instead of writing
+            // that many newlines, so that the compiler's log still names the user's lines.
+            out += "\n#line " + std::to_string(t.line) + "\n";
+            line = t.line;
+        } else if (t.line > line) {
             out.append(std::size_t(t.line - line), '\n');
             line = t.line;
         } else if (!out.empty() && out.back() != '\n') {

@@ -7,6 +7,12 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::ShaderSyntax: return "XFB_SHADER_SYNTAX";
     case ErrorCode::PreprocessorDirective: return "XFB_PREPROCESSOR_DIRECTIVE";
     case ErrorCode::PreprocessorUnevaluable: return "XFB_PREPROCESSOR_UNEVALUABLE";
+    case ErrorCode::ConstantExpression: return "XFB_CONSTANT_EXPRESSION";
+    case ErrorCode::SourceTooLarge: return "XFB_SOURCE_TOO_LARGE";
+    case ErrorCode::ExpansionLimit: return "XFB_EXPANSION_LIMIT";
+    case ErrorCode::NestingDepth: return "XFB_NESTING_DEPTH";
+    case ErrorCode::TooManyDeclarations: return "XFB_TOO_MANY_DECLARATIONS";
+    case ErrorCode::ArraySize: return "XFB_ARRAY_SIZE";
     case ErrorCode::AttributeType: return "XFB_ATTRIBUTE_TYPE";
     case ErrorCode::AttributeLocationCollision: return "XFB_ATTRIBUTE_LOCATION_COLLISION";
     case ErrorCode::MixedSemantics: return "XFB_MIXED_SEMANTICS";
@@ -33,6 +39,7 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::CountMismatch: return "XFB_COUNT_MISMATCH";
     case ErrorCode::BufferSize: return "XFB_BUFFER_SIZE";
     case ErrorCode::Capacity: return "XFB_CAPACITY";
+    case ErrorCode::BufferTooLarge: return "XFB_BUFFER_TOO_LARGE";
     case ErrorCode::ShortWrite: return "XFB_SHORT_WRITE";
     case ErrorCode::ShaderCompile: return "XFB_SHADER_COMPILE";
     case ErrorCode::ProgramLink: return "XFB_PROGRAM_LINK";
@@ -45,6 +52,10 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::Disposed: return "XFB_DISPOSED";
     case ErrorCode::ContextLost: return "XFB_CONTEXT_LOST";
     case ErrorCode::Scenario: return "XFB_SCENARIO";
+    case ErrorCode::FileRead: return "XFB_FILE_READ";
+    case ErrorCode::FileWrite: return "XFB_FILE_WRITE";
+    case ErrorCode::OutOfMemory: return "XFB_OUT_OF_MEMORY";
+    case ErrorCode::Internal: return "XFB_INTERNAL";
     }
     return "XFB_UNKNOWN";
 }

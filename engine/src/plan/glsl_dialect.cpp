@@ -12,7 +12,12 @@ int versionOf(std::string_view source) {
     for (const auto& logical : plan::splitLogicalLines(source)) {
         auto tokens = plan::tokenizeLine(logical.text, logical.line);
         if (tokens.empty()) continue;
-        if (tokens.size() >= 3 && tokens[0].text == "#" && tokens[1].text == "version") return std::stoi(tokens[2].text);
+        if (tokens.size() >= 3 && tokens[0].text == "#" && tokens[1].text == "version") {
+            // Anything but a small decimal number is left to the reader, which reports it with its code.
+            const std::string& n = tokens[2].text;
+            if (n.empty() || n.size() > 6 || n.find_first_not_of("0123456789") != std::string::npos) return 0;
+            return std::stoi(n);
+        }
         return 100;
     }
     return 100;

@@ -1,6 +1,7 @@
 #include "xfb/pass_plan.hpp"
 
 #include "xfb/error.hpp"
+#include "xfb/limits.hpp"
 
 #include <algorithm>
 #include <map>
@@ -141,7 +142,7 @@ PassPlan planPass(std::span<const AttributeSlot> attributes, const CapturePlan& 
         const BufferDesc& out = *entries[i].output;
         std::string who = entryName(entries, i) + " (capturing " + layout.fields[0].varying + (layout.fields.size() > 1 ? ", ..." : "") + ")";
         checkOutputFormat(out.format, layout, who);
-        std::uint64_t need = std::uint64_t(plan.count) * std::uint64_t(layout.stride);
+        std::uint64_t need = sizing == OutputSizing::PerDraw ? 0 : checkedBufferBytes(plan.count, layout.stride, UINT64_MAX, who);
         if (sizing == OutputSizing::PerDraw) need = 0;
         else if (out.bytes < need)
             throw Error(ErrorCode::Capacity, who + " holds " + std::to_string(out.bytes) + " bytes but a step writes " + std::to_string(plan.count) +

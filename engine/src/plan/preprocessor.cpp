@@ -2,8 +2,10 @@
 
 #include "int_expression.hpp"
 #include "xfb/error.hpp"
+#include "xfb/limits.hpp"
 
-#include <set>
+#include <climits>
+#include <span>
 
 namespace xfb::plan {
 namespace {
@@ -11,6 +13,7 @@ namespace {
 struct Macro {
     std::vector<Token> body;
     bool functionLike = false;
+    bool expanding = false; // inside its own expansion: not expanded again (C's "painted blue")
 };
 
 struct Conditional {
@@ -25,6 +28,18 @@ struct Conditional {
     throw Error(ErrorCode::PreprocessorDirective, "line " + std::to_string(line) + ": " + what);
 }
 
+// The number of #version / #line: a decimal literal within int range (a coded error otherwise).
+int directiveNumber(const Token& t, int line, const std::string& directive) {
+    const std::string& s = t.text;
+    bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits) directiveError(line, directive + " needs a decimal number, got '" + s + "'");
+    std::size_t first = std::min(s.find_first_not_of('0'), s.size() - 1);
+    if (s.size() - first > 10 || std::stoll(s.substr(first)) > INT_MAX)
+        throw Error(ErrorCode::ConstantExpression, "line " + std::to_string(line) + ": " + directive + " " + s + " is out of range 0.." +
+                                                       std::to_string(INT_MAX));
+    return std::stoi(s.substr(first));
+}
+
 class Preprocessor {
 public:
     explicit Preprocessor(const std::map<std::string, std::string>& defines) {
@@ -32,16 +47,23 @@ public:
     }
 
     PreprocessedSource run(std::string_view source) {
+        if (source.size() > limits::maxSourceBytes)
+            throw Error(ErrorCode::SourceTooLarge, "the shader source has " + std::to_string(source.size()) + " bytes; the reader accepts at most " +
+                                                       std::to_string(limits::maxSourceBytes) + " (xfb/limits.hpp)");
         auto lines = splitLogicalLines(source);
         bool sawVersion = false;
         for (auto& [text, physical] : lines) {
-            const int line = physical + lineDelta_; // as numbered by #line
+            const long long numbered = physical + lineDelta_; // as numbered by #line
+            if (numbered > INT_MAX && text.find_first_not_of(' ') != std::string::npos)
+                throw Error(ErrorCode::ConstantExpression, "line " + std::to_string(physical) + ": #line numbers this line " + std::to_string(numbered) +
+                                                               ", past " + std::to_string(INT_MAX) + "; use a smaller #line");
+            const int line = int(std::min<long long>(numbered, INT_MAX)); // blank lines past INT_MAX are harmless
             auto tokens = tokenizeLine(text, line);
             if (tokens.empty()) continue;
             if (tokens[0].text == "#") {
                 directive(tokens, line, sawVersion, text);
             } else if (active()) {
-                expandInto(tokens, out_.tokens, {});
+                expandInto(tokens, out_.tokens, 0, 0);
             }
             if (!tokens.empty() && tokens[0].text != "#") sawCode_ = true;
         }
@@ -59,6 +81,9 @@ private:
         const std::string& name = t[1].text;
         if (name == "if" || name == "ifdef" || name == "ifndef") {
             bool parent = active();
+            if (stack_.size() >= std::size_t(limits::maxNestingDepth))
+                throw Error(ErrorCode::NestingDepth, "line " + std::to_string(line) + ": #if blocks nested deeper than " +
+                                                         std::to_string(limits::maxNestingDepth) + " levels");
             bool cond = parent ? condition(name, t, line) : false;
             stack_.push_back({parent, cond, cond, false, line});
         } else if (name == "elif") {
@@ -82,7 +107,7 @@ private:
             if (sawVersion || sawCode_) directiveError(line, "#version must be the first line of the shader and appear once");
             if (t.size() < 3 || t[2].kind != TokenKind::Number) directiveError(line, "#version needs a number, e.g. #version 300 es");
             sawVersion = true;
-            out_.version = std::stoi(t[2].text);
+            out_.version = directiveNumber(t[2], line, "#version");
             out_.es = out_.version == 100 || (t.size() > 3 && t[3].text == "es");
             macros_["__VERSION__"] = Macro{{{TokenKind::Number, t[2].text, line}}, false};
             if (out_.es) macros_["GL_ES"] = Macro{{{TokenKind::Number, "1", line}}, false};
@@ -111,7 +136,8 @@ private:
             directiveError(line, "#error " + msg);
         } else if (name == "line") {
             if (t.size() < 3 || t[2].kind != TokenKind::Number) directiveError(line, "#line needs a line number");
-            lineDelta_ += std::stoi(t[2].text) - (line + 1); // the next line gets that number
+            // The next line gets that number: physical + delta, kept in 64 bits and checked per line.
+            lineDelta_ = (long long)directiveNumber(t[2], line, "#line") - (line - lineDelta_ + 1);
         } else if (name == "extension") {
             out_.passThrough.push_back(text);
         } else if (name == "pragma") {
@@ -146,7 +172,7 @@ private:
             }
         }
         std::vector<Token> expanded;
-        expandInto(replaced, expanded, {});
+        expandInto(replaced, expanded, 0, 0);
         try {
             return evaluateIntExpression(expanded, [&](const std::string& id) -> std::optional<long long> {
                 if (id == "__LINE__") return line;
@@ -155,6 +181,8 @@ private:
                     throw Unevaluable{"function-like macro '" + id + "' is not evaluated by the declaration reader"};
                 return std::nullopt;
             }) != 0;
+        } catch (const ExpressionError& e) {
+            throw Error(e.code, "line " + std::to_string(line) + ": #" + kind + " condition: " + e.reason);
         } catch (const Unevaluable& u) {
             throw Error(ErrorCode::PreprocessorUnevaluable,
                         "line " + std::to_string(line) + ": cannot evaluate #" + kind + " condition: " + u.reason +
@@ -162,18 +190,28 @@ private:
         }
     }
 
-    void expandInto(const std::vector<Token>& in, std::vector<Token>& out, std::set<std::string> hidden) {
+    // Expands object-like macros; tokens of a body take the line of the outermost use (`line`, 0
+    // at the top). Every token visited counts against limits::maxTokens, so macros that double
+    // (or expand to nothing, many times) stop with a coded error instead of running for minutes.
+    void expandInto(std::span<const Token> in, std::vector<Token>& out, int line, int depth) {
         for (const Token& tok : in) {
+            if (++visited_ > limits::maxTokens)
+                throw Error(ErrorCode::ExpansionLimit, "line " + std::to_string(line ? line : tok.line) + ": macro expansion produces more than " +
+                                                           std::to_string(limits::maxTokens) + " tokens (xfb/limits.hpp); a macro that uses another "
+                                                           "twice doubles the output at every level: use fewer levels or a const");
             auto it = tok.kind == TokenKind::Identifier ? macros_.find(tok.text) : macros_.end();
-            if (it == macros_.end() || it->second.functionLike || hidden.count(tok.text)) {
+            if (it == macros_.end() || it->second.functionLike || it->second.expanding) {
                 out.push_back(tok);
+                if (line) out.back().line = line;
                 continue;
             }
-            auto inner = hidden;
-            inner.insert(tok.text);
-            std::vector<Token> body = it->second.body;
-            for (auto& b : body) b.line = tok.line;
-            expandInto(body, out, inner);
+            if (depth >= limits::maxNestingDepth)
+                throw Error(ErrorCode::NestingDepth, "line " + std::to_string(line ? line : tok.line) + ": macros expand macros deeper than " +
+                                                         std::to_string(limits::maxNestingDepth) + " levels (at '" + tok.text + "')");
+            Macro& m = it->second;
+            m.expanding = true;
+            expandInto(m.body, out, line ? line : tok.line, depth + 1);
+            m.expanding = false;
         }
     }
 
@@ -181,7 +219,8 @@ private:
     std::vector<Conditional> stack_;
     PreprocessedSource out_;
     bool sawCode_ = false;
-    int lineDelta_ = 0;
+    long long lineDelta_ = 0;
+    std::size_t visited_ = 0; // tokens visited by macro expansion, the whole source
 };
 
 } // namespace

@@ -71,8 +71,18 @@ CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture) {
         c.primitives += primitivesOf(draw.mode, run);
     }
     const int perPrimitive = c.primitive == DrawMode::Points ? 1 : c.primitive == DrawMode::Lines ? 2 : 3;
-    c.records = c.primitives * perPrimitive;
-    for (const auto& b : capture.buffers) c.bytes.push_back(std::uint64_t(c.records) * std::uint64_t(b.stride));
+    // Checked: a vertex count near INT64_MAX must not wrap into a small, wrong capacity.
+    auto tooLarge = [&](const std::string& what) {
+        throw Error(ErrorCode::BufferTooLarge, std::to_string(c.primitives) + " " + std::string(drawModeName(c.primitive)) + " capture " + what +
+                                                   ", which overflows 64 bits; draw fewer vertices per call");
+    };
+    if (__builtin_mul_overflow(c.primitives, std::int64_t(perPrimitive), &c.records)) tooLarge("more than 2^63 records");
+    for (const auto& b : capture.buffers) {
+        std::uint64_t bytes = 0;
+        if (__builtin_mul_overflow(std::uint64_t(c.records), std::uint64_t(b.stride), &bytes))
+            tooLarge(std::to_string(c.records) + " records of " + std::to_string(b.stride) + " bytes");
+        c.bytes.push_back(bytes);
+    }
     return c;
 }
 

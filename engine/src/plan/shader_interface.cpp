@@ -3,9 +3,11 @@
 #include "int_expression.hpp"
 #include "preprocessor.hpp"
 #include "xfb/error.hpp"
+#include "xfb/limits.hpp"
 
 #include <algorithm>
 #include <set>
+#include <span>
 
 namespace xfb {
 
@@ -63,15 +65,28 @@ const std::set<std::string, std::less<>> kInterpolationAndPrecision = {
     throw Error(ErrorCode::ShaderSyntax, "line " + std::to_string(line) + ": " + what);
 }
 
+// What the readers of one source share: the global reader and the readers of struct bodies
+// (which work on a span of the same tokens, so nesting never copies them).
+struct ReaderState {
+    const plan::PreprocessedSource& src;
+    std::map<std::string, StructDefinition> structs;
+    std::map<std::string, long long> consts;
+    std::set<std::string, std::less<>> functionMacros;
+    int declarations = 0; // in/out/uniform declarators and struct members so far
+};
+
 class DeclarationReader {
 public:
-    DeclarationReader(plan::PreprocessedSource src) : src_(std::move(src)) {
-        result_.version = src_.version;
-        result_.es = src_.es;
+    DeclarationReader(ReaderState& state, std::span<const Token> tokens, int depth) : state_(state), tokens_(tokens), depth_(depth) {
+        result_.version = state.src.version;
+        result_.es = state.src.es;
+        if (depth_ > limits::maxNestingDepth)
+            syntaxLimit(ErrorCode::NestingDepth, tokens.empty() ? 0 : tokens[0].line,
+                        "struct definitions nested deeper than " + std::to_string(limits::maxNestingDepth) + " levels");
     }
 
     ShaderInterface run() {
-        const auto& t = src_.tokens;
+        const auto& t = tokens_;
         std::vector<Token> statement;
         for (size_t i = 0; i < t.size(); ++i) {
             const Token& tok = t[i];
@@ -91,12 +106,19 @@ public:
         return std::move(result_);
     }
 
+    /// The global reader's result, with every struct the source defines.
+    ShaderInterface runGlobal() {
+        ShaderInterface r = run();
+        r.structs = std::move(state_.structs);
+        return r;
+    }
+
 private:
     // Handles '{' at global scope: a function body (skipped), a struct definition or an
     // interface block. Returns the index of the matching '}'. For structs and blocks the
     // statement continues (instance names may follow) until ';'.
     size_t braceBlock(std::vector<Token>& statement, size_t open) {
-        const auto& t = src_.tokens;
+        const auto& t = tokens_;
         size_t close = matchingBrace(open);
         bool isFunction = false; // a '(' that does not open a layout qualifier
         for (size_t k = 1; k < statement.size(); ++k)
@@ -109,13 +131,10 @@ private:
         if (structPos != statement.end()) {
             if (structPos + 1 == statement.end()) syntaxError(structPos->line, "anonymous structs are not supported; name the struct");
             StructDefinition def{(structPos + 1)->text, {}};
-            DeclarationReader inner(plan::PreprocessedSource{src_.version, src_.es,
-                                                             std::vector<Token>(t.begin() + long(open) + 1, t.begin() + long(close)), {}});
-            inner.consts_ = consts_;
-            inner.result_.structs = result_.structs;
+            DeclarationReader inner(state_, t.subspan(open + 1, close - open - 1), depth_ + 1);
             inner.memberMode_ = true;
             def.members = inner.run().inputs;
-            result_.structs[def.name] = def;
+            state_.structs[def.name] = std::move(def);
             // `struct S {...} s;` declares `s` of type S: continue with "S" as the type.
             statement.erase(statement.begin(), structPos + 1);
             return close;
@@ -131,7 +150,7 @@ private:
     }
 
     size_t matchingBrace(size_t open) const {
-        const auto& t = src_.tokens;
+        const auto& t = tokens_;
         int depth = 0;
         for (size_t i = open; i < t.size(); ++i) {
             if (t[i].kind != TokenKind::Punct) continue;
@@ -145,12 +164,14 @@ private:
         if (expr.empty()) syntaxError(line, what + " is empty");
         try {
             return plan::evaluateIntExpression(expr, [&](const std::string& id) -> std::optional<long long> {
-                if (std::find(src_.functionMacros.begin(), src_.functionMacros.end(), id) != src_.functionMacros.end())
+                if (state_.functionMacros.count(id))
                     throw plan::Unevaluable{"function-like macro '" + id + "' is not expanded by the declaration reader"};
-                auto it = consts_.find(id);
-                if (it != consts_.end()) return it->second;
+                auto it = state_.consts.find(id);
+                if (it != state_.consts.end()) return it->second;
                 return std::nullopt;
             });
+        } catch (const plan::ExpressionError& e) {
+            syntaxLimit(e.code, line, what + ": " + e.reason);
         } catch (const plan::Unevaluable& u) {
             throw Error(ErrorCode::PreprocessorUnevaluable, "line " + std::to_string(line) + ": cannot evaluate " + what + ": " + u.reason +
                                                                 ". Use an integer literal, a #define, or a global const int.");
@@ -179,7 +200,11 @@ private:
             }
             if (e > b && s[b].text == "location") {
                 if (e < b + 3 || s[b + 1].text != "=") syntaxError(s[b].line, "layout(location) needs '= N'");
-                location = int(constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line, "layout(location)"));
+                long long v = constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line, "layout(location)");
+                if (v < 0 || v > limits::maxArraySize)
+                    syntaxLimit(ErrorCode::ConstantExpression, s[b].line, "layout(location = " + std::to_string(v) + ") is out of range 0.." +
+                                                                          std::to_string(limits::maxArraySize));
+                location = int(v);
             }
             b = e + 1;
         }
@@ -217,7 +242,7 @@ private:
 
         GlslType type;
         if (auto b = builtinType(s[i].text)) type = *b;
-        else if (result_.structs.count(s[i].text)) type = GlslType{s[i].text, ScalarKind::Struct, 1, structComponents(s[i].text)};
+        else if (state_.structs.count(s[i].text)) type = GlslType{s[i].text, ScalarKind::Struct, 1, structComponents(s[i].text)};
         else if (storage || memberMode_) syntaxError(s[i].line, "unknown type '" + s[i].text + "'");
         else return; // a global of a type we do not know (not an interface variable): irrelevant here
         ++i;
@@ -235,6 +260,12 @@ private:
             ++i;
             int arr = arraySuffix(s, i, d.line);
             d.arraySize = arr ? arr : typeArray;
+            // Sizes are checked one by one (arraySuffix); their product with the type's too, so
+            // components() and bytes never overflow further down.
+            if ((long long)d.type.components() * d.elementCount() > limits::maxDeclarationComponents)
+                syntaxLimit(ErrorCode::ArraySize, d.line, "'" + d.name + "' (" + d.type.name + (d.arraySize ? "[" + std::to_string(d.arraySize) + "]" : "") +
+                                                              ") has " + std::to_string((long long)d.type.components() * d.elementCount()) +
+                                                              " components; at most " + std::to_string(limits::maxDeclarationComponents) + " are accepted");
             size_t initStart = 0, initEnd = 0;
             if (i < s.size() && s[i].text == "=") {
                 initStart = ++i;
@@ -253,12 +284,16 @@ private:
             }
             if (isConst && !storage && (type.kind == ScalarKind::Int || type.kind == ScalarKind::UInt) && d.arraySize == 0 && initEnd > initStart) {
                 try {
-                    consts_[d.name] = constant(std::vector<Token>(s.begin() + long(initStart), s.begin() + long(initEnd)), d.line, "const");
+                    state_.consts[d.name] = constant(std::vector<Token>(s.begin() + long(initStart), s.begin() + long(initEnd)), d.line, "const");
                 } catch (const Error&) {
                     // A const the reader cannot fold is fine unless an array size uses it.
                 }
             }
             if (isBuffer || !storage) continue;
+            if (++state_.declarations > limits::maxDeclarations)
+                syntaxLimit(ErrorCode::TooManyDeclarations, d.line, "more than " + std::to_string(limits::maxDeclarations) +
+                                                                        " in/out/uniform declarations (struct members included); the reader stops at '" +
+                                                                        d.name + "'");
             d.storage = *storage;
             auto& list = *storage == StorageQualifier::In ? result_.inputs
                        : *storage == StorageQualifier::Out ? result_.outputs : result_.uniforms;
@@ -281,26 +316,42 @@ private:
         if (expr.empty()) syntaxError(line, "unsized arrays are not supported in interface declarations; give a size");
         long long n = constant(expr, line, "array size");
         if (n <= 0) syntaxError(line, "array size must be > 0, got " + std::to_string(n));
+        if (n > limits::maxArraySize)
+            syntaxLimit(ErrorCode::ArraySize, line, "array size " + std::to_string(n) + " is over the limit of " + std::to_string(limits::maxArraySize) +
+                                                        " elements (xfb/limits.hpp; no GL implementation accepts such an array in a vertex shader)");
         if (i < s.size() && s[i].text == "[") syntaxError(line, "arrays of arrays are not supported in interface declarations");
         return int(n);
     }
 
+    // Members were each checked against maxDeclarationComponents; so is their sum.
     int structComponents(const std::string& name) const {
-        int n = 0;
-        for (auto& m : result_.structs.at(name).members) n += m.components();
-        return n;
+        long long n = 0;
+        const auto& def = state_.structs.at(name);
+        for (auto& m : def.members) n += m.components();
+        if (n > limits::maxDeclarationComponents)
+            syntaxLimit(ErrorCode::ArraySize, def.members.empty() ? 0 : def.members[0].line,
+                        "struct " + name + " has " + std::to_string(n) + " components; at most " + std::to_string(limits::maxDeclarationComponents) +
+                            " are accepted");
+        return int(n);
     }
 
-    plan::PreprocessedSource src_;
+    [[noreturn]] static void syntaxLimit(ErrorCode code, int line, const std::string& what) {
+        throw Error(code, "line " + std::to_string(line) + ": " + what);
+    }
+
+    ReaderState& state_;
+    std::span<const Token> tokens_;
+    int depth_ = 0;
     ShaderInterface result_;
-    std::map<std::string, long long> consts_;
     bool memberMode_ = false;
 };
 
 } // namespace
 
 ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& options) {
-    return DeclarationReader(plan::preprocess(source, options.defines)).run();
+    const plan::PreprocessedSource src = plan::preprocess(source, options.defines);
+    ReaderState state{src, {}, {}, {src.functionMacros.begin(), src.functionMacros.end()}, 0};
+    return DeclarationReader(state, src.tokens, 0).runGlobal();
 }
 
 } // namespace xfb

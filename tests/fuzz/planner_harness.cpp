@@ -1,0 +1,151 @@
+#include "planner_harness.hpp"
+
+#include "xfb/attribute_plan.hpp"
+#include "xfb/capture_plan.hpp"
+#include "xfb/compute_translation.hpp"
+#include "xfb/emit_plan.hpp"
+#include "xfb/error.hpp"
+#include "xfb/glsl_dialect.hpp"
+#include "xfb/limits.hpp"
+#include "xfb/pass_plan.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace xfb::fuzz {
+namespace {
+
+// Checked in every build type (assert() would vanish from release builds).
+#define XFB_FUZZ_EXPECT(condition)                                                                   \
+    do {                                                                                             \
+        if (!(condition)) {                                                                          \
+            std::fprintf(stderr, "planner invariant broken: %s (%s:%d)\n", #condition, __FILE__, __LINE__); \
+            std::abort();                                                                            \
+        }                                                                                            \
+    } while (0)
+
+constexpr std::int64_t kCount = 3; // elements per step in the planned pass
+
+void checkDeclarations(const std::vector<Declaration>& list) {
+    for (const Declaration& d : list) {
+        XFB_FUZZ_EXPECT(d.arraySize >= 0 && d.arraySize <= limits::maxArraySize);
+        XFB_FUZZ_EXPECT(d.components() >= 0 && d.components() <= limits::maxDeclarationComponents);
+        XFB_FUZZ_EXPECT(!d.name.empty());
+    }
+}
+
+void checkCapture(const CapturePlan& plan, const CaptureOptions& options, const Limits& limits) {
+    XFB_FUZZ_EXPECT(!plan.varyings.empty());
+    if (options.mode == CaptureMode::Interleaved) {
+        XFB_FUZZ_EXPECT(plan.buffers.size() == 1);
+        int offset = 0, total = 0;
+        for (std::size_t i = 0; i < plan.varyings.size(); ++i) {
+            XFB_FUZZ_EXPECT(plan.buffers[0].fields[i].offset == offset);
+            offset += plan.varyings[i].bytes();
+            total += plan.varyings[i].components();
+        }
+        XFB_FUZZ_EXPECT(plan.buffers[0].stride == offset && total <= limits.maxInterleavedComponents);
+    } else {
+        XFB_FUZZ_EXPECT(plan.buffers.size() == plan.varyings.size() && int(plan.varyings.size()) <= limits.maxSeparateAttribs);
+        for (std::size_t i = 0; i < plan.varyings.size(); ++i) {
+            XFB_FUZZ_EXPECT(plan.buffers[i].stride == plan.varyings[i].bytes() && plan.buffers[i].binding == int(i));
+            XFB_FUZZ_EXPECT(plan.varyings[i].components() <= limits.maxSeparateComponents && plan.varyings[i].components() <= 4);
+        }
+    }
+}
+
+// Emitted outputs as the engine's convention names them: arrays `emit_*` counted by `emit_count`.
+std::vector<EmitDesc> emitsOf(const ShaderInterface& shader) {
+    std::vector<EmitDesc> emits;
+    if (!shader.findOutput("emit_count")) return emits;
+    for (const Declaration& o : shader.outputs)
+        if (o.name.starts_with("emit_") && o.name != "emit_count" && emits.size() < 4) emits.push_back({o.name, "emit_count"});
+    return emits;
+}
+
+template <class F> bool attempt(F&& f) {
+    try {
+        f();
+        return true;
+    } catch (const Error&) {
+        return false; // the contract: a coded error
+    }
+}
+
+void planEverything(std::string_view source, const ShaderInterface& shader, const Limits& limits, bool translate) {
+    std::vector<AttributeSlot> slots;
+    if (!attempt([&] { slots = planAttributes(shader, limits); })) return;
+    for (const AttributeSlot& s : slots) XFB_FUZZ_EXPECT(s.location >= 0 && s.location + s.locationCount <= limits.maxVertexAttribs);
+
+    for (CaptureMode mode : {CaptureMode::Interleaved, CaptureMode::Separate}) {
+        CaptureOptions options{mode, {}, true};
+        CapturePlan capture;
+        if (!attempt([&] { capture = planCapture(shader, options, limits); })) continue;
+        checkCapture(capture, options, limits);
+
+        // One buffer per role, sized for kCount elements: inputs in the slots' formats, outputs in
+        // the captured layouts, then one buffer per emitted output.
+        std::vector<EntryDesc> entries;
+        for (const AttributeSlot& s : slots) {
+            auto type = componentTypeOf(s.type.kind);
+            XFB_FUZZ_EXPECT(type.has_value());
+            VertexFormat f = VertexFormat::interleaved({{s.semantic, *type, s.components()}});
+            entries.push_back({BufferDesc{f, std::uint64_t(kCount) * std::uint64_t(f.stride)}, std::nullopt});
+        }
+        bool formatsFit = true;
+        for (const OutputLayout& layout : capture.buffers) {
+            if (layout.fields.size() > 16) formatsFit = false; // more fields than a format has semantics for
+            else entries.push_back({std::nullopt, BufferDesc{layout.asVertexFormat(), std::uint64_t(kCount) * std::uint64_t(layout.stride)}});
+        }
+        if (!formatsFit) continue;
+        std::vector<EmitDesc> emits = emitsOf(shader);
+        for (const EmitDesc& e : emits) {
+            const Declaration* d = shader.findOutput(e.varying);
+            auto type = componentTypeOf(d->type.kind);
+            int components = d->type.components();
+            if (!type || components < 1 || components > 4 || d->arraySize <= 0) {
+                emits.clear(); // planEmits reports these; here they leave the pass without emits
+                break;
+            }
+            VertexFormat f = VertexFormat::interleaved({{attr(0), *type, components}});
+            entries.push_back({std::nullopt, BufferDesc{f, std::uint64_t(kCount) * std::uint64_t(d->arraySize) * std::uint64_t(f.stride)}});
+        }
+        if (emits.empty())
+            while (entries.size() > slots.size() + capture.buffers.size()) entries.pop_back();
+
+        PassPlan pass;
+        if (!attempt([&] { pass = planPass(slots, capture, entries, slots.empty() ? std::optional<std::int64_t>(kCount) : std::nullopt,
+                                           OutputSizing::PerElement, emits.size()); }))
+            continue;
+        XFB_FUZZ_EXPECT(pass.count == kCount && pass.outputs.size() == capture.buffers.size());
+        for (const OutputBinding& o : pass.outputs) XFB_FUZZ_EXPECT(o.bytesPerStep == std::uint64_t(kCount) * std::uint64_t(o.stride));
+
+        EmitPlan emitPlan;
+        if (!emits.empty() && !attempt([&] { emitPlan = planEmits(shader, capture, emits, entries, pass.emitEntries); })) emits.clear();
+        // The translation reads the source again: once per mode, with the portable limits only
+        // (GLSL 4.30 for interleaved, ES 3.10 for separate), to keep the fuzzer fast.
+        if (!translate) continue;
+        ComputeTranslationOptions translation{mode == CaptureMode::Separate, 64, emits.empty() ? nullptr : &emitPlan};
+        attempt([&] {
+            ComputeShader c = translateToCompute(source, {}, pass, capture, entries.size(), translation);
+            XFB_FUZZ_EXPECT(!c.source.empty() && c.readBinding.size() == entries.size());
+        });
+    }
+}
+
+} // namespace
+
+void runPlanner(std::string_view source) {
+    attempt([&] { (void)toGlslEs300(source); });
+    ShaderInterface shader;
+    if (!attempt([&] { shader = readShaderInterface(source); })) return;
+    checkDeclarations(shader.inputs);
+    checkDeclarations(shader.outputs);
+    checkDeclarations(shader.uniforms);
+    XFB_FUZZ_EXPECT(int(shader.inputs.size() + shader.outputs.size() + shader.uniforms.size()) <= limits::maxDeclarations);
+    // The portable minimums, and limits as wide as a desktop driver's (llvmpipe reports 64 separate components).
+    planEverything(source, shader, Limits::portable(), true);
+    planEverything(source, shader, Limits{16, 64, 4, 128}, false);
+}
+
+} // namespace xfb::fuzz

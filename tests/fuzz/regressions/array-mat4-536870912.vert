@@ -1,0 +1,3 @@
+#version 300 es
+out mat4 out_m[536870912];
+void main() {}
