@@ -1,51 +1,21 @@
 // xfb-inspect and xfb-run on hostile input, as processes: every failure is exit status 1 with
 // "PATH: XFB_CODE: message" on stderr (exit 2 for bad arguments), never a crash or a hang.
+#include "process.hpp"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
-struct Outcome {
-    bool exited = false; // false: killed by a signal (a crash)
-    int status = -1;
-    std::string out, err;
-};
-
-// Runs a command; stderr goes to a file of its own (ctest runs test cases in parallel).
-Outcome execute(const std::string& command) {
-    static int calls = 0;
-    std::string errFile = std::string(XFB_WORK_DIR) + "/hostile-stderr-" + std::to_string(getpid()) + "-" + std::to_string(++calls) + ".txt";
-    FILE* p = popen((command + " 2>" + errFile).c_str(), "r");
-    REQUIRE(p);
-    Outcome r;
-    char buf[4096];
-    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-    int raw = pclose(p);
-    // popen's shell reports a signal as 128 + N.
-    r.exited = WIFEXITED(raw) && WEXITSTATUS(raw) < 128;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream e(errFile);
-    r.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
-    std::remove(errFile.c_str());
-    return r;
-}
-
-std::string work(const std::string& name) { return std::string(XFB_WORK_DIR) + "/" + name; }
-std::string save(const std::string& name, const std::string& text) {
-    std::ofstream(work(name), std::ios::binary) << text;
-    return work(name);
-}
+using xfbtest::Result, xfbtest::freshPath, xfbtest::run, xfbtest::writeFile;
 
 // Exit 1 and exactly one line "PATH: CODE: message", the message naming `needle`.
-void expectCoded(const Outcome& r, const std::string& path, const std::string& code, const std::string& needle) {
+void expectCoded(const Result& r, const std::string& path, const std::string& code, const std::string& needle) {
     CHECK_MESSAGE(r.exited, "killed by a signal: ", r.err);
     CHECK_MESSAGE(r.status == 1, r.err);
     CHECK(r.out.empty());
@@ -69,9 +39,9 @@ std::string scenario(const std::string& fields) {
 } // namespace
 
 TEST_CASE("xfb-inspect: a directory, a missing file or an unreadable path is XFB_FILE_READ") {
-    expectCoded(execute(inspect(XFB_WORK_DIR)), XFB_WORK_DIR, "XFB_FILE_READ", "is a directory");
-    expectCoded(execute(inspect("/nonexistent/x.vert")), "/nonexistent/x.vert", "XFB_FILE_READ", "No such file or directory");
-    expectCoded(execute(inspect(kParticles + "/x.vert")), kParticles + "/x.vert", "XFB_FILE_READ", "Not a directory");
+    expectCoded(run(inspect(XFB_WORK_DIR)), XFB_WORK_DIR, "XFB_FILE_READ", "is a directory");
+    expectCoded(run(inspect("/nonexistent/x.vert")), "/nonexistent/x.vert", "XFB_FILE_READ", "No such file or directory");
+    expectCoded(run(inspect(kParticles + "/x.vert")), kParticles + "/x.vert", "XFB_FILE_READ", "Not a directory");
 }
 
 TEST_CASE("xfb-inspect: each limit and arithmetic rule of the reader gives its code") {
@@ -100,86 +70,87 @@ TEST_CASE("xfb-inspect: each limit and arithmetic rule of the reader gives its c
     };
     for (const Case& c : cases) {
         CAPTURE(c.file);
-        expectCoded(execute(inspect(kRegressions + c.file)), kRegressions + c.file, c.code, c.needle);
+        expectCoded(run(inspect(kRegressions + c.file)), kRegressions + c.file, c.code, c.needle);
     }
-    std::string big = save("big.vert", "#version 300 es\n" + std::string(2 << 20, ' '));
-    expectCoded(execute(inspect(big)), big, "XFB_SOURCE_TOO_LARGE", "2097168 bytes");
-    std::string huge = save("huge.vert", std::string(5 << 20, ' '));
-    expectCoded(execute(inspect(huge)), huge, "XFB_FILE_READ", "longer than");
-    expectCoded(execute(inspect(kParticles + " --draw line_strip:9223372036854775807")), kParticles, "XFB_BUFFER_TOO_LARGE", "overflows 64 bits");
+    std::string big = writeFile("big.vert", "#version 300 es\n" + std::string(2 << 20, ' '));
+    expectCoded(run(inspect(big)), big, "XFB_SOURCE_TOO_LARGE", "2097168 bytes");
+    std::string huge = writeFile("huge.vert", std::string(5 << 20, ' '));
+    expectCoded(run(inspect(huge)), huge, "XFB_FILE_READ", "longer than");
+    expectCoded(run(inspect(kParticles + " --draw line_strip:9223372036854775807")), kParticles, "XFB_BUFFER_TOO_LARGE", "overflows 64 bits");
 }
 
 TEST_CASE("xfb-inspect: bad arguments exit with status 2") {
     for (const char* args : {"--draw points --indices 4294967296", "--draw points --indices -1", "--draw points:-3", "--draw points --restart 1e3"}) {
         CAPTURE(args);
-        auto r = execute(inspect(kParticles + " " + args));
+        auto r = run(inspect(kParticles + " " + args));
         CHECK(r.exited);
         CHECK(r.status == 2);
     }
 }
 
 TEST_CASE("xfb-run: a directory or missing file as scenario, shader or data_file is XFB_FILE_READ") {
-    expectCoded(execute(xfbRun(XFB_WORK_DIR)), XFB_WORK_DIR, "XFB_FILE_READ", "scenario '" + std::string(XFB_WORK_DIR) + "' is a directory");
-    expectCoded(execute(xfbRun("/nonexistent.json")), "/nonexistent.json", "XFB_FILE_READ", "No such file or directory");
-    std::string s = save("dir-shader.json", "{\"shader\": \"/\", \"count\": 1, \"buffers\": []}");
-    expectCoded(execute(xfbRun(s)), s, "XFB_FILE_READ", "field 'shader' '/' is a directory");
-    s = save("dir-data.json", "{\"shader\": \"" + kParticles +
+    expectCoded(run(xfbRun(XFB_WORK_DIR)), XFB_WORK_DIR, "XFB_FILE_READ", "scenario '" + std::string(XFB_WORK_DIR) + "' is a directory");
+    expectCoded(run(xfbRun("/nonexistent.json")), "/nonexistent.json", "XFB_FILE_READ", "No such file or directory");
+    std::string s = writeFile("dir-shader.json", "{\"shader\": \"/\", \"count\": 1, \"buffers\": []}");
+    expectCoded(run(xfbRun(s)), s, "XFB_FILE_READ", "field 'shader' '/' is a directory");
+    s = writeFile("dir-data.json", "{\"shader\": \"" + kParticles +
                                   "\", \"count\": 2, \"buffers\": [{\"role\": [\"input\", \"output\"], \"data_file\": \"/\", \"format\": ["
                                   "{\"semantic\": \"ATTR0\", \"components\": 4}, {\"semantic\": \"ATTR1\", \"components\": 4}]}]}");
-    expectCoded(execute(xfbRun(s)), s, "XFB_FILE_READ", "field 'buffers[0].data_file'");
+    expectCoded(run(xfbRun(s)), s, "XFB_FILE_READ", "field 'buffers[0].data_file'");
 }
 
 TEST_CASE("xfb-run: counts whose buffers exceed 2^31-1 bytes are XFB_BUFFER_TOO_LARGE, before allocating") {
     for (const char* count : {"1000000000000", "2147483648", "67108864", "9223372036854775807"}) {
         CAPTURE(count);
-        std::string s = save("count.json", scenario(std::string("\"count\": ") + count));
-        expectCoded(execute(xfbRun(s)), s, "XFB_BUFFER_TOO_LARGE", std::string("buffers[0]: ") + count + " elements x 32 bytes exceeds 2147483647");
+        std::string s = writeFile("count.json", scenario(std::string("\"count\": ") + count));
+        expectCoded(run(xfbRun(s)), s, "XFB_BUFFER_TOO_LARGE", std::string("buffers[0]: ") + count + " elements x 32 bytes exceeds 2147483647");
     }
-    std::string s = save("count-huge.json", scenario("\"count\": 18446744073709551615"));
-    expectCoded(execute(xfbRun(s)), s, "XFB_SCENARIO", "'count'");
+    std::string s = writeFile("count-huge.json", scenario("\"count\": 18446744073709551615"));
+    expectCoded(run(xfbRun(s)), s, "XFB_SCENARIO", "'count'");
 }
 
 TEST_CASE("xfb-run: out-of-range numbers are XFB_SCENARIO naming the field, not wrapped") {
-    std::string s = save("steps.json", scenario("\"count\": 1, \"steps\": 4294967296"));
-    expectCoded(execute(xfbRun(s)), s, "XFB_SCENARIO", "'steps'");
-    s = save("seed.json", "{\"shader\": \"" + kParticles +
+    std::string s = writeFile("steps.json", scenario("\"count\": 1, \"steps\": 4294967296"));
+    expectCoded(run(xfbRun(s)), s, "XFB_SCENARIO", "'steps'");
+    s = writeFile("seed.json", "{\"shader\": \"" + kParticles +
                               "\", \"count\": 1, \"buffers\": [{\"role\": [\"input\", \"output\"], \"random\": {\"seed\": \"x\"}, \"format\": ["
                               "{\"semantic\": \"ATTR0\", \"components\": 4}, {\"semantic\": \"ATTR1\", \"components\": 4}]}]}");
-    expectCoded(execute(xfbRun(s)), s, "XFB_SCENARIO", "");
-    s = save("int-data.json", "{\"shader\": \"" + kParticles +
+    expectCoded(run(xfbRun(s)), s, "XFB_SCENARIO", "");
+    s = writeFile("int-data.json", "{\"shader\": \"" + kParticles +
                                   "\", \"count\": 1, \"buffers\": [{\"role\": [\"input\"], \"data\": [4294967296], \"format\": ["
                                   "{\"semantic\": \"ATTR0\", \"type\": \"int32\", \"components\": 1}]}]}");
-    expectCoded(execute(xfbRun(s)), s, "XFB_SCENARIO", "'buffers[0].data[0]'");
-    auto r = execute(xfbRun(kParticles + " --steps 99999999999"));
+    expectCoded(run(xfbRun(s)), s, "XFB_SCENARIO", "'buffers[0].data[0]'");
+    auto r = run(xfbRun(kParticles + " --steps 99999999999"));
     CHECK(r.status == 2);
 }
 
 TEST_CASE("xfb-run: an output path that cannot be written is XFB_FILE_WRITE") {
-    std::string s = save("write.json", "{\"shader\": \"" + kParticles +
+    std::string s = writeFile("write.json", "{\"shader\": \"" + kParticles +
                                            "\", \"count\": 1, \"buffers\": [{\"role\": [\"input\", \"output\"], \"format\": ["
                                            "{\"semantic\": \"ATTR0\", \"components\": 4}, {\"semantic\": \"ATTR1\", \"components\": 4}]}]}");
-    auto r = execute(xfbRun(s + " --brief --out " + XFB_WORK_DIR));
+    auto r = run(xfbRun(s + " --brief --out " + XFB_WORK_DIR));
     CHECK(r.status == 1);
     CHECK_MESSAGE(r.err.rfind(s + ": XFB_FILE_WRITE: cannot write --out file", 0) == 0, r.err);
-    r = execute(xfbRun(s + " --brief --binary " + kParticles));
+    r = run(xfbRun(s + " --brief --binary " + kParticles));
     CHECK(r.status == 1);
     CHECK_MESSAGE(r.err.rfind(s + ": XFB_FILE_WRITE: cannot create the --binary folder", 0) == 0, r.err);
 }
 
 TEST_CASE("xfb-run: an int uniform given 2^40 is XFB_SCENARIO, not a silent 0") {
-    std::string shader = save("int_uniform.vert", "#version 300 es\nin vec4 p;\nuniform int n;\nout vec4 out_p;\nvoid main() { out_p = p * float(n); }\n");
+    std::string shader = writeFile("int_uniform.vert", "#version 300 es\nin vec4 p;\nuniform int n;\nout vec4 out_p;\nvoid main() { out_p = p * float(n); }\n");
     auto scenarioWith = [&](const std::string& n) {
         return "{\"shader\": \"" + shader + "\", \"count\": 1, \"uniforms\": {\"n\": " + n +
                "}, \"buffers\": [{\"name\": \"p\", \"role\": [\"input\", \"output\"], \"data\": [1, 2, 3, -4], "
                "\"format\": [{\"semantic\": \"ATTR0\", \"components\": 4}]}]}";
     };
-    std::string s = save("int-uniform-big.json", scenarioWith("1099511627776"));
-    expectCoded(execute(xfbRun(s)), s, "XFB_SCENARIO", "field 'uniforms.n': 1099511627776 is not an int value");
-    s = save("int-uniform-half.json", scenarioWith("2.5"));
-    expectCoded(execute(xfbRun(s)), s, "XFB_SCENARIO", "field 'uniforms.n'");
-    s = save("int-uniform-ok.json", scenarioWith("-3"));
-    auto r = execute(xfbRun(s + " --out " + work("int-uniform-out.json")));
+    std::string s = writeFile("int-uniform-big.json", scenarioWith("1099511627776"));
+    expectCoded(run(xfbRun(s)), s, "XFB_SCENARIO", "field 'uniforms.n': 1099511627776 is not an int value");
+    s = writeFile("int-uniform-half.json", scenarioWith("2.5"));
+    expectCoded(run(xfbRun(s)), s, "XFB_SCENARIO", "field 'uniforms.n'");
+    s = writeFile("int-uniform-ok.json", scenarioWith("-3"));
+    std::string out = freshPath("int-uniform-out.json");
+    auto r = run(xfbRun(s + " --out " + out));
     REQUIRE_MESSAGE(r.status == 0, r.err);
-    std::ifstream f(work("int-uniform-out.json"));
+    std::ifstream f(out);
     CHECK(nlohmann::json::parse(f)["buffers"]["p"]["values"] == nlohmann::json::array({-3.0, -6.0, -9.0, 12.0}));
 }

@@ -1,60 +1,17 @@
+#include "process.hpp"
 #include "reference.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using json = nlohmann::json;
+using xfbtest::freshPath, xfbtest::run, xfbtest::writeFile;
 
 namespace {
-
-struct Result {
-    int status;
-    std::string out, err;
-};
-
-// This process's own folder: ctest -j runs test cases as parallel processes in one build folder.
-const std::string& workDir() {
-    static const std::string dir = [] {
-        std::string d = std::string(XFB_WORK_DIR) + "/run-" + std::to_string(getpid());
-        std::filesystem::remove_all(d);
-        std::filesystem::create_directories(d);
-        return d;
-    }();
-    return dir;
-}
-
-// A path in workDir() that no earlier call returned, so no run reads what another left behind.
-std::string freshPath(const std::string& name) {
-    static int serial = 0;
-    return workDir() + "/" + std::to_string(++serial) + "-" + name;
-}
-
-// Runs a command, capturing stdout and stderr separately.
-Result run(const std::string& command) {
-    std::string errFile = freshPath("stderr.txt");
-    FILE* p = popen((command + " 2>" + errFile).c_str(), "r");
-    REQUIRE(p);
-    Result r;
-    char buf[4096];
-    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-    r.status = WEXITSTATUS(pclose(p));
-    std::ifstream e(errFile);
-    r.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
-    return r;
-}
-
-std::string writeFile(const std::string& name, const std::string& text) {
-    std::string path = freshPath(name);
-    std::ofstream(path) << text;
-    return path;
-}
 
 const std::string kShaders = std::string(XFB_SOURCE_DIR) + "/shaders/";
 
