@@ -7,6 +7,7 @@
 #include "xfb/device.hpp"
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
+#include "xfb/fusion_plan.hpp"
 #include "xfb/primitive_count.hpp"
 
 #include <fstream>
@@ -107,6 +108,8 @@ int main(int argc, char** argv) {
         nlohmann::ordered_json out = {{"shader", path}};
         out.update(toJson(shader, attributes, plan));
         if (draw) out["draw"] = toJson(*draw, countCapture(*draw, plan));
+        FusionDecision fusion = checkElementLocal(source, read); // the shader's half; a pipeline's layout may still refuse
+        out["fusion"] = {{"element_local", fusion.fused}, {"reason", fusion.reason}};
         out["portable"] = capture.portable;
         out["limits"] = toJson(limits);
         out["limits"]["source"] = limitsSource;
