@@ -101,8 +101,11 @@ export class XfbPipeline {
   readonly count: number;
   readonly info: { count: number; steps: number; backend: string; outputs: { entry: number; binding: number; stride: number }[] };
   readonly disposed: boolean;
-  /** One transform-feedback pass (9 WebGL calls); swaps every state pair. */
-  step(): void;
+  /** One transform-feedback pass (9 WebGL calls); swaps every state pair. step(k): k substeps,
+   *  one pass when fusion().fused (a `uniform int xfb_substep;` holds the substep index). */
+  step(substeps?: number): void;
+  /** Whether step(k > 1) fuses its substeps into one pass, and why not. */
+  fusion(): { fused: boolean; reason: string };
   /** Resolves with the report once PRIMITIVES_WRITTEN is read; rejects with XFB_SHORT_WRITE, not swapped. */
   stepChecked(): Promise<StepReport>;
   /** With { queries: true }: reports of earlier steps whose queries are available. */
@@ -149,7 +152,7 @@ export interface Xfb {
   inspect(source: string, options?: Omit<ProgramDescription, 'source' | 'label'>): Plan;
   createBuffer(description: BufferDescription): XfbBuffer;
   createProgram(description: ProgramDescription): XfbProgram;
-  createPipeline(program: XfbProgram, entries: Entry[], options?: { count?: number; queries?: boolean }): XfbPipeline;
+  createPipeline(program: XfbProgram, entries: Entry[], options?: { count?: number; queries?: boolean; fuseSubsteps?: boolean }): XfbPipeline;
   /** Entries: { input } vertex buffers and { output } buffers; vertexCount when no entry has an input. */
   createCapture(program: XfbProgram, entries: Entry[], options?: { vertexCount?: number; expansion?: 'auto' | 'engine' | 'driver' }): XfbCapture;
   liveObjects(): { buffers: number; programs: number; pipelines: number; captures: number; readbacks: number };
