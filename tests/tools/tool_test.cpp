@@ -132,6 +132,10 @@ TEST_CASE("xfb-run runs a scenario and writes the buffers, equal to the C++ refe
         CHECK(summary["api"] == api);
         if (backend != "auto") CHECK(summary["backend"] == backend);
         else CHECK(summary["backend_reason"].get<std::string>().find("auto") == 0);
+        // Timing: steps 2..5 fenced, step 1 and the readback apart.
+        CHECK(summary["ms_per_step"].is_number());
+        CHECK(summary["first_step_ms"].is_number());
+        CHECK(summary["readback_ms"].is_number());
         std::vector<float> ref = state;
         for (int s = 0; s < 5; ++s) xfbtest::particlesStep(ref, 0.25f, {0.0f, -2.0f, 0.0f});
         std::ifstream f(out);

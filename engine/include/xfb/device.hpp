@@ -45,6 +45,9 @@ public:
     /// them again), program (recompiled, uniform values re-applied) and pipeline, with new GL names.
     void contextRestored();
     bool isContextLost() const;
+    /// Blocks until the GPU has executed every command issued so far (glFenceSync +
+    /// glClientWaitSync, then glDeleteSync), for timing in native tools; a frame loop never needs it.
+    void finish() const;
 
     std::shared_ptr<detail::DeviceState> state() const { return state_; }
 
