@@ -254,3 +254,37 @@ TEST_CASE_FIXTURE(GlTest, "a simulation that reads other elements refuses fusion
     Twin t = makeTwin(dev, kClothLike, CaptureMode::Interleaved, {{vec4Format(0), vec4Format(0), state}}, n, Backend::TransformFeedback, [](Program&) {});
     CHECK(contains(XFB_REQUIRE_ERROR(t.pipeline->step(0), ErrorCode::InvalidArgument), "at least 1"));
 }
+
+TEST_CASE_FIXTURE(GlTest, "fused programs are kept per backend across setBackend and rebuilt after a context loss") {
+    const std::int64_t n = 200;
+    auto format = VertexFormat::interleaved({{attr(0)}, {attr(1)}});
+    std::vector<float> ref = pseudoRandom(std::size_t(n) * 8, -1.0f, 1.0f, 31);
+    for (std::size_t e = 0; e < std::size_t(n); ++e) ref[e * 8 + 3] = 0.0625f * float(e % 40);
+    auto uniforms = [](Program& p) {
+        p.setUniform("dt", 0.015625f);
+        p.setUniform("gravity", glm::vec3(0.0f, -9.75f, 0.5f));
+    };
+    Twin t = makeTwin(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved, {{format, format, ref}}, n, Backend::TransformFeedback, uniforms);
+    auto advance = [&](int k) {
+        t.pipeline->step(k);
+        for (int s = 0; s < k; ++s) particlesStep(ref, 0.015625f, {0.0f, -9.75f, 0.5f});
+    };
+    advance(4);
+    if (dev.capabilities().compute) {
+        t.pipeline->setBackend(Backend::Compute);
+        advance(4);
+        t.pipeline->setBackend(Backend::TransformFeedback);
+        resetGlCalls();
+        advance(4); // the transform-feedback program for k = 4 is still there
+        CHECK_MESSAGE(glCalls().created == 0, glCalls().describe());
+    }
+    requireEqual(t.buffers[0]->readAs<float>(), ref, "fused across backend switches");
+    dev.contextLost();
+    XFB_REQUIRE_ERROR(t.pipeline->step(4), ErrorCode::ContextLost);
+    dev.contextRestored(); // here the context never went away: new objects are made all the same
+    t.buffers[0]->upload(view(ref));
+    advance(4);
+    advance(2);
+    requireEqual(t.buffers[0]->readAs<float>(), ref, "fused after a context restoration");
+    CHECK(t.pipeline->stepsTaken() == std::uint64_t(dev.capabilities().compute ? 18 : 10));
+}
