@@ -50,7 +50,8 @@ struct ComputeShader {
 /// @throws Error ComputeTranslation naming the construct (and its line) that has no compute
 ///         equivalent: implicit-LOD texture lookups, gl_DrawID / gl_BaseVertex / gl_BaseInstance,
 ///         gl_ClipDistance / gl_CullDistance, in/out interface blocks, identifiers in the reserved
-///         `xfb_` namespace. Plus the reader's errors.
+///         `xfb_` namespace (except the built-in `xfb_substep`, fusion_plan.hpp). Plus the reader's
+///         errors; InvalidArgument for substeps that cannot be fused.
 ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
                                  std::size_t entryCount, const ComputeTranslationOptions& options = {});
 

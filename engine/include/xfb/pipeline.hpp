@@ -106,7 +106,8 @@ public:
     /// With substeps > 1 and an element-local simulation (fusion()), the substeps run inside one
     /// pass of a generated program (fusion_plan.hpp), built for this k and backend the first time
     /// and kept: the state is read and written once, the swap happens once, stepsTaken() grows
-    /// by k, a PipelineOptions::queries report covers the fused pass. Otherwise k ordinary passes.
+    /// by k, a PipelineOptions::queries report covers the fused pass, and the state's partner
+    /// buffer holds the state from before the call (k substeps back). Otherwise k ordinary passes.
     /// Either way a `uniform int xfb_substep;` holds the substep's index (0 for a plain step()).
     /// @throws Error InvalidArgument (substeps < 1), ContextLost; GlError in debug builds;
     ///         ShaderCompile / ProgramLink / ComputeTranslation while building a fused program
