@@ -74,11 +74,11 @@ public:
     }
 
     void step(const Frame& f) override {
-        program_->setUniform("dt", f.dt);
+        program_->setUniform("dt", f.dt / float(substeps_)); // k substeps per frame, fused into one pass
         program_->setUniform("time", f.time);
         program_->setUniform("gravity", glm::vec3(0.0f, -gravity_, 0.0f));
         program_->setUniform("spread", spread_);
-        pipeline_->step();
+        pipeline_->step(substeps_);
     }
 
     void render(const Frame& f) override {
@@ -99,6 +99,8 @@ public:
         ImGui::SliderFloat("gravity", &gravity_, 0.0f, 20.0f);
         ImGui::SliderFloat("spread", &spread_, 0.0f, 3.0f);
         ImGui::SliderFloat("point size", &pointSize_, 1.0f, 4.0f);
+        ImGui::SliderInt("substeps", &substeps_, 1, 16);
+        if (substeps_ > 1) ImGui::TextWrapped("%s", pipeline_->fusion().fused ? "fused: one pass per frame" : pipeline_->fusion().reason.c_str());
         const char* modes[] = {"interleaved (one buffer)", "separate (buffer per varying)"};
         int mode = separate_;
         if (ImGui::Combo("mode", &mode, modes, 2)) {
@@ -169,6 +171,7 @@ private:
     xfb::Device& device_;
     std::int64_t count_;
     bool separate_ = false;
+    int substeps_ = 1;
     float gravity_ = 4.0f, spread_ = 1.2f, pointSize_ = 1.5f;
     std::optional<xfb::Program> program_;
     std::optional<xfb::Buffer> state_[2], scratch_[2];

@@ -9,6 +9,7 @@
 #include "xfb/device.hpp"
 #include "xfb/error.hpp"
 #include "xfb/headless_context.hpp"
+#include "xfb/fusion_plan.hpp"
 #include "xfb/primitive_count.hpp"
 #include "file_io.hpp"
 #include "last_resort.hpp"
@@ -118,6 +119,8 @@ int main(int argc, char** argv) {
         out.update(toJson(shader, attributes, plan));
         if (draws.size() == 1 && firstRecord == 0) out["draw"] = toJson(draws[0], countCapture(draws[0], plan));
         else if (!draws.empty()) out["session"] = toJson(draws, planCaptureSession(draws, plan, firstRecord));
+        FusionDecision fusion = checkElementLocal(source, read); // the shader's half; a pipeline's layout may still refuse
+        out["fusion"] = {{"element_local", fusion.fused}, {"reason", fusion.reason}};
         out["portable"] = capture.portable;
         out["limits"] = toJson(limits);
         out["limits"]["source"] = limitsSource;

@@ -126,11 +126,24 @@ int main(int argc, char** argv) {
         Backend backend = sc.backend == "compute" ? Backend::Compute : sc.backend == "auto" ? Backend::Auto : Backend::TransformFeedback;
         Pipeline pipeline(device, program, entries, {.backend = backend});
 
-        auto start = std::chrono::steady_clock::now();
-        for (int s = 0; s < sc.steps; ++s) sc.checked ? (void)pipeline.stepChecked() : pipeline.step();
+        // The first step alone (it carries the driver's first-use work), then the others, each
+        // span ended by a fence: GPU time of the steps, without the readback.
+        using Clock = std::chrono::steady_clock;
+        auto since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+        auto runStep = [&] { sc.checked ? (void)pipeline.stepChecked() : pipeline.step(); };
+        device.finish();
+        auto start = Clock::now();
+        if (sc.steps > 0) runStep();
+        device.finish();
+        double firstMs = since(start);
+        start = Clock::now();
+        for (int s = 1; s < sc.steps; ++s) runStep();
+        device.finish();
+        double steadyMs = since(start);
+        start = Clock::now();
         std::vector<std::vector<std::byte>> results;
-        for (auto& b : buffers) results.push_back(b.read()); // waits for the GPU (fence)
-        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        for (auto& b : buffers) results.push_back(b.read());
+        double readbackMs = since(start);
 
         json summary = {{"scenario", path},
                         {"api", sc.api},
@@ -140,7 +153,9 @@ int main(int argc, char** argv) {
                         {"backend_reason", pipeline.backend().reason},
                         {"count", sc.count},
                         {"steps", sc.steps},
-                        {"ms_per_step", sc.steps ? ms / sc.steps : 0.0},
+                        {"ms_per_step", sc.steps > 1 ? json(steadyMs / (sc.steps - 1)) : json(nullptr)},
+                        {"first_step_ms", sc.steps > 0 ? json(firstMs) : json(nullptr)},
+                        {"readback_ms", readbackMs},
                         {"plan", toJson(program.shader(), program.attributes(), program.capture())}};
         json full = summary;
         for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -168,7 +183,7 @@ int main(int argc, char** argv) {
         }
         std::printf("%s: %lld elements, %d steps, backend %s (%s), %s on %s: %.3f ms/step\n", path.c_str(), (long long)sc.count, sc.steps,
                     std::string(backendName(pipeline.backend().backend)).c_str(), pipeline.backend().reason.c_str(), sc.api.c_str(),
-                    device.capabilities().renderer.c_str(), summary["ms_per_step"].get<double>());
+                    device.capabilities().renderer.c_str(), sc.steps > 1 ? summary["ms_per_step"].get<double>() : firstMs);
         for (auto& [name, b] : summary["buffers"].items()) std::printf("  %-10s %s first values %s\n", name.c_str(), b["format"].get<std::string>().c_str(), b["first_values"].dump().c_str());
         return 0;
     });

@@ -7,7 +7,10 @@
 // GL calls per step are measured by the counting layer under every GL function (tests/support).
 //
 //   xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE]
-//             [--only variant,variant,...] [--tolerance ABS]
+//             [--only variant,variant,...] [--tolerance ABS] [--fusion [--substeps 1,4,16]]
+//   --fusion: instead of the variants above, fused substeps against as many passes, per backend:
+//             fused_<backend>_k<K> runs step(K) as one pass, passes_<backend>_k<K> runs step(K) with
+//             fusion off (K passes); ms_per_substep = ms per step(K) / K, every state verified.
 //   --tolerance: accept results within ABS of the reference (drivers that fuse multiply-adds);
 //                default 0: bit-identical only.
 #include "gl_call_counter.hpp"
@@ -31,6 +34,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 using namespace xfb;
 using json = nlohmann::ordered_json;
@@ -100,6 +104,8 @@ int main(int argc, char** argv) {
     float tolerance = 0;
     int mismatches = 0;
     std::vector<std::string> only; // empty: every variant
+    bool fusionMode = false;
+    std::vector<long long> substepCounts = {1, 4, 16};
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -113,8 +119,10 @@ int main(int argc, char** argv) {
         }
         else if (a == "--sizes") sizes = xfbbench::parseSizes(next());
         else if (a == "--tolerance") tolerance = std::stof(next());
+        else if (a == "--fusion") fusionMode = true;
+        else if (a == "--substeps") substepCounts = xfbbench::parseSizes(next());
         else {
-            std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE] [--only a,b] [--tolerance ABS]\n";
+            std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE] [--only a,b] [--tolerance ABS] [--fusion [--substeps 1,4,16]]\n";
             return 2;
         }
     }
@@ -133,7 +141,9 @@ int main(int argc, char** argv) {
                    {"steps_timed", steps},
                    {"gl_calls", "measured by tests/support/gl_call_counter (every GL function counted) on a warm-up step; glGetError apart"},
                    {"result_check", tolerance > 0 ? "within " + std::to_string(tolerance) + " of the C++ reference" : "bit-identical to the C++ reference"},
+                   {"mode", fusionMode ? "fusion: step(k) fused into one pass vs k passes (fuseSubsteps off), same run" : "single steps"},
                    {"results", json::array()},
+                   {"fusion", json::array()},
                    {"ratios", json::array()},
                    {"auto", json::array()}};
     std::sort(sizes.begin(), sizes.end(), std::greater<>()); // largest first, on memory nothing has used yet
@@ -162,11 +172,14 @@ int main(int argc, char** argv) {
             std::vector<double> ms;
             xfbtest::GlCalls glCalls;
             int stepsTaken = 0;
-            void advance() { step(), ++stepsTaken; }
+            int substeps = 1; // per advance(): step(k) takes k
+            void advance() { step(), stepsTaken += substeps; }
         };
         std::vector<Run> runs;
         auto add = [&](const std::string& name, bool gpu, const std::function<void(Run&)>& setup) {
             if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) return;
+            bool fusionVariant = name.starts_with("fused_") || name.starts_with("passes_");
+            if (fusionVariant != fusionMode) return;
             Run r{name, gpu, {}, {}, {}, std::nullopt, {}, {}, 0};
             auto before = gpu ? freeVideoMemory() : std::nullopt;
             setup(r);
@@ -224,6 +237,24 @@ int main(int argc, char** argv) {
             r.step = [c] { c->step(); };
             r.check = [c, n] { return checkCopy(c->destination(), std::size_t(n) * 32); };
         });
+        // Fused substeps: the same pipeline shape as engine_tf_interleaved / engine_compute.
+        for (Backend backend : {Backend::TransformFeedback, Backend::Compute}) {
+            if (backend == Backend::Compute && !caps.compute) continue;
+            for (long long k : substepCounts)
+                for (bool fuse : {true, false}) {
+                    if (k == 1 && fuse) continue; // step(1) is one ordinary pass either way
+                    std::string name = std::string(fuse ? "fused_" : "passes_") + std::string(backendName(backend)) + "_k" + std::to_string(k);
+                    add(name, true, [&, backend, k, fuse](Run& r) {
+                        auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)), b = std::make_shared<Buffer>(device, stateFormat, n);
+                        auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}},
+                                                            PipelineOptions{.backend = backend, .fuseSubsteps = fuse});
+                        if (fuse && !p->fusion().fused) throw std::runtime_error("bench_particles.vert does not fuse: " + p->fusion().reason);
+                        r.substeps = int(k);
+                        r.step = [p, a, b, k] { p->step(int(k)); };
+                        r.result = [a] { return a->readAs<float>(); };
+                    });
+                }
+        }
         add("cpp_reference", false, [&](Run& r) {
             auto s = std::make_shared<std::vector<float>>(initial);
             r.step = [s] { referenceStep(*s); };
@@ -276,13 +307,16 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "MISMATCH: %s at %lld elements after %d steps: %s\n", r.name.c_str(), n, r.stepsTaken, problem.c_str());
             }
             double bytes = double(n) * 32 * (r.name == "cpp_reference" ? 1 : 2);
+            double passesPerCall = r.name.starts_with("passes_") ? r.substeps : 1; // memory traffic: once per pass
             json row = {{"elements", n},
                         {"variant", r.name},
                         {"ms_per_step", ms},
                         {"ms_min", r.ms.front()},
                         {"timed_steps", r.ms.size()},
                         {"elements_per_s", double(n) / (ms / 1000)},
-                        {"effective_gb_per_s", double(n) * kBytesPerElement / (ms / 1000) / 1e9},
+                        {"effective_gb_per_s", double(n) * kBytesPerElement * passesPerCall / (ms / 1000) / 1e9},
+                        {"substeps_per_step", r.substeps},
+                        {"ms_per_substep", ms / r.substeps},
                         {"gl_calls_per_step", r.gpu ? json(r.glCalls.withoutGetError()) : json(nullptr)},
                         {"gl_get_error_per_step", r.gpu ? json(r.glCalls.getError) : json(nullptr)},
                         {"gl_objects_created_per_step", r.gpu ? json(r.glCalls.created) : json(nullptr)},
@@ -297,6 +331,22 @@ int main(int argc, char** argv) {
                         r.gpu ? std::to_string(r.glCalls.getError).c_str() : "-", bytes / 1e6, same.c_str());
         }
         runs.clear();
+        if (fusionMode) {
+            for (const char* b : {"tf", "compute"}) {
+                std::string single = std::string("passes_") + b + "_k1";
+                for (long long k : substepCounts) {
+                    std::string fused = std::string("fused_") + b + "_k" + std::to_string(k), passes = std::string("passes_") + b + "_k" + std::to_string(k);
+                    if (k == 1 || !median.count(fused) || !median.count(passes)) continue;
+                    double fusedSub = median[fused] / double(k), passesSub = median[passes] / double(k);
+                    json f = {{"elements", n}, {"backend", b}, {"substeps", k}, {"fused_ms_per_substep", fusedSub}, {"passes_ms_per_substep", passesSub},
+                              {"passes_over_fused", passesSub / fusedSub},
+                              {"single_step_over_fused", median.count(single) ? json(median[single] / fusedSub) : json(nullptr)}};
+                    report["fusion"].push_back(f);
+                    std::printf("  fusion %s k=%lld: fused %.4f ms/substep, %lld passes %.4f ms/substep: %.2fx\n", b, k, fusedSub, k, passesSub, passesSub / fusedSub);
+                }
+            }
+            continue; // the Auto probe and the single-step ratios belong to the default mode
+        }
         {
             Buffer a(device, stateFormat, n, std::span<const float>(initial)), b(device, stateFormat, n);
             Pipeline p(device, interleaved, {{&a, &b}}, {.backend = Backend::Auto});

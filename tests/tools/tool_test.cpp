@@ -31,6 +31,7 @@ TEST_CASE("xfb-inspect prints the attribute assignment, captured varyings and th
     CHECK(j["buffers"][0]["fields"][1]["offset"] == 16);
     CHECK(j["buffers"][0]["fields"][2]["offset"] == 28);
     CHECK(j["limits"]["max_separate_components"] == 4);
+    CHECK(j["fusion"]["element_local"] == true);
 
     r = run(std::string(XFB_INSPECT) + " " + kShaders + "flock_separate.vert --mode separate --varyings out_instance,out_position");
     REQUIRE(r.status == 0);
@@ -38,6 +39,16 @@ TEST_CASE("xfb-inspect prints the attribute assignment, captured varyings and th
     CHECK(j["buffers"].size() == 2);
     CHECK(j["buffers"][1]["fields"][0]["varying"] == "out_position");
     CHECK(j["buffers"][1]["binding"] == 1);
+}
+
+TEST_CASE("xfb-inspect says whether substeps fuse and why not") {
+    auto path = writeFile("reads_texture.vert", "#version 300 es\nprecision highp float;\nin vec4 p;\nuniform highp sampler2D all_;\nout vec4 out_p;\n"
+                                                "void main() { out_p = p + texelFetch(all_, ivec2(gl_VertexID, 0), 0); }\n");
+    auto r = run(std::string(XFB_INSPECT) + " " + path);
+    REQUIRE(r.status == 0);
+    json j = json::parse(r.out);
+    CHECK(j["fusion"]["element_local"] == false);
+    CHECK(j["fusion"]["reason"].get<std::string>().find("line 4: uniform 'all_' is a sampler2D") != std::string::npos);
 }
 
 TEST_CASE("xfb-inspect prints the records and bytes a draw writes") {
@@ -115,6 +126,10 @@ TEST_CASE("xfb-run runs a scenario and writes the buffers, equal to the C++ refe
         CHECK(summary["api"] == api);
         if (backend != "auto") CHECK(summary["backend"] == backend);
         else CHECK(summary["backend_reason"].get<std::string>().find("auto") == 0);
+        // Timing: steps 2..5 fenced, step 1 and the readback apart.
+        CHECK(summary["ms_per_step"].is_number());
+        CHECK(summary["first_step_ms"].is_number());
+        CHECK(summary["readback_ms"].is_number());
         std::vector<float> ref = state;
         for (int s = 0; s < 5; ++s) xfbtest::particlesStep(ref, 0.25f, {0.0f, -2.0f, 0.0f});
         std::ifstream f(out);

@@ -103,8 +103,11 @@ export class XfbPipeline {
   readonly count: number;
   readonly info: { count: number; steps: number; backend: string; outputs: { entry: number; binding: number; stride: number }[] };
   readonly disposed: boolean;
-  /** One transform-feedback pass (9 WebGL calls); swaps every state pair. */
-  step(): void;
+  /** One transform-feedback pass (9 WebGL calls); swaps every state pair. step(k): k substeps,
+   *  one pass when fusion().fused (a `uniform int xfb_substep;` holds the substep index). */
+  step(substeps?: number): void;
+  /** Whether step(k > 1) fuses its substeps into one pass, and why not. */
+  fusion(): { fused: boolean; reason: string };
   /** Resolves with the report once PRIMITIVES_WRITTEN is read; rejects with XFB_SHORT_WRITE, not swapped. */
   stepChecked(): Promise<StepReport>;
   /** With { queries: true }: reports of earlier steps whose queries are available. */
@@ -185,7 +188,7 @@ export interface Xfb {
    *  write-only { output }; xfb never deletes it. XFB_CAPACITY when it is smaller than count x stride. */
   adoptBuffer(description: { glBuffer: WebGLBuffer; format: VertexAttribute[]; count: number; label?: string }): XfbBuffer;
   createProgram(description: ProgramDescription): XfbProgram;
-  createPipeline(program: XfbProgram, entries: Entry[], options?: { count?: number; queries?: boolean }): XfbPipeline;
+  createPipeline(program: XfbProgram, entries: Entry[], options?: { count?: number; queries?: boolean; fuseSubsteps?: boolean }): XfbPipeline;
   /** Entries: { input } vertex buffers and { output } buffers; vertexCount when no entry has an input. */
   createCapture(program: XfbProgram, entries: Entry[], options?: { vertexCount?: number; expansion?: 'auto' | 'engine' | 'driver' }): XfbCapture;
   /** GL errors already pending when an error-checking xfb call began (raised by other code on the

@@ -168,8 +168,9 @@ class Xfb {
 
   createPipeline(program, entries, options = {}) {
     this.#checkProgram(program, 'createPipeline()');
-    checkKeys(options, ['count', 'queries'], 'createPipeline() options');
+    checkKeys(options, ['count', 'queries', 'fuseSubsteps'], 'createPipeline() options');
     if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
+    if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') invalid('createPipeline(): fuseSubsteps must be a boolean');
     const id = this.#call('createPipeline', program.id, this.#entriesJson(entries, 'createPipeline()'), JSON.stringify(options));
     const pipeline = new XfbPipeline(this, id, entries);
     this.#objects.add(pipeline);
@@ -377,8 +378,16 @@ export class XfbPipeline extends XfbObject {
   get info() { return JSON.parse(this.call('pipelineInfo')); }
   get count() { return this.info.count; }
 
-  /** One transform-feedback pass; every { input, output } pair swaps its buffers. */
-  step() { this.call('step'); }
+  /** One transform-feedback pass; every { input, output } pair swaps its buffers. step(k): k
+   *  substeps, fused into one pass when the simulation is element-local (see fusion()). */
+  step(substeps = 1) {
+    if (substeps === 1) return void this.call('step');
+    if (!Number.isInteger(substeps) || substeps < 1) invalid(`step(${substeps}): substeps must be an integer >= 1`);
+    this.call('stepSubsteps', substeps);
+  }
+
+  /** Whether step(k > 1) runs its substeps in one pass: { fused, reason }. */
+  fusion() { return JSON.parse(this.call('fusion')); }
 
   /** A step that resolves once its PRIMITIVES_WRITTEN query is read (polled across frames):
    *  swapped and resolved with { step, written, expected }, or rejected with XFB_SHORT_WRITE and

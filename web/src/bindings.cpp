@@ -235,6 +235,7 @@ public:
             PipelineOptions options;
             if (o.contains("count")) options.count = o["count"].get<std::int64_t>();
             options.queries = o.value("queries", false);
+            options.fuseSubsteps = o.value("fuseSubsteps", true);
             int id = next_++;
             pipelines_.emplace(id, Pipeline(*device_, program(programId), entries, options));
             return id;
@@ -244,6 +245,19 @@ public:
         return guarded(last_, false, [&] {
             pipeline(id).step();
             return true;
+        });
+    }
+    // Fused substeps (Pipeline::step(k), fusion()).
+    bool stepSubsteps(int id, int substeps) {
+        return guarded(last_, false, [&] {
+            pipeline(id).step(substeps);
+            return true;
+        });
+    }
+    std::string fusion(int id) {
+        return guarded(last_, std::string(), [&] {
+            const auto& f = pipeline(id).fusion();
+            return json{{"fused", f.fused}, {"reason", f.reason}}.dump();
         });
     }
     bool beginChecked(int id) {
@@ -428,6 +442,8 @@ EMSCRIPTEN_BINDINGS(xfb) {
         .function("uniforms", &Engine::uniforms)
         .function("createPipeline", &Engine::createPipeline)
         .function("step", &Engine::step)
+        .function("stepSubsteps", &Engine::stepSubsteps)
+        .function("fusion", &Engine::fusion)
         .function("beginChecked", &Engine::beginChecked)
         .function("pollChecked", &Engine::pollChecked)
         .function("pollQueries", &Engine::pollQueries)

@@ -11,6 +11,7 @@
 
 #include "xfb/capture_plan.hpp"
 #include "xfb/emit_plan.hpp"
+#include "xfb/fusion_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/shader_interface.hpp"
 
@@ -26,6 +27,10 @@ struct ComputeTranslationOptions {
     /// clamped count per budget, and makes main() store record k of an element at
     /// first[element] + k (first: the budget's exclusive prefix sum), never past the capacity.
     const EmitPlan* emits = nullptr;
+    /// Fused substeps (fusion_plan.hpp): > 1 loops the user's main() that many times per
+    /// element, feeding the captured varyings back into the state inputs; the shader must pass
+    /// checkFusion() (InvalidArgument with its reason otherwise).
+    int substeps = 1;
 };
 
 /// Shader storage buffer bindings of the generated shader, per entry of the role list.
@@ -45,7 +50,8 @@ struct ComputeShader {
 /// @throws Error ComputeTranslation naming the construct (and its line) that has no compute
 ///         equivalent: implicit-LOD texture lookups, gl_DrawID / gl_BaseVertex / gl_BaseInstance,
 ///         gl_ClipDistance / gl_CullDistance, in/out interface blocks, identifiers in the reserved
-///         `xfb_` namespace. Plus the reader's errors.
+///         `xfb_` namespace (except the built-in `xfb_substep`, fusion_plan.hpp). Plus the reader's
+///         errors; InvalidArgument for substeps that cannot be fused.
 ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
                                  std::size_t entryCount, const ComputeTranslationOptions& options = {});
 

@@ -60,6 +60,9 @@ public:
     /// them again), program (recompiled, uniform values re-applied) and pipeline, with new GL names.
     void contextRestored();
     bool isContextLost() const;
+    /// Blocks until the GPU has executed every command issued so far (glFenceSync +
+    /// glClientWaitSync, then glDeleteSync), for timing in native tools; a frame loop never needs it.
+    void finish() const;
 
     /// GL errors (GL_INVALID_OPERATION ...) that were already pending when an error-checking xfb
     /// call began (object creation, uploads, reads, PrimitiveCapture::capture): they were raised by

@@ -4,6 +4,7 @@
 
 #include "xfb/buffer.hpp"
 #include "xfb/emit_plan.hpp"
+#include "xfb/fusion_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/primitive_count.hpp"
 #include "xfb/program.hpp"
@@ -63,6 +64,9 @@ struct PipelineOptions {
     /// come after the captured ones, one per EmitDesc, in the same order.
     std::vector<EmitDesc> emits;
     EmitOverflow overflow = EmitOverflow::Error;
+    /// step(k > 1) fuses the substeps of an element-local simulation into one pass (fusion());
+    /// off: always k ordinary passes (for comparisons and benchmarks).
+    bool fuseSubsteps = true;
 };
 
 /// One budget of emitted records after a step, read from the GPU.
@@ -96,11 +100,22 @@ public:
     Pipeline& operator=(Pipeline&&) noexcept;
     ~Pipeline();
 
-    /// Runs one pass and swaps every {input, output} pair. Pipelined: does not wait for the GPU.
-    /// (Capacity was checked when the pipeline was built; buffers keep their size. A buffer
-    /// re-specified by foreign GL code is caught by stepChecked().)
-    /// @throws Error ContextLost; GlError in debug builds
-    void step();
+    /// Runs `substeps` steps and swaps every {input, output} pair after each. Pipelined: does not
+    /// wait for the GPU. (Capacity was checked when the pipeline was built; buffers keep their
+    /// size. A buffer re-specified by foreign GL code is caught by stepChecked().)
+    /// With substeps > 1 and an element-local simulation (fusion()), the substeps run inside one
+    /// pass of a generated program (fusion_plan.hpp), built for this k and backend the first time
+    /// and kept: the state is read and written once, the swap happens once, stepsTaken() grows
+    /// by k, a PipelineOptions::queries report covers the fused pass, and the state's partner
+    /// buffer holds the state from before the call (k substeps back). Otherwise k ordinary passes.
+    /// Either way a `uniform int xfb_substep;` holds the substep's index (0 for a plain step()).
+    /// @throws Error InvalidArgument (substeps < 1), ContextLost; GlError in debug builds;
+    ///         ShaderCompile / ProgramLink / ComputeTranslation while building a fused program
+    void step(int substeps = 1);
+    /// Whether step(k > 1) runs the k substeps in one pass, and why not
+    /// (xfb::checkFusion(): a texture or buffer read, a global variable, emitted outputs, a state
+    /// word that no captured varying writes).
+    const FusionDecision& fusion() const;
     /// Runs one pass, waits for its PRIMITIVES_WRITTEN query (glGetQueryObjectuiv, blocking) and
     /// swaps only if every element was written. Otherwise throws ShortWrite and leaves the state
     /// buffers as they were before the step (write-only outputs are undefined). The compute

@@ -11,7 +11,7 @@ namespace xfb::detail {
 
 #ifdef __EMSCRIPTEN__ // WebGL2 has no compute shaders: the pipeline keeps transform feedback.
 ComputePass::~ComputePass() = default;
-std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t, const Capabilities& caps, int, const EmitPlan&) {
+std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t, const Capabilities& caps, int, const EmitPlan&, int) {
     throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
                                             "' (WebGL2 has no compute shaders). Use the transform-feedback backend");
 }
@@ -66,7 +66,7 @@ int ComputeKernel::use(const ProgramState& program) {
 }
 
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,
-                                                int requestedGroupSize, const EmitPlan& emits) {
+                                                int requestedGroupSize, const EmitPlan& emits, int substeps) {
     const std::string& label = program.desc.label;
     if (!caps.compute)
         throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
@@ -79,7 +79,7 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     auto pass = std::make_unique<ComputePass>();
     pass->workGroupSize = groupSize;
     pass->emits = emits;
-    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount, {caps.es, groupSize, &pass->emits});
+    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount, {caps.es, groupSize, &pass->emits, substeps});
     if (pass->shader.bindingCount > caps.maxComputeStorageBlocks)
         throw Error(ErrorCode::Unsupported, "program '" + label + "' needs " + std::to_string(pass->shader.bindingCount) +
                                                 " shader storage buffers in the compute backend but this device allows " +

@@ -40,9 +40,10 @@ struct ComputePass {
     ComputePass& operator=(const ComputePass&) = delete;
     ~ComputePass();
 
+    /// `substeps` > 1: the fused kernel (ComputeTranslationOptions::substeps).
     /// @throws Error Unsupported, ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
     static std::unique_ptr<ComputePass> build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount,
-                                              const Capabilities& caps, int requestedGroupSize, const EmitPlan& emits);
+                                              const Capabilities& caps, int requestedGroupSize, const EmitPlan& emits, int substeps = 1);
     /// One pass: glUseProgram, changed uniforms, glBindBufferBase(GL_SHADER_STORAGE_BUFFER) for
     /// each entry's current input and output, glDispatchCompute, glMemoryBarrier; with emitted
     /// outputs the count pass and prefix sums first. Returns the number of GL calls made.

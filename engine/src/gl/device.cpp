@@ -84,6 +84,7 @@ void detail::DeviceState::requireContext(const char* what) const {
 
 void Device::contextLost() { state_->lost = true; }
 bool Device::isContextLost() const { return state_->lost; }
+void Device::finish() const { gl::finishWithFence(); }
 
 void Device::contextRestored() {
     auto& d = *state_;

@@ -26,6 +26,11 @@ void recreatePipeline(PipelineState& p) {
     Backend backend = p.choice.backend;
     if (p.compute) p.compute->forget();
     p.compute.reset();
+    for (auto& f : p.fused) {
+        if (f.tf) f.tf->program = 0; // died with the context
+        if (f.compute) f.compute->forget();
+    }
+    p.fused.clear(); // rebuilt on demand
     p.build();
     if (backend == Backend::Compute) p.ensureCompute(p.options.workGroupSize);
 }
@@ -68,10 +73,8 @@ static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>&
     return *s;
 }
 
-void Pipeline::step() {
-    auto& s = live(state_);
-    s.device->requireContext("Pipeline::step");
-    s.refuseWhileChecking("step()");
+// One pass (ordinary, or `fused` substeps in one) and its swap.
+static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass* fused) {
     GLuint query = 0;
     if (s.options.queries && s.choice.backend == Backend::TransformFeedback) {
         if (s.freeQueries.empty()) glGenQueries(1, &query); // grows only until results come back
@@ -87,11 +90,26 @@ void Pipeline::step() {
     constexpr bool checkErrors = false;
 #endif
     gl::StateGuard guard(*s.device, gl::kStepState | (checkErrors ? gl::TakeForeignErrors : 0u));
-    if (GLenum err = s.pass(query, checkErrors); err != GL_NO_ERROR)
+    if (GLenum err = s.pass(query, checkErrors, fused); err != GL_NO_ERROR)
         throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the " + std::string(backendName(s.choice.backend)) + " pass raised " + gl::errorName(err) +
                                             "; the step was not swapped, the state buffers hold the previous state");
     s.swap();
+    if (fused) s.steps += std::uint64_t(fused->substeps - 1);
 }
+
+void Pipeline::step(int substeps) {
+    auto& s = live(state_);
+    s.device->requireContext("Pipeline::step");
+    s.refuseWhileChecking("step()");
+    if (substeps < 1) throw Error(ErrorCode::InvalidArgument, "step(" + std::to_string(substeps) + "): the number of substeps must be at least 1");
+    if (substeps > 1 && s.fusion().fused) return stepOnce(s, &s.fusedPass(substeps));
+    for (int i = 0; i < substeps; ++i) {
+        s.setSubstep(i);
+        stepOnce(s, nullptr);
+    }
+}
+
+const FusionDecision& Pipeline::fusion() const { return live(state_).fusion(); }
 
 void Pipeline::beginCheckedStep() {
     auto& s = live(state_);

@@ -46,6 +46,52 @@ struct PipelineState {
     };
     std::optional<CheckedStep> checking; // a checked step whose result has not been read
     int lastCalls = 0;                   // GL calls of the last pass
+    // Fused substeps: the decision, made once, and a program per (backend, k) used so far.
+    std::optional<FusionDecision> fusionDecision;
+    struct FusedPass {
+        Backend backend;
+        int substeps;
+        std::shared_ptr<ProgramState> tf;     // transform feedback: the generated vertex program
+        std::unique_ptr<ComputePass> compute; // compute: the generated kernel
+    };
+    std::vector<FusedPass> fused;
+
+    const FusionDecision& fusion() {
+        if (!fusionDecision && !options.fuseSubsteps) fusionDecision = FusionDecision{false, "PipelineOptions::fuseSubsteps is off"};
+        if (!fusionDecision) fusionDecision = checkFusion(program->desc.source, program->desc.read, plan, program->capture, !emits.empty());
+        return *fusionDecision;
+    }
+    FusedPass& fusedPass(int substeps) {
+        for (auto& f : fused)
+            if (f.backend == choice.backend && f.substeps == substeps) return f;
+        FusedPass f{choice.backend, substeps, nullptr, nullptr};
+        if (f.backend == Backend::Compute) {
+            f.compute = ComputePass::build(*program, plan, inputs.size(), device->caps, compute->workGroupSize, emits, substeps);
+        } else {
+            f.tf = std::make_shared<ProgramState>();
+            f.tf->device = device;
+            f.tf->desc = program->desc;
+            f.tf->desc.source = fuseVertexShader(program->desc.source, program->desc.read, plan, program->capture, substeps);
+            f.tf->desc.read.defines.clear(); // already expanded into the generated source
+            f.tf->desc.label += " (" + std::to_string(substeps) + " fused substeps)";
+            f.tf->shader = program->shader;
+            f.tf->attributes = program->attributes;
+            f.tf->capture = program->capture;
+            f.tf->link();
+        }
+        fused.push_back(std::move(f));
+        return fused.back();
+    }
+    // The built-in `uniform int xfb_substep`, when declared: set only when it changes.
+    void setSubstep(int index) {
+        auto it = program->uniforms.find(kSubstepUniform);
+        if (it == program->uniforms.end() || it->second.kind != ScalarKind::Int) return;
+        Uniform& u = it->second;
+        if (u.value.size() == sizeof index && std::memcmp(u.value.data(), &index, sizeof index) == 0) return;
+        u.value.resize(sizeof index);
+        std::memcpy(u.value.data(), &index, sizeof index);
+        u.version = ++program->versions;
+    }
 
     void refuseWhileChecking(const char* what) const {
         if (checking)
@@ -95,11 +141,14 @@ struct PipelineState {
     // One pass on the current side, optionally inside a PRIMITIVES_WRITTEN query. Returns the
     // first GL error the pass raised when asked (glGetError stalls WebGL, so only then).
     // GL state is restored either way: a failed pass leaves nothing bound or enabled.
-    GLenum draw(GLuint query, bool collectError) {
+    // `variant`: a generated program of the same shader (fused substeps) instead of the Program's.
+    GLenum draw(GLuint query, bool collectError, ProgramState* variant = nullptr) {
         // From the names, not a counter: another pipeline sharing these buffers may have swapped them.
         if (sideZeroName) side = firstStateInput() == sideZeroName ? 0 : 1;
-        glUseProgram(program->program);
-        lastCalls = 9 + (query ? 2 : 0) + program->flushUniforms();
+        ProgramState& used = variant ? *variant : *program;
+        if (variant) variant->mirrorValues(*program);
+        glUseProgram(used.program);
+        lastCalls = 9 + (query ? 2 : 0) + used.flushUniforms();
         glBindVertexArray(vao[std::size_t(side)]);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(side)]);
         glEnable(GL_RASTERIZER_DISCARD);
@@ -121,8 +170,8 @@ struct PipelineState {
 
     // One compute pass: reads every entry's current input and writes its current output (the
     // names swap under the handles, so these are always the side draw() would use).
-    GLenum dispatch(bool collectError) {
-        lastCalls = compute->dispatch(*program, inputs, outputs);
+    GLenum dispatch(bool collectError, ComputePass* variant = nullptr) {
+        lastCalls = (variant ? variant : compute.get())->dispatch(*program, inputs, outputs);
         if (!collectError) return GL_NO_ERROR;
         GLenum first = glGetError();
         while (glGetError() != GL_NO_ERROR) {}
@@ -143,8 +192,9 @@ struct PipelineState {
         return std::nullopt;
     }
 
-    GLenum pass(GLuint query, bool collectError) {
-        return choice.backend == Backend::Compute ? dispatch(collectError) : draw(query, collectError);
+    GLenum pass(GLuint query, bool collectError, FusedPass* fusedWith = nullptr) {
+        if (choice.backend == Backend::Compute) return dispatch(collectError, fusedWith ? fusedWith->compute.get() : nullptr);
+        return draw(query, collectError, fusedWith ? fusedWith->tf.get() : nullptr);
     }
 
     // Backend choice (backend_choice.cpp).

@@ -48,6 +48,16 @@ void uploadUniform(GLint location, GLenum type, int components, const std::vecto
     }
 }
 
+void ProgramState::mirrorValues(const ProgramState& source) {
+    if (versions == source.versions) return;
+    for (auto& [name, u] : uniforms)
+        if (auto it = source.uniforms.find(name); it != source.uniforms.end() && it->second.version != u.version) {
+            u.value = it->second.value;
+            u.version = it->second.version;
+        }
+    versions = source.versions;
+}
+
 int ProgramState::flushUniforms() {
     if (appliedVersions == versions) return 0;
     int calls = 0;

@@ -81,6 +81,9 @@ struct ProgramState {
     int flushUniforms();
     /// Compiles and links `program` from the plans (also after a context loss).
     void link();
+    /// Takes the values `source` holds for the uniforms this program has (a generated variant of
+    /// the same shader, e.g. fused substeps); flushUniforms() then uploads the changed ones.
+    void mirrorValues(const ProgramState& source);
 };
 
 /// @throws Error Disposed when other code deleted the buffer's GL object (glIsBuffer is false),

@@ -1,5 +1,6 @@
 #include "xfb/compute_translation.hpp"
 
+#include "fusion_source.hpp"
 #include "preprocessor.hpp"
 #include "xfb/attribute_plan.hpp"
 #include "xfb/error.hpp"
@@ -70,6 +71,18 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     const ShaderInterface shader = readShaderInterface(modern, read);
     plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
     if (options.workGroupSize <= 0) throw Error(ErrorCode::InvalidArgument, "work-group size must be > 0");
+    if (options.substeps < 1) throw Error(ErrorCode::InvalidArgument, "substeps must be >= 1, got " + std::to_string(options.substeps));
+    const bool fused = options.substeps > 1;
+    std::string feedback;
+    if (fused) {
+        if (options.emits && !options.emits->empty()) throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
+        FusionDecision decision = checkFusion(vertexSource, read, pass, capture);
+        if (!decision.fused) throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
+        std::string refusal;
+        feedback = plan::substepFeedback(shader, pass, capture, [](const std::string& n) { return n; },
+                                         [](const std::string& n) { return kRenamed.count(n) ? kRenamed.at(n) : n; }, "        ", refusal);
+    }
+    bool substepDeclared = false;
 
     ComputeShader result;
     result.readBinding.assign(entryCount, -1);
@@ -128,7 +141,7 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     for (std::size_t i = 0; i < t.size(); ++i) {
         const Token& tok = t[i];
         if (tok.kind == TokenKind::Identifier) {
-            if (tok.text.starts_with("xfb_"))
+            if (tok.text.starts_with("xfb_") && tok.text != kSubstepUniform)
                 untranslatable(tok.line, "identifier '" + tok.text + "' uses the reserved prefix xfb_; rename it");
             if (kNoComputeEquivalent.count(tok.text)) untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a compute shader");
             if (kImplicitLod.count(tok.text) && i + 1 < t.size() && t[i + 1].text == "(")
@@ -139,6 +152,12 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             // Start of a global statement: find its end to decide how to emit it.
             std::size_t end = i;
             while (end < t.size() && t[end].text != ";" && t[end].text != "{") ++end;
+            if (fused && end < t.size() && plan::declaresSubstepUniform(t, i, end)) {
+                substepDeclared = true; // a plain global the substep loop assigns
+                i = end;
+                statementStart = i + 1;
+                continue;
+            }
             bool interfaceDecl = false;
             std::size_t k = i;
             while (k < end) {
@@ -212,7 +231,13 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             main += "    " + target + " = " + value + ";\n";
         }
     }
-    main += "    xfb_user_main();\n";
+    if (fused) {
+        main += "    for (int xfb_s = 0; xfb_s < " + std::to_string(options.substeps) + "; ++xfb_s) {\n";
+        if (substepDeclared) main += "        xfb_substep = xfb_s;\n";
+        main += "        xfb_user_main();\n" + feedback + "    }\n";
+    } else {
+        main += "    xfb_user_main();\n";
+    }
     // Per budget: the element's count, clamped to 0..maxRecords.
     std::string countMain = main;
     auto clampedCount = [&](const EmitBudgetPlan& b) {
@@ -265,6 +290,7 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         main += "    }\n";
     }
     main += "}\n";
+    if (substepDeclared) header += "int xfb_substep;\n";
     result.source = header + writeHeader + "#line 1\n" + body.out + "\n" + main;
     if (!emits.empty()) result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + countMain;
     return result;
