@@ -168,6 +168,7 @@ class Xfb {
 
   createPipeline(program, entries, options = {}) {
     this.#checkProgram(program, 'createPipeline()');
+    if (options.emits?.length) fail('XFB_UNSUPPORTED', 'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine');
     checkKeys(options, ['count', 'queries'], 'createPipeline() options');
     if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
     const id = this.#call('createPipeline', program.id, this.#entriesJson(entries, 'createPipeline()'), JSON.stringify(options));
