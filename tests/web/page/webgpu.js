@@ -1,7 +1,8 @@
 // The WebGPU backend (web/package/webgpu.js) in headless Chromium (--enable-unsafe-webgpu: SwiftShader's
 // fallback adapter): every shader translates and compiles; every simulation gives the same bytes as
 // WebGL2 transform feedback and the JS reference (bit for bit: 0 ulp); bad shaders give coded errors;
-// no GPU object is created per step; dispose and device loss give coded errors.
+// no GPU object is created per step; dispose and device loss give coded errors; emitted (variable-count)
+// outputs land in input order through the WGSL prefix sum, with the totals and the overflow policies.
 import { assert, assertArrayEqual, createXfb, expectError, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
