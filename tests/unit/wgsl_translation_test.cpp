@@ -221,3 +221,50 @@ TEST_CASE("WGSL: constructs outside the subset are coded errors naming the const
     CHECK(contains(refused(body("void main() { out_position = vec4(position.x % 2.0); }")), "% on floats"));
     XFB_REQUIRE_ERROR(translateToWgsl(body("void main() { out_position = position; }"), {}, CaptureOptions{}, {512}), ErrorCode::InvalidArgument);
 }
+
+TEST_CASE("WGSL emitted outputs: a count pass stores clamped counts, main stores records at first + k within capacity") {
+    const std::string src = R"(#version 300 es
+in vec4 a;
+out vec4 out_a;
+out vec4 emit_spark[3];
+out float emit_heat[3];
+flat out int emit_count;
+flat out uvec2 emit_id[2];
+flat out uint emit_ids;
+void main() { out_a = a; emit_count = 2; emit_ids = 1u; for (int k = 0; k < 3; ++k) { emit_spark[k] = a; emit_heat[k] = a.x; } emit_id[0] = uvec2(1u); emit_id[1] = uvec2(2u); }
+)";
+    auto iface = readShaderInterface(src);
+    auto attrs = planAttributes(iface, Limits::portable());
+    auto cap = planCapture(iface, {}, Limits::portable());
+    VertexFormat vec4 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
+    std::vector<EntryDesc> entries{{BufferDesc{vec4, 160}, BufferDesc{vec4, 160}},
+                                   {std::nullopt, BufferDesc{vec4, 16 * 25}},
+                                   {std::nullopt, BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), 4 * 30}},
+                                   {std::nullopt, BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::UInt32, 2}}), 8 * 7}}};
+    auto pass = planPass(attrs, cap, entries, std::nullopt, OutputSizing::PerElement, 3);
+    std::vector<EmitDesc> descs{{"emit_spark", "emit_count"}, {"emit_heat", "emit_count"}, {"emit_id", "emit_ids"}};
+    EmitPlan plan = planEmits(iface, cap, descs, entries, pass.emitEntries);
+    WgslTranslationOptions options;
+    options.emits = &plan;
+    auto w = translateToWgsl(src, {}, pass, cap, entries.size(), options);
+    auto in = [](const std::string& text, const std::string& s) { return text.find(s) != std::string::npos; };
+    // Bindings: uniforms 0, input 1, output 2, the three emitted outputs 3..5, then counts and firsts per budget.
+    CHECK(w.writeBinding == std::vector<int>{2, 3, 4, 5});
+    CHECK(w.countsBinding == std::vector<int>{6, 8});
+    CHECK(w.firstBinding == std::vector<int>{7, 9});
+    CHECK(in(w.countSource, "@group(0) @binding(6) var<storage, read_write> xfb_emitted0: array<u32>;"));
+    CHECK(in(w.countSource, "xfb_emitted0[xfb_i] = u32(clamp(emit_count, 0, 3));"));
+    CHECK(in(w.countSource, "xfb_emitted1[xfb_i] = min(emit_ids, 2u);"));
+    CHECK_FALSE(in(w.countSource, "xfb_first0"));
+    CHECK_FALSE(in(w.countSource, "xfb_k"));
+    CHECK(in(w.source, "@group(0) @binding(7) var<storage, read> xfb_first0: array<u32>;"));
+    CHECK_FALSE(in(w.source, "xfb_emitted0"));
+    // Records at first + k, never at or past the budget's capacity (the smaller buffer: 25 records).
+    CHECK(in(w.source, "for (var xfb_k = 0u; xfb_k < u32(clamp(emit_count, 0, 3)) && (xfb_first0[xfb_i] + xfb_k) < 25u; xfb_k++) {"));
+    CHECK(in(w.source, "xfb_b3[(xfb_first0[xfb_i] + xfb_k) * 1u + 0u] = bitcast<vec4<u32>>(emit_spark[xfb_k]);"));
+    CHECK(in(w.source, "xfb_b4[(xfb_first0[xfb_i] + xfb_k) * 1u + 0u] = bitcast<u32>(emit_heat[xfb_k]);"));
+    CHECK(in(w.source, "(xfb_first1[xfb_i] + xfb_k) < 7u; xfb_k++) {"));
+    CHECK(in(w.source, "xfb_b5[(xfb_first1[xfb_i] + xfb_k) * 2u + 1u] = emit_id[xfb_k][1];"));
+    // Without an emit plan, emitted entries are refused.
+    XFB_REQUIRE_ERROR(translateToWgsl(src, {}, pass, cap, entries.size()), ErrorCode::InvalidArgument);
+}

@@ -60,6 +60,34 @@ export interface StepReport {
   step: number;
   written: number;
   expected: number;
+  /** WebGPU pipelines with emitted outputs: per budget, the step's totals. */
+  emitted?: EmitReport[];
+}
+
+/** A variable-count output (WebGPU; C++ PipelineOptions::emits / EmitDesc): `varying` is an
+ *  output array `T name[maxRecords]`, `count` an int or uint output saying how many records
+ *  the element emits (its budget; outputs naming the same count share it). One {output}
+ *  entry each, after the captured ones, in this order. */
+export interface EmitDesc {
+  varying: string;
+  count: string;
+}
+
+/** One budget after a step: records requested, written (min(requested, capacity)), capacity. */
+export interface EmitReport {
+  budget: string;
+  requested: number;
+  written: number;
+  capacity: number;
+}
+
+export interface WebGpuPipelineOptions {
+  count?: number;
+  queries?: boolean;
+  emits?: EmitDesc[];
+  /** Records past a budget's capacity are never written. 'error' (default): stepChecked()
+   *  rejects with XFB_CAPACITY and does not swap; 'clamp': it swaps and reports both numbers. */
+  overflow?: 'error' | 'clamp';
 }
 
 /** An entry of the role list: {input, output} state (swapped each step), {input} constants, {output} write-only. */
@@ -252,6 +280,12 @@ export interface WebGpuPipeline extends Omit<XfbPipeline, 'info'> {
   readonly ready: Promise<void>;
   /** The texture a sampler uniform reads with texelFetch (rebuilds the bind groups, not per step). */
   setTexture(name: string, texture: GPUTextureType | GPUTextureViewType): void;
+  /** Emitted outputs: 32 bytes per budget, {written, 1, 0, 0} (drawIndirect) at 32 b,
+   *  {ceil(written / workGroupSize), 1, 1} (dispatchWorkgroupsIndirect) at 32 b + 16, requested
+   *  at 32 b + 28; usage STORAGE | INDIRECT | COPY_SRC. null without emitted outputs. */
+  readonly emitTotalsBuffer: GPUBufferType | null;
+  /** Emitted outputs: the last step's totals per budget (mapAsync; XFB_INVALID_ARGUMENT without). */
+  emitted(): Promise<EmitReport[]>;
 }
 export interface XfbWebGpu {
   readonly backend: 'webgpu';
@@ -262,7 +296,7 @@ export interface XfbWebGpu {
   inspect(source: string, options?: Omit<ProgramDescription, 'source' | 'label'>): Plan;
   createBuffer(description: Omit<BufferDescription, 'restore'>): WebGpuBuffer;
   createProgram(description: ProgramDescription): WebGpuProgram;
-  createPipeline(program: WebGpuProgram, entries: WebGpuEntry[], options?: { count?: number; queries?: boolean }): WebGpuPipeline;
+  createPipeline(program: WebGpuProgram, entries: WebGpuEntry[], options?: WebGpuPipelineOptions): WebGpuPipeline;
   /** Always XFB_UNSUPPORTED: primitive capture needs transform feedback. */
   createCapture(program: WebGpuProgram, entries: WebGpuEntry[], options?: object): never;
   liveObjects(): { buffers: number; programs: number; pipelines: number; captures: number; readbacks: number };

@@ -168,6 +168,7 @@ class Xfb {
 
   createPipeline(program, entries, options = {}) {
     this.#checkProgram(program, 'createPipeline()');
+    if (options.emits?.length) fail('XFB_UNSUPPORTED', 'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine');
     checkKeys(options, ['count', 'queries', 'fuseSubsteps'], 'createPipeline() options');
     if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
     if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') invalid('createPipeline(): fuseSubsteps must be a boolean');

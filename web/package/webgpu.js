@@ -9,13 +9,58 @@
 
 const KIND = { float: 0, int: 1, uint: 2 };
 
+// Emitted outputs: the exclusive prefix sum of the per-element counts, level by level (256 per
+// work group; each level's group totals are the next level's input), then each level's scanned
+// totals added back down, then the budget's totals. Fixed order of additions: deterministic.
+// Buffers are sized exactly, so arrayLength() is each level's element count.
+const SCAN_GROUP = 256;
+const SCAN_WGSL = `@group(0) @binding(0) var<storage, read> xin: array<u32>;
+@group(0) @binding(1) var<storage, read_write> xout: array<u32>;
+@group(0) @binding(2) var<storage, read_write> xsums: array<u32>;
+var<workgroup> t: array<u32, 256>;
+@compute @workgroup_size(256)
+fn scan(@builtin(local_invocation_index) l: u32, @builtin(workgroup_id) g: vec3<u32>) {
+  let i = g.x * 256u + l;
+  let n = arrayLength(&xout);
+  var x = 0u;
+  if (i < n) { x = xin[i]; }
+  t[l] = x;
+  workgroupBarrier();
+  for (var d = 1u; d < 256u; d <<= 1u) {
+    var add = 0u;
+    if (l >= d) { add = t[l - d]; }
+    workgroupBarrier();
+    t[l] += add;
+    workgroupBarrier();
+  }
+  if (i < n) { xout[i] = t[l] - x; }
+  if (l == 255u) { xsums[g.x] = t[l]; }
+}
+@compute @workgroup_size(256)
+fn add(@builtin(global_invocation_id) i: vec3<u32>) {
+  if (i.x < arrayLength(&xsums)) { xsums[i.x] += xin[i.x / 256u]; }
+}
+override capacity: u32 = 0u;
+override slot: u32 = 0u;
+override groupSize: u32 = 1u;
+@compute @workgroup_size(1)
+fn total() {
+  let n = arrayLength(&xin);
+  let requested = xout[n - 1u] + xin[n - 1u];
+  let written = min(requested, capacity);
+  let o = slot * 8u;
+  xsums[o] = written; xsums[o + 1u] = 1u; xsums[o + 2u] = 0u; xsums[o + 3u] = 0u;
+  xsums[o + 4u] = (written + groupSize - 1u) / groupSize; xsums[o + 5u] = 1u; xsums[o + 6u] = 1u;
+  xsums[o + 7u] = requested;
+}`;
+
 /** The engine for a GPUDevice. `shared`: index.js's validation helpers and XfbError. */
 export function createWebGpuEngine(module, device, shared, ownsDevice, adapter) {
   return new XfbGpu(module, device, shared, ownsDevice, adapter);
 }
 
 class XfbGpu {
-  #module; #device; #adapter; #s; #ownsDevice; #lost = null; #disposed = false; #objects = new Set(); #listeners = new Map();
+  #module; #device; #adapter; #s; #ownsDevice; #scanModule = null; #lost = null; #disposed = false; #objects = new Set(); #listeners = new Map();
 
   constructor(module, device, shared, ownsDevice, adapter) {
     // The adapter is kept: Chromium loses a device whose adapter was garbage-collected
@@ -79,8 +124,13 @@ class XfbGpu {
     this.check();
     if (!(program instanceof XfbGpuProgram) || program.owner !== this) s.invalid('createPipeline(): the first argument must be a program of this engine');
     program.check();
-    s.checkKeys(options, ['count', 'queries'], 'createPipeline() options');
+    s.checkKeys(options, ['count', 'queries', 'emits', 'overflow'], 'createPipeline() options');
     if (options.count !== undefined) s.checkCount(options.count, 'createPipeline(): count');
+    const emits = options.emits ?? [];
+    if (!Array.isArray(emits) || emits.some((e) => !e || typeof e.varying !== 'string' || typeof e.count !== 'string'))
+      s.invalid('createPipeline(): emits must be an array of { varying, count } (output names), one {output} entry each after the captured ones');
+    const overflow = options.overflow ?? 'error';
+    if (overflow !== 'error' && overflow !== 'clamp') s.invalid(`createPipeline(): overflow must be 'error' or 'clamp', got '${overflow}'`);
     if (!Array.isArray(entries)) s.invalid('createPipeline(): entries must be an array of { input?, output? }');
     const seen = new Set();
     const described = entries.map((entry, i) => {
@@ -99,9 +149,13 @@ class XfbGpu {
     });
     const limits = this.#device.limits;
     const workGroupSize = Math.min(256, limits.maxComputeWorkgroupSizeX, limits.maxComputeInvocationsPerWorkgroup);
-    const opts = { ...program.options, workGroupSize, ...(options.count !== undefined ? { count: options.count } : {}) };
+    const opts = { ...program.options, workGroupSize, emits: emits.map((e) => ({ varying: e.varying, count: e.count })),
+      ...(options.count !== undefined ? { count: options.count } : {}) };
     const t = this.translate(program.source, opts, JSON.stringify(described));
-    const storage = t.readBinding.filter((b) => b >= 0).length + t.writeBinding.filter((b) => b >= 0).length;
+    t.overflow = overflow;
+    if (t.budgets.length && t.count > SCAN_GROUP * limits.maxComputeWorkgroupsPerDimension)
+      s.fail('XFB_UNSUPPORTED', `createPipeline(): emitted outputs scan at most ${SCAN_GROUP * limits.maxComputeWorkgroupsPerDimension} elements on this device, the pipeline has ${t.count}`);
+    const storage = t.readBinding.filter((b) => b >= 0).length + t.writeBinding.filter((b) => b >= 0).length + 2 * t.budgets.length;
     if (storage > limits.maxStorageBuffersPerShaderStage)
       s.fail('XFB_UNSUPPORTED', `createPipeline(): ${storage} storage buffers exceed this device's maxStorageBuffersPerShaderStage (${limits.maxStorageBuffersPerShaderStage}); use interleaved buffers`);
     return this.#add(new XfbGpuPipeline(this, program, entries, t));
@@ -131,6 +185,8 @@ class XfbGpu {
 
   // Internal ---------------------------------------------------------------------------------
   get shared() { return this.#s; }
+  /** The prefix-sum module, compiled once per engine. */
+  get scanModule() { return (this.#scanModule ??= this.#device.createShaderModule({ label: 'xfb prefix sum', code: SCAN_WGSL })); }
   emit(type, detail) { for (const l of this.#listeners.get(type) ?? []) l(detail); }
   forget(o) { this.#objects.delete(o); }
   #add(o) { this.#objects.add(o); return o; }
@@ -277,7 +333,7 @@ export class XfbGpuProgram extends XfbGpuObject {
 
 export class XfbGpuPipeline extends XfbGpuObject {
   #program; #entries; #t; #pipeline; #layout; #uniform; #uniformBytes; #uniformVersion = -1; #pairs = []; #bindGroups = null;
-  #textures = new Map(); #steps = 0; #groups; #compiled;
+  #textures = new Map(); #steps = 0; #groups; #compiled; #countPipeline = null; #scans = []; #emitBuffers = []; #countBuffers = []; #totals = null; #totalsStaging = null; #totalsBusy = false;
 
   constructor(owner, program, entries, t) {
     super(owner, 'pipeline');
@@ -286,18 +342,31 @@ export class XfbGpuPipeline extends XfbGpuObject {
     const layoutEntries = [{ binding: t.uniformBinding, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } }];
     for (const b of t.readBinding) if (b >= 0) layoutEntries.push({ binding: b, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } });
     for (const b of t.writeBinding) if (b >= 0) layoutEntries.push({ binding: b, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } });
+    for (const b of t.countsBinding ?? []) layoutEntries.push({ binding: b, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } });
+    for (const b of t.firstBinding ?? []) layoutEntries.push({ binding: b, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } });
     for (const x of t.textures)
       layoutEntries.push({ binding: x.binding, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: ['unfilterable-float', 'sint', 'uint'][x.kind] } });
     this.#layout = device.createBindGroupLayout({ label: `${program.label} bindings`, entries: layoutEntries });
-    const module = device.createShaderModule({ label: program.label, code: t.source });
-    this.#compiled = module.getCompilationInfo().then((info) => {
-      const errors = info.messages.filter((m) => m.type === 'error');
-      if (errors.length) owner.shared.fail('XFB_SHADER_COMPILE', `the WGSL of '${program.label}' does not compile: ` + errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '));
-      return info;
-    });
+    const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.#layout] });
+    const compile = (code, label) => {
+      const module = device.createShaderModule({ label, code });
+      const compiled = module.getCompilationInfo().then((info) => {
+        const errors = info.messages.filter((m) => m.type === 'error');
+        if (errors.length) owner.shared.fail('XFB_SHADER_COMPILE', `the WGSL of '${label}' does not compile: ` + errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '));
+        return info;
+      });
+      return { compiled, pipeline: device.createComputePipeline({ label, layout: pipelineLayout, compute: { module, entryPoint: t.entryPoint } }) };
+    };
+    const main = compile(t.source, program.label);
+    this.#pipeline = main.pipeline;
+    this.#compiled = main.compiled;
+    if (t.budgets.length) {
+      const counting = compile(t.countSource, `${program.label} count pass`);
+      this.#countPipeline = counting.pipeline;
+      this.#compiled = Promise.all([main.compiled, counting.compiled]).then(([info]) => info);
+      this.#buildScans();
+    }
     this.#compiled.catch(() => {}); // reported by ready / stepChecked()
-    this.#pipeline = device.createComputePipeline({ label: program.label, layout: device.createPipelineLayout({ bindGroupLayouts: [this.#layout] }),
-      compute: { module, entryPoint: t.entryPoint } });
     this.#uniform = device.createBuffer({ label: `${program.label} uniforms`, size: t.uniformBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.#uniformBytes = new Uint8Array(t.uniformBytes);
     new Uint32Array(this.#uniformBytes.buffer)[t.countOffset / 4] = t.count;
@@ -328,8 +397,7 @@ export class XfbGpuPipeline extends XfbGpuObject {
     if (this.#t.textures.every((x) => this.#textures.has(x.name))) this.#buildBindGroups();
   }
 
-  /** One compute pass over every element; every { input, output } pair swaps its buffers. */
-  step() {
+  #run() {
     this.check();
     const s = this.owner.shared;
     for (const e of this.#entries)
@@ -348,13 +416,104 @@ export class XfbGpuPipeline extends XfbGpuObject {
     const side = this.#pairs.length && this.#pairs[0].entry.input.current !== this.#pairs[0].a ? 1 : 0;
     const encoder = device.createCommandEncoder();
     const pass = encoder.beginComputePass();
+    if (this.#countPipeline) {
+      // Count pass, then per budget the prefix sum and the totals; each dispatch sees the
+      // previous one's writes (WebGPU orders storage accesses between dispatches).
+      pass.setPipeline(this.#countPipeline);
+      pass.setBindGroup(0, this.#bindGroups[side]);
+      pass.dispatchWorkgroups(this.#groups[0], this.#groups[1]);
+      for (const scan of this.#scans)
+        for (const [pipeline, group, groups] of scan) {
+          pass.setPipeline(pipeline);
+          pass.setBindGroup(0, group);
+          pass.dispatchWorkgroups(groups);
+        }
+    }
     pass.setPipeline(this.#pipeline);
     pass.setBindGroup(0, this.#bindGroups[side]);
     pass.dispatchWorkgroups(this.#groups[0], this.#groups[1]);
     pass.end();
     device.queue.submit([encoder.finish()]);
+  }
+
+  /** One compute pass over every element; every { input, output } pair swaps its buffers. With
+   *  emitted outputs: the count pass, the prefix sums and totals, then the main pass. */
+  step() {
+    this.#run();
+    this.#swap();
+  }
+
+  #swap() {
     for (const p of this.#pairs) p.entry.input.swapWith(p.entry.output);
     this.#steps++;
+  }
+
+  /** Emitted outputs: the GPUBuffer of the totals, 32 bytes per budget in `emits` order (usage
+   *  STORAGE | INDIRECT | COPY_SRC): {written, 1, 0, 0} at 32 b for drawIndirect, {ceil(written /
+   *  workGroupSize), 1, 1} at 32 b + 16 for dispatchWorkgroupsIndirect, the requested total at
+   *  32 b + 28. Written by every step on the GPU; null without emitted outputs. */
+  get emitTotalsBuffer() { this.check(); return this.#totals; }
+
+  /** Emitted outputs: per budget the last step's { budget, requested, written, capacity }, read
+   *  from the totals buffer (mapAsync, not blocking the frame). */
+  async emitted() {
+    this.check();
+    if (!this.#totals) this.owner.shared.invalid('emitted(): this pipeline has no emitted outputs (createPipeline() option emits)');
+    const device = this.owner.device, bytes = this.#t.budgets.length * 32;
+    const temporary = this.#totalsBusy;
+    const staging = temporary ? this.#createTotalsStaging() : (this.#totalsStaging ??= this.#createTotalsStaging());
+    if (!temporary) this.#totalsBusy = true;
+    try {
+      const encoder = device.createCommandEncoder();
+      encoder.copyBufferToBuffer(this.#totals, 0, staging, 0, bytes);
+      device.queue.submit([encoder.finish()]);
+      try {
+        await staging.mapAsync(GPUMapMode.READ);
+      } catch (e) {
+        this.check();
+        throw e;
+      }
+      const words = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      return this.#t.budgets.map((b, i) => ({ budget: b.budget, requested: words[i * 8 + 7], written: words[i * 8], capacity: b.capacity }));
+    } finally {
+      if (temporary) staging.destroy();
+      else this.#totalsBusy = false;
+    }
+  }
+
+  #createTotalsStaging() {
+    return this.owner.device.createBuffer({ label: `${this.#program.label} totals readback`, size: this.#t.budgets.length * 32, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  }
+
+  /** Per budget: counts and firsts (n words each), the scan levels' buffers, the bind groups of
+   *  every scan, add and totals dispatch. Built once: a step only records them. */
+  #buildScans() {
+    const device = this.owner.device, t = this.#t, n = t.count, module = this.owner.scanModule, label = this.#program.label;
+    const storage = (words, name, extra = 0) => device.createBuffer({ label: `${label} ${name}`, size: 4 * Math.max(1, words), usage: GPUBufferUsage.STORAGE | extra });
+    const kernel = (entryPoint, constants) => device.createComputePipeline({ label: `${label} ${entryPoint}`, layout: 'auto', compute: { module, entryPoint, constants } });
+    const scanKernel = kernel('scan'), addKernel = kernel('add');
+    const group = (pipeline, buffers) => device.createBindGroup({ layout: pipeline.getBindGroupLayout(0),
+      entries: Object.entries(buffers).map(([binding, buffer]) => ({ binding: Number(binding), resource: { buffer } })) });
+    const groupsOf = (k) => Math.ceil(k / SCAN_GROUP);
+    this.#totals = storage(8 * t.budgets.length, 'emit totals', GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+    this.#emitBuffers = [this.#totals];
+    this.#scans = t.budgets.map((b, slot) => {
+      const counts = storage(n, `${b.budget} counts`), firsts = storage(n, `${b.budget} firsts`);
+      const sizes = [n];
+      while (sizes.at(-1) > SCAN_GROUP) sizes.push(groupsOf(sizes.at(-1)));
+      const sums = sizes.map((k, j) => (j ? storage(k, `${b.budget} sums ${j}`) : null)), scanned = sizes.map((k, j) => (j ? storage(k, `${b.budget} scanned ${j}`) : null));
+      const top = sizes.length - 1, topSum = storage(1, `${b.budget} top sum`);
+      this.#emitBuffers.push(counts, firsts, topSum, ...sums.slice(1), ...scanned.slice(1));
+      this.#countBuffers.push(counts, firsts);
+      const dispatches = [];
+      for (let j = 0; j <= top; j++)
+        dispatches.push([scanKernel, group(scanKernel, { 0: j ? sums[j] : counts, 1: j ? scanned[j] : firsts, 2: j === top ? topSum : sums[j + 1] }), groupsOf(sizes[j])]);
+      for (let j = top; j >= 1; j--) dispatches.push([addKernel, group(addKernel, { 0: scanned[j], 2: j === 1 ? firsts : scanned[j - 1] }), groupsOf(sizes[j - 1])]);
+      const totalKernel = kernel('total', { capacity: b.capacity, slot, groupSize: t.workGroupSize });
+      dispatches.push([totalKernel, group(totalKernel, { 0: counts, 1: firsts, 2: this.#totals }), 1]);
+      return dispatches;
+    });
   }
 
   /** A step that resolves once the GPU finished it, with { step, written, expected }: a compute
@@ -366,14 +525,25 @@ export class XfbGpuPipeline extends XfbGpuObject {
     device.pushErrorScope('validation');
     let error;
     try {
-      this.step();
+      this.#run();
     } finally {
       error = await device.popErrorScope();
     }
-    if (error) this.owner.shared.fail('XFB_GL_ERROR', `WebGPU validation error in step ${this.#steps}: ${error.message}`);
-    await device.queue.onSubmittedWorkDone();
-    this.check();
-    return { step: this.#steps, written: this.#t.count, expected: this.#t.count };
+    if (error) this.owner.shared.fail('XFB_GL_ERROR', `WebGPU validation error in step ${this.#steps + 1}: ${error.message}`);
+    if (!this.#totals) {
+      await device.queue.onSubmittedWorkDone();
+      this.check();
+      this.#swap();
+      return { step: this.#steps, written: this.#t.count, expected: this.#t.count };
+    }
+    // Emitted outputs: the totals decide, as on GL compute (Capacity: not swapped).
+    const emitted = await this.emitted();
+    const over = emitted.find((e) => e.requested > e.capacity);
+    if (over && this.#t.overflow === 'error')
+      this.owner.shared.fail('XFB_CAPACITY', `budget '${over.budget}' requested ${over.requested} records but its buffers hold ${over.capacity}; ` +
+        "give larger {output} buffers or createPipeline() option overflow: 'clamp' (the state was not swapped)");
+    this.#swap();
+    return { step: this.#steps, written: this.#t.count, expected: this.#t.count, emitted };
   }
 
   /** WebGPU has no primitive queries: always empty. */
@@ -391,13 +561,19 @@ export class XfbGpuPipeline extends XfbGpuObject {
         if (t.readBinding[i] >= 0) entries.push({ binding: t.readBinding[i], resource: { buffer: input } });
         if (t.writeBinding[i] >= 0) entries.push({ binding: t.writeBinding[i], resource: { buffer: output } });
       });
+      (t.countsBinding ?? []).forEach((b, k) => entries.push({ binding: b, resource: { buffer: this.#countBuffers[2 * k] } },
+        { binding: t.firstBinding[k], resource: { buffer: this.#countBuffers[2 * k + 1] } }));
       for (const x of t.textures) entries.push({ binding: x.binding, resource: this.#textures.get(x.name) });
       return device.createBindGroup({ label: `${this.#program.label} side ${side}`, layout: this.#layout, entries });
     };
     this.#bindGroups = [make(0), make(1)];
   }
 
-  destroy() { this.#uniform.destroy(); }
+  destroy() {
+    this.#uniform.destroy();
+    for (const b of this.#emitBuffers) b.destroy();
+    if (this.#totalsStaging && !this.#totalsBusy) this.#totalsStaging.destroy();
+  }
 }
 
 /** A device (and its adapter) for createXfb({ backend: 'webgpu' }): the adapter's storage

@@ -120,8 +120,15 @@ std::string wgsl(std::string source, std::string optionsJson, std::string entrie
             }
             std::optional<std::int64_t> count;
             if (o.contains("count")) count = o["count"].get<std::int64_t>();
-            PassPlan pass = planPass(attrs, capture, entries, count);
+            std::vector<EmitDesc> emitDescs;
+            for (const auto& e : o.value("emits", json::array())) emitDescs.push_back({e.at("varying").get<std::string>(), e.at("count").get<std::string>()});
+            PassPlan pass = planPass(attrs, capture, entries, count, OutputSizing::PerElement, emitDescs.size());
+            EmitPlan emits = planEmits(shader, capture, emitDescs, entries, pass.emitEntries);
+            options.emits = &emits;
             w = translateToWgsl(source, read, pass, capture, entries.size(), options);
+            json budgets = json::array();
+            for (const auto& b : emits.budgets) budgets.push_back({{"budget", b.count}, {"maxRecords", b.maxRecords}, {"capacity", b.capacity}});
+            r.update({{"countSource", w.countSource}, {"countsBinding", w.countsBinding}, {"firstBinding", w.firstBinding}, {"budgets", budgets}});
             json outputs = json::array();
             for (const auto& b : pass.outputs) outputs.push_back({{"entry", b.entry}, {"binding", b.binding}, {"stride", b.stride}});
             r["count"] = pass.count;

@@ -41,6 +41,7 @@
 /// 16, size rounded up to 16). The offsets are in WgslShader::uniforms.
 
 #include "xfb/capture_plan.hpp"
+#include "xfb/emit_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/shader_interface.hpp"
 
@@ -51,6 +52,9 @@ namespace xfb {
 
 struct WgslTranslationOptions {
     int workGroupSize = 256; ///< @workgroup_size(x); at most the device's limit (256 by default)
+    /// Emitted (variable-count) outputs, from planEmits(): adds WgslShader::countSource and the
+    /// per-budget counts / firsts bindings, as translateToCompute() does for GL compute.
+    const EmitPlan* emits = nullptr;
 };
 
 /// Where one uniform lives in the uniform buffer: element e, column c, row r of it is the
@@ -84,11 +88,20 @@ struct WgslShader {
     std::vector<WgslTexture> textures;
     std::vector<int> readBinding;      ///< per entry: storage binding its input is read from (read-only), or -1
     std::vector<int> writeBinding;     ///< per entry: storage binding its output is written to (read_write), or -1
+    /// Emitted outputs only. The count pass (same entry point and bindings): runs the user's
+    /// main and stores each budget's count, clamped to 0..maxRecords, at xfb_emitted<b>[i]
+    /// (countsBinding[b], read_write). The main pass then stores element i's k-th record at
+    /// xfb_first<b>[i] + k (firstBinding[b], read: the exclusive prefix sum of the counts),
+    /// in input order, never at or past the budget's capacity.
+    std::string countSource;
+    std::vector<int> countsBinding;
+    std::vector<int> firstBinding;
 };
 
 /// @param entryCount the number of entries of the role list the pass plan was made for.
 /// @throws Error ComputeTranslation naming the construct and its line; InvalidArgument for a
-///         work-group size outside 1..256. Plus the reader's errors.
+///         work-group size outside 1..256, or a pass plan with emitted entries but no
+///         options.emits. Plus the reader's errors.
 WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
                            std::size_t entryCount, const WgslTranslationOptions& options = {});
 

@@ -69,6 +69,12 @@ export async function usageWebGpu(device: object, canvas: HTMLCanvasElement): Pr
   await pipeline.ready;
   pipeline.step();
   const report: StepReport = await pipeline.stepChecked();
+  const sparks = gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 8 });
+  const emitting = gpu.createPipeline(program, [{ input: state, output: next }, { output: sparks }], { emits: [{ varying: 'emit_spark', count: 'emit_count' }], overflow: 'clamp' });
+  const totals: number = (await emitting.emitted())[0].requested + ((await emitting.stepChecked()).emitted?.length ?? 0);
+  const indirect: object | null = emitting.emitTotalsBuffer;
+  // @ts-expect-error: overflow is 'error' or 'clamp'
+  gpu.createPipeline(program, [{ input: state }], { emits: [], overflow: 'wrap' });
   const webgl: Xfb = await createXfb({ canvas });
   // @ts-expect-error: a WebGL2 engine has no device
   webgl.device;
@@ -77,5 +83,5 @@ export async function usageWebGpu(device: object, canvas: HTMLCanvasElement): Pr
   // @ts-expect-error: the backend is 'webgl2' or 'webgpu'
   await createXfb({ backend: 'vulkan' });
   own.dispose();
-  return program.wgsl.length + pipeline.info.workGroupSize + report.written + program.uniformLayout.bytes + (vertexBuffer ? 1 : 0);
+  return program.wgsl.length + pipeline.info.workGroupSize + report.written + totals + (indirect ? 1 : 0) + program.uniformLayout.bytes + (vertexBuffer ? 1 : 0);
 }
