@@ -291,6 +291,9 @@ class Xfb {
     const result = this.#engine[method](...args);
     if (result === false || result === -1 || result === '' || result === '!' || result === null) {
       if (method === 'pollChecked' && result === '') return result; // still pending
+      // Lost before the event arrived (the browser can lose a context at any call, e.g. out of GPU
+      // memory): that is the cause, not whatever the failed call saw.
+      if (this.#gl?.isContextLost()) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context was lost; wait for the 'contextrestored' event`);
       const e = JSON.parse(this.#engine.lastError());
       fail(e.code, e.message);
     }

@@ -6,8 +6,11 @@
 // context). A failure names the seed and the operation, so it replays.
 import { assert, createXfb, nextEvent, XfbError } from './assert.js';
 
-const SEEDS = [1, 2, 3, 4, 5];
-const OPERATIONS = 250;
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+const OPERATIONS = 300;
+// Chromium stops restoring a canvas's context after a few WEBGL_lose_context losses (here the sixth
+// restoreContext() gave no event), so each seed loses its context at most this often.
+const MAX_LOSSES = 4;
 // Codes a random sequence may provoke; anything else (XFB_INTERNAL, XFB_GL_ERROR...) is a defect.
 const EXPECTED_CODES = new Set(['XFB_INVALID_ARGUMENT', 'XFB_BUFFER_TOO_LARGE', 'XFB_DISPOSED', 'XFB_CONTEXT_LOST', 'XFB_UNIFORM_TYPE',
   'XFB_UNKNOWN_UNIFORM', 'XFB_SHADER_COMPILE', 'XFB_SHADER_SYNTAX', 'XFB_OUTPUT_COUNT_MISMATCH', 'XFB_SEMANTIC_MISSING', 'XFB_SEMANTIC_UNUSED',
@@ -25,7 +28,9 @@ const FORMATS = [
   [{ semantic: 'ATTR0', components: 4 }], [{ semantic: 'ATTR1', components: 4 }], [{ semantic: 'ATTR0', components: 2 }],
   [{ semantic: 'ATTR0', type: 'toString' }], [{ semantic: 'ATTR0', components: 4, extra: 1 }],
 ];
-const COUNTS = [1, 4, 16, 64, 16, 0, 1.5, 2 ** 27, 2 ** 40];
+// 2^28 and 2^40 elements are over 2^31-1 bytes at every stride here. (Sizes under the limit but over
+// the GPU's memory, such as 1 GiB on SwiftShader, make Chromium lose the context some time later.)
+const COUNTS = [1, 4, 16, 64, 16, 0, 1.5, 2 ** 28, 2 ** 40];
 const UNIFORM_VALUES = [1, 0.5, -3, 2.5, 2 ** 40, NaN, 'x', [1, 2], -(2 ** 31), 2 ** 31];
 const TRACKED = ['Buffer', 'VertexArray', 'TransformFeedback', 'Query', 'Program', 'Shader', 'Texture', 'Framebuffer', 'Sampler'];
 
@@ -61,7 +66,7 @@ async function run(seed, note) {
   const steps = new Map(); // pipeline -> steps that ran
   const checking = new Set(); // pipelines with a stepChecked() in flight
   const inFlight = [];
-  const codes = new Map();
+  const codes = new Map(), done = new Map(); // refusals by code, operations that returned by kind
   let op = '', defect = null;
   const record = (e, what) => {
     if (!(e instanceof XfbError)) defect ??= new Error(`seed ${seed}, ${what}: not an XfbError: ${e && e.stack ? e.stack : e}`);
@@ -80,6 +85,7 @@ async function run(seed, note) {
     return entries;
   };
   const lost = () => xfb.isContextLost;
+  let losses = 0;
   const operations = [
     [6, 'createBuffer', () => {
       const format = r.pick(FORMATS), count = r.pick(COUNTS);
@@ -89,6 +95,17 @@ async function run(seed, note) {
     [3, 'createProgram', () => { const i = r.int(SOURCES.length); programs.push(xfb.createProgram({ source: SOURCES[i], mode: MODES[i] })); }],
     [5, 'createPipeline', () => { const p = xfb.createPipeline(some(programs), entryBuffers()); pipelines.push(p); steps.set(p, 0); }],
     [2, 'createCapture', () => captures.push(xfb.createCapture(some(programs), entryBuffers()))],
+    // Well-formed objects too, so steps, reads and captures also run on the successful paths.
+    [3, 'createPipeline (well-formed)', () => {
+      const n = r.pick([1, 16, 64]);
+      const made = [xfb.createBuffer({ format: FORMATS[0], count: n, data: new Float32Array(4 * n).fill(1) }), xfb.createBuffer({ format: FORMATS[0], count: n }),
+        xfb.createProgram({ source: SOURCES[0] })];
+      buffers.push(made[0], made[1]);
+      programs.push(made[2]);
+      const p = r.next() < 0.5 ? xfb.createPipeline(made[2], [{ input: made[0], output: made[1] }], { queries: r.next() < 0.5 })
+        : xfb.createCapture(made[2], [{ input: made[0] }, { output: made[1] }]);
+      if (p.step) { pipelines.push(p); steps.set(p, 0); } else captures.push(p);
+    }],
     [10, 'step', () => { const p = some(pipelines); if (!p) return; p.step(); steps.set(p, steps.get(p) + 1); }],
     [3, 'stepChecked', async () => {
       const p = some(pipelines);
@@ -113,7 +130,8 @@ async function run(seed, note) {
       if (list.length) list.splice(r.int(list.length), 1)[0].dispose();
     }],
     [1, 'loseContext', async () => {
-      if (lost()) return;
+      if (lost() || losses >= MAX_LOSSES) return;
+      losses++;
       const event = nextEvent(xfb, 'contextlost');
       ext.loseContext();
       await event;
@@ -132,6 +150,7 @@ async function run(seed, note) {
     op = `operation ${i} (${chosen[1]})`;
     try {
       await chosen[2]();
+      done.set(chosen[1], (done.get(chosen[1]) ?? 0) + 1);
     } catch (e) {
       record(e, op);
     }
@@ -154,13 +173,21 @@ async function run(seed, note) {
   assert(gl.getError() === gl.NO_ERROR, `seed ${seed}: a WebGL error after dispose()`);
   assert(tracker.live.size === 0, `seed ${seed}: ${tracker.live.size} WebGL objects left after dispose(): ${[...tracker.live].map((o) => o.constructor.name).join(', ')}`);
   note(`seed ${seed}: ${OPERATIONS} operations, ${tracker.counts.created} WebGL objects created, ${tracker.counts.deleted} deleted (the rest died with a lost context); ` +
-    `refused: ${JSON.stringify(Object.fromEntries([...codes].sort()))}`);
-  return codes;
+    `returned: ${JSON.stringify(Object.fromEntries(done))}; refused: ${JSON.stringify(Object.fromEntries([...codes].sort()))}`);
+  const ran = [...steps.values()].reduce((a, b) => a + b, 0);
+  assert(ran > 0, `seed ${seed}: no step ran`);
+  return { codes, ran };
 }
 
 test(`random call sequences: ${SEEDS.length} seeds x ${OPERATIONS} operations, only XfbErrors, no WebGL error, no leak`, async ({ note }) => {
   const all = new Set();
-  for (const seed of SEEDS) for (const code of (await run(seed, note)).keys()) all.add(code);
+  let ran = 0;
+  for (const seed of SEEDS) {
+    const result = await run(seed, note);
+    for (const code of result.codes.keys()) all.add(code);
+    ran += result.ran;
+  }
+  note(`${ran} steps ran in all`);
   // The sequences reached the interesting refusals, so the properties were tested on them.
   for (const code of ['XFB_BUFFER_TOO_LARGE', 'XFB_CONTEXT_LOST', 'XFB_UNIFORM_TYPE', 'XFB_DISPOSED', 'XFB_INVALID_ARGUMENT'])
     assert(all.has(code), `no sequence provoked ${code}`);
