@@ -141,6 +141,11 @@ TEST_CASE_FIXTURE(GlTest, "role errors reach the user from the Pipeline construc
     Buffer other(dev, p.format, p.n);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {nullptr, &other}}), ErrorCode::OutputCountMismatch);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.state}}), ErrorCode::InvalidArgument);
+    // Aliasing WebGL2/GL forbid, refused before the roles are planned: one buffer bound twice for
+    // transform feedback, and a buffer read as an attribute while it is written (both orders).
+    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {nullptr, &p.scratch}}), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {&p.scratch, nullptr}}), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, nullptr}, {nullptr, &p.state}}), ErrorCode::InvalidArgument);
     Buffer wrongCount(dev, p.format, p.n + 1);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &wrongCount}}), ErrorCode::StateFormatMismatch);
     Buffer moved = std::move(other);

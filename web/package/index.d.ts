@@ -26,6 +26,7 @@ export interface BufferLayout {
 
 export interface BufferDescription {
   format: VertexAttribute[];
+  /** count x stride must stay within WebGL2's 2^31-1 bytes per buffer (XFB_BUFFER_TOO_LARGE, nothing created). */
   count: number;
   /** Float32Array / Int32Array / Uint32Array matching a homogeneous format, or an ArrayBuffer; count x stride bytes. */
   data?: ArrayBufferView | ArrayBuffer;
@@ -40,7 +41,8 @@ export interface ProgramDescription {
   mode?: 'interleaved' | 'separate';
   /** Outputs to capture, in buffer order; default: every `out_*` output in declaration order. */
   varyings?: string[];
-  defines?: Record<string, string | number>;
+  /** Macro values: strings, finite numbers or booleans (objects, arrays, null: XFB_INVALID_ARGUMENT). */
+  defines?: Record<string, string | number | boolean>;
   /** Enforce 4 components per varying in separate mode (default true). */
   portable?: boolean;
   label?: string;
@@ -123,6 +125,8 @@ export class XfbBuffer {
 export class XfbProgram {
   readonly plan: Plan;
   readonly disposed: boolean;
+  /** int/uint/bool/sampler uniforms take integers in their range (int32, uint32): anything else is
+   *  XFB_UNIFORM_TYPE, never wrapped or truncated. */
   setUniform(name: string, value: number | ArrayLike<number>): void;
   dispose(): void;
 }
@@ -216,16 +220,20 @@ export interface Xfb {
    *  write-only { output }; xfb never deletes it. XFB_CAPACITY when it is smaller than count x stride. */
   adoptBuffer(description: { glBuffer: WebGLBuffer; format: VertexAttribute[]; count: number; label?: string }): XfbBuffer;
   createProgram(description: ProgramDescription): XfbProgram;
+  /** XFB_INVALID_ARGUMENT, nothing created, when a buffer is the output of two entries or the input of
+   *  one and the output of another (WebGL2 forbids both); the message names both roles. */
   createPipeline(program: XfbProgram, entries: Entry[], options?: { count?: number; queries?: boolean; fuseSubsteps?: boolean }): XfbPipeline;
   /** Entries: { input } vertex buffers and { output } buffers; vertexCount when no entry has an input. */
   createCapture(program: XfbProgram, entries: Entry[], options?: { vertexCount?: number; expansion?: 'auto' | 'engine' | 'driver' }): XfbCapture;
   /** GL errors already pending when an error-checking xfb call began (raised by other code on the
    *  shared context): kept, oldest first, and cleared by this call. */
   takeForeignGlErrors(): { code: number; name: string }[];
+  /** XFB_DISPOSED after dispose(). */
   liveObjects(): { buffers: number; programs: number; pipelines: number; captures: number; readbacks: number };
+  /** The type and the listener are checked at the call (XFB_INVALID_ARGUMENT). */
   on(type: 'contextlost', listener: (detail: {}) => void): this;
   on(type: 'contextrestored', listener: (detail: { buffers: RestoredBuffer[] }) => void): this;
-  off(type: string, listener: (detail: any) => void): this;
+  off(type: 'contextlost' | 'contextrestored', listener: (detail: any) => void): this;
   dispose(): void;
 }
 

@@ -19,9 +19,14 @@ export class XfbError extends Error {
 
 const fail = (code, message) => { throw new XfbError(code, message); };
 const invalid = (message) => fail('XFB_INVALID_ARGUMENT', message);
-const COMPONENT_TYPES = { float32: Float32Array, int32: Int32Array, uint32: Uint32Array };
-const SCALAR_KIND = { float: 0, int: 1, uint: 2, bool: 3 };
-const GL_ERROR_NAMES = { 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' };
+// Lookup tables without a prototype: a name such as 'toString' or '__proto__' is never found in them.
+const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
+const COMPONENT_TYPES = table({ float32: Float32Array, int32: Int32Array, uint32: Uint32Array });
+const SCALAR_KIND = table({ float: 0, int: 1, uint: 2, bool: 3 });
+/** WebGL2 cannot allocate a buffer of 2^31 bytes or more (GLsizeiptr is 32-bit in the browser). */
+const MAX_BUFFER_BYTES = 2 ** 31 - 1;
+const EVENTS = ['contextlost', 'contextrestored'];
+const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
 async function loadModule() {
   const locateFile = (file) => {
@@ -35,9 +40,40 @@ function nextFrame() {
   return new Promise((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 0)));
 }
 
+/** Checks an options object's keys and returns a copy of its own properties without a prototype:
+ *  validation never reads an inherited property (Object.prototype.count, a class getter). */
 function checkKeys(object, allowed, what) {
   if (object === null || typeof object !== 'object' || Array.isArray(object)) invalid(`${what} must be an object`);
-  for (const key of Object.keys(object)) if (!allowed.includes(key)) invalid(`${what}: unknown key '${key}' (allowed: ${allowed.join(', ')})`);
+  const own = Object.create(null);
+  for (const key of Object.keys(object)) {
+    if (!allowed.includes(key)) invalid(`${what}: unknown key '${key}' (allowed: ${allowed.join(', ')})`);
+    own[key] = object[key];
+  }
+  return own;
+}
+
+/** count x stride within WebGL2's per-buffer limit, checked before anything is allocated. */
+function checkByteLength(count, stride, what) {
+  const bytes = count * stride;
+  if (bytes > MAX_BUFFER_BYTES)
+    fail('XFB_BUFFER_TOO_LARGE', `${what}: ${count} elements x ${stride} bytes = ${bytes} bytes, over WebGL2's limit of 2^31-1 bytes per buffer; use fewer elements or split them over several buffers`);
+}
+
+/** Program and inspect() options: mode, varyings, defines ({ NAME: string | number | boolean }), portable. */
+function checkProgramOptions(o, what) {
+  const mode = o.mode ?? 'interleaved';
+  if (mode !== 'interleaved' && mode !== 'separate') invalid(`${what}: mode must be 'interleaved' or 'separate', got '${String(mode)}'`);
+  if (o.varyings !== undefined && (!Array.isArray(o.varyings) || o.varyings.some((v) => typeof v !== 'string')))
+    invalid(`${what}: varyings must be an array of output names`);
+  if (o.portable !== undefined && typeof o.portable !== 'boolean') invalid(`${what}: portable must be a boolean`);
+  const defines = o.defines ?? {};
+  if (defines === null || typeof defines !== 'object' || Array.isArray(defines)) invalid(`${what}: defines must be an object { NAME: value }`);
+  for (const [name, value] of Object.entries(defines)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) invalid(`${what}: defines: '${name}' is not a macro name`);
+    if (!(typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))))
+      invalid(`${what}: defines.${name} must be a string, a finite number or a boolean, got ${value === null ? 'null' : typeof value}`);
+  }
+  return { mode, varyings: o.varyings ?? [], defines: { ...defines }, portable: o.portable ?? true };
 }
 
 function checkCount(value, what) {
@@ -48,11 +84,11 @@ function checkCount(value, what) {
 function normaliseFormat(format) {
   if (!Array.isArray(format) || format.length === 0) invalid('format must be a non-empty array of { semantic, type?, components?, offset? }');
   let cursor = 0;
-  const attributes = format.map((a, i) => {
-    checkKeys(a, ['semantic', 'type', 'components', 'offset'], `format[${i}]`);
+  const attributes = format.map((entry, i) => {
+    const a = checkKeys(entry, ['semantic', 'type', 'components', 'offset'], `format[${i}]`);
     if (typeof a.semantic !== 'string') invalid(`format[${i}].semantic must be a string such as 'ATTR0' or 'POSITION'`);
     const type = a.type ?? 'float32';
-    if (!(type in COMPONENT_TYPES)) invalid(`format[${i}].type must be float32, int32 or uint32, got '${type}'`);
+    if (typeof type !== 'string' || !(type in COMPONENT_TYPES)) invalid(`format[${i}].type must be float32, int32 or uint32, got '${String(type)}'`);
     const components = a.components ?? 4;
     if (!Number.isInteger(components) || components < 1 || components > 16) invalid(`format[${i}].components must be an integer 1..16, got ${components}`);
     const offset = a.offset ?? cursor;
@@ -92,6 +128,7 @@ class Xfb {
     this.#module = module;
     this.#gl = gl;
     if (gl) {
+      if (gl.isContextLost()) fail('XFB_CONTEXT_LOST', "createXfb(): the WebGL context is lost; create the engine after its 'webglcontextrestored' event");
       this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
       module.GL.makeContextCurrent(this.#handle);
       this.#engine = new module.Engine(ownsContext);
@@ -115,10 +152,11 @@ class Xfb {
   /** What the engine would do with a shader: attributes (ATTRn), captured varyings, buffer layout. */
   inspect(source, options = {}) { return inspectWith(this.#module, source, options); }
 
-  createBuffer(description) {
-    checkKeys(description, ['format', 'count', 'data', 'restore', 'label'], 'createBuffer()');
+  createBuffer(options) {
+    const description = checkKeys(options, ['format', 'count', 'data', 'restore', 'label'], 'createBuffer()');
     const format = normaliseFormat(description.format);
     checkCount(description.count, 'createBuffer(): count');
+    checkByteLength(description.count, format.stride, 'createBuffer()');
     const restore = description.restore ?? 'last-readback';
     if (!['last-readback', 'initial', 'none'].includes(restore)) invalid(`createBuffer(): restore must be 'last-readback', 'initial' or 'none', got '${restore}'`);
     const bytes = description.data === undefined ? null : asBytes(description.data, format, description.count, 'createBuffer(): data');
@@ -131,11 +169,12 @@ class Xfb {
   /** Adopts a WebGLBuffer another library owns (an engine's vertex buffer) as an xfb buffer of
    *  { format, count }, typically a write-only { output } the simulation writes straight into.
    *  xfb never deletes it; after a context loss its owner recreates it: adopt the new one. */
-  adoptBuffer(description) {
-    checkKeys(description, ['glBuffer', 'format', 'count', 'label'], 'adoptBuffer()');
+  adoptBuffer(options) {
+    const description = checkKeys(options, ['glBuffer', 'format', 'count', 'label'], 'adoptBuffer()');
     if (typeof WebGLBuffer === 'undefined' || !(description.glBuffer instanceof WebGLBuffer)) invalid('adoptBuffer(): glBuffer must be a WebGLBuffer');
     const format = normaliseFormat(description.format);
     checkCount(description.count, 'adoptBuffer(): count');
+    checkByteLength(description.count, format.stride, 'adoptBuffer()');
     const GL = this.#module.GL;
     const name = GL.getNewId(GL.buffers); // Emscripten's name for a WebGLBuffer it did not create
     GL.buffers[name] = description.glBuffer;
@@ -152,25 +191,23 @@ class Xfb {
     return buffer;
   }
 
-  createProgram(description) {
-    checkKeys(description, ['source', 'mode', 'varyings', 'defines', 'portable', 'label'], 'createProgram()');
+  createProgram(given) {
+    const description = checkKeys(given, ['source', 'mode', 'varyings', 'defines', 'portable', 'label'], 'createProgram()');
     if (typeof description.source !== 'string') invalid('createProgram(): source must be a string of GLSL');
-    const mode = description.mode ?? 'interleaved';
-    if (mode !== 'interleaved' && mode !== 'separate') invalid(`createProgram(): mode must be 'interleaved' or 'separate', got '${mode}'`);
-    if (description.varyings !== undefined && (!Array.isArray(description.varyings) || description.varyings.some((v) => typeof v !== 'string')))
-      invalid('createProgram(): varyings must be an array of output names');
-    const options = { mode, varyings: description.varyings ?? [], defines: description.defines ?? {}, portable: description.portable ?? true, label: description.label ?? 'program' };
+    if (description.label !== undefined && typeof description.label !== 'string') invalid('createProgram(): label must be a string');
+    const options = { ...checkProgramOptions(description, 'createProgram()'), label: description.label ?? 'program' };
     const id = this.#call('createProgram', description.source, JSON.stringify(options));
     const program = new XfbProgram(this, id, JSON.parse(this.#call('uniforms', id)));
     this.#objects.add(program);
     return program;
   }
 
-  createPipeline(program, entries, options = {}) {
+  createPipeline(program, entries, pipelineOptions = {}) {
     this.#checkProgram(program, 'createPipeline()');
-    if (options.emits?.length) fail('XFB_UNSUPPORTED', 'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine');
-    checkKeys(options, ['count', 'queries', 'fuseSubsteps'], 'createPipeline() options');
+    if (pipelineOptions?.emits?.length) fail('XFB_UNSUPPORTED', 'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine');
+    const options = checkKeys(pipelineOptions, ['count', 'queries', 'fuseSubsteps'], 'createPipeline() options');
     if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
+    if (options.queries !== undefined && typeof options.queries !== 'boolean') invalid('createPipeline(): queries must be a boolean');
     if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') invalid('createPipeline(): fuseSubsteps must be a boolean');
     const id = this.#call('createPipeline', program.id, this.#entriesJson(entries, 'createPipeline()'), JSON.stringify(options));
     const pipeline = new XfbPipeline(this, id, entries);
@@ -180,9 +217,9 @@ class Xfb {
 
   /** Runs a program over draws of points, lines or triangles and captures whole primitives:
    *  entries are { input } vertex buffers and { output } buffers (one per captured buffer). */
-  createCapture(program, entries, options = {}) {
+  createCapture(program, entries, captureOptions = {}) {
     this.#checkProgram(program, 'createCapture()');
-    checkKeys(options, ['vertexCount', 'expansion'], 'createCapture() options');
+    const options = checkKeys(captureOptions, ['vertexCount', 'expansion'], 'createCapture() options');
     if (options.vertexCount !== undefined) checkCount(options.vertexCount, 'createCapture(): vertexCount');
     if (options.expansion !== undefined && !['auto', 'engine', 'driver'].includes(options.expansion))
       invalid(`createCapture(): expansion must be 'auto', 'engine' or 'driver', got '${options.expansion}'`);
@@ -198,8 +235,8 @@ class Xfb {
 
   #entriesJson(entries, what) {
     if (!Array.isArray(entries)) invalid(`${what}: entries must be an array of { input?, output? }`);
-    return JSON.stringify(entries.map((entry, i) => {
-      checkKeys(entry, ['input', 'output'], `entries[${i}]`);
+    return JSON.stringify(entries.map((given, i) => {
+      const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
       const out = {};
       for (const role of ['input', 'output']) {
         if (entry[role] === undefined) continue;
@@ -218,10 +255,18 @@ class Xfb {
   }
 
   /** Counts of live engine objects (buffers, programs, pipelines, captures, readbacks), for leak checks. */
-  liveObjects() { return JSON.parse(this.#engine.liveObjects()); }
+  liveObjects() {
+    if (this.#disposed) fail('XFB_DISPOSED', 'liveObjects(): this engine was disposed; it holds no objects');
+    if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
+    return JSON.parse(this.#engine.liveObjects());
+  }
 
-  on(type, listener) { (this.#listeners.get(type) ?? this.#listeners.set(type, new Set()).get(type)).add(listener); return this; }
-  off(type, listener) { this.#listeners.get(type)?.delete(listener); return this; }
+  on(type, listener) {
+    checkListener(type, listener, 'on()');
+    (this.#listeners.get(type) ?? this.#listeners.set(type, new Set()).get(type)).add(listener);
+    return this;
+  }
+  off(type, listener) { checkListener(type, listener, 'off()'); this.#listeners.get(type)?.delete(listener); return this; }
 
   /** Frees every GPU object of this engine. */
   dispose() {
@@ -248,17 +293,29 @@ class Xfb {
     const result = this.#engine[method](...args);
     if (result === false || result === -1 || result === '' || result === '!' || result === null) {
       if (method === 'pollChecked' && result === '') return result; // still pending
+      // Lost before the event arrived (the browser can lose a context at any call, e.g. out of GPU
+      // memory): that is the cause, not whatever the failed call saw.
+      if (this.#gl?.isContextLost()) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context was lost; wait for the 'contextrestored' event`);
       const e = JSON.parse(this.#engine.lastError());
       fail(e.code, e.message);
     }
     return result;
   }
   call(method, ...args) { return this.#call(method, ...args); }
+  /** Frees an engine object now, also while the context is lost (deleting names on a lost context
+   *  is a no-op, and the object is then not re-created on restore). kind: as XfbObject. */
+  release(kind, id) {
+    if (this.#disposed || !this.#engine) return;
+    const GL = this.#module.GL;
+    if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
+    this.#engine.dispose(kind, id);
+  }
 
   /** Copies bytes into the wasm heap for the duration of `f(ptr, length)`. */
   #withHeap(bytes, f) {
     if (!bytes || bytes.byteLength === 0) return f(0, 0);
     const ptr = this.#module._malloc(bytes.byteLength);
+    if (!ptr) fail('XFB_OUT_OF_MEMORY', `the WebAssembly heap has no room for ${bytes.byteLength} bytes; use smaller buffers`);
     try {
       this.#module.HEAPU8.set(bytes, ptr);
       return f(ptr, bytes.byteLength);
@@ -294,7 +351,7 @@ class XfbObject {
   call(method, ...args) { this.check(); return this.#owner.call(method, this.#id, ...args); }
   dispose() {
     if (this.#disposed) return;
-    if (!this.#owner.isContextLost) this.#owner.call('dispose', this.#kind, this.#id);
+    this.#owner.release(this.#kind, this.#id);
     this.#disposed = true;
     this.#owner.forget(this);
   }
@@ -323,7 +380,8 @@ export class XfbBuffer extends XfbObject {
   }
   get byteLength() { return this.#count * this.#format.stride; }
 
-  upload(data, { offset = 0 } = {}) {
+  upload(data, options = {}) {
+    const offset = checkKeys(options, ['offset'], 'upload() options').offset ?? 0;
     if (!Number.isInteger(offset) || offset < 0) invalid(`upload(): offset must be a non-negative integer byte offset, got ${offset}`);
     const Expected = arrayTypeOf(this.#format);
     if (!ArrayBuffer.isView(data) && !(data instanceof ArrayBuffer)) invalid('upload(): data must be a typed array or an ArrayBuffer');
@@ -336,8 +394,14 @@ export class XfbBuffer extends XfbObject {
   /** Resolves to the contents (a typed array of the format's type) once the GPU is done; never blocks. */
   async read() {
     const rid = this.call('readAsync');
-    while (this.owner.call('readbackReady', rid) === 0) await nextFrame();
-    const view = this.owner.call('takeReadback', rid);
+    let view;
+    try {
+      while (this.owner.call('readbackReady', rid) === 0) await nextFrame();
+      view = this.owner.call('takeReadback', rid);
+    } catch (e) {
+      this.owner.release(3, rid); // the staging buffer and its fence, also after a context loss
+      throw e;
+    }
     const bytes = view.slice(); // copy out of the wasm heap
     if (this.#restore === 'last-readback') { this.#shadow = bytes; this.#shadowSource = 'last-readback'; }
     const Type = arrayTypeOf(this.#format);
@@ -361,13 +425,21 @@ export class XfbProgram extends XfbObject {
   setUniform(name, value) {
     this.check();
     if (typeof name !== 'string') invalid('setUniform(): name must be a string');
-    const declared = this.#uniforms[name];
+    const declared = Object.hasOwn(this.#uniforms, name) ? this.#uniforms[name] : undefined;
     const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
     if (!values || values.length === 0) invalid(`setUniform('${name}'): value must be a number, an array of numbers or a typed array`);
     values.forEach((v, i) => { if (typeof v !== 'number' || Number.isNaN(v)) invalid(`setUniform('${name}'): value[${i}] is ${v}, not a number`); });
     // Bool uniforms and samplers (kind 6: a texture unit) take ints.
     const kind = !declared ? SCALAR_KIND.float : declared.kind === 6 || declared.kind === SCALAR_KIND.bool ? SCALAR_KIND.int : declared.kind;
     const Type = kind === SCALAR_KIND.float ? Float32Array : kind === SCALAR_KIND.uint ? Uint32Array : Int32Array;
+    if (Type !== Float32Array) {
+      // Int32Array/Uint32Array.from() would wrap 2**40 to 0 and truncate 2.5: refused instead.
+      const [lo, hi] = Type === Uint32Array ? [0, 2 ** 32 - 1] : [-(2 ** 31), 2 ** 31 - 1];
+      values.forEach((v, i) => {
+        if (!Number.isInteger(v) || v < lo || v > hi)
+          fail('XFB_UNIFORM_TYPE', `setUniform('${name}'): value[${i}] is ${v}, but the uniform takes ${Type === Uint32Array ? 'uint' : 'int'} values: integers ${lo}..${hi}`);
+      });
+    }
     const typed = Type.from(values);
     this.owner.withHeap(new Uint8Array(typed.buffer), (ptr, n) => this.call('setUniform', name, kind, ptr, n));
   }
@@ -409,14 +481,19 @@ export class XfbPipeline extends XfbObject {
 const DRAW_MODES = ['points', 'lines', 'line_strip', 'line_loop', 'triangles', 'triangle_strip', 'triangle_fan'];
 const INDEX_MAX = new Map([[Uint8Array, 0xFF], [Uint16Array, 0xFFFF], [Uint32Array, 0xFFFFFFFF]]);
 
+function checkListener(type, listener, what) {
+  if (!EVENTS.includes(type)) invalid(`${what}: the event must be 'contextlost' or 'contextrestored', got '${String(type)}'`);
+  if (typeof listener !== 'function') invalid(`${what}: the listener must be a function, got ${listener === null ? 'null' : typeof listener}`);
+}
+
 function checkMode(mode, what) {
   if (!DRAW_MODES.includes(mode)) invalid(`${what}: mode must be one of ${DRAW_MODES.join(', ')}, got '${mode}'`);
 }
 
 // A draw ({ mode, count } or { mode, indices, restartIndex? }) checked; indices as a Uint32Array
 // (null for a count), restart -1 for none. `keys`: what the caller allows.
-function checkDraw(draw, what, keys) {
-  checkKeys(draw, keys, what);
+function checkDraw(given, what, keys) {
+  const draw = checkKeys(given, keys, what);
   checkMode(draw.mode, what);
   let indices = null, restart = -1;
   if (draw.indices !== undefined) {
@@ -433,7 +510,7 @@ function checkDraw(draw, what, keys) {
     if (!Number.isInteger(draw.count) || draw.count < 0) invalid(`${what}: count must be a non-negative integer, got ${String(draw.count)}`);
     if (draw.restartIndex !== undefined) invalid(`${what}: restartIndex needs indices`);
   }
-  return { indices, restart };
+  return { indices, restart, draw };
 }
 
 export class XfbCapture extends XfbObject {
@@ -445,8 +522,8 @@ export class XfbCapture extends XfbObject {
    *  or an array of integers; restartIndex defaults to the index type's maximum, as WebGL2's
    *  fixed-index primitive restart does (null: no restart). The capacity is checked first
    *  (XFB_CAPACITY, nothing written). Returns { primitive, primitives, records, bytes }. */
-  capture(draw) {
-    const { indices, restart } = checkDraw(draw, 'capture()', ['mode', 'count', 'indices', 'restartIndex']);
+  capture(given) {
+    const { indices, restart, draw } = checkDraw(given, 'capture()', ['mode', 'count', 'indices', 'restartIndex']);
     const bytes = indices ? new Uint8Array(indices.buffer) : null;
     const result = this.owner.withHeap(bytes, (ptr) => this.call('capture', draw.mode, draw.count ?? 0, ptr, indices ? indices.length : -1, restart));
     return JSON.parse(result);
@@ -454,7 +531,8 @@ export class XfbCapture extends XfbObject {
 
   /** Draws the last capture's vertices with the program and vertex array bound on the context
    *  (drawArrays(Instanced) with the planned count on WebGL2: no readback, no query). */
-  drawCaptured({ mode, instances = 1 } = {}) {
+  drawCaptured(options = {}) {
+    const { mode, instances = 1 } = checkKeys(options, ['mode', 'instances'], 'drawCaptured() options');
     if (mode !== undefined) checkMode(mode, 'drawCaptured()');
     if (!Number.isInteger(instances) || instances < 1) invalid(`drawCaptured(): instances must be a positive integer, got ${instances}`);
     this.call('drawCaptured', mode ?? '', instances);
@@ -467,12 +545,13 @@ export class XfbCapture extends XfbObject {
    *  session is checked first (XFB_CAPACITY: nothing written; XFB_OUTPUT_LAYOUT_MISMATCH).
    *  Returns { firstRecord, endRecord, endBytes, parts: [{ primitive, primitives, firstRecord,
    *  records, firstByte, bytes }] }. */
-  captureSession(parts, { firstRecord = 0 } = {}) {
+  captureSession(parts, options = {}) {
+    const { firstRecord = 0 } = checkKeys(options, ['firstRecord'], 'captureSession() options');
     if (!Array.isArray(parts) || parts.length === 0) invalid('captureSession(): parts must be a non-empty array of draws');
     if (!Number.isInteger(firstRecord) || firstRecord < 0) invalid(`captureSession(): firstRecord must be a non-negative integer, got ${firstRecord}`);
-    const list = parts.map((part, i) => {
+    const list = parts.map((given, i) => {
       const what = `captureSession(): parts[${i}]`;
-      const { indices, restart } = checkDraw(part, what, ['mode', 'count', 'indices', 'restartIndex', 'program']);
+      const { indices, restart, draw: part } = checkDraw(given, what, ['mode', 'count', 'indices', 'restartIndex', 'program']);
       const out = { mode: part.mode, count: part.count ?? 0 };
       if (indices) out.indices = Array.from(indices);
       if (restart >= 0) out.restartIndex = restart;
@@ -488,7 +567,8 @@ export class XfbCapture extends XfbObject {
   /** Draws the last session's records, of one part ({ part }) or all of them, with the program and
    *  vertex array bound on the context: drawArraysInstanced(mode, firstRecord, records, instances)
    *  with the planned range (no readback, no query). */
-  drawSession({ part, mode, instances = 1 } = {}) {
+  drawSession(options = {}) {
+    const { part, mode, instances = 1 } = checkKeys(options, ['part', 'mode', 'instances'], 'drawSession() options');
     if (part !== undefined && (!Number.isInteger(part) || part < 0)) invalid(`drawSession(): part must be a non-negative integer, got ${part}`);
     if (mode !== undefined) checkMode(mode, 'drawSession()');
     if (!Number.isInteger(instances) || instances < 1) invalid(`drawSession(): instances must be a positive integer, got ${instances}`);
@@ -501,8 +581,8 @@ export class XfbCapture extends XfbObject {
  *  ownsContext (WebGL2, default false): false leaves the state engines cache as found after every
  *  call (README "Sharing a context"); true, for an application that owns the context alone, keeps
  *  the minimal step and leaves xfb's program and vertex array bound. */
-export default async function createXfb(options = {}) {
-  checkKeys(options, ['canvas', 'gl', 'contextAttributes', 'ownsContext', 'device', 'backend'], 'createXfb()');
+export default async function createXfb(given = {}) {
+  const options = checkKeys(given, ['canvas', 'gl', 'contextAttributes', 'ownsContext', 'device', 'backend'], 'createXfb()');
   const backend = options.backend ?? (options.device ? 'webgpu' : 'webgl2');
   if (backend !== 'webgl2' && backend !== 'webgpu') invalid(`createXfb(): backend must be 'webgl2' or 'webgpu', got '${backend}'`);
   if (backend === 'webgpu') {
@@ -527,9 +607,9 @@ export default async function createXfb(options = {}) {
   return new Xfb(module, gl ?? null, options.ownsContext ?? false);
 }
 
-function inspectWith(module, source, options) {
+function inspectWith(module, source, given) {
   if (typeof source !== 'string') invalid('inspect(): source must be a string of GLSL');
-  checkKeys(options, ['mode', 'varyings', 'defines', 'portable'], 'inspect() options');
+  const options = checkProgramOptions(checkKeys(given, ['mode', 'varyings', 'defines', 'portable'], 'inspect() options'), 'inspect()');
   const result = JSON.parse(module.inspect(source, JSON.stringify(options)));
   if (result.error) fail(result.error.code, result.error.message);
   return result;
@@ -567,7 +647,7 @@ export function createdBuffers(gl, fn) {
   }
 }
 // What webgpu.js shares with this file: the same validation and the same XfbError.
-const SHARED = { fail, invalid, checkKeys, checkCount, normaliseFormat, asBytes, arrayTypeOf, inspectWith };
+const SHARED = { fail, invalid, checkKeys, checkCount, checkProgramOptions, normaliseFormat, asBytes, arrayTypeOf, inspectWith };
 
 let planner;
 /** The planner alone (no WebGL; works in Node): attributes, captured varyings, buffer layout. */

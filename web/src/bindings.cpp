@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 
@@ -52,7 +53,11 @@ CaptureOptions parseCapture(const json& o) {
 ReadOptions parseRead(const json& o) {
     ReadOptions r;
     if (o.contains("defines"))
-        for (auto& [k, v] : o["defines"].items()) r.defines[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        for (auto& [k, v] : o["defines"].items()) {
+            if (!v.is_primitive() || v.is_null())
+                throw Error(ErrorCode::InvalidArgument, "defines['" + k + "'] must be a string, a number or a boolean, got " + v.dump());
+            r.defines[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        }
     return r;
 }
 
@@ -65,6 +70,8 @@ R guarded(json& last, R fallback, F&& f) {
         return f();
     } catch (const Error& e) {
         last = errorJson(std::string(errorCodeName(e.code())), e.message());
+    } catch (const std::bad_alloc&) {
+        last = errorJson("XFB_OUT_OF_MEMORY", "the WebAssembly heap has no room for this; use smaller buffers or counts");
     } catch (const json::exception& e) {
         last = errorJson("XFB_INVALID_ARGUMENT", std::string("malformed argument: ") + e.what());
     } catch (const std::exception& e) {
@@ -388,7 +395,11 @@ public:
     }
     /// GL errors pending before an error-checking call began (the application's), as numbers.
     std::string takeForeignErrors() { return json(device_->takeForeignErrors()).dump(); }
-    void contextLost() { device_->contextLost(); }
+    /// Readbacks in flight cannot complete on a lost context: released now (their read() rejects).
+    void contextLost() {
+        device_->contextLost();
+        readbacks_.clear();
+    }
     bool contextRestored() {
         return guarded(last_, false, [&] {
             device_->contextRestored();

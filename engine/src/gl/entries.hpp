@@ -14,7 +14,8 @@ struct ResolvedEntries {
     std::vector<EntryDesc> descs;
 };
 
-/// @throws Error Disposed (a moved-from Buffer), InvalidArgument (the same Buffer as input and output)
+/// @throws Error Disposed (a moved-from Buffer), InvalidArgument (the same Buffer as input and output,
+///        as output of two entries, or as the input of one entry and the output of another)
 ResolvedEntries resolveEntries(const std::vector<Entry>& entries);
 
 } // namespace xfb::detail
