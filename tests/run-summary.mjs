@@ -18,7 +18,7 @@ const header = /^\d+\/\d+ Test: (.*)$/gm;
 const starts = [...text.matchAll(header)];
 starts.forEach((m, i) => entries.push({ name: m[1], body: text.slice(m.index, i + 1 < starts.length ? starts[i + 1].index : text.length) }));
 
-let cases = 0, asserts = 0;
+let cases = 0, asserts = 0, fuzzInputs = 0, fuzzExecutions = 0;
 const nothing = [], exitOnly = [];
 for (const e of entries) {
   const runs = [...e.body.matchAll(/xfb-test-run: cases=(\d+) asserts=(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
@@ -28,12 +28,14 @@ for (const e of entries) {
     continue;
   }
   const c = runs.reduce((s, r) => s + r[0], 0), a = runs.reduce((s, r) => s + r[1], 0);
-  cases += c;
-  asserts += a;
+  // The fuzz entries (tests/fuzz/run_fuzzer.sh) count inputs and executions, not test cases.
+  if (e.name.startsWith('fuzz.')) fuzzInputs += c, fuzzExecutions += a;
+  else cases += c, asserts += a;
   if (c === 0 || a === 0) nothing.push(`${e.name} (cases=${c} asserts=${a})`);
 }
 
 console.log(`ctest entries: ${entries.length}; test cases executed: ${cases}; assertions: ${asserts}; entries that ran nothing: ${nothing.length}`);
+if (fuzzInputs) console.log(`  fuzz entries: ${fuzzInputs} inputs, ${fuzzExecutions} executions`);
 if (exitOnly.length) console.log(`  of which judged by their exit status alone (demos, benchmarks, consumer builds): ${exitOnly.length}`);
 for (const n of nothing) console.log(`  ran nothing: ${n}`);
 if (entries.length === 0) console.log('  no entry in the log: ctest ran nothing');
