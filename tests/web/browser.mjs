@@ -15,6 +15,12 @@ import { CHROMIUM_ARGS } from './chromium.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const [npmDir, suite] = process.argv.slice(2);
 const measurement = suite === 'bench';
+// Suites where xfb shares a context with an engine rendering its usual scenes: any WebGL warning Chromium
+// prints (an error a call raised, "location is not from the associated program", ...) fails the run.
+// Other suites provoke errors and context loss on purpose (shared-context: a pending application
+// error, xfb called while the application's transform feedback is active).
+const webglWarningsFail = ['three', 'babylon', 'playcanvas', 'engine-gallery'].includes(suite);
+const webglWarnings = [];
 if (!npmDir || !suite) { console.error('usage: node browser.mjs NPM_DIR SUITE'); process.exit(2); }
 
 const server = await serve({ '/npm/': resolve(npmDir), '/shaders/': join(here, '../../shaders'), '/demos/': join(here, '../../demos'), '/': join(here, 'page') });
@@ -23,7 +29,10 @@ const context = await chromium.launchPersistentContext(userDataDir, { executable
 let failed = 0;
 try {
   const page = await context.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') console.log(`[page] ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.log(`[page] ${m.text()}`);
+    if (/WebGL|GL_[A-Z_]+/.test(m.text()) && (m.type() === 'warning' || m.type() === 'error')) webglWarnings.push(m.text());
+  });
   page.on('response', (r) => { if (r.status() >= 400) console.log(`[page] ${r.status()} ${r.url()}`); });
   const crashed = new Promise((_, reject) => page.on('pageerror', (e) => reject(new Error(`uncaught in the page: ${e.message}`))));
   await page.goto(`${server.url}/index.html?suite=${encodeURIComponent(suite)}`);
@@ -37,6 +46,10 @@ try {
   const asserts = results.reduce((sum, r) => sum + r.asserts, 0);
   console.log(`${results.length - failed} of ${results.length} passed`);
   console.log(`xfb-test-run: cases=${results.length} asserts=${asserts}`);
+  if (webglWarningsFail && webglWarnings.length) {
+    console.log(`FAIL  ${suite}: ${webglWarnings.length} WebGL warnings on the console:\n      ${webglWarnings.join('\n      ')}`);
+    failed++;
+  }
   if (results.length === 0 || (asserts === 0 && !measurement)) {
     console.log('FAIL  no case or no assertion ran: this run checked nothing');
     failed++;
