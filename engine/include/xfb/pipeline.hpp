@@ -81,11 +81,15 @@ struct EmitReport {
 
 /// Transform-feedback backend: builds, once, one vertex array object and one transform feedback object per ping-pong side
 /// (glGenVertexArrays, glGenTransformFeedbacks, glVertexAttrib(I)Pointer, glBindBufferBase).
-/// A steady-state step creates no GL object and makes 9 GL calls (plus glUniform* for changed
-/// uniforms): glUseProgram, glBindVertexArray, glBindTransformFeedback, glEnable(RASTERIZER_DISCARD),
-/// glBeginTransformFeedback(POINTS), glDrawArrays(POINTS), glEndTransformFeedback, glDisable,
-/// and glBindTransformFeedback(0), so no buffer stays bound for transform feedback. The step's
-/// vertex array object stays bound: bind your own before setting attribute pointers.
+/// A steady-state step creates no GL object. The pass makes 9 GL calls (plus glUniform* for
+/// changed uniforms): glUseProgram, glBindVertexArray, glBindTransformFeedback,
+/// glEnable(RASTERIZER_DISCARD), glBeginTransformFeedback(POINTS), glDrawArrays(POINTS),
+/// glEndTransformFeedback, glDisable, and glBindTransformFeedback(0), so no buffer stays bound for
+/// transform feedback. By default (DeviceOptions::ownsContext false) the shared-context guard adds
+/// glGetIntegerv x4 and glIsEnabled (1, desktop GL 2) to read what the application had bound, then
+/// binds its program and vertex array again (README "Sharing a context"); with ownsContext the step
+/// is the 9 calls alone and its vertex array object stays bound: bind your own before setting
+/// attribute pointers. Measured in tests/gl/gl_calls_test.cpp.
 /// Needs GL 4.0 / ES 3.0 / WebGL2.
 ///
 /// Compute backend (GL 4.3 / ES 3.1): glUseProgram, glBindBufferBase(GL_SHADER_STORAGE_BUFFER)
@@ -146,7 +150,8 @@ public:
     const PassPlan& plan() const;
     std::int64_t count() const;
     std::uint64_t stepsTaken() const;
-    /// GL calls the last pass made (9 for transform feedback, plus glUniform* for changed values).
+    /// GL calls the last pass itself made (9 for transform feedback, plus glUniform* for changed
+    /// values), counted by the engine; the shared-context guard's calls are not included.
     int lastStepGlCalls() const;
 
     /// Emitted outputs: per budget, the last step's totals, read back (a fence, then
