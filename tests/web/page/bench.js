@@ -3,7 +3,11 @@
 // compute pass), same shader and same page load, at 1e4, 1e5, 1e6 elements. Each round times a
 // batch of steps of one variant, ended by waiting for the GPU: WebGL2 a 4-byte getBufferSubData
 // (the only way without yielding), WebGPU onSubmittedWorkDone; medians of the rounds. Without
-// WebGPU in the browser the WebGPU column is null. Run: node browser.mjs NPM_DIR bench
+// WebGPU in the browser the WebGPU column is null. The engine runs in both WebGL2 modes: the default
+// shared-context one and { ownsContext: true } (the same 9 calls per step as the hand-written loop).
+// Then the CPU cost of a step: a 16-element simulation (the GPU work is negligible), warm, the JS
+// time of setUniform + step() for 5000 steps without waiting for the GPU, in paired runs (each
+// run times every variant once, the order rotated), medians. Run: node browser.mjs NPM_DIR bench
 import { countCalls, createXfb, pseudoRandom } from './assert.js';
 
 const source = await (await fetch('/shaders/bench_particles.vert')).text();
@@ -11,6 +15,7 @@ const canvas = document.createElement('canvas');
 const gl = canvas.getContext('webgl2');
 const calls = countCalls(gl);
 const xfb = await createXfb({ gl });
+const owned = await createXfb({ gl, ownsContext: true });
 const webgpu = navigator.gpu ? await createXfb({ backend: 'webgpu' }).catch(() => null) : null;
 const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -25,7 +30,8 @@ function handwritten(n, initial) {
   gl.transformFeedbackVaryings(program, ['out_position', 'out_velocity'], gl.INTERLEAVED_ATTRIBS);
   gl.linkProgram(program);
   gl.useProgram(program);
-  gl.uniform1f(gl.getUniformLocation(program, 'dt'), 1 / 64);
+  const dt = gl.getUniformLocation(program, 'dt');
+  gl.uniform1f(dt, 1 / 64);
   const buffers = [0, 1].map((i) => { const b = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, b); gl.bufferData(gl.ARRAY_BUFFER, i ? initial.byteLength : initial, gl.DYNAMIC_COPY); return b; });
   gl.bindBuffer(gl.ARRAY_BUFFER, null);
   const vaos = [], tfs = [];
@@ -45,8 +51,10 @@ function handwritten(n, initial) {
   gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, null);
   let side = 0;
   return {
-    step() {
+    // setDt: the hand-written setUniform (the program must be current; the first call of step).
+    step(setDt) {
       gl.useProgram(program);
+      if (setDt !== undefined) gl.uniform1f(dt, setDt);
       gl.bindVertexArray(vaos[side]);
       gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfs[side]);
       gl.enable(gl.RASTERIZER_DISCARD);
@@ -58,17 +66,29 @@ function handwritten(n, initial) {
       side ^= 1;
     },
     current: () => buffers[side],
+    dispose() {
+      for (const o of buffers) gl.deleteBuffer(o);
+      for (const o of vaos) gl.deleteVertexArray(o);
+      for (const o of tfs) gl.deleteTransformFeedback(o);
+      gl.deleteProgram(program);
+    },
   };
+}
+
+// The engine's loop on one engine (default or ownsContext): a state pair and the program.
+function engineLoop(engine, n, initial) {
+  const a = engine.createBuffer({ format, count: n, data: initial }), b = engine.createBuffer({ format, count: n });
+  const program = engine.createProgram({ source });
+  program.setUniform('dt', 1 / 64);
+  const pipeline = engine.createPipeline(program, [{ input: a, output: b }]);
+  return { a, program, pipeline, dispose() { for (const o of [pipeline, program, a, b]) o.dispose(); } };
 }
 
 const results = [];
 for (const n of [1e4, 1e5, 1e6]) {
   test(`${n} elements`, async ({ note }) => {
     const initial = pseudoRandom(n * 8, -1, 1, 7);
-    const a = xfb.createBuffer({ format, count: n, data: initial }), b = xfb.createBuffer({ format, count: n });
-    const program = xfb.createProgram({ source });
-    program.setUniform('dt', 1 / 64);
-    const pipeline = xfb.createPipeline(program, [{ input: a, output: b }]);
+    const engine = engineLoop(xfb, n, initial), ownedEngine = engineLoop(owned, n, initial);
     const hand = handwritten(n, initial);
     const probe = new Uint8Array(4);
     const glWait = (buffer) => () => {
@@ -76,7 +96,9 @@ for (const n of [1e4, 1e5, 1e6]) {
       gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe);
       gl.bindBuffer(gl.COPY_READ_BUFFER, null);
     };
-    const variants = { engine: { step: () => pipeline.step(), wait: glWait(() => a.glBuffer) }, handwritten: { step: hand.step, wait: glWait(hand.current) } };
+    const variants = { engine: { step: () => engine.pipeline.step(), wait: glWait(() => engine.a.glBuffer) },
+      engine_owned: { step: () => ownedEngine.pipeline.step(), wait: glWait(() => ownedEngine.a.glBuffer) },
+      handwritten: { step: () => hand.step(), wait: glWait(hand.current) } };
     const gpuObjects = [];
     if (webgpu) {
       const ga = webgpu.createBuffer({ format, count: n, data: initial }), gb = webgpu.createBuffer({ format, count: n });
@@ -99,13 +121,56 @@ for (const n of [1e4, 1e5, 1e6]) {
         await v.wait();
         ms[name].push((performance.now() - t0) / batch);
       }
-    const row = { elements: n, engine_ms: median(ms.engine), handwritten_ms: median(ms.handwritten), webgpu_ms: webgpu ? median(ms.webgpu) : null,
-      engine_gl_calls: perStep.engine, handwritten_gl_calls: perStep.handwritten };
+    const row = { elements: n, engine_ms: median(ms.engine), engine_owned_ms: median(ms.engine_owned), handwritten_ms: median(ms.handwritten),
+      webgpu_ms: webgpu ? median(ms.webgpu) : null,
+      engine_gl_calls: perStep.engine, engine_owned_gl_calls: perStep.engine_owned, handwritten_gl_calls: perStep.handwritten };
     row.ratio = row.engine_ms / row.handwritten_ms;
+    row.owned_ratio = row.engine_owned_ms / row.handwritten_ms;
     row.webgpu_ratio = webgpu ? row.webgpu_ms / row.engine_ms : null;
     results.push(row);
     note(JSON.stringify(row));
-    for (const o of [pipeline, program, a, b, ...gpuObjects]) o.dispose();
+    for (const o of [engine, ownedEngine, hand, ...gpuObjects]) o.dispose();
   });
 }
+
+// The CPU side: what a step costs in JavaScript + wasm + the browser's WebGL2 front end. The GL
+// commands are only queued (no wait inside the timed loop); the queue is drained between runs.
+const cpu = { elements: 16, steps: 5000, runs: 8 };
+test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} paired runs)`, async ({ note }) => {
+  const initial = pseudoRandom(cpu.elements * 8, -1, 1, 11);
+  const engine = engineLoop(xfb, cpu.elements, initial), ownedEngine = engineLoop(owned, cpu.elements, initial);
+  const hand = handwritten(cpu.elements, initial);
+  const dt = (i) => (1 + (i & 7)) / 1024; // a value that changes every step, as a time step or a clock would
+  const variants = {
+    handwritten: (i) => hand.step(dt(i)),
+    engine: (i) => { engine.program.setUniform('dt', dt(i)); engine.pipeline.step(); },
+    engine_owned: (i) => { ownedEngine.program.setUniform('dt', dt(i)); ownedEngine.pipeline.step(); },
+  };
+  const probe = new Uint8Array(4);
+  const drain = () => { gl.bindBuffer(gl.COPY_READ_BUFFER, hand.current()); gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe); gl.bindBuffer(gl.COPY_READ_BUFFER, null); };
+  const names = Object.keys(variants);
+  for (const name of names) for (let i = 0; i < 1000; i++) variants[name](i); // warm: JIT tiers, caches
+  drain();
+  const us = Object.fromEntries(names.map((k) => [k, []])), ratios = { engine: [], engine_owned: [] };
+  for (let r = 0; r < cpu.runs; r++) {
+    const run = {};
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length], step = variants[name];
+      const t0 = performance.now();
+      for (let i = 0; i < cpu.steps; i++) step(i);
+      run[name] = ((performance.now() - t0) * 1000) / cpu.steps;
+      drain();
+    }
+    for (const name of names) us[name].push(run[name]);
+    for (const name of Object.keys(ratios)) ratios[name].push(run[name] / run.handwritten);
+  }
+  const row = { elements: cpu.elements, steps: cpu.steps, runs: cpu.runs };
+  for (const name of names) row[`${name}_us`] = median(us[name]);
+  for (const name of Object.keys(ratios)) row[`${name}_ratio`] = median(ratios[name]);
+  row.per_run_us = Object.fromEntries(names.map((k) => [k, us[k].map((x) => +x.toFixed(2))]));
+  results.push(row);
+  note(JSON.stringify(row));
+  for (const o of [engine, ownedEngine, hand]) o.dispose();
+});
+
 test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); });
