@@ -12,7 +12,11 @@
 // clang-format off
 EM_JS(void, xfb_guard_save, (unsigned bits, unsigned firstUnit, unsigned units), {
   var g = GLctx, s = { b: bits, f: firstUnit, n: units }, i;
-  if (bits & 1) s.p = g.getParameter(0x8B8D);
+  // A program the application deleted while current stays current until replaced, and cannot be
+  // made current again: its DELETE_STATUS is read now, while it still exists (after xfb's
+  // useProgram the query would be an INVALID_VALUE). isProgram() would answer at restore, but in
+  // Chromium it is a synchronous round trip to the GPU process (~100 us, most of a step's CPU time).
+  if ((bits & 1) && (s.p = g.getParameter(0x8B8D))) s.pd = g.getProgramParameter(s.p, 0x8B80);
   if (bits & 2) s.v = g.getParameter(0x85B5);
   // Generic buffer bindings are cleared while xfb runs: WebGL2 refuses a transform-feedback
   // draw while one of its buffers is also bound to another target.
@@ -45,7 +49,8 @@ EM_JS(void, xfb_guard_save, (unsigned bits, unsigned firstUnit, unsigned units),
 
 EM_JS(void, xfb_guard_restore, (int unwinding), {
   var g = GLctx, s = GL.xfbGuards.pop(), b = s.b, u = unwinding, i;
-  if (b & 1) g.useProgram(s.p && g.isProgram(s.p) ? s.p : null);
+  // name 0: deleted by xfb's own glDeleteProgram (Emscripten's mark) during this call.
+  if (b & 1) g.useProgram(s.p && !s.pd && s.p.name !== 0 ? s.p : null);
   if (b & 2) g.bindVertexArray(s.v);
   if ((b & 4) && (s.a || u)) g.bindBuffer(0x8892, s.a);
   if ((b & 8) && (s.r || u)) g.bindBuffer(0x8F36, s.r);
