@@ -122,7 +122,7 @@ function asBytes(data, format, count, what) {
 }
 
 class Xfb {
-  #module; #engine; #gl; #handle; #lost = false; #listeners = new Map(); #objects = new Set(); #disposed = false; #onLost; #onRestored;
+  #module; #engine; #gl; #handle; #scratch = 0; #scratchBytes = 0; #lost = false; #listeners = new Map(); #objects = new Set(); #disposed = false; #onLost; #onRestored;
 
   constructor(module, gl, ownsContext) {
     this.#module = module;
@@ -276,6 +276,8 @@ class Xfb {
     canvas?.removeEventListener?.('webglcontextlost', this.#onLost);
     canvas?.removeEventListener?.('webglcontextrestored', this.#onRestored);
     this.#engine?.delete();
+    if (this.#scratch) this.#module._free(this.#scratch);
+    this.#scratch = 0; this.#scratchBytes = 0;
     this.#disposed = true;
   }
 
@@ -324,6 +326,20 @@ class Xfb {
     }
   }
   withHeap(bytes, f) { return this.#withHeap(bytes, f); }
+  /** Writes 32-bit values (kind: SCALAR_KIND) into a heap block kept for the engine's life and
+   *  calls f(ptr, bytes): a uniform set per step allocates no typed array and mallocs nothing. */
+  withValues(values, kind, f) {
+    const module = this.#module, bytes = values.length * 4;
+    if (bytes > this.#scratchBytes) {
+      if (this.#scratch) module._free(this.#scratch);
+      this.#scratch = module._malloc(bytes);
+      this.#scratchBytes = this.#scratch ? bytes : 0;
+      if (!this.#scratch) fail('XFB_OUT_OF_MEMORY', `the WebAssembly heap has no room for ${bytes} bytes`);
+    }
+    const heap = kind === SCALAR_KIND.float ? module.HEAPF32 : kind === SCALAR_KIND.uint ? module.HEAPU32 : module.HEAP32;
+    for (let i = 0, at = this.#scratch >> 2; i < values.length; i++) heap[at + i] = values[i];
+    return f(this.#scratch, bytes);
+  }
 
   #contextLost() {
     this.#lost = true;
@@ -440,8 +456,7 @@ export class XfbProgram extends XfbObject {
           fail('XFB_UNIFORM_TYPE', `setUniform('${name}'): value[${i}] is ${v}, but the uniform takes ${Type === Uint32Array ? 'uint' : 'int'} values: integers ${lo}..${hi}`);
       });
     }
-    const typed = Type.from(values);
-    this.owner.withHeap(new Uint8Array(typed.buffer), (ptr, n) => this.call('setUniform', name, kind, ptr, n));
+    this.owner.withValues(values, kind, (ptr, n) => this.call('setUniform', name, kind, ptr, n));
   }
 }
 
