@@ -287,12 +287,18 @@ class Xfb {
   emit(type, detail) { for (const l of this.#listeners.get(type) ?? []) l(detail); }
 
   #call(method, ...args) {
+    this.#enter(method);
+    return this.#result(method, this.#engine[method](...args));
+  }
+  // The checks before any engine call, and the context made current.
+  #enter(method) {
     if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
     if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
     if (this.#lost) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
     const GL = this.#module.GL;
     if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
-    const result = this.#engine[method](...args);
+  }
+  #result(method, result) {
     if (result === false || result === -1 || result === '' || result === '!' || result === null) {
       if (method === 'pollChecked' && result === '') return result; // still pending
       // Lost before the event arrived (the browser can lose a context at any call, e.g. out of GPU
@@ -302,6 +308,11 @@ class Xfb {
       fail(e.code, e.message);
     }
     return result;
+  }
+  /** pipeline.step(): the per-frame call, without the rest-argument dispatch of call(). */
+  step(id) {
+    this.#enter('step');
+    return this.#result('step', this.#engine.step(id));
   }
   call(method, ...args) { return this.#call(method, ...args); }
   /** Frees an engine object now, also while the context is lost (deleting names on a lost context
@@ -365,6 +376,8 @@ class XfbObject {
   get disposed() { return this.#disposed; }
   check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${['buffer', 'program', 'pipeline', 'readback', 'capture'][this.#kind]} was disposed; create a new one`); }
   call(method, ...args) { this.check(); return this.#owner.call(method, this.#id, ...args); }
+  /** One step of this pipeline (XfbPipeline.step), the per-frame path. */
+  callStep() { this.check(); this.#owner.step(this.#id); }
   dispose() {
     if (this.#disposed) return;
     this.#owner.release(this.#kind, this.#id);
@@ -469,7 +482,7 @@ export class XfbPipeline extends XfbObject {
   /** One transform-feedback pass; every { input, output } pair swaps its buffers. step(k): k
    *  substeps, fused into one pass when the simulation is element-local (see fusion()). */
   step(substeps = 1) {
-    if (substeps === 1) return void this.call('step');
+    if (substeps === 1) return void this.callStep();
     if (!Number.isInteger(substeps) || substeps < 1) invalid(`step(${substeps}): substeps must be an integer >= 1`);
     this.call('stepSubsteps', substeps);
   }
