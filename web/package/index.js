@@ -310,7 +310,7 @@ class Xfb {
     return result;
   }
   /** pipeline.step(): the per-frame call, without the rest-argument dispatch of call(). */
-  step(id) {
+  stepPipeline(id) {
     this.#enter('step');
     return this.#result('step', this.#engine.step(id));
   }
@@ -377,7 +377,7 @@ class XfbObject {
   check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${['buffer', 'program', 'pipeline', 'readback', 'capture'][this.#kind]} was disposed; create a new one`); }
   call(method, ...args) { this.check(); return this.#owner.call(method, this.#id, ...args); }
   /** One step of this pipeline (XfbPipeline.step), the per-frame path. */
-  callStep() { this.check(); this.#owner.step(this.#id); }
+  callStep() { this.check(); this.#owner.stepPipeline(this.#id); }
   dispose() {
     if (this.#disposed) return;
     this.#owner.release(this.#kind, this.#id);
