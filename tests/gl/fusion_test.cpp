@@ -252,7 +252,11 @@ TEST_CASE_FIXTURE(GlTest, "a simulation that reads other elements refuses fusion
         requireEqual(cloth.buffers[0]->readAs<float>(), state, "a pass adds previous * dt = 0");
     }
     Twin t = makeTwin(dev, kClothLike, CaptureMode::Interleaved, {{vec4Format(0), vec4Format(0), state}}, n, Backend::TransformFeedback, [](Program&) {});
-    CHECK(contains(XFB_REQUIRE_ERROR(t.pipeline->step(0), ErrorCode::InvalidArgument), "at least 1"));
+    CHECK(contains(XFB_REQUIRE_ERROR(t.pipeline->step(0), ErrorCode::InvalidArgument), "must be 1..256"));
+    // Above limits::maxSubsteps: refused before any pass, nothing stepped.
+    const std::uint64_t before = t.pipeline->stepsTaken();
+    CHECK(contains(XFB_REQUIRE_ERROR(t.pipeline->step(limits::maxSubsteps + 1), ErrorCode::InvalidArgument), "limits::maxSubsteps"));
+    CHECK(t.pipeline->stepsTaken() == before);
 }
 
 TEST_CASE_FIXTURE(GlTest, "fused programs are kept per backend across setBackend and rebuilt after a context loss") {

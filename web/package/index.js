@@ -483,7 +483,8 @@ export class XfbPipeline extends XfbObject {
    *  substeps, fused into one pass when the simulation is element-local (see fusion()). */
   step(substeps = 1) {
     if (substeps === 1) return void this.callStep();
-    if (!Number.isInteger(substeps) || substeps < 1) invalid(`step(${substeps}): substeps must be an integer >= 1`);
+    // The engine checks the range (1..256); here only what would wrap on the way in (int32).
+    if (!Number.isInteger(substeps) || substeps < 1 || substeps > 0x7fffffff) invalid(`step(${substeps}): substeps must be an integer 1..256`);
     this.call('stepSubsteps', substeps);
   }
 

@@ -46,6 +46,10 @@ inline constexpr int maxDeclarationComponents = 1 << 20;
 /// Bytes of one WebGL2 buffer (2^31 - 1; GLintptr is 32-bit in WebGL). xfb-run keeps every buffer
 /// within it so that scenarios port to the browser (ErrorCode::BufferTooLarge).
 inline constexpr std::uint64_t maxWebGLBufferBytes = 2147483647;
+/// Substeps of one Pipeline::step(k) (ErrorCode::InvalidArgument). A fused pass loops k times in
+/// one draw or dispatch, and each k is its own cached program: the bound keeps one call from
+/// running long enough for a driver to reset the GPU, and the cache from growing without end.
+inline constexpr int maxSubsteps = 256;
 } // namespace limits
 
 /// count x stride in bytes, checked: `what` names the buffer in the message.

@@ -113,7 +113,7 @@ public:
     /// by k, a PipelineOptions::queries report covers the fused pass, and the state's partner
     /// buffer holds the state from before the call (k substeps back). Otherwise k ordinary passes.
     /// Either way a `uniform int xfb_substep;` holds the substep's index (0 for a plain step()).
-    /// @throws Error InvalidArgument (substeps < 1), ContextLost; GlError in debug builds;
+    /// @throws Error InvalidArgument (substeps outside 1..limits::maxSubsteps), ContextLost; GlError in debug builds;
     ///         ShaderCompile / ProgramLink / ComputeTranslation while building a fused program
     void step(int substeps = 1);
     /// Whether step(k > 1) runs the k substeps in one pass, and why not

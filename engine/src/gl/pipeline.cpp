@@ -2,6 +2,7 @@
 #include "gl/entries.hpp"
 #include "gl/pipeline_state.hpp"
 #include "gl/state_guard.hpp"
+#include "xfb/limits.hpp"
 
 namespace xfb {
 
@@ -101,7 +102,9 @@ void Pipeline::step(int substeps) {
     auto& s = live(state_);
     s.device->requireContext("Pipeline::step");
     s.refuseWhileChecking("step()");
-    if (substeps < 1) throw Error(ErrorCode::InvalidArgument, "step(" + std::to_string(substeps) + "): the number of substeps must be at least 1");
+    if (substeps < 1 || substeps > limits::maxSubsteps)
+        throw Error(ErrorCode::InvalidArgument, "step(" + std::to_string(substeps) + "): the number of substeps must be 1.." +
+                                                    std::to_string(limits::maxSubsteps) + " (limits::maxSubsteps); call step() more often for more");
     if (substeps > 1 && s.fusion().fused) return stepOnce(s, &s.fusedPass(substeps));
     for (int i = 0; i < substeps; ++i) {
         s.setSubstep(i);

@@ -124,4 +124,7 @@ void main() {
   assert(out[12] === Math.fround(data[12] + 6) && out[13] === Math.fround(data[13] + 4), `xfb_substep 0..3 and one per pass: ${out[12]}, ${out[13]}`);
   await expectError('XFB_INVALID_ARGUMENT', () => pipeline.step(0));
   await expectError('XFB_INVALID_ARGUMENT', () => pipeline.step(1.5));
+  // Above the engine's limit, and values that would wrap to a small int32 on the way into wasm.
+  for (const k of [257, 2 ** 32 + 2, NaN, Infinity, -1, '4']) await expectError('XFB_INVALID_ARGUMENT', () => pipeline.step(k));
+  assert(pipeline.info.steps === 4, `refused steps ran nothing: ${pipeline.info.steps}`);
 });
