@@ -61,6 +61,9 @@ TEST_CASE("bad sessions name the part") {
     std::vector<DrawDesc> parts{{DrawMode::Points, 3}, {DrawMode::Points, -1}};
     CHECK(contains(XFB_REQUIRE_ERROR(planCaptureSession(parts, plan36()), ErrorCode::InvalidArgument), "part 1: vertex count must be >= 0"));
     CHECK(contains(XFB_REQUIRE_ERROR(planCaptureSession(std::span(parts).first(1), plan36(), -2), ErrorCode::InvalidArgument), "first record"));
+    // Far offsets are errors, never wrapped byte positions (2^62 or 2^63 - 2 records of 36 bytes).
+    CHECK(contains(XFB_REQUIRE_ERROR(planCaptureSession(std::span(parts).first(1), plan36(), std::int64_t(1) << 62), ErrorCode::BufferTooLarge), "record 4611686018427387904"));
+    CHECK(contains(XFB_REQUIRE_ERROR(planCaptureSession(std::span(parts).first(1), plan36(), INT64_MAX - 1), ErrorCode::BufferTooLarge), "record 9223372036854775806"));
 }
 
 TEST_CASE("capture layouts: equal records match whatever the varyings are called, others are described") {

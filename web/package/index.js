@@ -577,7 +577,7 @@ export class XfbCapture extends XfbObject {
   captureSession(parts, options = {}) {
     const { firstRecord = 0 } = checkKeys(options, ['firstRecord'], 'captureSession() options');
     if (!Array.isArray(parts) || parts.length === 0) invalid('captureSession(): parts must be a non-empty array of draws');
-    if (!Number.isInteger(firstRecord) || firstRecord < 0) invalid(`captureSession(): firstRecord must be a non-negative integer, got ${firstRecord}`);
+    if (!Number.isSafeInteger(firstRecord) || firstRecord < 0) invalid(`captureSession(): firstRecord must be an integer 0..2^53-1, got ${firstRecord}`);
     const list = parts.map((given, i) => {
       const what = `captureSession(): parts[${i}]`;
       const { indices, restart, draw: part } = checkDraw(given, what, ['mode', 'count', 'indices', 'restartIndex', 'program']);

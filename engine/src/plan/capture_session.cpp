@@ -1,8 +1,19 @@
 #include "xfb/capture_session.hpp"
 
 #include "xfb/error.hpp"
+#include "xfb/limits.hpp"
+
+#include <limits>
 
 namespace xfb {
+
+namespace {
+// The byte at which `record` starts in a buffer of `stride`-byte records (checked).
+std::uint64_t byteOffset(std::int64_t record, std::int64_t stride, std::size_t part) {
+    return checkedBufferBytes(record, stride, std::numeric_limits<std::uint64_t>::max(),
+                              "the capture session's record " + std::to_string(record) + " (part " + std::to_string(part) + ")");
+}
+} // namespace
 
 SessionPlan planCaptureSession(std::span<const DrawDesc> parts, const CapturePlan& capture, std::int64_t firstRecord) {
     if (parts.empty()) throw Error(ErrorCode::InvalidArgument, "a capture session needs at least one part (draw)");
@@ -22,11 +33,15 @@ SessionPlan planCaptureSession(std::span<const DrawDesc> parts, const CapturePla
         r.firstRecord = s.endRecord;
         r.records = c.records;
         r.bytes = c.bytes;
-        for (const auto& b : capture.buffers) r.firstByte.push_back(std::uint64_t(r.firstRecord) * std::uint64_t(b.stride));
+        // Record and byte positions never wrap: a far record offset is an error, not a small one.
+        for (const auto& b : capture.buffers) r.firstByte.push_back(byteOffset(r.firstRecord, b.stride, i));
+        if (c.records > std::numeric_limits<std::int64_t>::max() - s.endRecord)
+            throw Error(ErrorCode::BufferTooLarge, "part " + std::to_string(i) + ": records " + std::to_string(s.endRecord) + " + " +
+                                                       std::to_string(c.records) + " overflow 64 bits");
         s.endRecord += c.records;
         s.parts.push_back(std::move(r));
     }
-    for (const auto& b : capture.buffers) s.endBytes.push_back(std::uint64_t(s.endRecord) * std::uint64_t(b.stride));
+    for (const auto& b : capture.buffers) s.endBytes.push_back(byteOffset(s.endRecord, b.stride, parts.size()));
     return s;
 }
 

@@ -84,6 +84,10 @@ test('an overflowing session is refused with both sizes and writes nothing', asy
   assert(e.message.includes('holds 1080 bytes (30 records)') && e.message.includes('needs 1116 bytes'), e.message);
   assertArrayEqual(await out.read(), before, 'untouched');
   await expectError('XFB_INVALID_ARGUMENT', () => capture.drawSession());
+  for (const firstRecord of [1e300, 2 ** 53, -1, NaN, 2.5, '3'])
+    await expectError('XFB_INVALID_ARGUMENT', () => capture.captureSession(parts.map((p) => p.part), { firstRecord }));
+  await expectError('XFB_CAPACITY', () => capture.captureSession(parts.map((p) => p.part), { firstRecord: 2 ** 53 - 1 }));
+  assertArrayEqual(await out.read(), before, 'untouched by refused sessions');
   assert(capture.captureSession(parts.map((p) => p.part), { firstRecord: 3 }).endRecord === 30, 'fits from record 3');
 });
 
