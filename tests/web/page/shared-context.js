@@ -203,13 +203,18 @@ test('an error the application left pending is neither blamed on xfb nor dropped
   xfb.dispose();
 });
 
-test('a capture into a buffer the application deleted fails in capture(), with a code, not at a later read', async () => {
-  const gl = document.createElement('canvas').getContext('webgl2');
-  const xfb = await createXfb({ gl });
+// The capture mesh's strip (4 vertices) and a 6-record output: the set-up of the capture cases.
+function meshCapture(xfb) {
   const program = xfb.createProgram({ source: meshSource });
   const input = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }], count: 4, data: pseudoRandom(24, -1, 1, 1) });
   const out = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }], count: 6 });
-  const capture = xfb.createCapture(program, [{ input }, { output: out }]);
+  return { out, capture: xfb.createCapture(program, [{ input }, { output: out }]) };
+}
+
+test('a capture into a buffer the application deleted fails in capture(), with a code, not at a later read', async () => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const xfb = await createXfb({ gl });
+  const { out, capture } = meshCapture(xfb);
   gl.deleteBuffer(out.glBuffer); // what an engine's dispose() does to a buffer it wrapped
   const e = await expectError('XFB_DISPOSED', () => capture.capture({ mode: 'triangle_strip', count: 4 }));
   assert(e.message.includes('PrimitiveCapture::capture') && e.message.includes('deleted by other code'), e.message);
@@ -221,10 +226,7 @@ test('a capture into a buffer the application deleted fails in capture(), with a
 test('a capture pass that raises a GL error reports it from capture(), not from a later read()', async () => {
   const gl = document.createElement('canvas').getContext('webgl2');
   const xfb = await createXfb({ gl });
-  const program = xfb.createProgram({ source: meshSource });
-  const input = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }], count: 4, data: pseudoRandom(24, -1, 1, 1) });
-  const out = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }], count: 6 });
-  const capture = xfb.createCapture(program, [{ input }, { output: out }]);
+  const { out, capture } = meshCapture(xfb);
   // The application's transform feedback is active: every transform-feedback call xfb makes fails.
   const tf = gl.createTransformFeedback(), sink = gl.createBuffer();
   const p = compile(gl, '#version 300 es\nout vec4 v;\nvoid main() { v = vec4(1.0); gl_Position = v; }', '#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }');
