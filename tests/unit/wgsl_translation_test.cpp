@@ -268,3 +268,79 @@ void main() { out_a = a; emit_count = 2; emit_ids = 1u; for (int k = 0; k < 3; +
     // Without an emit plan, emitted entries are refused.
     XFB_REQUIRE_ERROR(translateToWgsl(src, {}, pass, cap, entries.size()), ErrorCode::InvalidArgument);
 }
+
+namespace {
+// One interleaved state entry (8 elements) holding every input in declaration order, captured interleaved.
+struct StatePlan {
+    CapturePlan capture;
+    PassPlan pass;
+};
+StatePlan planState(const std::string& src, std::vector<VertexAttribute> layout) {
+    auto iface = readShaderInterface(src);
+    auto attrs = planAttributes(iface, Limits::portable());
+    auto cap = planCapture(iface, {CaptureMode::Interleaved}, Limits::portable());
+    auto format = VertexFormat::interleaved(layout);
+    std::uint64_t bytes = std::uint64_t(format.stride) * 8;
+    std::vector<EntryDesc> entries{{BufferDesc{format, bytes}, BufferDesc{format, bytes}}};
+    return {cap, planPass(attrs, cap, entries, std::int64_t(8))};
+}
+} // namespace
+
+TEST_CASE("WGSL fused substeps: the body loops xfb_u.xfb_substeps times, captured words feed the state by offset, stores follow the loop") {
+    // State record {uint id, int hits, float x}; the outputs are declared in another order.
+    const std::string src = R"(#version 300 es
+precision highp float;
+in float x;
+in uint id;
+in int hits;
+uniform float scale;
+uniform int xfb_substep;
+flat out uint out_id;
+flat out int out_hits;
+out float out_x;
+void main() { out_id = id + 1u; out_hits = hits - xfb_substep; out_x = x * scale; gl_PointSize = 1.0; }
+)";
+    auto p = planState(src, {{attr(1), ComponentType::UInt32, 1}, {attr(2), ComponentType::Int32, 1}, {attr(0), ComponentType::Float32, 1}});
+    auto in = [](const std::string& text, const std::string& s) { return text.find(s) != std::string::npos; };
+    WgslTranslationOptions options;
+    options.fuseSubsteps = true;
+    auto fused = translateToWgsl(src, {}, p.pass, p.capture, 1, options);
+    auto single = translateToWgsl(src, {}, p.pass, p.capture, 1);
+    // The uniform layout is the ordinary one plus the substep count after the shader's uniforms.
+    REQUIRE(fused.uniforms.size() == 2);
+    CHECK(fused.uniforms[1].name == "xfb_substep");
+    CHECK(fused.uniforms[1].offset == 8);
+    CHECK(fused.substepsOffset == 12);
+    CHECK(single.substepsOffset == -1);
+    CHECK(fused.uniformBytes == 16);
+    CHECK(in(fused.source, "    xfb_substep: i32,\n    xfb_substeps: u32,\n};"));
+    CHECK_FALSE(in(single.source, "xfb_substeps"));
+    // The built-in is a private the loop (or, unfused, the uniform) sets.
+    CHECK(in(fused.source, "var<private> xfb_substep: i32;"));
+    CHECK(in(fused.source, "for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n        xfb_substep = i32(xfb_s);\n        xfb_user_main();\n"));
+    CHECK(in(single.source, "    xfb_substep = xfb_u.xfb_substep;\n    xfb_user_main();\n"));
+    CHECK_FALSE(in(single.source, "xfb_s++"));
+    CHECK(in(fused.source, "out_hits = ((hits - xfb_substep) + 1)") == false); // the user's code reads the private as is
+    CHECK(in(fused.source, "out_hits = (hits - xfb_substep);"));
+    // Feedback by offset: word 0 is id (out_id), word 1 hits (out_hits), word 2 x (out_x).
+    CHECK(in(fused.source, "        id = out_id;\n        hits = out_hits;\n        x = out_x;\n    }\n"));
+    // Loads before the loop, stores after it (once).
+    auto loop = fused.source.find("for (var xfb_s"), store = fused.source.find("xfb_b2[xfb_i * 3u + 0u] = out_id;");
+    CHECK(fused.source.find("id = xfb_b1[xfb_i * 3u + 0u];") < loop);
+    CHECK(store != std::string::npos);
+    CHECK(store > loop);
+    CHECK(fused.source.find("xfb_b2[", store + 1) != std::string::npos);
+    // Refusals: a sampler (the planner's reason), emitted outputs, a mistyped built-in.
+    const std::string texel = "#version 300 es\nprecision highp float;\nin vec4 position;\nuniform highp sampler2D s;\nout vec4 out_position;\n"
+                              "void main() { out_position = position + texelFetch(s, ivec2(0), 0); }\n";
+    auto t = planState(texel, {{attr(0)}});
+    CHECK(in(XFB_REQUIRE_ERROR(translateToWgsl(texel, {}, t.pass, t.capture, 1, options), ErrorCode::InvalidArgument), "uniform 's' is a sampler2D"));
+    EmitPlan someEmits;
+    someEmits.outputs.push_back({});
+    WgslTranslationOptions withEmits = options;
+    withEmits.emits = &someEmits;
+    CHECK(in(XFB_REQUIRE_ERROR(translateToWgsl(src, {}, p.pass, p.capture, 1, withEmits), ErrorCode::InvalidArgument), "emitted outputs"));
+    CHECK(in(refused(body("void main() { out_position = position * float(xfb_substep); }\n", "uniform float xfb_substep;\n")),
+             "the built-in 'xfb_substep' must be declared `uniform int xfb_substep;`"));
+    CHECK(in(refused(body("void main() { xfb_substep = 2; out_position = position; }\n", "uniform int xfb_substep;\n")), "needs a variable"));
+}

@@ -90,6 +90,9 @@ export interface WebGpuPipelineOptions {
   /** Records past a budget's capacity are never written. 'error' (default): stepChecked()
    *  rejects with XFB_CAPACITY and does not swap; 'clamp': it swaps and reports both numbers. */
   overflow?: 'error' | 'clamp';
+  /** step(k > 1) of an element-local simulation runs one compute pass that loops the k
+   *  substeps (fusion()); false: always k dispatches. Default true. */
+  fuseSubsteps?: boolean;
 }
 
 /** An entry of the role list: {input, output} state (swapped each step), {input} constants, {output} write-only. */

@@ -6,6 +6,13 @@
 // Per step: one command encoder, one compute pass, one submit; the bind group of the current
 // ping-pong side was built at createPipeline() (or setTexture()), and the uniform buffer is
 // written only when a uniform changed. No GPU object is created in a steady step.
+//
+// step(k) of an element-local simulation (fusion()): one dispatch of a second pipeline whose WGSL
+// loops the body k times per element (wasm: Module.wgslSubsteps). k is a u32 in the uniform
+// buffer, not a constant of the WGSL: one module for every k, compiled the first time step(k > 1)
+// runs, so no k costs a compile in the middle of a simulation and nothing needs a cache bound.
+// Otherwise k ordinary dispatches in one pass (one submit per substep when the shader declares
+// the built-in `uniform int xfb_substep`, whose value changes between them).
 
 const KIND = { float: 0, int: 1, uint: 2 };
 
@@ -124,8 +131,9 @@ class XfbGpu {
     this.check();
     if (!(program instanceof XfbGpuProgram) || program.owner !== this) s.invalid('createPipeline(): the first argument must be a program of this engine');
     program.check();
-    s.checkKeys(options, ['count', 'queries', 'emits', 'overflow'], 'createPipeline() options');
+    s.checkKeys(options, ['count', 'queries', 'emits', 'overflow', 'fuseSubsteps'], 'createPipeline() options');
     if (options.count !== undefined) s.checkCount(options.count, 'createPipeline(): count');
+    if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') s.invalid('createPipeline(): fuseSubsteps must be a boolean');
     const emits = options.emits ?? [];
     if (!Array.isArray(emits) || emits.some((e) => !e || typeof e.varying !== 'string' || typeof e.count !== 'string'))
       s.invalid('createPipeline(): emits must be an array of { varying, count } (output names), one {output} entry each after the captured ones');
@@ -153,6 +161,7 @@ class XfbGpu {
       ...(options.count !== undefined ? { count: options.count } : {}) };
     const t = this.translate(program.source, opts, JSON.stringify(described));
     t.overflow = overflow;
+    t.substeps = this.translate(program.source, { ...opts, fuseSubsteps: options.fuseSubsteps ?? true }, JSON.stringify(described), 'wgslSubsteps');
     if (t.budgets.length && t.count > SCAN_GROUP * limits.maxComputeWorkgroupsPerDimension)
       s.fail('XFB_UNSUPPORTED', `createPipeline(): emitted outputs scan at most ${SCAN_GROUP * limits.maxComputeWorkgroupsPerDimension} elements on this device, the pipeline has ${t.count}`);
     const storage = t.readBinding.filter((b) => b >= 0).length + t.writeBinding.filter((b) => b >= 0).length + 2 * t.budgets.length;
@@ -194,9 +203,9 @@ class XfbGpu {
     if (this.#disposed) this.#s.fail('XFB_DISPOSED', 'this engine was disposed');
     if (this.#lost) this.#s.fail('XFB_CONTEXT_LOST', `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`);
   }
-  /** The planner in wasm: plan + WGSL, or a coded error. */
-  translate(source, options, entriesJson) {
-    const r = JSON.parse(this.#module.wgsl(source, JSON.stringify(options), entriesJson));
+  /** The planner in wasm: plan + WGSL (or, with 'wgslSubsteps', the fused substeps), or a coded error. */
+  translate(source, options, entriesJson, entry = 'wgsl') {
+    const r = JSON.parse(this.#module[entry](source, JSON.stringify(options), entriesJson));
     if (r.error) this.#s.fail(r.error.code, r.error.message);
     return r;
   }
@@ -332,7 +341,8 @@ export class XfbGpuProgram extends XfbGpuObject {
 }
 
 export class XfbGpuPipeline extends XfbGpuObject {
-  #program; #entries; #t; #pipeline; #layout; #uniform; #uniformBytes; #uniformVersion = -1; #pairs = []; #bindGroups = null;
+  #program; #entries; #t; #pipeline; #layout; #pipelineLayout; #uniform; #uniformBytes; #uniformVersion = -1; #pairs = []; #bindGroups = null;
+  #fusedPipeline = null; #substepOffset; #substep = 0; #substeps = 0;
   #textures = new Map(); #steps = 0; #groups; #compiled; #countPipeline = null; #scans = []; #emitBuffers = []; #countBuffers = []; #totals = null; #totalsStaging = null; #totalsBusy = false;
 
   constructor(owner, program, entries, t) {
@@ -347,16 +357,8 @@ export class XfbGpuPipeline extends XfbGpuObject {
     for (const x of t.textures)
       layoutEntries.push({ binding: x.binding, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: ['unfilterable-float', 'sint', 'uint'][x.kind] } });
     this.#layout = device.createBindGroupLayout({ label: `${program.label} bindings`, entries: layoutEntries });
-    const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.#layout] });
-    const compile = (code, label) => {
-      const module = device.createShaderModule({ label, code });
-      const compiled = module.getCompilationInfo().then((info) => {
-        const errors = info.messages.filter((m) => m.type === 'error');
-        if (errors.length) owner.shared.fail('XFB_SHADER_COMPILE', `the WGSL of '${label}' does not compile: ` + errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '));
-        return info;
-      });
-      return { compiled, pipeline: device.createComputePipeline({ label, layout: pipelineLayout, compute: { module, entryPoint: t.entryPoint } }) };
-    };
+    this.#pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.#layout] });
+    const compile = (code, label) => this.#compile(code, label);
     const main = compile(t.source, program.label);
     this.#pipeline = main.pipeline;
     this.#compiled = main.compiled;
@@ -367,8 +369,11 @@ export class XfbGpuPipeline extends XfbGpuObject {
       this.#buildScans();
     }
     this.#compiled.catch(() => {}); // reported by ready / stepChecked()
-    this.#uniform = device.createBuffer({ label: `${program.label} uniforms`, size: t.uniformBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.#uniformBytes = new Uint8Array(t.uniformBytes);
+    // The fused shader's uniforms are the ordinary ones plus the substep count k after them.
+    const uniformBytes = Math.max(t.uniformBytes, t.substeps.uniformBytes ?? 0);
+    this.#uniform = device.createBuffer({ label: `${program.label} uniforms`, size: uniformBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.#uniformBytes = new Uint8Array(uniformBytes);
+    this.#substepOffset = t.uniforms.find((u) => u.name === 'xfb_substep')?.offset ?? -1;
     new Uint32Array(this.#uniformBytes.buffer)[t.countOffset / 4] = t.count;
     entries.forEach((e) => { if (e.input && e.output) this.#pairs.push({ entry: e, a: e.input.current, b: e.output.current }); });
     const groups = Math.ceil(t.count / t.workGroupSize);
@@ -397,7 +402,47 @@ export class XfbGpuPipeline extends XfbGpuObject {
     if (this.#t.textures.every((x) => this.#textures.has(x.name))) this.#buildBindGroups();
   }
 
-  #run() {
+  #compile(code, label) {
+    const device = this.owner.device;
+    const module = device.createShaderModule({ label, code });
+    const compiled = module.getCompilationInfo().then((info) => {
+      const errors = info.messages.filter((m) => m.type === 'error');
+      if (errors.length) this.owner.shared.fail('XFB_SHADER_COMPILE', `the WGSL of '${label}' does not compile: ` + errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '));
+      return info;
+    });
+    return { compiled, pipeline: device.createComputePipeline({ label, layout: this.#pipelineLayout, compute: { module, entryPoint: this.#t.entryPoint } }) };
+  }
+
+  /** The uniform buffer: the program's values, the count, the built-in xfb_substep and the fused
+   *  substep count k; written only when one of them changed. */
+  #writeUniforms(substep, substeps = this.#substeps) {
+    const program = this.#program, t = this.#t;
+    if (this.#uniformVersion === program.version && this.#substep === substep && this.#substeps === substeps) return;
+    if (this.#uniformVersion !== program.version) {
+      this.#uniformBytes.set(new Uint8Array(program.uniformBytes));
+      new Uint32Array(this.#uniformBytes.buffer)[t.countOffset / 4] = t.count;
+    }
+    if (this.#substepOffset >= 0) new Int32Array(this.#uniformBytes.buffer)[this.#substepOffset / 4] = substep;
+    if (t.substeps.fused) new Uint32Array(this.#uniformBytes.buffer)[t.substeps.substepsOffset / 4] = substeps;
+    this.owner.device.queue.writeBuffer(this.#uniform, 0, this.#uniformBytes);
+    this.#uniformVersion = program.version; this.#substep = substep; this.#substeps = substeps;
+  }
+
+  /** The fused pipeline, compiled the first time step(k > 1) needs it; `ready` and stepChecked()
+   *  report its compile errors too. */
+  #fused() {
+    if (!this.#fusedPipeline) {
+      const fused = this.#compile(this.#t.substeps.source, `${this.#program.label} (fused substeps)`);
+      this.#fusedPipeline = fused.pipeline;
+      this.#compiled = Promise.all([this.#compiled, fused.compiled]).then(([info]) => info);
+      this.#compiled.catch(() => {});
+    }
+    return this.#fusedPipeline;
+  }
+
+  /** Records and submits `substeps` substeps: fused, one dispatch of the fused pipeline; else one
+   *  pass per substep, alternating ping-pong sides. Swaps nothing (the caller does). */
+  #run(substeps = 1, fused = false) {
     this.check();
     const s = this.owner.shared;
     for (const e of this.#entries)
@@ -406,16 +451,37 @@ export class XfbGpuPipeline extends XfbGpuObject {
     const device = this.owner.device;
     const program = this.#program;
     if (program.disposed) s.fail('XFB_DISPOSED', `program '${program.label}' of this pipeline was disposed`);
-    if (this.#uniformVersion !== program.version) {
-      const count = this.#t.count;
-      this.#uniformBytes.set(new Uint8Array(program.uniformBytes));
-      new Uint32Array(this.#uniformBytes.buffer)[this.#t.countOffset / 4] = count;
-      device.queue.writeBuffer(this.#uniform, 0, this.#uniformBytes);
-      this.#uniformVersion = program.version;
-    }
     const side = this.#pairs.length && this.#pairs[0].entry.input.current !== this.#pairs[0].a ? 1 : 0;
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
+    if (fused) {
+      const pipeline = this.#fused();
+      this.#writeUniforms(0, substeps);
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, this.#bindGroups[side]);
+      pass.dispatchWorkgroups(this.#groups[0], this.#groups[1]);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      return;
+    }
+    let encoder = null, pass = null;
+    for (let i = 0; i < substeps; i++) {
+      // WebGPU orders a queue write before the submits that follow it, not between the
+      // dispatches of one submit: a changing xfb_substep needs a submit per substep.
+      if (!encoder || this.#substepOffset >= 0) {
+        if (encoder) { pass.end(); device.queue.submit([encoder.finish()]); }
+        this.#writeUniforms(i);
+        encoder = device.createCommandEncoder();
+        pass = encoder.beginComputePass();
+      }
+      this.#record(pass, this.#pairs.length ? side ^ (i & 1) : 0);
+    }
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+  }
+
+  /** One substep's dispatches on ping-pong side `side`. */
+  #record(pass, side) {
     if (this.#countPipeline) {
       // Count pass, then per budget the prefix sum and the totals; each dispatch sees the
       // previous one's writes (WebGPU orders storage accesses between dispatches).
@@ -432,20 +498,31 @@ export class XfbGpuPipeline extends XfbGpuObject {
     pass.setPipeline(this.#pipeline);
     pass.setBindGroup(0, this.#bindGroups[side]);
     pass.dispatchWorkgroups(this.#groups[0], this.#groups[1]);
-    pass.end();
-    device.queue.submit([encoder.finish()]);
   }
 
   /** One compute pass over every element; every { input, output } pair swaps its buffers. With
-   *  emitted outputs: the count pass, the prefix sums and totals, then the main pass. */
-  step() {
-    this.#run();
-    this.#swap();
+   *  emitted outputs: the count pass, the prefix sums and totals, then the main pass.
+   *  step(k): k substeps (1..maxSubsteps, 256), one dispatch that loops them when fusion().fused,
+   *  else k dispatches; stepsTaken grows by k, `buffer.gpuBuffer` names the latest state. */
+  step(substeps = 1) {
+    const max = this.#t.substeps.maxSubsteps;
+    if (!Number.isInteger(substeps) || substeps < 1 || substeps > max)
+      this.owner.shared.invalid(`step(${String(substeps)}): the number of substeps must be an integer 1..${max} (limits::maxSubsteps); call step() more often for more`);
+    const fused = substeps > 1 && this.#t.substeps.fused;
+    this.#run(substeps, fused);
+    this.#swap(fused ? 1 : substeps, substeps);
   }
 
-  #swap() {
-    for (const p of this.#pairs) p.entry.input.swapWith(p.entry.output);
-    this.#steps++;
+  /** Whether step(k > 1) runs its substeps in one pass, and why not: { fused, reason } (the
+   *  planner's answer, the same as on WebGL2). */
+  fusion() {
+    this.check();
+    return { fused: this.#t.substeps.fused, reason: this.#t.substeps.reason };
+  }
+
+  #swap(swaps = 1, steps = swaps) {
+    if (swaps % 2) for (const p of this.#pairs) p.entry.input.swapWith(p.entry.output);
+    this.#steps += steps;
   }
 
   /** Emitted outputs: the GPUBuffer of the totals, 32 bytes per budget in `emits` order (usage

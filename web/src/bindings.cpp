@@ -154,6 +154,53 @@ std::string wgsl(std::string source, std::string optionsJson, std::string entrie
     return out.empty() ? json{{"error", last}}.dump() : out;
 }
 
+/// WebGPU fused substeps (Pipeline::step(k) on WebGL2): whether step(k > 1) of this program
+/// with this role list runs its k substeps in one compute pass, and the WGSL that does (one
+/// pipeline for every k: the count is the u32 at substepsOffset of the uniform buffer).
+/// Arguments as wgsl(); options.fuseSubsteps false refuses as PipelineOptions::fuseSubsteps does.
+/// Returns {fused, reason, maxSubsteps} and, when fused, {source, uniformBytes, substepsOffset}.
+std::string wgslSubsteps(std::string source, std::string optionsJson, std::string entriesJson) {
+    json last;
+    std::string out = guarded(last, std::string(), [&] {
+        json o = json::parse(optionsJson);
+        json r = {{"maxSubsteps", limits::maxSubsteps}};
+        if (!o.value("fuseSubsteps", true)) {
+            r.update({{"fused", false}, {"reason", "PipelineOptions::fuseSubsteps is off"}});
+            return r.dump();
+        }
+        ReadOptions read = parseRead(o);
+        ShaderInterface shader = readShaderInterface(toGlslEs300(source), read);
+        auto attrs = planAttributes(shader, Limits::portable());
+        auto capture = planCapture(shader, parseCapture(o), Limits::portable());
+        std::vector<EntryDesc> entries;
+        auto desc = [](const json& b) {
+            VertexFormat f = parseFormat(b.at("format"));
+            return BufferDesc{f, std::uint64_t(f.stride) * b.at("count").get<std::uint64_t>()};
+        };
+        for (const auto& e : json::parse(entriesJson)) {
+            EntryDesc d;
+            if (e.contains("input")) d.input = desc(e["input"]);
+            if (e.contains("output")) d.output = desc(e["output"]);
+            entries.push_back(d);
+        }
+        std::optional<std::int64_t> count;
+        if (o.contains("count")) count = o["count"].get<std::int64_t>();
+        std::size_t emits = o.value("emits", json::array()).size();
+        PassPlan pass = planPass(attrs, capture, entries, count, OutputSizing::PerElement, emits);
+        FusionDecision decision = checkFusion(source, read, pass, capture, emits > 0);
+        r.update({{"fused", decision.fused}, {"reason", decision.reason}});
+        if (decision.fused) {
+            WgslTranslationOptions options;
+            options.workGroupSize = o.value("workGroupSize", 256);
+            options.fuseSubsteps = true;
+            WgslShader w = translateToWgsl(source, read, pass, capture, entries.size(), options);
+            r.update({{"source", w.source}, {"uniformBytes", w.uniformBytes}, {"substepsOffset", w.substepsOffset}});
+        }
+        return r.dump();
+    });
+    return out.empty() ? json{{"error", last}}.dump() : out;
+}
+
 class Engine {
 public:
     explicit Engine(bool ownsContext)
@@ -441,6 +488,7 @@ EMSCRIPTEN_BINDINGS(xfb) {
     xfb_expose_gl();
     emscripten::function("inspect", &inspect);
     emscripten::function("wgsl", &wgsl);
+    emscripten::function("wgslSubsteps", &wgslSubsteps);
     emscripten::class_<Engine>("Engine")
         .constructor<bool>()
         .function("ok", &Engine::ok)

@@ -39,6 +39,12 @@
 /// shader's uniforms in declaration order) laid out by WGSL's uniform address-space rules
 /// (vec3 aligned to 16, matrix columns of vec3/vec4 16 bytes apart, array strides multiples of
 /// 16, size rounded up to 16). The offsets are in WgslShader::uniforms.
+///
+/// The substep built-in (fusion_plan.hpp): `uniform int xfb_substep;` keeps its place in the
+/// uniform buffer, and the entry point copies it into a private `xfb_substep` before running the
+/// user's main(), so the runtime sets it per pass. Fused substeps (WgslTranslationOptions::
+/// fuseSubsteps) loop the body inside one invocation instead and assign the private from the
+/// loop index.
 
 #include "xfb/capture_plan.hpp"
 #include "xfb/emit_plan.hpp"
@@ -55,6 +61,13 @@ struct WgslTranslationOptions {
     /// Emitted (variable-count) outputs, from planEmits(): adds WgslShader::countSource and the
     /// per-budget counts / firsts bindings, as translateToCompute() does for GL compute.
     const EmitPlan* emits = nullptr;
+    /// Fused substeps (fusion_plan.hpp): the entry point loads the state once, runs the user's
+    /// main() `xfb_u.xfb_substeps` times (a u32 appended to the uniform buffer at
+    /// WgslShader::substepsOffset, so one pipeline serves every k), copying after each substep
+    /// every captured varying into the state input that reads the same bytes, then stores once.
+    /// The shader must pass checkFusion() and have no emitted outputs (InvalidArgument with the
+    /// reason otherwise).
+    bool fuseSubsteps = false;
 };
 
 /// Where one uniform lives in the uniform buffer: element e, column c, row r of it is the
@@ -84,6 +97,7 @@ struct WgslShader {
     int uniformBinding = 0;            ///< the uniform buffer (var<uniform> xfb_u)
     int uniformBytes = 16;             ///< its size, a multiple of 16
     int countOffset = 0;               ///< where the u32 element count lives in it
+    int substepsOffset = -1;           ///< fused only: where the u32 substep count k lives in it
     std::vector<WgslUniform> uniforms; ///< the shader's uniforms, declaration order (samplers excluded)
     std::vector<WgslTexture> textures;
     std::vector<int> readBinding;      ///< per entry: storage binding its input is read from (read-only), or -1

@@ -3,9 +3,11 @@
 // GLSL type so that conversions, splats and built-in renames are exact. See wgsl_translation.hpp.
 #include "xfb/wgsl_translation.hpp"
 
+#include "fusion_source.hpp"
 #include "preprocessor.hpp"
 #include "xfb/error.hpp"
 #include "xfb/attribute_plan.hpp"
+#include "xfb/fusion_plan.hpp"
 #include "xfb/glsl_dialect.hpp"
 
 #include <algorithm>
@@ -193,6 +195,7 @@ public:
     std::map<S, std::vector<std::pair<S, Ty>>> structs;
     S out;     // module-scope WGSL of the user's code
     S helpers; // generated helper functions (mod, matrix resizes)
+    bool substepBuiltin = false; // `uniform int xfb_substep;`: read as the private xfb_substep
 
     void translateModule() {
         while (!atEnd()) globalDeclaration();
@@ -786,7 +789,10 @@ private:
         const S n = k.text;
         if (n == "true" || n == "false") { ++p_; return {n, scalarTy(ScalarKind::Bool), false, false, "", "", "", false, true}; }
         if (macros_.count(n)) refuse(l, {"function-like macro '", n, "': WGSL has no preprocessor; expand it by hand"});
-        if (n.starts_with("xfb_")) refuse(l, {"identifier '", n, "' uses the reserved prefix xfb_; rename it"});
+        if (n.starts_with("xfb_")) {
+            if (n == kSubstepUniform && substepBuiltin && !is("(", 1)) { ++p_; return {"xfb_substep", scalarTy(ScalarKind::Int)}; } // not assignable
+            refuse(l, {"identifier '", n, "' uses the reserved prefix xfb_; rename it"});
+        }
         if (isTypeName() && (is("(", 1) || is("[", 1))) return constructor(l);
         if (is("(", 1)) return call(l);
         ++p_;
@@ -1064,6 +1070,12 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     const std::string modern = toGlslEs300(vertexSource);
     const ShaderInterface shader = readShaderInterface(modern, read);
     plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
+    const bool fused = options.fuseSubsteps;
+    if (fused) {
+        if (options.emits && !options.emits->empty()) throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
+        FusionDecision decision = checkFusion(vertexSource, read, pass, capture);
+        if (!decision.fused) throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
+    }
 
     WgslShader result;
     result.workGroupSize = options.workGroupSize;
@@ -1086,6 +1098,9 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             continue;
         }
         if (d.type.kind == ScalarKind::Bool) refuse(d.line, {"bool uniform '", d.name, "': WebGPU buffers hold no bool; declare it int"});
+        bool substep = d.name == kSubstepUniform;
+        if (substep && (d.type.kind != ScalarKind::Int || d.type.components() != 1 || d.arraySize))
+            refuse(d.line, {"the built-in '", d.name, "' must be declared `uniform int ", d.name, ";`"});
         if (d.type.kind != ScalarKind::Float && d.type.kind != ScalarKind::Int && d.type.kind != ScalarKind::UInt)
             refuse(d.line, {"uniform '", d.name, "' of type ", d.type.name, ": the WGSL translation takes float, int, uint vectors and matrices"});
         Layout lay = uniformLayout(d.type);
@@ -1103,8 +1118,14 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         cursor += u.size;
         maxAlign = std::max(maxAlign, align);
         cat(uniformStruct, {S("    "), (d.arraySize ? "@align(16) " : ""), ident(d.name), ": ", wgslType(ty, d.line), ",\n"});
-        tr.globals[d.name] = {ty, Where::Uniform, ident(d.name)};
+        if (substep) tr.substepBuiltin = true; // the entry point (or the substep loop) sets the private
+        else tr.globals[d.name] = {ty, Where::Uniform, ident(d.name)};
         result.uniforms.push_back(u);
+    }
+    if (fused) {
+        result.substepsOffset = cursor = roundUp(cursor, 4);
+        cursor += 4;
+        uniformStruct += "    xfb_substeps: u32,\n";
     }
     result.uniformBytes = roundUp(cursor, maxAlign);
     uniformStruct += "};\n@group(0) @binding(0) var<uniform> xfb_u: XfbUniforms;\n";
@@ -1151,6 +1172,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         return ty;
     };
     for (const auto& d : shader.inputs) privates += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
+    if (tr.substepBuiltin) privates += "var<private> xfb_substep: i32;\n";
     // Struct outputs need their struct definitions first: their declarations follow the user's code.
     S outputs;
     for (const auto& d : shader.outputs) outputs += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
@@ -1187,7 +1209,20 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             cat(main, {"    ", target, " = ", (d->type.kind == ScalarKind::UInt ? bits : "bitcast<" + shapeW(d->type.kind, n) + ">(" + bits + ")"), ";\n"});
         }
     }
-    main += "    xfb_user_main();\n";
+    if (fused) {
+        // The state stays in the input privates between substeps; stores follow the loop, so
+        // write-only outputs keep the last substep's values.
+        std::string refusal;
+        S feedback = plan::substepFeedback(shader, pass, capture, [](const S& n) { return ident(n); },
+                                           [](const S& n) { return n == "gl_Position" ? S("xfb_position") : n == "gl_PointSize" ? S("xfb_point_size") : ident(n); },
+                                           "        ", refusal);
+        main += "    for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n";
+        if (tr.substepBuiltin) main += "        xfb_substep = i32(xfb_s);\n";
+        main += "        xfb_user_main();\n" + feedback + "    }\n";
+    } else {
+        if (tr.substepBuiltin) main += "    xfb_substep = xfb_u.xfb_substep;\n";
+        main += "    xfb_user_main();\n";
+    }
     // Per budget: the element's count, clamped to 0..maxRecords (the count pass stores it).
     S countMain = main;
     auto clampedCount = [&](const EmitBudgetPlan& b) {

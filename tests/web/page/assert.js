@@ -77,6 +77,19 @@ export function nextEvent(xfb, type, ms = 10_000) {
   });
 }
 
+/** The simulation shaders of the native demos (C++ raw strings), as the WebGL2 gallery runs them. */
+export async function demoShaders() {
+  const fetchGlsl = 'vec4 fetchElement(highp sampler2D s, int i) { return texelFetch(s, ivec2(i % 1024, i / 1024), 0); }\n';
+  const out = {};
+  for (const name of ['particles', 'flock', 'cloth', 'skinning', 'trails']) {
+    const cpp = await (await fetch(`/demos/${name}.cpp`)).text();
+    const m = /k(?:Simulation|Skin) = (?:std::string\()?R"\(([\s\S]*?)\)"(?:\) \+ kFetchGlsl \+ R"\(([\s\S]*?)\)")?;/.exec(cpp);
+    assert(m, `demos/${name}.cpp: simulation shader not found`);
+    out[name] = m[1] + (m[2] !== undefined ? fetchGlsl + m[2] : '');
+  }
+  return out;
+}
+
 export async function shader(name) { return (await fetch(`/shaders/${name}`)).text(); }
 
 /** Counts calls of every WebGL2 method on this context instance (Emscripten calls the instance). */

@@ -128,3 +128,109 @@ void main() {
   for (const k of [257, 2 ** 32 + 2, NaN, Infinity, -1, '4']) await expectError('XFB_INVALID_ARGUMENT', () => pipeline.step(k));
   assert(pipeline.info.steps === 4, `refused steps ran nothing: ${pipeline.info.steps}`);
 });
+
+// WebGPU (SwiftShader's adapter, --enable-unsafe-webgpu): step(k) of an element-local simulation
+// is one dispatch of a WGSL loop (web/package/webgpu.js). Each simulation runs as four variants
+// on the same data: WebGPU fused step(k), WebGPU fuseSubsteps: false step(k) (k dispatches), WebGPU
+// k plain step() calls (only where xfb_substep is not read: a plain step() sets it to 0), and
+// WebGL2 fused step(k); every buffer's bytes must be equal, and fusion() the same on both engines.
+const adapter = await navigator.gpu?.requestAdapter();
+const gpu = adapter ? await createXfb({ device: await adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage } }) }) : null;
+const requireGpu = () => assert(gpu, 'navigator.gpu.requestAdapter() gave no adapter: is --enable-unsafe-webgpu set?');
+
+/** `rounds` calls of step(k) per variant; returns per variant { fusion, steps, bytes[] }. Every
+ *  buffer but a state pair's output (its partner, which holds an older state after a fused call
+ *  than after k passes) must hold the same bytes in every variant. */
+async function fusedVariants(source, mode, buffers, roles, k, uniforms, { rounds = 2, singles = true } = {}) {
+  const variants = { webgpu_fused: [gpu, true], webgpu_passes: [gpu, false], ...(singles ? { webgpu_singles: [gpu, true] } : {}), webgl2_fused: [xfb, true] };
+  const runs = {};
+  for (const [name, [engine, fuseSubsteps]] of Object.entries(variants)) {
+    const made = buffers.map((b) => engine.createBuffer(b));
+    const program = engine.createProgram({ source, mode });
+    for (const [u, value] of Object.entries(uniforms)) program.setUniform(u, value);
+    const pipeline = engine.createPipeline(program, roles.map((r) => Object.fromEntries(Object.entries(r).map(([role, i]) => [role, made[i]]))), { fuseSubsteps });
+    for (let r = 0; r < rounds; r++) {
+      if (name === 'webgpu_singles') for (let s = 0; s < k; s++) pipeline.step();
+      else pipeline.step(k);
+    }
+    if (engine === gpu) await pipeline.ready; // the fused module compiled (rejects with XFB_SHADER_COMPILE otherwise)
+    runs[name] = { fusion: pipeline.fusion(), steps: pipeline.info.steps, bytes: await Promise.all(made.map((b) => b.read())) };
+    for (const o of [pipeline, program, ...made]) o.dispose();
+  }
+  assert(runs.webgpu_fused.fusion.fused, `fuses on WebGPU: ${runs.webgpu_fused.fusion.reason}`);
+  assert(JSON.stringify(runs.webgpu_fused.fusion) === JSON.stringify(runs.webgl2_fused.fusion), `the same fusion() on both engines: ${JSON.stringify(runs.webgpu_fused.fusion)}`);
+  assert(!runs.webgpu_passes.fusion.fused && runs.webgpu_passes.fusion.reason === 'PipelineOptions::fuseSubsteps is off', `fusion off: ${runs.webgpu_passes.fusion.reason}`);
+  for (const [name, run] of Object.entries(runs)) {
+    assert(run.steps === rounds * k, `${name}: ${run.steps} substeps counted, expected ${rounds * k}`);
+    run.bytes.forEach((b, i) => {
+      if (!roles.some((r) => r.input !== undefined && r.output === i)) assert(sameBytes(b, runs.webgpu_fused.bytes[i]), `k=${k}: buffer ${i} of ${name} differs from WebGPU fused`);
+    });
+  }
+  return runs;
+}
+
+test('WebGPU fused particles (interleaved): step(k) for k = 1, 4, 16 equals k passes, k step() calls, WebGL2 and the JS reference', async ({ note }) => {
+  requireGpu();
+  const n = 1000, format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
+  const data = pseudoRandom(n * 8, -1, 1, 7);
+  for (let e = 0; e < n; e++) data[e * 8 + 3] = 0.0625 * (e % 40); // some respawn inside the loop
+  const source = await shader('particles.vert'), uniforms = { dt: 0.015625, gravity: [0, -9.75, 0.5] };
+  for (const k of [1, 4, 16]) {
+    const runs = await fusedVariants(source, 'interleaved', [{ format, count: n, data }, { format, count: n }], [{ input: 0, output: 1 }], k, uniforms);
+    const ref = data.slice();
+    for (let s = 0; s < 2 * k; s++) particlesStep(ref, uniforms.dt, uniforms.gravity);
+    assertArrayEqual(runs.webgpu_fused.bytes[0], ref, `k=${k}: WebGPU fused vs reference`);
+  }
+  note('k = 1, 4, 16, two calls each: bit-identical to the reference');
+});
+
+test('WebGPU fused flock (separate buffers, constants, write-only output keeping the last substep) and bench_particles', async () => {
+  requireGpu();
+  const n = 257;
+  const pos = pseudoRandom(n * 4, -4, 4, 1), vel = pseudoRandom(n * 4, -1, 1, 2), params = pseudoRandom(n * 2, 0.25, 2, 3);
+  const buffers = [{ format: vec4(0), count: n, data: pos }, { format: vec4(0), count: n }, { format: vec4(1), count: n, data: vel }, { format: vec4(1), count: n },
+    { format: [{ semantic: 'ATTR2', components: 2 }], count: n, data: params }, { format: vec4(12), count: n }];
+  for (const k of [4, 16]) {
+    const runs = await fusedVariants(await shader('flock_separate.vert'), 'separate', buffers, [{ input: 0, output: 1 }, { input: 2, output: 3 }, { input: 4 }, { output: 5 }],
+      k, { dt: 0.125, target: [1, -0.5, 2] });
+    const p = pos.slice(), v = vel.slice(), inst = new Float32Array(n * 4);
+    for (let s = 0; s < 2 * k; s++) flockStep(p, v, params, inst, 0.125, [1, -0.5, 2]);
+    for (const [i, ref, what] of [[0, p, 'position'], [2, v, 'velocity'], [4, params, 'constants'], [5, inst, 'instances (the last substep)']])
+      assertArrayEqual(runs.webgpu_fused.bytes[i], ref, `k=${k}: WebGPU fused ${what} vs reference`);
+  }
+  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }], data = pseudoRandom(512 * 8, -1, 1, 5);
+  await fusedVariants(await shader('bench_particles.vert'), 'interleaved', [{ format, count: 512, data }, { format, count: 512 }], [{ input: 0, output: 1 }], 16, { dt: 1 / 64 }, { rounds: 3 });
+});
+
+test('WebGPU fused 36-byte interleaved state (vec4 + vec3 + vec2, word views), odd k', async () => {
+  requireGpu();
+  const n = 300, format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }];
+  const data = pseudoRandom(n * 9, -2, 2, 13);
+  const runs = await fusedVariants(await shader('layout36.vert'), 'interleaved', [{ format, count: n, data }, { format, count: n }], [{ input: 0, output: 1 }], 5, { scale: 0.75 });
+  const f = Math.fround, ref = data.slice();
+  for (let s = 0; s < 10; s++)
+    for (let e = 0; e < n; e++) {
+      const r = ref.subarray(e * 9, e * 9 + 9), [nx, ny, nz] = [r[4], r[5], r[6]];
+      for (let i = 0; i < 3; i++) r[i] = f(r[i] * 0.75);
+      [r[4], r[5], r[6]] = [nz, nx, ny];
+      r[7] = f(r[7] + 0.5); r[8] = f(r[8] + 0.25);
+    }
+  assertArrayEqual(runs.webgpu_fused.bytes[0], ref, 'WebGPU fused vs reference');
+});
+
+test('WebGPU fused int and uint state with xfb_substep: equals k dispatches and WebGL2, the substep index runs 0..k-1', async () => {
+  requireGpu();
+  const n = 64, format = [{ semantic: 'ATTR1', type: 'uint32', components: 1 }, { semantic: 'ATTR2', type: 'int32', components: 1 }, { semantic: 'ATTR0', components: 1 }];
+  const words = new ArrayBuffer(n * 12);
+  const u32 = new Uint32Array(words), i32 = new Int32Array(words), f32 = new Float32Array(words);
+  for (let e = 0; e < n; e++) { u32[e * 3] = Math.imul(e, 2654435761) >>> 0; i32[e * 3 + 1] = e - 30; f32[e * 3 + 2] = 0.25 * e; }
+  for (const k of [4, 16]) {
+    const runs = await fusedVariants(INTEGER_STATE, 'interleaved', [{ format, count: n, data: words }, { format, count: n }], [{ input: 0, output: 1 }], k, { scale: 0.5 },
+      { rounds: 1, singles: false });
+    const out = new Int32Array(runs.webgpu_fused.bytes[0].buffer);
+    let hits = 9 - 30, id = Math.imul(9, 2654435761) >>> 0;
+    for (let s = 0; s < k; s++) { hits = hits - 7 * s + 1; id = (Math.imul(id, 3) + 9) >>> 0; }
+    assert(out[9 * 3 + 1] === hits, `k=${k}: hits ${out[9 * 3 + 1]}, expected ${hits}`);
+    assert(out[9 * 3] >>> 0 === id, `k=${k}: uint state`);
+  }
+});

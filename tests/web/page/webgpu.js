@@ -3,7 +3,7 @@
 // WebGL2 transform feedback and the JS reference (bit for bit: 0 ulp); bad shaders give coded errors;
 // no GPU object is created per step; dispose and device loss give coded errors; emitted (variable-count)
 // outputs land in input order through the WGSL prefix sum, with the totals and the overflow policies.
-import { assert, assertArrayEqual, createXfb, expectError, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, createXfb, demoShaders, expectError, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const gl2 = await createXfb({ canvas });
@@ -11,19 +11,6 @@ const adapter = await navigator.gpu?.requestAdapter();
 const gpu = adapter ? await createXfb({ device: await adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage } }) }) : null;
 const requireGpu = () => assert(gpu, 'navigator.gpu.requestAdapter() gave no adapter: is --enable-unsafe-webgpu set?');
 const vec4 = (slot) => [{ semantic: `ATTR${slot}`, components: 4 }];
-
-/** The simulation shaders of the native demos (C++ raw strings), as the WebGL2 gallery runs them. */
-async function demoShaders() {
-  const fetchGlsl = 'vec4 fetchElement(highp sampler2D s, int i) { return texelFetch(s, ivec2(i % 1024, i / 1024), 0); }\n';
-  const out = {};
-  for (const name of ['particles', 'flock', 'cloth', 'skinning', 'trails']) {
-    const cpp = await (await fetch(`/demos/${name}.cpp`)).text();
-    const m = /k(?:Simulation|Skin) = (?:std::string\()?R"\(([\s\S]*?)\)"(?:\) \+ kFetchGlsl \+ R"\(([\s\S]*?)\)")?;/.exec(cpp);
-    assert(m, `demos/${name}.cpp: simulation shader not found`);
-    out[name] = m[1] + (m[2] !== undefined ? fetchGlsl + m[2] : '');
-  }
-  return out;
-}
 
 async function compileErrors(code) {
   const info = await gpu.device.createShaderModule({ code }).getCompilationInfo();
