@@ -1,7 +1,8 @@
-// Fused substeps through the JavaScript API on WebGL2 (SwiftShader): step(k) of an element-local
-// simulation runs one generated pass and equals k ordinary passes (fuseSubsteps: false) and the
-// JS reference bit for bit; a simulation that reads other elements says why it does not fuse.
-import { assert, assertArrayEqual, createXfb, expectError, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
+// Fused substeps through the JavaScript API on WebGL2 and WebGPU (SwiftShader): step(k) of an
+// element-local simulation runs one generated pass and equals k ordinary passes (fuseSubsteps:
+// false), k plain steps, the other engine and the JS reference bit for bit; a simulation that
+// reads other elements (or emits) says why it does not fuse, the same on both engines.
+import { assert, assertArrayEqual, createXfb, demoShaders, expectError, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const xfb = await createXfb({ canvas });
@@ -233,4 +234,118 @@ test('WebGPU fused int and uint state with xfb_substep: equals k dispatches and 
     assert(out[9 * 3 + 1] === hits, `k=${k}: hits ${out[9 * 3 + 1]}, expected ${hits}`);
     assert(out[9 * 3] >>> 0 === id, `k=${k}: uint state`);
   }
+});
+
+/** Counts dispatches and submits while `fn` runs (wraps the prototypes Chromium's objects use). */
+async function countGpuWork(fn) {
+  const counts = { dispatches: 0, submits: 0 };
+  const pass = GPUComputePassEncoder.prototype, queue = GPUQueue.prototype;
+  const dispatch = pass.dispatchWorkgroups, submit = queue.submit;
+  pass.dispatchWorkgroups = function (...a) { counts.dispatches++; return dispatch.apply(this, a); };
+  queue.submit = function (...a) { counts.submits++; return submit.apply(this, a); };
+  try { await fn(); } finally { pass.dispatchWorkgroups = dispatch; queue.submit = submit; }
+  return counts;
+}
+
+test('WebGPU step(k): fused is one dispatch and one submit, k dispatches otherwise (one submit each when xfb_substep changes)', async () => {
+  requireGpu();
+  const n = 64, format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
+  const program = gpu.createProgram({ source: await shader('bench_particles.vert') });
+  program.setUniform('dt', 1 / 64);
+  const make = (fuseSubsteps) => gpu.createPipeline(program, [{ input: gpu.createBuffer({ format, count: n }), output: gpu.createBuffer({ format, count: n }) }], { fuseSubsteps });
+  const fused = make(true), passes = make(false);
+  fused.step(2); // compiles the fused module
+  await fused.ready;
+  let c = await countGpuWork(() => fused.step(16));
+  assert(c.dispatches === 1 && c.submits === 1, `fused step(16): ${JSON.stringify(c)}`);
+  c = await countGpuWork(() => passes.step(16));
+  assert(c.dispatches === 16 && c.submits === 1, `step(16) unfused: ${JSON.stringify(c)}`);
+  c = await countGpuWork(() => fused.step());
+  assert(c.dispatches === 1 && c.submits === 1, `step(): ${JSON.stringify(c)}`);
+  const withSubstep = gpu.createProgram({ source: INTEGER_STATE });
+  const iformat = [{ semantic: 'ATTR1', type: 'uint32', components: 1 }, { semantic: 'ATTR2', type: 'int32', components: 1 }, { semantic: 'ATTR0', components: 1 }];
+  const p = gpu.createPipeline(withSubstep, [{ input: gpu.createBuffer({ format: iformat, count: n }), output: gpu.createBuffer({ format: iformat, count: n }) }], { fuseSubsteps: false });
+  c = await countGpuWork(() => p.step(5));
+  assert(c.dispatches === 5 && c.submits === 5, `unfused step(5) with xfb_substep: ${JSON.stringify(c)}`);
+});
+
+test('WebGPU refuses fusion as WebGL2 does, with the reason (flock, cloth, a texel fetch, emitted outputs), and runs k passes', async ({ note }) => {
+  requireGpu();
+  const demos = await demoShaders(), n = 16;
+  // The demos' non-local simulations, separate buffers: state pairs, constants, write-only outputs.
+  const cases = {
+    flock: { entries: [[0, 4, true], [1, 4, true], [2, 2, false], [12, 4, null], [13, 4, null]] },
+    cloth: { entries: [[0, 4, true], [1, 4, true], [2, 2, false]] },
+  };
+  for (const [name, { entries }] of Object.entries(cases)) {
+    const answers = [];
+    for (const engine of [xfb, gpu]) {
+      const program = engine.createProgram({ source: demos[name], mode: 'separate' });
+      const buffer = (slot, components) => engine.createBuffer({ format: [{ semantic: `ATTR${slot}`, components }], count: n });
+      const pipeline = engine.createPipeline(program, entries.map(([slot, c, state]) => (state === true ? { input: buffer(slot, c), output: buffer(slot, c) } : state === false ? { input: buffer(slot, c) } : { output: buffer(slot, c) })));
+      answers.push(pipeline.fusion());
+    }
+    assert(!answers[1].fused && /uniform '(positions|velocities)' is a sampler2D/.test(answers[1].reason), `${name} on WebGPU: ${answers[1].reason}`);
+    assert(JSON.stringify(answers[0]) === JSON.stringify(answers[1]), `${name}: the same answer as WebGL2: ${JSON.stringify(answers)}`);
+    note(`${name}: ${answers[1].reason}`);
+  }
+  // A texel fetch of a neighbour refuses; step(4) runs four passes, xfb_substep 0..3 one per pass.
+  const source = `#version 300 es
+precision highp float;
+precision highp sampler2D;
+in vec4 position;
+uniform sampler2D positions;
+uniform int xfb_substep;
+out vec4 out_position;
+void main() {
+    vec4 neighbour = texelFetch(positions, ivec2((gl_VertexID + 1) % 8, 0), 0);
+    out_position = position + vec4(float(xfb_substep), 1.0, 0.0, 0.0) + neighbour * 0.0;
+}
+`;
+  const data = pseudoRandom(8 * 4, -1, 1, 21);
+  const program = gpu.createProgram({ source });
+  const state = gpu.createBuffer({ format: vec4(0), count: 8, data });
+  const pipeline = gpu.createPipeline(program, [{ input: state, output: gpu.createBuffer({ format: vec4(0), count: 8 }) }]);
+  pipeline.setTexture('positions', gpu.device.createTexture({ size: [8, 1], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING }));
+  const f = pipeline.fusion();
+  assert(!f.fused && f.reason.includes("uniform 'positions' is a sampler2D"), f.reason);
+  const c = await countGpuWork(() => pipeline.step(4));
+  assert(c.dispatches === 4 && pipeline.info.steps === 4, `four passes: ${JSON.stringify(c)}, steps ${pipeline.info.steps}`);
+  const out = await state.read();
+  assert(out[12] === Math.fround(data[12] + 6) && out[13] === Math.fround(data[13] + 4), `xfb_substep 0..3 and one per pass: ${out[12]}, ${out[13]}`);
+  pipeline.step();
+  const again = await state.read();
+  assert(again[12] === Math.fround(out[12] + 0), `a plain step() sets xfb_substep to 0: ${again[12]}`);
+  // Emitted outputs are counted and ordered per step: not fused (as on GL compute), k full steps.
+  const emitting = gpu.createProgram({ source: `#version 300 es
+precision highp float;
+in vec4 a;
+out vec4 out_a;
+out vec4 emit_copy[2];
+flat out int emit_count;
+void main() { out_a = a + vec4(1.0); emit_count = gl_VertexID % 3; emit_copy[0] = a; emit_copy[1] = -a; }
+` });
+  const e = gpu.createPipeline(emitting, [{ input: gpu.createBuffer({ format: vec4(0), count: 8, data }), output: gpu.createBuffer({ format: vec4(0), count: 8 }) },
+    { output: gpu.createBuffer({ format: vec4(0), count: 32 }) }], { emits: [{ varying: 'emit_copy', count: 'emit_count' }] });
+  assert(!e.fusion().fused && e.fusion().reason === 'emitted outputs are counted and ordered per step, between passes', e.fusion().reason);
+  e.step(3);
+  assert(e.info.steps === 3 && (await e.emitted())[0].written === 7, `three full steps with their emits: ${JSON.stringify(await e.emitted())}`);
+});
+
+test('WebGPU step(k): substeps outside 1..256 or not an integer are XFB_INVALID_ARGUMENT and run nothing', async () => {
+  requireGpu();
+  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
+  const program = gpu.createProgram({ source: await shader('bench_particles.vert') });
+  program.setUniform('dt', 1 / 64);
+  const state = gpu.createBuffer({ format, count: 8, data: pseudoRandom(64, -1, 1, 3) });
+  const pipeline = gpu.createPipeline(program, [{ input: state, output: gpu.createBuffer({ format, count: 8 }) }]);
+  await expectError('XFB_INVALID_ARGUMENT', () => gpu.createPipeline(program, [{ input: gpu.createBuffer({ format, count: 8 }), output: gpu.createBuffer({ format, count: 8 }) }], { fuseSubsteps: 1 }));
+  const before = await state.read();
+  for (const k of [0, 1.5, 257, 2 ** 32 + 2, NaN, Infinity, -1, '4', null]) {
+    const error = await expectError('XFB_INVALID_ARGUMENT', () => pipeline.step(k));
+    assert(error.message.includes('1..256'), error.message);
+  }
+  const c = await countGpuWork(() => pipeline.step(256));
+  assert(c.dispatches === 1 && pipeline.info.steps === 256, `step(256) is allowed and fused: ${JSON.stringify(c)}, ${pipeline.info.steps}`);
+  assert(!sameBytes(await state.read(), before), 'step(256) moved the state');
 });
