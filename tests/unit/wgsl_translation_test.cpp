@@ -322,8 +322,8 @@ void main() { out_id = id + 1u; out_hits = hits - xfb_substep; out_x = x * scale
     CHECK_FALSE(in(single.source, "xfb_s++"));
     CHECK(in(fused.source, "out_hits = ((hits - xfb_substep) + 1)") == false); // the user's code reads the private as is
     CHECK(in(fused.source, "out_hits = (hits - xfb_substep);"));
-    // Feedback by offset: word 0 is id (out_id), word 1 hits (out_hits), word 2 x (out_x).
-    CHECK(in(fused.source, "        id = out_id;\n        hits = out_hits;\n        x = out_x;\n    }\n"));
+    // Feedback by offset, in the inputs' order: x reads word 2 (out_x), id word 0 (out_id), hits word 1 (out_hits).
+    CHECK(in(fused.source, "        x = out_x;\n        id = out_id;\n        hits = out_hits;\n    }\n"));
     // Loads before the loop, stores after it (once).
     auto loop = fused.source.find("for (var xfb_s"), store = fused.source.find("xfb_b2[xfb_i * 3u + 0u] = out_id;");
     CHECK(fused.source.find("id = xfb_b1[xfb_i * 3u + 0u];") < loop);
