@@ -174,3 +174,101 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
 });
 
 test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); });
+
+// Fused substeps (issue 16), both engines in the same page load: ms per substep of step(k) for
+// k = 1, 4, 16, fused (one pass looping k substeps) against the same call with fuseSubsteps:
+// false (k passes; on WebGPU k dispatches in one submit). Every variant advances the same number
+// of substeps per round (16 * m: step(k) called 16 * m / k times, then one wait), so at the end
+// all states must hold the same bytes, and a sample of elements must equal the float32 JS
+// reference of bench_particles.vert: the figures are of correct work. Medians of the rounds.
+const fusionResults = [];
+const fusionK = [1, 4, 16];
+
+/** bench_particles.vert in float32, elements first, first + stride, ... of an interleaved state. */
+function benchParticlesReference(state, substeps, dt, stride) {
+  const f = Math.fround, gdt = f(f(-9.81) * dt), out = [];
+  for (let e = 0; e < state.length / 8; e += stride) {
+    const s = Array.from(state.subarray(e * 8, e * 8 + 8));
+    for (let k = 0; k < substeps; k++)
+      for (let c = 0; c < 4; c++) {
+        const v = c === 1 ? f(s[4 + c] + gdt) : f(s[4 + c] + f(0 * dt));
+        s[c] = f(s[c] + f(v * dt));
+        s[4 + c] = v;
+      }
+    out.push([e, s]);
+  }
+  return out;
+}
+
+/** One engine's fusion variants at n elements: a state pair per variant, its step and wait. */
+function fusionVariants(engine, n, initial) {
+  const program = engine.createProgram({ source });
+  program.setUniform('dt', 1 / 64);
+  const variants = {};
+  for (const k of fusionK)
+    for (const fuseSubsteps of k === 1 ? [true] : [true, false]) {
+      const a = engine.createBuffer({ format, count: n, data: initial }), b = engine.createBuffer({ format, count: n });
+      const pipeline = engine.createPipeline(program, [{ input: a, output: b }], { fuseSubsteps });
+      variants[k === 1 ? 'k1' : `k${k}_${fuseSubsteps ? 'fused' : 'passes'}`] = { k, a, b, pipeline };
+    }
+  const probe = new Uint8Array(4);
+  const wait = engine.backend === 'webgpu' ? () => engine.device.queue.onSubmittedWorkDone() : (v) => {
+    const g = engine.gl;
+    g.bindBuffer(g.COPY_READ_BUFFER, v.a.glBuffer);
+    g.getBufferSubData(g.COPY_READ_BUFFER, 0, probe);
+    g.bindBuffer(g.COPY_READ_BUFFER, null);
+  };
+  return { program, variants, wait, dispose() { for (const v of Object.values(variants)) for (const o of [v.pipeline, v.a, v.b]) o.dispose(); program.dispose(); } };
+}
+
+async function fusionRow(engineName, engine, n, initial, rounds) {
+  const m = n >= 1e6 ? 1 : n >= 1e5 ? 2 : 16, perRound = 16 * m;
+  const { variants, wait, dispose } = fusionVariants(engine, n, initial);
+  const runRound = async (v) => { for (let i = 0; i < perRound / v.k; i++) v.pipeline.step(v.k); await wait(v); };
+  for (const v of Object.values(variants)) await runRound(v); // warm: compiles the fused programs
+  if (engine.backend === 'webgpu') for (const v of Object.values(variants)) await v.pipeline.ready;
+  const ms = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  for (let r = 0; r < rounds; r++)
+    for (const [name, v] of Object.entries(variants)) {
+      const t0 = performance.now();
+      await runRound(v);
+      ms[name].push((performance.now() - t0) / perRound);
+    }
+  // Checked: every variant ran (rounds + 1) * perRound substeps: the same bytes, and the reference.
+  const substeps = (rounds + 1) * perRound;
+  const states = {};
+  for (const [name, v] of Object.entries(variants)) {
+    if (v.pipeline.info.steps !== substeps) throw new Error(`${engineName} ${name}: ${v.pipeline.info.steps} substeps, expected ${substeps}`);
+    states[name] = await v.a.read();
+  }
+  for (const [name, s] of Object.entries(states))
+    if (!new Uint8Array(s.buffer).every((x, i) => x === new Uint8Array(states.k1.buffer)[i])) throw new Error(`${engineName} n=${n}: ${name} differs from k1`);
+  const stride = Math.max(1, Math.floor(n / 997));
+  for (const [e, ref] of benchParticlesReference(initial, substeps, 1 / 64, stride))
+    for (let c = 0; c < 8; c++)
+      if (!Object.is(states.k1[e * 8 + c], ref[c])) throw new Error(`${engineName} n=${n}: element ${e}[${c}] is ${states.k1[e * 8 + c]}, the reference ${ref[c]}`);
+  const row = { elements: n, engine: engineName, substeps_checked: substeps, fused: variants.k4_fused.pipeline.fusion().fused, one_pass_ms: median(ms.k1) };
+  for (const k of [4, 16]) {
+    row[`k${k}_fused_ms`] = median(ms[`k${k}_fused`]);
+    row[`k${k}_passes_ms`] = median(ms[`k${k}_passes`]);
+    row[`k${k}_ratio`] = row[`k${k}_passes_ms`] / row[`k${k}_fused_ms`];
+  }
+  row.per_round_ms = Object.fromEntries(Object.entries(ms).map(([k, xs]) => [k, xs.map((x) => +x.toFixed(4))]));
+  dispose();
+  return row;
+}
+
+for (const n of [1e4, 1e5, 1e6]) {
+  test(`fused substeps, ${n} elements (ms per substep, k = 1, 4, 16, fused vs k passes, WebGL2 and WebGPU)`, async ({ note }) => {
+    const initial = pseudoRandom(n * 8, -1, 1, 17);
+    const rounds = n >= 1e6 ? 3 : 5;
+    for (const [name, engine] of [['webgl2', xfb], ['webgpu', webgpu]]) {
+      if (!engine) { note(`${name}: not available`); continue; }
+      const row = await fusionRow(name, engine, n, initial, rounds);
+      fusionResults.push(row);
+      note(JSON.stringify(row));
+    }
+  });
+}
+
+test('fusion summary', async ({ note }) => { note(`BENCH_FUSION ${JSON.stringify(fusionResults)}`); });
