@@ -75,6 +75,11 @@ export async function usageWebGpu(device: object, canvas: HTMLCanvasElement): Pr
   const indirect: object | null = emitting.emitTotalsBuffer;
   // @ts-expect-error: overflow is 'error' or 'clamp'
   gpu.createPipeline(program, [{ input: state }], { emits: [], overflow: 'wrap' });
+  const passes = gpu.createPipeline(program, [{ input: state, output: next }], { fuseSubsteps: false });
+  passes.step(4);
+  const fusion: { fused: boolean; reason: string } = pipeline.fusion();
+  // @ts-expect-error: fuseSubsteps is a boolean
+  gpu.createPipeline(program, [{ input: state }], { fuseSubsteps: 'yes' });
   const webgl: Xfb = await createXfb({ canvas });
   // @ts-expect-error: a WebGL2 engine has no device
   webgl.device;
@@ -83,5 +88,5 @@ export async function usageWebGpu(device: object, canvas: HTMLCanvasElement): Pr
   // @ts-expect-error: the backend is 'webgl2' or 'webgpu'
   await createXfb({ backend: 'vulkan' });
   own.dispose();
-  return program.wgsl.length + pipeline.info.workGroupSize + report.written + totals + (indirect ? 1 : 0) + program.uniformLayout.bytes + (vertexBuffer ? 1 : 0);
+  return program.wgsl.length + pipeline.info.workGroupSize + report.written + totals + (indirect ? 1 : 0) + program.uniformLayout.bytes + (vertexBuffer ? 1 : 0) + (fusion.fused ? 1 : 0);
 }
