@@ -1,7 +1,7 @@
 // Two backends, one simulation: switching between steps, the measured Auto choice, and errors.
 #include "particles.hpp"
 
-#include "gl/gl_check.hpp"
+#include "gl/readback.hpp"
 
 #include "../unit/test_util.hpp"
 

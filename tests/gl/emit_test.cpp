@@ -4,7 +4,7 @@
 // drawn from the GPU's total.
 #include "gl_fixture.hpp"
 #include "offscreen.hpp"
-#include "gl/gl_check.hpp"
+#include "gl/readback.hpp"
 #include "gl/shader.hpp"
 
 #include "../unit/test_util.hpp"

@@ -1,3 +1,4 @@
+#include "gl/readback.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"

@@ -1,6 +1,6 @@
 #include "gl/draw_mode.hpp"
 #include "gl/entries.hpp"
-#include "gl/pipeline_state.hpp"
+#include "pipeline/pipeline_state.hpp"
 #include "gl/state_guard.hpp"
 #include "xfb/limits.hpp"
 

@@ -2,6 +2,7 @@
 // Internal: a Pipeline's state, shared by pipeline.cpp (building, the passes, the public API)
 // and backend_choice.cpp (Backend::Auto and switching).
 #include "compute/compute_pass.hpp"
+#include "gl/readback.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/vertex_array.hpp"

@@ -1,7 +1,7 @@
+#include "gl/readback.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
-#include "compute/compute_pass.hpp"
 #include "xfb/error.hpp"
 
 #include <cstdio>
