@@ -3,6 +3,7 @@
 #include "capture/record_gather.hpp"
 #include "gl/draw_mode.hpp"
 #include "gl/entries.hpp"
+#include "gl/feedback_pass.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
@@ -24,15 +25,15 @@ constexpr unsigned kCaptureState = kBuildState | gl::CachedDiscard | gl::CachedU
 
 namespace detail {
 
-struct CaptureState {
+struct CaptureState final : Recoverable {
     std::shared_ptr<DeviceState> device;
     std::shared_ptr<ProgramState> program;
     std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
     PassPlan plan;
     Expansion expansion = Expansion::Driver;
-    GLuint vertexArray = 0;      // the user's program reads the inputs through it
-    GLuint feedback = 0;         // Driver: writes the outputs
-    GLuint elements = 0;         // Driver: indices of indexed draws (element binding of vertexArray)
+    gl::VertexArrayName vertexArray;   // the user's program reads the inputs through it
+    gl::TransformFeedbackName feedback; // Driver: writes the outputs
+    gl::BufferName elements;            // Driver: indices of indexed draws (element binding of vertexArray)
     std::uint64_t elementCapacity = 0;
     std::unique_ptr<RecordGather> gather; // Engine
     CaptureCount last;
@@ -42,18 +43,21 @@ struct CaptureState {
     std::vector<GLuint> boundNames; // every entry's input and output name when they were last bound
     std::vector<std::uint64_t> outputBytes; // per captured buffer: its size (buffers never resize)
 
-    ~CaptureState() {
-        if (device) std::erase(device->captures, this);
-        glDeleteVertexArrays(1, &vertexArray);
-        glDeleteTransformFeedbacks(1, &feedback);
-        glDeleteBuffers(1, &elements);
-        gather.reset();
+    // Context loss (gl/recoverable.hpp): the gather forgets its own names.
+    void forget() override {
+        vertexArray.forget();
+        feedback.forget();
+        elements.forget();
+    }
+    void restore() override {
+        gather.reset(); // forgotten already: deletes nothing
+        build();
     }
 
     // Entry e's input and output name at 2e and 2e + 1 (0 where absent).
     GLuint nameAt(std::size_t i) const {
         const auto& b = i % 2 ? outputs[i / 2] : inputs[i / 2];
-        return b ? b->name : 0;
+        return b ? b->name.get() : 0;
     }
     bool namesChanged() const {
         for (std::size_t i = 0; i < boundNames.size(); ++i)
@@ -64,7 +68,7 @@ struct CaptureState {
     // Points the vertex array at the inputs and the transform feedback object at the outputs.
     void bindBuffers() {
         XFB_GL(glBindVertexArray(vertexArray));
-        gl::setAttributePointers(plan.attributes, [&](int e) { return inputs[std::size_t(e)]->name; });
+        gl::setAttributePointers(plan.attributes, [&](int e) -> GLuint { return inputs[std::size_t(e)]->name; });
         XFB_GL(glBindVertexArray(0));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather ? gather->outputFeedback : feedback));
         auto names = outputNames();
@@ -77,20 +81,20 @@ struct CaptureState {
 
     std::vector<GLuint> outputNames() const {
         std::vector<GLuint> names;
-        for (const auto& o : plan.outputs) names.push_back(outputs[std::size_t(o.entry)]->name);
+        for (const auto& o : plan.outputs) names.push_back(outputs[std::size_t(o.entry)]->name.get());
         return names;
     }
 
     void build() {
-        XFB_GL(glGenVertexArrays(1, &vertexArray));
+        vertexArray = gl::VertexArrayName::create();
         if (expansion == Expansion::Driver) {
-            XFB_GL(glGenBuffers(1, &elements));
+            elements = gl::BufferName::create();
             XFB_GL(glBindVertexArray(vertexArray));
             XFB_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, elements)); // recorded in the vertex array
             XFB_GL(glBindVertexArray(0));
-            XFB_GL(glGenTransformFeedbacks(1, &feedback));
+            feedback = gl::TransformFeedbackName::create();
         } else {
-            gather = std::make_unique<RecordGather>(program->capture, plan.count, *device);
+            gather = std::make_unique<RecordGather>(program->capture, plan.count, device);
         }
         bindBuffers();
         elementCapacity = 0;
@@ -140,12 +144,10 @@ struct CaptureState {
         }
 #endif
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
-        glEnable(GL_RASTERIZER_DISCARD);
-        glBeginTransformFeedback(gl::primitiveMode(last.primitive));
-        if (indexed) glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
-        else glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
-        glEndTransformFeedback();
-        glDisable(GL_RASTERIZER_DISCARD);
+        gl::feedbackPass(gl::primitiveMode(last.primitive), 0, [&] {
+            if (indexed) glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
+            else glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
+        });
 #ifndef __EMSCRIPTEN__
         if (draw.restartIndex && indexed) glDisable(GL_PRIMITIVE_RESTART);
 #endif
@@ -287,23 +289,11 @@ struct CaptureState {
         useProgram(with);
         glBindVertexArray(vertexArray);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather->scratchFeedback);
-        glEnable(GL_RASTERIZER_DISCARD);
-        glBeginTransformFeedback(GL_POINTS);
-        glDrawArrays(GL_POINTS, 0, GLsizei(vertices));
-        glEndTransformFeedback();
+        gl::feedbackPass(GL_POINTS, 0, [&] { glDrawArrays(GL_POINTS, 0, GLsizei(vertices)); });
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0); // the scratch buffers are read next
         gather->gather(vertices, draw, records);
-        glDisable(GL_RASTERIZER_DISCARD);
     }
 };
-
-void recreateCapture(CaptureState& c) {
-    // The old names died with the context: forget them.
-    c.vertexArray = c.feedback = c.elements = 0;
-    if (c.gather) c.gather->forget();
-    c.gather.reset();
-    c.build();
-}
 
 } // namespace detail
 
@@ -342,7 +332,7 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
         gl::StateGuard guard(*s->device, kBuildState | gl::TakeForeignErrors);
         s->build();
     }
-    s->device->captures.push_back(s.get());
+    s->enroll(s->device);
     state_ = std::move(s);
 }
 

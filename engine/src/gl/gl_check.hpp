@@ -3,7 +3,17 @@
 
 #include "gl/gl_api.hpp"
 
+#include <vector>
+
 namespace xfb::gl {
+
+/// Clears every pending error flag: glGetError until GL_NO_ERROR, at most 16 times (a lost
+/// context may never answer GL_NO_ERROR). The errors cleared are appended to `into` when given.
+void drainErrors(std::vector<GLenum>* into = nullptr);
+
+/// The first error pending (GL_NO_ERROR when none), then drainErrors(): nothing is left pending.
+/// Always two glGetError calls or more; glGetError stalls WebGL, so only where asked for.
+GLenum takeFirstError();
 
 /// "GL_INVALID_OPERATION" etc.
 const char* errorName(GLenum error);

@@ -37,23 +37,18 @@ void waitFor(GLsync fence) {
 }
 
 void finishWithFence() {
-    GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    waitFor(fence);
-    glDeleteSync(fence);
+    SyncObject fence = SyncObject::create();
+    waitFor(fence.get());
 }
 } // namespace gl
 
 namespace detail {
 struct ReadbackState {
     std::shared_ptr<DeviceState> device;
-    GLuint staging = 0;
-    GLsync fence = nullptr;
+    gl::BufferName staging;
+    gl::SyncObject fence;
     std::uint64_t bytes = 0;
     bool taken = false;
-    ~ReadbackState() {
-        if (fence) glDeleteSync(fence);
-        if (staging) glDeleteBuffers(1, &staging);
-    }
 };
 } // namespace detail
 
@@ -66,14 +61,14 @@ ReadbackRequest Buffer::readAsync() const {
     r->device = s->device;
     detail::requireLiveBuffer(*s, "Buffer::readAsync");
     r->bytes = s->bytes;
-    XFB_GL(glGenBuffers(1, &r->staging));
-    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging));
+    r->staging = gl::BufferName::create();
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging.get()));
     XFB_GL(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(r->bytes), nullptr, GL_STREAM_READ));
-    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, s->name));
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, s->name.get()));
     XFB_GL(glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(r->bytes)));
     XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
-    r->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    r->fence = gl::SyncObject::create();
     glFlush(); // so the fence can signal without a later GL call
     gl::check("Buffer::readAsync (glCopyBufferSubData)");
     return ReadbackRequest(std::move(r));
@@ -86,7 +81,7 @@ ReadbackRequest::~ReadbackRequest() = default;
 
 bool ReadbackRequest::ready() {
     if (!state_ || state_->taken) return false;
-    GLenum r = glClientWaitSync(state_->fence, 0, 0);
+    GLenum r = glClientWaitSync(state_->fence.get(), 0, 0);
     return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
 }
 
@@ -95,10 +90,10 @@ std::vector<std::byte> ReadbackRequest::take() {
 #ifdef __EMSCRIPTEN__
     if (!ready()) throw Error(ErrorCode::InvalidArgument, "the readback is not ready yet: WebGL cannot wait, poll ready() across frames");
 #else
-    gl::waitFor(state_->fence);
+    gl::waitFor(state_->fence.get());
 #endif
     gl::StateGuard guard(*state_->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
-    std::vector<std::byte> out = gl::readBytes(state_->staging, state_->bytes);
+    std::vector<std::byte> out = gl::readBytes(state_->staging.get(), state_->bytes);
     state_->taken = true;
     return out;
 }
