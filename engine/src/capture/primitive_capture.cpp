@@ -40,7 +40,7 @@ struct CaptureState final : Recoverable {
     bool captured = false;        // capture() ran last: drawCaptured() may use the object's count
     SessionPlan session;
     bool sessionCaptured = false; // captureSession() ran last
-    std::vector<GLuint> boundNames; // every entry's input and output name when they were last bound
+    std::vector<std::uint64_t> boundGenerations; // every entry's input and output generation when last bound
     std::vector<std::uint64_t> outputBytes; // per captured buffer: its size (buffers never resize)
 
     // Context loss (gl/recoverable.hpp): the gather forgets its own names.
@@ -54,14 +54,15 @@ struct CaptureState final : Recoverable {
         build();
     }
 
-    // Entry e's input and output name at 2e and 2e + 1 (0 where absent).
-    GLuint nameAt(std::size_t i) const {
+    // Entry e's input and output generation at 2e and 2e + 1 (0 where absent).
+    std::uint64_t generationAt(std::size_t i) const {
         const auto& b = i % 2 ? outputs[i / 2] : inputs[i / 2];
-        return b ? b->name.get() : 0;
+        return b ? b->generation : 0;
     }
-    bool namesChanged() const {
-        for (std::size_t i = 0; i < boundNames.size(); ++i)
-            if (nameAt(i) != boundNames[i]) return true;
+    // A Pipeline swaps the GL objects of its state buffers every step, a restored context makes new ones.
+    bool buffersChanged() const {
+        for (std::size_t i = 0; i < boundGenerations.size(); ++i)
+            if (generationAt(i) != boundGenerations[i]) return true;
         return false;
     }
 
@@ -75,8 +76,8 @@ struct CaptureState final : Recoverable {
         for (std::size_t b = 0; b < names.size(); ++b) XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
-        boundNames.resize(inputs.size() * 2);
-        for (std::size_t i = 0; i < boundNames.size(); ++i) boundNames[i] = nameAt(i);
+        boundGenerations.resize(inputs.size() * 2);
+        for (std::size_t i = 0; i < boundGenerations.size(); ++i) boundGenerations[i] = generationAt(i);
     }
 
     std::vector<GLuint> outputNames() const {
@@ -358,7 +359,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
     // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
-    if (s.namesChanged()) s.bindBuffers();
+    if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
     s.captured = s.sessionCaptured = false;
     if (s.expansion == Expansion::Driver) s.driverPass(draw);
@@ -391,7 +392,7 @@ const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart>
     gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0, g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::captureSession (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::captureSession (an output)");
-    if (s.namesChanged()) s.bindBuffers();
+    if (s.buffersChanged()) s.bindBuffers();
     s.session = std::move(plan);
     s.captured = s.sessionCaptured = false;
     if (s.expansion == Expansion::Driver) s.driverSession(parts, programs);

@@ -1,5 +1,6 @@
 #include "gl/readback.hpp"
 #include "gl/gl_check.hpp"
+#include "gl/vertex_array.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
 #include "xfb/buffer.hpp"
@@ -26,6 +27,7 @@ void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers
 
 void allocateBuffer(BufferState& s, const void* data) {
     s.name = gl::BufferName::create();
+    ++s.generation;
     glBindBuffer(GL_COPY_WRITE_BUFFER, s.name.get());
     glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(s.bytes), data, GL_DYNAMIC_COPY);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
@@ -116,6 +118,35 @@ std::vector<std::byte> Buffer::read() const {
     return gl::readBytes(s.name.get(), s.bytes);
 }
 
+void Buffer::bindAsVertexInput(unsigned location, Semantic field, std::int64_t firstElement) const {
+    auto& s = live(state_);
+    s.device->requireContext("Buffer::bindAsVertexInput");
+    const VertexAttribute* a = s.format.find(field);
+    if (!a)
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: this buffer's format " + s.format.describe() + " has no field " +
+                                                    semanticName(field) + "; bind one of its fields");
+    if (a->components > 4)
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: field " + semanticName(field) + " has " + std::to_string(a->components) +
+                                                    " components, more than one attribute location takes; bind a matrix column by column "
+                                                    "with glVertexAttribPointer (stride " + std::to_string(s.format.stride) + ", offset " +
+                                                    std::to_string(a->offset) + ")");
+    if (firstElement < 0 || firstElement >= s.count)
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: firstElement " + std::to_string(firstElement) + " is outside the " +
+                                                    std::to_string(s.count) + " elements");
+    std::int64_t offset = std::int64_t(a->offset) + firstElement * s.format.stride;
+    if (offset > std::int64_t(0x7fffffff))
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: element " + std::to_string(firstElement) +
+                                                    " starts beyond the 2 GiB a vertex attribute offset reaches");
+    AttributeBinding binding;
+    binding.location = int(location);
+    binding.componentsPerLocation = a->components;
+    binding.type = a->type;
+    binding.offset = int(offset);
+    binding.stride = s.format.stride;
+    gl::setAttributePointers({binding}, [&](int) -> GLuint { return s.name; });
+}
+
+std::uint64_t Buffer::generation() const { return live(state_).generation; }
 unsigned Buffer::glName() const { return live(state_).name.get(); }
 const VertexFormat& Buffer::format() const { return live(state_).format; }
 std::int64_t Buffer::count() const { return live(state_).count; }

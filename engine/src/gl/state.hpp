@@ -46,6 +46,8 @@ struct BufferState final : Recoverable {
     VertexFormat format;
     std::int64_t count = 0;
     std::uint64_t bytes = 0;
+    /// Bumped whenever `name` changes (a state pair's swap, a restored context): Buffer::generation().
+    std::uint64_t generation = 0;
     bool owned = true; // false: adopted (Buffer::adopt), never deleted or recreated by xfb
     ~BufferState() override {
         if (!owned) (void)name.release(); // the application's object

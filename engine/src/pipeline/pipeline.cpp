@@ -28,7 +28,6 @@ void PipelineState::restore() {
     pending.clear();
     checking.reset();
     side = 0;
-    sideZeroName = 0;
     compute.reset(); // forgotten already: deletes nothing
     fused.clear();   // rebuilt on demand
     build();

@@ -34,7 +34,10 @@ struct PipelineState final : Recoverable {
     std::array<gl::VertexArrayName, 2> vao;
     std::array<gl::TransformFeedbackName, 2> tf;
     int side = 0; // which ping-pong side the next step uses
-    GLuint sideZeroName = 0; // the first state pair's input on side 0: tells the side from the names
+    // The first state pair's input and its generation when side 0 was built: every swap, by this
+    // pipeline or another sharing the buffers, bumps it, so its parity tells the side.
+    const BufferState* sideKey = nullptr;
+    std::uint64_t sideZeroGeneration = 0;
     std::uint64_t steps = 0;
     gl::QueryName checkQuery;
     std::vector<gl::QueryName> freeQueries;
@@ -115,8 +118,9 @@ struct PipelineState final : Recoverable {
     }
 
     void build() {
-        for (std::size_t e = 0; e < inputs.size() && !sideZeroName; ++e)
-            if (isState(e)) sideZeroName = inputs[e]->name;
+        sideKey = nullptr;
+        for (std::size_t e = 0; e < inputs.size() && !sideKey; ++e)
+            if (isState(e)) sideKey = inputs[e].get(), sideZeroGeneration = inputs[e]->generation;
         for (auto& v : vao) v = gl::VertexArrayName::create();
         for (auto& t : tf) t = gl::TransformFeedbackName::create();
         checkQuery = gl::QueryName::create();
@@ -138,8 +142,8 @@ struct PipelineState final : Recoverable {
     // GL state is restored either way: a failed pass leaves nothing bound or enabled.
     // `variant`: a generated program of the same shader (fused substeps) instead of the Program's.
     GLenum draw(GLuint query, bool collectError, ProgramState* variant = nullptr) {
-        // From the names, not a counter: another pipeline sharing these buffers may have swapped them.
-        if (sideZeroName) side = firstStateInput() == sideZeroName ? 0 : 1;
+        // From the buffers' generation, not our own count: another pipeline sharing them may have swapped them.
+        if (sideKey) side = int((sideKey->generation - sideZeroGeneration) & 1u);
         ProgramState& used = variant ? *variant : *program;
         if (variant) variant->mirrorValues(*program);
         glUseProgram(used.program);
@@ -211,15 +215,13 @@ struct PipelineState final : Recoverable {
         return out;
     }
 
-    GLuint firstStateInput() const {
-        for (std::size_t e = 0; e < inputs.size(); ++e)
-            if (isState(e)) return inputs[e]->name;
-        return 0;
-    }
-
     void swap() {
         for (std::size_t e = 0; e < inputs.size(); ++e)
-            if (isState(e)) std::swap(inputs[e]->name, outputs[e]->name);
+            if (isState(e)) {
+                std::swap(inputs[e]->name, outputs[e]->name);
+                ++inputs[e]->generation;
+                ++outputs[e]->generation;
+            }
         side ^= 1;
         ++steps;
     }
