@@ -43,12 +43,18 @@ void finishWithFence() {
 } // namespace gl
 
 namespace detail {
-struct ReadbackState {
+struct ReadbackState final : Recoverable {
     std::shared_ptr<DeviceState> device;
     gl::BufferName staging;
     gl::SyncObject fence;
     std::uint64_t bytes = 0;
     bool taken = false;
+    bool lost = false; // its copy died with a lost context: take() refuses, ready() stays false
+    void forget() override {
+        staging.forget();
+        fence.forget();
+        lost = true;
+    }
 };
 } // namespace detail
 
@@ -59,6 +65,7 @@ ReadbackRequest Buffer::readAsync() const {
     gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     auto r = std::make_shared<detail::ReadbackState>();
     r->device = s->device;
+    r->enroll(s->device);
     detail::requireLiveBuffer(*s, "Buffer::readAsync");
     r->bytes = s->bytes;
     r->staging = gl::BufferName::create();
@@ -80,13 +87,16 @@ ReadbackRequest& ReadbackRequest::operator=(ReadbackRequest&&) noexcept = defaul
 ReadbackRequest::~ReadbackRequest() = default;
 
 bool ReadbackRequest::ready() {
-    if (!state_ || state_->taken) return false;
+    if (!state_ || state_->taken || state_->lost) return false;
     GLenum r = glClientWaitSync(state_->fence.get(), 0, 0);
     return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
 }
 
 std::vector<std::byte> ReadbackRequest::take() {
     if (!state_ || state_->taken) throw Error(ErrorCode::Disposed, "this readback was already taken; request a new one with Buffer::readAsync()");
+    if (state_->lost)
+        throw Error(ErrorCode::ContextLost, "ReadbackRequest::take: the GL context was lost after this readback was requested and its copy died with it; "
+                                            "request a new one with Buffer::readAsync() once the context is restored");
 #ifdef __EMSCRIPTEN__
     if (!ready()) throw Error(ErrorCode::InvalidArgument, "the readback is not ready yet: WebGL cannot wait, poll ready() across frames");
 #else
