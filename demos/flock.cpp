@@ -194,14 +194,12 @@ private:
         glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, nullptr);
         glEnableVertexAttribArray(1);
         glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 24, reinterpret_cast<const void*>(12));
-        for (int k = 0; k < 2; ++k) { // write-only outputs never swap: bound once
-            glBindBuffer(GL_ARRAY_BUFFER, instances_[k]->glName());
-            glEnableVertexAttribArray(GLuint(2 + k));
-            glVertexAttribPointer(GLuint(2 + k), 4, GL_FLOAT, GL_FALSE, 16, nullptr);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        for (int k = 0; k < 2; ++k) { // write-only outputs never swap (their generation stays): bound once
+            instances_[k]->bindAsVertexInput(GLuint(2 + k), xfb::attr(12 + k));
             glVertexAttribDivisor(GLuint(2 + k), 1);
         }
         glBindVertexArray(0);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
     }
 
     xfb::Device& device_;

@@ -70,7 +70,7 @@ public:
                 build();
     }
     ~Particles() override {
-        glDeleteVertexArrays(2, vaos_);
+        glDeleteVertexArrays(1, &vao_);
     }
 
     void step(const Frame& f) override {
@@ -82,14 +82,14 @@ public:
     }
 
     void render(const Frame& f) override {
-        // One VAO per GL buffer the state can be in: after a swap, pick the one naming the latest.
-        int which = state_[0]->glName() == names_[0] ? 0 : 1;
+        // A step swaps the GL buffers under the state handles: point the VAO at the latest again.
+        if (state_[0]->generation() != boundGeneration_) bindState();
         render_.use();
         glUniformMatrix4fv(render_["viewProjection"], 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
         glUniform1f(render_["pointSize"], pointSize_);
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE);
-        glBindVertexArray(vaos_[which]);
+        glBindVertexArray(vao_);
         glDrawArrays(GL_POINTS, 0, GLsizei(count_));
         glBindVertexArray(0);
         glDisable(GL_BLEND);
@@ -150,22 +150,16 @@ private:
             entries = {{&*state_[0], &*scratch_[0]}, {&*state_[1], &*scratch_[1]}};
         }
         pipeline_.emplace(device_, *program_, entries);
-        // Render VAOs for both arrangements of the ping-pong names.
-        if (vaos_[0]) glDeleteVertexArrays(2, vaos_);
-        glGenVertexArrays(2, vaos_);
-        names_[0] = state_[0]->glName();
-        for (int side = 0; side < 2; ++side) {
-            glBindVertexArray(vaos_[side]);
-            for (int a = 0; a < 2; ++a) {
-                const xfb::Buffer& b = separate_ ? (side == 0 ? *state_[a] : *scratch_[a]) : (side == 0 ? *state_[0] : *scratch_[0]);
-                glBindBuffer(GL_ARRAY_BUFFER, b.glName());
-                glEnableVertexAttribArray(GLuint(a));
-                int stride = separate_ ? 16 : 32, offset = separate_ ? 0 : 16 * a;
-                glVertexAttribPointer(GLuint(a), 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(std::uintptr_t(offset)));
-            }
-        }
+        if (!vao_) glGenVertexArrays(1, &vao_);
+        bindState();
+    }
+
+    // Position at location 0, velocity at 1: fields of one interleaved buffer or one buffer each.
+    void bindState() {
+        glBindVertexArray(vao_);
+        for (int a = 0; a < 2; ++a) (separate_ ? *state_[a] : *state_[0]).bindAsVertexInput(GLuint(a), xfb::attr(a));
         glBindVertexArray(0);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        boundGeneration_ = state_[0]->generation();
     }
 
     xfb::Device& device_;
@@ -177,7 +171,8 @@ private:
     std::optional<xfb::Buffer> state_[2], scratch_[2];
     std::optional<xfb::Pipeline> pipeline_;
     RenderProgram render_{kRenderVertex, kRenderFragment};
-    GLuint vaos_[2] = {0, 0}, names_[2] = {0, 0};
+    GLuint vao_ = 0;
+    std::uint64_t boundGeneration_ = 0;
 };
 
 } // namespace

@@ -200,21 +200,16 @@ private:
         glBindVertexArray(vao_);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, indices_);
         glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * 4), idx.data(), GL_STATIC_DRAW);
-        bindSkinned(skinned_->glName()); // write-only output: never swaps
+        bindSkinned(*skinned_); // write-only output: never swaps
         if (!capturedVao_) glGenVertexArrays(1, &capturedVao_);
         glBindVertexArray(capturedVao_);
-        bindSkinned(triangleRecords_->glName());
+        bindSkinned(*triangleRecords_);
         glBindVertexArray(0);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
     }
 
-    // Position and normal of the skinned layout (32-byte records) for the bound vertex array.
-    static void bindSkinned(GLuint buffer) {
-        glBindBuffer(GL_ARRAY_BUFFER, buffer);
-        for (int a = 0; a < 2; ++a) {
-            glEnableVertexAttribArray(GLuint(a));
-            glVertexAttribPointer(GLuint(a), 4, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<const void*>(std::uintptr_t(16 * a)));
-        }
+    // Position and normal, the first two fields of the captured record layout, for the bound vertex array.
+    static void bindSkinned(const xfb::Buffer& buffer) {
+        for (int a = 0; a < 2; ++a) buffer.bindAsVertexInput(GLuint(a), xfb::attr(a));
     }
 
     xfb::Device& device_;

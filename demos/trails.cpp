@@ -67,7 +67,7 @@ public:
                 build();
     }
     ~Trails() override {
-        glDeleteVertexArrays(2, vaos_);
+        glDeleteVertexArrays(1, &vao_);
     }
 
     void step(const Frame& f) override {
@@ -86,7 +86,9 @@ public:
         glUniform1f(render_["width"], width_);
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE);
-        glBindVertexArray(vaos_[state_->glName() == names_[0] ? 0 : 1]);
+        // A step swaps the GL buffers under the state handle: point the VAO at the latest again.
+        if (state_->generation() != boundGeneration_) bindState();
+        glBindVertexArray(vao_);
         glDrawArraysInstanced(GL_TRIANGLES, 0, 6, GLsizei(count() - 1));
         glBindVertexArray(0);
         glDisable(GL_BLEND);
@@ -123,20 +125,19 @@ private:
         program_->setUniform("history", history_);
         // Warm the rings up so the first frame already shows whole trails.
         for (int s = 0; s < history_; ++s) step(Frame{1.0f / 60.0f, float(s - history_) / 60.0f});
-        if (vaos_[0]) glDeleteVertexArrays(2, vaos_);
-        glGenVertexArrays(2, vaos_);
-        names_[0] = state_->glName();
-        for (int side = 0; side < 2; ++side) {
-            glBindVertexArray(vaos_[side]);
-            glBindBuffer(GL_ARRAY_BUFFER, side == 0 ? state_->glName() : next_->glName());
-            for (int a = 0; a < 2; ++a) {
-                glEnableVertexAttribArray(GLuint(a));
-                glVertexAttribPointer(GLuint(a), 4, GL_FLOAT, GL_FALSE, 16, reinterpret_cast<const void*>(std::uintptr_t(16 * a)));
-                glVertexAttribDivisor(GLuint(a), 1);
-            }
+        if (!vao_) glGenVertexArrays(1, &vao_);
+        bindState();
+    }
+
+    // One ribbon segment per instance: location 0 reads slot i, location 1 slot i + 1.
+    void bindState() {
+        glBindVertexArray(vao_);
+        for (int a = 0; a < 2; ++a) {
+            state_->bindAsVertexInput(GLuint(a), xfb::attr(0), a);
+            glVertexAttribDivisor(GLuint(a), 1);
         }
         glBindVertexArray(0);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        boundGeneration_ = state_->generation();
     }
 
     xfb::Device& device_;
@@ -146,7 +147,8 @@ private:
     std::optional<xfb::Buffer> state_, next_;
     std::optional<xfb::Pipeline> pipeline_;
     RenderProgram render_{kRibbonVertex, kRibbonFragment};
-    GLuint vaos_[2] = {0, 0}, names_[2] = {0, 0};
+    GLuint vao_ = 0;
+    std::uint64_t boundGeneration_ = 0;
 };
 
 } // namespace

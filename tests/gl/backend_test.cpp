@@ -1,7 +1,7 @@
 // Two backends, one simulation: switching between steps, the measured Auto choice, and errors.
 #include "particles.hpp"
 
-#include "gl/gl_check.hpp"
+#include "gl/readback.hpp"
 
 #include "../unit/test_util.hpp"
 
@@ -156,6 +156,8 @@ TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so, after restor
     Pipeline pipeline(dev, p.program, {{&a, &b}});
     pipeline.step();
     const unsigned before = a.glName(), scratch = b.glName(); // scratch: the initial state, the next step's target
+    const std::uint64_t generation = a.generation();
+    ReadbackRequest pendingRead = a.readAsync(); // its copy dies with the context
     dev.contextLost();
     CHECK(dev.isContextLost());
     std::string msg = XFB_REQUIRE_ERROR(pipeline.step(), ErrorCode::ContextLost);
@@ -171,6 +173,10 @@ TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so, after restor
     dev.contextRestored(); // here the context never went away: new objects are made all the same
     CHECK_FALSE(dev.isContextLost());
     CHECK(a.glName() != before);
+    CHECK(a.generation() != generation); // a vertex array bound to `a` must be bound again
+    CHECK_FALSE(pendingRead.ready());
+    msg = XFB_REQUIRE_ERROR(pendingRead.take(), ErrorCode::ContextLost);
+    CHECK(contains(msg, "readAsync"));
     a.upload(view(p.initial)); // contents are undefined after a restoration: the user re-uploads
     pipeline.step();
     std::vector<float> ref = p.initial;

@@ -4,7 +4,7 @@
 // drawn from the GPU's total.
 #include "gl_fixture.hpp"
 #include "offscreen.hpp"
-#include "gl/gl_check.hpp"
+#include "gl/readback.hpp"
 #include "gl/shader.hpp"
 
 #include "../unit/test_util.hpp"
@@ -288,7 +288,7 @@ void main() {
     if (i < totals[0]) doubled[i] = sparks[i] * 2.0;
 }
 )";
-    GLuint program = xfb::gl::linkComputeProgram(src, "test kernel");
+    auto program = xfb::gl::linkComputeProgram(src, "test kernel"); // deleted at the end of the case
     std::vector<float> zeros(std::size_t(3 * split.n) * 4, -1.0f);
     doubled.upload(view(zeros));
     glUseProgram(program);
@@ -300,7 +300,6 @@ void main() {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
     glUseProgram(0);
-    glDeleteProgram(program);
     std::vector<float> want = zeros;
     for (std::size_t i = 0; i < records * 4; ++i) want[i] = ref.sparks[i] * 2.0f;
     requireEqual(doubled.readAs<float>(), want, "doubled sparks, the rest untouched");

@@ -1,7 +1,7 @@
 # Writes one counting definition per GL function that <GL/glcorearb.h> declares (every function
 # the native engine can call: gl_api.hpp includes nothing else), as
 #   XFB_COUNTED(index, return type, name, (parameters), (arguments))
-# plus the table of names. Run by CMake: cmake -DHEADER=... -DOUTPUT=... -P this file.
+# plus the table of names; glLinkProgram as XFB_COUNTED_LINK (the same, plus failure injection). Run by CMake: cmake -DHEADER=... -DOUTPUT=... -P this file.
 cmake_minimum_required(VERSION 3.25)
 file(STRINGS "${HEADER}" lines REGEX "^GLAPI .*APIENTRY gl[A-Za-z0-9_]+ \\(.*\\);$")
 set(definitions "")
@@ -30,7 +30,12 @@ foreach(line IN LISTS lines)
     endforeach()
   endif()
   list(JOIN args ", " arg_text)
-  string(APPEND definitions "XFB_COUNTED(${index}, ${return_type}, ${name}, (${params}), (${arg_text}))\n")
+  # glLinkProgram can be made to fail on purpose (xfbtest::failNextLinks): its own macro.
+  set(macro XFB_COUNTED)
+  if(name STREQUAL "glLinkProgram")
+    set(macro XFB_COUNTED_LINK)
+  endif()
+  string(APPEND definitions "${macro}(${index}, ${return_type}, ${name}, (${params}), (${arg_text}))\n")
   string(APPEND names "    \"${name}\",\n")
   math(EXPR index "${index} + 1")
 endforeach()

@@ -28,6 +28,7 @@ bool createsObject(std::string_view name) {
 namespace detail {
 long counts[XFB_GL_FUNCTION_COUNT] = {};
 long total = 0;
+int linkFailures = 0;
 
 // The real entry point, from glvnd's libOpenGL. Opened by name: every GL symbol of the executable
 // now resolves to the definitions below, so the linker (--as-needed) drops libOpenGL from its
@@ -42,6 +43,8 @@ void* next(int index) {
     return f;
 }
 } // namespace detail
+
+void failNextLinks(int n) { detail::linkFailures = n; }
 
 void resetGlCalls() {
     for (long& c : detail::counts) c = 0;
@@ -81,6 +84,22 @@ std::string GlCalls::describe() const {
         static const auto real = reinterpret_cast<R(APIENTRY*) params>(xfbtest::detail::next(index)); \
         ++xfbtest::detail::counts[index];                                                             \
         ++xfbtest::detail::total;                                                                     \
+        return real args;                                                                             \
+    }
+// glLinkProgram: counted the same; with failNextLinks() pending, the program is first asked to
+// capture an output no shader has, which the linker refuses.
+#define XFB_COUNTED_LINK(index, R, name, params, args)                                                 \
+    extern "C" R APIENTRY name params {                                                               \
+        static const auto real = reinterpret_cast<R(APIENTRY*) params>(xfbtest::detail::next(index)); \
+        ++xfbtest::detail::counts[index];                                                             \
+        ++xfbtest::detail::total;                                                                     \
+        if (xfbtest::detail::linkFailures > 0) {                                                      \
+            --xfbtest::detail::linkFailures;                                                          \
+            static const auto varyings = reinterpret_cast<PFNGLTRANSFORMFEEDBACKVARYINGSPROC>(        \
+                dlsym(dlopen("libOpenGL.so.0", RTLD_NOW | RTLD_GLOBAL), "glTransformFeedbackVaryings")); \
+            const char* missing = "xfb_test_injected_link_failure";                                   \
+            varyings(program, 1, &missing, GL_INTERLEAVED_ATTRIBS);                                   \
+        }                                                                                             \
         return real args;                                                                             \
     }
 #include "gl_call_counter_functions.inc"

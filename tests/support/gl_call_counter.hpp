@@ -23,6 +23,10 @@ struct GlCalls {
 };
 
 void resetGlCalls();
+/// The next `n` glLinkProgram calls of vertex programs fail for real: the counting layer first
+/// asks to capture a varying no shader writes (glTransformFeedbackVaryings), so the GL linker
+/// refuses the program with its own log. For provoking link errors the engine never expects.
+void failNextLinks(int n);
 /// Every call since the reset (cheap: one counter).
 long glCallTotal();
 GlCalls glCalls();

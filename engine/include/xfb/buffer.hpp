@@ -19,7 +19,8 @@ class ReadbackRequest;
 
 /// A GPU buffer holding `count` elements of `format`. Move-only. A Pipeline that uses it as
 /// state swaps the underlying GL buffer name after every step, so this object always names the
-/// latest state: draw from glName() after a step and you draw the new data.
+/// latest state: draw from it after a step and you draw the new data. To draw it yourself, point
+/// your vertex array at it with bindAsVertexInput() and do so again whenever generation() moved.
 class Buffer {
 public:
     /// glGenBuffers + glBufferData(size = count x stride, GL_DYNAMIC_COPY), with `data` (may be
@@ -56,6 +57,27 @@ public:
     /// Non-blocking readback: copies the current contents (glCopyBufferSubData) into a staging
     /// buffer and fences it. Later steps do not change what the request returns.
     ReadbackRequest readAsync() const;
+
+    /// Points vertex attribute `location` of the currently bound vertex array object at field
+    /// `field` of this buffer's format, for the application's own draws: glBindBuffer
+    /// (GL_ARRAY_BUFFER), glEnableVertexAttribArray and glVertexAttribPointer (Float32) or
+    /// glVertexAttribIPointer (Int32, UInt32) with the format's stride and the field's offset
+    /// (plus `firstElement` x stride: element i of the draw reads element i + firstElement),
+    /// then GL_ARRAY_BUFFER unbound again. The divisor and the vertex array binding are the
+    /// caller's. OpenGL 3.0, OpenGL ES 3.0, WebGL 2.
+    ///
+    /// It records the GL object the buffer holds now: a Pipeline step swaps the objects of a
+    /// state pair, so call it again when generation() differs from the one it was called at.
+    /// @throws Error InvalidArgument (the format has no such field, or it has more than 4
+    ///         components: bind a matrix column by column with glVertexAttribPointer, format()
+    ///         giving the stride and offset), Disposed (moved from), ContextLost
+    void bindAsVertexInput(unsigned location, Semantic field, std::int64_t firstElement = 0) const;
+
+    /// Which GL object the buffer holds, as a count: bumped each time it changes (every step of
+    /// a Pipeline that uses it as a state pair swaps the objects of the pair; a restored context
+    /// makes a new one). A vertex array set up with bindAsVertexInput() at generation g reads
+    /// the latest data while generation() == g.
+    std::uint64_t generation() const;
 
     unsigned glName() const;        ///< the GL buffer holding the latest data
     const VertexFormat& format() const;

@@ -22,7 +22,8 @@ public:
     /// glClientWaitSync(timeout 0): has the GPU finished the copy?
     bool ready();
     /// The bytes; waits for the fence first if it is not signalled yet (blocking).
-    /// @throws Error Disposed when taken twice.
+    /// @throws Error Disposed when taken twice, ContextLost when the context was lost (and
+    ///         perhaps restored) since the request: its copy died with the context, request again.
     std::vector<std::byte> take();
 
 private:

@@ -3,6 +3,7 @@
 #include "capture/record_gather.hpp"
 #include "gl/draw_mode.hpp"
 #include "gl/entries.hpp"
+#include "gl/feedback_pass.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
@@ -24,73 +25,77 @@ constexpr unsigned kCaptureState = kBuildState | gl::CachedDiscard | gl::CachedU
 
 namespace detail {
 
-struct CaptureState {
+struct CaptureState final : Recoverable {
     std::shared_ptr<DeviceState> device;
     std::shared_ptr<ProgramState> program;
     std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
     PassPlan plan;
     Expansion expansion = Expansion::Driver;
-    GLuint vertexArray = 0;      // the user's program reads the inputs through it
-    GLuint feedback = 0;         // Driver: writes the outputs
-    GLuint elements = 0;         // Driver: indices of indexed draws (element binding of vertexArray)
+    gl::VertexArrayName vertexArray;   // the user's program reads the inputs through it
+    gl::TransformFeedbackName feedback; // Driver: writes the outputs
+    gl::BufferName elements;            // Driver: indices of indexed draws (element binding of vertexArray)
     std::uint64_t elementCapacity = 0;
     std::unique_ptr<RecordGather> gather; // Engine
     CaptureCount last;
     bool captured = false;        // capture() ran last: drawCaptured() may use the object's count
     SessionPlan session;
     bool sessionCaptured = false; // captureSession() ran last
-    std::vector<GLuint> boundNames; // every entry's input and output name when they were last bound
+    std::vector<std::uint64_t> boundGenerations; // every entry's input and output generation when last bound
     std::vector<std::uint64_t> outputBytes; // per captured buffer: its size (buffers never resize)
 
-    ~CaptureState() {
-        if (device) std::erase(device->captures, this);
-        glDeleteVertexArrays(1, &vertexArray);
-        glDeleteTransformFeedbacks(1, &feedback);
-        glDeleteBuffers(1, &elements);
-        gather.reset();
+    // Context loss (gl/recoverable.hpp): the gather forgets its own names.
+    void forget() override {
+        vertexArray.forget();
+        feedback.forget();
+        elements.forget();
+    }
+    void restore() override {
+        gather.reset(); // forgotten already: deletes nothing
+        build();
     }
 
-    // Entry e's input and output name at 2e and 2e + 1 (0 where absent).
-    GLuint nameAt(std::size_t i) const {
+    // Entry e's input and output generation at 2e and 2e + 1 (0 where absent).
+    std::uint64_t generationAt(std::size_t i) const {
         const auto& b = i % 2 ? outputs[i / 2] : inputs[i / 2];
-        return b ? b->name : 0;
+        return b ? b->generation : 0;
     }
-    bool namesChanged() const {
-        for (std::size_t i = 0; i < boundNames.size(); ++i)
-            if (nameAt(i) != boundNames[i]) return true;
+    // A Pipeline swaps the GL objects of its state buffers every step, a restored context makes new ones.
+    bool buffersChanged() const {
+        for (std::size_t i = 0; i < boundGenerations.size(); ++i)
+            if (generationAt(i) != boundGenerations[i]) return true;
         return false;
     }
 
     // Points the vertex array at the inputs and the transform feedback object at the outputs.
     void bindBuffers() {
         XFB_GL(glBindVertexArray(vertexArray));
-        gl::setAttributePointers(plan.attributes, [&](int e) { return inputs[std::size_t(e)]->name; });
+        gl::setAttributePointers(plan.attributes, [&](int e) -> GLuint { return inputs[std::size_t(e)]->name; });
         XFB_GL(glBindVertexArray(0));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather ? gather->outputFeedback : feedback));
         auto names = outputNames();
         for (std::size_t b = 0; b < names.size(); ++b) XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
-        boundNames.resize(inputs.size() * 2);
-        for (std::size_t i = 0; i < boundNames.size(); ++i) boundNames[i] = nameAt(i);
+        boundGenerations.resize(inputs.size() * 2);
+        for (std::size_t i = 0; i < boundGenerations.size(); ++i) boundGenerations[i] = generationAt(i);
     }
 
     std::vector<GLuint> outputNames() const {
         std::vector<GLuint> names;
-        for (const auto& o : plan.outputs) names.push_back(outputs[std::size_t(o.entry)]->name);
+        for (const auto& o : plan.outputs) names.push_back(outputs[std::size_t(o.entry)]->name.get());
         return names;
     }
 
     void build() {
-        XFB_GL(glGenVertexArrays(1, &vertexArray));
+        vertexArray = gl::VertexArrayName::create();
         if (expansion == Expansion::Driver) {
-            XFB_GL(glGenBuffers(1, &elements));
+            elements = gl::BufferName::create();
             XFB_GL(glBindVertexArray(vertexArray));
             XFB_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, elements)); // recorded in the vertex array
             XFB_GL(glBindVertexArray(0));
-            XFB_GL(glGenTransformFeedbacks(1, &feedback));
+            feedback = gl::TransformFeedbackName::create();
         } else {
-            gather = std::make_unique<RecordGather>(program->capture, plan.count, *device);
+            gather = std::make_unique<RecordGather>(program->capture, plan.count, device);
         }
         bindBuffers();
         elementCapacity = 0;
@@ -140,12 +145,10 @@ struct CaptureState {
         }
 #endif
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
-        glEnable(GL_RASTERIZER_DISCARD);
-        glBeginTransformFeedback(gl::primitiveMode(last.primitive));
-        if (indexed) glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
-        else glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
-        glEndTransformFeedback();
-        glDisable(GL_RASTERIZER_DISCARD);
+        gl::feedbackPass(gl::primitiveMode(last.primitive), 0, [&] {
+            if (indexed) glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
+            else glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
+        });
 #ifndef __EMSCRIPTEN__
         if (draw.restartIndex && indexed) glDisable(GL_PRIMITIVE_RESTART);
 #endif
@@ -287,23 +290,11 @@ struct CaptureState {
         useProgram(with);
         glBindVertexArray(vertexArray);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather->scratchFeedback);
-        glEnable(GL_RASTERIZER_DISCARD);
-        glBeginTransformFeedback(GL_POINTS);
-        glDrawArrays(GL_POINTS, 0, GLsizei(vertices));
-        glEndTransformFeedback();
+        gl::feedbackPass(GL_POINTS, 0, [&] { glDrawArrays(GL_POINTS, 0, GLsizei(vertices)); });
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0); // the scratch buffers are read next
         gather->gather(vertices, draw, records);
-        glDisable(GL_RASTERIZER_DISCARD);
     }
 };
-
-void recreateCapture(CaptureState& c) {
-    // The old names died with the context: forget them.
-    c.vertexArray = c.feedback = c.elements = 0;
-    if (c.gather) c.gather->forget();
-    c.gather.reset();
-    c.build();
-}
 
 } // namespace detail
 
@@ -342,7 +333,7 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
         gl::StateGuard guard(*s->device, kBuildState | gl::TakeForeignErrors);
         s->build();
     }
-    s->device->captures.push_back(s.get());
+    s->enroll(s->device);
     state_ = std::move(s);
 }
 
@@ -368,7 +359,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
     // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
-    if (s.namesChanged()) s.bindBuffers();
+    if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
     s.captured = s.sessionCaptured = false;
     if (s.expansion == Expansion::Driver) s.driverPass(draw);
@@ -401,7 +392,7 @@ const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart>
     gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0, g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::captureSession (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::captureSession (an output)");
-    if (s.namesChanged()) s.bindBuffers();
+    if (s.buffersChanged()) s.bindBuffers();
     s.session = std::move(plan);
     s.captured = s.sessionCaptured = false;
     if (s.expansion == Expansion::Driver) s.driverSession(parts, programs);

@@ -1,5 +1,6 @@
 #include "capture/record_gather.hpp"
 
+#include "gl/feedback_pass.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/shader.hpp"
 #include "gl/state_guard.hpp"
@@ -67,7 +68,9 @@ GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
 
 } // namespace
 
-RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount, DeviceState& device) {
+RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const std::shared_ptr<DeviceState>& devicePtr) {
+    DeviceState& device = *devicePtr;
+    enroll(devicePtr);
     const Capabilities& caps = device.caps;
     GLint maxTexture = 0, units = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
@@ -90,43 +93,29 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
     firstUnit = GLuint(units) - GLuint(wordsPerRecord.size());
 
     GatherSource src = gatherSource(wordsPerRecord);
-    GLuint vs = gl::compileShader(GL_VERTEX_SHADER, src.vertex, "the generated record-gather shader");
-    GLuint fs = 0;
-    try {
-        fs = gl::compileShader(GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n",
-                               "the record-gather fragment shader");
-    } catch (...) {
-        glDeleteShader(vs);
-        throw;
-    }
-    program = glCreateProgram();
-    glAttachShader(program, vs);
-    glAttachShader(program, fs);
-    std::vector<const char*> names;
-    for (auto& v : src.varyings) names.push_back(v.c_str());
-    glTransformFeedbackVaryings(program, GLsizei(names.size()), names.data(),
-                                capture.mode == CaptureMode::Interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
-    glLinkProgram(program);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint linked = 0;
-    glGetProgramiv(program, GL_LINK_STATUS, &linked);
-    if (!linked) throw Error(ErrorCode::ProgramLink, "the generated record-gather program does not link: " + gl::infoLog(program, true));
+    // A member from here: deleted with the half-built gather if the link or anything later throws.
+    program = gl::linkProgram({{GL_VERTEX_SHADER, src.vertex, "the generated record-gather shader"},
+                               {GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n",
+                                "the record-gather fragment shader"}},
+                              [&](GLuint p) { gl::feedbackVaryings(p, src.varyings, capture.mode == CaptureMode::Interleaved); });
+    if (auto log = gl::linkFailure(program)) throw Error(ErrorCode::ProgramLink, "the generated record-gather program does not link: " + *log);
     glUseProgram(program);
     for (std::size_t b = 0; b < wordsPerRecord.size(); ++b)
         glUniform1i(glGetUniformLocation(program, ("xfb_words" + std::to_string(b)).c_str()), GLint(firstUnit + b));
-    modeLocation = glGetUniformLocation(program, "xfb_mode");
-    verticesLocation = glGetUniformLocation(program, "xfb_vertices");
-    glUniform1i(modeLocation, appliedMode); // the values setSource() compares with
-    glUniform1ui(verticesLocation, appliedVertices);
+    values["xfb_mode"] = {-1, GL_INT, ScalarKind::Int, 1, 1, {}, 0};
+    values["xfb_vertices"] = {-1, GL_UNSIGNED_INT, ScalarKind::UInt, 1, 1, {}, 0};
+    mirror.track("xfb_mode", glGetUniformLocation(program, "xfb_mode"));
+    mirror.track("xfb_vertices", glGetUniformLocation(program, "xfb_vertices"));
+    versions = 0;
+    setSource(-1, 0); // uploads both: the values later calls compare with
     glUseProgram(0);
 
-    scratch.resize(wordsPerRecord.size());
-    textures.resize(wordsPerRecord.size());
-    glGenBuffers(GLsizei(scratch.size()), scratch.data());
-    glGenTextures(GLsizei(textures.size()), textures.data());
-    glGenTransformFeedbacks(1, &scratchFeedback);
-    glGenTransformFeedbacks(1, &outputFeedback);
+    for (std::size_t b = 0; b < wordsPerRecord.size(); ++b) {
+        scratch.push_back(gl::BufferName::create());
+        textures.push_back(gl::TextureName::create());
+    }
+    scratchFeedback = gl::TransformFeedbackName::create();
+    outputFeedback = gl::TransformFeedbackName::create();
     // The textures are created on the first unit the gather uses, not on the application's active one.
     gl::StateGuard textureGuard(device, gl::CachedTextures, firstUnit, 1);
     glActiveTexture(GL_TEXTURE0 + firstUnit);
@@ -146,14 +135,14 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
     glActiveTexture(GL_TEXTURE0); // as gather() leaves it when the context is owned
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
 
-    glGenBuffers(1, &sources);
+    sources = gl::BufferName::create();
     glBindBuffer(GL_ARRAY_BUFFER, sources);
     const std::uint32_t zero = 0;
     glBufferData(GL_ARRAY_BUFFER, 4, &zero, GL_DYNAMIC_DRAW);
     sourceCapacity = 4;
-    glGenVertexArrays(1, &vertexArray);
-    glGenVertexArrays(1, &computedVertexArray);
-    for (GLuint vao : {vertexArray, computedVertexArray}) {
+    vertexArray = gl::VertexArrayName::create();
+    computedVertexArray = gl::VertexArrayName::create();
+    for (GLuint vao : {vertexArray.get(), computedVertexArray.get()}) {
         glBindVertexArray(vao);
         glEnableVertexAttribArray(0);
         glVertexAttribIPointer(0, 1, GL_UNSIGNED_INT, 4, nullptr);
@@ -166,26 +155,20 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
     gl::check("building the record gather of a primitive capture");
 }
 
-RecordGather::~RecordGather() {
-    glDeleteProgram(program);
-    glDeleteVertexArrays(1, &vertexArray);
-    glDeleteVertexArrays(1, &computedVertexArray);
-    glDeleteBuffers(1, &sources);
-    glDeleteBuffers(GLsizei(scratch.size()), scratch.data());
-    glDeleteTextures(GLsizei(textures.size()), textures.data());
-    glDeleteTransformFeedbacks(1, &scratchFeedback);
-    glDeleteTransformFeedbacks(1, &outputFeedback);
-}
-
-void RecordGather::setSource(int mode, GLuint vertices) {
-    if (mode != appliedMode) glUniform1i(modeLocation, mode), appliedMode = mode;
-    if (vertices != appliedVertices) glUniform1ui(verticesLocation, vertices), appliedVertices = vertices;
+void RecordGather::setSource(int mode, GLuint vertexCount) {
+    setUniformValue(values.find("xfb_mode")->second, versions, std::as_bytes(std::span<const int>(&mode, 1)));
+    setUniformValue(values.find("xfb_vertices")->second, versions, std::as_bytes(std::span<const GLuint>(&vertexCount, 1)));
+    vertices = vertexCount;
+    mirror.flush(values, versions);
 }
 
 void RecordGather::forget() {
-    program = vertexArray = computedVertexArray = sources = scratchFeedback = outputFeedback = 0;
-    scratch.clear();
-    textures.clear();
+    for (auto* n : {&vertexArray, &computedVertexArray}) n->forget();
+    for (auto* n : {&scratchFeedback, &outputFeedback}) n->forget();
+    program.forget();
+    sources.forget();
+    for (auto& b : scratch) b.forget();
+    for (auto& t : textures) t.forget();
 }
 
 void RecordGather::gather(std::int64_t vertices, const DrawDesc& draw, std::int64_t records) {
@@ -217,13 +200,11 @@ void RecordGather::gather(std::int64_t vertices, const DrawDesc& draw, std::int6
             glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), list.data());
         }
         glBindBuffer(GL_ARRAY_BUFFER, 0);
-        setSource(-1, appliedVertices);
+        setSource(-1, this->vertices);
         glBindVertexArray(vertexArray);
     }
     glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, outputFeedback);
-    glBeginTransformFeedback(GL_POINTS);
-    glDrawArrays(GL_POINTS, 0, GLsizei(records));
-    glEndTransformFeedback();
+    gl::feedbackPass(GL_POINTS, 0, [&] { glDrawArrays(GL_POINTS, 0, GLsizei(records)); });
     glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
     for (std::size_t b = 0; b < textures.size(); ++b) {
         glActiveTexture(GL_TEXTURE0 + firstUnit + GLuint(b));

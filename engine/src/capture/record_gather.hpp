@@ -10,6 +10,7 @@
 // are the ones the user's shader produced, in primitive order. For non-indexed draws the source
 // vertex of each record is computed from gl_VertexID in the shader: nothing is uploaded.
 #include "gl/gl_api.hpp"
+#include "gl/names.hpp"
 #include "gl/state.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/device.hpp"
@@ -20,15 +21,20 @@
 
 namespace xfb::detail {
 
-struct RecordGather {
-    GLuint scratchFeedback = 0;  // transform feedback object writing the scratch buffers (pass 1)
-    GLuint outputFeedback = 0;   // transform feedback object writing the outputs (pass 2)
-    GLuint program = 0, vertexArray = 0, computedVertexArray = 0, sources = 0;
-    GLint modeLocation = -1, verticesLocation = -1;
-    int appliedMode = -1;         // the gather program's xfb_mode and xfb_vertices as last set
-    GLuint appliedVertices = 0;
+struct RecordGather final : Recoverable {
+    gl::TransformFeedbackName scratchFeedback; // writes the scratch buffers (pass 1)
+    gl::TransformFeedbackName outputFeedback;  // writes the outputs (pass 2)
+    gl::ProgramName program;
+    gl::VertexArrayName vertexArray, computedVertexArray;
+    gl::BufferName sources;
+    // xfb_mode and xfb_vertices: their values and what the gather program holds of them.
+    UniformValues values;
+    std::uint64_t versions = 0;
+    gl::UniformMirror mirror;
+    GLuint vertices = 0; // xfb_vertices as last set
     std::uint64_t sourceCapacity = 0; // bytes allocated in `sources`
-    std::vector<GLuint> scratch, textures;
+    std::vector<gl::BufferName> scratch;
+    std::vector<gl::TextureName> textures;
     std::vector<int> wordsPerRecord;
     int textureWidth = 0;
     GLuint firstUnit = 0; // texture units firstUnit.. are used during gather()
@@ -36,21 +42,19 @@ struct RecordGather {
     /// Builds every GL object for up to `vertexCount` vertices; outputFeedback's buffers are bound by the caller.
     /// @throws Error Capacity (more words than a texture holds), Unsupported (a separate-mode
     ///         varying over 4 components), ShaderCompile / ProgramLink (never expected)
-    RecordGather(const CapturePlan& capture, std::int64_t vertexCount, DeviceState& device);
-    RecordGather(const RecordGather&) = delete;
-    RecordGather& operator=(const RecordGather&) = delete;
-    ~RecordGather();
+    RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const std::shared_ptr<DeviceState>& device);
 
     /// Pass 2, after pass 1 wrote `vertices` records through scratchFeedback (transform feedback
-    /// object unbound, rasterizer discard on): copies them into the textures and writes the
+    /// object unbound): copies them into the textures and writes the
     /// draw's `records` records in primitive order (expandPrimitives). Leaves the textures
     /// unbound, GL_TEXTURE0 active (the caller's StateGuard restores what was there).
     void gather(std::int64_t vertices, const DrawDesc& draw, std::int64_t records);
-    /// Sets xfb_mode (a DrawMode, or -1: read the uploaded list) and xfb_vertices when they changed;
-    /// the gather program must be current.
-    void setSource(int mode, GLuint vertices);
-    /// Forgets every GL name (after a context loss: they died with the context).
-    void forget();
+    /// Sets xfb_mode (a DrawMode, or -1: read the uploaded list) and xfb_vertices, uploading
+    /// those that changed; the gather program must be current.
+    void setSource(int mode, GLuint vertexCount);
+    /// Forgets every GL name (after a context loss: they died with the context); the capture
+    /// that owns it builds a new one.
+    void forget() override;
 };
 
 } // namespace xfb::detail

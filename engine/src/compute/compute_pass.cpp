@@ -10,7 +10,6 @@
 namespace xfb::detail {
 
 #ifdef __EMSCRIPTEN__ // WebGL2 has no compute shaders: the pipeline keeps transform feedback.
-ComputePass::~ComputePass() = default;
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t, const Capabilities& caps, int, const EmitPlan&, int) {
     throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
                                             "' (WebGL2 has no compute shaders). Use the transform-feedback backend");
@@ -19,30 +18,19 @@ int ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr
 void ComputePass::forget() {}
 #else
 
-ComputePass::~ComputePass() {
-    if (main.program) glDeleteProgram(main.program);
-    if (counting.program) glDeleteProgram(counting.program);
-    if (!counts.empty()) glDeleteBuffers(GLsizei(counts.size()), counts.data());
-    if (!firsts.empty()) glDeleteBuffers(GLsizei(firsts.size()), firsts.data());
-    if (totals) glDeleteBuffers(1, &totals);
-}
-
 void ComputePass::forget() {
-    main.program = counting.program = totals = 0;
-    counts.clear();
-    firsts.clear();
-    if (scan) {
-        scan->scan = scan->add = scan->total = 0;
-        scan->sums.clear();
-        scan->scanned.clear();
-    }
+    main.program.forget();
+    counting.program.forget();
+    totals.forget();
+    for (auto& b : counts) b.forget();
+    for (auto& b : firsts) b.forget();
 }
 
 void ComputeKernel::build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count) {
     this->program = gl::linkComputeProgram(source, what + " (line numbers are the vertex shader's)");
     for (const auto& [name, u] : program.uniforms) {
         GLint location = glGetUniformLocation(this->program, name.c_str());
-        if (location >= 0) uniforms[name] = {location, 0};
+        if (location >= 0) uniforms.track(name, location);
     }
     glUseProgram(this->program);
     glUniform1ui(glGetUniformLocation(this->program, "xfb_count"), GLuint(count));
@@ -51,18 +39,7 @@ void ComputeKernel::build(const ProgramState& program, const std::string& source
 
 int ComputeKernel::use(const ProgramState& program) {
     glUseProgram(this->program);
-    if (appliedVersions == program.versions) return 1;
-    int calls = 1;
-    for (auto& [name, slot] : uniforms) {
-        const Uniform& u = program.uniforms.find(name)->second;
-        if (slot.second != u.version && !u.value.empty()) {
-            uploadUniform(slot.first, u.type, u.components, u.value);
-            slot.second = u.version;
-            ++calls;
-        }
-    }
-    appliedVersions = program.versions;
-    return calls;
+    return 1 + uniforms.flush(program.uniforms, program.versions);
 }
 
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,
@@ -77,6 +54,7 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
         throw Error(ErrorCode::InvalidArgument, "work-group size " + std::to_string(groupSize) + " exceeds this device's limit of " +
                                                     std::to_string(maxGroup) + " (GL_MAX_COMPUTE_WORK_GROUP_SIZE / _INVOCATIONS)");
     auto pass = std::make_unique<ComputePass>();
+    pass->enroll(program.device);
     pass->workGroupSize = groupSize;
     pass->emits = emits;
     pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount, {caps.es, groupSize, &pass->emits, substeps});
@@ -93,6 +71,7 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
         int scanGroup = 1;
         while (scanGroup * 2 <= std::min(groupSize, 256)) scanGroup *= 2;
         pass->scan = std::make_unique<PrefixScan>(plan.count, scanGroup, groupSize, caps.es);
+        pass->scan->enroll(program.device);
         for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
             pass->counts.push_back(storageBuffer(std::uint64_t(plan.count) * 4));
             pass->firsts.push_back(storageBuffer(std::uint64_t(plan.count) * 4));

@@ -16,29 +16,25 @@ namespace xfb::detail {
 
 /// A generated compute program and the Program uniforms it uses.
 struct ComputeKernel {
-    GLuint program = 0;
-    std::map<std::string, std::pair<GLint, std::uint64_t>, std::less<>> uniforms; // name -> (location, applied version)
-    std::uint64_t appliedVersions = 0;
+    gl::ProgramName program;
+    gl::UniformMirror uniforms; // the Program's values this kernel holds
     /// Compiles and links `source`; finds the Program's uniforms and sets xfb_count.
     void build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count);
     /// glUseProgram + glUniform* for values changed since the last call. Returns GL calls made.
     int use(const ProgramState& program);
 };
 
-struct ComputePass {
+struct ComputePass final : Recoverable {
     ComputeKernel main, counting;   // counting: only with emitted outputs
     ComputeShader shader;
     EmitPlan emits;
     int workGroupSize = 0;
     GLuint groups = 0;
     std::unique_ptr<PrefixScan> scan;
-    std::vector<GLuint> counts, firsts; // per budget: counts of the count pass, their prefix sum
-    GLuint totals = 0;                  // per budget: indirect commands and totals (prefix_scan.hpp)
+    std::vector<gl::BufferName> counts, firsts; // per budget: counts of the count pass, their prefix sum
+    gl::BufferName totals;              // per budget: indirect commands and totals (prefix_scan.hpp)
 
     ComputePass() = default;
-    ComputePass(const ComputePass&) = delete;
-    ComputePass& operator=(const ComputePass&) = delete;
-    ~ComputePass();
 
     /// `substeps` > 1: the fused kernel (ComputeTranslationOptions::substeps).
     /// @throws Error Unsupported, ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
@@ -49,8 +45,9 @@ struct ComputePass {
     /// outputs the count pass and prefix sums first. Returns the number of GL calls made.
     int dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
                  const std::vector<std::shared_ptr<BufferState>>& outputs);
-    /// Forgets every GL name (after a context loss: they died with the context).
-    void forget();
+    /// Forgets every GL name (after a context loss: they died with the context); the pipeline
+    /// that owns it builds a new one. Its prefix sum forgets its own.
+    void forget() override;
 };
 
 } // namespace xfb::detail

@@ -7,9 +7,8 @@
 namespace xfb::detail {
 
 #ifndef __EMSCRIPTEN__
-GLuint storageBuffer(std::uint64_t bytes) {
-    GLuint b = 0;
-    glGenBuffers(1, &b);
+gl::BufferName storageBuffer(std::uint64_t bytes) {
+    auto b = gl::BufferName::create();
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
     glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_COPY);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
@@ -106,8 +105,8 @@ void main() {
     const std::int64_t perGroup = std::int64_t(group) * kPerThread;
     sizes.push_back(n);
     while (sizes.back() > perGroup) sizes.push_back((sizes.back() + perGroup - 1) / perGroup);
-    sums.assign(sizes.size() + 1, 0);
-    scanned.assign(sizes.size(), 0);
+    sums.resize(sizes.size() + 1);
+    scanned.resize(sizes.size());
     for (std::size_t j = 1; j < sizes.size(); ++j) {
         sums[j] = storageBuffer(std::uint64_t(sizes[j]) * 4);
         scanned[j] = storageBuffer(std::uint64_t(sizes[j]) * 4);
@@ -116,12 +115,12 @@ void main() {
     gl::check("building the prefix sum");
 }
 
-PrefixScan::~PrefixScan() {
-    glDeleteProgram(scan);
-    glDeleteProgram(add);
-    glDeleteProgram(total);
-    for (auto b : sums) if (b) glDeleteBuffers(1, &b);
-    for (auto b : scanned) if (b) glDeleteBuffers(1, &b);
+void PrefixScan::forget() {
+    scan.forget();
+    add.forget();
+    total.forget();
+    for (auto& b : sums) b.forget();
+    for (auto& b : scanned) b.forget();
 }
 
 int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity) {
@@ -164,7 +163,7 @@ int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::
 }
 #else
 PrefixScan::PrefixScan(std::int64_t, int, int, bool) {}
-PrefixScan::~PrefixScan() = default;
+void PrefixScan::forget() {}
 int PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t) { return 0; }
 #endif
 

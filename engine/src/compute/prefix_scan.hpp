@@ -6,6 +6,8 @@
 // Then one invocation writes the budget's totals as indirect commands, so the count never
 // has to visit the CPU.
 #include "gl/gl_api.hpp"
+#include "gl/names.hpp"
+#include "gl/recoverable.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -20,21 +22,20 @@ constexpr int kTotalsWords = 8;
 constexpr int kPerThread = 8;
 
 /// A GL_SHADER_STORAGE_BUFFER of `bytes`, contents undefined (glGenBuffers + glBufferData).
-GLuint storageBuffer(std::uint64_t bytes);
+gl::BufferName storageBuffer(std::uint64_t bytes);
 
-struct PrefixScan {
+struct PrefixScan final : Recoverable {
     std::int64_t n = 0;
     int groupSize = 0;
-    GLuint scan = 0, add = 0, total = 0;           // programs
+    gl::ProgramName scan, add, total;              // programs
     GLint scanN = -1, addN = -1;                   // uniform locations
     GLint totalCapacity = -1, totalSlot = -1;
     std::vector<std::int64_t> sizes;               // elements per level; the last fits one group
-    std::vector<GLuint> sums, scanned;             // per level >= 1 (index 0 unused), plus one spare sum
+    std::vector<gl::BufferName> sums, scanned;     // per level >= 1 (index 0 unused), plus one spare sum
     /// `dispatchGroupSize`: the group size the indirect dispatch command is computed for.
     PrefixScan(std::int64_t n, int groupSize, int dispatchGroupSize, bool es);
-    PrefixScan(const PrefixScan&) = delete;
-    PrefixScan& operator=(const PrefixScan&) = delete;
-    ~PrefixScan();
+    /// Forgets every GL name (after a context loss); the pipeline that owns it builds a new one.
+    void forget() override;
     /// firsts[i] = counts[0] + ... + counts[i-1]; totals slot `slot` from the last element.
     /// Returns the number of GL calls made.
     int run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity);

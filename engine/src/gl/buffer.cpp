@@ -1,4 +1,6 @@
+#include "gl/readback.hpp"
 #include "gl/gl_check.hpp"
+#include "gl/vertex_array.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
 #include "xfb/buffer.hpp"
@@ -10,14 +12,10 @@
 namespace xfb {
 
 namespace detail {
-BufferState::~BufferState() {
-    if (name && owned) glDeleteBuffers(1, &name);
-}
-
 void requireLiveBuffer(const BufferState& s, const std::string& what) {
-    if (s.name && !glIsBuffer(s.name))
+    if (s.name && !glIsBuffer(s.name.get()))
         throw Error(ErrorCode::Disposed, what + ": the GL buffer object of this " + std::to_string(s.count) + "-element Buffer (GL name " +
-                                             std::to_string(s.name) + ") was deleted by other code, e.g. an engine's dispose()/destroy() of a "
+                                             std::to_string(s.name.get()) + ") was deleted by other code, e.g. an engine's dispose()/destroy() of a "
                                              "vertex buffer or attribute that wrapped it. Detach xfb's buffers from the engine's objects before "
                                              "disposing them (README \"Sharing a context\"), and create this Buffer again");
 }
@@ -28,12 +26,15 @@ void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers
 }
 
 void allocateBuffer(BufferState& s, const void* data) {
-    glGenBuffers(1, &s.name);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s.name);
+    s.name = gl::BufferName::create();
+    ++s.generation;
+    glBindBuffer(GL_COPY_WRITE_BUFFER, s.name.get());
     glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(s.bytes), data, GL_DYNAMIC_COPY);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     gl::check("creating a buffer (glBufferData)");
 }
+
+void BufferState::restore() { allocateBuffer(*this, nullptr); }
 } // namespace detail
 
 Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, std::span<const std::byte> data) {
@@ -52,8 +53,7 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
     s->bytes = bytes;
     gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     detail::allocateBuffer(*s, data.empty() ? nullptr : data.data());
-    std::erase_if(s->device->buffers, [](auto& w) { return w.expired(); }); // keep the registry small
-    s->device->buffers.push_back(s);
+    s->enroll(s->device);
     state_ = std::move(s);
 }
 
@@ -78,7 +78,7 @@ Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t cou
     if (std::uint64_t(size) < s->bytes)
         throw Error(ErrorCode::Capacity, "the adopted GL buffer holds " + std::to_string(size) + " bytes; " + std::to_string(count) + " elements of " +
                                              std::to_string(s->format.stride) + " bytes (" + s->format.describe() + ") need " + std::to_string(s->bytes));
-    s->name = glName;
+    s->name = gl::BufferName::adopt(glName); // released, never deleted: owned is false
     Buffer b;
     b.state_ = std::move(s);
     return b;
@@ -101,7 +101,7 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     if (byteOffset > s.bytes || data.size() > s.bytes - byteOffset)
         throw Error(ErrorCode::InvalidArgument, "upload of " + std::to_string(data.size()) + " bytes at offset " + std::to_string(byteOffset) +
                                                     " does not fit the " + std::to_string(s.bytes) + "-byte buffer");
-    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s.name));
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s.name.get()));
     XFB_GL(glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(byteOffset), GLsizeiptr(data.size()), data.data()));
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
     gl::check("Buffer::upload (glBufferSubData)");
@@ -115,10 +115,39 @@ std::vector<std::byte> Buffer::read() const {
 #ifndef __EMSCRIPTEN__ // WebGL cannot wait on a fence; glGetBufferSubData waits itself
     gl::finishWithFence();
 #endif
-    return gl::readBytes(s.name, s.bytes);
+    return gl::readBytes(s.name.get(), s.bytes);
 }
 
-unsigned Buffer::glName() const { return live(state_).name; }
+void Buffer::bindAsVertexInput(unsigned location, Semantic field, std::int64_t firstElement) const {
+    auto& s = live(state_);
+    s.device->requireContext("Buffer::bindAsVertexInput");
+    const VertexAttribute* a = s.format.find(field);
+    if (!a)
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: this buffer's format " + s.format.describe() + " has no field " +
+                                                    semanticName(field) + "; bind one of its fields");
+    if (a->components > 4)
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: field " + semanticName(field) + " has " + std::to_string(a->components) +
+                                                    " components, more than one attribute location takes; bind a matrix column by column "
+                                                    "with glVertexAttribPointer (stride " + std::to_string(s.format.stride) + ", offset " +
+                                                    std::to_string(a->offset) + ")");
+    if (firstElement < 0 || firstElement >= s.count)
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: firstElement " + std::to_string(firstElement) + " is outside the " +
+                                                    std::to_string(s.count) + " elements");
+    std::int64_t offset = std::int64_t(a->offset) + firstElement * s.format.stride;
+    if (offset > std::int64_t(0x7fffffff))
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: element " + std::to_string(firstElement) +
+                                                    " starts beyond the 2 GiB a vertex attribute offset reaches");
+    AttributeBinding binding;
+    binding.location = int(location);
+    binding.componentsPerLocation = a->components;
+    binding.type = a->type;
+    binding.offset = int(offset);
+    binding.stride = s.format.stride;
+    gl::setAttributePointers({binding}, [&](int) -> GLuint { return s.name; });
+}
+
+std::uint64_t Buffer::generation() const { return live(state_).generation; }
+unsigned Buffer::glName() const { return live(state_).name.get(); }
 const VertexFormat& Buffer::format() const { return live(state_).format; }
 std::int64_t Buffer::count() const { return live(state_).count; }
 std::uint64_t Buffer::bytes() const { return live(state_).bytes; }

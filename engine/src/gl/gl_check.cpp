@@ -17,11 +17,24 @@ const char* errorName(GLenum error) {
     }
 }
 
+void drainErrors(std::vector<GLenum>* into) {
+    for (int i = 0; i < 16; ++i) {
+        GLenum e = glGetError();
+        if (e == GL_NO_ERROR) return;
+        if (into) into->push_back(e);
+    }
+}
+
+GLenum takeFirstError() {
+    GLenum first = glGetError();
+    drainErrors();
+    return first;
+}
+
 void check(const char* what) {
     GLenum first = glGetError();
     if (first == GL_NO_ERROR) return;
-    // Drain the remaining flags so the next check reports only its own call.
-    for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; ++i) {}
+    drainErrors(); // so the next check reports only its own call
     std::string hint = first == GL_INVALID_FRAMEBUFFER_OPERATION
                            ? " (no complete framebuffer is bound: a headless context needs one, see HeadlessContext)"
                            : first == GL_OUT_OF_MEMORY ? " (reduce the element count)" : "";

@@ -3,25 +3,23 @@
 
 #include "gl/gl_api.hpp"
 
-#include <cstddef>
-#include <cstdint>
 #include <vector>
 
 namespace xfb::gl {
+
+/// Clears every pending error flag: glGetError until GL_NO_ERROR, at most 16 times (a lost
+/// context may never answer GL_NO_ERROR). The errors cleared are appended to `into` when given.
+void drainErrors(std::vector<GLenum>* into = nullptr);
+
+/// The first error pending (GL_NO_ERROR when none), then drainErrors(): nothing is left pending.
+/// Always two glGetError calls or more; glGetError stalls WebGL, so only where asked for.
+GLenum takeFirstError();
 
 /// "GL_INVALID_OPERATION" etc.
 const char* errorName(GLenum error);
 
 /// Throws Error(GlError) naming `what` if glGetError reports an error (drains all flags).
 void check(const char* what);
-
-/// The first `bytes` of a buffer, copied to CPU memory (the GPU must be done writing it).
-std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t bytes);
-
-/// Waits on the CPU until `fence` is signalled (flushing first). Not for WebGL, which cannot wait.
-void waitFor(GLsync fence);
-/// A fence after everything issued so far, waited for and deleted.
-void finishWithFence();
 
 } // namespace xfb::gl
 

@@ -13,10 +13,6 @@ namespace xfb {
 
 namespace detail {
 
-ProgramState::~ProgramState() {
-    if (program) glDeleteProgram(program);
-}
-
 void uploadUniform(GLint location, GLenum type, int components, const std::vector<std::byte>& value) {
     GLsizei n = GLsizei(value.size() / 4 / std::size_t(components));
     const auto* f = reinterpret_cast<const GLfloat*>(value.data());
@@ -58,17 +54,35 @@ void ProgramState::mirrorValues(const ProgramState& source) {
     versions = source.versions;
 }
 
-int ProgramState::flushUniforms() {
-    if (appliedVersions == versions) return 0;
+int ProgramState::flushUniforms() { return mirror.flush(uniforms, versions); }
+
+bool setUniformValue(Uniform& u, std::uint64_t& total, std::span<const std::byte> bytes) {
+    if (u.value.size() == bytes.size() && std::memcmp(u.value.data(), bytes.data(), bytes.size()) == 0) return false;
+    u.value.assign(bytes.begin(), bytes.end());
+    u.version = ++total;
+    return true;
+}
+
+} // namespace detail
+
+namespace gl {
+int UniformMirror::flush(const detail::UniformValues& values, std::uint64_t total) {
+    if (appliedTotal_ == total) return 0;
     int calls = 0;
-    for (auto& [name, u] : uniforms)
-        if (u.appliedVersion != u.version) {
-            if (u.location >= 0) uploadUniform(u.location, u.type, u.components, u.value), ++calls;
-            u.appliedVersion = u.version;
-        }
-    appliedVersions = versions;
+    for (auto& slot : slots_) {
+        auto it = values.find(slot.name);
+        if (it == values.end() || it->second.version == slot.applied) continue;
+        const detail::Uniform& u = it->second;
+        detail::uploadUniform(slot.location, u.type, u.components, u.value);
+        slot.applied = u.version;
+        ++calls;
+    }
+    appliedTotal_ = total;
     return calls;
 }
+} // namespace gl
+
+namespace detail {
 
 } // namespace detail
 
@@ -162,32 +176,19 @@ void ProgramState::link() {
     const std::string& label = desc.label;
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
     bool legacy = shader.version == 100;
-    GLuint vs = gl::compileShader(GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines), "vertex shader '" + label + "'");
-    GLuint fs = 0;
-    try {
-        fs = gl::compileShader(GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es), "the fragment shader generated for '" + label + "'");
-    } catch (...) {
-        glDeleteShader(vs);
-        throw;
-    }
-    program = glCreateProgram(); // owned by this state from here: deleted with it if we throw
-    XFB_GL(glAttachShader(program, vs));
-    XFB_GL(glAttachShader(program, fs));
-    for (const auto& a : attributes)
-        if (!a.explicitLocation) glBindAttribLocation(program, GLuint(a.location), a.name.c_str());
-    std::vector<const char*> names;
-    for (const auto& v : capture.varyings) names.push_back(v.name.c_str());
-    glTransformFeedbackVaryings(program, GLsizei(names.size()), names.data(),
-                                capture.mode == CaptureMode::Interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
-    XFB_GL(glLinkProgram(program));
-    XFB_GL(glDetachShader(program, vs));
-    XFB_GL(glDetachShader(program, fs));
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint linked = 0;
-    glGetProgramiv(program, GL_LINK_STATUS, &linked);
-    if (!linked) {
-        std::string log = gl::infoLog(program, true);
+    // Owned by this state from here: deleted with it if we throw.
+    program = gl::linkProgram({{GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines), "vertex shader '" + label + "'"},
+                               {GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es),
+                                "the fragment shader generated for '" + label + "'"}},
+                              [&](GLuint p) {
+                                  for (const auto& a : attributes)
+                                      if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
+                                  std::vector<std::string> names;
+                                  for (const auto& v : capture.varyings) names.push_back(v.name);
+                                  gl::feedbackVaryings(p, names, capture.mode == CaptureMode::Interleaved);
+                              });
+    if (auto failure = gl::linkFailure(program)) {
+        const std::string& log = *failure;
         for (const auto& v : capture.varyings)
             if (log.find(v.name) != std::string::npos)
                 throw Error(ErrorCode::VaryingOptimizedAway,
@@ -220,6 +221,7 @@ void ProgramState::link() {
 
     GLint active = 0;
     glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &active);
+    mirror.clear(); // every value is uploaded again at the next pass
     for (GLint i = 0; i < active; ++i) {
         char name[256] = {};
         GLint size = 0;
@@ -236,7 +238,7 @@ void ProgramState::link() {
         u.kind = shape.kind;
         u.components = shape.components;
         u.arraySize = size;
-        u.appliedVersion = 0; // re-applied at the next step
+        mirror.track(key, location);
     }
     // Declared uniforms the linker removed may still be used by a generated compute pass (e.g.
     // only by emitted outputs, which transform feedback does not capture): keep their values.
@@ -244,9 +246,8 @@ void ProgramState::link() {
         GLenum type = glTypeOf(d.type);
         if (uniforms.count(d.name) || !type) continue;
         auto shape = shapeOf(type);
-        uniforms[d.name] = {-1, type, shape.kind, shape.components, d.elementCount(), {}, 0, 0};
+        uniforms[d.name] = {-1, type, shape.kind, shape.components, d.elementCount(), {}, 0};
     }
-    appliedVersions = 0;
     gl::check(("linking program '" + label + "'").c_str());
 }
 
@@ -267,8 +268,7 @@ Program::Program(const Device& device, ProgramDesc desc) {
         gl::StateGuard guard(*s->device, gl::TakeForeignErrors);
         s->link();
     }
-    std::erase_if(s->device->programs, [](auto& w) { return w.expired(); });
-    s->device->programs.push_back(s);
+    s->enroll(s->device);
     state_ = std::move(s);
 }
 
@@ -284,7 +284,7 @@ static detail::ProgramState& live(const std::shared_ptr<detail::ProgramState>& s
 const ShaderInterface& Program::shader() const { return live(state_).shader; }
 const std::vector<AttributeSlot>& Program::attributes() const { return live(state_).attributes; }
 const CapturePlan& Program::capture() const { return live(state_).capture; }
-unsigned Program::glName() const { return live(state_).program; }
+unsigned Program::glName() const { return live(state_).program.get(); }
 
 void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const std::byte> values) {
     auto& s = live(state_);
@@ -302,7 +302,7 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
                                                 (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") + " but the value is " +
                                                 kindName(kind) + "x" + std::to_string(given));
     u.value.assign(values.begin(), values.end());
-    u.version = ++s.versions;
+    u.version = ++s.versions; // set again even when equal: one glUniform call, as before
 }
 
 template<class T>

@@ -1,3 +1,4 @@
+#include "gl/readback.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
@@ -36,22 +37,23 @@ void waitFor(GLsync fence) {
 }
 
 void finishWithFence() {
-    GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    waitFor(fence);
-    glDeleteSync(fence);
+    SyncObject fence = SyncObject::create();
+    waitFor(fence.get());
 }
 } // namespace gl
 
 namespace detail {
-struct ReadbackState {
+struct ReadbackState final : Recoverable {
     std::shared_ptr<DeviceState> device;
-    GLuint staging = 0;
-    GLsync fence = nullptr;
+    gl::BufferName staging;
+    gl::SyncObject fence;
     std::uint64_t bytes = 0;
     bool taken = false;
-    ~ReadbackState() {
-        if (fence) glDeleteSync(fence);
-        if (staging) glDeleteBuffers(1, &staging);
+    bool lost = false; // its copy died with a lost context: take() refuses, ready() stays false
+    void forget() override {
+        staging.forget();
+        fence.forget();
+        lost = true;
     }
 };
 } // namespace detail
@@ -63,16 +65,17 @@ ReadbackRequest Buffer::readAsync() const {
     gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     auto r = std::make_shared<detail::ReadbackState>();
     r->device = s->device;
+    r->enroll(s->device);
     detail::requireLiveBuffer(*s, "Buffer::readAsync");
     r->bytes = s->bytes;
-    XFB_GL(glGenBuffers(1, &r->staging));
-    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging));
+    r->staging = gl::BufferName::create();
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging.get()));
     XFB_GL(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(r->bytes), nullptr, GL_STREAM_READ));
-    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, s->name));
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, s->name.get()));
     XFB_GL(glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(r->bytes)));
     XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
-    r->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    r->fence = gl::SyncObject::create();
     glFlush(); // so the fence can signal without a later GL call
     gl::check("Buffer::readAsync (glCopyBufferSubData)");
     return ReadbackRequest(std::move(r));
@@ -84,20 +87,23 @@ ReadbackRequest& ReadbackRequest::operator=(ReadbackRequest&&) noexcept = defaul
 ReadbackRequest::~ReadbackRequest() = default;
 
 bool ReadbackRequest::ready() {
-    if (!state_ || state_->taken) return false;
-    GLenum r = glClientWaitSync(state_->fence, 0, 0);
+    if (!state_ || state_->taken || state_->lost) return false;
+    GLenum r = glClientWaitSync(state_->fence.get(), 0, 0);
     return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
 }
 
 std::vector<std::byte> ReadbackRequest::take() {
     if (!state_ || state_->taken) throw Error(ErrorCode::Disposed, "this readback was already taken; request a new one with Buffer::readAsync()");
+    if (state_->lost)
+        throw Error(ErrorCode::ContextLost, "ReadbackRequest::take: the GL context was lost after this readback was requested and its copy died with it; "
+                                            "request a new one with Buffer::readAsync() once the context is restored");
 #ifdef __EMSCRIPTEN__
     if (!ready()) throw Error(ErrorCode::InvalidArgument, "the readback is not ready yet: WebGL cannot wait, poll ready() across frames");
 #else
-    gl::waitFor(state_->fence);
+    gl::waitFor(state_->fence.get());
 #endif
     gl::StateGuard guard(*state_->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
-    std::vector<std::byte> out = gl::readBytes(state_->staging, state_->bytes);
+    std::vector<std::byte> out = gl::readBytes(state_->staging.get(), state_->bytes);
     state_->taken = true;
     return out;
 }

@@ -18,8 +18,8 @@ std::string infoLog(GLuint object, bool isProgram) {
     return log;
 }
 
-GLuint compileShader(GLenum stage, const std::string& source, const std::string& what) {
-    GLuint shader = glCreateShader(stage);
+ShaderName compileShader(GLenum stage, const std::string& source, const std::string& what) {
+    auto shader = ShaderName::create(stage);
     const char* text = source.c_str();
     XFB_GL(glShaderSource(shader, 1, &text, nullptr));
     XFB_GL(glCompileShader(shader));
@@ -27,26 +27,39 @@ GLuint compileShader(GLenum stage, const std::string& source, const std::string&
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
     if (!ok) {
         std::string log = infoLog(shader, false);
-        glDeleteShader(shader);
         throw Error(ErrorCode::ShaderCompile, what + " does not compile; the GL compiler says (source:line): " + log);
     }
     return shader;
 }
 
+ProgramName linkProgram(const std::vector<StageSource>& stages, const std::function<void(GLuint)>& beforeLink) {
+    std::vector<ShaderName> shaders;
+    for (const auto& s : stages) shaders.push_back(compileShader(s.stage, s.source, s.what));
+    auto program = ProgramName::create();
+    for (const auto& s : shaders) XFB_GL(glAttachShader(program, s));
+    if (beforeLink) beforeLink(program);
+    XFB_GL(glLinkProgram(program));
+    for (const auto& s : shaders) XFB_GL(glDetachShader(program, s));
+    return program; // the shaders are deleted here
+}
+
+void feedbackVaryings(GLuint program, const std::vector<std::string>& names, bool interleaved) {
+    std::vector<const char*> pointers;
+    for (const auto& n : names) pointers.push_back(n.c_str());
+    glTransformFeedbackVaryings(program, GLsizei(pointers.size()), pointers.data(), interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
+}
+
+std::optional<std::string> linkFailure(GLuint program) {
+    GLint linked = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &linked);
+    if (linked) return std::nullopt;
+    return infoLog(program, true);
+}
+
 #ifndef __EMSCRIPTEN__ // WebGL2 has no compute shaders
-GLuint linkComputeProgram(const std::string& source, const std::string& what) {
-    GLuint cs = compileShader(GL_COMPUTE_SHADER, source, what);
-    GLuint program = glCreateProgram();
-    glAttachShader(program, cs);
-    glLinkProgram(program);
-    glDeleteShader(cs); // flagged; freed with the program
-    GLint ok = 0;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        std::string log = infoLog(program, true);
-        glDeleteProgram(program);
-        throw Error(ErrorCode::ProgramLink, what + " does not link: " + log);
-    }
+ProgramName linkComputeProgram(const std::string& source, const std::string& what) {
+    auto program = linkProgram({{GL_COMPUTE_SHADER, source, what}});
+    if (auto log = linkFailure(program)) throw Error(ErrorCode::ProgramLink, what + " does not link: " + *log);
     return program;
 }
 #endif

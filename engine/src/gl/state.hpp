@@ -3,6 +3,9 @@
 // shared_ptrs, so a Pipeline keeps what it uses alive even if the user's handle goes away.
 
 #include "gl/gl_api.hpp"
+#include "gl/names.hpp"
+#include "gl/recoverable.hpp"
+#include "gl/uniform_mirror.hpp"
 #include "xfb/attribute_plan.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/device.hpp"
@@ -11,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,8 +22,6 @@ namespace xfb::detail {
 
 struct BufferState;
 struct ProgramState;
-struct PipelineState;
-struct CaptureState;
 
 struct DeviceState {
     Capabilities caps;
@@ -31,24 +33,28 @@ struct DeviceState {
     /// GL errors that were pending when an error-checking xfb call began: the application's, kept
     /// here (oldest first, at most 16) instead of being blamed on xfb or dropped. Device::takeForeignErrors().
     std::vector<GLenum> foreignErrors;
-    // Live objects, to recreate after a context loss.
-    std::vector<std::weak_ptr<BufferState>> buffers;
-    std::vector<std::weak_ptr<ProgramState>> programs;
-    std::vector<PipelineState*> pipelines;
-    std::vector<CaptureState*> captures;
+    /// Every GL-owning object, in enrolment order: forgotten and restored after a context loss.
+    std::vector<Recoverable*> recoverables;
 
     /// @throws Error ContextLost naming `what`
     void requireContext(const char* what) const;
 };
 
-struct BufferState {
+struct BufferState final : Recoverable {
     std::shared_ptr<DeviceState> device;
-    GLuint name = 0;
+    gl::BufferName name;
     VertexFormat format;
     std::int64_t count = 0;
     std::uint64_t bytes = 0;
+    /// Bumped whenever `name` changes (a state pair's swap, a restored context): Buffer::generation().
+    std::uint64_t generation = 0;
     bool owned = true; // false: adopted (Buffer::adopt), never deleted or recreated by xfb
-    ~BufferState();
+    ~BufferState() override {
+        if (!owned) (void)name.release(); // the application's object
+    }
+    // Adopted buffers are never enrolled: the application adopts them again.
+    void forget() override { name.forget(); }
+    void restore() override; // glBufferData of the same size, contents undefined
 };
 
 struct Uniform {
@@ -58,24 +64,28 @@ struct Uniform {
     int components = 1;      // per element (16 for mat4)
     int arraySize = 1;
     std::vector<std::byte> value;
-    std::uint64_t version = 0;        // bumped by every setUniform
-    std::uint64_t appliedVersion = 0; // what the transform-feedback program holds
+    std::uint64_t version = 0; // bumped by every setUniform; what programs hold: gl::UniformMirror
 };
+
+/// Sets `u` to `bytes` unless it holds them already, bumping its version and `total` (the
+/// values' total version). Returns whether it changed.
+bool setUniformValue(Uniform& u, std::uint64_t& total, std::span<const std::byte> bytes);
 
 /// glUniform*v for a value of `type` (GL_FLOAT_VEC3 ...) at `location`; the program must be current.
 void uploadUniform(GLint location, GLenum type, int components, const std::vector<std::byte>& value);
 
-struct ProgramState {
+struct ProgramState final : Recoverable {
     std::shared_ptr<DeviceState> device;
     ProgramDesc desc;
     ShaderInterface shader;
     std::vector<AttributeSlot> attributes;
     CapturePlan capture;
-    GLuint program = 0;
+    gl::ProgramName program;
     std::map<std::string, Uniform, std::less<>> uniforms;
     std::uint64_t versions = 0; // total setUniform calls: lets backends skip the scan when unchanged
-    std::uint64_t appliedVersions = 0;
-    ~ProgramState();
+    gl::UniformMirror mirror;   // what `program` holds
+    void forget() override { program.forget(); }
+    void restore() override { link(); }
     /// glUniform* for every value changed since the last flush; the program must be current.
     /// Returns the number of GL calls made.
     int flushUniforms();
@@ -94,9 +104,5 @@ void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers
 
 /// GL objects of a buffer (glGenBuffers + glBufferData of `bytes`, contents from `data` or undefined).
 void allocateBuffer(BufferState& s, const void* data);
-/// Rebuilds a pipeline's GL objects after a context loss (defined in pipeline.cpp).
-void recreatePipeline(PipelineState& p);
-/// Rebuilds a primitive capture's GL objects after a context loss (primitive_capture.cpp).
-void recreateCapture(CaptureState& c);
 
 } // namespace xfb::detail

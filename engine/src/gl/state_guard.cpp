@@ -1,5 +1,6 @@
 #include "gl/state_guard.hpp"
 
+#include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 
 #include <exception>
@@ -75,11 +76,10 @@ namespace {
 
 /// Drains the errors pending before an xfb call into `device.foreignErrors` (at most 16 kept).
 void takeForeignErrors(detail::DeviceState& device) {
-    for (int i = 0; i < 16; ++i) {
-        GLenum e = glGetError();
-        if (e == GL_NO_ERROR) return;
+    std::vector<GLenum> pending;
+    drainErrors(&pending);
+    for (GLenum e : pending)
         if (device.foreignErrors.size() < 16) device.foreignErrors.push_back(e);
-    }
 }
 
 constexpr unsigned kRelied = ReliedPixelStore | ReliedSamplers;

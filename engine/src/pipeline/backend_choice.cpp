@@ -1,7 +1,8 @@
 // Backend::Auto and backend switching: the compute pass is built on first use; Auto times
 // trial passes of both backends (not swapped: the state does not advance) once per context and
 // simulation shape, and keeps the faster with the figures as its reason.
-#include "gl/pipeline_state.hpp"
+#include "pipeline/pipeline_state.hpp"
+#include "gl/readback.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -1,9 +1,10 @@
+#include "gl/readback.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
-#include "compute/compute_pass.hpp"
 #include "xfb/error.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -88,24 +89,16 @@ void Device::finish() const { gl::finishWithFence(); }
 
 void Device::contextRestored() {
     auto& d = *state_;
-    // The old names died with the context: forget them rather than delete them.
-    std::erase_if(d.buffers, [](auto& w) { return w.expired(); });
-    std::erase_if(d.programs, [](auto& w) { return w.expired(); });
     d.lost = false;
     gl::StateGuard guard(d, gl::kAllState | gl::TakeForeignErrors);
-    for (auto& w : d.buffers) {
-        auto b = w.lock();
-        if (!b->owned) continue; // its owner recreates it; the application adopts it again
-        b->name = 0;
-        detail::allocateBuffer(*b, nullptr);
-    }
-    for (auto& w : d.programs) {
-        auto p = w.lock();
-        p->program = 0;
-        p->link();
-    }
-    for (auto* p : d.pipelines) detail::recreatePipeline(*p);
-    for (auto* c : d.captures) detail::recreateCapture(*c);
+    // The old names died with the context: every object forgets them rather than deleting them,
+    // then each is made again in enrolment order (buffers and programs before what uses them).
+    // Restoring may destroy parts (a pipeline's compute pass, already forgotten) and enroll
+    // new ones (already current): only those still enrolled from before are restored.
+    const std::vector<detail::Recoverable*> before = d.recoverables;
+    for (auto* r : before) r->forget();
+    for (auto* r : before)
+        if (std::find(d.recoverables.begin(), d.recoverables.end(), r) != d.recoverables.end()) r->restore();
 }
 
 } // namespace xfb

@@ -2,6 +2,8 @@
 // Internal: a Pipeline's state, shared by pipeline.cpp (building, the passes, the public API)
 // and backend_choice.cpp (Backend::Auto and switching).
 #include "compute/compute_pass.hpp"
+#include "gl/readback.hpp"
+#include "gl/feedback_pass.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/vertex_array.hpp"
@@ -18,23 +20,27 @@ namespace xfb {
 namespace detail {
 
 struct PendingQuery {
-    GLuint query;
+    gl::QueryName query;
     std::uint64_t step;
 };
 
-struct PipelineState {
+struct PipelineState final : Recoverable {
     std::shared_ptr<DeviceState> device;
     std::shared_ptr<ProgramState> program;
     std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
     PassPlan plan;
     EmitPlan emits;
     PipelineOptions options;
-    std::array<GLuint, 2> vao{}, tf{};
+    std::array<gl::VertexArrayName, 2> vao;
+    std::array<gl::TransformFeedbackName, 2> tf;
     int side = 0; // which ping-pong side the next step uses
-    GLuint sideZeroName = 0; // the first state pair's input on side 0: tells the side from the names
+    // The first state pair's input and its generation when side 0 was built: every swap, by this
+    // pipeline or another sharing the buffers, bumps it, so its parity tells the side.
+    const BufferState* sideKey = nullptr;
+    std::uint64_t sideZeroGeneration = 0;
     std::uint64_t steps = 0;
-    GLuint checkQuery = 0;
-    std::vector<GLuint> freeQueries;
+    gl::QueryName checkQuery;
+    std::vector<gl::QueryName> freeQueries;
     std::deque<PendingQuery> pending;
     BackendChoice choice;
     std::unique_ptr<ComputePass> compute; // built the first time the compute backend is used
@@ -78,6 +84,7 @@ struct PipelineState {
             f.tf->attributes = program->attributes;
             f.tf->capture = program->capture;
             f.tf->link();
+            f.tf->enroll(device);
         }
         fused.push_back(std::move(f));
         return fused.back();
@@ -86,11 +93,7 @@ struct PipelineState {
     void setSubstep(int index) {
         auto it = program->uniforms.find(kSubstepUniform);
         if (it == program->uniforms.end() || it->second.kind != ScalarKind::Int) return;
-        Uniform& u = it->second;
-        if (u.value.size() == sizeof index && std::memcmp(u.value.data(), &index, sizeof index) == 0) return;
-        u.value.resize(sizeof index);
-        std::memcpy(u.value.data(), &index, sizeof index);
-        u.version = ++program->versions;
+        setUniformValue(it->second, program->versions, std::as_bytes(std::span<const int>(&index, 1)));
     }
 
     void refuseWhileChecking(const char* what) const {
@@ -98,14 +101,9 @@ struct PipelineState {
             throw Error(ErrorCode::InvalidArgument, std::string(what) + " while a checked step is pending; poll it (pollCheckedStep) until it returns first");
     }
 
-    ~PipelineState() {
-        if (device) std::erase(device->pipelines, this);
-        glDeleteVertexArrays(2, vao.data());
-        glDeleteTransformFeedbacks(2, tf.data());
-        if (checkQuery) glDeleteQueries(1, &checkQuery);
-        for (auto q : freeQueries) glDeleteQueries(1, &q);
-        for (auto& p : pending) glDeleteQueries(1, &p.query);
-    }
+    // Context loss (gl/recoverable.hpp): the compute passes and fused programs forget their own names.
+    void forget() override;
+    void restore() override;
 
     bool isState(std::size_t entry) const { return inputs[entry] && outputs[entry]; }
 
@@ -120,11 +118,12 @@ struct PipelineState {
     }
 
     void build() {
-        for (std::size_t e = 0; e < inputs.size() && !sideZeroName; ++e)
-            if (isState(e)) sideZeroName = inputs[e]->name;
-        XFB_GL(glGenVertexArrays(2, vao.data()));
-        XFB_GL(glGenTransformFeedbacks(2, tf.data()));
-        XFB_GL(glGenQueries(1, &checkQuery));
+        sideKey = nullptr;
+        for (std::size_t e = 0; e < inputs.size() && !sideKey; ++e)
+            if (isState(e)) sideKey = inputs[e].get(), sideZeroGeneration = inputs[e]->generation;
+        for (auto& v : vao) v = gl::VertexArrayName::create();
+        for (auto& t : tf) t = gl::TransformFeedbackName::create();
+        checkQuery = gl::QueryName::create();
         for (int s = 0; s < 2; ++s) {
             XFB_GL(glBindVertexArray(vao[std::size_t(s)]));
             gl::setAttributePointers(plan.attributes, [&](int e) { return sideReadName(std::size_t(e), s); });
@@ -143,39 +142,27 @@ struct PipelineState {
     // GL state is restored either way: a failed pass leaves nothing bound or enabled.
     // `variant`: a generated program of the same shader (fused substeps) instead of the Program's.
     GLenum draw(GLuint query, bool collectError, ProgramState* variant = nullptr) {
-        // From the names, not a counter: another pipeline sharing these buffers may have swapped them.
-        if (sideZeroName) side = firstStateInput() == sideZeroName ? 0 : 1;
+        // From the buffers' generation, not our own count: another pipeline sharing them may have swapped them.
+        if (sideKey) side = int((sideKey->generation - sideZeroGeneration) & 1u);
         ProgramState& used = variant ? *variant : *program;
         if (variant) variant->mirrorValues(*program);
         glUseProgram(used.program);
         lastCalls = 9 + (query ? 2 : 0) + used.flushUniforms();
         glBindVertexArray(vao[std::size_t(side)]);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(side)]);
-        glEnable(GL_RASTERIZER_DISCARD);
-        if (query) glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
-        glBeginTransformFeedback(GL_POINTS);
-        glDrawArrays(GL_POINTS, 0, GLsizei(plan.count));
-        glEndTransformFeedback();
-        if (query) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
-        glDisable(GL_RASTERIZER_DISCARD);
+        gl::feedbackPass(GL_POINTS, query, [&] { glDrawArrays(GL_POINTS, 0, GLsizei(plan.count)); });
         // Unbound so the captured buffers can be bound anywhere else (WebGL2 forbids a buffer
         // bound for transform feedback on another target). The program and VAO stay bound: the
         // caller's StateGuard restores the application's unless it owns the context.
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
-        if (!collectError) return GL_NO_ERROR;
-        GLenum first = glGetError();
-        while (glGetError() != GL_NO_ERROR) {}
-        return first;
+        return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
 
     // One compute pass: reads every entry's current input and writes its current output (the
     // names swap under the handles, so these are always the side draw() would use).
     GLenum dispatch(bool collectError, ComputePass* variant = nullptr) {
         lastCalls = (variant ? variant : compute.get())->dispatch(*program, inputs, outputs);
-        if (!collectError) return GL_NO_ERROR;
-        GLenum first = glGetError();
-        while (glGetError() != GL_NO_ERROR) {}
-        return first;
+        return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
 
     // The GL size of each output buffer, which foreign code may have changed behind our back.
@@ -228,15 +215,13 @@ struct PipelineState {
         return out;
     }
 
-    GLuint firstStateInput() const {
-        for (std::size_t e = 0; e < inputs.size(); ++e)
-            if (isState(e)) return inputs[e]->name;
-        return 0;
-    }
-
     void swap() {
         for (std::size_t e = 0; e < inputs.size(); ++e)
-            if (isState(e)) std::swap(inputs[e]->name, outputs[e]->name);
+            if (isState(e)) {
+                std::swap(inputs[e]->name, outputs[e]->name);
+                ++inputs[e]->generation;
+                ++outputs[e]->generation;
+            }
         side ^= 1;
         ++steps;
     }

@@ -1,6 +1,6 @@
 #include "gl/draw_mode.hpp"
 #include "gl/entries.hpp"
-#include "gl/pipeline_state.hpp"
+#include "pipeline/pipeline_state.hpp"
 #include "gl/state_guard.hpp"
 #include "xfb/limits.hpp"
 
@@ -14,26 +14,24 @@ constexpr unsigned kBuildState = gl::kStepState | gl::CachedArrayBuffer | gl::Ca
 
 namespace detail {
 
-void recreatePipeline(PipelineState& p) {
-    // Old names died with the context; pending queries and checked steps are dropped.
-    p.vao = {};
-    p.tf = {};
-    p.checkQuery = 0;
-    p.freeQueries.clear();
-    p.pending.clear();
-    p.checking.reset();
-    p.side = 0; // side 0 is rebuilt from the buffers' current names
-    p.sideZeroName = 0;
-    Backend backend = p.choice.backend;
-    if (p.compute) p.compute->forget();
-    p.compute.reset();
-    for (auto& f : p.fused) {
-        if (f.tf) f.tf->program = 0; // died with the context
-        if (f.compute) f.compute->forget();
-    }
-    p.fused.clear(); // rebuilt on demand
-    p.build();
-    if (backend == Backend::Compute) p.ensureCompute(p.options.workGroupSize);
+void PipelineState::forget() {
+    for (auto& v : vao) v.forget();
+    for (auto& t : tf) t.forget();
+    checkQuery.forget();
+    for (auto& q : freeQueries) q.forget();
+    for (auto& q : pending) q.query.forget();
+}
+
+void PipelineState::restore() {
+    // Pending queries and checked steps are dropped; side 0 is rebuilt from the buffers' current names.
+    freeQueries.clear();
+    pending.clear();
+    checking.reset();
+    side = 0;
+    compute.reset(); // forgotten already: deletes nothing
+    fused.clear();   // rebuilt on demand
+    build();
+    if (choice.backend == Backend::Compute) ensureCompute(options.workGroupSize);
 }
 
 } // namespace detail
@@ -56,7 +54,7 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     s->options = options;
     s->device = device.state();
     s->device->requireContext("creating a Pipeline");
-    s->device->pipelines.push_back(s.get());
+    s->enroll(s->device);
     gl::StateGuard guard(*s->device, kBuildState | gl::TakeForeignErrors);
     detail::requireLiveBuffers(s->inputs, "creating a Pipeline (an input)");
     detail::requireLiveBuffers(s->outputs, "creating a Pipeline (an output)");
@@ -78,12 +76,14 @@ static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>&
 static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass* fused) {
     GLuint query = 0;
     if (s.options.queries && s.choice.backend == Backend::TransformFeedback) {
-        if (s.freeQueries.empty()) glGenQueries(1, &query); // grows only until results come back
+        gl::QueryName q;
+        if (s.freeQueries.empty()) q = gl::QueryName::create(); // grows only until results come back
         else {
-            query = s.freeQueries.back();
+            q = std::move(s.freeQueries.back());
             s.freeQueries.pop_back();
         }
-        s.pending.push_back({query, s.steps});
+        query = q;
+        s.pending.push_back({std::move(q), s.steps});
     }
 #ifdef XFB_GL_CHECK_EVERY_CALL
     constexpr bool checkErrors = true;
@@ -183,14 +183,15 @@ int Pipeline::pollQueries(const std::function<void(const StepReport&)>& onResult
     auto& s = live(state_);
     int delivered = 0;
     while (!s.pending.empty()) {
-        auto [query, step] = s.pending.front();
+        GLuint query = s.pending.front().query;
+        std::uint64_t step = s.pending.front().step;
         GLuint available = 0;
         glGetQueryObjectuiv(query, GL_QUERY_RESULT_AVAILABLE, &available);
         if (!available) break;
         GLuint written = 0;
         glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);
+        s.freeQueries.push_back(std::move(s.pending.front().query));
         s.pending.pop_front();
-        s.freeQueries.push_back(query);
         onResult(StepReport{step, std::int64_t(written), s.plan.count});
         ++delivered;
     }

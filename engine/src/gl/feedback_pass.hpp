@@ -1,0 +1,24 @@
+#pragma once
+// Internal: the one transform-feedback pass bracket, shared by the pipeline step, both primitive
+// capture expansions and the record gather.
+#include "gl/gl_api.hpp"
+
+namespace xfb::gl {
+
+/// One transform-feedback pass with the rasterizer off: glEnable(GL_RASTERIZER_DISCARD),
+/// glBeginTransformFeedback(primitive), `draw()` (the glDraw* calls), glEndTransformFeedback(),
+/// glDisable(GL_RASTERIZER_DISCARD). With a `query`, glBeginQuery / glEndQuery
+/// (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN) around the begin and end. The program, vertex
+/// array and transform feedback object are the caller's to bind (GL 3.0 / ES 3.0 / WebGL2).
+template<class Draw>
+void feedbackPass(GLenum primitive, GLuint query, Draw&& draw) {
+    glEnable(GL_RASTERIZER_DISCARD);
+    if (query) glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+    glBeginTransformFeedback(primitive);
+    draw();
+    glEndTransformFeedback();
+    if (query) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+    glDisable(GL_RASTERIZER_DISCARD);
+}
+
+} // namespace xfb::gl

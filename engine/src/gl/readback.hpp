@@ -1,0 +1,21 @@
+#pragma once
+// Internal: reading buffers back to the CPU and waiting for the GPU (readback.cpp, which also
+// implements Buffer::readAsync and ReadbackRequest).
+#include "gl/gl_api.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace xfb::gl {
+
+/// The first `bytes` of a buffer, copied to CPU memory (the GPU must be done writing it):
+/// glMapBufferRange in 64 MiB windows, glGetBufferSubData on WebGL2.
+std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t bytes);
+
+/// Waits on the CPU until `fence` is signalled (flushing first). Not for WebGL, which cannot wait.
+void waitFor(GLsync fence);
+/// A fence after everything issued so far, waited for and deleted.
+void finishWithFence();
+
+} // namespace xfb::gl

@@ -1,0 +1,2 @@
+#include "compute/kernel.hpp"
+#include "gl/state.hpp"

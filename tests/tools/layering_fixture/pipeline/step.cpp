@@ -1,0 +1,2 @@
+#include "capture/gather.hpp"
+#include "platform/context.hpp"

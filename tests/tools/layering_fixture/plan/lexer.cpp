@@ -1,0 +1,2 @@
+#include <GLES3/gl3.h>
+#include "lexer.hpp"
