@@ -22,7 +22,6 @@ const invalid = (message) => fail('XFB_INVALID_ARGUMENT', message);
 // Lookup tables without a prototype: a name such as 'toString' or '__proto__' is never found in them.
 const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
 const COMPONENT_TYPES = table({ float32: Float32Array, int32: Int32Array, uint32: Uint32Array });
-const SCALAR_KIND = table({ float: 0, int: 1, uint: 2, bool: 3 });
 /** WebGL2 cannot allocate a buffer of 2^31 bytes or more (GLsizeiptr is 32-bit in the browser). */
 const MAX_BUFFER_BYTES = 2 ** 31 - 1;
 const EVENTS = ['contextlost', 'contextrestored'];
@@ -345,17 +344,17 @@ class Xfb {
     }
   }
   withHeap(bytes, f) { return this.#withHeap(bytes, f); }
-  /** Writes 32-bit values (kind: SCALAR_KIND) into a heap block kept for the engine's life and
+  /** Writes 32-bit values (kind: Module.ScalarKind, the C++ enum bound by embind) into a heap block kept for the engine's life and
    *  calls f(ptr, bytes): a uniform set per step allocates no typed array and mallocs nothing. */
   withValues(values, kind, f) {
-    const module = this.#module, bytes = values.length * 4;
+    const module = this.#module, bytes = values.length * 4, K = module.ScalarKind;
     if (bytes > this.#scratchBytes) {
       if (this.#scratch) module._free(this.#scratch);
       this.#scratch = module._malloc(bytes);
       this.#scratchBytes = this.#scratch ? bytes : 0;
       if (!this.#scratch) fail('XFB_OUT_OF_MEMORY', `the WebAssembly heap has no room for ${bytes} bytes`);
     }
-    const heap = kind === SCALAR_KIND.float ? module.HEAPF32 : kind === SCALAR_KIND.uint ? module.HEAPU32 : module.HEAP32;
+    const heap = kind === K.float ? module.HEAPF32 : kind === K.uint ? module.HEAPU32 : module.HEAP32;
     for (let i = 0, at = this.#scratch >> 2; i < values.length; i++) heap[at + i] = values[i];
     return f(this.#scratch, bytes);
   }
@@ -382,7 +381,7 @@ class XfbObject {
   get owner() { return this.#owner; }
   get id() { this.check(); return this.#id; }
   get disposed() { return this.#disposed; }
-  check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${['buffer', 'program', 'pipeline', 'readback', 'capture'][this.#kind]} was disposed; create a new one`); }
+  check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${this.#kind} was disposed; create a new one`); }
   call(method, ...args) { this.check(); return this.#owner.call(method, this.#id, ...args); }
   /** One step of this pipeline (XfbPipeline.step), the per-frame path. */
   callStep() { this.check(); this.#owner.stepPipeline(this.#id); }
@@ -397,7 +396,7 @@ class XfbObject {
 export class XfbBuffer extends XfbObject {
   #format; #count; #restore; #shadow; #shadowSource; #adoptedName;
   constructor(owner, id, format, count, restore, initial, label, adoptedName = 0) {
-    super(owner, id, 0);
+    super(owner, id, 'buffer');
     this.#adoptedName = adoptedName;
     this.#format = format; this.#count = count; this.#restore = restore; this.label = label;
     this.#shadow = restore === 'none' ? null : initial;
@@ -436,7 +435,7 @@ export class XfbBuffer extends XfbObject {
       while (!this.owner.call('readbackReady', rid)) await nextFrame();
       view = this.owner.call('takeReadback', rid);
     } catch (e) {
-      this.owner.release(3, rid); // the staging buffer and its fence, also after a context loss
+      this.owner.release('readback', rid); // the staging buffer and its fence, also after a context loss
       throw e;
     }
     const bytes = view.slice(); // copy out of the wasm heap
@@ -454,7 +453,7 @@ export class XfbBuffer extends XfbObject {
 
 export class XfbProgram extends XfbObject {
   #uniforms;
-  constructor(owner, id, uniforms) { super(owner, id, 1); this.#uniforms = uniforms; }
+  constructor(owner, id, uniforms) { super(owner, id, 'program'); this.#uniforms = uniforms; }
   /** Attributes (ATTRn), captured varyings and the output buffer layout. */
   get plan() { return this.call('programPlan'); }
 
@@ -466,9 +465,10 @@ export class XfbProgram extends XfbObject {
     const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
     if (!values || values.length === 0) invalid(`setUniform('${name}'): value must be a number, an array of numbers or a typed array`);
     values.forEach((v, i) => { if (typeof v !== 'number' || Number.isNaN(v)) invalid(`setUniform('${name}'): value[${i}] is ${v}, not a number`); });
-    // Bool uniforms and samplers (kind 6: a texture unit) take ints.
-    const kind = !declared ? SCALAR_KIND.float : declared.kind === 6 || declared.kind === SCALAR_KIND.bool ? SCALAR_KIND.int : declared.kind;
-    const Type = kind === SCALAR_KIND.float ? Float32Array : kind === SCALAR_KIND.uint ? Uint32Array : Int32Array;
+    // Bool uniforms and samplers (opaque: a texture unit) take ints.
+    const K = this.owner.module.ScalarKind;
+    const kind = !declared ? K.float : declared.kind === K.opaque || declared.kind === K.bool ? K.int : declared.kind;
+    const Type = kind === K.float ? Float32Array : kind === K.uint ? Uint32Array : Int32Array;
     if (Type !== Float32Array) {
       // Int32Array/Uint32Array.from() would wrap 2**40 to 0 and truncate 2.5: refused instead.
       const [lo, hi] = Type === Uint32Array ? [0, 2 ** 32 - 1] : [-(2 ** 31), 2 ** 31 - 1];
@@ -483,7 +483,7 @@ export class XfbProgram extends XfbObject {
 
 export class XfbPipeline extends XfbObject {
   #entries;
-  constructor(owner, id, entries) { super(owner, id, 2); this.#entries = entries; }
+  constructor(owner, id, entries) { super(owner, id, 'pipeline'); this.#entries = entries; }
   get info() { return this.call('pipelineInfo'); }
   get count() { return this.info.count; }
 
@@ -551,7 +551,7 @@ function checkDraw(given, what, keys) {
 }
 
 export class XfbCapture extends XfbObject {
-  constructor(owner, id) { super(owner, id, 4); }
+  constructor(owner, id) { super(owner, id, 'capture'); }
   /** { expansion: 'driver' | 'engine', vertexCount } */
   get info() { return this.call('captureInfo'); }
 

@@ -99,10 +99,10 @@ public:
             return val(id);
         });
     }
-    /// kind: a ScalarKind (xfb/shader_interface.hpp).
-    val setUniform(int id, std::string name, int kind, unsigned ptr, double bytes) {
+    /// kind: Module.ScalarKind (bound below), the kind of the values at ptr.
+    val setUniform(int id, std::string name, ScalarKind kind, unsigned ptr, double bytes) {
         return guarded([&] {
-            program(id).setUniform(name, ScalarKind(kind), heapBytes(ptr, bytes));
+            program(id).setUniform(name, kind, heapBytes(ptr, bytes));
             return val::undefined();
         });
     }
@@ -117,7 +117,7 @@ public:
     val uniforms(int id) {
         return guarded([&] {
             val u = val::object();
-            for (const auto& d : program(id).shader().uniforms) u.set(d.name, object({{"kind", js(int(d.type.kind))}, {"components", js(d.components())}}));
+            for (const auto& d : program(id).shader().uniforms) u.set(d.name, object({{"kind", val(d.type.kind)}, {"components", js(d.components())}}));
             return u;
         });
     }
@@ -248,13 +248,14 @@ public:
         });
     }
 
-    /// kind: 0 buffer, 1 program, 2 pipeline, 3 readback, 4 capture.
-    bool dispose(int kind, int id) {
-        std::size_t n = kind == 0   ? buffers_.erase(id)
-                        : kind == 1 ? programs_.erase(id)
-                        : kind == 2 ? pipelines_.erase(id)
-                        : kind == 4 ? captures_.erase(id)
-                                    : readbacks_.erase(id);
+    /// kind: 'buffer', 'program', 'pipeline', 'readback' or 'capture' (index.js's object kinds).
+    bool dispose(std::string kind, int id) {
+        std::size_t n = kind == "buffer"     ? buffers_.erase(id)
+                        : kind == "program"  ? programs_.erase(id)
+                        : kind == "pipeline" ? pipelines_.erase(id)
+                        : kind == "capture"  ? captures_.erase(id)
+                        : kind == "readback" ? readbacks_.erase(id)
+                                             : 0;
         return n == 1;
     }
     val liveObjects() const {
@@ -306,6 +307,15 @@ private:
 
 EMSCRIPTEN_BINDINGS(xfb) {
     xfb_expose_gl();
+    // Module.ScalarKind.float, ...: uniform kinds as the C++ enum, so index.js copies no numbers.
+    emscripten::enum_<ScalarKind>("ScalarKind")
+        .value("float", ScalarKind::Float)
+        .value("int", ScalarKind::Int)
+        .value("uint", ScalarKind::UInt)
+        .value("bool", ScalarKind::Bool)
+        .value("double", ScalarKind::Double)
+        .value("struct", ScalarKind::Struct)
+        .value("opaque", ScalarKind::Opaque);
     emscripten::class_<Engine>("Engine")
         .constructor<bool>()
         .function("creationError", &Engine::creationError)
