@@ -185,8 +185,7 @@ public:
         return guarded([&] {
             PrimitiveCaptureOptions o;
             if (has(options, "vertexCount")) o.vertexCount = std::int64_t(options["vertexCount"].as<double>());
-            std::string e = get<std::string>(options, "expansion", "auto");
-            o.expansion = e == "engine" ? Expansion::Engine : e == "driver" ? Expansion::Driver : Expansion::Auto;
+            o.expansion = fromName(get<std::string>(options, "expansion", "auto"), {Expansion::Auto, Expansion::Driver, Expansion::Engine}, expansionName, "expansion");
             int id = next_++;
             captures_.emplace(id, PrimitiveCapture(*device_, program(programId), parseEntries(entries), o));
             return val(id);

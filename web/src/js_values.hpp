@@ -81,6 +81,18 @@ inline bool has(const val& o, const char* key) { return !o[key].isUndefined(); }
 template<class T>
 T get(const val& o, const char* key, T fallback) { return has(o, key) ? o[key].as<T>() : fallback; }
 
+/// The enumerator of `all` whose C++ name (nameOf) is `name`; an unknown name is XFB_INVALID_ARGUMENT
+/// listing the names, never a silent default.
+template<class E, std::size_t N, class NameOf>
+E fromName(const std::string& name, const E (&all)[N], NameOf nameOf, const char* what) {
+    std::string names;
+    for (E e : all) {
+        if (nameOf(e) == name) return e;
+        names += (names.empty() ? "'" : ", '") + std::string(nameOf(e)) + "'";
+    }
+    throw Error(ErrorCode::InvalidArgument, std::string(what) + " must be one of " + names + ", got '" + name + "'");
+}
+
 /// [{ semantic, type?, components?, offset? }] (index.js normalises it first).
 inline VertexFormat parseFormat(const val& list) {
     std::vector<VertexAttribute> attrs;
@@ -88,8 +100,8 @@ inline VertexFormat parseFormat(const val& list) {
         std::string name = a["semantic"].as<std::string>();
         auto semantic = semanticFromName(name);
         if (!semantic) throw Error(ErrorCode::InvalidArgument, "unknown semantic '" + name + "'");
-        std::string type = get<std::string>(a, "type", "float32");
-        ComponentType t = type == "int32" ? ComponentType::Int32 : type == "uint32" ? ComponentType::UInt32 : ComponentType::Float32;
+        ComponentType t = fromName(get<std::string>(a, "type", "float32"), {ComponentType::Float32, ComponentType::Int32, ComponentType::UInt32},
+                                   componentTypeName, "format: type");
         attrs.push_back({*semantic, t, get<int>(a, "components", 4), get<int>(a, "offset", -1)});
     }
     return VertexFormat::interleaved(std::move(attrs));
@@ -98,7 +110,7 @@ inline VertexFormat parseFormat(const val& list) {
 /// { mode?, varyings?, portable? }
 inline CaptureOptions parseCapture(const val& o) {
     CaptureOptions c;
-    c.mode = get<std::string>(o, "mode", "interleaved") == "separate" ? CaptureMode::Separate : CaptureMode::Interleaved;
+    c.mode = fromName(get<std::string>(o, "mode", "interleaved"), {CaptureMode::Interleaved, CaptureMode::Separate}, captureModeName, "mode");
     if (has(o, "varyings")) c.varyings = emscripten::vecFromJSArray<std::string>(o["varyings"]);
     c.portable = get<bool>(o, "portable", true);
     return c;

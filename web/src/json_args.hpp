@@ -14,13 +14,6 @@ namespace xfb::web {
 
 using json = nlohmann::json;
 
-inline json formatJson(const VertexFormat& f) {
-    json attrs = json::array();
-    for (const auto& a : f.attributes)
-        attrs.push_back({{"semantic", semanticName(a.semantic)}, {"type", componentTypeName(a.type)}, {"components", a.components}, {"offset", a.offset}});
-    return {{"stride", f.stride}, {"attributes", attrs}};
-}
-
 inline VertexFormat parseFormat(const json& j) {
     std::vector<VertexAttribute> attrs;
     for (const auto& a : j) {
