@@ -59,3 +59,12 @@ test('the bindings themselves: objects in and out, an XfbError for a failure, un
     assert.equal(unreadable.code, 'XFB_PREPROCESSOR_UNEVALUABLE');
   }
 });
+
+test('a module loaded without index.js still answers a failure with its code and message', async () => {
+  const { default: factory } = await import(pathToFileURL(`${npm}/dist/xfb.mjs`).href);
+  const module = await factory();
+  const bad = module.inspect('in vec4 p; out vec4 out_p;', { mode: 'sideways' });
+  assert.ok(bad instanceof Error);
+  assert.equal(bad.code, 'XFB_INVALID_ARGUMENT');
+  assert.match(bad.message, /^XFB_INVALID_ARGUMENT: mode must be one of/);
+});
