@@ -3,7 +3,7 @@
 // three transform-feedback steps of 64 particles and compares them with a C++ reference. The
 // inputs are small multiples of 1/4 and dt = 1/2, so every value is exact in float and the
 // comparison is bit for bit on any GPU, fused multiply-add or not. A shader that does not compile
-// must reach the application as an xfb::Error (with Emscripten: only if -fexceptions, a usage
+// must reach the application as an xfb::Error (with Emscripten: only if -fwasm-exceptions, a usage
 // requirement of xfb::xfb, is on the application's compile and link lines).
 #include <xfb/xfb.hpp>
 #ifdef __EMSCRIPTEN__

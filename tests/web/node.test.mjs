@@ -42,3 +42,29 @@ test('createXfb without WebGL gives a planner that refuses GPU work clearly', as
   assert.equal(xfb.inspect('in vec4 vertex_position; out vec4 out_p;').attributes[0].semantic, 'POSITION');
   assert.throws(() => xfb.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 1 }), (e) => e.code === 'XFB_UNSUPPORTED');
 });
+
+test('the bindings themselves: objects in and out, an XfbError for a failure, unknown names refused in C++', async () => {
+  // Below index.js's checks: the module's own inspect(), as both modules bind it.
+  for (const file of ['xfb.mjs', 'xfb-webgpu.mjs']) {
+    const { default: factory } = await import(pathToFileURL(`${npm}/dist/${file}`).href);
+    const module = await factory({ XfbError });
+    const plan = module.inspect('#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() {}', { defines: { N: 1.5, ON: true } });
+    assert.equal(typeof plan, 'object', `${file}: the plan is an object, not a JSON string`);
+    assert.equal(plan.buffers[0].stride, 16);
+    const bad = module.inspect('in vec4 p; out vec4 out_p;', { mode: 'sideways' });
+    assert.ok(bad instanceof XfbError, `${file}: a failure is an XfbError value, not a sentinel`);
+    assert.equal(bad.code, 'XFB_INVALID_ARGUMENT');
+    assert.match(bad.detail, /mode must be one of 'interleaved', 'separate', got 'sideways'/);
+    const unreadable = module.inspect('#version 300 es\n#if Q > 1\nin vec4 p;\n#endif\n', {});
+    assert.equal(unreadable.code, 'XFB_PREPROCESSOR_UNEVALUABLE');
+  }
+});
+
+test('a module loaded without index.js still answers a failure with its code and message', async () => {
+  const { default: factory } = await import(pathToFileURL(`${npm}/dist/xfb.mjs`).href);
+  const module = await factory();
+  const bad = module.inspect('in vec4 p; out vec4 out_p;', { mode: 'sideways' });
+  assert.ok(bad instanceof Error);
+  assert.equal(bad.code, 'XFB_INVALID_ARGUMENT');
+  assert.match(bad.message, /^XFB_INVALID_ARGUMENT: mode must be one of/);
+});

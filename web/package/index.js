@@ -22,18 +22,25 @@ const invalid = (message) => fail('XFB_INVALID_ARGUMENT', message);
 // Lookup tables without a prototype: a name such as 'toString' or '__proto__' is never found in them.
 const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
 const COMPONENT_TYPES = table({ float32: Float32Array, int32: Int32Array, uint32: Uint32Array });
-const SCALAR_KIND = table({ float: 0, int: 1, uint: 2, bool: 3 });
 /** WebGL2 cannot allocate a buffer of 2^31 bytes or more (GLsizeiptr is 32-bit in the browser). */
 const MAX_BUFFER_BYTES = 2 ** 31 - 1;
 const EVENTS = ['contextlost', 'contextrestored'];
 const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
-async function loadModule() {
+/** Instantiates a module (its factory and the static URL of its .wasm). */
+function instantiate(factory, url) {
   const locateFile = (file) => {
     if (!file.endsWith('.wasm')) return file;
-    return isNode ? decodeURIComponent(wasmUrl.pathname) : wasmUrl.href;
+    return isNode ? decodeURIComponent(url.pathname) : url.href;
   };
-  return createXfbModule({ locateFile });
+  return factory({ locateFile, XfbError }); // the bindings answer a failure with an XfbError
+}
+const loadModule = () => instantiate(createXfbModule, wasmUrl);
+/** The WebGPU module: the planner and the WGSL translator, no WebGL engine; fetched only by
+ *  createXfb({ device }) (a separate file, so WebGL2 users never download the translator). */
+async function loadWebGpuModule() {
+  const { default: factory } = await import('./dist/xfb-webgpu.mjs');
+  return instantiate(factory, new URL('./dist/xfb-webgpu.wasm', import.meta.url));
 }
 
 function nextFrame() {
@@ -132,7 +139,8 @@ class Xfb {
       this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
       module.GL.makeContextCurrent(this.#handle);
       this.#engine = new module.Engine(ownsContext);
-      if (!this.#engine.ok()) { const e = JSON.parse(this.#engine.lastError()); fail(e.code, e.message); }
+      const error = this.#engine.creationError();
+      if (error) { this.#engine.delete(); throw error; }
       const canvas = gl.canvas;
       if (canvas && canvas.addEventListener) {
         this.#onLost = (event) => { event.preventDefault(); this.#contextLost(); };
@@ -147,7 +155,7 @@ class Xfb {
   /** The WebGL2 context the engine draws with. */
   get gl() { return this.#gl; }
   get isContextLost() { return this.#lost; }
-  get capabilities() { return JSON.parse(this.#call('capabilities')); }
+  get capabilities() { return this.#call('capabilities'); }
 
   /** What the engine would do with a shader: attributes (ATTRn), captured varyings, buffer layout. */
   inspect(source, options = {}) { return inspectWith(this.#module, source, options); }
@@ -160,7 +168,7 @@ class Xfb {
     const restore = description.restore ?? 'last-readback';
     if (!['last-readback', 'initial', 'none'].includes(restore)) invalid(`createBuffer(): restore must be 'last-readback', 'initial' or 'none', got '${restore}'`);
     const bytes = description.data === undefined ? null : asBytes(description.data, format, description.count, 'createBuffer(): data');
-    const id = this.#withHeap(bytes, (ptr, n) => this.#call('createBuffer', JSON.stringify(format.attributes), description.count, ptr, n));
+    const id = this.#withHeap(bytes, (ptr, n) => this.#call('createBuffer', format.attributes, description.count, ptr, n));
     const buffer = new XfbBuffer(this, id, format, description.count, restore, bytes ? bytes.slice() : null, description.label ?? `buffer${id}`);
     this.#objects.add(buffer);
     return buffer;
@@ -181,7 +189,7 @@ class Xfb {
     description.glBuffer.name = name;
     let id;
     try {
-      id = this.#call('adoptBuffer', JSON.stringify(format.attributes), description.count, name);
+      id = this.#call('adoptBuffer', format.attributes, description.count, name);
     } catch (e) {
       GL.buffers[name] = null;
       throw e;
@@ -196,8 +204,8 @@ class Xfb {
     if (typeof description.source !== 'string') invalid('createProgram(): source must be a string of GLSL');
     if (description.label !== undefined && typeof description.label !== 'string') invalid('createProgram(): label must be a string');
     const options = { ...checkProgramOptions(description, 'createProgram()'), label: description.label ?? 'program' };
-    const id = this.#call('createProgram', description.source, JSON.stringify(options));
-    const program = new XfbProgram(this, id, JSON.parse(this.#call('uniforms', id)));
+    const id = this.#call('createProgram', description.source, options);
+    const program = new XfbProgram(this, id, this.#call('uniforms', id));
     this.#objects.add(program);
     return program;
   }
@@ -209,7 +217,7 @@ class Xfb {
     if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
     if (options.queries !== undefined && typeof options.queries !== 'boolean') invalid('createPipeline(): queries must be a boolean');
     if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') invalid('createPipeline(): fuseSubsteps must be a boolean');
-    const id = this.#call('createPipeline', program.id, this.#entriesJson(entries, 'createPipeline()'), JSON.stringify(options));
+    const id = this.#call('createPipeline', program.id, this.#entries(entries, 'createPipeline()'), options);
     const pipeline = new XfbPipeline(this, id, entries);
     this.#objects.add(pipeline);
     return pipeline;
@@ -223,7 +231,7 @@ class Xfb {
     if (options.vertexCount !== undefined) checkCount(options.vertexCount, 'createCapture(): vertexCount');
     if (options.expansion !== undefined && !['auto', 'engine', 'driver'].includes(options.expansion))
       invalid(`createCapture(): expansion must be 'auto', 'engine' or 'driver', got '${options.expansion}'`);
-    const id = this.#call('createCapture', program.id, this.#entriesJson(entries, 'createCapture()'), JSON.stringify(options));
+    const id = this.#call('createCapture', program.id, this.#entries(entries, 'createCapture()'), options);
     const capture = new XfbCapture(this, id);
     this.#objects.add(capture);
     return capture;
@@ -233,9 +241,9 @@ class Xfb {
     if (!(program instanceof XfbProgram) || program.owner !== this) invalid(`${what}: the first argument must be a program of this engine`);
   }
 
-  #entriesJson(entries, what) {
+  #entries(entries, what) {
     if (!Array.isArray(entries)) invalid(`${what}: entries must be an array of { input?, output? }`);
-    return JSON.stringify(entries.map((given, i) => {
+    return entries.map((given, i) => {
       const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
       const out = {};
       for (const role of ['input', 'output']) {
@@ -244,21 +252,21 @@ class Xfb {
         out[role] = entry[role].id;
       }
       return out;
-    }));
+    });
   }
 
   /** GL errors that were already pending when an error-checking call (creation, upload, read,
    *  capture) began: raised by other code on the shared context, so never reported as xfb's own
    *  and never dropped. Returns [{ code, name }] (oldest first, at most 16) and clears the list. */
   takeForeignGlErrors() {
-    return JSON.parse(this.#call('takeForeignErrors')).map((code) => ({ code, name: GL_ERROR_NAMES[code] ?? `0x${code.toString(16)}` }));
+    return this.#call('takeForeignErrors').map((code) => ({ code, name: GL_ERROR_NAMES[code] ?? `0x${code.toString(16)}` }));
   }
 
   /** Counts of live engine objects (buffers, programs, pipelines, captures, readbacks), for leak checks. */
   liveObjects() {
     if (this.#disposed) fail('XFB_DISPOSED', 'liveObjects(): this engine was disposed; it holds no objects');
     if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
-    return JSON.parse(this.#engine.liveObjects());
+    return this.#engine.liveObjects();
   }
 
   on(type, listener) {
@@ -298,14 +306,13 @@ class Xfb {
     const GL = this.#module.GL;
     if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
   }
+  /** The bindings answer every call with its result or an XfbError (web/src/js_values.hpp). */
   #result(method, result) {
-    if (result === false || result === -1 || result === '' || result === '!' || result === null) {
-      if (method === 'pollChecked' && result === '') return result; // still pending
+    if (result instanceof XfbError) {
       // Lost before the event arrived (the browser can lose a context at any call, e.g. out of GPU
       // memory): that is the cause, not whatever the failed call saw.
       if (this.#gl?.isContextLost()) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context was lost; wait for the 'contextrestored' event`);
-      const e = JSON.parse(this.#engine.lastError());
-      fail(e.code, e.message);
+      throw result;
     }
     return result;
   }
@@ -337,17 +344,17 @@ class Xfb {
     }
   }
   withHeap(bytes, f) { return this.#withHeap(bytes, f); }
-  /** Writes 32-bit values (kind: SCALAR_KIND) into a heap block kept for the engine's life and
+  /** Writes 32-bit values (kind: Module.ScalarKind, the C++ enum bound by embind) into a heap block kept for the engine's life and
    *  calls f(ptr, bytes): a uniform set per step allocates no typed array and mallocs nothing. */
   withValues(values, kind, f) {
-    const module = this.#module, bytes = values.length * 4;
+    const module = this.#module, bytes = values.length * 4, K = module.ScalarKind;
     if (bytes > this.#scratchBytes) {
       if (this.#scratch) module._free(this.#scratch);
       this.#scratch = module._malloc(bytes);
       this.#scratchBytes = this.#scratch ? bytes : 0;
       if (!this.#scratch) fail('XFB_OUT_OF_MEMORY', `the WebAssembly heap has no room for ${bytes} bytes`);
     }
-    const heap = kind === SCALAR_KIND.float ? module.HEAPF32 : kind === SCALAR_KIND.uint ? module.HEAPU32 : module.HEAP32;
+    const heap = kind === K.float ? module.HEAPF32 : kind === K.uint ? module.HEAPU32 : module.HEAP32;
     for (let i = 0, at = this.#scratch >> 2; i < values.length; i++) heap[at + i] = values[i];
     return f(this.#scratch, bytes);
   }
@@ -374,7 +381,7 @@ class XfbObject {
   get owner() { return this.#owner; }
   get id() { this.check(); return this.#id; }
   get disposed() { return this.#disposed; }
-  check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${['buffer', 'program', 'pipeline', 'readback', 'capture'][this.#kind]} was disposed; create a new one`); }
+  check() { if (this.#disposed) fail('XFB_DISPOSED', `this ${this.#kind} was disposed; create a new one`); }
   call(method, ...args) { this.check(); return this.#owner.call(method, this.#id, ...args); }
   /** One step of this pipeline (XfbPipeline.step), the per-frame path. */
   callStep() { this.check(); this.#owner.stepPipeline(this.#id); }
@@ -389,7 +396,7 @@ class XfbObject {
 export class XfbBuffer extends XfbObject {
   #format; #count; #restore; #shadow; #shadowSource; #adoptedName;
   constructor(owner, id, format, count, restore, initial, label, adoptedName = 0) {
-    super(owner, id, 0);
+    super(owner, id, 'buffer');
     this.#adoptedName = adoptedName;
     this.#format = format; this.#count = count; this.#restore = restore; this.label = label;
     this.#shadow = restore === 'none' ? null : initial;
@@ -425,10 +432,10 @@ export class XfbBuffer extends XfbObject {
     const rid = this.call('readAsync');
     let view;
     try {
-      while (this.owner.call('readbackReady', rid) === 0) await nextFrame();
+      while (!this.owner.call('readbackReady', rid)) await nextFrame();
       view = this.owner.call('takeReadback', rid);
     } catch (e) {
-      this.owner.release(3, rid); // the staging buffer and its fence, also after a context loss
+      this.owner.release('readback', rid); // the staging buffer and its fence, also after a context loss
       throw e;
     }
     const bytes = view.slice(); // copy out of the wasm heap
@@ -446,9 +453,9 @@ export class XfbBuffer extends XfbObject {
 
 export class XfbProgram extends XfbObject {
   #uniforms;
-  constructor(owner, id, uniforms) { super(owner, id, 1); this.#uniforms = uniforms; }
+  constructor(owner, id, uniforms) { super(owner, id, 'program'); this.#uniforms = uniforms; }
   /** Attributes (ATTRn), captured varyings and the output buffer layout. */
-  get plan() { return JSON.parse(this.call('programPlan')); }
+  get plan() { return this.call('programPlan'); }
 
   /** A number, an array of numbers or a typed array, converted to the uniform's declared type. */
   setUniform(name, value) {
@@ -458,9 +465,10 @@ export class XfbProgram extends XfbObject {
     const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
     if (!values || values.length === 0) invalid(`setUniform('${name}'): value must be a number, an array of numbers or a typed array`);
     values.forEach((v, i) => { if (typeof v !== 'number' || Number.isNaN(v)) invalid(`setUniform('${name}'): value[${i}] is ${v}, not a number`); });
-    // Bool uniforms and samplers (kind 6: a texture unit) take ints.
-    const kind = !declared ? SCALAR_KIND.float : declared.kind === 6 || declared.kind === SCALAR_KIND.bool ? SCALAR_KIND.int : declared.kind;
-    const Type = kind === SCALAR_KIND.float ? Float32Array : kind === SCALAR_KIND.uint ? Uint32Array : Int32Array;
+    // Bool uniforms and samplers (opaque: a texture unit) take ints.
+    const K = this.owner.module.ScalarKind;
+    const kind = !declared ? K.float : declared.kind === K.opaque || declared.kind === K.bool ? K.int : declared.kind;
+    const Type = kind === K.float ? Float32Array : kind === K.uint ? Uint32Array : Int32Array;
     if (Type !== Float32Array) {
       // Int32Array/Uint32Array.from() would wrap 2**40 to 0 and truncate 2.5: refused instead.
       const [lo, hi] = Type === Uint32Array ? [0, 2 ** 32 - 1] : [-(2 ** 31), 2 ** 31 - 1];
@@ -475,8 +483,8 @@ export class XfbProgram extends XfbObject {
 
 export class XfbPipeline extends XfbObject {
   #entries;
-  constructor(owner, id, entries) { super(owner, id, 2); this.#entries = entries; }
-  get info() { return JSON.parse(this.call('pipelineInfo')); }
+  constructor(owner, id, entries) { super(owner, id, 'pipeline'); this.#entries = entries; }
+  get info() { return this.call('pipelineInfo'); }
   get count() { return this.info.count; }
 
   /** One transform-feedback pass; every { input, output } pair swaps its buffers. step(k): k
@@ -489,7 +497,7 @@ export class XfbPipeline extends XfbObject {
   }
 
   /** Whether step(k > 1) runs its substeps in one pass: { fused, reason }. */
-  fusion() { return JSON.parse(this.call('fusion')); }
+  fusion() { return this.call('fusion'); }
 
   /** A step that resolves once its PRIMITIVES_WRITTEN query is read (polled across frames):
    *  swapped and resolved with { step, written, expected }, or rejected with XFB_SHORT_WRITE and
@@ -498,13 +506,13 @@ export class XfbPipeline extends XfbObject {
     this.call('beginChecked');
     for (;;) {
       await nextFrame();
-      const r = this.call('pollChecked');
-      if (r !== '') return JSON.parse(r);
+      const report = this.call('pollChecked'); // null while pending
+      if (report) return report;
     }
   }
 
   /** With { queries: true }: the reports of earlier steps whose queries are available. */
-  pollQueries() { return JSON.parse(this.call('pollQueries')); }
+  pollQueries() { return this.call('pollQueries'); }
 }
 
 const DRAW_MODES = ['points', 'lines', 'line_strip', 'line_loop', 'triangles', 'triangle_strip', 'triangle_fan'];
@@ -543,9 +551,9 @@ function checkDraw(given, what, keys) {
 }
 
 export class XfbCapture extends XfbObject {
-  constructor(owner, id) { super(owner, id, 4); }
+  constructor(owner, id) { super(owner, id, 'capture'); }
   /** { expansion: 'driver' | 'engine', vertexCount } */
-  get info() { return JSON.parse(this.call('captureInfo')); }
+  get info() { return this.call('captureInfo'); }
 
   /** Captures a draw: { mode, count } or { mode, indices, restartIndex? }. indices: a Uint8/16/32Array
    *  or an array of integers; restartIndex defaults to the index type's maximum, as WebGL2's
@@ -554,8 +562,7 @@ export class XfbCapture extends XfbObject {
   capture(given) {
     const { indices, restart, draw } = checkDraw(given, 'capture()', ['mode', 'count', 'indices', 'restartIndex']);
     const bytes = indices ? new Uint8Array(indices.buffer) : null;
-    const result = this.owner.withHeap(bytes, (ptr) => this.call('capture', draw.mode, draw.count ?? 0, ptr, indices ? indices.length : -1, restart));
-    return JSON.parse(result);
+    return this.owner.withHeap(bytes, (ptr) => this.call('capture', draw.mode, draw.count ?? 0, ptr, indices ? indices.length : -1, restart));
   }
 
   /** Draws the last capture's vertices with the program and vertex array bound on the context
@@ -582,7 +589,7 @@ export class XfbCapture extends XfbObject {
       const what = `captureSession(): parts[${i}]`;
       const { indices, restart, draw: part } = checkDraw(given, what, ['mode', 'count', 'indices', 'restartIndex', 'program']);
       const out = { mode: part.mode, count: part.count ?? 0 };
-      if (indices) out.indices = Array.from(indices);
+      if (indices) out.indices = indices;
       if (restart >= 0) out.restartIndex = restart;
       if (part.program !== undefined) {
         if (!(part.program instanceof XfbProgram) || part.program.owner !== this.owner) invalid(`${what}: program must be an XfbProgram of this engine`);
@@ -590,7 +597,7 @@ export class XfbCapture extends XfbObject {
       }
       return out;
     });
-    return JSON.parse(this.call('captureSession', JSON.stringify(list), firstRecord));
+    return this.call('captureSession', list, firstRecord);
   }
 
   /** Draws the last session's records, of one part ({ part }) or all of them, with the program and
@@ -620,7 +627,7 @@ export default async function createXfb(given = {}) {
     const gpu = await import('./webgpu.js'); // loaded only by WebGPU users
     const { device, adapter } = options.device ? { device: options.device } : await gpu.requestDevice(fail);
     if (typeof device?.createComputePipeline !== 'function' || !device.queue) invalid('createXfb(): device must be a GPUDevice');
-    return gpu.createWebGpuEngine(await loadModule(), device, SHARED, !options.device, adapter);
+    return gpu.createWebGpuEngine(await loadWebGpuModule(), device, SHARED, !options.device, adapter);
   }
   if (options.device) invalid("createXfb(): a device needs backend 'webgpu'");
   if (options.ownsContext !== undefined && typeof options.ownsContext !== 'boolean') invalid('createXfb(): ownsContext must be a boolean');
@@ -639,8 +646,8 @@ export default async function createXfb(given = {}) {
 function inspectWith(module, source, given) {
   if (typeof source !== 'string') invalid('inspect(): source must be a string of GLSL');
   const options = checkProgramOptions(checkKeys(given, ['mode', 'varyings', 'defines', 'portable'], 'inspect() options'), 'inspect()');
-  const result = JSON.parse(module.inspect(source, JSON.stringify(options)));
-  if (result.error) fail(result.error.code, result.error.message);
+  const result = module.inspect(source, options);
+  if (result instanceof XfbError) throw result;
   return result;
 }
 

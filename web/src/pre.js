@@ -8,3 +8,7 @@ var require = xfbIsNode ? process.getBuiltinModule('module').createRequire(_scri
 var __dirname = xfbIsNode ? require('path').dirname(require('url').fileURLToPath(_scriptDir)) : undefined;
 var fetch = xfbIsNode ? undefined : globalThis.fetch.bind(globalThis); // Node: read the .wasm from disk
 if (xfbIsNode && !Module['locateFile']) Module['locateFile'] = function (file) { return require('path').join(__dirname, file); };
+// The bindings answer a failure with `new Module.XfbError(code, message)` (web/src/js_values.hpp);
+// index.js passes its XfbError class. Loaded without it, the module still answers with an Error
+// carrying the same code and message.
+if (!Module['XfbError']) Module['XfbError'] = function (code, message) { var e = new Error(code + ': ' + message); e.name = 'XfbError'; e.code = code; e.detail = message; return e; };

@@ -1,4 +1,7 @@
 #include "xfb/plan_json.hpp"
+#include "xfb/plan_fields.hpp"
+
+#include <utility>
 
 namespace xfb {
 
@@ -11,37 +14,20 @@ json toJson(const Limits& l) {
             {"max_interleaved_components", l.maxInterleavedComponents}};
 }
 
+namespace {
+// planFields() writing nlohmann JSON.
+struct JsonBuilder {
+    using Value = json;
+    Value object() { return json::object(); }
+    Value array() { return json::array(); }
+    template<class T> void set(Value& o, const char* key, T&& v) { o[key] = std::forward<T>(v); }
+    template<class T> void push(Value& a, T&& v) { a.push_back(std::forward<T>(v)); }
+};
+} // namespace
+
 json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes, const CapturePlan& capture) {
-    json attrs = json::array();
-    for (const auto& a : attributes) {
-        json slots = json::array();
-        for (int i = 0; i < a.locationCount; ++i) slots.push_back("ATTR" + std::to_string(a.location + i));
-        attrs.push_back({{"name", a.name},
-                         {"type", a.type.name},
-                         {"array_size", a.arraySize},
-                         {"semantic", semanticName(a.semantic)},
-                         {"location", a.location},
-                         {"slots", slots},
-                         {"components", a.components()},
-                         {"explicit_location", a.explicitLocation},
-                         {"line", a.line}});
-    }
-    json varyings = json::array();
-    for (const auto& v : capture.varyings)
-        varyings.push_back({{"name", v.name}, {"type", v.type.name}, {"array_size", v.arraySize}, {"components", v.components()}, {"bytes", v.bytes()}});
-    json buffers = json::array();
-    for (const auto& b : capture.buffers) {
-        json fields = json::array();
-        for (const auto& f : b.fields)
-            fields.push_back({{"varying", f.varying}, {"offset", f.offset}, {"components", f.components}, {"type", componentTypeName(f.type)}});
-        buffers.push_back({{"binding", b.binding}, {"stride", b.stride}, {"fields", fields}});
-    }
-    return {{"version", shader.version},
-            {"es", shader.es},
-            {"mode", captureModeName(capture.mode)},
-            {"attributes", attrs},
-            {"varyings", varyings},
-            {"buffers", buffers}};
+    JsonBuilder b;
+    return planFields(b, shader, attributes, capture);
 }
 
 json toJson(const DrawDesc& draw, const CaptureCount& count) {
