@@ -80,7 +80,8 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     auto pass = std::make_unique<ComputePass>();
     pass->workGroupSize = groupSize;
     pass->emits = emits;
-    bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass && singlePassEmitUnsafe(emits, plan.count, groupSize).empty();
+    bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass && singlePassEmitUnsafe(emits, plan.count, groupSize).empty() &&
+                      (orderedEmitPath == OrderedEmitPath::SinglePass || singlePassEmitByDefault(caps));
     pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount,
                                       {caps.es, groupSize, &pass->emits, substeps, singlePass});
     if (singlePass && pass->shader.bindingCount > caps.maxComputeStorageBlocks) {

@@ -6,6 +6,8 @@ namespace xfb::detail {
 
 OrderedEmitPath orderedEmitPath = OrderedEmitPath::Auto;
 
+bool singlePassEmitByDefault(const Capabilities& caps) { return caps.renderer.find("llvmpipe") == std::string::npos; }
+
 std::string singlePassEmitUnsafe(const EmitPlan& emits, std::int64_t count, int groupSize) {
     std::int64_t most = 0; // the largest total any budget could request, summed over budgets
     for (const auto& b : emits.budgets) most += count * b.maxRecords;

@@ -3,13 +3,18 @@
 // singlePassEmit): when it is safe, and the look-back state it needs between steps.
 //
 // The pass waits on other work groups: a tile spins until its predecessor has published. Tiles
-// are numbered by an atomic ticket, so the tile waited on has started, and the wait ends on every
-// driver that keeps a started work group running until it finishes: NVIDIA, AMD and Intel GPUs
-// (resident work groups are not preempted for one that is not), and Mesa's llvmpipe, whose
-// thread pool runs each work group to completion on one thread (a group's invocations are
-// coroutines on that thread) and takes groups in dispatch order; with no pool threads
-// (LP_NUM_THREADS=0) the groups run one after the other, in ticket order.
+// are numbered by an atomic ticket, so the tile waited on has started, and the wait ends on
+// drivers that keep a started work group running until it finishes (NVIDIA, AMD and Intel GPUs:
+// resident work groups are not preempted in favour of one that has not started).
+//
+// Not on Mesa's llvmpipe, measured: it cannot hang there (its thread pool runs each work group
+// to completion on one thread, in dispatch order), but gallivm ends every loop of an invocation
+// after 65535 iterations in all (one guard shared by all loops, against endless loops), so a spin
+// whose predecessor runs on a descheduled thread gives up and the tile takes a wrong offset. The
+// spin reads 64 times per iteration to make that rare, and llvmpipe takes the multi-pass path
+// unless a test forces the single pass.
 #include "gl/gl_api.hpp"
+#include "xfb/device.hpp"
 #include "xfb/emit_plan.hpp"
 
 #include <cstdint>
@@ -20,9 +25,14 @@ namespace xfb::detail {
 enum class OrderedEmitPath { Auto, SinglePass, MultiPass };
 
 /// Which path compute passes built from now on use (process-wide): Auto chooses the single pass
-/// where singlePassEmitUnsafe() finds nothing; SinglePass does too (a forced single pass must
-/// still be correct); MultiPass always takes the count pass + prefix sum. For tests and benches.
+/// where singlePassEmitByDefault() and singlePassEmitUnsafe() agree; SinglePass skips the first
+/// (llvmpipe too), not the second (a forced single pass must still hold its values); MultiPass
+/// always takes the count pass + prefix sum. For tests and benches.
 extern OrderedEmitPath orderedEmitPath;
+
+/// Whether the driver keeps started work groups running to the end without a loop guard: false
+/// for Mesa's llvmpipe (GL_RENDERER "llvmpipe ..."), true otherwise.
+bool singlePassEmitByDefault(const Capabilities& caps);
 
 /// Why the single pass cannot run this plan, or "" when it can: a budget total that could reach
 /// 2^30 (the status words hold 30-bit values), or scan arrays larger than the 16 KB of shared

@@ -363,6 +363,10 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             main += records(k, "xfb_c" + n, "xfb_base" + n + " + xfb_scan" + n + "[xfb_l] - xfb_c" + n);
         }
         main += "}\n";
+        std::string spinReads;
+        constexpr int kSpinReads = 64;
+        for (int r = 0; r < kSpinReads; ++r)
+            spinReads += "        if (word == 0u) word = atomicAdd(xfb_status[(j - 1u) * " + B + "u + budget], 0u);\n";
         // Status word of (tile, budget): 2 bits of state, 30 bits of value, one atomic for both.
         orderedHeader = "layout(std430, binding = " + std::to_string(result.stateBinding) + ") buffer xfb_state { uint xfb_ticket; uint xfb_status[]; };\n"
                         "layout(std430, binding = " + std::to_string(result.nextStateBinding) +
@@ -376,15 +380,15 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                          "u + budget], state | value); }\n"
                          // Sums the predecessors' values back to the first inclusive prefix. A word
                          // still 0 belongs to a tile that has taken its ticket: it will publish.
+                         // Mesa's llvmpipe ends every loop of an invocation after 65535 iterations
+                         // in all (one shared guard): each iteration reads up to kSpinReads times,
+                         // so a wait there can last that much longer before the guard ends it.
                          "uint xfb_look_back(uint tile, uint budget) {\n"
-                         "    uint sum = 0u;\n"
-                         "    for (uint j = tile; j > 0u;) {\n"
-                         "        uint word = atomicOr(xfb_status[(j - 1u) * " + B + "u + budget], 0u);\n"
-                         "        uint state = word & ~XFB_VALUE;\n"
-                         "        if (state == 0u) continue;\n"
+                         "    uint sum = 0u, j = tile;\n"
+                         "    while (j > 0u) {\n"
+                         "        uint word = 0u;\n" + spinReads +
                          "        sum += word & XFB_VALUE;\n"
-                         "        if (state == XFB_PREFIX) break;\n"
-                         "        --j;\n"
+                         "        j = word >= XFB_PREFIX ? 0u : word != 0u ? j - 1u : j;\n"
                          "    }\n"
                          "    return sum;\n"
                          "}\n"
