@@ -307,9 +307,11 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         const std::string G = std::to_string(options.workGroupSize);
         const std::size_t budgets = emits.budgets.size();
         const std::string B = std::to_string(budgets);
+        std::string zeroTotals;
+        for (std::size_t k = 0; k < budgets; ++k) zeroTotals += "        xfb_total" + std::to_string(k) + " = 0u;\n";
         main = "\nvoid main() {\n"
                "    uint xfb_l = gl_LocalInvocationID.x;\n"
-               "    if (xfb_l == 0u) xfb_tile = atomicAdd(xfb_ticket, 1u);\n"
+               "    if (xfb_l == 0u) {\n        xfb_tile = atomicAdd(xfb_ticket, 1u);\n" + zeroTotals + "    }\n"
                "    memoryBarrierShared();\n    barrier();\n"
                // The element index comes from the ticket, not gl_WorkGroupID: every tile before this one has started.
                "    uint xfb_t = xfb_tile, xfb_i = xfb_t * " + G + "u + xfb_l;\n"
@@ -332,32 +334,52 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         }
         counts += "    }\n";
         main += counts;
-        // Inclusive scan of each budget's counts over the tile (Hillis-Steele, every budget per step).
+        // The tile's total per budget (shared atomics): published before the scan, so the chain
+        // of look-backs never waits for a tile's scan.
         std::string step1, step2;
         for (std::size_t k = 0; k < budgets; ++k) {
             std::string n = std::to_string(k);
-            main += "    uint xfb_c" + n + " = xfb_live ? " + clampedCount(emits.budgets[k]) + " : 0u;\n    xfb_scan" + n + "[xfb_l] = xfb_c" + n + ";\n";
+            main += "    uint xfb_c" + n + " = xfb_live ? " + clampedCount(emits.budgets[k]) + " : 0u;\n    xfb_scan" + n + "[xfb_l] = xfb_c" + n +
+                    ";\n    if (xfb_c" + n + " != 0u) atomicAdd(xfb_total" + n + ", xfb_c" + n + ");\n";
             step1 += "        uint xfb_a" + n + " = xfb_l >= xfb_d ? xfb_scan" + n + "[xfb_l - xfb_d] : 0u;\n";
             step2 += "        xfb_scan" + n + "[xfb_l] += xfb_a" + n + ";\n";
         }
-        main += "    memoryBarrierShared();\n    barrier();\n"
-                "    for (uint xfb_d = 1u; xfb_d < " + G + "u; xfb_d <<= 1u) {\n" + step1 +
-                "        memoryBarrierShared();\n        barrier();\n" + step2 +
-                "        memoryBarrierShared();\n        barrier();\n    }\n";
-        // One invocation publishes the tile's aggregates, looks back, publishes the inclusive prefixes.
-        main += "    if (xfb_l == 0u) {\n        uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n";
+        main += "    memoryBarrierShared();\n    barrier();\n";
+        // One invocation publishes the tile's aggregates; then per budget the group looks back in
+        // windows of W predecessors read at once (one memory latency for W tiles), one invocation
+        // walks each window, and publishes the inclusive prefix.
+        const std::string W = std::to_string(std::min(32, options.workGroupSize));
+        main += "    uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n    if (xfb_l == 0u) {\n";
         for (std::size_t k = 0; k < budgets; ++k) {
             std::string n = std::to_string(k);
-            main += "        xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_scan" + n + "[" + G + "u - 1u]);\n";
+            main += "        xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_total" + n + ");\n";
         }
+        main += "    }\n";
         for (std::size_t k = 0; k < budgets; ++k) {
             const EmitBudgetPlan& b = emits.budgets[k];
-            std::string n = std::to_string(k), total = "xfb_base" + n + " + xfb_scan" + n + "[" + G + "u - 1u]";
-            main += "        xfb_base" + n + " = xfb_look_back(xfb_t, " + n + "u);\n"
+            std::string n = std::to_string(k), total = "xfb_base" + n + " + xfb_total" + n;
+            main += "    memoryBarrierShared();\n    barrier();\n"
+                    "    if (xfb_l == 0u) {\n        xfb_walk[0] = xfb_t;\n        xfb_walk[1] = 0u;\n    }\n"
+                    "    memoryBarrierShared();\n    barrier();\n"
+                    "    while (xfb_walk[0] > 0u) {\n"
+                    "        uint xfb_j = xfb_walk[0];\n"
+                    "        if (xfb_l < " + W + "u) xfb_window[xfb_l] = xfb_l < xfb_j ? atomicAdd(xfb_status[(xfb_j - 1u - xfb_l) * " + B + "u + " + n +
+                    "u], 0u) : XFB_PREFIX;\n"
+                    "        memoryBarrierShared();\n        barrier();\n"
+                    "        if (xfb_l == 0u) xfb_walk_window(" + n + "u, xfb_j);\n"
+                    "        memoryBarrierShared();\n        barrier();\n"
+                    "    }\n"
+                    "    if (xfb_l == 0u) {\n"
+                    "        xfb_base" + n + " = xfb_walk[1];\n"
                     "        if (xfb_t != 0u) xfb_publish(xfb_t, " + n + "u, XFB_PREFIX, " + total + ");\n"
-                    "        if (xfb_t == xfb_last) xfb_write_totals(" + n + "u, " + total + ", " + std::to_string(b.capacity) + "u);\n";
+                    "        if (xfb_t == xfb_last) xfb_write_totals(" + n + "u, " + total + ", " + std::to_string(b.capacity) + "u);\n"
+                    "    }\n";
         }
-        main += "    }\n    memoryBarrierShared();\n    barrier();\n    if (!xfb_live) return;\n";
+        // Inclusive scan of each budget's counts over the tile (Hillis-Steele, every budget per step).
+        main += "    for (uint xfb_d = 1u; xfb_d < " + G + "u; xfb_d <<= 1u) {\n" + step1 +
+                "        memoryBarrierShared();\n        barrier();\n" + step2 +
+                "        memoryBarrierShared();\n        barrier();\n    }\n";
+        main += "    memoryBarrierShared();\n    barrier();\n    if (!xfb_live) return;\n";
         for (std::size_t k = 0; k < budgets; ++k) {
             std::string n = std::to_string(k);
             main += records(k, "xfb_c" + n, "xfb_base" + n + " + xfb_scan" + n + "[xfb_l] - xfb_c" + n);
@@ -366,31 +388,39 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         std::string spinReads;
         constexpr int kSpinReads = 64;
         for (int r = 0; r < kSpinReads; ++r)
-            spinReads += "        if (word == 0u) word = atomicAdd(xfb_status[(j - 1u) * " + B + "u + budget], 0u);\n";
+            spinReads += "            if (word == 0u) word = atomicAdd(xfb_status[(j - 1u - i) * " + B + "u + budget], 0u);\n";
         // Status word of (tile, budget): 2 bits of state, 30 bits of value, one atomic for both.
         orderedHeader = "layout(std430, binding = " + std::to_string(result.stateBinding) + ") buffer xfb_state { uint xfb_ticket; uint xfb_status[]; };\n"
                         "layout(std430, binding = " + std::to_string(result.nextStateBinding) +
                         ") writeonly buffer xfb_next_state { uint xfb_next_ticket; uint xfb_next_status[]; };\n"
                         "layout(std430, binding = " + std::to_string(result.totalsBinding) + ") writeonly buffer xfb_totals { uint xfb_totals_words[]; };\n"
-                        "shared uint xfb_tile;\n";
+                        "shared uint xfb_tile;\nshared uint xfb_window[" + W + "];\nshared uint xfb_walk[2];\n";
         for (std::size_t k = 0; k < budgets; ++k)
-            orderedHeader += "shared uint xfb_scan" + std::to_string(k) + "[" + G + "];\nshared uint xfb_base" + std::to_string(k) + ";\n";
+            orderedHeader += "shared uint xfb_scan" + std::to_string(k) + "[" + G + "];\nshared uint xfb_base" + std::to_string(k) + ", xfb_total" + std::to_string(k) + ";\n";
         orderedHeader += "const uint XFB_AGGREGATE = 1u << 30, XFB_PREFIX = 2u << 30, XFB_VALUE = (1u << 30) - 1u;\n"
                          "void xfb_publish(uint tile, uint budget, uint state, uint value) { atomicExchange(xfb_status[tile * " + B +
                          "u + budget], state | value); }\n"
-                         // Sums the predecessors' values back to the first inclusive prefix. A word
-                         // still 0 belongs to a tile that has taken its ticket: it will publish.
-                         // Mesa's llvmpipe ends every loop of an invocation after 65535 iterations
-                         // in all (one shared guard): each iteration reads up to kSpinReads times,
-                         // so a wait there can last that much longer before the guard ends it.
-                         "uint xfb_look_back(uint tile, uint budget) {\n"
-                         "    uint sum = 0u, j = tile;\n"
-                         "    while (j > 0u) {\n"
-                         "        uint word = 0u;\n" + spinReads +
+                         // Walks one window of predecessors, nearest first, adding their values up
+                         // to the first inclusive prefix (entries before tile 0 read as prefix 0).
+                         // A word still 0 belongs to a tile that has taken its ticket: it will
+                         // publish, so it is read again until it has. Mesa's llvmpipe ends all loops
+                         // of an invocation after 65535 iterations in all (one shared guard): each
+                         // iteration reads up to kSpinReads times, so that a wait lasts that much longer.
+                         "void xfb_walk_window(uint budget, uint j) {\n"
+                         "    uint sum = xfb_walk[1];\n"
+                         "    for (uint i = 0u; i < " + W + "u; ++i) {\n"
+                         "        uint word = xfb_window[i];\n"
+                         "        while (word == 0u) {\n" + spinReads +
+                         "        }\n"
                          "        sum += word & XFB_VALUE;\n"
-                         "        j = word >= XFB_PREFIX ? 0u : word != 0u ? j - 1u : j;\n"
+                         "        if (word >= XFB_PREFIX) {\n"
+                         "            xfb_walk[0] = 0u;\n"
+                         "            xfb_walk[1] = sum;\n"
+                         "            return;\n"
+                         "        }\n"
                          "    }\n"
-                         "    return sum;\n"
+                         "    xfb_walk[0] = j - " + W + "u;\n"
+                         "    xfb_walk[1] = sum;\n"
                          "}\n"
                          // The budget's indirect commands and totals (compute/prefix_scan.hpp, kTotalsWords).
                          "void xfb_write_totals(uint budget, uint requested, uint capacity) {\n"
