@@ -3,8 +3,9 @@
 //    the driver's expansion (desktop GL) against the engine's (the ES 3.0 / WebGL2 path: a POINTS
 //    pass, a copy into textures, a gather pass), per capture.
 //  - Variable-count output: a particle step that also emits 0..3 sparks per element, written in
-//    input order through the engine's count pass + prefix sum, against the same step without
-//    sparks and against a hand-written kernel that appends with atomicAdd (unordered).
+//    input order by the engine (the path it chooses for the driver, then the single pass with a
+//    decoupled look-back and the count pass + prefix sum, each forced), against the same step
+//    without sparks and against a hand-written kernel that appends with atomicAdd (unordered).
 // Every variant of a size is set up first, then timed in rounds, each step fenced; medians.
 // Then every variant's output is read back and compared with a CPU reference written here (not
 // the engine's planner): the captured records vertex by vertex, the sparks in input order (the
@@ -13,6 +14,7 @@
 //
 //   xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]
 #include "bench_util.hpp"
+#include "compute/ordered_emit.hpp"
 #include "gl_call_counter.hpp"
 #include "xfb/headless_context.hpp"
 #include "xfb/xfb.hpp"
@@ -290,33 +292,44 @@ int main(int argc, char** argv) {
             for (std::size_t i = 0; i < std::size_t(n); ++i)
                 particles[i * 4] = particleX(i), particles[i * 4 + 3] = particleEnergy(i), sparks += sparksOf(i);
             auto state = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch = std::make_shared<Buffer>(device, vec4, n);
-            auto state2 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch2 = std::make_shared<Buffer>(device, vec4, n);
             auto state3 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch3 = std::make_shared<Buffer>(device, vec4, n);
-            auto out = std::make_shared<Buffer>(device, vec4, 3 * n), out2 = std::make_shared<Buffer>(device, vec4, 3 * n);
-            keep.insert(keep.end(), {state, scratch, state2, scratch2, state3, scratch3, out, out2});
+            auto out2 = std::make_shared<Buffer>(device, vec4, 3 * n);
+            keep.insert(keep.end(), {state, scratch, state3, scratch3, out2});
             PipelineOptions o;
             o.backend = Backend::Compute;
             auto fixed = std::make_shared<Pipeline>(device, split, std::vector<Entry>{{state.get(), scratch.get()}}, o);
-            o.emits = {{"emit_spark", "emit_count"}};
-            auto emitting = std::make_shared<Pipeline>(device, split, std::vector<Entry>{{state2.get(), scratch2.get()}, {nullptr, out.get()}}, o);
             auto atomic = std::make_shared<AtomicAppend>(state3->glName(), scratch3->glName(), out2->glName(), GLuint((n + 255) / 256), caps.es, GLint(3 * n));
             atomic->setCount(GLuint(n));
-            keep.insert(keep.end(), {fixed, emitting, atomic});
+            keep.insert(keep.end(), {fixed, atomic});
             runs.push_back({"step_compute_no_emit", [fixed] { fixed->step(); }, 0, [state, n](int steps, std::string& problem) -> std::int64_t {
                                 problem = checkParticles(state->readAs<float>(), std::size_t(n), steps);
                                 return 0;
                             }});
-            runs.push_back({"step_compute_emit_ordered", [emitting] { emitting->step(); }, sparks,
-                            [state2, out, n, emitting](int steps, std::string& problem) -> std::int64_t {
-                                const auto report = emitting->emitted().at(0); // the totals the GPU counted
-                                const auto want = referenceSparks(std::size_t(n), steps);
-                                const auto got = out->readAs<float>();
-                                problem = checkParticles(state2->readAs<float>(), std::size_t(n), steps);
-                                if (problem.empty() && report.requested != std::int64_t(want.size() / 4))
-                                    problem = "the GPU counted " + std::to_string(report.requested) + " sparks requested, the reference " + std::to_string(want.size() / 4);
-                                if (problem.empty()) problem = compareRecords(got.data(), want, "spark");
-                                return report.written;
-                            }});
+            // The engine's ordered emit: the path it chooses for this driver, then each path forced
+            // (compute/ordered_emit.hpp: the single pass, or the count pass + prefix sum).
+            o.emits = {{"emit_spark", "emit_count"}};
+            for (auto [name, path] : {std::pair{"step_compute_emit_ordered", detail::OrderedEmitPath::Auto},
+                                      std::pair{"emit_ordered_single_pass", detail::OrderedEmitPath::SinglePass},
+                                      std::pair{"emit_ordered_multi_pass", detail::OrderedEmitPath::MultiPass}}) {
+                auto state2 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch2 = std::make_shared<Buffer>(device, vec4, n);
+                auto out = std::make_shared<Buffer>(device, vec4, 3 * n);
+                detail::orderedEmitPath = path;
+                auto emitting = std::make_shared<Pipeline>(device, split, std::vector<Entry>{{state2.get(), scratch2.get()}, {nullptr, out.get()}}, o);
+                detail::orderedEmitPath = detail::OrderedEmitPath::Auto;
+                keep.insert(keep.end(), {state2, scratch2, out, emitting});
+                runs.push_back({name, [emitting] { emitting->step(); }, sparks,
+                                [state2, out, n, emitting](int steps, std::string& problem) -> std::int64_t {
+                                    const auto report = emitting->emitted().at(0); // the totals the GPU counted
+                                    const auto want = referenceSparks(std::size_t(n), steps);
+                                    const auto got = out->readAs<float>();
+                                    problem = checkParticles(state2->readAs<float>(), std::size_t(n), steps);
+                                    if (problem.empty() && report.requested != std::int64_t(want.size() / 4))
+                                        problem = "the GPU counted " + std::to_string(report.requested) + " sparks requested, the reference " +
+                                                  std::to_string(want.size() / 4);
+                                    if (problem.empty()) problem = compareRecords(got.data(), want, "spark");
+                                    return report.written;
+                                }});
+            }
             runs.push_back({"handwritten_atomic_append", [atomic] { atomic->step(); }, sparks, [atomic, n](int steps, std::string& problem) -> std::int64_t {
                                 const std::int64_t count = xfbbench::readBack<std::uint32_t>(atomic->counter(), 1)[0];
                                 problem = checkParticles(xfbbench::readBack<float>(atomic->current(), std::size_t(n) * 4), std::size_t(n), steps);
@@ -378,10 +391,13 @@ int main(int argc, char** argv) {
         json ratios = {{"elements", n},
                        {"engine_expansion_over_driver", ratio("capture_strip_engine", "capture_strip_driver")},
                        {"ordered_emit_over_atomic_append", ratio("step_compute_emit_ordered", "handwritten_atomic_append")},
+                       {"single_pass_over_atomic_append", ratio("emit_ordered_single_pass", "handwritten_atomic_append")},
+                       {"multi_pass_over_atomic_append", ratio("emit_ordered_multi_pass", "handwritten_atomic_append")},
                        {"ordered_emit_over_no_emit", ratio("step_compute_emit_ordered", "step_compute_no_emit")}};
         report["ratios"].push_back(ratios);
-        std::printf("  ratios: engine/driver expansion %s; ordered emit / atomic append %s; ordered emit / no emit %s\n",
+            std::printf("  ratios: engine/driver expansion %s; ordered emit / atomic append %s (single pass %s, multi-pass %s); ordered emit / no emit %s\n",
                     ratios["engine_expansion_over_driver"].dump().c_str(), ratios["ordered_emit_over_atomic_append"].dump().c_str(),
+                    ratios["single_pass_over_atomic_append"].dump().c_str(), ratios["multi_pass_over_atomic_append"].dump().c_str(),
                     ratios["ordered_emit_over_no_emit"].dump().c_str());
     }
     report["mismatches"] = mismatches;

@@ -5,6 +5,7 @@
 // the pass (the first error, then the drain that finds none); other builds never call it in a step.
 #include "gl_call_counter.hpp"
 #include "particles.hpp"
+#include "compute/ordered_emit.hpp"
 
 #include <map>
 
@@ -121,6 +122,34 @@ TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady compute step makes 3 call
         SeparateParticles p(owner, 64);
         Pipeline pipeline(owner, p.program, {{&p.position, &p.positionNext}, {&p.velocity, &p.velocityNext}}, {.backend = Backend::Compute});
         requireCalls(steadyStep(pipeline), {{"glUseProgram", 1}, {"glBindBufferBase", 4}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady emitting compute step, single pass and multi-pass, creates nothing") {
+    Device& owner = owningDevice();
+    if (!owner.capabilities().compute) return;
+    const char* src = "#version 300 es\nin vec4 a_p;\nout vec4 out_p;\nout vec4 emit_s[3];\nflat out int emit_n;\n"
+                      "void main() { out_p = a_p; emit_n = gl_VertexID % 4; for (int k = 0; k < 3; ++k) emit_s[k] = a_p; }";
+    Program program(owner, {src, {}, {}, "emitting"});
+    Buffer state(owner, vec4Format(0), 64, view(std::vector<float>(256, 1.0f))), scratch(owner, vec4Format(0), 64), sparks(owner, vec4Format(0), 192);
+    PipelineOptions o;
+    o.backend = Backend::Compute;
+    o.emits = {{"emit_s", "emit_n"}};
+    SUBCASE("single pass: one dispatch binding input, output, records, both look-back states and the totals") {
+        detail::orderedEmitPath = detail::OrderedEmitPath::SinglePass;
+        Pipeline pipeline(owner, program, {{&state, &scratch}, {nullptr, &sparks}}, o);
+        detail::orderedEmitPath = detail::OrderedEmitPath::Auto;
+        GlCalls calls = steadyStep(pipeline);
+        requireCalls(calls, {{"glUseProgram", 1}, {"glBindBufferBase", 6}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
+        CHECK(pipeline.lastStepGlCalls() == calls.withoutGetError());
+    }
+    SUBCASE("multi-pass: the count pass, one scan level and the totals kernel, then the main pass") {
+        detail::orderedEmitPath = detail::OrderedEmitPath::MultiPass;
+        Pipeline pipeline(owner, program, {{&state, &scratch}, {nullptr, &sparks}}, o);
+        detail::orderedEmitPath = detail::OrderedEmitPath::Auto;
+        GlCalls calls = steadyStep(pipeline);
+        requireCalls(calls, {{"glUseProgram", 4}, {"glUniform1ui", 3}, {"glBindBufferBase", 12}, {"glDispatchCompute", 4}, {"glMemoryBarrier", 3}});
+        CHECK(pipeline.lastStepGlCalls() == calls.withoutGetError());
     }
 }
 

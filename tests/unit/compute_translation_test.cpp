@@ -144,6 +144,23 @@ void main() { out_a = a; emit_count = 2; for (int k = 0; k < 3; ++k) { emit_spar
     CHECK(shader.countsBinding.size() == 1);
     CHECK(shader.firstBinding.size() == 1);
 
+    // The single pass: no count pass; the element index from the tile ticket, not gl_WorkGroupID;
+    // records at the tile's base + the element's exclusive scan; three more bindings.
+    auto single = translateToCompute(src, {}, pass, cap, entries.size(), {false, 64, &plan, 1, true});
+    CHECK(single.countSource.empty());
+    CHECK(single.countsBinding.empty());
+    CHECK(single.firstBinding.empty());
+    CHECK(single.stateBinding == shader.bindingCount - 2);
+    CHECK(single.nextStateBinding == single.stateBinding + 1);
+    CHECK(single.totalsBinding == single.stateBinding + 2);
+    CHECK(single.bindingCount == shader.bindingCount + 1);
+    CHECK(in(single.source, "xfb_tile = atomicAdd(xfb_ticket, 1u);"));
+    CHECK(in(single.source, "uint xfb_t = xfb_tile, xfb_i = xfb_t * 64u + xfb_l;"));
+    CHECK_FALSE(in(single.source, "gl_WorkGroupID"));
+    CHECK_FALSE(in(single.source, "gl_GlobalInvocationID"));
+    CHECK(in(single.source, "xfb_r = xfb_base0 + xfb_scan0[xfb_l] - xfb_c0; xfb_k < xfb_n && xfb_r + xfb_k < 25u; ++xfb_k)"));
+    CHECK(in(single.source, "if (xfb_t == xfb_last) xfb_write_totals(0u, xfb_base0 + xfb_total0, 25u);"));
+
     // Declaration errors.
     XFB_REQUIRE_ERROR(planEmits(iface, cap, std::vector<EmitDesc>{{"emit_spark", "emit_count"}}, entries, pass.emitEntries), ErrorCode::InvalidArgument);
     XFB_REQUIRE_ERROR(planEmits(iface, cap, std::vector<EmitDesc>{{"out_a", "emit_count"}, {"emit_heat", "emit_count"}}, entries, pass.emitEntries),

@@ -31,6 +31,13 @@ struct ComputeTranslationOptions {
     /// element, feeding the captured varyings back into the state inputs; the shader must pass
     /// checkFusion() (InvalidArgument with its reason otherwise).
     int substeps = 1;
+    /// With emits: one pass instead of the count pass (no countSource). Work groups take tiles
+    /// in ticket order, scan their clamped counts in shared memory and get their first record
+    /// from their predecessors' status words (a decoupled look-back); the last tile writes the
+    /// totals. Needs the state and totals buffers of ComputeShader::stateBinding; each budget's
+    /// running total must stay below 2^30 (30-bit status values). Waits on other work groups:
+    /// only for drivers that keep a started work group running (compute/ordered_emit.hpp).
+    bool singlePassEmit = false;
 };
 
 /// Shader storage buffer bindings of the generated shader, per entry of the role list.
@@ -44,6 +51,10 @@ struct ComputeShader {
     /// count pass) and of its first-record offsets (read by main()).
     std::string countSource;
     std::vector<int> countsBinding, firstBinding;
+    /// With ComputeTranslationOptions::singlePassEmit: the look-back state of this step (uint
+    /// ticket, then one status word per tile and budget, zeroed), the next step's (cleared by
+    /// this step), and the totals (per budget kTotalsWords uints, written by the last tile).
+    int stateBinding = -1, nextStateBinding = -1, totalsBinding = -1;
 };
 
 /// @param entryCount the number of entries of the role list the pass plan was made for.

@@ -24,6 +24,7 @@ void ComputePass::forget() {
     totals.forget();
     for (auto& b : counts) b.forget();
     for (auto& b : firsts) b.forget();
+    if (ordered) ordered->forget();
 }
 
 void ComputeKernel::build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count) {
@@ -57,14 +58,27 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     pass->enroll(program.device);
     pass->workGroupSize = groupSize;
     pass->emits = emits;
-    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount, {caps.es, groupSize, &pass->emits, substeps});
+    bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass && singlePassEmitUnsafe(emits, plan.count, groupSize).empty() &&
+                      (orderedEmitPath == OrderedEmitPath::SinglePass || singlePassEmitByDefault(caps));
+    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount,
+                                      {caps.es, groupSize, &pass->emits, substeps, singlePass});
+    if (singlePass && pass->shader.bindingCount > caps.maxComputeStorageBlocks) {
+        // The single pass binds 3 buffers where the multi-pass path binds 2 per budget: with one
+        // budget on a device at its storage-block limit, the multi-pass path may still fit.
+        singlePass = false;
+        pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount,
+                                          {caps.es, groupSize, &pass->emits, substeps, false});
+    }
     if (pass->shader.bindingCount > caps.maxComputeStorageBlocks)
         throw Error(ErrorCode::Unsupported, "program '" + label + "' needs " + std::to_string(pass->shader.bindingCount) +
                                                 " shader storage buffers in the compute backend but this device allows " +
                                                 std::to_string(caps.maxComputeStorageBlocks) + "; use the transform-feedback backend");
     pass->groups = GLuint((plan.count + groupSize - 1) / groupSize);
     pass->main.build(program, pass->shader.source, "the compute shader generated from '" + label + "'", plan.count);
-    if (!emits.empty()) {
+    if (singlePass) {
+        pass->ordered = std::make_unique<OrderedEmitState>(std::int64_t(pass->groups), emits.budgets.size());
+        pass->totals = storageBuffer(emits.budgets.size() * kTotalsWords * 4);
+    } else if (!emits.empty()) {
         pass->counting.build(program, pass->shader.countSource, "the count pass generated from '" + label + "'", plan.count);
         // The scan's group size: the pass's, rounded down to a power of two (its shared-memory
         // loop doubles the stride), at most 256 (9 KB of shared memory; ES 3.1 guarantees 16).
@@ -89,7 +103,11 @@ int ComputePass::dispatch(const ProgramState& program, const std::vector<std::sh
         for (std::size_t e = 0; e < inputs.size(); ++e)
             if (int b = shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name), ++calls;
     };
-    if (!emits.empty()) {
+    if (ordered) {
+        // The single pass: this step's look-back state, the next step's, the totals it writes.
+        calls += ordered->bind(shader.stateBinding, shader.nextStateBinding) + 1;
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.totalsBinding), totals);
+    } else if (!emits.empty()) {
         // Counts, then each budget's prefix sum and totals: where every element's records start.
         calls += counting.use(program) + 2;
         bindInputs();

@@ -2,8 +2,10 @@
 // Internal: the compute backend of a Pipeline (native GL 4.3+ / ES 3.1+). The compute shader is
 // generated from the Program's vertex shader (xfb::translateToCompute) for this pipeline's
 // buffer layout; uniforms are the Program's values, uploaded to this program's locations.
-// With emitted outputs a step is: the count pass, a prefix sum per budget (prefix_scan.hpp),
-// then the main pass, which writes the fixed outputs and the records in input order.
+// With emitted outputs a step is one pass with a decoupled look-back (ordered_emit.hpp) where
+// that is safe, else the count pass, a prefix sum per budget (prefix_scan.hpp), then the main
+// pass; either writes the fixed outputs and the records in input order.
+#include "compute/ordered_emit.hpp"
 #include "compute/prefix_scan.hpp"
 #include "gl/state.hpp"
 #include "xfb/compute_translation.hpp"
@@ -25,11 +27,12 @@ struct ComputeKernel {
 };
 
 struct ComputePass final : Recoverable {
-    ComputeKernel main, counting;   // counting: only with emitted outputs
+    ComputeKernel main, counting;   // counting: only with emitted outputs on the multi-pass path
     ComputeShader shader;
     EmitPlan emits;
     int workGroupSize = 0;
     GLuint groups = 0;
+    std::unique_ptr<OrderedEmitState> ordered; // the single pass's state, or null: the multi-pass path
     std::unique_ptr<PrefixScan> scan;
     std::vector<gl::BufferName> counts, firsts; // per budget: counts of the count pass, their prefix sum
     gl::BufferName totals;              // per budget: indirect commands and totals (prefix_scan.hpp)
@@ -42,7 +45,8 @@ struct ComputePass final : Recoverable {
                                               const Capabilities& caps, int requestedGroupSize, const EmitPlan& emits, int substeps = 1);
     /// One pass: glUseProgram, changed uniforms, glBindBufferBase(GL_SHADER_STORAGE_BUFFER) for
     /// each entry's current input and output, glDispatchCompute, glMemoryBarrier; with emitted
-    /// outputs the count pass and prefix sums first. Returns the number of GL calls made.
+    /// outputs either the look-back state and totals bound too (single pass), or the count pass
+    /// and prefix sums first. Returns the number of GL calls made.
     int dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
                  const std::vector<std::shared_ptr<BufferState>>& outputs);
     /// Forgets every GL name (after a context loss: they died with the context); the pipeline

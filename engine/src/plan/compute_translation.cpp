@@ -109,9 +109,16 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         int b = result.writeBinding[std::size_t(o.entry)] = result.bindingCount++;
         views[b] = {b, false, o.type.components() == 4};
     }
-    for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
-        result.countsBinding.push_back(result.bindingCount++);
-        result.firstBinding.push_back(result.bindingCount++);
+    const bool singlePass = options.singlePassEmit && !emits.empty();
+    if (singlePass) {
+        result.stateBinding = result.bindingCount++;
+        result.nextStateBinding = result.bindingCount++;
+        result.totalsBinding = result.bindingCount++;
+    } else {
+        for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
+            result.countsBinding.push_back(result.bindingCount++);
+            result.firstBinding.push_back(result.bindingCount++);
+        }
     }
 
     // Header: version, re-emitted directives, work group, buffers, the renamed builtins.
@@ -124,8 +131,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         header += "layout(std430, binding = " + n + ") " + (v.readOnly ? "readonly" : "writeonly") + " buffer xfb_buffer" + n + " { " +
                   (v.vec4 ? "uvec4" : "uint") + " xfb_b" + n + "[]; };\n";
     }
-    std::string countHeader, writeHeader;
-    for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
+    std::string countHeader, writeHeader, orderedHeader;
+    for (std::size_t k = 0; k < result.countsBinding.size(); ++k) {
         std::string n = std::to_string(k);
         countHeader += "layout(std430, binding = " + std::to_string(result.countsBinding[k]) + ") writeonly buffer xfb_counts" + n + " { uint xfb_emitted" + n + "[]; };\n";
         writeHeader += "layout(std430, binding = " + std::to_string(result.firstBinding[k]) + ") readonly buffer xfb_firsts" + n + " { uint xfb_first" + n + "[]; };\n";
@@ -208,8 +215,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         if (kind == ScalarKind::Int) return (n == 1 ? std::string("int(") : "ivec" + std::to_string(n) + "(") + bits + ")";
         return bits;
     };
-    std::string main = "\nvoid main() {\n    uint xfb_i = gl_GlobalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
-                       "    xfb_vertex_id = int(xfb_i);\n";
+    // The element's work: load its inputs, run the user's main.
+    std::string work;
     for (const auto& a : pass.attributes) {
         const Declaration* d = shader.findInput(a.input);
         int binding = result.readBinding[std::size_t(a.entry)];
@@ -228,25 +235,29 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             std::string target = d->name;
             if (d->arraySize > 0) target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
             if (d->type.isMatrix()) target += "[" + std::to_string(l % d->type.columns) + "]";
-            main += "    " + target + " = " + value + ";\n";
+            work += "    " + target + " = " + value + ";\n";
         }
     }
     if (fused) {
-        main += "    for (int xfb_s = 0; xfb_s < " + std::to_string(options.substeps) + "; ++xfb_s) {\n";
-        if (substepDeclared) main += "        xfb_substep = xfb_s;\n";
-        main += "        xfb_user_main();\n" + feedback + "    }\n";
+        work += "    for (int xfb_s = 0; xfb_s < " + std::to_string(options.substeps) + "; ++xfb_s) {\n";
+        if (substepDeclared) work += "        xfb_substep = xfb_s;\n";
+        work += "        xfb_user_main();\n" + feedback + "    }\n";
     } else {
-        main += "    xfb_user_main();\n";
+        work += "    xfb_user_main();\n";
     }
     // Per budget: the element's count, clamped to 0..maxRecords.
-    std::string countMain = main;
     auto clampedCount = [&](const EmitBudgetPlan& b) {
         std::string max = std::to_string(b.maxRecords);
         return b.kind == ScalarKind::UInt ? "min(" + b.count + ", " + max + "u)" : "uint(clamp(" + b.count + ", 0, " + max + "))";
     };
+    const std::string multiPassPrologue = "\nvoid main() {\n    uint xfb_i = gl_GlobalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
+                                          "    xfb_vertex_id = int(xfb_i);\n";
+    std::string countMain = multiPassPrologue + work;
     for (std::size_t k = 0; k < emits.budgets.size(); ++k)
         countMain += "    xfb_emitted" + std::to_string(k) + "[xfb_i] = " + clampedCount(emits.budgets[k]) + ";\n";
     countMain += "}\n";
+    // The captured varyings, stored at the element's offsets.
+    std::string stores;
     for (const auto& o : pass.outputs) {
         int binding = result.writeBinding[std::size_t(o.entry)];
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
@@ -263,16 +274,15 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             bool vec4 = views.at(binding).vec4;
             for (int c = 0; c < f.components; c += vec4 ? 4 : 1) {
                 std::string value = vec4 ? "uvec4(" + bits(c) + ", " + bits(c + 1) + ", " + bits(c + 2) + ", " + bits(c + 3) + ")" : bits(c);
-                main += "    " + element(binding, o.stride / 4, f.offset / 4 + c) + " = " + value + ";\n";
+                stores += "    " + element(binding, o.stride / 4, f.offset / 4 + c) + " = " + value + ";\n";
             }
         }
     }
     // Emitted records: k-th record of the element at first + k, in input order, within capacity.
-    for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
+    auto records = [&](std::size_t k, const std::string& count, const std::string& first) {
         const EmitBudgetPlan& b = emits.budgets[k];
-        std::string n = std::to_string(k);
-        main += "    for (uint xfb_k = 0u, xfb_n = " + clampedCount(b) + ", xfb_r = xfb_first" + n + "[xfb_i]; xfb_k < xfb_n && xfb_r + xfb_k < " +
-                std::to_string(b.capacity) + "u; ++xfb_k) {\n";
+        std::string loop = "    for (uint xfb_k = 0u, xfb_n = " + count + ", xfb_r = " + first + "; xfb_k < xfb_n && xfb_r + xfb_k < " +
+                           std::to_string(b.capacity) + "u; ++xfb_k) {\n";
         for (int o : b.outputs) {
             const EmitOutputPlan& out = emits.outputs[std::size_t(o)];
             int binding = result.writeBinding[std::size_t(out.entry)];
@@ -284,15 +294,152 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             bool vec4 = views.at(binding).vec4;
             for (int c = 0; c < rows; c += vec4 ? 4 : 1) {
                 std::string value = vec4 ? "uvec4(" + bits(c) + ", " + bits(c + 1) + ", " + bits(c + 2) + ", " + bits(c + 3) + ")" : bits(c);
-                main += "        " + element(binding, out.stride / 4, c, "(xfb_r + xfb_k)") + " = " + value + ";\n";
+                loop += "        " + element(binding, out.stride / 4, c, "(xfb_r + xfb_k)") + " = " + value + ";\n";
             }
         }
+        return loop + "    }\n";
+    };
+    std::string main;
+    if (singlePass) {
+        // One pass (ComputeTranslationOptions::singlePassEmit): tiles in ticket order, each scans
+        // its counts in shared memory and takes its offset from its predecessors' published
+        // status words (decoupled look-back); the last tile writes the totals.
+        const std::string G = std::to_string(options.workGroupSize);
+        const std::size_t budgets = emits.budgets.size();
+        const std::string B = std::to_string(budgets);
+        std::string zeroTotals;
+        for (std::size_t k = 0; k < budgets; ++k) zeroTotals += "        xfb_total" + std::to_string(k) + " = 0u;\n";
+        main = "\nvoid main() {\n"
+               "    uint xfb_l = gl_LocalInvocationID.x;\n"
+               "    if (xfb_l == 0u) {\n        xfb_tile = atomicAdd(xfb_ticket, 1u);\n" + zeroTotals + "    }\n"
+               "    memoryBarrierShared();\n    barrier();\n"
+               // The element index comes from the ticket, not gl_WorkGroupID: every tile before this one has started.
+               "    uint xfb_t = xfb_tile, xfb_i = xfb_t * " + G + "u + xfb_l;\n"
+               "    bool xfb_live = xfb_i < xfb_count;\n"
+               // The next step's ticket and this tile's status words there: that state is not in use in this step.
+               "    if (xfb_l == 0u) {\n"
+               "        if (xfb_t == 0u) xfb_next_ticket = 0u;\n"
+               "        for (uint xfb_b = 0u; xfb_b < " + B + "u; ++xfb_b) xfb_next_status[xfb_t * " + B + "u + xfb_b] = 0u;\n"
+               "    }\n";
+        std::string counts = "    if (xfb_live) {\n        xfb_vertex_id = int(xfb_i);\n";
+        for (std::size_t p = 0; p < work.size();) { // indent the element's work one level
+            std::size_t e = work.find('\n', p);
+            counts += "    " + work.substr(p, e + 1 - p);
+            p = e + 1;
+        }
+        for (std::size_t p = 0; p < stores.size();) {
+            std::size_t e = stores.find('\n', p);
+            counts += "    " + stores.substr(p, e + 1 - p);
+            p = e + 1;
+        }
+        counts += "    }\n";
+        main += counts;
+        // The tile's total per budget (shared atomics): published before the scan, so the chain
+        // of look-backs never waits for a tile's scan.
+        std::string step1, step2;
+        for (std::size_t k = 0; k < budgets; ++k) {
+            std::string n = std::to_string(k);
+            main += "    uint xfb_c" + n + " = xfb_live ? " + clampedCount(emits.budgets[k]) + " : 0u;\n    xfb_scan" + n + "[xfb_l] = xfb_c" + n +
+                    ";\n    if (xfb_c" + n + " != 0u) atomicAdd(xfb_total" + n + ", xfb_c" + n + ");\n";
+            step1 += "        uint xfb_a" + n + " = xfb_l >= xfb_d ? xfb_scan" + n + "[xfb_l - xfb_d] : 0u;\n";
+            step2 += "        xfb_scan" + n + "[xfb_l] += xfb_a" + n + ";\n";
+        }
+        main += "    memoryBarrierShared();\n    barrier();\n";
+        // One invocation publishes the tile's aggregates; then per budget the group looks back in
+        // windows of W predecessors read at once (one memory latency for W tiles), one invocation
+        // walks each window, and publishes the inclusive prefix.
+        const std::string W = std::to_string(std::min(32, options.workGroupSize));
+        main += "    uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n    if (xfb_l == 0u) {\n";
+        for (std::size_t k = 0; k < budgets; ++k) {
+            std::string n = std::to_string(k);
+            main += "        xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_total" + n + ");\n";
+        }
         main += "    }\n";
+        for (std::size_t k = 0; k < budgets; ++k) {
+            const EmitBudgetPlan& b = emits.budgets[k];
+            std::string n = std::to_string(k), total = "xfb_base" + n + " + xfb_total" + n;
+            main += "    memoryBarrierShared();\n    barrier();\n"
+                    "    if (xfb_l == 0u) {\n        xfb_walk[0] = xfb_t;\n        xfb_walk[1] = 0u;\n    }\n"
+                    "    memoryBarrierShared();\n    barrier();\n"
+                    "    while (xfb_walk[0] > 0u) {\n"
+                    "        uint xfb_j = xfb_walk[0];\n"
+                    "        if (xfb_l < " + W + "u) xfb_window[xfb_l] = xfb_l < xfb_j ? atomicAdd(xfb_status[(xfb_j - 1u - xfb_l) * " + B + "u + " + n +
+                    "u], 0u) : XFB_PREFIX;\n"
+                    "        memoryBarrierShared();\n        barrier();\n"
+                    "        if (xfb_l == 0u) xfb_walk_window(" + n + "u, xfb_j);\n"
+                    "        memoryBarrierShared();\n        barrier();\n"
+                    "    }\n"
+                    "    if (xfb_l == 0u) {\n"
+                    "        xfb_base" + n + " = xfb_walk[1];\n"
+                    "        if (xfb_t != 0u) xfb_publish(xfb_t, " + n + "u, XFB_PREFIX, " + total + ");\n"
+                    "        if (xfb_t == xfb_last) xfb_write_totals(" + n + "u, " + total + ", " + std::to_string(b.capacity) + "u);\n"
+                    "    }\n";
+        }
+        // Inclusive scan of each budget's counts over the tile (Hillis-Steele, every budget per step).
+        main += "    for (uint xfb_d = 1u; xfb_d < " + G + "u; xfb_d <<= 1u) {\n" + step1 +
+                "        memoryBarrierShared();\n        barrier();\n" + step2 +
+                "        memoryBarrierShared();\n        barrier();\n    }\n";
+        main += "    memoryBarrierShared();\n    barrier();\n    if (!xfb_live) return;\n";
+        for (std::size_t k = 0; k < budgets; ++k) {
+            std::string n = std::to_string(k);
+            main += records(k, "xfb_c" + n, "xfb_base" + n + " + xfb_scan" + n + "[xfb_l] - xfb_c" + n);
+        }
+        main += "}\n";
+        std::string spinReads;
+        constexpr int kSpinReads = 64;
+        for (int r = 0; r < kSpinReads; ++r)
+            spinReads += "            if (word == 0u) word = atomicAdd(xfb_status[(j - 1u - i) * " + B + "u + budget], 0u);\n";
+        // Status word of (tile, budget): 2 bits of state, 30 bits of value, one atomic for both.
+        orderedHeader = "layout(std430, binding = " + std::to_string(result.stateBinding) + ") buffer xfb_state { uint xfb_ticket; uint xfb_status[]; };\n"
+                        "layout(std430, binding = " + std::to_string(result.nextStateBinding) +
+                        ") writeonly buffer xfb_next_state { uint xfb_next_ticket; uint xfb_next_status[]; };\n"
+                        "layout(std430, binding = " + std::to_string(result.totalsBinding) + ") writeonly buffer xfb_totals { uint xfb_totals_words[]; };\n"
+                        "shared uint xfb_tile;\nshared uint xfb_window[" + W + "];\nshared uint xfb_walk[2];\n";
+        for (std::size_t k = 0; k < budgets; ++k)
+            orderedHeader += "shared uint xfb_scan" + std::to_string(k) + "[" + G + "];\nshared uint xfb_base" + std::to_string(k) + ", xfb_total" + std::to_string(k) + ";\n";
+        orderedHeader += "const uint XFB_AGGREGATE = 1u << 30, XFB_PREFIX = 2u << 30, XFB_VALUE = (1u << 30) - 1u;\n"
+                         "void xfb_publish(uint tile, uint budget, uint state, uint value) { atomicExchange(xfb_status[tile * " + B +
+                         "u + budget], state | value); }\n"
+                         // Walks one window of predecessors, nearest first, adding their values up
+                         // to the first inclusive prefix (entries before tile 0 read as prefix 0).
+                         // A word still 0 belongs to a tile that has taken its ticket: it will
+                         // publish, so it is read again until it has. Mesa's llvmpipe ends all loops
+                         // of an invocation after 65535 iterations in all (one shared guard): each
+                         // iteration reads up to kSpinReads times, so that a wait lasts that much longer.
+                         "void xfb_walk_window(uint budget, uint j) {\n"
+                         "    uint sum = xfb_walk[1];\n"
+                         "    for (uint i = 0u; i < " + W + "u; ++i) {\n"
+                         "        uint word = xfb_window[i];\n"
+                         "        while (word == 0u) {\n" + spinReads +
+                         "        }\n"
+                         "        sum += word & XFB_VALUE;\n"
+                         "        if (word >= XFB_PREFIX) {\n"
+                         "            xfb_walk[0] = 0u;\n"
+                         "            xfb_walk[1] = sum;\n"
+                         "            return;\n"
+                         "        }\n"
+                         "    }\n"
+                         "    xfb_walk[0] = j - " + W + "u;\n"
+                         "    xfb_walk[1] = sum;\n"
+                         "}\n"
+                         // The budget's indirect commands and totals (compute/prefix_scan.hpp, kTotalsWords).
+                         "void xfb_write_totals(uint budget, uint requested, uint capacity) {\n"
+                         "    uint written = min(requested, capacity), o = budget * 8u;\n"
+                         "    xfb_totals_words[o] = written;\n    xfb_totals_words[o + 1u] = 1u;\n"
+                         "    xfb_totals_words[o + 2u] = 0u;\n    xfb_totals_words[o + 3u] = 0u;\n"
+                         "    xfb_totals_words[o + 4u] = (written + " + G + "u - 1u) / " + G + "u;\n"
+                         "    xfb_totals_words[o + 5u] = 1u;\n    xfb_totals_words[o + 6u] = 1u;\n"
+                         "    xfb_totals_words[o + 7u] = requested;\n"
+                         "}\n";
+    } else {
+        main = multiPassPrologue + work + stores;
+        for (std::size_t k = 0; k < emits.budgets.size(); ++k)
+            main += records(k, clampedCount(emits.budgets[k]), "xfb_first" + std::to_string(k) + "[xfb_i]");
+        main += "}\n";
     }
-    main += "}\n";
     if (substepDeclared) header += "int xfb_substep;\n";
-    result.source = header + writeHeader + "#line 1\n" + body.out + "\n" + main;
-    if (!emits.empty()) result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + countMain;
+    result.source = header + (singlePass ? orderedHeader : writeHeader) + "#line 1\n" + body.out + "\n" + main;
+    if (!emits.empty() && !singlePass) result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + countMain;
     return result;
 }
 
