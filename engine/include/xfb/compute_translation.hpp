@@ -46,7 +46,6 @@ struct ComputeShader {
     std::vector<int> readBinding;   ///< per entry: SSBO binding the entry's input is read from, or -1
     std::vector<int> writeBinding;  ///< per entry: SSBO binding its output is written to, or -1
     int bindingCount = 0;
-    std::string countUniform = "xfb_count"; ///< uint uniform holding the element count
     /// With emits: the count pass, and per budget the SSBO binding of its counts (written by the
     /// count pass) and of its first-record offsets (read by main()).
     std::string countSource;
