@@ -38,6 +38,12 @@ struct ComputeTranslationOptions {
     /// running total must stay below 2^30 (30-bit status values). Waits on other work groups:
     /// only for drivers that keep a started work group running (compute/ordered_emit.hpp).
     bool singlePassEmit = false;
+    /// With singlePassEmit: the tile's scan of its counts by GL_KHR_shader_subgroup
+    /// (subgroupInclusiveAdd per subgroup, then the subgroups' totals from shared memory: 1
+    /// barrier instead of 2 log2(workGroupSize)); the shader then requires the extension with its
+    /// basic, ballot and arithmetic features (Capabilities::subgroupArithmetic). false: the
+    /// shared-memory (Hillis-Steele) scan every device runs.
+    bool subgroupScan = false;
 };
 
 /// Shader storage buffer bindings of the generated shader, per entry of the role list.

@@ -31,6 +31,11 @@ enum class OrderedEmitPath { Auto, SinglePass, MultiPass };
 /// always takes the count pass + prefix sum. For tests and benches.
 extern OrderedEmitPath orderedEmitPath;
 
+/// Whether the single pass scans with subgroup operations where Capabilities::subgroupArithmetic
+/// says the driver has them (process-wide, true); false forces the shared-memory scan. For tests
+/// and benches.
+extern bool orderedEmitSubgroupScan;
+
 /// Whether the driver keeps started work groups running to the end without a loop guard: false
 /// for Mesa's llvmpipe (GL_RENDERER "llvmpipe ..."), true otherwise.
 bool singlePassEmitByDefault(const Capabilities& caps);
