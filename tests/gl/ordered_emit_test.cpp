@@ -9,6 +9,7 @@
 #include "compute/ordered_emit.hpp"
 #include "compute/prefix_scan.hpp"
 #include "gl/gl_check.hpp"
+#include "gl/readback.hpp"
 
 #include "../unit/test_util.hpp"
 
@@ -149,7 +150,8 @@ std::vector<Path> paths(const Device& dev) {
 
 TEST_CASE_FIXTURE(GlTest, "ordered emit, both paths: sizes around one work group match the reference, two budgets, clamped counts, commands") {
     if (!dev.capabilities().compute) return; // ES 3.0: emit_test.cpp checks the refusal
-    MESSAGE("GL_KHR_shader_subgroup with arithmetic in compute shaders: ", dev.capabilities().subgroupArithmetic ? "yes, both scans tested" : "no");
+    const std::string scans = dev.capabilities().subgroupArithmetic ? "yes, both scans tested" : "no";
+    MESSAGE("GL_KHR_shader_subgroup with arithmetic in compute shaders: " << scans);
     for (auto path : paths(dev))
         for (std::int64_t n : {1, 63, 64, 65, 129})
             runAndCompare(dev, path, n, 64, 3 * n, 5 * n);

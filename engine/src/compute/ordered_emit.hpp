@@ -14,6 +14,11 @@
 // whose predecessor runs on a descheduled thread gives up and the tile takes a wrong offset. The
 // spin reads 64 times per iteration to make that rare, and llvmpipe takes the multi-pass path
 // unless a test forces the single pass.
+//
+// Where the driver has GL_KHR_shader_subgroup (Capabilities::subgroupArithmetic; NVIDIA does,
+// Mesa 22's llvmpipe does not) the tile scans and looks back with subgroup operations
+// (ComputeTranslationOptions::subgroupScan); measured on the H200 at 1M-16M elements: 0.67x-0.88x
+// an unordered atomic append, against 1.16x-1.34x for the shared-memory scan in the same run.
 #include "gl/names.hpp"
 #include "xfb/device.hpp"
 #include "xfb/emit_plan.hpp"

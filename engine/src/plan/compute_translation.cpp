@@ -358,26 +358,48 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             step2 += "        xfb_scan" + n + "[xfb_l] += xfb_a" + n + ";\n";
         }
         main += "    memoryBarrierShared();\n    barrier();\n";
+        main += "    uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n";
         if (subgroups) {
+            // The subgroups before this one, then subgroup 0 alone publishes the aggregates and
+            // looks back, a window of one predecessor per invocation, without barriers: the
+            // nearest inclusive prefix by ballot, the values up to it by subgroupAdd.
+            std::string aggregates = "        if (subgroupElect()) {\n", lookBack;
             for (std::size_t k = 0; k < budgets; ++k) {
-                std::string n = std::to_string(k);
-                main += "    for (uint xfb_g = 0u; xfb_g < gl_SubgroupID; ++xfb_g) xfb_s" + n + " += xfb_scan" + n + "[xfb_g];\n"
-                        "    if (xfb_l == 0u) {\n        uint xfb_sum = 0u;\n"
-                        "        for (uint xfb_g = 0u; xfb_g < gl_NumSubgroups; ++xfb_g) xfb_sum += xfb_scan" + n + "[xfb_g];\n"
-                        "        xfb_total" + n + " = xfb_sum;\n    }\n";
+                const std::string n = std::to_string(k), total = "xfb_before" + n + " + xfb_sum" + n;
+                main += "    for (uint xfb_g = 0u; xfb_g < gl_SubgroupID; ++xfb_g) xfb_s" + n + " += xfb_scan" + n + "[xfb_g];\n";
+                aggregates = "        uint xfb_sum" + n + " = 0u;\n        for (uint xfb_g = 0u; xfb_g < gl_NumSubgroups; ++xfb_g) xfb_sum" + n + " += xfb_scan" + n +
+                             "[xfb_g];\n" + aggregates + "            xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_sum" + n + ");\n";
+                lookBack += "        uint xfb_before" + n + " = 0u;\n"
+                            "        for (uint xfb_j = xfb_t; xfb_j > 0u;) {\n"
+                            "            uint xfb_at = (xfb_j - 1u - gl_SubgroupInvocationID) * " + B + "u + " + n + "u;\n"
+                            "            uint xfb_w = gl_SubgroupInvocationID < xfb_j ? atomicAdd(xfb_status[xfb_at], 0u) : XFB_PREFIX;\n"
+                            "            while (subgroupBallot(xfb_w == 0u) != uvec4(0u))\n"
+                            "                if (xfb_w == 0u) xfb_w = atomicAdd(xfb_status[xfb_at], 0u);\n"
+                            "            uvec4 xfb_p = subgroupBallot(xfb_w >= XFB_PREFIX);\n"
+                            "            bool xfb_found = subgroupBallotBitCount(xfb_p) != 0u;\n"
+                            "            uint xfb_near = xfb_found ? subgroupBallotFindLSB(xfb_p) : gl_SubgroupSize;\n"
+                            "            xfb_before" + n + " += subgroupAdd(gl_SubgroupInvocationID <= xfb_near ? xfb_w & XFB_VALUE : 0u);\n"
+                            "            xfb_j = xfb_found ? 0u : xfb_j - gl_SubgroupSize;\n"
+                            "        }\n"
+                            "        if (subgroupElect()) {\n"
+                            "            xfb_base" + n + " = xfb_before" + n + ";\n"
+                            "            if (xfb_t != 0u) xfb_publish(xfb_t, " + n + "u, XFB_PREFIX, " + total + ");\n"
+                            "            if (xfb_t == xfb_last) xfb_write_totals(" + n + "u, " + total + ", " + std::to_string(emits.budgets[k].capacity) + "u);\n"
+                            "        }\n";
             }
+            main += "    if (gl_SubgroupID == 0u) {\n" + aggregates + "        }\n" + lookBack + "    }\n";
         }
         // One invocation publishes the tile's aggregates; then per budget the group looks back in
         // windows of W predecessors read at once (one memory latency for W tiles), one invocation
         // walks each window, and publishes the inclusive prefix.
         const std::string W = std::to_string(std::min(32, options.workGroupSize));
-        main += "    uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n    if (xfb_l == 0u) {\n";
-        for (std::size_t k = 0; k < budgets; ++k) {
+        if (!subgroups) main += "    if (xfb_l == 0u) {\n";
+        for (std::size_t k = 0; k < budgets && !subgroups; ++k) {
             std::string n = std::to_string(k);
             main += "        xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_total" + n + ");\n";
         }
-        main += "    }\n";
-        for (std::size_t k = 0; k < budgets; ++k) {
+        if (!subgroups) main += "    }\n";
+        for (std::size_t k = 0; k < budgets && !subgroups; ++k) {
             const EmitBudgetPlan& b = emits.budgets[k];
             std::string n = std::to_string(k), total = "xfb_base" + n + " + xfb_total" + n;
             main += "    memoryBarrierShared();\n    barrier();\n"
