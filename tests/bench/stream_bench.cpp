@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
     Program mesh(device, {kMesh, {}, {}, "mesh"});
     Program split(device, {kSplit, {}, {}, "split"});
     const auto vec4 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
-    json report = {{"machine", {{"renderer", caps.renderer}, {"version", caps.version}, {"api", api}}}, {"steps_timed", steps}, {"results", json::array()}};
+    json report = {{"machine", {{"renderer", caps.renderer}, {"version", caps.version}, {"api", api}, {"subgroup_arithmetic", caps.subgroupArithmetic}}}, {"steps_timed", steps}, {"results", json::array()}};
     std::sort(sizes.begin(), sizes.end(), std::greater<>());
     std::printf("%-26s %10s %10s %10s %10s %9s %11s  %s\n", "variant", "elements", "ms", "records", "expected", "GL calls", "glGetError", "result");
     int mismatches = 0;
@@ -306,16 +306,26 @@ int main(int argc, char** argv) {
                                 return 0;
                             }});
             // The engine's ordered emit: the path it chooses for this driver, then each path forced
-            // (compute/ordered_emit.hpp: the single pass, or the count pass + prefix sum).
+            // (compute/ordered_emit.hpp: the single pass, the single pass with its shared-memory scan
+            // where the driver has subgroups, or the count pass + prefix sum).
             o.emits = {{"emit_spark", "emit_count"}};
-            for (auto [name, path] : {std::pair{"step_compute_emit_ordered", detail::OrderedEmitPath::Auto},
-                                      std::pair{"emit_ordered_single_pass", detail::OrderedEmitPath::SinglePass},
-                                      std::pair{"emit_ordered_multi_pass", detail::OrderedEmitPath::MultiPass}}) {
+            struct OrderedVariant {
+                const char* name;
+                detail::OrderedEmitPath path;
+                bool subgroupScan = true;
+            };
+            std::vector<OrderedVariant> variants{{"step_compute_emit_ordered", detail::OrderedEmitPath::Auto},
+                                                 {"emit_ordered_single_pass", detail::OrderedEmitPath::SinglePass}};
+            if (caps.subgroupArithmetic) variants.push_back({"emit_ordered_shared_scan", detail::OrderedEmitPath::SinglePass, false});
+            variants.push_back({"emit_ordered_multi_pass", detail::OrderedEmitPath::MultiPass});
+            for (auto [name, path, subgroupScan] : variants) {
                 auto state2 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch2 = std::make_shared<Buffer>(device, vec4, n);
                 auto out = std::make_shared<Buffer>(device, vec4, 3 * n);
                 detail::orderedEmitPath = path;
+                detail::orderedEmitSubgroupScan = subgroupScan;
                 auto emitting = std::make_shared<Pipeline>(device, split, std::vector<Entry>{{state2.get(), scratch2.get()}, {nullptr, out.get()}}, o);
                 detail::orderedEmitPath = detail::OrderedEmitPath::Auto;
+                detail::orderedEmitSubgroupScan = true;
                 keep.insert(keep.end(), {state2, scratch2, out, emitting});
                 runs.push_back({name, [emitting] { emitting->step(); }, sparks,
                                 [state2, out, n, emitting](int steps, std::string& problem) -> std::int64_t {
@@ -392,12 +402,14 @@ int main(int argc, char** argv) {
                        {"engine_expansion_over_driver", ratio("capture_strip_engine", "capture_strip_driver")},
                        {"ordered_emit_over_atomic_append", ratio("step_compute_emit_ordered", "handwritten_atomic_append")},
                        {"single_pass_over_atomic_append", ratio("emit_ordered_single_pass", "handwritten_atomic_append")},
+                       {"shared_scan_over_atomic_append", ratio("emit_ordered_shared_scan", "handwritten_atomic_append")},
                        {"multi_pass_over_atomic_append", ratio("emit_ordered_multi_pass", "handwritten_atomic_append")},
                        {"ordered_emit_over_no_emit", ratio("step_compute_emit_ordered", "step_compute_no_emit")}};
         report["ratios"].push_back(ratios);
-            std::printf("  ratios: engine/driver expansion %s; ordered emit / atomic append %s (single pass %s, multi-pass %s); ordered emit / no emit %s\n",
+            std::printf("  ratios: engine/driver expansion %s; ordered emit / atomic append %s (single pass %s, its shared-memory scan %s, multi-pass %s); ordered emit / no emit %s\n",
                     ratios["engine_expansion_over_driver"].dump().c_str(), ratios["ordered_emit_over_atomic_append"].dump().c_str(),
-                    ratios["single_pass_over_atomic_append"].dump().c_str(), ratios["multi_pass_over_atomic_append"].dump().c_str(),
+                    ratios["single_pass_over_atomic_append"].dump().c_str(), ratios["shared_scan_over_atomic_append"].dump().c_str(),
+                    ratios["multi_pass_over_atomic_append"].dump().c_str(),
                     ratios["ordered_emit_over_no_emit"].dump().c_str());
     }
     report["mismatches"] = mismatches;

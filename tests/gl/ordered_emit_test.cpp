@@ -1,6 +1,7 @@
 // Both paths of the compute backend's ordered emit (compute/ordered_emit.hpp) against a CPU
-// reference: the single pass (tile tickets, shared-memory scan, decoupled look-back, totals from
-// the last tile) and the count pass + prefix sum it falls back to. Sizes around one work group
+// reference: the single pass (tile tickets, a subgroup scan where GL_KHR_shader_subgroup is there
+// and the shared-memory scan, decoupled look-back, totals from the last tile) and the count pass +
+// prefix sum it falls back to. Sizes around one work group
 // and over many tiles, two budgets, counts clamped to maxRecords, a budget over its capacity,
 // the indirect commands, three steps in a row (the look-back state alternates between steps).
 #include "gl_call_counter.hpp"
@@ -38,9 +39,22 @@ void main() {
 }
 )";
 
+// A path, and for the single pass its scan: the subgroup scan where the driver has
+// GL_KHR_shader_subgroup (Capabilities::subgroupArithmetic), else the shared-memory scan.
+struct Path {
+    detail::OrderedEmitPath path;
+    bool sharedScan = false; // the single pass with its shared-memory scan forced
+};
+
 struct PathGuard {
-    explicit PathGuard(detail::OrderedEmitPath p) { detail::orderedEmitPath = p; }
-    ~PathGuard() { detail::orderedEmitPath = detail::OrderedEmitPath::Auto; }
+    explicit PathGuard(Path p) {
+        detail::orderedEmitPath = p.path;
+        detail::orderedEmitSubgroupScan = !p.sharedScan;
+    }
+    ~PathGuard() {
+        detail::orderedEmitPath = detail::OrderedEmitPath::Auto;
+        detail::orderedEmitSubgroupScan = true;
+    }
 };
 
 struct Expected {
@@ -66,10 +80,12 @@ std::vector<std::uint32_t> commands(std::int64_t requested, std::int64_t capacit
     return {written, 1, 0, 0, (written + std::uint32_t(groupSize) - 1) / std::uint32_t(groupSize), 1, 1, std::uint32_t(requested)};
 }
 
-std::string pathName(detail::OrderedEmitPath p) { return p == detail::OrderedEmitPath::SinglePass ? "single pass" : "multi-pass"; }
+std::string pathName(Path p) {
+    return p.path == detail::OrderedEmitPath::MultiPass ? "multi-pass" : p.sharedScan ? "single pass, shared-memory scan" : "single pass";
+}
 
 // Runs `steps` steps of n elements on one path, each checked against the reference.
-void runAndCompare(Device& dev, detail::OrderedEmitPath path, std::int64_t n, int groupSize, std::int64_t capacityA, std::int64_t capacityB, int steps = 3) {
+void runAndCompare(Device& dev, Path path, std::int64_t n, int groupSize, std::int64_t capacityA, std::int64_t capacityB, int steps = 3) {
     PathGuard guard(path);
     const std::string name = pathName(path);
     CAPTURE(name);
@@ -94,7 +110,7 @@ void runAndCompare(Device& dev, detail::OrderedEmitPath path, std::int64_t n, in
         pipeline.step();
         // The path really taken: one dispatch for the single pass, count + scan + main otherwise.
         long dispatches = glCalls().byFunction["glDispatchCompute"];
-        if (path == detail::OrderedEmitPath::SinglePass) CHECK(dispatches == 1);
+        if (path.path == detail::OrderedEmitPath::SinglePass) CHECK(dispatches == 1);
         else CHECK(dispatches >= 5);
         for (std::int64_t i = 0; i < n; ++i) current[std::size_t(i) * 4 + 3] += 1.0f;
         requireEqual(state.readAs<float>(), current, "state");
@@ -120,28 +136,39 @@ void runAndCompare(Device& dev, detail::OrderedEmitPath path, std::int64_t n, in
     }
 }
 
-constexpr detail::OrderedEmitPath kPaths[] = {detail::OrderedEmitPath::SinglePass, detail::OrderedEmitPath::MultiPass};
+// Every path this device can take: the single pass (with subgroups where it has them), the
+// single pass with the shared-memory scan where that is not already the first, the multi-pass path.
+std::vector<Path> paths(const Device& dev) {
+    std::vector<Path> p{{detail::OrderedEmitPath::SinglePass}};
+    if (dev.capabilities().subgroupArithmetic) p.push_back({detail::OrderedEmitPath::SinglePass, true});
+    p.push_back({detail::OrderedEmitPath::MultiPass});
+    return p;
+}
 
 } // namespace
 
 TEST_CASE_FIXTURE(GlTest, "ordered emit, both paths: sizes around one work group match the reference, two budgets, clamped counts, commands") {
     if (!dev.capabilities().compute) return; // ES 3.0: emit_test.cpp checks the refusal
-    for (auto path : kPaths)
+    const std::string scans = dev.capabilities().subgroupArithmetic ? "yes, both scans tested" : "no";
+    MESSAGE("GL_KHR_shader_subgroup with arithmetic in compute shaders: " << scans);
+    for (auto path : paths(dev))
         for (std::int64_t n : {1, 63, 64, 65, 129})
             runAndCompare(dev, path, n, 64, 3 * n, 5 * n);
+    // 100 invocations: the last subgroup of every tile is partial (4 of 32 on NVIDIA).
+    for (auto path : paths(dev)) runAndCompare(dev, path, 250, 100, 3 * 250, 5 * 250);
 }
 
 TEST_CASE_FIXTURE(GlTest, "ordered emit, both paths: 100003 elements over 1563 tiles match the reference at every step") {
     if (!dev.capabilities().compute) return;
-    for (auto path : kPaths) runAndCompare(dev, path, 100003, 64, 3 * 100003, 5 * 100003);
+    for (auto path : paths(dev)) runAndCompare(dev, path, 100003, 64, 3 * 100003, 5 * 100003);
     // The default work-group size (256): 391 tiles.
-    for (auto path : kPaths) runAndCompare(dev, path, 100003, 0, 3 * 100003, 5 * 100003, 1);
+    for (auto path : paths(dev)) runAndCompare(dev, path, 100003, 0, 3 * 100003, 5 * 100003, 1);
 }
 
 TEST_CASE_FIXTURE(GlTest, "ordered emit, both paths: a budget over its capacity keeps the first records and reports what was requested") {
     if (!dev.capabilities().compute) return;
     // 5000 elements ask for about 7500 a-records and 14000 b-records; the buffers hold 1000 and 20000.
-    for (auto path : kPaths) runAndCompare(dev, path, 5000, 64, 1000, 20000);
+    for (auto path : paths(dev)) runAndCompare(dev, path, 5000, 64, 1000, 20000);
 }
 
 TEST_CASE_FIXTURE(GlTest, "ordered emit: the single pass is refused where its 30-bit values or 16 KB of shared memory could not suffice") {

@@ -160,6 +160,32 @@ void main() { out_a = a; emit_count = 2; for (int k = 0; k < 3; ++k) { emit_spar
     CHECK_FALSE(in(single.source, "gl_GlobalInvocationID"));
     CHECK(in(single.source, "xfb_r = xfb_base0 + xfb_scan0[xfb_l] - xfb_c0; xfb_k < xfb_n && xfb_r + xfb_k < 25u; ++xfb_k)"));
     CHECK(in(single.source, "if (xfb_t == xfb_last) xfb_write_totals(0u, xfb_base0 + xfb_total0, 25u);"));
+    CHECK(in(single.source, "for (uint xfb_d = 1u; xfb_d < 64u; xfb_d <<= 1u)"));
+    CHECK_FALSE(in(single.source, "subgroup"));
+
+    // With subgroups: the extensions, each subgroup's inclusive scan, its last invocation's value
+    // in shared memory, the subgroups before this one added in, no Hillis-Steele loop.
+    auto sub = translateToCompute(src, {}, pass, cap, entries.size(), {false, 64, &plan, 1, true, true});
+    CHECK(sub.source.rfind("#version 430\n#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_ballot : require\n"
+                           "#extension GL_KHR_shader_subgroup_arithmetic : require\n", 0) == 0);
+    CHECK(in(sub.source, "uint xfb_s0 = subgroupInclusiveAdd(xfb_c0);"));
+    CHECK(in(sub.source, "if (gl_SubgroupInvocationID == xfb_top) xfb_scan0[gl_SubgroupID] = xfb_s0;"));
+    CHECK(in(sub.source, "for (uint xfb_g = 0u; xfb_g < gl_SubgroupID; ++xfb_g) xfb_s0 += xfb_scan0[xfb_g];"));
+    CHECK(in(sub.source, "for (uint xfb_g = 0u; xfb_g < gl_NumSubgroups; ++xfb_g) xfb_sum0 += xfb_scan0[xfb_g];"));
+    CHECK(in(sub.source, "xfb_r = xfb_base0 + xfb_s0 - xfb_c0; xfb_k < xfb_n && xfb_r + xfb_k < 25u; ++xfb_k)"));
+    CHECK_FALSE(in(sub.source, "xfb_d <<= 1u"));
+    CHECK_FALSE(in(sub.source, "atomicAdd(xfb_total0"));
+    // ... and subgroup 0 alone looks back, one predecessor per invocation, no barrier in the loop.
+    CHECK(in(sub.source, "    if (gl_SubgroupID == 0u) {\n        uint xfb_sum0 = 0u;\n"));
+    CHECK(in(sub.source, "uint xfb_w = gl_SubgroupInvocationID < xfb_j ? atomicAdd(xfb_status[xfb_at], 0u) : XFB_PREFIX;"));
+    // A predecessor that has taken its ticket but not published (word 0) is read again until it has.
+    CHECK(in(sub.source, "while (subgroupBallot(xfb_w == 0u) != uvec4(0u))\n                if (xfb_w == 0u) xfb_w = atomicAdd(xfb_status[xfb_at], 0u);"));
+    CHECK(in(sub.source, "xfb_before0 += subgroupAdd(gl_SubgroupInvocationID <= xfb_near ? xfb_w & XFB_VALUE : 0u);"));
+    CHECK(in(sub.source, "if (xfb_t == xfb_last) xfb_write_totals(0u, xfb_before0 + xfb_sum0, 25u);"));
+    CHECK_FALSE(in(sub.source, "xfb_walk_window(0u"));
+    CHECK(in(single.source, "xfb_walk_window(0u"));
+    // The multi-pass path ignores the option.
+    CHECK_FALSE(in(translateToCompute(src, {}, pass, cap, entries.size(), {false, 64, &plan, 1, false, true}).source, "subgroup"));
 
     // Declaration errors.
     XFB_REQUIRE_ERROR(planEmits(iface, cap, std::vector<EmitDesc>{{"emit_spark", "emit_count"}}, entries, pass.emitEntries), ErrorCode::InvalidArgument);

@@ -38,6 +38,14 @@ struct ComputeTranslationOptions {
     /// running total must stay below 2^30 (30-bit status values). Waits on other work groups:
     /// only for drivers that keep a started work group running (compute/ordered_emit.hpp).
     bool singlePassEmit = false;
+    /// With singlePassEmit: GL_KHR_shader_subgroup does the tile's work between work-group
+    /// barriers: the scan of its counts (subgroupInclusiveAdd per subgroup, then the totals of the
+    /// subgroups before from shared memory) and the look-back (subgroup 0 alone, one predecessor
+    /// per invocation, the nearest inclusive prefix by ballot, subgroupAdd): 3 barriers per tile
+    /// instead of 3 + 2 log2(workGroupSize) + at least 4 per budget. The shader then requires the extension
+    /// with its basic, ballot and arithmetic features (Capabilities::subgroupArithmetic). false:
+    /// the shared-memory (Hillis-Steele) scan and the barrier-stepped look-back every device runs.
+    bool subgroupScan = false;
 };
 
 /// Shader storage buffer bindings of the generated shader, per entry of the role list.

@@ -60,8 +60,9 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     pass->emits = emits;
     bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass && singlePassEmitUnsafe(emits, plan.count, groupSize).empty() &&
                       (orderedEmitPath == OrderedEmitPath::SinglePass || singlePassEmitByDefault(caps));
+    const bool subgroupScan = singlePass && orderedEmitSubgroupScan && caps.subgroupArithmetic;
     pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount,
-                                      {caps.es, groupSize, &pass->emits, substeps, singlePass});
+                                      {caps.es, groupSize, &pass->emits, substeps, singlePass, subgroupScan});
     if (singlePass && pass->shader.bindingCount > caps.maxComputeStorageBlocks) {
         // The single pass binds 3 buffers where the multi-pass path binds 2 per budget: with one
         // budget on a device at its storage-block limit, the multi-pass path may still fit.

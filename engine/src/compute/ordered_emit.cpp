@@ -5,6 +5,7 @@
 namespace xfb::detail {
 
 OrderedEmitPath orderedEmitPath = OrderedEmitPath::Auto;
+bool orderedEmitSubgroupScan = true;
 
 bool singlePassEmitByDefault(const Capabilities& caps) { return caps.renderer.find("llvmpipe") == std::string::npos; }
 

@@ -18,6 +18,20 @@ int getInt(GLenum name) {
     return v;
 }
 
+#ifndef __EMSCRIPTEN__
+// GL_KHR_shader_subgroup (listed by glGetStringi) with basic, ballot and arithmetic operations in
+// compute shaders. Checked in the extension list first: without it the two queries are errors.
+bool hasSubgroupArithmetic() {
+    bool listed = false;
+    for (int i = 0, n = getInt(GL_NUM_EXTENSIONS); i < n && !listed; ++i)
+        if (const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i)))) listed = std::strcmp(e, "GL_KHR_shader_subgroup") == 0;
+    if (!listed) return false;
+    constexpr GLint kComputeBit = 0x20; // GL_COMPUTE_SHADER_BIT
+    constexpr GLint kFeatures = 0x1 | 0x4 | 0x8; // GL_SUBGROUP_FEATURE_BASIC / _ARITHMETIC / _BALLOT_BIT_KHR
+    return (getInt(0x9533 /* GL_SUBGROUP_SUPPORTED_STAGES_KHR */) & kComputeBit) && (getInt(0x9534 /* _FEATURES_KHR */) & kFeatures) == kFeatures;
+}
+#endif
+
 Capabilities queryCapabilities() {
     const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
     if (!version)
@@ -55,6 +69,7 @@ Capabilities queryCapabilities() {
         c.maxComputeGroupSizeX = x;
         c.maxComputeInvocations = getInt(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
         c.maxComputeStorageBlocks = getInt(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
+        c.subgroupArithmetic = hasSubgroupArithmetic();
     }
 #endif
     gl::check("querying limits");

@@ -124,6 +124,9 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     // Header: version, re-emitted directives, work group, buffers, the renamed builtins.
     std::string header = options.es ? "#version 310 es\n" : "#version 430\n";
     for (const auto& d : pre.passThrough) header += d + "\n";
+    if (singlePass && options.subgroupScan)
+        header += "#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_ballot : require\n"
+                  "#extension GL_KHR_shader_subgroup_arithmetic : require\n";
     header += "layout(local_size_x = " + std::to_string(options.workGroupSize) + ") in;\n";
     if (options.es) header += "precision highp float;\nprecision highp int;\n";
     for (const auto& [b, v] : views) {
@@ -307,8 +310,11 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         const std::string G = std::to_string(options.workGroupSize);
         const std::size_t budgets = emits.budgets.size();
         const std::string B = std::to_string(budgets);
+        // The subgroup scan (options.subgroupScan) sums the tile's totals from its subgroups';
+        // the shared-memory scan adds them up with shared atomics from zero.
+        const bool subgroups = options.subgroupScan;
         std::string zeroTotals;
-        for (std::size_t k = 0; k < budgets; ++k) zeroTotals += "        xfb_total" + std::to_string(k) + " = 0u;\n";
+        for (std::size_t k = 0; k < budgets && !subgroups; ++k) zeroTotals += "        xfb_total" + std::to_string(k) + " = 0u;\n";
         main = "\nvoid main() {\n"
                "    uint xfb_l = gl_LocalInvocationID.x;\n"
                "    if (xfb_l == 0u) {\n        xfb_tile = atomicAdd(xfb_ticket, 1u);\n" + zeroTotals + "    }\n"
@@ -334,28 +340,66 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         }
         counts += "    }\n";
         main += counts;
-        // The tile's total per budget (shared atomics): published before the scan, so the chain
-        // of look-backs never waits for a tile's scan.
+        // The tile's total per budget, published before the look-back so that the chain of
+        // look-backs never waits for a tile's scan: from shared atomics, or with subgroups from
+        // each subgroup's inclusive scan (its last invocation's value, one shared word per
+        // subgroup), which is then the whole scan but for adding the subgroups before it.
         std::string step1, step2;
+        if (subgroups) main += "    uint xfb_top = subgroupBallotFindMSB(subgroupBallot(true));\n";
         for (std::size_t k = 0; k < budgets; ++k) {
             std::string n = std::to_string(k);
-            main += "    uint xfb_c" + n + " = xfb_live ? " + clampedCount(emits.budgets[k]) + " : 0u;\n    xfb_scan" + n + "[xfb_l] = xfb_c" + n +
-                    ";\n    if (xfb_c" + n + " != 0u) atomicAdd(xfb_total" + n + ", xfb_c" + n + ");\n";
+            main += "    uint xfb_c" + n + " = xfb_live ? " + clampedCount(emits.budgets[k]) + " : 0u;\n";
+            if (subgroups)
+                main += "    uint xfb_s" + n + " = subgroupInclusiveAdd(xfb_c" + n + ");\n    if (gl_SubgroupInvocationID == xfb_top) xfb_scan" + n +
+                        "[gl_SubgroupID] = xfb_s" + n + ";\n";
+            else
+                main += "    xfb_scan" + n + "[xfb_l] = xfb_c" + n + ";\n    if (xfb_c" + n + " != 0u) atomicAdd(xfb_total" + n + ", xfb_c" + n + ");\n";
             step1 += "        uint xfb_a" + n + " = xfb_l >= xfb_d ? xfb_scan" + n + "[xfb_l - xfb_d] : 0u;\n";
             step2 += "        xfb_scan" + n + "[xfb_l] += xfb_a" + n + ";\n";
         }
         main += "    memoryBarrierShared();\n    barrier();\n";
+        main += "    uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n";
+        if (subgroups) {
+            // The subgroups before this one, then subgroup 0 alone publishes the aggregates and
+            // looks back, a window of one predecessor per invocation, without barriers: the
+            // nearest inclusive prefix by ballot, the values up to it by subgroupAdd.
+            std::string aggregates = "        if (subgroupElect()) {\n", lookBack;
+            for (std::size_t k = 0; k < budgets; ++k) {
+                const std::string n = std::to_string(k), total = "xfb_before" + n + " + xfb_sum" + n;
+                main += "    for (uint xfb_g = 0u; xfb_g < gl_SubgroupID; ++xfb_g) xfb_s" + n + " += xfb_scan" + n + "[xfb_g];\n";
+                aggregates = "        uint xfb_sum" + n + " = 0u;\n        for (uint xfb_g = 0u; xfb_g < gl_NumSubgroups; ++xfb_g) xfb_sum" + n + " += xfb_scan" + n +
+                             "[xfb_g];\n" + aggregates + "            xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_sum" + n + ");\n";
+                lookBack += "        uint xfb_before" + n + " = 0u;\n"
+                            "        for (uint xfb_j = xfb_t; xfb_j > 0u;) {\n"
+                            "            uint xfb_at = (xfb_j - 1u - gl_SubgroupInvocationID) * " + B + "u + " + n + "u;\n"
+                            "            uint xfb_w = gl_SubgroupInvocationID < xfb_j ? atomicAdd(xfb_status[xfb_at], 0u) : XFB_PREFIX;\n"
+                            "            while (subgroupBallot(xfb_w == 0u) != uvec4(0u))\n"
+                            "                if (xfb_w == 0u) xfb_w = atomicAdd(xfb_status[xfb_at], 0u);\n"
+                            "            uvec4 xfb_p = subgroupBallot(xfb_w >= XFB_PREFIX);\n"
+                            "            bool xfb_found = subgroupBallotBitCount(xfb_p) != 0u;\n"
+                            "            uint xfb_near = xfb_found ? subgroupBallotFindLSB(xfb_p) : gl_SubgroupSize;\n"
+                            "            xfb_before" + n + " += subgroupAdd(gl_SubgroupInvocationID <= xfb_near ? xfb_w & XFB_VALUE : 0u);\n"
+                            "            xfb_j = xfb_found ? 0u : xfb_j - gl_SubgroupSize;\n"
+                            "        }\n"
+                            "        if (subgroupElect()) {\n"
+                            "            xfb_base" + n + " = xfb_before" + n + ";\n"
+                            "            if (xfb_t != 0u) xfb_publish(xfb_t, " + n + "u, XFB_PREFIX, " + total + ");\n"
+                            "            if (xfb_t == xfb_last) xfb_write_totals(" + n + "u, " + total + ", " + std::to_string(emits.budgets[k].capacity) + "u);\n"
+                            "        }\n";
+            }
+            main += "    if (gl_SubgroupID == 0u) {\n" + aggregates + "        }\n" + lookBack + "    }\n";
+        }
         // One invocation publishes the tile's aggregates; then per budget the group looks back in
         // windows of W predecessors read at once (one memory latency for W tiles), one invocation
         // walks each window, and publishes the inclusive prefix.
         const std::string W = std::to_string(std::min(32, options.workGroupSize));
-        main += "    uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n    if (xfb_l == 0u) {\n";
-        for (std::size_t k = 0; k < budgets; ++k) {
+        if (!subgroups) main += "    if (xfb_l == 0u) {\n";
+        for (std::size_t k = 0; k < budgets && !subgroups; ++k) {
             std::string n = std::to_string(k);
             main += "        xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_total" + n + ");\n";
         }
-        main += "    }\n";
-        for (std::size_t k = 0; k < budgets; ++k) {
+        if (!subgroups) main += "    }\n";
+        for (std::size_t k = 0; k < budgets && !subgroups; ++k) {
             const EmitBudgetPlan& b = emits.budgets[k];
             std::string n = std::to_string(k), total = "xfb_base" + n + " + xfb_total" + n;
             main += "    memoryBarrierShared();\n    barrier();\n"
@@ -375,14 +419,16 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                     "        if (xfb_t == xfb_last) xfb_write_totals(" + n + "u, " + total + ", " + std::to_string(b.capacity) + "u);\n"
                     "    }\n";
         }
-        // Inclusive scan of each budget's counts over the tile (Hillis-Steele, every budget per step).
-        main += "    for (uint xfb_d = 1u; xfb_d < " + G + "u; xfb_d <<= 1u) {\n" + step1 +
-                "        memoryBarrierShared();\n        barrier();\n" + step2 +
-                "        memoryBarrierShared();\n        barrier();\n    }\n";
+        // Without subgroups: the inclusive scan of each budget's counts over the tile
+        // (Hillis-Steele in shared memory, every budget per step).
+        if (!subgroups)
+            main += "    for (uint xfb_d = 1u; xfb_d < " + G + "u; xfb_d <<= 1u) {\n" + step1 +
+                    "        memoryBarrierShared();\n        barrier();\n" + step2 +
+                    "        memoryBarrierShared();\n        barrier();\n    }\n";
         main += "    memoryBarrierShared();\n    barrier();\n    if (!xfb_live) return;\n";
         for (std::size_t k = 0; k < budgets; ++k) {
             std::string n = std::to_string(k);
-            main += records(k, "xfb_c" + n, "xfb_base" + n + " + xfb_scan" + n + "[xfb_l] - xfb_c" + n);
+            main += records(k, "xfb_c" + n, "xfb_base" + n + " + " + (subgroups ? "xfb_s" + n : "xfb_scan" + n + "[xfb_l]") + " - xfb_c" + n);
         }
         main += "}\n";
         std::string spinReads;
