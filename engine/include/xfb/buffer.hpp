@@ -14,7 +14,7 @@
 
 namespace xfb {
 
-namespace detail { struct BufferState; }
+namespace detail { struct BufferState; struct Access; }
 class ReadbackRequest;
 
 /// A GPU buffer holding `count` elements of `format`. Move-only. A Pipeline that uses it as
@@ -84,9 +84,9 @@ public:
     std::int64_t count() const;
     std::uint64_t bytes() const;    ///< count x stride
 
-    std::shared_ptr<detail::BufferState> state() const { return state_; }
-
 private:
+    friend struct detail::Access; // the engine's way to the state (src/gl/access.hpp)
+    std::shared_ptr<detail::BufferState> state() const { return state_; }
     Buffer() = default;
     std::shared_ptr<detail::BufferState> state_;
 };

@@ -10,7 +10,7 @@
 
 namespace xfb {
 
-namespace detail { struct DeviceState; }
+namespace detail { struct DeviceState; struct Access; }
 
 /// What the current context offers. Queried once, when the Device is created.
 struct Capabilities {
@@ -74,9 +74,9 @@ public:
     /// re-raise an error, so they are kept here, oldest first (at most 16), and cleared by this call.
     std::vector<unsigned> takeForeignErrors();
 
-    std::shared_ptr<detail::DeviceState> state() const { return state_; }
-
 private:
+    friend struct detail::Access; // the engine's way to the state (src/gl/access.hpp)
+    std::shared_ptr<detail::DeviceState> state() const { return state_; }
     std::shared_ptr<detail::DeviceState> state_;
 };
 

@@ -14,7 +14,7 @@
 
 namespace xfb {
 
-namespace detail { struct ProgramState; }
+namespace detail { struct ProgramState; struct Access; }
 
 struct ProgramDesc {
     std::string source;        ///< GLSL ES 1.00/3.00 or GLSL 3.30+ vertex shader (the simulation)
@@ -59,9 +59,9 @@ public:
     /// Raw form: `values` components of `kind` (a vec3[2] takes 6 floats).
     void setUniform(std::string_view name, ScalarKind kind, std::span<const std::byte> values);
 
-    std::shared_ptr<detail::ProgramState> state() const { return state_; }
-
 private:
+    friend struct detail::Access; // the engine's way to the state (src/gl/access.hpp)
+    std::shared_ptr<detail::ProgramState> state() const { return state_; }
     std::shared_ptr<detail::ProgramState> state_;
 };
 

@@ -8,13 +8,12 @@
 
 namespace xfb {
 
-namespace detail { struct ReadbackState; }
+namespace detail { struct ReadbackState; struct Access; }
 
 /// Created by Buffer::readAsync(). Poll ready() once per frame; take() then maps the staging
 /// buffer without waiting. Move-only; destroying it deletes the staging buffer and the fence.
 class ReadbackRequest {
 public:
-    explicit ReadbackRequest(std::shared_ptr<detail::ReadbackState> state);
     ReadbackRequest(ReadbackRequest&&) noexcept;
     ReadbackRequest& operator=(ReadbackRequest&&) noexcept;
     ~ReadbackRequest();
@@ -27,6 +26,8 @@ public:
     std::vector<std::byte> take();
 
 private:
+    friend struct detail::Access; // made by Buffer::readAsync() (src/gl/access.hpp)
+    explicit ReadbackRequest(std::shared_ptr<detail::ReadbackState> state);
     std::shared_ptr<detail::ReadbackState> state_;
 };
 

@@ -1,4 +1,5 @@
 #include "xfb/primitive_capture.hpp"
+#include "gl/access.hpp"
 
 #include "capture/record_gather.hpp"
 #include "gl/draw_mode.hpp"
@@ -262,7 +263,7 @@ struct CaptureState final : Recoverable {
     // provides, at the same locations with the same types.
     ProgramState& partProgram(const CapturePart& part, std::size_t i) const {
         if (!part.program) return *program;
-        ProgramState* p = part.program->state().get();
+        ProgramState* p = detail::Access::state(*part.program).get();
         if (!p) throw Error(ErrorCode::Disposed, "part " + std::to_string(i) + ": its Program was moved from");
         if (p == program.get()) return *p;
         if (!sameCaptureLayout(p->capture, program->capture))
@@ -309,7 +310,7 @@ std::string_view expansionName(Expansion e) {
 
 PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program, std::vector<Entry> entries, PrimitiveCaptureOptions options) {
     auto s = std::make_unique<detail::CaptureState>();
-    s->program = program.state();
+    s->program = detail::Access::state(program);
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
     auto resolved = detail::resolveEntries(entries);
     for (std::size_t i = 0; i < entries.size(); ++i)
@@ -321,7 +322,7 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     const auto& descs = resolved.descs;
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.vertexCount, OutputSizing::PerDraw);
     for (const auto& o : s->plan.outputs) s->outputBytes.push_back(s->outputs[std::size_t(o.entry)]->bytes);
-    s->device = device.state();
+    s->device = detail::Access::state(device);
     s->device->requireContext("creating a PrimitiveCapture");
     const Capabilities& caps = s->device->caps;
     s->expansion = options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;

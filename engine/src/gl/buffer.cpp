@@ -1,4 +1,5 @@
 #include "gl/readback.hpp"
+#include "gl/access.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/vertex_array.hpp"
 #include "gl/state.hpp"
@@ -45,9 +46,9 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
         throw Error(ErrorCode::InvalidArgument, "buffer of " + std::to_string(count) + " x " + std::to_string(format.stride) + "-byte elements (" +
                                                     format.describe() + ") needs " + std::to_string(bytes) + " bytes of data, got " +
                                                     std::to_string(data.size()));
-    device.state()->requireContext("creating a Buffer");
+    detail::Access::state(device)->requireContext("creating a Buffer");
     auto s = std::make_shared<detail::BufferState>();
-    s->device = device.state();
+    s->device = detail::Access::state(device);
     s->format = std::move(format);
     s->count = count;
     s->bytes = bytes;
@@ -60,9 +61,9 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
 Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t count, unsigned glName) {
     format.validate();
     if (count <= 0) throw Error(ErrorCode::InvalidArgument, "buffer element count must be > 0, got " + std::to_string(count));
-    device.state()->requireContext("adopting a Buffer");
+    detail::Access::state(device)->requireContext("adopting a Buffer");
     auto s = std::make_shared<detail::BufferState>();
-    s->device = device.state();
+    s->device = detail::Access::state(device);
     s->format = std::move(format);
     s->count = count;
     s->bytes = std::uint64_t(count) * std::uint64_t(s->format.stride);

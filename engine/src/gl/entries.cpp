@@ -1,4 +1,5 @@
 #include "gl/entries.hpp"
+#include "gl/access.hpp"
 
 #include "xfb/error.hpp"
 
@@ -9,7 +10,7 @@ ResolvedEntries resolveEntries(const std::vector<Entry>& entries) {
     for (std::size_t i = 0; i < entries.size(); ++i) {
         auto take = [&](const Buffer* b, const char* role) -> std::shared_ptr<BufferState> {
             if (!b) return nullptr;
-            auto st = b->state();
+            auto st = detail::Access::state(*b);
             if (!st) throw Error(ErrorCode::Disposed, "entry #" + std::to_string(i) + " " + role + " is a moved-from Buffer");
             return st;
         };

@@ -1,4 +1,5 @@
 #include "gl/gl_check.hpp"
+#include "gl/access.hpp"
 #include "gl/state_guard.hpp"
 #include "gl/shader.hpp"
 #include "gl/state.hpp"
@@ -254,9 +255,9 @@ void ProgramState::link() {
 } // namespace detail
 
 Program::Program(const Device& device, ProgramDesc desc) {
-    device.state()->requireContext("creating a Program");
+    detail::Access::state(device)->requireContext("creating a Program");
     auto s = std::make_shared<detail::ProgramState>();
-    s->device = device.state();
+    s->device = detail::Access::state(device);
     const Limits& limits = device.limits();
     if (desc.label.empty()) desc.label = "program";
     s->shader = readShaderInterface(desc.source, desc.read);

@@ -1,4 +1,5 @@
 #include "gl/readback.hpp"
+#include "gl/access.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
@@ -78,7 +79,7 @@ ReadbackRequest Buffer::readAsync() const {
     r->fence = gl::SyncObject::create();
     glFlush(); // so the fence can signal without a later GL call
     gl::check("Buffer::readAsync (glCopyBufferSubData)");
-    return ReadbackRequest(std::move(r));
+    return detail::Access::readback(std::move(r));
 }
 
 ReadbackRequest::ReadbackRequest(std::shared_ptr<detail::ReadbackState> state) : state_(std::move(state)) {}

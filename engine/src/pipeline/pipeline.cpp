@@ -1,4 +1,5 @@
 #include "gl/draw_mode.hpp"
+#include "gl/access.hpp"
 #include "gl/entries.hpp"
 #include "pipeline/pipeline_state.hpp"
 #include "gl/state_guard.hpp"
@@ -38,7 +39,7 @@ void PipelineState::restore() {
 
 Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Entry> entries, PipelineOptions options) {
     auto s = std::make_unique<detail::PipelineState>();
-    s->program = program.state();
+    s->program = detail::Access::state(program);
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
     auto resolved = detail::resolveEntries(entries);
     s->inputs = std::move(resolved.inputs);
@@ -52,7 +53,7 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     s->emits = planEmits(s->program->shader, s->program->capture, options.emits, descs, s->plan.emitEntries);
 #endif
     s->options = options;
-    s->device = device.state();
+    s->device = detail::Access::state(device);
     s->device->requireContext("creating a Pipeline");
     s->enroll(s->device);
     gl::StateGuard guard(*s->device, kBuildState | gl::TakeForeignErrors);
