@@ -370,17 +370,53 @@ class Xfb {
     r.sync = (engine) => { if (r.n) check(engine.replayed(id, r.n, r.calls)); r.n = 0; };
     return r;
   }
-  /** One step of recipe `r` (engine/src/pipeline/pipeline_state.hpp PipelineState::draw). */
+  /** One step of recipe `r` inside the shared-context save/restore. */
   replay(r) {
-    const gl = this.#gl, own = this.#own, side = r.side;
-    let p, deleted, vao, buffer, tf, discard;
-    if (!own) {
-      if ((p = gl.getParameter(0x8B8D))) deleted = gl.getProgramParameter(p, 0x8B80); // CURRENT_PROGRAM, DELETE_STATUS
-      vao = gl.getParameter(0x85B5); // VERTEX_ARRAY_BINDING
-      if ((buffer = gl.getParameter(0x8894))) gl.bindBuffer(0x8892, null); // ARRAY_BUFFER: a TF draw fails while its buffer is bound elsewhere
-      tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
-      discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
+    this.#save();
+    this.#pass(r);
+    this.#restore();
+  }
+
+  /** One step() of each pipeline, in order; the replayed ones inside one save/restore of the
+   *  application's WebGL state instead of one each (README "Sharing a context"). */
+  steps(pipelines) {
+    if (!Array.isArray(pipelines) || !pipelines.every((p) => p instanceof XfbPipeline && p.owner === this)) invalid("steps(): pipelines must be an array of this engine's pipelines");
+    let saved = false;
+    for (const p of pipelines) {
+      const r = p.armed;
+      if (r) {
+        if (!saved) this.#save(), saved = true;
+        this.#pass(r);
+      } else {
+        if (saved) this.#restore(), saved = false;
+        p.step();
+      }
     }
+    if (saved) this.#restore();
+  }
+  // What a step changes of the application's state, saved and restored as the engine's StateGuard
+  // does (engine/src/gl/state_guard.cpp, kStepState) unless ownsContext.
+  #s = {};
+  #save() {
+    const gl = this.#gl, s = this.#s;
+    if (this.#own) return;
+    if ((s.p = gl.getParameter(0x8B8D))) s.deleted = gl.getProgramParameter(s.p, 0x8B80); // CURRENT_PROGRAM, DELETE_STATUS
+    s.vao = gl.getParameter(0x85B5); // VERTEX_ARRAY_BINDING
+    if ((s.buffer = gl.getParameter(0x8894))) gl.bindBuffer(0x8892, null); // ARRAY_BUFFER: a TF draw fails while its buffer is bound elsewhere
+    s.tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
+    s.discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
+  }
+  #restore() {
+    const gl = this.#gl, s = this.#s;
+    if (this.#own) return;
+    if (s.tf) gl.bindTransformFeedback(0x8E22, s.tf);
+    gl.useProgram(s.p && !s.deleted && s.p.name !== 0 ? s.p : null); // name 0: a program xfb deleted (Emscripten's mark)
+    gl.bindVertexArray(s.vao);
+    if (s.buffer) gl.bindBuffer(0x8892, s.buffer);
+  }
+  // engine/src/pipeline/pipeline_state.hpp PipelineState::draw, from JavaScript.
+  #pass(r) {
+    const gl = this.#gl, side = r.side, discard = !this.#own && this.#s.discard;
     gl.useProgram(r.program);
     let calls = 9;
     for (const u of r.uniforms) {
@@ -398,12 +434,7 @@ class Xfb {
     gl.drawArrays(0, 0, r.count);
     gl.endTransformFeedback();
     if (!discard) gl.disable(0x8C89);
-    gl.bindTransformFeedback(0x8E22, tf ?? null); // the application's, or none
-    if (!own) {
-      gl.useProgram(p && !deleted && p.name !== 0 ? p : null); // name 0: a program xfb deleted (Emscripten's mark)
-      gl.bindVertexArray(vao);
-      if (buffer) gl.bindBuffer(0x8892, buffer);
-    }
+    gl.bindTransformFeedback(0x8E22, null);
     r.side = side ^ 1; r.calls = calls;
     if (r.n++ === 0) this.#pending.add(r);
   }
@@ -624,10 +655,12 @@ export class XfbPipeline extends XfbObject {
     this.call('stepSubsteps', substeps);
   }
 
+  /** The recipe of the next step when it replays (Xfb#recipe), else null. */
+  get armed() { const r = this.#replay; return r?.epoch === this.owner.epoch && !this.disposed ? r : null; }
   /** How the next step() runs: { replayed: true } from JavaScript, or { replayed: false, reason } through wasm. */
   get stepPath() {
     const r = this.#replay;
-    return r?.epoch === this.owner.epoch ? { replayed: true } : { replayed: false, reason: r?.refusal ?? 'not prepared: the first step(), or a call since the last one that may change the step' };
+    return this.armed ? { replayed: true } : { replayed: false, reason: r?.refusal ?? 'not prepared: the first step(), or a call since the last one that may change the step' };
   }
 
   /** Whether step(k > 1) runs its substeps in one pass: { fused, reason }. */

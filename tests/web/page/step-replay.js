@@ -276,3 +276,49 @@ test('every uniform type uploads the same values on both paths: scalars, vectors
   assert(replays === 11, `${replays} of 12 steps replayed`);
   xfb.dispose();
 });
+
+test('xfb.steps(): several pipelines in one save/restore give the results of separate steps and keep the application state', async ({ note }) => {
+  const canvas = document.createElement('canvas');
+  const gl = canvas.getContext('webgl2');
+  const calls = countCalls(gl);
+  const xfb = await createXfb({ gl });
+  const program = xfb.createProgram({ source: await shader('particles.vert') });
+  program.setUniform('gravity', gravity);
+  // A pipeline on the wasm path (queries) and four replayed ones in the batch; each against a
+  // twin stepped alone (queries: always wasm) and the JavaScript reference.
+  const n = 16, sims = [];
+  for (let k = 0; k < 5; k++) {
+    const initial = pseudoRandom(8 * n, -1, 1, 40 + k);
+    initial.forEach((_, i) => { if (i % 8 === 3) initial[i] = 50; }); // no respawn in these steps
+    const { replayed, wasm } = pair(xfb, program, n, initial);
+    if (k === 0) replayed.pipeline.dispose(), replayed.pipeline = xfb.createPipeline(program, [{ input: replayed.state, output: replayed.scratch }], { queries: true });
+    sims.push({ batched: replayed, alone: wasm, ref: Float32Array.from(initial) });
+  }
+  const app = { vao: gl.createVertexArray(), buffer: gl.createBuffer() };
+  const frames = 9;
+  for (let f = 0; f < frames; f++) {
+    program.setUniform('dt', dtOf(f));
+    gl.bindVertexArray(app.vao); gl.bindBuffer(gl.ARRAY_BUFFER, app.buffer); // the application's, between frames
+    calls.reset();
+    xfb.steps(sims.map((s) => s.batched.pipeline));
+    if (f > 0) {
+      // One save/restore for the four replayed pipelines (the wasm one brings its own guard).
+      assert(calls.get('isEnabled') === 2, `frame ${f}: ${calls.get('isEnabled')} isEnabled calls (one per guard: the batch's and the wasm step's)`);
+      assert(calls.get('drawArrays') === 5, `frame ${f}: five passes`);
+    }
+    const found = [gl.getParameter(gl.VERTEX_ARRAY_BINDING) === app.vao, gl.getParameter(gl.ARRAY_BUFFER_BINDING) === app.buffer, gl.getParameter(gl.CURRENT_PROGRAM) === null, !gl.isEnabled(gl.RASTERIZER_DISCARD)];
+    assert(found.every(Boolean), `frame ${f}: the application's state after xfb.steps(): ${found}`);
+    for (const s of sims) { s.alone.pipeline.step(); particlesStep(s.ref, dtOf(f), gravity); }
+  }
+  assert(sims.slice(1).every((s) => s.batched.pipeline.stepPath.replayed), 'the four are replayed');
+  for (const [k, s] of sims.entries()) {
+    const [a, b] = [await s.batched.state.read(), await s.alone.state.read()];
+    assertArrayEqual(a, b, `pipeline ${k}: batched vs alone`);
+    assertArrayEqual(a, s.ref, `pipeline ${k}: batched vs the JavaScript reference`);
+    assert(s.batched.pipeline.info.steps === frames, `pipeline ${k}: ${s.batched.pipeline.info.steps} steps counted`);
+  }
+  assert(gl.getError() === gl.NO_ERROR, 'no GL error');
+  await expectError('XFB_INVALID_ARGUMENT', () => xfb.steps([sims[1].batched.pipeline, {}]));
+  note(`${frames} frames of 5 pipelines, one save/restore per frame for the replayed four`);
+  xfb.dispose();
+});
