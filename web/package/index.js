@@ -25,8 +25,7 @@ const COMPONENT_TYPES = table({ float32: Float32Array, int32: Int32Array, uint32
 /** WebGL2 cannot allocate a buffer of 2^31 bytes or more (GLsizeiptr is 32-bit in the browser). */
 const MAX_BUFFER_BYTES = 2 ** 31 - 1;
 const EVENTS = ['contextlost', 'contextrestored'];
-// Engine calls that change nothing a replayed step relies on (see "Replayed steps" below); every
-// other call makes each pipeline's next step(1) go through wasm once, which hands over a new recipe.
+// Calls that leave replayed steps' recipes valid (Xfb#recipe); any other makes the next step(1) go through wasm.
 const KEEPS_RECIPES = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'readbackReady', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'step', 'setUniform']);
 const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
@@ -134,9 +133,8 @@ function asBytes(data, format, count, what) {
 class Xfb {
   #module; #engine; #gl; #handle; #scratch = 0; #scratchBytes = 0; #lost = false; #listeners = new Map(); #objects = new Set(); #disposed = false; #onLost; #onRestored;
 
-  // Replayed steps: a recipe is valid while `epoch` is unchanged; a refusal is asked again when
-  // `generation` moves (a pipeline created or freed, the context restored). #pending: recipes and
-  // programs with steps or values wasm has not seen yet, given to it before its next call.
+  // A recipe is valid while #epoch is unchanged; a refusal holds until #generation moves (a
+  // pipeline created or freed, a restore). #pending: what wasm must learn before its next call.
   #own; #epoch = 0; #generation = 0; #pending = new Set();
 
   constructor(module, gl, ownsContext) {
@@ -345,16 +343,12 @@ class Xfb {
     this.#engine.dispose(kind, id);
   }
 
-  // Replayed steps ---------------------------------------------------------------------------
-  // The steady step(1) made from JavaScript (README "Performance", CPU per step): after a step
-  // ran in wasm, Pipeline::recipe() names its WebGL objects, count, side and uniforms; the next
-  // steps make the same calls here, in the same shared-context save/restore as the engine's
-  // StateGuard (engine/src/gl/state_guard.cpp) unless ownsContext. Wasm learns the swaps, step
-  // counts (Pipeline::stepsReplayed) and uniform values (Program::uniformUploaded) before its
-  // next call. Anything else (step(k), checked steps, queries, a lost context) stays in wasm.
+  // Replayed steps (README "Performance", CPU per step): after a step(1) in wasm, Pipeline::recipe()
+  // names its WebGL objects; the next ones make the same calls here. Wasm learns the swaps and
+  // values (Pipeline::stepsReplayed, Program::uniformUploaded) before its next call.
   get epoch() { return this.#epoch; }
   get generation() { return this.#generation; }
-  /** After a step(1) ran in wasm: the recipe for the next ones, or { refusal }. `cache`: the program's values (XfbProgram). */
+  /** The recipe for the next step(1)s, or { refusal }. `cache`: the program's kept values. */
   recipe(id, cache) {
     const d = this.#call('replayRecipe', id), GL = this.#module.GL, K = this.#module.ScalarKind;
     if (d.refusal) return { refusal: d.refusal, generation: this.#generation };
@@ -370,7 +364,6 @@ class Xfb {
     r.sync = (engine) => { if (r.n) check(engine.replayed(id, r.n, r.calls)); r.n = 0; };
     return r;
   }
-  /** One step of recipe `r` inside the shared-context save/restore. */
   replay(r) {
     this.#save();
     this.#pass(r);
@@ -394,8 +387,7 @@ class Xfb {
     }
     if (saved) this.#restore();
   }
-  // What a step changes of the application's state, saved and restored as the engine's StateGuard
-  // does (engine/src/gl/state_guard.cpp, kStepState) unless ownsContext.
+  // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
   #s = {};
   #save() {
     const gl = this.#gl, s = this.#s;
@@ -438,7 +430,6 @@ class Xfb {
     r.side = side ^ 1; r.calls = calls;
     if (r.n++ === 0) this.#pending.add(r);
   }
-  /** `object` has values wasm must learn before its next call (object.sync(engine)). */
   markPending(object) { this.#pending.add(object); }
   #sync() {
     if (!this.#pending.size) return;
@@ -580,7 +571,7 @@ export class XfbProgram extends XfbObject {
   setUniform(name, value) {
     this.check();
     const e = this.#cache.get(name), owner = this.owner;
-    // A float kept in JavaScript for replayed steps (Xfb#recipe): wasm learns it before its next call.
+    // Kept in JavaScript for replayed steps (Xfb#recipe); wasm learns it before its next call.
     if (e?.components === 1 && e.kind === owner.module.ScalarKind.float && typeof value === 'number' && value === value && !owner.isContextLost) return this.#keep(e, [value]);
     if (typeof name !== 'string') invalid('setUniform(): name must be a string');
     const declared = Object.hasOwn(this.#uniforms, name) ? this.#uniforms[name] : undefined;
@@ -603,15 +594,13 @@ export class XfbProgram extends XfbObject {
     owner.withValues(values, kind, (ptr, n) => this.call('setUniform', name, kind, ptr, n, false)); // a refusal, or a program no step replays yet
   }
 
-  // Replayed steps: the values setUniform() keeps in JavaScript, by name ({ kind, components, max,
-  // value, gl: a replayed step must upload it, wasm: wasm has not seen it }), filled by Xfb#recipe.
+  // By name: { kind, components, max, value, gl: to upload, wasm: to give wasm }, from Xfb#recipe.
   #cache = new Map();
   get uniformCache() { return this.#cache; }
   #keep(e, values) {
     e.value = values; e.gl = true;
     if (!e.wasm) { e.wasm = true; this.owner.markPending(this); }
   }
-  /** Gives wasm the values kept since its last call; those a replayed step uploaded are marked so. */
   sync(engine) {
     for (const [name, e] of this.#cache) {
       if (!e.wasm) continue;
@@ -625,8 +614,7 @@ export class XfbProgram extends XfbObject {
 const MATRICES = { 0x8B5A: '2', 0x8B5B: '3', 0x8B5C: '4', 0x8B65: '2x3', 0x8B66: '2x4', 0x8B67: '3x2', 0x8B68: '3x4', 0x8B69: '4x2', 0x8B6A: '4x3' };
 const check = (result) => { if (result instanceof XfbError) throw result; };
 
-/** The WebGLUniformLocation behind Emscripten's location id on `program`, resolved as Emscripten's
- *  glGetUniformLocation does (an array element not yet asked for is a number). */
+// The WebGLUniformLocation of Emscripten's location id, resolved as its glGetUniformLocation does.
 function uniformLocation(gl, program, id) {
   const known = program.uniformLocsById?.[id];
   if (typeof known !== 'number') return known ?? null;
@@ -643,7 +631,6 @@ export class XfbPipeline extends XfbObject {
    *  substeps, fused into one pass when the simulation is element-local (see fusion()). */
   step(substeps = 1) {
     if (substeps === 1) {
-      // Replayed from JavaScript while nothing changed since wasm's last step (Xfb#recipe).
       const r = this.#replay, owner = this.owner;
       if (r?.epoch === owner.epoch) return void owner.replay(r);
       this.callStep();
@@ -655,12 +642,11 @@ export class XfbPipeline extends XfbObject {
     this.call('stepSubsteps', substeps);
   }
 
-  /** The recipe of the next step when it replays (Xfb#recipe), else null. */
   get armed() { const r = this.#replay; return r?.epoch === this.owner.epoch && !this.disposed ? r : null; }
   /** How the next step() runs: { replayed: true } from JavaScript, or { replayed: false, reason } through wasm. */
   get stepPath() {
     const r = this.#replay;
-    return this.armed ? { replayed: true } : { replayed: false, reason: r?.refusal ?? 'not prepared: the first step(), or a call since the last one that may change the step' };
+    return this.armed ? { replayed: true } : { replayed: false, reason: r?.refusal ?? 'the first step, or a call since that may change it' };
   }
 
   /** Whether step(k > 1) runs its substeps in one pass: { fused, reason }. */

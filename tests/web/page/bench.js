@@ -202,6 +202,52 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
   xfb.dispose(); owned.dispose();
 });
 
+// Several small simulations per frame (issue 16): four, each its own program and state pair, a
+// uniform set on each every frame. Per step: the frame's time / 4. The hand-written loop against
+// the engine's four step() calls and xfb.steps() (one save/restore for the four), both modes.
+test(`CPU per step, 4 pipelines per frame (${cpu.elements} elements each, ${cpu.steps / 4} frames, ${cpu.runs} paired runs)`, async ({ note }) => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const xfb = await createXfb({ gl }), owned = await createXfb({ gl, ownsContext: true });
+  const initial = pseudoRandom(cpu.elements * 8, -1, 1, 12), four = [0, 1, 2, 3];
+  const sims = four.map(() => engineLoop(xfb, cpu.elements, initial)), ownedSims = four.map(() => engineLoop(owned, cpu.elements, initial));
+  const hands = four.map(() => handwritten(cpu.elements, initial, gl));
+  const pipelines = sims.map((e) => e.pipeline), ownedPipelines = ownedSims.map((e) => e.pipeline);
+  const dt = (i) => (1 + (i & 7)) / 1024;
+  const variants = {
+    handwritten: (i) => { for (const h of hands) h.step(dt(i)); },
+    engine_steps: (i) => { for (const e of sims) { e.program.setUniform('dt', dt(i)); e.pipeline.step(); } },
+    engine_batched: (i) => { for (const e of sims) e.program.setUniform('dt', dt(i)); xfb.steps(pipelines); },
+    engine_owned_steps: (i) => { for (const e of ownedSims) { e.program.setUniform('dt', dt(i)); e.pipeline.step(); } },
+    engine_owned_batched: (i) => { for (const e of ownedSims) e.program.setUniform('dt', dt(i)); owned.steps(ownedPipelines); },
+  };
+  const probe = new Uint8Array(4), frames = cpu.steps / 4;
+  const drain = () => { gl.bindBuffer(gl.COPY_READ_BUFFER, hands[0].current()); gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe); gl.bindBuffer(gl.COPY_READ_BUFFER, null); };
+  const names = Object.keys(variants);
+  for (const name of names) for (let i = 0; i < 250; i++) variants[name](i);
+  drain();
+  const us = Object.fromEntries(names.map((k) => [k, []])), ratios = Object.fromEntries(names.slice(1).map((k) => [k, []]));
+  for (let r = 0; r < cpu.runs; r++) {
+    const run = {};
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length], frame = variants[name];
+      const t0 = performance.now();
+      for (let i = 0; i < frames; i++) frame(i);
+      run[name] = ((performance.now() - t0) * 1000) / (frames * 4);
+      drain();
+    }
+    for (const name of names) us[name].push(run[name]);
+    for (const name of names.slice(1)) ratios[name].push(run[name] / run.handwritten);
+  }
+  const row = { pipelines: 4, elements: cpu.elements, frames, runs: cpu.runs };
+  for (const name of names) row[`${name}_us`] = median(us[name]);
+  for (const name of names.slice(1)) row[`${name}_ratio`] = median(ratios[name]);
+  row.per_run_us = Object.fromEntries(names.map((k) => [k, us[k].map((x) => +x.toFixed(2))]));
+  results.push(row);
+  note(JSON.stringify(row));
+  for (const o of [...sims, ...ownedSims, ...hands]) o.dispose();
+  xfb.dispose(); owned.dispose();
+});
+
 test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); });
 
 // Fused substeps (issue 16), both engines in the same page load: ms per substep of step(k) for
