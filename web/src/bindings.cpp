@@ -148,7 +148,7 @@ public:
             return val::undefined();
         });
     }
-    /// Pipeline::recipe() for web/package/replay.js: { refusal } or { program, vao, tf (Emscripten's
+    /// Pipeline::recipe() for the replayed step (index.js Xfb#recipe): { refusal } or { program, vao, tf (Emscripten's
     /// GL names per side), side, count, uniforms: [{ name, location, type, kind, components, arraySize }] }.
     val replayRecipe(int id) {
         return guarded([&] {

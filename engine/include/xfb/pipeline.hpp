@@ -81,7 +81,7 @@ struct EmitReport {
 
 /// What a steady step(1) does on the transform-feedback backend, as GL names, for a caller that
 /// issues the same calls itself and then tells the pipeline (Pipeline::stepsReplayed()); the
-/// npm package replays it from JavaScript (web/package/replay.js), without crossing into wasm.
+/// npm package replays it from JavaScript (web/package/index.js, Xfb#recipe), without crossing into wasm.
 /// One such step is the 9 calls of Pipeline::step(): glUseProgram(program); glUniform* for each
 /// value changed since the GL program last had it (then Program::uniformUploaded());
 /// glBindVertexArray(vertexArrays[side]); glBindTransformFeedback(GL_TRANSFORM_FEEDBACK,

@@ -1,4 +1,4 @@
-// The steady step(1) replayed from JavaScript (web/package/replay.js) against the wasm path: the
+// The steady step(1) replayed from JavaScript (web/package/index.js, Xfb#recipe) against the wasm path: the
 // same bits over many steps (a uniform changed every step, side swaps, fused steps, a context loss
 // and restore, a rebuilt pipeline), the same GL calls, and every case that must keep the wasm
 // path keeps it (pipeline.stepPath says which path the next step takes).
