@@ -203,3 +203,59 @@ TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, a
     CHECK(calls.created == 0);
     CHECK(first.lastStepGlCalls() == calls.withoutGetError()); // the engine's own figure agrees with the measured one
 }
+
+TEST_CASE_FIXTURE(GlTest, "steps made from recipe() and reported with stepsReplayed() advance like step(), and recipe() says why it refuses") {
+    Particles p(dev);
+    Pipeline pipe(dev, p.program, {{&p.state, &p.scratch}});
+    pipe.step();
+    p.advanceReference();
+    StepRecipe r = pipe.recipe();
+    REQUIRE(r.refusal.empty());
+    CHECK(r.count == p.n);
+    GLint dt = -1;
+    for (const auto& u : r.uniforms)
+        if (u.name == "dt") dt = u.location;
+    REQUIRE(dt >= 0);
+    // Three steps made here as StepRecipe describes them, dt changed (and uploaded here) before the second.
+    int side = r.side;
+    for (int i = 0; i < 3; ++i) {
+        glUseProgram(r.program);
+        if (i == 1) {
+            p.program.setUniform("dt", 0.25f);
+            glUniform1f(dt, 0.25f);
+            p.program.uniformUploaded("dt");
+        }
+        glBindVertexArray(r.vertexArrays[side]);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, r.transformFeedbacks[side]);
+        glEnable(GL_RASTERIZER_DISCARD);
+        glBeginTransformFeedback(GL_POINTS);
+        glDrawArrays(GL_POINTS, 0, GLsizei(r.count));
+        glEndTransformFeedback();
+        glDisable(GL_RASTERIZER_DISCARD);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        side ^= 1;
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+    const auto generation = p.state.generation();
+    pipe.stepsReplayed(3, 10);
+    p.advanceReference();
+    p.dt = 0.25f;
+    p.advanceReference();
+    p.advanceReference();
+    CHECK(pipe.stepsTaken() == 4);
+    CHECK(pipe.lastStepGlCalls() == 10);
+    CHECK(p.state.generation() == generation + 3);
+    CHECK(pipe.recipe().side == (r.side ^ 1));
+    requireEqual(p.state.readAs<float>(), p.ref, "after three replayed steps (the state pair swapped by their parity)");
+    pipe.step(); // dt is on the GL program already (uniformUploaded): nothing to upload
+    p.advanceReference();
+    CHECK(pipe.lastStepGlCalls() == 9);
+    requireEqual(p.state.readAs<float>(), p.ref, "a step() after the replayed ones");
+    {
+        Pipeline queried(dev, p.program, {{&p.state, &p.scratch}}, {.queries = true});
+        CHECK(contains(queried.recipe().refusal, "queries"));
+        CHECK(contains(pipe.recipe().refusal, "shared with another pipeline"));
+    }
+    CHECK(pipe.recipe().refusal.empty()); // the other pipeline is gone
+}

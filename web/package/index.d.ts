@@ -141,6 +141,10 @@ export class XfbPipeline {
   /** One transform-feedback pass (9 WebGL calls); swaps every state pair. step(k): k substeps,
    *  one pass when fusion().fused (a `uniform int xfb_substep;` holds the substep index). */
   step(substeps?: number): void;
+  /** How the next step() runs: replayed from JavaScript (the steady step's WebGL calls, named by
+   *  the engine after a step ran in wasm), or through the engine, with the reason (queries, a
+   *  buffer another pipeline uses, the first step or a call since that may change the step). */
+  readonly stepPath: { replayed: true } | { replayed: false; reason: string };
   /** Whether step(k > 1) fuses its substeps into one pass, and why not. */
   fusion(): { fused: boolean; reason: string };
   /** Resolves with the report once PRIMITIVES_WRITTEN is read; rejects with XFB_SHORT_WRITE, not swapped. */
@@ -226,6 +230,9 @@ export interface Xfb {
   /** XFB_INVALID_ARGUMENT, nothing created, when a buffer is the output of two entries or the input of
    *  one and the output of another (WebGL2 forbids both); the message names both roles. */
   createPipeline(program: XfbProgram, entries: Entry[], options?: { count?: number; queries?: boolean; fuseSubsteps?: boolean }): XfbPipeline;
+  /** step() of each pipeline in order; the replayed ones share one save/restore of the
+   *  application's WebGL state instead of one each (README "Sharing a context"). */
+  steps(pipelines: XfbPipeline[]): void;
   /** Entries: { input } vertex buffers and { output } buffers; vertexCount when no entry has an input. */
   createCapture(program: XfbProgram, entries: Entry[], options?: { vertexCount?: number; expansion?: 'auto' | 'engine' | 'driver' }): XfbCapture;
   /** GL errors already pending when an error-checking xfb call began (raised by other code on the
@@ -283,7 +290,7 @@ export interface WebGpuEntry {
   input?: WebGpuBuffer;
   output?: WebGpuBuffer;
 }
-export interface WebGpuPipeline extends Omit<XfbPipeline, 'info'> {
+export interface WebGpuPipeline extends Omit<XfbPipeline, 'info' | 'stepPath'> {
   readonly info: XfbPipeline['info'] & { workGroupSize: number };
   /** The WGSL this pipeline runs. */
   readonly wgsl: string;

@@ -25,6 +25,8 @@ const COMPONENT_TYPES = table({ float32: Float32Array, int32: Int32Array, uint32
 /** WebGL2 cannot allocate a buffer of 2^31 bytes or more (GLsizeiptr is 32-bit in the browser). */
 const MAX_BUFFER_BYTES = 2 ** 31 - 1;
 const EVENTS = ['contextlost', 'contextrestored'];
+// Calls that leave replayed steps' recipes valid (Xfb#recipe); any other makes the next step(1) go through wasm.
+const KEEPS_RECIPES = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'readbackReady', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'step', 'setUniform']);
 const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
 /** Instantiates a module (its factory and the static URL of its .wasm). */
@@ -131,9 +133,14 @@ function asBytes(data, format, count, what) {
 class Xfb {
   #module; #engine; #gl; #handle; #scratch = 0; #scratchBytes = 0; #lost = false; #listeners = new Map(); #objects = new Set(); #disposed = false; #onLost; #onRestored;
 
+  // A recipe is valid while #epoch is unchanged; a refusal holds until #generation moves (a
+  // pipeline created or freed, a restore). #pending: what wasm must learn before its next call.
+  #own; #epoch = 0; #generation = 0; #pending = new Set();
+
   constructor(module, gl, ownsContext) {
     this.#module = module;
     this.#gl = gl;
+    this.#own = ownsContext;
     if (gl) {
       if (gl.isContextLost()) fail('XFB_CONTEXT_LOST', "createXfb(): the WebGL context is lost; create the engine after its 'webglcontextrestored' event");
       this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
@@ -218,7 +225,7 @@ class Xfb {
     if (options.queries !== undefined && typeof options.queries !== 'boolean') invalid('createPipeline(): queries must be a boolean');
     if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') invalid('createPipeline(): fuseSubsteps must be a boolean');
     const id = this.#call('createPipeline', program.id, this.#entries(entries, 'createPipeline()'), options);
-    const pipeline = new XfbPipeline(this, id, entries);
+    const pipeline = new XfbPipeline(this, id, entries, program);
     this.#objects.add(pipeline);
     return pipeline;
   }
@@ -305,6 +312,9 @@ class Xfb {
     if (this.#lost) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
     const GL = this.#module.GL;
     if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
+    this.#sync();
+    if (!KEEPS_RECIPES.has(method)) this.#epoch++;
+    if (method === 'createPipeline' || method === 'contextRestored') this.#generation++;
   }
   /** The bindings answer every call with its result or an XfbError (web/src/js_values.hpp). */
   #result(method, result) {
@@ -328,7 +338,104 @@ class Xfb {
     if (this.#disposed || !this.#engine) return;
     const GL = this.#module.GL;
     if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
+    this.#sync();
+    this.#epoch++; this.#generation++;
     this.#engine.dispose(kind, id);
+  }
+
+  // Replayed steps (README "Performance", CPU per step): after a step(1) in wasm, Pipeline::recipe()
+  // names its WebGL objects; the next ones make the same calls here. Wasm learns the swaps and
+  // values (Pipeline::stepsReplayed, Program::uniformUploaded) before its next call.
+  get epoch() { return this.#epoch; }
+  get generation() { return this.#generation; }
+  /** The recipe for the next step(1)s, or { refusal }. `cache`: the program's kept values. */
+  recipe(id, cache) {
+    const d = this.#call('replayRecipe', id), GL = this.#module.GL, K = this.#module.ScalarKind;
+    if (d.refusal) return { refusal: d.refusal, generation: this.#generation };
+    const program = GL.programs[d.program], uniforms = [];
+    for (const u of d.uniforms) {
+      let e = cache.get(u.name);
+      if (!e) cache.set(u.name, e = { kind: u.kind, components: u.components, max: u.components * u.arraySize, value: null, gl: false, wasm: false });
+      const m = MATRICES[u.type], t = `uniform${u.components}${u.kind === K.float ? 'f' : u.kind === K.uint ? 'ui' : 'i'}`;
+      uniforms.push({ e, l: uniformLocation(this.#gl, program, u.location), m: m && `uniformMatrix${m}fv`, t, c: u.components });
+    }
+    for (const e of cache.values()) e.gl = false; // the wasm step just now uploaded every value
+    const r = { program, vaos: d.vao.map((n) => GL.vaos[n]), tfs: d.tf.map((n) => GL.transformFeedbacks[n]), side: d.side, count: d.count, uniforms, n: 0, calls: 0, epoch: this.#epoch };
+    r.sync = (engine) => { if (r.n) check(engine.replayed(id, r.n, r.calls)); r.n = 0; };
+    return r;
+  }
+  replay(r) {
+    this.#save();
+    this.#pass(r);
+    this.#restore();
+  }
+
+  /** One step() of each pipeline, in order; the replayed ones inside one save/restore of the
+   *  application's WebGL state instead of one each (README "Sharing a context"). */
+  steps(pipelines) {
+    if (!Array.isArray(pipelines) || !pipelines.every((p) => p instanceof XfbPipeline && p.owner === this)) invalid("steps(): pipelines must be an array of this engine's pipelines");
+    let saved = false;
+    for (const p of pipelines) {
+      const r = p.armed;
+      if (r) {
+        if (!saved) this.#save(), saved = true;
+        this.#pass(r);
+      } else {
+        if (saved) this.#restore(), saved = false;
+        p.step();
+      }
+    }
+    if (saved) this.#restore();
+  }
+  // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
+  #s = {};
+  #save() {
+    const gl = this.#gl, s = this.#s;
+    if (this.#own) return;
+    if ((s.p = gl.getParameter(0x8B8D))) s.deleted = gl.getProgramParameter(s.p, 0x8B80); // CURRENT_PROGRAM, DELETE_STATUS
+    s.vao = gl.getParameter(0x85B5); // VERTEX_ARRAY_BINDING
+    if ((s.buffer = gl.getParameter(0x8894))) gl.bindBuffer(0x8892, null); // ARRAY_BUFFER: a TF draw fails while its buffer is bound elsewhere
+    s.tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
+    s.discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
+  }
+  #restore() {
+    const gl = this.#gl, s = this.#s;
+    if (this.#own) return;
+    if (s.tf) gl.bindTransformFeedback(0x8E22, s.tf);
+    gl.useProgram(s.p && !s.deleted && s.p.name !== 0 ? s.p : null); // name 0: a program xfb deleted (Emscripten's mark)
+    gl.bindVertexArray(s.vao);
+    if (s.buffer) gl.bindBuffer(0x8892, s.buffer);
+  }
+  // engine/src/pipeline/pipeline_state.hpp PipelineState::draw, from JavaScript.
+  #pass(r) {
+    const gl = this.#gl, side = r.side, discard = !this.#own && this.#s.discard;
+    gl.useProgram(r.program);
+    let calls = 9;
+    for (const u of r.uniforms) {
+      const e = u.e, v = e.value;
+      if (!e.gl) continue;
+      e.gl = false; calls++;
+      if (u.m) gl[u.m](u.l, false, v);
+      else if (v.length === u.c) gl[u.t](u.l, v[0], v[1], v[2], v[3]); // by value: faster than uniform*v in Chromium
+      else gl[u.t + 'v'](u.l, v);
+    }
+    gl.bindVertexArray(r.vaos[side]);
+    gl.bindTransformFeedback(0x8E22, r.tfs[side]);
+    if (!discard) gl.enable(0x8C89);
+    gl.beginTransformFeedback(0); // POINTS
+    gl.drawArrays(0, 0, r.count);
+    gl.endTransformFeedback();
+    if (!discard) gl.disable(0x8C89);
+    gl.bindTransformFeedback(0x8E22, null);
+    r.side = side ^ 1; r.calls = calls;
+    if (r.n++ === 0) this.#pending.add(r);
+  }
+  markPending(object) { this.#pending.add(object); }
+  #sync() {
+    if (!this.#pending.size) return;
+    const list = [...this.#pending];
+    this.#pending.clear();
+    for (const o of list) o.sync(this.#engine);
   }
 
   /** Copies bytes into the wasm heap for the duration of `f(ptr, length)`. */
@@ -347,6 +454,7 @@ class Xfb {
   /** Writes 32-bit values (kind: Module.ScalarKind, the C++ enum bound by embind) into a heap block kept for the engine's life and
    *  calls f(ptr, bytes): a uniform set per step allocates no typed array and mallocs nothing. */
   withValues(values, kind, f) {
+    this.#sync(); // first: values kept for wasm go through this block too
     const module = this.#module, bytes = values.length * 4, K = module.ScalarKind;
     if (bytes > this.#scratchBytes) {
       if (this.#scratch) module._free(this.#scratch);
@@ -360,6 +468,8 @@ class Xfb {
   }
 
   #contextLost() {
+    this.#sync();
+    this.#epoch++;
     this.#lost = true;
     this.#engine.contextLost();
     this.emit('contextlost', {});
@@ -460,6 +570,9 @@ export class XfbProgram extends XfbObject {
   /** A number, an array of numbers or a typed array, converted to the uniform's declared type. */
   setUniform(name, value) {
     this.check();
+    const e = this.#cache.get(name), owner = this.owner;
+    // Kept in JavaScript for replayed steps (Xfb#recipe); wasm learns it before its next call.
+    if (e?.components === 1 && e.kind === owner.module.ScalarKind.float && typeof value === 'number' && value === value && !owner.isContextLost) return this.#keep(e, [value]);
     if (typeof name !== 'string') invalid('setUniform(): name must be a string');
     const declared = Object.hasOwn(this.#uniforms, name) ? this.#uniforms[name] : undefined;
     const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
@@ -477,23 +590,63 @@ export class XfbProgram extends XfbObject {
           fail('XFB_UNIFORM_TYPE', `setUniform('${name}'): value[${i}] is ${v}, but the uniform takes ${Type === Uint32Array ? 'uint' : 'int'} values: integers ${lo}..${hi}`);
       });
     }
-    this.owner.withValues(values, kind, (ptr, n) => this.call('setUniform', name, kind, ptr, n));
+    if (e?.kind === kind && values.length % e.components === 0 && values.length <= e.max && !owner.isContextLost) return this.#keep(e, values);
+    owner.withValues(values, kind, (ptr, n) => this.call('setUniform', name, kind, ptr, n, false)); // a refusal, or a program no step replays yet
+  }
+
+  // By name: { kind, components, max, value, gl: to upload, wasm: to give wasm }, from Xfb#recipe.
+  #cache = new Map();
+  get uniformCache() { return this.#cache; }
+  #keep(e, values) {
+    e.value = values; e.gl = true;
+    if (!e.wasm) { e.wasm = true; this.owner.markPending(this); }
+  }
+  sync(engine) {
+    for (const [name, e] of this.#cache) {
+      if (!e.wasm) continue;
+      e.wasm = false;
+      check(this.owner.withValues(e.value, e.kind, (ptr, n) => engine.setUniform(this.id, name, e.kind, ptr, n, !e.gl)));
+    }
   }
 }
 
+// glUniformMatrix*fv by GL type.
+const MATRICES = { 0x8B5A: '2', 0x8B5B: '3', 0x8B5C: '4', 0x8B65: '2x3', 0x8B66: '2x4', 0x8B67: '3x2', 0x8B68: '3x4', 0x8B69: '4x2', 0x8B6A: '4x3' };
+const check = (result) => { if (result instanceof XfbError) throw result; };
+
+// The WebGLUniformLocation of Emscripten's location id, resolved as its glGetUniformLocation does.
+function uniformLocation(gl, program, id) {
+  const known = program.uniformLocsById?.[id];
+  if (typeof known !== 'number') return known ?? null;
+  return (program.uniformLocsById[id] = gl.getUniformLocation(program, program.uniformArrayNamesById[id] + (known > 0 ? `[${known}]` : '')));
+}
+
 export class XfbPipeline extends XfbObject {
-  #entries;
-  constructor(owner, id, entries) { super(owner, id, 'pipeline'); this.#entries = entries; }
+  #entries; #uniforms; #replay = null;
+  constructor(owner, id, entries, program) { super(owner, id, 'pipeline'); this.#entries = entries; this.#uniforms = program.uniformCache; }
   get info() { return this.call('pipelineInfo'); }
   get count() { return this.info.count; }
 
   /** One transform-feedback pass; every { input, output } pair swaps its buffers. step(k): k
    *  substeps, fused into one pass when the simulation is element-local (see fusion()). */
   step(substeps = 1) {
-    if (substeps === 1) return void this.callStep();
+    if (substeps === 1) {
+      const r = this.#replay, owner = this.owner;
+      if (r?.epoch === owner.epoch) return void owner.replay(r);
+      this.callStep();
+      if (r?.generation !== owner.generation) this.#replay = owner.recipe(this.id, this.#uniforms);
+      return;
+    }
     // The engine checks the range (1..256); here only what would wrap on the way in (int32).
     if (!Number.isInteger(substeps) || substeps < 1 || substeps > 0x7fffffff) invalid(`step(${substeps}): substeps must be an integer 1..256`);
     this.call('stepSubsteps', substeps);
+  }
+
+  get armed() { const r = this.#replay; return r?.epoch === this.owner.epoch && !this.disposed ? r : null; }
+  /** How the next step() runs: { replayed: true } from JavaScript, or { replayed: false, reason } through wasm. */
+  get stepPath() {
+    const r = this.#replay;
+    return this.armed ? { replayed: true } : { replayed: false, reason: r?.refusal ?? 'the first step, or a call since that may change it' };
   }
 
   /** Whether step(k > 1) runs its substeps in one pass: { fused, reason }. */
@@ -647,7 +800,7 @@ function inspectWith(module, source, given) {
   if (typeof source !== 'string') invalid('inspect(): source must be a string of GLSL');
   const options = checkProgramOptions(checkKeys(given, ['mode', 'varyings', 'defines', 'portable'], 'inspect() options'), 'inspect()');
   const result = module.inspect(source, options);
-  if (result instanceof XfbError) throw result;
+  check(result);
   return result;
 }
 

@@ -99,10 +99,12 @@ public:
             return val(id);
         });
     }
-    /// kind: Module.ScalarKind (bound below), the kind of the values at ptr.
-    val setUniform(int id, std::string name, ScalarKind kind, unsigned ptr, double bytes) {
+    /// kind: Module.ScalarKind (bound below), the kind of the values at ptr. `uploaded`: a step
+    /// replayed in JavaScript gave the value to the GL program already (Program::uniformUploaded).
+    val setUniform(int id, std::string name, ScalarKind kind, unsigned ptr, double bytes, bool uploaded) {
         return guarded([&] {
             program(id).setUniform(name, kind, heapBytes(ptr, bytes));
+            if (uploaded) program(id).uniformUploaded(name);
             return val::undefined();
         });
     }
@@ -143,6 +145,28 @@ public:
     val stepSubsteps(int id, int substeps) {
         return guarded([&] {
             pipeline(id).step(substeps);
+            return val::undefined();
+        });
+    }
+    /// Pipeline::recipe() for the replayed step (index.js Xfb#recipe): { refusal } or { program, vao, tf (Emscripten's
+    /// GL names per side), side, count, uniforms: [{ name, location, type, kind, components, arraySize }] }.
+    val replayRecipe(int id) {
+        return guarded([&] {
+            StepRecipe r = pipeline(id).recipe();
+            if (!r.refusal.empty()) return object({{"refusal", js(r.refusal)}});
+            val uniforms = val::array();
+            for (const auto& u : r.uniforms)
+                uniforms.call<void>("push", object({{"name", js(u.name)}, {"location", js(u.location)}, {"type", js(u.type)}, {"kind", val(u.kind)},
+                                                    {"components", js(u.components)}, {"arraySize", js(u.arraySize)}}));
+            auto pair = [](const unsigned (&n)[2]) { return array(std::vector<unsigned>{n[0], n[1]}); };
+            return object({{"program", js(r.program)}, {"vao", pair(r.vertexArrays)}, {"tf", pair(r.transformFeedbacks)}, {"side", js(r.side)},
+                           {"count", js(r.count)}, {"uniforms", uniforms}});
+        });
+    }
+    /// JavaScript replayed `steps` steps, `lastCalls` GL calls in the last (Pipeline::stepsReplayed).
+    val replayed(int id, double steps, int lastCalls) {
+        return guarded([&] {
+            pipeline(id).stepsReplayed(std::uint64_t(steps), lastCalls);
             return val::undefined();
         });
     }
@@ -334,6 +358,8 @@ EMSCRIPTEN_BINDINGS(xfb) {
         .function("step", &Engine::step)
         .function("stepSubsteps", &Engine::stepSubsteps)
         .function("fusion", &Engine::fusion)
+        .function("replayRecipe", &Engine::replayRecipe)
+        .function("replayed", &Engine::replayed)
         .function("beginChecked", &Engine::beginChecked)
         .function("pollChecked", &Engine::pollChecked)
         .function("pollQueries", &Engine::pollQueries)

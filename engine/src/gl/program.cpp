@@ -81,6 +81,10 @@ int UniformMirror::flush(const detail::UniformValues& values, std::uint64_t tota
     appliedTotal_ = total;
     return calls;
 }
+void UniformMirror::markApplied(std::string_view name, std::uint64_t version) {
+    for (auto& slot : slots_)
+        if (slot.name == name) slot.applied = version;
+}
 } // namespace gl
 
 namespace detail {
@@ -304,6 +308,13 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
                                                 kindName(kind) + "x" + std::to_string(given));
     u.value.assign(values.begin(), values.end());
     u.version = ++s.versions; // set again even when equal: one glUniform call, as before
+}
+
+void Program::uniformUploaded(std::string_view name) {
+    auto& s = live(state_);
+    auto it = s.uniforms.find(name);
+    if (it == s.uniforms.end()) throw Error(ErrorCode::UnknownUniform, "program '" + s.desc.label + "' declares no uniform '" + std::string(name) + "'");
+    s.mirror.markApplied(name, it->second.version);
 }
 
 template<class T>

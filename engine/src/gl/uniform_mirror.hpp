@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace xfb::detail {
@@ -34,6 +35,8 @@ public:
     /// `total` is the values' total version (nothing is scanned when it did not move). The
     /// program must be current. Returns the number of GL calls made.
     int flush(const detail::UniformValues& values, std::uint64_t total);
+    /// The program holds `version` of `name` already (uploaded by a caller replaying a step).
+    void markApplied(std::string_view name, std::uint64_t version);
 
 private:
     struct Slot {

@@ -44,6 +44,9 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     auto resolved = detail::resolveEntries(entries);
     s->inputs = std::move(resolved.inputs);
     s->outputs = std::move(resolved.outputs);
+    for (const auto* list : {&s->inputs, &s->outputs})
+        for (const auto& b : *list)
+            if (b) ++b->pipelines;
     const auto& descs = resolved.descs;
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count, OutputSizing::PerElement, options.emits.size());
 #ifdef __EMSCRIPTEN__ // emitted outputs need compute shaders, which WebGL2 lacks: keep the planner out of the module
@@ -251,5 +254,36 @@ const PassPlan& Pipeline::plan() const { return live(state_).plan; }
 std::int64_t Pipeline::count() const { return live(state_).plan.count; }
 std::uint64_t Pipeline::stepsTaken() const { return live(state_).steps; }
 int Pipeline::lastStepGlCalls() const { return live(state_).lastCalls; }
+
+StepRecipe Pipeline::recipe() const {
+    auto& s = live(state_);
+    StepRecipe r;
+    auto shared = [&] {
+        for (const auto* list : {&s.inputs, &s.outputs})
+            for (const auto& b : *list)
+                if (b && b->pipelines > 1) return true;
+        return false;
+    };
+    if (s.device->lost) r.refusal = "the context is lost";
+    else if (s.choice.backend != Backend::TransformFeedback) r.refusal = "the compute backend";
+    else if (s.options.queries) r.refusal = "queries: a PRIMITIVES_WRITTEN query per step";
+    else if (!s.emits.empty()) r.refusal = "emitted outputs";
+    else if (s.checking) r.refusal = "a checked step is pending";
+    else if (shared()) r.refusal = "a buffer is shared with another pipeline";
+    if (!r.refusal.empty()) return r;
+    r.program = s.program->program;
+    for (int i = 0; i < 2; ++i) r.vertexArrays[i] = s.vao[std::size_t(i)], r.transformFeedbacks[i] = s.tf[std::size_t(i)];
+    r.side = s.currentSide();
+    r.count = s.plan.count;
+    for (const auto& [name, u] : s.program->uniforms)
+        if (u.location >= 0 && name != kSubstepUniform) r.uniforms.push_back({name, u.location, u.type, u.kind, u.components, u.arraySize});
+    return r;
+}
+
+void Pipeline::stepsReplayed(std::uint64_t steps, int lastCalls) {
+    auto& s = live(state_);
+    s.swap(steps);
+    s.lastCalls = lastCalls;
+}
 
 } // namespace xfb

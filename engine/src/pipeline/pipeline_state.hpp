@@ -142,8 +142,7 @@ struct PipelineState final : Recoverable {
     // GL state is restored either way: a failed pass leaves nothing bound or enabled.
     // `variant`: a generated program of the same shader (fused substeps) instead of the Program's.
     GLenum draw(GLuint query, bool collectError, ProgramState* variant = nullptr) {
-        // From the buffers' generation, not our own count: another pipeline sharing them may have swapped them.
-        if (sideKey) side = int((sideKey->generation - sideZeroGeneration) & 1u);
+        side = currentSide();
         ProgramState& used = variant ? *variant : *program;
         if (variant) variant->mirrorValues(*program);
         glUseProgram(used.program);
@@ -215,15 +214,24 @@ struct PipelineState final : Recoverable {
         return out;
     }
 
-    void swap() {
+    // `n` steps' swaps: the names by parity, every generation and the step count by n.
+    void swap(std::uint64_t n = 1) {
         for (std::size_t e = 0; e < inputs.size(); ++e)
             if (isState(e)) {
-                std::swap(inputs[e]->name, outputs[e]->name);
-                ++inputs[e]->generation;
-                ++outputs[e]->generation;
+                if (n & 1) std::swap(inputs[e]->name, outputs[e]->name);
+                inputs[e]->generation += n;
+                outputs[e]->generation += n;
             }
-        side ^= 1;
-        ++steps;
+        side ^= int(n & 1);
+        steps += n;
+    }
+    // The side the next pass uses, from the buffers' generation: another pipeline sharing them may have swapped them.
+    int currentSide() const { return sideKey ? int((sideKey->generation - sideZeroGeneration) & 1u) : side; }
+
+    ~PipelineState() override {
+        for (const auto* list : {&inputs, &outputs})
+            for (const auto& b : *list)
+                if (b) --b->pipelines;
     }
 };
 

@@ -7,7 +7,9 @@
 // shared-context one and { ownsContext: true } (the same 9 calls per step as the hand-written loop).
 // Then the CPU cost of a step: a 16-element simulation (the GPU work is negligible), warm, the JS
 // time of setUniform + step() for 5000 steps without waiting for the GPU, in paired runs (each
-// run times every variant once, the order rotated), medians. Run: node browser.mjs NPM_DIR bench
+// run times every variant once, the order rotated), medians, on a context of its own without the
+// call counter (its wrapper around every WebGL call would weigh on the variant with more calls).
+// Run: node browser.mjs NPM_DIR bench
 import { countCalls, createXfb, pseudoRandom } from './assert.js';
 
 const source = await (await fetch('/shaders/bench_particles.vert')).text();
@@ -20,7 +22,7 @@ const webgpu = navigator.gpu ? await createXfb({ backend: 'webgpu' }).catch(() =
 const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-function handwritten(n, initial) {
+function handwritten(n, initial, gl) {
   const compile = (type, src) => { const s = gl.createShader(type); gl.shaderSource(s, src); gl.compileShader(s); return s; };
   const program = gl.createProgram();
   gl.attachShader(program, compile(gl.VERTEX_SHADER, source));
@@ -75,6 +77,23 @@ function handwritten(n, initial) {
   };
 }
 
+// The hand-written loop with the save/restore of the shared-context default (state_guard.cpp):
+// what leaving an engine's cached state as found costs without xfb.
+function guarded(hand, gl) {
+  return (setDt) => {
+    const p = gl.getParameter(gl.CURRENT_PROGRAM), deleted = p ? gl.getProgramParameter(p, gl.DELETE_STATUS) : false;
+    const v = gl.getParameter(gl.VERTEX_ARRAY_BINDING), a = gl.getParameter(gl.ARRAY_BUFFER_BINDING);
+    if (a) gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    const t = gl.getParameter(gl.TRANSFORM_FEEDBACK_BINDING), d = gl.isEnabled(gl.RASTERIZER_DISCARD);
+    hand.step(setDt);
+    gl.useProgram(p && !deleted ? p : null);
+    gl.bindVertexArray(v);
+    if (a) gl.bindBuffer(gl.ARRAY_BUFFER, a);
+    if (t) gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, t);
+    if (d) gl.enable(gl.RASTERIZER_DISCARD);
+  };
+}
+
 // The engine's loop on one engine (default or ownsContext): a state pair and the program.
 function engineLoop(engine, n, initial) {
   const a = engine.createBuffer({ format, count: n, data: initial }), b = engine.createBuffer({ format, count: n });
@@ -89,7 +108,7 @@ for (const n of [1e4, 1e5, 1e6]) {
   test(`${n} elements`, async ({ note }) => {
     const initial = pseudoRandom(n * 8, -1, 1, 7);
     const engine = engineLoop(xfb, n, initial), ownedEngine = engineLoop(owned, n, initial);
-    const hand = handwritten(n, initial);
+    const hand = handwritten(n, initial, gl);
     const probe = new Uint8Array(4);
     const glWait = (buffer) => () => {
       gl.bindBuffer(gl.COPY_READ_BUFFER, buffer());
@@ -137,21 +156,29 @@ for (const n of [1e4, 1e5, 1e6]) {
 // commands are only queued (no wait inside the timed loop); the queue is drained between runs.
 const cpu = { elements: 16, steps: 5000, runs: 8 };
 test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} paired runs)`, async ({ note }) => {
+  const gl = document.createElement('canvas').getContext('webgl2'); // no call counter on this one
+  const xfb = await createXfb({ gl }), owned = await createXfb({ gl, ownsContext: true });
   const initial = pseudoRandom(cpu.elements * 8, -1, 1, 11);
   const engine = engineLoop(xfb, cpu.elements, initial), ownedEngine = engineLoop(owned, cpu.elements, initial);
-  const hand = handwritten(cpu.elements, initial);
+  const hand = handwritten(cpu.elements, initial, gl), hand2 = handwritten(cpu.elements, initial, gl), handGuarded = guarded(hand2, gl);
   const dt = (i) => (1 + (i & 7)) / 1024; // a value that changes every step, as a time step or a clock would
   const variants = {
     handwritten: (i) => hand.step(dt(i)),
+    handwritten_guarded: (i) => handGuarded(dt(i)),
     engine: (i) => { engine.program.setUniform('dt', dt(i)); engine.pipeline.step(); },
     engine_owned: (i) => { ownedEngine.program.setUniform('dt', dt(i)); ownedEngine.pipeline.step(); },
+    // The parts: step() alone (no uniform changed), setUniform() alone.
+    engine_step: () => engine.pipeline.step(),
+    engine_owned_step: () => ownedEngine.pipeline.step(),
+    set_uniform: (i) => engine.program.setUniform('dt', dt(i)),
   };
   const probe = new Uint8Array(4);
   const drain = () => { gl.bindBuffer(gl.COPY_READ_BUFFER, hand.current()); gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe); gl.bindBuffer(gl.COPY_READ_BUFFER, null); };
   const names = Object.keys(variants);
   for (const name of names) for (let i = 0; i < 1000; i++) variants[name](i); // warm: JIT tiers, caches
   drain();
-  const us = Object.fromEntries(names.map((k) => [k, []])), ratios = { engine: [], engine_owned: [] };
+  const us = Object.fromEntries(names.map((k) => [k, []]));
+  const ratios = { engine: [], engine_owned: [], handwritten_guarded: [], engine_to_guarded: [] };
   for (let r = 0; r < cpu.runs; r++) {
     const run = {};
     for (let k = 0; k < names.length; k++) {
@@ -162,7 +189,8 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
       drain();
     }
     for (const name of names) us[name].push(run[name]);
-    for (const name of Object.keys(ratios)) ratios[name].push(run[name] / run.handwritten);
+    for (const name of ['engine', 'engine_owned', 'handwritten_guarded']) ratios[name].push(run[name] / run.handwritten);
+    ratios.engine_to_guarded.push(run.engine / run.handwritten_guarded);
   }
   const row = { elements: cpu.elements, steps: cpu.steps, runs: cpu.runs };
   for (const name of names) row[`${name}_us`] = median(us[name]);
@@ -170,7 +198,54 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
   row.per_run_us = Object.fromEntries(names.map((k) => [k, us[k].map((x) => +x.toFixed(2))]));
   results.push(row);
   note(JSON.stringify(row));
-  for (const o of [engine, ownedEngine, hand]) o.dispose();
+  for (const o of [engine, ownedEngine, hand, hand2]) o.dispose();
+  xfb.dispose(); owned.dispose();
+});
+
+// Several small simulations per frame (issue 16): four, each its own program and state pair, a
+// uniform set on each every frame. Per step: the frame's time / 4. The hand-written loop against
+// the engine's four step() calls and xfb.steps() (one save/restore for the four), both modes.
+test(`CPU per step, 4 pipelines per frame (${cpu.elements} elements each, ${cpu.steps / 4} frames, ${cpu.runs} paired runs)`, async ({ note }) => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const xfb = await createXfb({ gl }), owned = await createXfb({ gl, ownsContext: true });
+  const initial = pseudoRandom(cpu.elements * 8, -1, 1, 12), four = [0, 1, 2, 3];
+  const sims = four.map(() => engineLoop(xfb, cpu.elements, initial)), ownedSims = four.map(() => engineLoop(owned, cpu.elements, initial));
+  const hands = four.map(() => handwritten(cpu.elements, initial, gl));
+  const pipelines = sims.map((e) => e.pipeline), ownedPipelines = ownedSims.map((e) => e.pipeline);
+  const dt = (i) => (1 + (i & 7)) / 1024;
+  const variants = {
+    handwritten: (i) => { for (const h of hands) h.step(dt(i)); },
+    engine_steps: (i) => { for (const e of sims) { e.program.setUniform('dt', dt(i)); e.pipeline.step(); } },
+    engine_batched: (i) => { for (const e of sims) e.program.setUniform('dt', dt(i)); xfb.steps(pipelines); },
+    engine_owned_steps: (i) => { for (const e of ownedSims) { e.program.setUniform('dt', dt(i)); e.pipeline.step(); } },
+    engine_owned_batched: (i) => { for (const e of ownedSims) e.program.setUniform('dt', dt(i)); owned.steps(ownedPipelines); },
+  };
+  const probe = new Uint8Array(4), frames = cpu.steps / 4;
+  const drain = () => { gl.bindBuffer(gl.COPY_READ_BUFFER, hands[0].current()); gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe); gl.bindBuffer(gl.COPY_READ_BUFFER, null); };
+  const names = Object.keys(variants);
+  for (const name of names) for (let i = 0; i < 250; i++) variants[name](i);
+  drain();
+  const us = Object.fromEntries(names.map((k) => [k, []])), ratios = Object.fromEntries(names.slice(1).map((k) => [k, []]));
+  for (let r = 0; r < cpu.runs; r++) {
+    const run = {};
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length], frame = variants[name];
+      const t0 = performance.now();
+      for (let i = 0; i < frames; i++) frame(i);
+      run[name] = ((performance.now() - t0) * 1000) / (frames * 4);
+      drain();
+    }
+    for (const name of names) us[name].push(run[name]);
+    for (const name of names.slice(1)) ratios[name].push(run[name] / run.handwritten);
+  }
+  const row = { pipelines: 4, elements: cpu.elements, frames, runs: cpu.runs };
+  for (const name of names) row[`${name}_us`] = median(us[name]);
+  for (const name of names.slice(1)) row[`${name}_ratio`] = median(ratios[name]);
+  row.per_run_us = Object.fromEntries(names.map((k) => [k, us[k].map((x) => +x.toFixed(2))]));
+  results.push(row);
+  note(JSON.stringify(row));
+  for (const o of [...sims, ...ownedSims, ...hands]) o.dispose();
+  xfb.dispose(); owned.dispose();
 });
 
 test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); });

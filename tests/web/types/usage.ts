@@ -16,6 +16,9 @@ export async function usage(canvas: HTMLCanvasElement): Promise<number> {
   capture.drawCaptured({ mode: 'triangles', instances: 2 });
   const pipeline = xfb.createPipeline(program, [{ input: vertices }, { output: captured }], { count: 4 });
   pipeline.step();
+  xfb.steps([pipeline, pipeline]);
+  const path = pipeline.stepPath;
+  const why: string = path.replayed ? '' : path.reason;
   const report: StepReport = await pipeline.stepChecked();
   const plan = await inspect('#version 300 es\nout vec4 out_a;\nvoid main() { out_a = vec4(0.0); }');
   try {
