@@ -122,7 +122,7 @@ class XfbGpu {
     if (description.varyings !== undefined && (!Array.isArray(description.varyings) || description.varyings.some((v) => typeof v !== 'string')))
       s.invalid('createProgram(): varyings must be an array of output names');
     const options = { mode, varyings: description.varyings ?? [], defines: description.defines ?? {}, portable: description.portable ?? true };
-    const translated = this.translate(description.source, options, '');
+    const translated = this.translate(description.source, options);
     return this.#add(new XfbGpuProgram(this, description.source, options, translated, description.label ?? 'program'));
   }
 
@@ -159,9 +159,9 @@ class XfbGpu {
     const workGroupSize = Math.min(256, limits.maxComputeWorkgroupSizeX, limits.maxComputeInvocationsPerWorkgroup);
     const opts = { ...program.options, workGroupSize, emits: emits.map((e) => ({ varying: e.varying, count: e.count })),
       ...(options.count !== undefined ? { count: options.count } : {}) };
-    const t = this.translate(program.source, opts, JSON.stringify(described));
+    const t = this.translate(program.source, opts, described);
     t.overflow = overflow;
-    t.substeps = this.translate(program.source, { ...opts, fuseSubsteps: options.fuseSubsteps ?? true }, JSON.stringify(described), 'wgslSubsteps');
+    t.substeps = this.translate(program.source, { ...opts, fuseSubsteps: options.fuseSubsteps ?? true }, described, 'wgslSubsteps');
     if (t.budgets.length && t.count > SCAN_GROUP * limits.maxComputeWorkgroupsPerDimension)
       s.fail('XFB_UNSUPPORTED', `createPipeline(): emitted outputs scan at most ${SCAN_GROUP * limits.maxComputeWorkgroupsPerDimension} elements on this device, the pipeline has ${t.count}`);
     const storage = t.readBinding.filter((b) => b >= 0).length + t.writeBinding.filter((b) => b >= 0).length + 2 * t.budgets.length;
@@ -203,10 +203,11 @@ class XfbGpu {
     if (this.#disposed) this.#s.fail('XFB_DISPOSED', 'this engine was disposed');
     if (this.#lost) this.#s.fail('XFB_CONTEXT_LOST', `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`);
   }
-  /** The planner in wasm: plan + WGSL (or, with 'wgslSubsteps', the fused substeps), or a coded error. */
-  translate(source, options, entriesJson, entry = 'wgsl') {
-    const r = JSON.parse(this.#module[entry](source, JSON.stringify(options), entriesJson));
-    if (r.error) this.#s.fail(r.error.code, r.error.message);
+  /** The planner in wasm: plan + WGSL (or, with 'wgslSubsteps', the fused substeps) for a role list
+   *  (undefined: the default roles); a failure comes back as an XfbError, thrown here. */
+  translate(source, options, entries, entry = 'wgsl') {
+    const r = this.#module[entry](source, options, entries);
+    if (r instanceof Error) throw r;
     return r;
   }
 }

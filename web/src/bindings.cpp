@@ -3,6 +3,7 @@
 // JavaScript value: the result, or an XfbError (js_values.hpp) that index.js throws. Nothing
 // throws across the wasm boundary, and no call answers with a sentinel.
 #include "js_values.hpp"
+#include "xfb/xfb.hpp"
 #include "xfb/plan_fields.hpp"
 
 #include <emscripten/bind.h>

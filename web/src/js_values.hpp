@@ -2,8 +2,12 @@
 // Structured values across the boundary (embind val): arguments arrive as the JavaScript objects
 // index.js checked, results leave as JavaScript objects, and a failure leaves as an XfbError
 // (Module.XfbError, handed to the module by index.js), never as a sentinel ('', -1, null).
-// No JSON on this path: the WebGL2 module carries no JSON library.
-#include "xfb/xfb.hpp"
+// No JSON on this path: neither module carries a JSON library. Plan headers only, so the
+// WebGPU module (no GL) includes it too.
+#include "xfb/capture_plan.hpp"
+#include "xfb/error.hpp"
+#include "xfb/shader_interface.hpp"
+#include "xfb/vertex_format.hpp"
 
 #include <emscripten/val.h>
 

@@ -1,6 +1,8 @@
 // The planner's binding, in both modules (xfb.mjs for WebGL2, xfb-webgpu.mjs for WebGPU):
 // inspect() needs no GL context and works in Node.
 #include "js_values.hpp"
+#include "xfb/attribute_plan.hpp"
+#include "xfb/limits.hpp"
 #include "xfb/plan_fields.hpp"
 
 #include <emscripten/bind.h>
