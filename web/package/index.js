@@ -691,7 +691,7 @@ export function createdBuffers(gl, fn) {
   }
 }
 // What webgpu.js shares with this file: the same validation and the same XfbError.
-const SHARED = { fail, invalid, checkKeys, checkCount, checkProgramOptions, normaliseFormat, asBytes, arrayTypeOf, inspectWith };
+const SHARED = { fail, invalid, checkKeys, checkCount, checkProgramOptions, normaliseFormat, asBytes, arrayTypeOf, inspectWith, enums: () => ENUMS, oneOf };
 
 let planner;
 /** The planner alone (no WebGL; works in Node): attributes, captured varyings, buffer layout. */
