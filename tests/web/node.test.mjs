@@ -68,3 +68,25 @@ test('a module loaded without index.js still answers a failure with its code and
   assert.equal(bad.code, 'XFB_INVALID_ARGUMENT');
   assert.match(bad.message, /^XFB_INVALID_ARGUMENT: mode must be one of/);
 });
+
+test('enums(): both modules give the C++ tables (xfb/enum_tables.hpp) that index.js validates with', async () => {
+  for (const file of ['xfb.mjs', 'xfb-webgpu.mjs']) {
+    const { default: factory } = await import(pathToFileURL(`${npm}/dist/${file}`).href);
+    const e = (await factory({ XfbError })).enums();
+    assert.deepEqual(e.drawModes, ['points', 'lines', 'line_strip', 'line_loop', 'triangles', 'triangle_strip', 'triangle_fan'], file);
+    assert.deepEqual(e.captureModes, ['interleaved', 'separate'], file);
+    assert.deepEqual(e.componentTypes, ['float32', 'int32', 'uint32'], file);
+    assert.deepEqual(e.backends, ['tf', 'compute', 'auto'], file);
+    assert.deepEqual(e.expansions, ['auto', 'driver', 'engine'], file);
+    assert.deepEqual(e.scalarKinds, { float: 0, int: 1, uint: 2, bool: 3, double: 4, struct: 5, opaque: 6 }, file);
+    // Every code once, first and last as in xfb/error.hpp (52 codes).
+    assert.equal(e.errorCodes.length, 52, file);
+    assert.equal(new Set(e.errorCodes).size, 52, file);
+    assert.equal(e.errorCodes[0], 'XFB_SHADER_SYNTAX', file);
+    assert.equal(e.errorCodes.at(-1), 'XFB_INTERNAL', file);
+  }
+  // index.js's own checks list the module's names.
+  const xfb = await createXfb();
+  assert.throws(() => xfb.inspect('in vec4 p; out vec4 out_p;', { mode: 'sideways' }),
+    (err) => err.code === 'XFB_INVALID_ARGUMENT' && /mode must be 'interleaved' or 'separate', got 'sideways'/.test(err.detail));
+});

@@ -29,13 +29,22 @@ const EVENTS = ['contextlost', 'contextrestored'];
 const KEEPS_RECIPES = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'readbackReady', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'step', 'setUniform']);
 const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
+/** The public enums' names (and ScalarKind's values) as the module gives them (Module.enums(), from
+ *  the C++ tables in xfb/enum_tables.hpp): nothing here copies a list of names or numbers. */
+let ENUMS;
+/** 'a', 'b' or 'c' */
+const oneOf = (names) => names.map((n) => `'${n}'`).join(', ').replace(/, ([^,]*)$/, ' or $1');
+
 /** Instantiates a module (its factory and the static URL of its .wasm). */
-function instantiate(factory, url) {
+async function instantiate(factory, url) {
   const locateFile = (file) => {
     if (!file.endsWith('.wasm')) return file;
     return isNode ? decodeURIComponent(url.pathname) : url.href;
   };
-  return factory({ locateFile, XfbError }); // the bindings answer a failure with an XfbError
+  const module = await factory({ locateFile, XfbError }); // the bindings answer a failure with an XfbError
+  ENUMS ??= module.enums();
+  module.ScalarKind = ENUMS.scalarKinds; // uniform kinds as numbers: { float: 0, int: 1, ... }
+  return module;
 }
 const loadModule = () => instantiate(createXfbModule, wasmUrl);
 /** The WebGPU module: the planner and the WGSL translator, no WebGL engine; fetched only by
@@ -71,7 +80,7 @@ function checkByteLength(count, stride, what) {
 /** Program and inspect() options: mode, varyings, defines ({ NAME: string | number | boolean }), portable. */
 function checkProgramOptions(o, what) {
   const mode = o.mode ?? 'interleaved';
-  if (mode !== 'interleaved' && mode !== 'separate') invalid(`${what}: mode must be 'interleaved' or 'separate', got '${String(mode)}'`);
+  if (!ENUMS.captureModes.includes(mode)) invalid(`${what}: mode must be ${oneOf(ENUMS.captureModes)}, got '${String(mode)}'`);
   if (o.varyings !== undefined && (!Array.isArray(o.varyings) || o.varyings.some((v) => typeof v !== 'string')))
     invalid(`${what}: varyings must be an array of output names`);
   if (o.portable !== undefined && typeof o.portable !== 'boolean') invalid(`${what}: portable must be a boolean`);
@@ -236,8 +245,8 @@ class Xfb {
     this.#checkProgram(program, 'createCapture()');
     const options = checkKeys(captureOptions, ['vertexCount', 'expansion'], 'createCapture() options');
     if (options.vertexCount !== undefined) checkCount(options.vertexCount, 'createCapture(): vertexCount');
-    if (options.expansion !== undefined && !['auto', 'engine', 'driver'].includes(options.expansion))
-      invalid(`createCapture(): expansion must be 'auto', 'engine' or 'driver', got '${options.expansion}'`);
+    if (options.expansion !== undefined && !ENUMS.expansions.includes(options.expansion))
+      invalid(`createCapture(): expansion must be ${oneOf(ENUMS.expansions)}, got '${options.expansion}'`);
     const id = this.#call('createCapture', program.id, this.#entries(entries, 'createCapture()'), options);
     const capture = new XfbCapture(this, id);
     this.#objects.add(capture);
@@ -451,7 +460,7 @@ class Xfb {
     }
   }
   withHeap(bytes, f) { return this.#withHeap(bytes, f); }
-  /** Writes 32-bit values (kind: Module.ScalarKind, the C++ enum bound by embind) into a heap block kept for the engine's life and
+  /** Writes 32-bit values (kind: Module.ScalarKind, the C++ enum's values from Module.enums()) into a heap block kept for the engine's life and
    *  calls f(ptr, bytes): a uniform set per step allocates no typed array and mallocs nothing. */
   withValues(values, kind, f) {
     this.#sync(); // first: values kept for wasm go through this block too
@@ -668,7 +677,6 @@ export class XfbPipeline extends XfbObject {
   pollQueries() { return this.call('pollQueries'); }
 }
 
-const DRAW_MODES = ['points', 'lines', 'line_strip', 'line_loop', 'triangles', 'triangle_strip', 'triangle_fan'];
 const INDEX_MAX = new Map([[Uint8Array, 0xFF], [Uint16Array, 0xFFFF], [Uint32Array, 0xFFFFFFFF]]);
 
 function checkListener(type, listener, what) {
@@ -677,7 +685,7 @@ function checkListener(type, listener, what) {
 }
 
 function checkMode(mode, what) {
-  if (!DRAW_MODES.includes(mode)) invalid(`${what}: mode must be one of ${DRAW_MODES.join(', ')}, got '${mode}'`);
+  if (!ENUMS.drawModes.includes(mode)) invalid(`${what}: mode must be one of ${ENUMS.drawModes.join(', ')}, got '${mode}'`);
 }
 
 // A draw ({ mode, count } or { mode, indices, restartIndex? }) checked; indices as a Uint32Array
@@ -836,7 +844,7 @@ export function createdBuffers(gl, fn) {
   }
 }
 // What webgpu.js shares with this file: the same validation and the same XfbError.
-const SHARED = { fail, invalid, checkKeys, checkCount, checkProgramOptions, normaliseFormat, asBytes, arrayTypeOf, inspectWith };
+const SHARED = { fail, invalid, checkKeys, checkCount, checkProgramOptions, normaliseFormat, asBytes, arrayTypeOf, inspectWith, enums: () => ENUMS, oneOf };
 
 let planner;
 /** The planner alone (no WebGL; works in Node): attributes, captured varyings, buffer layout. */

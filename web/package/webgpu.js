@@ -14,7 +14,6 @@
 // Otherwise k ordinary dispatches in one pass (one submit per substep when the shader declares
 // the built-in `uniform int xfb_substep`, whose value changes between them).
 
-const KIND = { float: 0, int: 1, uint: 2 };
 
 // Emitted outputs: the exclusive prefix sum of the per-element counts, level by level (256 per
 // work group; each level's group totals are the next level's input), then each level's scanned
@@ -118,11 +117,12 @@ class XfbGpu {
     s.checkKeys(description, ['source', 'mode', 'varyings', 'defines', 'portable', 'label'], 'createProgram()');
     if (typeof description.source !== 'string') s.invalid('createProgram(): source must be a string of GLSL');
     const mode = description.mode ?? 'interleaved';
-    if (mode !== 'interleaved' && mode !== 'separate') s.invalid(`createProgram(): mode must be 'interleaved' or 'separate', got '${mode}'`);
+    const modes = s.enums().captureModes;
+    if (!modes.includes(mode)) s.invalid(`createProgram(): mode must be ${s.oneOf(modes)}, got '${mode}'`);
     if (description.varyings !== undefined && (!Array.isArray(description.varyings) || description.varyings.some((v) => typeof v !== 'string')))
       s.invalid('createProgram(): varyings must be an array of output names');
     const options = { mode, varyings: description.varyings ?? [], defines: description.defines ?? {}, portable: description.portable ?? true };
-    const translated = this.translate(description.source, options, '');
+    const translated = this.translate(description.source, options);
     return this.#add(new XfbGpuProgram(this, description.source, options, translated, description.label ?? 'program'));
   }
 
@@ -159,9 +159,9 @@ class XfbGpu {
     const workGroupSize = Math.min(256, limits.maxComputeWorkgroupSizeX, limits.maxComputeInvocationsPerWorkgroup);
     const opts = { ...program.options, workGroupSize, emits: emits.map((e) => ({ varying: e.varying, count: e.count })),
       ...(options.count !== undefined ? { count: options.count } : {}) };
-    const t = this.translate(program.source, opts, JSON.stringify(described));
+    const t = this.translate(program.source, opts, described);
     t.overflow = overflow;
-    t.substeps = this.translate(program.source, { ...opts, fuseSubsteps: options.fuseSubsteps ?? true }, JSON.stringify(described), 'wgslSubsteps');
+    t.substeps = this.translate(program.source, { ...opts, fuseSubsteps: options.fuseSubsteps ?? true }, described, 'wgslSubsteps');
     if (t.budgets.length && t.count > SCAN_GROUP * limits.maxComputeWorkgroupsPerDimension)
       s.fail('XFB_UNSUPPORTED', `createPipeline(): emitted outputs scan at most ${SCAN_GROUP * limits.maxComputeWorkgroupsPerDimension} elements on this device, the pipeline has ${t.count}`);
     const storage = t.readBinding.filter((b) => b >= 0).length + t.writeBinding.filter((b) => b >= 0).length + 2 * t.budgets.length;
@@ -194,6 +194,8 @@ class XfbGpu {
 
   // Internal ---------------------------------------------------------------------------------
   get shared() { return this.#s; }
+  /** The wasm module (its ScalarKind: the C++ enum's values, set by index.js from Module.enums()). */
+  get module() { return this.#module; }
   /** The prefix-sum module, compiled once per engine. */
   get scanModule() { return (this.#scanModule ??= this.#device.createShaderModule({ label: 'xfb prefix sum', code: SCAN_WGSL })); }
   emit(type, detail) { for (const l of this.#listeners.get(type) ?? []) l(detail); }
@@ -203,10 +205,11 @@ class XfbGpu {
     if (this.#disposed) this.#s.fail('XFB_DISPOSED', 'this engine was disposed');
     if (this.#lost) this.#s.fail('XFB_CONTEXT_LOST', `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`);
   }
-  /** The planner in wasm: plan + WGSL (or, with 'wgslSubsteps', the fused substeps), or a coded error. */
-  translate(source, options, entriesJson, entry = 'wgsl') {
-    const r = JSON.parse(this.#module[entry](source, JSON.stringify(options), entriesJson));
-    if (r.error) this.#s.fail(r.error.code, r.error.message);
+  /** The planner in wasm: plan + WGSL (or, with 'wgslSubsteps', the fused substeps) for a role list
+   *  (undefined: the default roles); a failure comes back as an XfbError, thrown here. */
+  translate(source, options, entries, entry = 'wgsl') {
+    const r = this.#module[entry](source, options, entries);
+    if (r instanceof Error) throw r;
     return r;
   }
 }
@@ -328,10 +331,10 @@ export class XfbGpuProgram extends XfbGpuObject {
       s.fail('XFB_UNKNOWN_UNIFORM', texture ? `'${name}' is a sampler: on WebGPU give its texture with pipeline.setTexture('${name}', texture)`
         : `program '${this.label}' declares no uniform '${name}'; uniforms: ${[...this.#uniforms.keys()].join(', ') || 'none'}`);
     }
-    const per = u.columns * u.rows, elements = Math.max(1, u.arraySize);
+    const per = u.columns * u.rows, elements = Math.max(1, u.arraySize), K = this.owner.module.ScalarKind;
     if (values.length % per || values.length > per * elements)
-      s.fail('XFB_UNIFORM_TYPE', `uniform '${name}' is ${['float', 'int', 'uint'][u.kind]}x${per}${u.arraySize ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`);
-    const view = u.kind === KIND.float ? this.#f32 : u.kind === KIND.int ? this.#i32 : this.#u32;
+      s.fail('XFB_UNIFORM_TYPE', `uniform '${name}' is ${Object.keys(K).find((k) => K[k] === u.kind)}x${per}${u.arraySize ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`);
+    const view = u.kind === K.float ? this.#f32 : u.kind === K.int ? this.#i32 : this.#u32;
     for (let i = 0; i < values.length; i++) {
       const e = Math.floor(i / per), c = Math.floor((i % per) / u.rows), r = i % u.rows;
       view[(u.offset + e * u.arrayStride + c * u.columnStride + r * 4) / 4] = values[i];

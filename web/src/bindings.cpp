@@ -3,6 +3,7 @@
 // JavaScript value: the result, or an XfbError (js_values.hpp) that index.js throws. Nothing
 // throws across the wasm boundary, and no call answers with a sentinel.
 #include "js_values.hpp"
+#include "xfb/xfb.hpp"
 #include "xfb/plan_fields.hpp"
 
 #include <emscripten/bind.h>
@@ -99,11 +100,12 @@ public:
             return val(id);
         });
     }
-    /// kind: Module.ScalarKind (bound below), the kind of the values at ptr. `uploaded`: a step
-    /// replayed in JavaScript gave the value to the GL program already (Program::uniformUploaded).
-    val setUniform(int id, std::string name, ScalarKind kind, unsigned ptr, double bytes, bool uploaded) {
+    /// kind: a ScalarKind's value (Module.enums().scalarKinds), the kind of the values at ptr.
+    /// `uploaded`: a step replayed in JavaScript gave the value to the GL program already
+    /// (Program::uniformUploaded).
+    val setUniform(int id, std::string name, int kind, unsigned ptr, double bytes, bool uploaded) {
         return guarded([&] {
-            program(id).setUniform(name, kind, heapBytes(ptr, bytes));
+            program(id).setUniform(name, ScalarKind(kind), heapBytes(ptr, bytes));
             if (uploaded) program(id).uniformUploaded(name);
             return val::undefined();
         });
@@ -119,7 +121,7 @@ public:
     val uniforms(int id) {
         return guarded([&] {
             val u = val::object();
-            for (const auto& d : program(id).shader().uniforms) u.set(d.name, object({{"kind", val(d.type.kind)}, {"components", js(d.components())}}));
+            for (const auto& d : program(id).shader().uniforms) u.set(d.name, object({{"kind", js(int(d.type.kind))}, {"components", js(d.components())}}));
             return u;
         });
     }
@@ -209,7 +211,7 @@ public:
         return guarded([&] {
             PrimitiveCaptureOptions o;
             if (has(options, "vertexCount")) o.vertexCount = std::int64_t(options["vertexCount"].as<double>());
-            o.expansion = fromName(get<std::string>(options, "expansion", "auto"), {Expansion::Auto, Expansion::Driver, Expansion::Engine}, expansionName, "expansion");
+            o.expansion = fromName<Expansion>(get<std::string>(options, "expansion", "auto"), expansionNames, "expansion");
             int id = next_++;
             captures_.emplace(id, PrimitiveCapture(*device_, program(programId), parseEntries(entries), o));
             return val(id);
@@ -330,15 +332,6 @@ private:
 
 EMSCRIPTEN_BINDINGS(xfb) {
     xfb_expose_gl();
-    // Module.ScalarKind.float, ...: uniform kinds as the C++ enum, so index.js copies no numbers.
-    emscripten::enum_<ScalarKind>("ScalarKind")
-        .value("float", ScalarKind::Float)
-        .value("int", ScalarKind::Int)
-        .value("uint", ScalarKind::UInt)
-        .value("bool", ScalarKind::Bool)
-        .value("double", ScalarKind::Double)
-        .value("struct", ScalarKind::Struct)
-        .value("opaque", ScalarKind::Opaque);
     emscripten::class_<Engine>("Engine")
         .constructor<bool>()
         .function("creationError", &Engine::creationError)

@@ -2,8 +2,12 @@
 // Structured values across the boundary (embind val): arguments arrive as the JavaScript objects
 // index.js checked, results leave as JavaScript objects, and a failure leaves as an XfbError
 // (Module.XfbError, handed to the module by index.js), never as a sentinel ('', -1, null).
-// No JSON on this path: the WebGL2 module carries no JSON library.
-#include "xfb/xfb.hpp"
+// No JSON on this path: neither module carries a JSON library. Plan headers only, so the
+// WebGPU module (no GL) includes it too.
+#include "xfb/capture_plan.hpp"
+#include "xfb/error.hpp"
+#include "xfb/shader_interface.hpp"
+#include "xfb/vertex_format.hpp"
 
 #include <emscripten/val.h>
 
@@ -81,16 +85,22 @@ inline bool has(const val& o, const char* key) { return !o[key].isUndefined(); }
 template<class T>
 T get(const val& o, const char* key, T fallback) { return has(o, key) ? o[key].as<T>() : fallback; }
 
-/// The enumerator of `all` whose C++ name (nameOf) is `name`; an unknown name is XFB_INVALID_ARGUMENT
-/// listing the names, never a silent default.
-template<class E, std::size_t N, class NameOf>
-E fromName(const std::string& name, const E (&all)[N], NameOf nameOf, const char* what) {
-    std::string names;
-    for (E e : all) {
-        if (nameOf(e) == name) return e;
-        names += (names.empty() ? "'" : ", '") + std::string(nameOf(e)) + "'";
-    }
-    throw Error(ErrorCode::InvalidArgument, std::string(what) + " must be one of " + names + ", got '" + name + "'");
+/// The enumerator named `name` in its table's names (xfb/enum_tables.hpp); an unknown name is
+/// XFB_INVALID_ARGUMENT listing the names, never a silent default.
+template<class E, std::size_t N>
+E fromName(const std::string& name, const std::string_view (&names)[N], const char* what) {
+    if (auto e = enumFromName<E>(names, name)) return *e;
+    std::string list;
+    for (auto n : names) list += (list.empty() ? "'" : ", '") + std::string(n) + "'";
+    throw Error(ErrorCode::InvalidArgument, std::string(what) + " must be one of " + list + ", got '" + name + "'");
+}
+
+/// A table's names as a JavaScript array.
+template<std::size_t N>
+val names(const std::string_view (&list)[N]) {
+    val a = val::array();
+    for (auto n : list) a.call<void>("push", std::string(n));
+    return a;
 }
 
 /// [{ semantic, type?, components?, offset? }] (index.js normalises it first).
@@ -100,8 +110,7 @@ inline VertexFormat parseFormat(const val& list) {
         std::string name = a["semantic"].as<std::string>();
         auto semantic = semanticFromName(name);
         if (!semantic) throw Error(ErrorCode::InvalidArgument, "unknown semantic '" + name + "'");
-        ComponentType t = fromName(get<std::string>(a, "type", "float32"), {ComponentType::Float32, ComponentType::Int32, ComponentType::UInt32},
-                                   componentTypeName, "format: type");
+        auto t = fromName<ComponentType>(get<std::string>(a, "type", "float32"), componentTypeNames, "format: type");
         attrs.push_back({*semantic, t, get<int>(a, "components", 4), get<int>(a, "offset", -1)});
     }
     return VertexFormat::interleaved(std::move(attrs));
@@ -110,7 +119,7 @@ inline VertexFormat parseFormat(const val& list) {
 /// { mode?, varyings?, portable? }
 inline CaptureOptions parseCapture(const val& o) {
     CaptureOptions c;
-    c.mode = fromName(get<std::string>(o, "mode", "interleaved"), {CaptureMode::Interleaved, CaptureMode::Separate}, captureModeName, "mode");
+    c.mode = fromName<CaptureMode>(get<std::string>(o, "mode", "interleaved"), captureModeNames, "mode");
     if (has(o, "varyings")) c.varyings = emscripten::vecFromJSArray<std::string>(o["varyings"]);
     c.portable = get<bool>(o, "portable", true);
     return c;

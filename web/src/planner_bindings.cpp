@@ -1,6 +1,8 @@
 // The planner's binding, in both modules (xfb.mjs for WebGL2, xfb-webgpu.mjs for WebGPU):
 // inspect() needs no GL context and works in Node.
 #include "js_values.hpp"
+#include "xfb/attribute_plan.hpp"
+#include "xfb/limits.hpp"
 #include "xfb/plan_fields.hpp"
 
 #include <emscripten/bind.h>
@@ -21,6 +23,17 @@ static val inspect(std::string source, val options) {
     });
 }
 
+/// The names (and ScalarKind's values) of the public enums, from their tables (xfb/enum_tables.hpp):
+/// index.js validates and converts with these rather than copies of them.
+static val enums() {
+    val kinds = val::object();
+    for (std::size_t i = 0; i < std::size(scalarKindNames); ++i) kinds.set(std::string(scalarKindNames[i]), int(i));
+    return object({{"errorCodes", names(errorCodeNames)}, {"drawModes", names(drawModeNames)}, {"captureModes", names(captureModeNames)},
+                   {"componentTypes", names(componentTypeNames)}, {"backends", names(backendNames)}, {"expansions", names(expansionNames)},
+                   {"scalarKinds", kinds}});
+}
+
 EMSCRIPTEN_BINDINGS(xfb_planner) {
     emscripten::function("inspect", &inspect);
+    emscripten::function("enums", &enums);
 }

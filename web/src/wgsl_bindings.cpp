@@ -1,7 +1,13 @@
 // The WGSL translator's binding, only in the WebGPU module (xfb-webgpu.mjs, loaded by
-// createXfb({ device }) alone): a WebGL2 user never downloads the translator.
-#include "json_args.hpp"
-#include "xfb/plan_json.hpp"
+// createXfb({ device }) alone): a WebGL2 user never downloads the translator. Arguments and
+// results are JavaScript objects parsed and built as the WebGL2 bindings do (js_values.hpp), and
+// a failure is an XfbError value: the module carries no JSON library.
+#include "js_values.hpp"
+#include "xfb/attribute_plan.hpp"
+#include "xfb/emit_plan.hpp"
+#include "xfb/limits.hpp"
+#include "xfb/pass_plan.hpp"
+#include "xfb/plan_fields.hpp"
 #include "xfb/fusion_plan.hpp"
 #include "xfb/glsl_dialect.hpp"
 #include "xfb/wgsl_translation.hpp"
@@ -23,32 +29,36 @@ struct Planned {
     ShaderInterface shader;
     std::vector<AttributeSlot> attrs;
     CapturePlan capture;
+    bool roles = false; ///< a role list was given (else: the default roles, createProgram())
     std::vector<EntryDesc> entries;
     std::vector<EmitDesc> emitDescs;
     PassPlan pass;
 };
 
-Planned plan(const std::string& source, const json& o, const std::string& entriesJson) {
+/// entries: [{input?: {format, count}, output?: {format, count}}], or undefined for the default roles.
+Planned plan(const std::string& source, const val& o, const val& entries) {
     Planned p;
     p.read = parseRead(o);
     p.captureOptions = parseCapture(o);
     p.shader = readShaderInterface(toGlslEs300(source), p.read);
     p.attrs = planAttributes(p.shader, Limits::portable());
     p.capture = planCapture(p.shader, p.captureOptions, Limits::portable());
-    if (entriesJson.empty()) return p;
-    auto desc = [](const json& b) {
-        VertexFormat f = parseFormat(b.at("format"));
-        return BufferDesc{f, std::uint64_t(f.stride) * b.at("count").get<std::uint64_t>()};
+    if (entries.isUndefined() || entries.isNull()) return p;
+    p.roles = true;
+    auto desc = [](const val& b) {
+        VertexFormat f = parseFormat(b["format"]);
+        return BufferDesc{f, std::uint64_t(f.stride) * std::uint64_t(b["count"].as<double>())};
     };
-    for (const auto& e : json::parse(entriesJson)) {
+    for (const val& e : emscripten::vecFromJSArray<val>(entries)) {
         EntryDesc d;
-        if (e.contains("input")) d.input = desc(e["input"]);
-        if (e.contains("output")) d.output = desc(e["output"]);
+        if (has(e, "input")) d.input = desc(e["input"]);
+        if (has(e, "output")) d.output = desc(e["output"]);
         p.entries.push_back(d);
     }
     std::optional<std::int64_t> count;
-    if (o.contains("count")) count = o["count"].get<std::int64_t>();
-    for (const auto& e : o.value("emits", json::array())) p.emitDescs.push_back({e.at("varying").get<std::string>(), e.at("count").get<std::string>()});
+    if (has(o, "count")) count = std::int64_t(o["count"].as<double>());
+    if (has(o, "emits"))
+        for (const val& e : emscripten::vecFromJSArray<val>(o["emits"])) p.emitDescs.push_back({e["varying"].as<std::string>(), e["count"].as<std::string>()});
     p.pass = planPass(p.attrs, p.capture, p.entries, count, OutputSizing::PerElement, p.emitDescs.size());
     return p;
 }
@@ -56,41 +66,44 @@ Planned plan(const std::string& source, const json& o, const std::string& entrie
 } // namespace
 
 /// WebGPU: the plan and the WGSL compute shader for a role list (web/package/webgpu.js drives
-/// WebGPU from JavaScript). entriesJson: [{input?: {format, count}, output?: {format, count}}];
-/// "" translates with the default roles (createProgram() checks the shader that way).
-static std::string wgsl(std::string source, std::string optionsJson, std::string entriesJson) {
-    json last;
-    std::string out = guarded(last, std::string(), [&] {
-        json o = json::parse(optionsJson);
-        Planned p = plan(source, o, entriesJson);
+/// WebGPU from JavaScript). entries as plan(); undefined translates with the default roles
+/// (createProgram() checks the shader that way). An XfbError value on failure.
+static val wgsl(std::string source, val o, val entries) {
+    return guarded([&] {
+        Planned p = plan(source, o, entries);
         WgslTranslationOptions options;
-        options.workGroupSize = o.value("workGroupSize", 256);
-        json r = {{"plan", toJson(p.shader, p.attrs, p.capture)}};
+        options.workGroupSize = get<int>(o, "workGroupSize", 256);
+        ValBuilder b;
+        val r = object({{"plan", planFields(b, p.shader, p.attrs, p.capture)}});
         WgslShader w;
-        if (entriesJson.empty()) w = translateToWgsl(source, p.read, p.captureOptions, options);
+        if (!p.roles) w = translateToWgsl(source, p.read, p.captureOptions, options);
         else {
             EmitPlan emits = planEmits(p.shader, p.capture, p.emitDescs, p.entries, p.pass.emitEntries);
             options.emits = &emits;
             w = translateToWgsl(source, p.read, p.pass, p.capture, p.entries.size(), options);
-            json budgets = json::array();
-            for (const auto& b : emits.budgets) budgets.push_back({{"budget", b.count}, {"maxRecords", b.maxRecords}, {"capacity", b.capacity}});
-            r.update({{"countSource", w.countSource}, {"countsBinding", w.countsBinding}, {"firstBinding", w.firstBinding}, {"budgets", budgets}});
-            json outputs = json::array();
-            for (const auto& b : p.pass.outputs) outputs.push_back({{"entry", b.entry}, {"binding", b.binding}, {"stride", b.stride}});
-            r["count"] = p.pass.count;
-            r["outputs"] = outputs;
+            val budgets = val::array(), outputs = val::array();
+            for (const auto& e : emits.budgets)
+                budgets.call<void>("push", object({{"budget", js(e.count)}, {"maxRecords", js(e.maxRecords)}, {"capacity", js(e.capacity)}}));
+            for (const auto& e : p.pass.outputs) outputs.call<void>("push", object({{"entry", js(e.entry)}, {"binding", js(e.binding)}, {"stride", js(e.stride)}}));
+            r.set("countSource", w.countSource);
+            r.set("countsBinding", array(w.countsBinding));
+            r.set("firstBinding", array(w.firstBinding));
+            r.set("budgets", budgets);
+            r.set("count", js(p.pass.count));
+            r.set("outputs", outputs);
         }
-        json uniforms = json::array(), textures = json::array();
+        val uniforms = val::array(), textures = val::array();
         for (const auto& u : w.uniforms)
-            uniforms.push_back({{"name", u.name}, {"kind", int(u.type.kind)}, {"columns", u.type.columns}, {"rows", u.type.rows}, {"arraySize", u.arraySize},
-                                {"offset", u.offset}, {"arrayStride", u.arrayStride}, {"columnStride", u.columnStride}});
-        for (const auto& t : w.textures) textures.push_back({{"name", t.name}, {"binding", t.binding}, {"kind", int(t.sampleKind)}});
-        r.update({{"source", w.source}, {"entryPoint", w.entryPoint}, {"workGroupSize", w.workGroupSize}, {"uniformBinding", w.uniformBinding},
-                  {"uniformBytes", w.uniformBytes}, {"countOffset", w.countOffset}, {"uniforms", uniforms}, {"textures", textures},
-                  {"readBinding", w.readBinding}, {"writeBinding", w.writeBinding}});
-        return r.dump();
+            uniforms.call<void>("push", object({{"name", js(u.name)}, {"kind", js(int(u.type.kind))}, {"columns", js(u.type.columns)}, {"rows", js(u.type.rows)},
+                                                {"arraySize", js(u.arraySize)}, {"offset", js(u.offset)}, {"arrayStride", js(u.arrayStride)},
+                                                {"columnStride", js(u.columnStride)}}));
+        for (const auto& t : w.textures) textures.call<void>("push", object({{"name", js(t.name)}, {"binding", js(t.binding)}, {"kind", js(int(t.sampleKind))}}));
+        for (const auto& [k, v] : {std::pair<const char*, val>{"source", js(w.source)}, {"entryPoint", js(w.entryPoint)}, {"workGroupSize", js(w.workGroupSize)},
+                                   {"uniformBinding", js(w.uniformBinding)}, {"uniformBytes", js(w.uniformBytes)}, {"countOffset", js(w.countOffset)},
+                                   {"uniforms", uniforms}, {"textures", textures}, {"readBinding", array(w.readBinding)}, {"writeBinding", array(w.writeBinding)}})
+            r.set(k, v);
+        return r;
     });
-    return out.empty() ? json{{"error", last}}.dump() : out;
 }
 
 /// WebGPU fused substeps (Pipeline::step(k) on WebGL2): whether step(k > 1) of this program
@@ -98,28 +111,29 @@ static std::string wgsl(std::string source, std::string optionsJson, std::string
 /// pipeline for every k: the count is the u32 at substepsOffset of the uniform buffer).
 /// Arguments as wgsl(); options.fuseSubsteps false refuses as PipelineOptions::fuseSubsteps does.
 /// Returns {fused, reason, maxSubsteps} and, when fused, {source, uniformBytes, substepsOffset}.
-static std::string wgslSubsteps(std::string source, std::string optionsJson, std::string entriesJson) {
-    json last;
-    std::string out = guarded(last, std::string(), [&] {
-        json o = json::parse(optionsJson);
-        json r = {{"maxSubsteps", limits::maxSubsteps}};
-        if (!o.value("fuseSubsteps", true)) {
-            r.update({{"fused", false}, {"reason", "PipelineOptions::fuseSubsteps is off"}});
-            return r.dump();
+static val wgslSubsteps(std::string source, val o, val entries) {
+    return guarded([&] {
+        val r = object({{"maxSubsteps", js(limits::maxSubsteps)}});
+        if (!get<bool>(o, "fuseSubsteps", true)) {
+            r.set("fused", false);
+            r.set("reason", std::string("PipelineOptions::fuseSubsteps is off"));
+            return r;
         }
-        Planned p = plan(source, o, entriesJson);
+        Planned p = plan(source, o, entries);
         FusionDecision decision = checkFusion(source, p.read, p.pass, p.capture, !p.emitDescs.empty());
-        r.update({{"fused", decision.fused}, {"reason", decision.reason}});
+        r.set("fused", decision.fused);
+        r.set("reason", decision.reason);
         if (decision.fused) {
             WgslTranslationOptions options;
-            options.workGroupSize = o.value("workGroupSize", 256);
+            options.workGroupSize = get<int>(o, "workGroupSize", 256);
             options.fuseSubsteps = true;
             WgslShader w = translateToWgsl(source, p.read, p.pass, p.capture, p.entries.size(), options);
-            r.update({{"source", w.source}, {"uniformBytes", w.uniformBytes}, {"substepsOffset", w.substepsOffset}});
+            r.set("source", w.source);
+            r.set("uniformBytes", js(w.uniformBytes));
+            r.set("substepsOffset", js(w.substepsOffset));
         }
-        return r.dump();
+        return r;
     });
-    return out.empty() ? json{{"error", last}}.dump() : out;
 }
 
 EMSCRIPTEN_BINDINGS(xfb_wgsl) {

@@ -2,6 +2,7 @@
 /// @file
 /// @brief Capture plan: which outputs transform feedback records, and where in which buffer. Pure.
 
+#include "xfb/enum_tables.hpp"
 #include "xfb/limits.hpp"
 #include "xfb/shader_interface.hpp"
 #include "xfb/vertex_format.hpp"
@@ -13,7 +14,7 @@ namespace xfb {
 
 /// GL_INTERLEAVED_ATTRIBS (all varyings in one buffer) or GL_SEPARATE_ATTRIBS (one buffer each).
 /// Fixed when the program is linked (glTransformFeedbackVaryings), so it is never inferred.
-enum class CaptureMode { Interleaved, Separate };
+enum class CaptureMode { XFB_CAPTURE_MODES(XFB_ENUMERATOR) }; // names: XFB_CAPTURE_MODES (xfb/enum_tables.hpp)
 std::string_view captureModeName(CaptureMode m); // "interleaved" / "separate"
 
 struct CaptureOptions {

@@ -2,6 +2,7 @@
 /// @file
 /// @brief Pipeline: a Program bound to buffers with roles; one step = one transform-feedback pass.
 
+#include "xfb/enum_tables.hpp"
 #include "xfb/buffer.hpp"
 #include "xfb/emit_plan.hpp"
 #include "xfb/fusion_plan.hpp"
@@ -37,11 +38,11 @@ struct StepReport {
 
 /// How a step runs. Both backends read and write the same buffers with the same layout, so a
 /// pipeline can switch between two steps without re-uploading anything.
-enum class Backend {
-    TransformFeedback, ///< vertex shader + transform feedback (GL 4.0 / ES 3.0 / WebGL2)
-    Compute,           ///< the same source as a generated compute shader (GL 4.3 / ES 3.1)
-    Auto,              ///< times a few trial passes of both once per context and shape, keeps the faster
-};
+/// TransformFeedback ("tf"): vertex shader + transform feedback (GL 4.0 / ES 3.0 / WebGL2).
+/// Compute ("compute"): the same source as a generated compute shader (GL 4.3 / ES 3.1).
+/// Auto ("auto"): times a few trial passes of both once per context and shape, keeps the faster.
+/// Rows and names: XFB_BACKENDS (xfb/enum_tables.hpp).
+enum class Backend { XFB_BACKENDS(XFB_ENUMERATOR) };
 std::string_view backendName(Backend b); // "tf", "compute", "auto"
 
 /// Which backend a pipeline uses and why.

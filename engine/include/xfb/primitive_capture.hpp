@@ -4,6 +4,7 @@
 /// loops, fans, indexed, with primitive restart) and captures whole primitives; draws them back
 /// without the CPU reading a count.
 
+#include "xfb/enum_tables.hpp"
 #include "xfb/capture_session.hpp"
 #include "xfb/pipeline.hpp"
 #include "xfb/primitive_count.hpp"
@@ -18,17 +19,17 @@ namespace detail { struct CaptureState; }
 
 /// Who turns strips, loops, fans and index lists into the independent primitives transform
 /// feedback records.
-enum class Expansion {
-    Auto,   ///< Driver on desktop GL, Engine on OpenGL ES and WebGL2
-    Driver, ///< desktop GL: glBeginTransformFeedback(LINES/TRIANGLES) around the draw as given,
-            ///< glDrawElements and primitive restart included. Not on ES: there the draw mode must
-            ///< equal the capture mode and indexed draws are not allowed during transform feedback
-    Engine, ///< any context: one pass captures every vertex once (POINTS); a second POINTS pass
-            ///< gathers the records in primitive order (expandPrimitives' order: computed from
-            ///< gl_VertexID for non-indexed draws, a source list uploaded for indexed ones) through
-            ///< R32UI textures (glTexSubImage2D from a pixel-unpack buffer, texelFetch). Uses the
-            ///< top texture units during capture() and leaves them unbound. Byte-identical to Driver
-};
+/// - Auto ("auto"): Driver on desktop GL, Engine on OpenGL ES and WebGL2.
+/// - Driver ("driver"): desktop GL: glBeginTransformFeedback(LINES/TRIANGLES) around the draw as
+///   given, glDrawElements and primitive restart included. Not on ES: there the draw mode must
+///   equal the capture mode and indexed draws are not allowed during transform feedback.
+/// - Engine ("engine"): any context: one pass captures every vertex once (POINTS); a second POINTS
+///   pass gathers the records in primitive order (expandPrimitives' order: computed from
+///   gl_VertexID for non-indexed draws, a source list uploaded for indexed ones) through R32UI
+///   textures (glTexSubImage2D from a pixel-unpack buffer, texelFetch). Uses the top texture units
+///   during capture() and leaves them unbound. Byte-identical to Driver.
+/// Rows and names: XFB_EXPANSIONS (xfb/enum_tables.hpp).
+enum class Expansion { XFB_EXPANSIONS(XFB_ENUMERATOR) };
 std::string_view expansionName(Expansion e); // "auto", "driver", "engine"
 
 /// One part of an append session (PrimitiveCapture::captureSession): a draw, and optionally

@@ -6,6 +6,7 @@
 /// independent lines or triangles (a 4-vertex triangle strip writes 2 triangles = 6 records).
 /// Primitive restart splits an indexed draw into runs that are counted separately.
 
+#include "xfb/enum_tables.hpp"
 #include "xfb/capture_plan.hpp"
 
 #include <cstdint>
@@ -17,7 +18,7 @@
 namespace xfb {
 
 /// The draw's primitive mode (GL_POINTS ... GL_TRIANGLE_FAN).
-enum class DrawMode { Points, Lines, LineStrip, LineLoop, Triangles, TriangleStrip, TriangleFan };
+enum class DrawMode { XFB_DRAW_MODES(XFB_ENUMERATOR) }; // names: XFB_DRAW_MODES (xfb/enum_tables.hpp)
 std::string_view drawModeName(DrawMode m); // "points", "triangle_strip", ...
 std::optional<DrawMode> drawModeFromName(std::string_view name);
 /// What is captured: points, lines or triangles (glBeginTransformFeedback's primitiveMode).

@@ -10,6 +10,8 @@
 /// declaration, arrays (sizes may use macros and global `const int`s), declarations split over
 /// lines. Works for GLSL ES 1.00 (`attribute`/`varying`), GLSL ES 3.00 and GLSL 3.30+.
 
+#include "xfb/enum_tables.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -19,7 +21,7 @@
 namespace xfb {
 
 /// The scalar kind of a GLSL type.
-enum class ScalarKind { Float, Int, UInt, Bool, Double, Struct, Opaque };
+enum class ScalarKind { XFB_SCALAR_KINDS(XFB_ENUMERATOR) }; // names: XFB_SCALAR_KINDS (xfb/enum_tables.hpp)
 
 /// A GLSL type: scalar, vector (columns = 1) or matrix (columns x rows).
 struct GlslType {

@@ -2,6 +2,8 @@
 /// @file
 /// @brief Semantics and vertex formats: how a buffer's bytes map to shader inputs.
 
+#include "xfb/enum_tables.hpp"
+
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -34,7 +36,7 @@ int semanticLocation(Semantic s);
 
 /// Component type of an attribute. Transform feedback writes 32-bit values only, so these are
 /// the types a buffer that is both read and written can hold.
-enum class ComponentType : std::uint8_t { Float32, Int32, UInt32 };
+enum class ComponentType : std::uint8_t { XFB_COMPONENT_TYPES(XFB_ENUMERATOR) }; // names: XFB_COMPONENT_TYPES (xfb/enum_tables.hpp)
 std::string_view componentTypeName(ComponentType t); // "float32", "int32", "uint32"
 
 /// One attribute of an interleaved vertex format.

@@ -299,14 +299,7 @@ struct CaptureState final : Recoverable {
 
 } // namespace detail
 
-std::string_view expansionName(Expansion e) {
-    switch (e) {
-    case Expansion::Auto: return "auto";
-    case Expansion::Driver: return "driver";
-    case Expansion::Engine: return "engine";
-    }
-    return "?";
-}
+std::string_view expansionName(Expansion e) { return enumName(expansionNames, e); }
 
 PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program, std::vector<Entry> entries, PrimitiveCaptureOptions options) {
     auto s = std::make_unique<detail::CaptureState>();

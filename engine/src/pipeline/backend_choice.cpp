@@ -5,9 +5,33 @@
 #include "gl/readback.hpp"
 
 #include <chrono>
-#include <cstdio>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
+#include <cmath>
+#include <string>
 
 namespace xfb::detail {
+
+namespace {
+// A monotonic clock in milliseconds. In WebAssembly performance.now() itself: libc++'s
+// steady_clock::now() may throw std::system_error, whose message() brings printf and the locale
+// tables into the module (about 8 KB raw).
+double nowMs() {
+#ifdef __EMSCRIPTEN__
+    return emscripten_get_now();
+#else
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
+}
+
+// "12.345": milliseconds with three decimals, without printf (see nowMs()).
+std::string milliseconds(double ms) {
+    long long us = std::llround(ms * 1000);
+    std::string frac = std::to_string(us % 1000);
+    return std::to_string(us / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
+}
+} // namespace
 
 // Wall time of `n` passes that are not swapped (the state does not advance), fence-synchronised.
 double PipelineState::timePasses(Backend b, int n) {
@@ -15,11 +39,11 @@ double PipelineState::timePasses(Backend b, int n) {
     choice.backend = b;
     pass(0, false); // warm-up: first use compiles lazily in some drivers
     gl::finishWithFence();
-    auto t0 = std::chrono::steady_clock::now();
+    double t0 = nowMs();
     for (int i = 0; i < n; ++i) pass(0, false);
     gl::finishWithFence();
     choice.backend = saved;
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
+    return (nowMs() - t0) / n;
 }
 
 void PipelineState::ensureCompute(int groupSize) {
@@ -59,9 +83,9 @@ void PipelineState::select(Backend wanted, int groupSize) {
     constexpr int kTrials = 5;
     double tf = timePasses(Backend::TransformFeedback, kTrials), cs = timePasses(Backend::Compute, kTrials);
     Backend best = cs < tf ? Backend::Compute : Backend::TransformFeedback;
-    char reason[256];
-    std::snprintf(reason, sizeof reason, "auto: %s was faster, transform feedback %.3f ms vs compute %.3f ms per pass (%d trial passes each, %lld elements, %s)",
-                  best == Backend::Compute ? "compute" : "transform feedback", tf, cs, kTrials, (long long)plan.count, device->caps.renderer.c_str());
+    std::string reason = std::string("auto: ") + (best == Backend::Compute ? "compute" : "transform feedback") + " was faster, transform feedback " +
+                         milliseconds(tf) + " ms vs compute " + milliseconds(cs) + " ms per pass (" + std::to_string(kTrials) + " trial passes each, " +
+                         std::to_string(plan.count) + " elements, " + device->caps.renderer + ")";
     choice = {best, reason, tf, cs};
     device->autoDecisions[key] = {int(best), reason};
 }

@@ -215,14 +215,7 @@ std::string Pipeline::computeSource() const {
     return s.compute ? s.compute->shader.source : std::string();
 }
 
-std::string_view backendName(Backend b) {
-    switch (b) {
-    case Backend::TransformFeedback: return "tf";
-    case Backend::Compute: return "compute";
-    case Backend::Auto: return "auto";
-    }
-    return "?";
-}
+std::string_view backendName(Backend b) { return enumName(backendNames, b); }
 
 std::vector<EmitReport> Pipeline::emitted() const {
     auto& s = live(state_);

@@ -9,7 +9,7 @@
 
 namespace xfb {
 
-std::string_view captureModeName(CaptureMode m) { return m == CaptureMode::Interleaved ? "interleaved" : "separate"; }
+std::string_view captureModeName(CaptureMode m) { return enumName(captureModeNames, m); }
 
 VertexFormat OutputLayout::asVertexFormat(int firstAttr) const {
     std::vector<VertexAttribute> attributes;

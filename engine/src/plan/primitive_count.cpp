@@ -7,14 +7,6 @@
 namespace xfb {
 
 namespace {
-constexpr std::array<std::pair<DrawMode, std::string_view>, 7> kNames{{{DrawMode::Points, "points"},
-                                                                       {DrawMode::Lines, "lines"},
-                                                                       {DrawMode::LineStrip, "line_strip"},
-                                                                       {DrawMode::LineLoop, "line_loop"},
-                                                                       {DrawMode::Triangles, "triangles"},
-                                                                       {DrawMode::TriangleStrip, "triangle_strip"},
-                                                                       {DrawMode::TriangleFan, "triangle_fan"}}};
-
 // Primitives formed by one run of n vertices.
 std::int64_t primitivesOf(DrawMode m, std::int64_t n) {
     switch (m) {
@@ -30,17 +22,9 @@ std::int64_t primitivesOf(DrawMode m, std::int64_t n) {
 }
 } // namespace
 
-std::string_view drawModeName(DrawMode m) {
-    for (auto& [mode, name] : kNames)
-        if (mode == m) return name;
-    return "?";
-}
+std::string_view drawModeName(DrawMode m) { return enumName(drawModeNames, m); }
 
-std::optional<DrawMode> drawModeFromName(std::string_view name) {
-    for (auto& [mode, n] : kNames)
-        if (n == name) return mode;
-    return std::nullopt;
-}
+std::optional<DrawMode> drawModeFromName(std::string_view name) { return enumFromName<DrawMode>(drawModeNames, name); }
 
 DrawMode capturedPrimitive(DrawMode m) {
     switch (m) {

@@ -68,14 +68,7 @@ int semanticLocation(Semantic s) {
     return v >= attr0 ? v - attr0 : v; // standard semantics are numbered by their slot
 }
 
-std::string_view componentTypeName(ComponentType t) {
-    switch (t) {
-    case ComponentType::Float32: return "float32";
-    case ComponentType::Int32: return "int32";
-    case ComponentType::UInt32: return "uint32";
-    }
-    return "?";
-}
+std::string_view componentTypeName(ComponentType t) { return enumName(componentTypeNames, t); }
 
 VertexFormat VertexFormat::interleaved(std::initializer_list<VertexAttribute> attributes, int stride) {
     return interleaved(std::vector<VertexAttribute>(attributes), stride);

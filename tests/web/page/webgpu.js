@@ -195,7 +195,10 @@ test('bad shaders and bad role lists give coded errors', async () => {
   await expectError('XFB_SEMANTIC_MISSING', () => gpu.createPipeline(program, [{ input: a, output: b }]));
   await expectError('XFB_INVALID_ARGUMENT', () => gpu.createPipeline(program, [{ input: a, output: a }]));
   await expectError('XFB_UNKNOWN_UNIFORM', () => program.setUniform('nope', 1));
-  await expectError('XFB_UNIFORM_TYPE', () => program.setUniform('gravity', [1, 2]));
+  e = await expectError('XFB_UNIFORM_TYPE', () => program.setUniform('gravity', [1, 2]));
+  assert(/is floatx3 but the value has 2 numbers/.test(e.message), e.message); // the kind named from the module's ScalarKind
+  e = await expectError('XFB_INVALID_ARGUMENT', async () => gpu.createProgram({ source: await shader('particles.vert'), mode: 'sideways' }));
+  assert(e.message.includes("mode must be 'interleaved' or 'separate', got 'sideways'"), e.message); // the module's capture modes
   await expectError('XFB_UNSUPPORTED', () => gpu.createCapture(program, []));
   for (const o of [program, a, b]) o.dispose();
 });
