@@ -234,7 +234,7 @@ class Xfb {
     if (options.queries !== undefined && typeof options.queries !== 'boolean') invalid('createPipeline(): queries must be a boolean');
     if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') invalid('createPipeline(): fuseSubsteps must be a boolean');
     const id = this.#call('createPipeline', program.id, this.#entries(entries, 'createPipeline()'), options);
-    const pipeline = new XfbPipeline(this, id, entries, program);
+    const pipeline = new XfbPipeline(this, id, program);
     this.#objects.add(pipeline);
     return pipeline;
   }
@@ -631,8 +631,8 @@ function uniformLocation(gl, program, id) {
 }
 
 export class XfbPipeline extends XfbObject {
-  #entries; #uniforms; #replay = null;
-  constructor(owner, id, entries, program) { super(owner, id, 'pipeline'); this.#entries = entries; this.#uniforms = program.uniformCache; }
+  #uniforms; #replay = null;
+  constructor(owner, id, program) { super(owner, id, 'pipeline'); this.#uniforms = program.uniformCache; }
   get info() { return this.call('pipelineInfo'); }
   get count() { return this.info.count; }
 

@@ -158,7 +158,7 @@ public:
             if (!r.refusal.empty()) return object({{"refusal", js(r.refusal)}});
             val uniforms = val::array();
             for (const auto& u : r.uniforms)
-                uniforms.call<void>("push", object({{"name", js(u.name)}, {"location", js(u.location)}, {"type", js(u.type)}, {"kind", val(u.kind)},
+                uniforms.call<void>("push", object({{"name", js(u.name)}, {"location", js(u.location)}, {"type", js(u.type)}, {"kind", js(int(u.kind))},
                                                     {"components", js(u.components)}, {"arraySize", js(u.arraySize)}}));
             auto pair = [](const unsigned (&n)[2]) { return array(std::vector<unsigned>{n[0], n[1]}); };
             return object({{"program", js(r.program)}, {"vao", pair(r.vertexArrays)}, {"tf", pair(r.transformFeedbacks)}, {"side", js(r.side)},
