@@ -366,7 +366,7 @@ class Xfb {
       let e = cache.get(u.name);
       if (!e) cache.set(u.name, e = { kind: u.kind, components: u.components, max: u.components * u.arraySize, value: null, gl: false, wasm: false });
       const m = MATRICES[u.type], t = `uniform${u.components}${u.kind === K.float ? 'f' : u.kind === K.uint ? 'ui' : 'i'}`;
-      uniforms.push({ e, l: uniformLocation(this.#gl, program, u.location), m: m && `uniformMatrix${m}fv`, t, c: u.components });
+      uniforms.push({ e, set: uniformSetter(this.#gl, uniformLocation(this.#gl, program, u.location), m && `uniformMatrix${m}fv`, t, u.components) });
     }
     for (const e of cache.values()) e.gl = false; // the wasm step just now uploaded every value
     const r = { program, vaos: d.vao.map((n) => GL.vaos[n]), tfs: d.tf.map((n) => GL.transformFeedbacks[n]), side: d.side, count: d.count, uniforms, n: 0, calls: 0, epoch: this.#epoch };
@@ -424,9 +424,7 @@ class Xfb {
       const e = u.e, v = e.value;
       if (!e.gl) continue;
       e.gl = false; calls++;
-      if (u.m) gl[u.m](u.l, false, v);
-      else if (v.length === u.c) gl[u.t](u.l, v[0], v[1], v[2], v[3]); // by value: faster than uniform*v in Chromium
-      else gl[u.t + 'v'](u.l, v);
+      u.set(v);
     }
     gl.bindVertexArray(r.vaos[side]);
     gl.bindTransformFeedback(0x8E22, r.tfs[side]);
@@ -622,6 +620,20 @@ export class XfbProgram extends XfbObject {
 // glUniformMatrix*fv by GL type.
 const MATRICES = { 0x8B5A: '2', 0x8B5B: '3', 0x8B5C: '4', 0x8B65: '2x3', 0x8B66: '2x4', 0x8B67: '3x2', 0x8B68: '3x4', 0x8B69: '4x2', 0x8B6A: '4x3' };
 const check = (result) => { if (result instanceof XfbError) throw result; };
+
+// The upload of one kept uniform value `v` (an array of numbers) to location `l`, made once per
+// recipe with the exact arity: one value goes by value (uniform1f(l, x) is faster than uniform1fv
+// in Chromium, and a call with surplus arguments or out-of-range reads is slower than either).
+function uniformSetter(gl, l, matrix, name, components) {
+  if (matrix) { const f = gl[matrix]; return (v) => f.call(gl, l, false, v); }
+  const f = gl[name], fv = gl[`${name}v`];
+  switch (components) {
+    case 1: return (v) => (v.length === 1 ? f.call(gl, l, v[0]) : fv.call(gl, l, v));
+    case 2: return (v) => (v.length === 2 ? f.call(gl, l, v[0], v[1]) : fv.call(gl, l, v));
+    case 3: return (v) => (v.length === 3 ? f.call(gl, l, v[0], v[1], v[2]) : fv.call(gl, l, v));
+    default: return (v) => (v.length === 4 ? f.call(gl, l, v[0], v[1], v[2], v[3]) : fv.call(gl, l, v));
+  }
+}
 
 // The WebGLUniformLocation of Emscripten's location id, resolved as its glGetUniformLocation does.
 function uniformLocation(gl, program, id) {
