@@ -9,6 +9,20 @@ const xfb = await createXfb({ canvas });
 const vec4 = (slot) => [{ semantic: `ATTR${slot}`, components: 4 }];
 const sameBytes = (a, b) => a.byteLength === b.byteLength && new Uint8Array(a.buffer, a.byteOffset, a.byteLength).every((x, i) => x === new Uint8Array(b.buffer, b.byteOffset, b.byteLength)[i]);
 
+// Reads a neighbour (texelFetch): not element-local, so step(k) runs k passes.
+const NEIGHBOUR_SOURCE = `#version 300 es
+precision highp float;
+precision highp sampler2D;
+in vec4 position;
+uniform sampler2D positions;
+uniform int xfb_substep;
+out vec4 out_position;
+void main() {
+    vec4 neighbour = texelFetch(positions, ivec2((gl_VertexID + 1) % 8, 0), 0);
+    out_position = position + vec4(float(xfb_substep), 1.0, 0.0, 0.0) + neighbour * 0.0;
+}
+`;
+
 test('fused particles: step(16) is one pass that equals 16 passes and the JS reference', async ({ note }) => {
   const n = 1000;
   const ref = pseudoRandom(n * 8, -1, 1, 7);
@@ -101,18 +115,7 @@ test('int and uint state through the interleaved layout, and xfb_substep, fused 
 });
 
 test('a simulation that reads other elements refuses fusion with the reason and runs k passes', async () => {
-  const source = `#version 300 es
-precision highp float;
-precision highp sampler2D;
-in vec4 position;
-uniform sampler2D positions;
-uniform int xfb_substep;
-out vec4 out_position;
-void main() {
-    vec4 neighbour = texelFetch(positions, ivec2((gl_VertexID + 1) % 8, 0), 0);
-    out_position = position + vec4(float(xfb_substep), 1.0, 0.0, 0.0) + neighbour * 0.0;
-}
-`;
+  const source = NEIGHBOUR_SOURCE;
   const n = 8, data = pseudoRandom(n * 4, -1, 1, 21);
   const program = xfb.createProgram({ source });
   const state = xfb.createBuffer({ format: vec4(0), count: n, data });
@@ -290,18 +293,7 @@ test('WebGPU refuses fusion as WebGL2 does, with the reason (flock, cloth, a tex
     note(`${name}: ${answers[1].reason}`);
   }
   // A texel fetch of a neighbour refuses; step(4) runs four passes, xfb_substep 0..3 one per pass.
-  const source = `#version 300 es
-precision highp float;
-precision highp sampler2D;
-in vec4 position;
-uniform sampler2D positions;
-uniform int xfb_substep;
-out vec4 out_position;
-void main() {
-    vec4 neighbour = texelFetch(positions, ivec2((gl_VertexID + 1) % 8, 0), 0);
-    out_position = position + vec4(float(xfb_substep), 1.0, 0.0, 0.0) + neighbour * 0.0;
-}
-`;
+  const source = NEIGHBOUR_SOURCE;
   const data = pseudoRandom(8 * 4, -1, 1, 21);
   const program = gpu.createProgram({ source });
   const state = gpu.createBuffer({ format: vec4(0), count: 8, data });
