@@ -41,7 +41,7 @@ void OrderedEmitState::bind(int stateBinding, int nextStateBinding) {
 }
 #else
 OrderedEmitState::OrderedEmitState(std::int64_t, std::size_t) {}
-int OrderedEmitState::bind(int, int) { return 0; }
+void OrderedEmitState::bind(int, int) {}
 #endif
 
 } // namespace xfb::detail
