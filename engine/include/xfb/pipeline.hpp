@@ -183,7 +183,8 @@ public:
     std::int64_t count() const;
     std::uint64_t stepsTaken() const;
     /// GL calls the last pass itself made (9 for transform feedback, plus glUniform* for changed
-    /// values), counted by the engine; the shared-context guard's calls are not included.
+    /// values), counted as the engine makes them; the shared-context guard's calls and the
+    /// glGetError of Debug builds are not included. After stepsReplayed(), the count it was given.
     int lastStepGlCalls() const;
 
     /// The steady step(1) as GL names (see StepRecipe), valid until the next call on this

@@ -14,7 +14,7 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassP
     throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
                                             "' (WebGL2 has no compute shaders). Use the transform-feedback backend");
 }
-int ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&, const std::vector<std::shared_ptr<BufferState>>&) { return 0; }
+void ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&, const std::vector<std::shared_ptr<BufferState>>&) {}
 void ComputePass::forget() {}
 #else
 
@@ -38,9 +38,9 @@ void ComputeKernel::build(const ProgramState& program, const std::string& source
     glUseProgram(0);
 }
 
-int ComputeKernel::use(const ProgramState& program) {
-    glUseProgram(this->program);
-    return 1 + uniforms.flush(program.uniforms, program.versions);
+void ComputeKernel::use(const ProgramState& program) {
+    XFB_GL_COUNTED(glUseProgram(this->program));
+    uniforms.flush(program.uniforms, program.versions);
 }
 
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,
@@ -97,41 +97,39 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     return pass;
 }
 
-int ComputePass::dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
-                          const std::vector<std::shared_ptr<BufferState>>& outputs) {
-    int calls = 0;
+void ComputePass::dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
+                           const std::vector<std::shared_ptr<BufferState>>& outputs) {
     auto bindInputs = [&] {
         for (std::size_t e = 0; e < inputs.size(); ++e)
-            if (int b = shader.readBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name), ++calls;
+            if (int b = shader.readBinding[e]; b >= 0) XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name));
     };
     if (ordered) {
         // The single pass: this step's look-back state, the next step's, the totals it writes.
-        calls += ordered->bind(shader.stateBinding, shader.nextStateBinding) + 1;
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.totalsBinding), totals);
+        ordered->bind(shader.stateBinding, shader.nextStateBinding);
+        XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.totalsBinding), totals));
     } else if (!emits.empty()) {
         // Counts, then each budget's prefix sum and totals: where every element's records start.
-        calls += counting.use(program) + 2;
+        counting.use(program);
         bindInputs();
         for (std::size_t b = 0; b < counts.size(); ++b)
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.countsBinding[b]), counts[b]), ++calls;
-        glDispatchCompute(groups, 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.countsBinding[b]), counts[b]));
+        XFB_GL_COUNTED(glDispatchCompute(groups, 1, 1));
+        XFB_GL_COUNTED(glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT));
         for (std::size_t b = 0; b < counts.size(); ++b)
-            calls += scan->run(counts[b], firsts[b], totals, int(b), emits.budgets[b].capacity);
+            scan->run(counts[b], firsts[b], totals, int(b), emits.budgets[b].capacity);
         for (std::size_t b = 0; b < firsts.size(); ++b)
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.firstBinding[b]), firsts[b]), ++calls;
+            XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.firstBinding[b]), firsts[b]));
     }
-    calls += main.use(program) + 2; // + dispatch, barrier
+    main.use(program);
     bindInputs();
     for (std::size_t e = 0; e < outputs.size(); ++e)
-        if (int b = shader.writeBinding[e]; b >= 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name), ++calls;
-    glDispatchCompute(groups, 1, 1);
+        if (int b = shader.writeBinding[e]; b >= 0) XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name));
+    XFB_GL_COUNTED(glDispatchCompute(groups, 1, 1));
     // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform feedback
     // writing over these buffers (a backend switch), the next dispatch, a readback, or an
     // indirect draw / dispatch of the emitted totals.
-    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT |
-                    GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-    return calls;
+    XFB_GL_COUNTED(glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT |
+                                   GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT | GL_COMMAND_BARRIER_BIT));
 }
 #endif
 

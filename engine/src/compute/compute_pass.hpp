@@ -22,8 +22,8 @@ struct ComputeKernel {
     gl::UniformMirror uniforms; // the Program's values this kernel holds
     /// Compiles and links `source`; finds the Program's uniforms and sets xfb_count.
     void build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count);
-    /// glUseProgram + glUniform* for values changed since the last call. Returns GL calls made.
-    int use(const ProgramState& program);
+    /// glUseProgram + glUniform* for values changed since the last call (counted in gl::callCount()).
+    void use(const ProgramState& program);
 };
 
 struct ComputePass final : Recoverable {
@@ -46,9 +46,9 @@ struct ComputePass final : Recoverable {
     /// One pass: glUseProgram, changed uniforms, glBindBufferBase(GL_SHADER_STORAGE_BUFFER) for
     /// each entry's current input and output, glDispatchCompute, glMemoryBarrier; with emitted
     /// outputs either the look-back state and totals bound too (single pass), or the count pass
-    /// and prefix sums first. Returns the number of GL calls made.
-    int dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
-                 const std::vector<std::shared_ptr<BufferState>>& outputs);
+    /// and prefix sums first. Every call is counted in gl::callCount().
+    void dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
+                  const std::vector<std::shared_ptr<BufferState>>& outputs);
     /// Forgets every GL name (after a context loss: they died with the context); the pipeline
     /// that owns it builds a new one. Its prefix sum forgets its own.
     void forget() override;

@@ -1,5 +1,7 @@
 #include "compute/ordered_emit.hpp"
 
+#include "gl/gl_check.hpp"
+
 #include <vector>
 
 namespace xfb::detail {
@@ -32,15 +34,14 @@ OrderedEmitState::OrderedEmitState(std::int64_t tiles, std::size_t budgets) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 
-int OrderedEmitState::bind(int stateBinding, int nextStateBinding) {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(stateBinding), buffers[current]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(nextStateBinding), buffers[1 - current]);
+void OrderedEmitState::bind(int stateBinding, int nextStateBinding) {
+    XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(stateBinding), buffers[current]));
+    XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(nextStateBinding), buffers[1 - current]));
     current = 1 - current;
-    return 2;
 }
 #else
 OrderedEmitState::OrderedEmitState(std::int64_t, std::size_t) {}
-int OrderedEmitState::bind(int, int) { return 0; }
+void OrderedEmitState::bind(int, int) {}
 #endif
 
 } // namespace xfb::detail

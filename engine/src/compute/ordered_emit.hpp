@@ -56,8 +56,8 @@ struct OrderedEmitState {
     gl::BufferName buffers[2];
     int current = 0;
     OrderedEmitState(std::int64_t tiles, std::size_t budgets);
-    /// glBindBufferBase of this step's state and the next one's, then flips. Returns GL calls (2).
-    int bind(int stateBinding, int nextStateBinding);
+    /// glBindBufferBase of this step's state and the next one's, then flips.
+    void bind(int stateBinding, int nextStateBinding);
     /// Forgets the GL names (context loss).
     void forget() { buffers[0].forget(), buffers[1].forget(); }
 };

@@ -123,48 +123,42 @@ void PrefixScan::forget() {
     for (auto& b : scanned) b.forget();
 }
 
-int PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity) {
-    int calls = 0;
+void PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity) {
     auto groups = [&](std::int64_t k) { return GLuint((k + groupSize - 1) / groupSize); };
     auto scanGroups = [&](std::int64_t k) { return GLuint((k + std::int64_t(groupSize) * kPerThread - 1) / (std::int64_t(groupSize) * kPerThread)); };
-    auto barrier = [&] { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT), ++calls; };
+    auto barrier = [] { XFB_GL_COUNTED(glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)); };
     const std::size_t top = sizes.size() - 1;
-    glUseProgram(scan);
-    ++calls;
+    XFB_GL_COUNTED(glUseProgram(scan));
     // Up: scan each level, writing each group's total into the next level.
     for (std::size_t j = 0; j <= top; ++j) {
-        glUniform1ui(scanN, GLuint(sizes[j]));
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, j == 0 ? counts : sums[j]);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 0 ? firsts : scanned[j]);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, j == top ? sums.back() : sums[j + 1]);
-        glDispatchCompute(scanGroups(sizes[j]), 1, 1);
-        calls += 5;
+        XFB_GL_COUNTED(glUniform1ui(scanN, GLuint(sizes[j])));
+        XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, j == 0 ? counts : sums[j]));
+        XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 0 ? firsts : scanned[j]));
+        XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, j == top ? sums.back() : sums[j + 1]));
+        XFB_GL_COUNTED(glDispatchCompute(scanGroups(sizes[j]), 1, 1));
         barrier();
     }
     // Down: add each group's offset, from the top level to the counts' level.
-    if (top > 0) glUseProgram(add), ++calls;
+    if (top > 0) XFB_GL_COUNTED(glUseProgram(add));
     for (std::size_t j = top; j >= 1; --j) {
-        glUniform1ui(addN, GLuint(sizes[j - 1]));
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, scanned[j]);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 1 ? firsts : scanned[j - 1]);
-        glDispatchCompute(groups(sizes[j - 1]), 1, 1);
-        calls += 4;
+        XFB_GL_COUNTED(glUniform1ui(addN, GLuint(sizes[j - 1])));
+        XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, scanned[j]));
+        XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 1 ? firsts : scanned[j - 1]));
+        XFB_GL_COUNTED(glDispatchCompute(groups(sizes[j - 1]), 1, 1));
         barrier();
     }
-    glUseProgram(total);
-    glUniform1ui(totalCapacity, GLuint(capacity));
-    glUniform1ui(totalSlot, GLuint(slot));
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, firsts);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, totals);
-    glDispatchCompute(1, 1, 1);
-    calls += 7;
-    return calls;
+    XFB_GL_COUNTED(glUseProgram(total));
+    XFB_GL_COUNTED(glUniform1ui(totalCapacity, GLuint(capacity)));
+    XFB_GL_COUNTED(glUniform1ui(totalSlot, GLuint(slot)));
+    XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts));
+    XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, firsts));
+    XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, totals));
+    XFB_GL_COUNTED(glDispatchCompute(1, 1, 1));
 }
 #else
 PrefixScan::PrefixScan(std::int64_t, int, int, bool) {}
 void PrefixScan::forget() {}
-int PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t) { return 0; }
+void PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t) {}
 #endif
 
 } // namespace xfb::detail

@@ -37,8 +37,8 @@ struct PrefixScan final : Recoverable {
     /// Forgets every GL name (after a context loss); the pipeline that owns it builds a new one.
     void forget() override;
     /// firsts[i] = counts[0] + ... + counts[i-1]; totals slot `slot` from the last element.
-    /// Returns the number of GL calls made.
-    int run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity);
+    /// Every call is counted in gl::callCount().
+    void run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity);
 };
 
 } // namespace xfb::detail

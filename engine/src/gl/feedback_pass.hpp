@@ -1,7 +1,7 @@
 #pragma once
 // Internal: the one transform-feedback pass bracket, shared by the pipeline step, both primitive
 // capture expansions and the record gather.
-#include "gl/gl_api.hpp"
+#include "gl/gl_check.hpp"
 
 namespace xfb::gl {
 
@@ -10,15 +10,16 @@ namespace xfb::gl {
 /// glDisable(GL_RASTERIZER_DISCARD). With a `query`, glBeginQuery / glEndQuery
 /// (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN) around the begin and end. The program, vertex
 /// array and transform feedback object are the caller's to bind (GL 3.0 / ES 3.0 / WebGL2).
+/// Every call is counted (gl::callCount()); `draw()` counts its own.
 template<class Draw>
 void feedbackPass(GLenum primitive, GLuint query, Draw&& draw) {
-    glEnable(GL_RASTERIZER_DISCARD);
-    if (query) glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
-    glBeginTransformFeedback(primitive);
+    XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD));
+    if (query) XFB_GL_COUNTED(glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query));
+    XFB_GL_COUNTED(glBeginTransformFeedback(primitive));
     draw();
-    glEndTransformFeedback();
-    if (query) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
-    glDisable(GL_RASTERIZER_DISCARD);
+    XFB_GL_COUNTED(glEndTransformFeedback());
+    if (query) XFB_GL_COUNTED(glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN));
+    XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
 }
 
 } // namespace xfb::gl

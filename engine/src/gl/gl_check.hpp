@@ -1,6 +1,7 @@
 #pragma once
 // Internal: turning GL errors into xfb::Error.
 
+#include "gl/call_count.hpp"
 #include "gl/gl_api.hpp"
 
 #include <vector>
@@ -23,9 +24,14 @@ void check(const char* what);
 
 } // namespace xfb::gl
 
-// XFB_GL(call): in debug builds every call is followed by a check naming it.
+// XFB_GL_COUNTED(call): the call, counted in gl::callCount(); an expression with the call's value.
+// Used alone on the step's paths, whose errors are collected once after the pass.
+#define XFB_GL_COUNTED(call) (++::xfb::gl::callCount(), call)
+
+// XFB_GL(call): counted as well, and in debug builds followed by a check naming it (whose
+// glGetError is not counted).
 #ifdef XFB_GL_CHECK_EVERY_CALL
-#define XFB_GL(call) do { call; ::xfb::gl::check(#call); } while (0)
+#define XFB_GL(call) do { XFB_GL_COUNTED(call); ::xfb::gl::check(#call); } while (0)
 #else
-#define XFB_GL(call) call
+#define XFB_GL(call) XFB_GL_COUNTED(call)
 #endif

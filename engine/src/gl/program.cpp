@@ -20,28 +20,28 @@ void uploadUniform(GLint location, GLenum type, int components, const std::vecto
     const auto* i = reinterpret_cast<const GLint*>(value.data());
     const auto* ui = reinterpret_cast<const GLuint*>(value.data());
     switch (type) {
-    case GL_FLOAT: glUniform1fv(location, n, f); break;
-    case GL_FLOAT_VEC2: glUniform2fv(location, n, f); break;
-    case GL_FLOAT_VEC3: glUniform3fv(location, n, f); break;
-    case GL_FLOAT_VEC4: glUniform4fv(location, n, f); break;
-    case GL_INT: case GL_BOOL: glUniform1iv(location, n, i); break;
-    case GL_INT_VEC2: case GL_BOOL_VEC2: glUniform2iv(location, n, i); break;
-    case GL_INT_VEC3: case GL_BOOL_VEC3: glUniform3iv(location, n, i); break;
-    case GL_INT_VEC4: case GL_BOOL_VEC4: glUniform4iv(location, n, i); break;
-    case GL_UNSIGNED_INT: glUniform1uiv(location, n, ui); break;
-    case GL_UNSIGNED_INT_VEC2: glUniform2uiv(location, n, ui); break;
-    case GL_UNSIGNED_INT_VEC3: glUniform3uiv(location, n, ui); break;
-    case GL_UNSIGNED_INT_VEC4: glUniform4uiv(location, n, ui); break;
-    case GL_FLOAT_MAT2: glUniformMatrix2fv(location, n, GL_FALSE, f); break;
-    case GL_FLOAT_MAT3: glUniformMatrix3fv(location, n, GL_FALSE, f); break;
-    case GL_FLOAT_MAT4: glUniformMatrix4fv(location, n, GL_FALSE, f); break;
-    case GL_FLOAT_MAT2x3: glUniformMatrix2x3fv(location, n, GL_FALSE, f); break;
-    case GL_FLOAT_MAT2x4: glUniformMatrix2x4fv(location, n, GL_FALSE, f); break;
-    case GL_FLOAT_MAT3x2: glUniformMatrix3x2fv(location, n, GL_FALSE, f); break;
-    case GL_FLOAT_MAT3x4: glUniformMatrix3x4fv(location, n, GL_FALSE, f); break;
-    case GL_FLOAT_MAT4x2: glUniformMatrix4x2fv(location, n, GL_FALSE, f); break;
-    case GL_FLOAT_MAT4x3: glUniformMatrix4x3fv(location, n, GL_FALSE, f); break;
-    default: glUniform1iv(location, n, i); break; // samplers: a texture unit
+    case GL_FLOAT: XFB_GL_COUNTED(glUniform1fv(location, n, f)); break;
+    case GL_FLOAT_VEC2: XFB_GL_COUNTED(glUniform2fv(location, n, f)); break;
+    case GL_FLOAT_VEC3: XFB_GL_COUNTED(glUniform3fv(location, n, f)); break;
+    case GL_FLOAT_VEC4: XFB_GL_COUNTED(glUniform4fv(location, n, f)); break;
+    case GL_INT: case GL_BOOL: XFB_GL_COUNTED(glUniform1iv(location, n, i)); break;
+    case GL_INT_VEC2: case GL_BOOL_VEC2: XFB_GL_COUNTED(glUniform2iv(location, n, i)); break;
+    case GL_INT_VEC3: case GL_BOOL_VEC3: XFB_GL_COUNTED(glUniform3iv(location, n, i)); break;
+    case GL_INT_VEC4: case GL_BOOL_VEC4: XFB_GL_COUNTED(glUniform4iv(location, n, i)); break;
+    case GL_UNSIGNED_INT: XFB_GL_COUNTED(glUniform1uiv(location, n, ui)); break;
+    case GL_UNSIGNED_INT_VEC2: XFB_GL_COUNTED(glUniform2uiv(location, n, ui)); break;
+    case GL_UNSIGNED_INT_VEC3: XFB_GL_COUNTED(glUniform3uiv(location, n, ui)); break;
+    case GL_UNSIGNED_INT_VEC4: XFB_GL_COUNTED(glUniform4uiv(location, n, ui)); break;
+    case GL_FLOAT_MAT2: XFB_GL_COUNTED(glUniformMatrix2fv(location, n, GL_FALSE, f)); break;
+    case GL_FLOAT_MAT3: XFB_GL_COUNTED(glUniformMatrix3fv(location, n, GL_FALSE, f)); break;
+    case GL_FLOAT_MAT4: XFB_GL_COUNTED(glUniformMatrix4fv(location, n, GL_FALSE, f)); break;
+    case GL_FLOAT_MAT2x3: XFB_GL_COUNTED(glUniformMatrix2x3fv(location, n, GL_FALSE, f)); break;
+    case GL_FLOAT_MAT2x4: XFB_GL_COUNTED(glUniformMatrix2x4fv(location, n, GL_FALSE, f)); break;
+    case GL_FLOAT_MAT3x2: XFB_GL_COUNTED(glUniformMatrix3x2fv(location, n, GL_FALSE, f)); break;
+    case GL_FLOAT_MAT3x4: XFB_GL_COUNTED(glUniformMatrix3x4fv(location, n, GL_FALSE, f)); break;
+    case GL_FLOAT_MAT4x2: XFB_GL_COUNTED(glUniformMatrix4x2fv(location, n, GL_FALSE, f)); break;
+    case GL_FLOAT_MAT4x3: XFB_GL_COUNTED(glUniformMatrix4x3fv(location, n, GL_FALSE, f)); break;
+    default: XFB_GL_COUNTED(glUniform1iv(location, n, i)); break; // samplers: a texture unit
     }
 }
 
@@ -55,7 +55,7 @@ void ProgramState::mirrorValues(const ProgramState& source) {
     versions = source.versions;
 }
 
-int ProgramState::flushUniforms() { return mirror.flush(uniforms, versions); }
+void ProgramState::flushUniforms() { mirror.flush(uniforms, versions); }
 
 bool setUniformValue(Uniform& u, std::uint64_t& total, std::span<const std::byte> bytes) {
     if (u.value.size() == bytes.size() && std::memcmp(u.value.data(), bytes.data(), bytes.size()) == 0) return false;
@@ -67,19 +67,16 @@ bool setUniformValue(Uniform& u, std::uint64_t& total, std::span<const std::byte
 } // namespace detail
 
 namespace gl {
-int UniformMirror::flush(const detail::UniformValues& values, std::uint64_t total) {
-    if (appliedTotal_ == total) return 0;
-    int calls = 0;
+void UniformMirror::flush(const detail::UniformValues& values, std::uint64_t total) {
+    if (appliedTotal_ == total) return;
     for (auto& slot : slots_) {
         auto it = values.find(slot.name);
         if (it == values.end() || it->second.version == slot.applied) continue;
         const detail::Uniform& u = it->second;
         detail::uploadUniform(slot.location, u.type, u.components, u.value);
         slot.applied = u.version;
-        ++calls;
     }
     appliedTotal_ = total;
-    return calls;
 }
 void UniformMirror::markApplied(std::string_view name, std::uint64_t version) {
     for (auto& slot : slots_)

@@ -88,8 +88,7 @@ struct ProgramState final : Recoverable {
     void forget() override { program.forget(); }
     void restore() override { link(); }
     /// glUniform* for every value changed since the last flush; the program must be current.
-    /// Returns the number of GL calls made.
-    int flushUniforms();
+    void flushUniforms();
     /// Compiles and links `program` from the plans (also after a context loss).
     void link();
     /// Takes the values `source` holds for the uniforms this program has (a generated variant of

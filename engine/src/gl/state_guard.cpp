@@ -105,7 +105,7 @@ StateGuard::~StateGuard() {
 namespace {
 GLint getInt(GLenum name) {
     GLint v = 0;
-    glGetIntegerv(name, &v);
+    XFB_GL_COUNTED(glGetIntegerv(name, &v));
     return v;
 }
 } // namespace
@@ -122,7 +122,7 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
     // Generic buffer bindings are cleared while xfb runs (WebGL2 refuses a transform-feedback draw
     // while one of its buffers is also bound to another target; xfb's code leaves them at zero).
     auto clear = [](GLenum query, GLenum target, GLint& saved) {
-        if ((saved = getInt(query))) glBindBuffer(target, 0);
+        if ((saved = getInt(query))) XFB_GL_COUNTED(glBindBuffer(target, 0));
     };
     if (bits_ & CachedArrayBuffer) clear(GL_ARRAY_BUFFER_BINDING, GL_ARRAY_BUFFER, arrayBuffer_);
     if (bits_ & CachedCopyBuffers) clear(GL_COPY_READ_BUFFER_BINDING, GL_COPY_READ_BUFFER, copyRead_), clear(GL_COPY_WRITE_BUFFER_BINDING, GL_COPY_WRITE_BUFFER, copyWrite_);
@@ -130,17 +130,17 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
     if (bits_ & CachedTransformFeedback) feedback_ = getInt(GL_TRANSFORM_FEEDBACK_BINDING);
     if (bits_ & CachedFeedbackBuffer) clear(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER, feedbackBuffer_);
     if (bits_ & CachedDiscard) {
-        discard_ = glIsEnabled(GL_RASTERIZER_DISCARD);
-        if (desktop_) restart_ = glIsEnabled(GL_PRIMITIVE_RESTART);
+        discard_ = XFB_GL_COUNTED(glIsEnabled(GL_RASTERIZER_DISCARD));
+        if (desktop_) restart_ = XFB_GL_COUNTED(glIsEnabled(GL_PRIMITIVE_RESTART));
     }
     if (bits_ & (CachedTextures | ReliedSamplers)) {
         activeTexture_ = getInt(GL_ACTIVE_TEXTURE);
         for (unsigned i = 0; i < units_; ++i) {
-            glActiveTexture(GL_TEXTURE0 + firstUnit_ + i);
+            XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0 + firstUnit_ + i));
             if (bits_ & CachedTextures) textures_[i] = getInt(GL_TEXTURE_BINDING_2D);
             if (bits_ & ReliedSamplers) {
                 samplers_[i] = getInt(GL_SAMPLER_BINDING);
-                if (samplers_[i]) glBindSampler(firstUnit_ + i, 0);
+                if (samplers_[i]) XFB_GL_COUNTED(glBindSampler(firstUnit_ + i, 0));
             }
         }
     }
@@ -150,7 +150,7 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
             GLenum name = pixelStoreName(i);
             if (!name) continue;
             pixelStore_[i] = getInt(name);
-            if (pixelStore_[i] != pixelStoreDefault(i)) glPixelStorei(name, pixelStoreDefault(i));
+            if (pixelStore_[i] != pixelStoreDefault(i)) XFB_GL_COUNTED(glPixelStorei(name, pixelStoreDefault(i)));
         }
     }
 }
@@ -171,27 +171,27 @@ StateGuard::~StateGuard() {
         if ((bits_ & bit) && (saved || all)) bind(GLuint(saved));
     };
     // A program deleted while current stays current until replaced; it cannot be made current again.
-    if (bits_ & CachedProgram) glUseProgram(program_ && glIsProgram(GLuint(program_)) ? GLuint(program_) : 0);
-    if (bits_ & CachedVertexArray) glBindVertexArray(GLuint(vertexArray_));
-    rebind(CachedArrayBuffer, arrayBuffer_, [](GLuint n) { glBindBuffer(GL_ARRAY_BUFFER, n); });
-    rebind(CachedCopyBuffers, copyRead_, [](GLuint n) { glBindBuffer(GL_COPY_READ_BUFFER, n); });
-    rebind(CachedCopyBuffers, copyWrite_, [](GLuint n) { glBindBuffer(GL_COPY_WRITE_BUFFER, n); });
-    rebind(CachedUnpackBuffer, unpack_, [](GLuint n) { glBindBuffer(GL_PIXEL_UNPACK_BUFFER, n); });
-    rebind(CachedTransformFeedback, feedback_, [](GLuint n) { glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, n); });
-    rebind(CachedFeedbackBuffer, feedbackBuffer_, [](GLuint n) { glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, n); });
-    if ((bits_ & CachedDiscard) && (discard_ || all)) discard_ ? glEnable(GL_RASTERIZER_DISCARD) : glDisable(GL_RASTERIZER_DISCARD);
-    if ((bits_ & CachedDiscard) && desktop_ && (restart_ || all)) restart_ ? glEnable(GL_PRIMITIVE_RESTART) : glDisable(GL_PRIMITIVE_RESTART);
+    if (bits_ & CachedProgram) XFB_GL_COUNTED(glUseProgram(program_ && XFB_GL_COUNTED(glIsProgram(GLuint(program_))) ? GLuint(program_) : 0));
+    if (bits_ & CachedVertexArray) XFB_GL_COUNTED(glBindVertexArray(GLuint(vertexArray_)));
+    rebind(CachedArrayBuffer, arrayBuffer_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_ARRAY_BUFFER, n)); });
+    rebind(CachedCopyBuffers, copyRead_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_COPY_READ_BUFFER, n)); });
+    rebind(CachedCopyBuffers, copyWrite_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, n)); });
+    rebind(CachedUnpackBuffer, unpack_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, n)); });
+    rebind(CachedTransformFeedback, feedback_, [](GLuint n) { XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, n)); });
+    rebind(CachedFeedbackBuffer, feedbackBuffer_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, n)); });
+    if ((bits_ & CachedDiscard) && (discard_ || all)) discard_ ? XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD)) : XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
+    if ((bits_ & CachedDiscard) && desktop_ && (restart_ || all)) restart_ ? XFB_GL_COUNTED(glEnable(GL_PRIMITIVE_RESTART)) : XFB_GL_COUNTED(glDisable(GL_PRIMITIVE_RESTART));
     for (unsigned i = 0; i < units_; ++i) {
         if (bits_ & CachedTextures) {
-            glActiveTexture(GL_TEXTURE0 + firstUnit_ + i);
-            glBindTexture(GL_TEXTURE_2D, GLuint(textures_[i]));
+            XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0 + firstUnit_ + i));
+            XFB_GL_COUNTED(glBindTexture(GL_TEXTURE_2D, GLuint(textures_[i])));
         }
-        if ((bits_ & ReliedSamplers) && samplers_[i]) glBindSampler(firstUnit_ + i, GLuint(samplers_[i]));
+        if ((bits_ & ReliedSamplers) && samplers_[i]) XFB_GL_COUNTED(glBindSampler(firstUnit_ + i, GLuint(samplers_[i])));
     }
-    if (bits_ & CachedTextures) glActiveTexture(GLenum(activeTexture_));
+    if (bits_ & CachedTextures) XFB_GL_COUNTED(glActiveTexture(GLenum(activeTexture_)));
     if (bits_ & ReliedPixelStore)
         for (int i = 0; i < kPixelStore; ++i)
-            if (GLenum name = pixelStoreName(i); name && pixelStore_[i] != pixelStoreDefault(i)) glPixelStorei(name, pixelStore_[i]);
+            if (GLenum name = pixelStoreName(i); name && pixelStore_[i] != pixelStoreDefault(i)) XFB_GL_COUNTED(glPixelStorei(name, pixelStore_[i]));
 }
 
 #endif

@@ -33,8 +33,8 @@ public:
     }
     /// glUniform* for every tracked value whose version differs from the one uploaded last;
     /// `total` is the values' total version (nothing is scanned when it did not move). The
-    /// program must be current. Returns the number of GL calls made.
-    int flush(const detail::UniformValues& values, std::uint64_t total);
+    /// program must be current. Each upload is counted in gl::callCount().
+    void flush(const detail::UniformValues& values, std::uint64_t total);
     /// The program holds `version` of `name` already (uploaded by a caller replaying a step).
     void markApplied(std::string_view name, std::uint64_t version);
 

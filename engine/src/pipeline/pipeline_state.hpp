@@ -51,7 +51,7 @@ struct PipelineState final : Recoverable {
         std::optional<EmitReport> overflow; // an emitted budget over its capacity (EmitOverflow::Error)
     };
     std::optional<CheckedStep> checking; // a checked step whose result has not been read
-    int lastCalls = 0;                   // GL calls of the last pass
+    int lastCalls = 0;                   // GL calls of the last pass (pass(), or as JS replayed it)
     // Fused substeps: the decision, made once, and a program per (backend, k) used so far.
     std::optional<FusionDecision> fusionDecision;
     struct FusedPass {
@@ -137,30 +137,43 @@ struct PipelineState final : Recoverable {
         gl::check("building the pipeline's vertex arrays and transform feedback objects");
     }
 
+    // Sets `into` to the GL calls made while it lives, as counted where they are made
+    // (gl::callCount(): the caller's StateGuard and glGetError are outside or not counted).
+    struct CountCalls {
+        int& into;
+        std::uint64_t before = gl::callCount();
+        explicit CountCalls(int& to) : into(to) {}
+        CountCalls(const CountCalls&) = delete;
+        CountCalls& operator=(const CountCalls&) = delete;
+        ~CountCalls() { into = int(gl::callCount() - before); }
+    };
+
     // One pass on the current side, optionally inside a PRIMITIVES_WRITTEN query. Returns the
     // first GL error the pass raised when asked (glGetError stalls WebGL, so only then).
     // GL state is restored either way: a failed pass leaves nothing bound or enabled.
     // `variant`: a generated program of the same shader (fused substeps) instead of the Program's.
     GLenum draw(GLuint query, bool collectError, ProgramState* variant = nullptr) {
+        const CountCalls counting(lastCalls);
         side = currentSide();
         ProgramState& used = variant ? *variant : *program;
         if (variant) variant->mirrorValues(*program);
-        glUseProgram(used.program);
-        lastCalls = 9 + (query ? 2 : 0) + used.flushUniforms();
-        glBindVertexArray(vao[std::size_t(side)]);
-        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(side)]);
-        gl::feedbackPass(GL_POINTS, query, [&] { glDrawArrays(GL_POINTS, 0, GLsizei(plan.count)); });
+        XFB_GL_COUNTED(glUseProgram(used.program));
+        used.flushUniforms();
+        XFB_GL_COUNTED(glBindVertexArray(vao[std::size_t(side)]));
+        XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(side)]));
+        gl::feedbackPass(GL_POINTS, query, [&] { XFB_GL_COUNTED(glDrawArrays(GL_POINTS, 0, GLsizei(plan.count))); });
         // Unbound so the captured buffers can be bound anywhere else (WebGL2 forbids a buffer
         // bound for transform feedback on another target). The program and VAO stay bound: the
         // caller's StateGuard restores the application's unless it owns the context.
-        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
 
     // One compute pass: reads every entry's current input and writes its current output (the
     // names swap under the handles, so these are always the side draw() would use).
     GLenum dispatch(bool collectError, ComputePass* variant = nullptr) {
-        lastCalls = (variant ? variant : compute.get())->dispatch(*program, inputs, outputs);
+        const CountCalls counting(lastCalls);
+        (variant ? variant : compute.get())->dispatch(*program, inputs, outputs);
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
 
