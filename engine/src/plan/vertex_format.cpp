@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 
 namespace xfb {
 namespace {
@@ -126,12 +125,17 @@ std::string VertexFormat::describe() const {
 
 namespace {
 
-// A number as JavaScript prints it (2, 2.5, 1e+21), or what it was when it was not one.
+// A number as JavaScript prints it (2, -4, 2.5), up to six decimals; what it was when it was not
+// one. Hand-formatted: printf's float formatting would add kilobytes to the WebAssembly modules.
 std::string shown(double v) {
     if (std::isnan(v)) return "a value that is not a number";
-    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
+    if (!(std::fabs(v) < 1e15)) return v < 0 ? "-Infinity or a number below -10^15" : "Infinity or a number above 10^15";
+    long long micro = std::llround(std::fabs(v) * 1e6);
+    std::string text = (v < 0 && micro ? "-" : "") + std::to_string(micro / 1000000);
+    if (long long fraction = micro % 1000000) {
+        std::string digits = std::to_string(1000000 + fraction).substr(1);
+        text += "." + digits.substr(0, digits.find_last_not_of('0') + 1);
+    }
     return text;
 }
 
