@@ -32,40 +32,22 @@ double checkedNumber(double v, ComponentType t, const std::string& field) {
     return v;
 }
 
-ComponentType parseType(const json& v, const std::string& field) {
-    if (!v.is_string()) fail(field, "must be a string: float32, int32 or uint32");
-    std::string s = v.get<std::string>();
-    if (s == "float32") return ComponentType::Float32;
-    if (s == "int32") return ComponentType::Int32;
-    if (s == "uint32") return ComponentType::UInt32;
-    fail(field, "unknown type '" + s + "'; use float32, int32 or uint32");
-}
-
+// The JSON's shape is checked here; its values by parseVertexFormat(), as for C++ and JavaScript.
 VertexFormat parseFormat(const json& v, const std::string& field) {
-    if (!v.is_array() || v.empty()) fail(field, "must be a non-empty array of {semantic, type, components[, offset]}");
-    std::vector<VertexAttribute> attrs;
+    if (!v.is_array()) fail(field, "must be a non-empty array of {semantic, type, components[, offset]}");
+    auto number = [](const json& n) { return n.is_number() ? n.get<double>() : std::nan(""); };
+    std::vector<AttributeDescription> described;
     for (std::size_t i = 0; i < v.size(); ++i) {
-        std::string f = field + "[" + std::to_string(i) + "]";
         const json& a = v[i];
-        if (!a.is_object()) fail(f, "must be an object");
-        const json& sem = require(a, "semantic", f);
-        if (!sem.is_string()) fail(f + ".semantic", "must be a string such as \"ATTR0\" or \"POSITION\"");
-        auto semantic = semanticFromName(sem.get<std::string>());
-        if (!semantic) fail(f + ".semantic", "unknown semantic '" + sem.get<std::string>() + "'; use ATTR0..ATTR31, POSITION, NORMAL, TANGENT, "
-                                             "BLENDWEIGHT, BLENDINDICES, COLOR or TEXCOORD0..TEXCOORD7");
-        VertexAttribute attr{*semantic};
-        if (a.contains("type")) attr.type = parseType(a["type"], f + ".type");
-        if (a.contains("components")) {
-            if (!a["components"].is_number_integer()) fail(f + ".components", "must be an integer 1..16");
-            attr.components = a["components"].get<int>();
-        }
-        if (a.contains("offset")) {
-            if (!a["offset"].is_number_integer()) fail(f + ".offset", "must be an integer byte offset");
-            attr.offset = a["offset"].get<int>();
-        }
-        attrs.push_back(attr);
+        if (!a.is_object()) fail(field + "[" + std::to_string(i) + "]", "must be an object");
+        AttributeDescription d;
+        if (a.contains("semantic") && a["semantic"].is_string()) d.semantic = a["semantic"].get<std::string>();
+        if (a.contains("type")) d.type = a["type"].is_string() ? a["type"].get<std::string>() : a["type"].dump();
+        if (a.contains("components")) d.components = number(a["components"]);
+        if (a.contains("offset")) d.offset = number(a["offset"]);
+        described.push_back(std::move(d));
     }
-    return VertexFormat::interleaved(std::move(attrs));
+    return parseVertexFormat(described, field);
 }
 
 void storeNumber(std::byte* at, ComponentType t, double v) {

@@ -98,23 +98,14 @@ function checkCount(value, what) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) invalid(`${what} must be a positive integer, got ${String(value)}`);
 }
 
-/** Normalises a format description and computes offsets and stride like the engine (packed). */
-function normaliseFormat(format) {
+/** A format description as { attributes, stride }, offsets packed. JavaScript checks only that it
+ *  is an array of plain objects with known keys; the values are checked by the engine's one
+ *  validator (the module's normaliseFormat, shared with the C++ API and xfb-run). */
+function normaliseFormat(module, format) {
   if (!Array.isArray(format) || format.length === 0) invalid('format must be a non-empty array of { semantic, type?, components?, offset? }');
-  let cursor = 0;
-  const attributes = format.map((entry, i) => {
-    const a = checkKeys(entry, ['semantic', 'type', 'components', 'offset'], `format[${i}]`);
-    if (typeof a.semantic !== 'string') invalid(`format[${i}].semantic must be a string such as 'ATTR0' or 'POSITION'`);
-    const type = a.type ?? 'float32';
-    if (typeof type !== 'string' || !(type in COMPONENT_TYPES)) invalid(`format[${i}].type must be float32, int32 or uint32, got '${String(type)}'`);
-    const components = a.components ?? 4;
-    if (!Number.isInteger(components) || components < 1 || components > 16) invalid(`format[${i}].components must be an integer 1..16, got ${components}`);
-    const offset = a.offset ?? cursor;
-    if (!Number.isInteger(offset) || offset < 0) invalid(`format[${i}].offset must be a non-negative integer`);
-    cursor = Math.max(cursor, offset + 4 * components);
-    return { semantic: a.semantic, type, components, offset };
-  });
-  return { attributes, stride: cursor };
+  const result = module.normaliseFormat(format.map((entry, i) => checkKeys(entry, ['semantic', 'type', 'components', 'offset'], `format[${i}]`)));
+  check(result);
+  return result;
 }
 
 /** The typed array a format reads and writes: one type for homogeneous formats, bytes otherwise. */
@@ -178,7 +169,7 @@ class Xfb {
 
   createBuffer(options) {
     const description = checkKeys(options, ['format', 'count', 'data', 'restore', 'label'], 'createBuffer()');
-    const format = normaliseFormat(description.format);
+    const format = normaliseFormat(this.#module, description.format);
     checkCount(description.count, 'createBuffer(): count');
     checkByteLength(description.count, format.stride, 'createBuffer()');
     const restore = description.restore ?? 'last-readback';
@@ -196,7 +187,7 @@ class Xfb {
   adoptBuffer(options) {
     const description = checkKeys(options, ['glBuffer', 'format', 'count', 'label'], 'adoptBuffer()');
     if (typeof WebGLBuffer === 'undefined' || !(description.glBuffer instanceof WebGLBuffer)) invalid('adoptBuffer(): glBuffer must be a WebGLBuffer');
-    const format = normaliseFormat(description.format);
+    const format = normaliseFormat(this.#module, description.format);
     checkCount(description.count, 'adoptBuffer(): count');
     checkByteLength(description.count, format.stride, 'adoptBuffer()');
     const GL = this.#module.GL;

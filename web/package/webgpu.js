@@ -97,8 +97,7 @@ class XfbGpu {
     const s = this.#s;
     this.check();
     s.checkKeys(description, ['format', 'count', 'data', 'restore', 'label'], 'createBuffer()');
-    const format = s.normaliseFormat(description.format);
-    format.attributes.forEach((a, i) => { if (a.offset % 4) s.fail('XFB_FORMAT_INVALID', `format[${i}] (${a.semantic}): offset ${a.offset} is not a multiple of 4 bytes`); });
+    const format = s.normaliseFormat(this.#module, description.format);
     s.checkCount(description.count, 'createBuffer(): count');
     const bytes = description.data === undefined ? null : s.asBytes(description.data, format, description.count, 'createBuffer(): data');
     const size = description.count * format.stride;

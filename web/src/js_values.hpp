@@ -11,6 +11,7 @@
 
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <concepts>
 #include <new>
 #include <string>
@@ -103,17 +104,31 @@ val names(const std::string_view (&list)[N]) {
     return a;
 }
 
-/// [{ semantic, type?, components?, offset? }] (index.js normalises it first).
+/// [{ semantic, type?, components?, offset? }] (index.js checked it is an array of plain objects
+/// with known keys): read without judging, then checked by parseVertexFormat(), the validator
+/// the CLI's scenario reader uses too.
 inline VertexFormat parseFormat(const val& list) {
-    std::vector<VertexAttribute> attrs;
+    std::vector<AttributeDescription> described;
     for (const val& a : emscripten::vecFromJSArray<val>(list)) {
-        std::string name = a["semantic"].as<std::string>();
-        auto semantic = semanticFromName(name);
-        if (!semantic) throw Error(ErrorCode::InvalidArgument, "unknown semantic '" + name + "'");
-        auto t = fromName<ComponentType>(get<std::string>(a, "type", "float32"), componentTypeNames, "format: type");
-        attrs.push_back({*semantic, t, get<int>(a, "components", 4), get<int>(a, "offset", -1)});
+        AttributeDescription d;
+        auto text = [](const val& v) { return v.isString() ? v.as<std::string>() : val::global("String")(v).as<std::string>(); };
+        auto number = [](const val& v) { return v.isNumber() ? v.as<double>() : std::nan(""); };
+        if (a["semantic"].isString()) d.semantic = a["semantic"].as<std::string>();
+        if (has(a, "type")) d.type = text(a["type"]);
+        if (has(a, "components")) d.components = number(a["components"]);
+        if (has(a, "offset")) d.offset = number(a["offset"]);
+        described.push_back(std::move(d));
     }
-    return VertexFormat::interleaved(std::move(attrs));
+    return parseVertexFormat(described);
+}
+
+/// A format as index.js holds it: { attributes: [{ semantic, type, components, offset }], stride }.
+inline val formatObject(const VertexFormat& format) {
+    val attributes = val::array();
+    for (const auto& a : format.attributes)
+        attributes.call<void>("push", object({{"semantic", js(semanticName(a.semantic))}, {"type", js(componentTypeName(a.type))},
+                                              {"components", js(a.components)}, {"offset", js(a.offset)}}));
+    return object({{"attributes", attributes}, {"stride", js(format.stride)}});
 }
 
 /// { mode?, varyings?, portable? }

@@ -23,6 +23,12 @@ static val inspect(std::string source, val options) {
     });
 }
 
+/// A format description checked and packed by the engine's one validator (parseVertexFormat()):
+/// { attributes, stride } or an XfbError. index.js and webgpu.js build buffers from it.
+static val normaliseFormat(val list) {
+    return guarded([&] { return formatObject(parseFormat(list)); });
+}
+
 /// The names (and ScalarKind's values) of the public enums, from their tables (xfb/enum_tables.hpp):
 /// index.js validates and converts with these rather than copies of them.
 static val enums() {
@@ -36,4 +42,5 @@ static val enums() {
 EMSCRIPTEN_BINDINGS(xfb_planner) {
     emscripten::function("inspect", &inspect);
     emscripten::function("enums", &enums);
+    emscripten::function("normaliseFormat", &normaliseFormat);
 }

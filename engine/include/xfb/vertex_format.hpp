@@ -63,4 +63,21 @@ struct VertexFormat {
     std::string describe() const; // "{ATTR0 float32x4 @0, ATTR1 float32x4 @16} stride 32"
 };
 
+/// One attribute as a text description gives it (a scenario file, a JavaScript object), names
+/// not yet resolved. Readers fill it without judging values: parseVertexFormat() is the one
+/// place that checks them, so the CLI, C++ and JavaScript report the same code and message.
+struct AttributeDescription {
+    std::optional<std::string> semantic; ///< "ATTR0", "POSITION", ...; nullopt: missing or not a string
+    std::optional<std::string> type;     ///< "float32", "int32", "uint32"; nullopt: float32
+    std::optional<double> components;    ///< nullopt: 4; NaN: given but not a number
+    std::optional<double> offset;        ///< bytes; nullopt: packed after the previous one; NaN: not a number
+};
+
+/// Resolves and checks a described format (`what` names it in messages: "format",
+/// "buffers[0].format"), packs it (VertexFormat::interleaved()) and validates it.
+/// @throws Error InvalidArgument naming `what`[i], the field and the rule (empty list, unknown
+///         semantic or type, components outside 1..16, offset not a non-negative integer);
+///         FormatInvalid from VertexFormat::validate() (overlap, misalignment, outside the stride).
+VertexFormat parseVertexFormat(const std::vector<AttributeDescription>& attributes, std::string_view what = "format");
+
 } // namespace xfb

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace xfb {
 namespace {
@@ -120,6 +121,67 @@ std::string VertexFormat::describe() const {
              std::to_string(a.components) + " @" + std::to_string(a.offset);
     }
     return s + "} stride " + std::to_string(stride);
+}
+
+namespace {
+
+// A number as JavaScript prints it (2, -4, 2.5), up to six decimals; what it was when it was not
+// one. Hand-formatted: printf's float formatting would add kilobytes to the WebAssembly modules.
+std::string shown(double v) {
+    if (std::isnan(v)) return "a value that is not a number";
+    if (!(std::fabs(v) < 1e15)) return v < 0 ? "-Infinity or a number below -10^15" : "Infinity or a number above 10^15";
+    long long micro = std::llround(std::fabs(v) * 1e6);
+    std::string text = (v < 0 && micro ? "-" : "") + std::to_string(micro / 1000000);
+    if (long long fraction = micro % 1000000) {
+        std::string digits = std::to_string(1000000 + fraction).substr(1);
+        text += "." + digits.substr(0, digits.find_last_not_of('0') + 1);
+    }
+    return text;
+}
+
+std::string typeList() {
+    std::string list;
+    constexpr auto n = std::size(componentTypeNames);
+    for (std::size_t i = 0; i < n; ++i) list += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(componentTypeNames[i]);
+    return list;
+}
+
+} // namespace
+
+VertexFormat parseVertexFormat(const std::vector<AttributeDescription>& described, std::string_view what) {
+    auto fail = [](const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); };
+    if (described.empty()) fail(std::string(what) + " must be a non-empty array of { semantic, type?, components?, offset? }");
+    std::vector<VertexAttribute> attributes;
+    for (std::size_t i = 0; i < described.size(); ++i) {
+        const auto& d = described[i];
+        std::string field = std::string(what) + "[" + std::to_string(i) + "]";
+        if (!d.semantic) fail(field + ".semantic must be a string such as 'ATTR0' or 'POSITION'");
+        auto semantic = semanticFromName(*d.semantic);
+        if (!semantic)
+            fail(field + ".semantic must be ATTR0..ATTR31, POSITION, NORMAL, TANGENT, BLENDWEIGHT, BLENDINDICES, COLOR or TEXCOORD0..TEXCOORD7, got '" +
+                 *d.semantic + "'");
+        VertexAttribute a{*semantic};
+        if (d.type) {
+            auto type = enumFromName<ComponentType>(componentTypeNames, *d.type);
+            if (!type) fail(field + ".type must be " + typeList() + ", got '" + *d.type + "'");
+            a.type = *type;
+        }
+        if (d.components) {
+            double c = *d.components;
+            if (!(c >= 1 && c <= 16 && c == std::floor(c))) fail(field + ".components must be an integer 1..16, got " + shown(c));
+            a.components = static_cast<int>(c);
+        }
+        if (d.offset) {
+            double o = *d.offset; // bounded so that offset + 64 bytes stays far inside int
+            if (!(o >= 0 && o < 1073741824.0 && o == std::floor(o)))
+                fail(field + ".offset must be a non-negative integer number of bytes below 2^30, got " + shown(o));
+            a.offset = static_cast<int>(o);
+        }
+        attributes.push_back(a);
+    }
+    VertexFormat format = VertexFormat::interleaved(std::move(attributes));
+    format.validate();
+    return format;
 }
 
 } // namespace xfb

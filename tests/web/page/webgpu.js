@@ -180,6 +180,18 @@ test('a GLSL ES 1.00 shader (attribute/varying) with structs, global and local a
   assertArrayEqual(viaGpu[1], viaGl[1], 'ES 1.00 outputs');
 });
 
+test('a bad format gives the same code and message on WebGL2 and WebGPU (and from xfb-run: tests/tools)', async () => {
+  requireGpu();
+  const cases = await (await fetch('/bad_formats.json')).json();
+  assert(cases.length >= 8, `${cases.length} cases`);
+  for (const { format, code, message } of cases) {
+    for (const xfb of [gl2, gpu]) {
+      const e = await expectError(code, () => xfb.createBuffer({ format, count: 1 }));
+      assert(e.detail === message, `${xfb.backend}: expected "${message}", got "${e.detail}"`);
+    }
+  }
+});
+
 test('bad shaders and bad role lists give coded errors', async () => {
   requireGpu();
   const base = '#version 300 es\nprecision highp float;\nin vec4 position;\nout vec4 out_position;\nuniform sampler2D s;\n';
