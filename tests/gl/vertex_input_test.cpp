@@ -73,6 +73,10 @@ TEST_CASE_FIXTURE(GlTest, "bindAsVertexInput points a location at a field of the
     std::string msg = XFB_REQUIRE_ERROR(buffer.bindAsVertexInput(0, attr(7)), ErrorCode::InvalidArgument);
     CHECK(contains(msg, "ATTR7"));
     CHECK(contains(msg, "stride 32"));
+    msg = XFB_REQUIRE_ERROR(buffer.bindAsVertexInput(unsigned(dev.capabilities().limits.maxVertexAttribs), attr(0)), ErrorCode::InvalidArgument);
+    CHECK(contains(msg, "GL_MAX_VERTEX_ATTRIBS"));
+    msg = XFB_REQUIRE_ERROR(buffer.bindAsVertexInput(0xFFFFFFFFu, attr(0)), ErrorCode::InvalidArgument);
+    CHECK(contains(msg, "location 4294967295"));
     msg = XFB_REQUIRE_ERROR(buffer.bindAsVertexInput(0, attr(0), 10), ErrorCode::InvalidArgument);
     CHECK(contains(msg, "outside the 10 elements"));
     Buffer matrices(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 16}}), 2);

@@ -131,6 +131,10 @@ void Buffer::bindAsVertexInput(unsigned location, Semantic field, std::int64_t f
                                                     " components, more than one attribute location takes; bind a matrix column by column "
                                                     "with glVertexAttribPointer (stride " + std::to_string(s.format.stride) + ", offset " +
                                                     std::to_string(a->offset) + ")");
+    if (int max = s.device->caps.limits.maxVertexAttribs; location >= unsigned(max))
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: location " + std::to_string(location) + " is beyond this device's " +
+                                                    std::to_string(max) + " vertex attributes (GL_MAX_VERTEX_ATTRIBS); use a location below " +
+                                                    std::to_string(max));
     if (firstElement < 0 || firstElement >= s.count)
         throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: firstElement " + std::to_string(firstElement) + " is outside the " +
                                                     std::to_string(s.count) + " elements");
