@@ -238,6 +238,9 @@ TEST_CASE_FIXTURE(GlTest, "steps made from recipe() and reported with stepsRepla
     glBindVertexArray(0);
     glUseProgram(0);
     const auto generation = p.state.generation();
+    std::string msg = XFB_REQUIRE_ERROR(pipe.stepsReplayed(1, -1), ErrorCode::InvalidArgument);
+    CHECK(contains(msg, "lastCalls -1"));
+    CHECK(p.state.generation() == generation); // refused: nothing swapped
     pipe.stepsReplayed(3, 10);
     p.advanceReference();
     p.dt = 0.25f;

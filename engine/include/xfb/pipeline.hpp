@@ -193,6 +193,7 @@ public:
     /// `steps` steps ran outside the pipeline as recipe() described them, the last one making
     /// `lastCalls` GL calls: swaps every state pair (the names, by parity; Buffer::generation()
     /// grows by `steps`), advances stepsTaken() and sets lastStepGlCalls(), as step() would have.
+    /// @throws Error InvalidArgument (the compute backend, which has no recipe; lastCalls < 0)
     void stepsReplayed(std::uint64_t steps, int lastCalls);
 
     /// Emitted outputs: per budget, the last step's totals, read back (a fence, then

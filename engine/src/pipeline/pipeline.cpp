@@ -275,6 +275,13 @@ StepRecipe Pipeline::recipe() const {
 
 void Pipeline::stepsReplayed(std::uint64_t steps, int lastCalls) {
     auto& s = live(state_);
+    // What no replay can have made: swapping for it would lose the state.
+    if (s.choice.backend != Backend::TransformFeedback)
+        throw Error(ErrorCode::InvalidArgument, "Pipeline::stepsReplayed: this pipeline runs the compute backend, which recipe() refuses; "
+                                                "step it with step()");
+    if (lastCalls < 0)
+        throw Error(ErrorCode::InvalidArgument, "Pipeline::stepsReplayed: lastCalls " + std::to_string(lastCalls) +
+                                                    " is negative; pass the GL calls the last replayed step made");
     s.swap(steps);
     s.lastCalls = lastCalls;
 }
