@@ -1,6 +1,7 @@
 // The npm module's download size: index.js + dist/xfb.mjs + dist/xfb.wasm, each gzipped (-9)
 // as a server would send them, summed and checked against a budget in KB (1 KB = 1000 bytes).
-// Also prints what a WebGPU user downloads (index.js, webgpu.js, the WebGPU module), not budgeted.
+// Also prints what a WebGPU user downloads (index.js, webgpu.js, the WebGPU module), not budgeted,
+// and checks the source maps of the minified index.js and webgpu.js.
 // Usage: node size.mjs NPM_DIR BUDGET_KB
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,23 @@ check(webgl <= budget * 1000, `the WebGL2 module is ${kb(webgl)} KB gzipped, ove
 console.log('WebGPU user (createXfb({ device }): index.js, webgpu.js and the WebGPU module):');
 const webgpu = gzipped(['index.js', 'webgpu.js', 'dist/xfb-webgpu.mjs', 'dist/xfb-webgpu.wasm']);
 console.log(`  total ${kb(webgpu)} KB gzip`);
+
+// index.js and webgpu.js ship minified (web/CMakeLists.txt, terser) with a source map holding the
+// original text, named by the file and listed in package.json's "files" (npm pack keeps only those).
+console.log('source maps of the minified JavaScript:');
+const packageFiles = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).files;
+for (const f of ['index.js', 'webgpu.js']) {
+  cases++;
+  const js = readFileSync(join(dir, f), 'utf8'), mapPath = join(dir, `${f}.map`);
+  check(js.trimEnd().endsWith(`//# sourceMappingURL=${f}.map`), `${f} does not name its source map ${f}.map on its last line`);
+  check(existsSync(mapPath), `${mapPath} is missing`);
+  const map = existsSync(mapPath) ? JSON.parse(readFileSync(mapPath, 'utf8')) : {};
+  const original = map.sourcesContent?.[0] ?? '';
+  check(map.sources?.length === 1 && original.length > js.length && original.includes('export '),
+    `${f}.map does not hold the original ${f} (sourcesContent): stack traces would point into minified code`);
+  check(packageFiles.includes(`${f}.map`), `package.json "files" does not list ${f}.map, so npm pack leaves it out`);
+  console.log(`  ${f}: ${kb(js.length)} KB minified, the map holds ${map.sources} (${kb(original.length)} KB)`);
+}
 
 console.log(`xfb-test-run: cases=${cases} asserts=${asserts}`);
 for (const f of failures) console.error(`FAIL: ${f}`);

@@ -1,6 +1,7 @@
 // Where the bytes of xfb.wasm go: every function's body size in the code section, named from the
 // symbol map emcc writes with --emit-symbol-map (xfb.mjs.symbols, "index:mangled"), demangled
-// with llvm-cxxfilt and grouped by what pulled it in. Also the data section and the other sections.
+// with llvm-cxxfilt and grouped by what pulled it in. Also the data section and the other sections,
+// and (with --objects) the floor: the engine's code and data alone, without bindings and embind.
 // A measurement tool, not part of the package: a link with --emit-symbol-map keeps the same code.
 // Functions of the engine and the bindings are attributed to the object file that defines them
 // (llvm-nm over BUILD_DIR's .o files, LTO bitcode), the rest by name (libc++, nlohmann, embind).
@@ -22,7 +23,7 @@ const symbols = new Map(readFileSync(symbolsArg ?? wasmPath.replace(/\.wasm$/, "
 let at = 8;
 const leb = () => { let r = 0, s = 0, b; do { b = wasm[at++]; r += (b & 0x7f) * 2 ** s; s += 7; } while (b & 0x80); return r; };
 const sections = [];
-let imports = 0, codeBodies = [];
+let imports = 0, codeBodies = [], dataSection = Buffer.alloc(0);
 while (at < wasm.length) {
   const id = wasm[at++], size = leb(), start = at;
   sections.push({ id, size });
@@ -35,6 +36,7 @@ while (at < wasm.length) {
       else if (kind === 2) { const f = leb(); leb(); if (f & 1) leb(); } else if (kind === 3) { at += 2; } else if (kind === 4) { at++; leb(); }
     }
   }
+  if (id === 11) dataSection = wasm.subarray(start, start + size);
   if (id === 10) {
     const n = leb();
     for (let i = 0; i < n; i++) { const len = leb(); codeBodies.push({ index: imports + i, start: at, size: len }); at += len; }
@@ -54,7 +56,8 @@ const definedIn = new Map();
 if (objectDir) {
   const objects = execFileSync('find', [objectDir, '-name', '*.o', '-path', '*CMakeFiles*']).toString().split('\n').filter((o) => /\/(engine|web)\//.test(o));
   for (const o of objects) {
-    const source = o.replace(/^.*\.dir\//, '').replace(/\.o$/, '');
+    // engine/src/plan/pass_plan.cpp, web/src/bindings.cpp: the layer, then the path in it.
+    const source = o.replace(/^.*\/(engine|web)\/CMakeFiles\/[^/]*\.dir\//, '$1/').replace(/\.o$/, '');
     for (const line of execFileSync('llvm-nm', ['--defined-only', '-C', o], { maxBuffer: 1 << 26 }).toString().split('\n')) {
       const m = /^[0-9a-f-]+ [TtWw] (.*)$/.exec(line);
       if (m && !definedIn.has(m[1])) definedIn.set(m[1], source);
@@ -65,7 +68,6 @@ if (objectDir) {
 // First match wins: the more specific groups first.
 const libraries = [
   ['JSON (nlohmann, plan_json)', /nlohmann|plan_json|xfb::toJson|json_sax|lexer<|serializer</],
-  ['embind glue', /emscripten::|_embind_|EmscriptenBindingInitializer|embind/],
   ['embind glue', /emscripten::|_embind_|EmscriptenBindingInitializer|embind/],
   ['iostreams / locale / number formatting', /basic_ostream|basic_istream|basic_streambuf|basic_ios|ios_base|locale|ctype|num_put|num_get|numpunct|codecvt|__stdinbuf|__stdoutbuf|stringbuf|stringstream|^strto|printf|scanf|__floatscan|__intscan|^fmt_|pop_arg|__shgetc|__shlim|wcrtomb|mbrtowc|^frexp|__to_chars|__from_chars|__d2s|__f2s/],
   ['exceptions / RTTI / demangling', /__cxa|__cxxabiv1|_Unwind|__gxx|typeinfo|demangle|__dynamic_cast|terminate|::bad_alloc|bad_array|std::exception|logic_error|runtime_error|out_of_range|invalid_argument|length_error|__throw/],
@@ -88,5 +90,21 @@ const code = codeBodies.reduce((s, b) => s + b.size, 0);
 console.log(`\ncode section by origin: raw KB, share, functions, gzip -9 KB of the group alone`);
 for (const [g, t] of [...totals].sort((a, b) => b[1].size - a[1].size))
   console.log(`${kb(t.size)}  ${(100 * t.size / code).toFixed(1).padStart(5)}%  ${String(t.n).padStart(5)}  ${kb(gzipSync(Buffer.concat(t.bodies), { level: 9 }).length)}  ${g}`);
+
+// The floor: the engine without the boundary. The bindings (web/src, each method's guarded() with
+// the engine call inlined into it) and embind's glue removed, the rest (engine, libc++, libc,
+// exceptions) and the whole data section (its few binding names included) gzipped together, in
+// code order. What a module of this engine needs at the least, whatever its bindings look like;
+// plus the JavaScript (the Emscripten runtime, index.js), the lowest a download could be.
+// Needs --objects (without it the bindings' functions are not known by file).
+if (objectDir) {
+  const boundary = (g) => g === 'embind glue' || g.startsWith('web/');
+  const engineBodies = [], boundaryBodies = [];
+  for (const [i, b] of codeBodies.entries()) (boundary(all[i].group) ? boundaryBodies : engineBodies).push(wasm.subarray(b.start, b.start + b.size));
+  const gz = (parts) => gzipSync(Buffer.concat(parts), { level: 9 }).length;
+  console.log(`\nthe engine alone (no bindings, no embind glue): code ${kb(engineBodies.reduce((s, b) => s + b.length, 0))} KB raw + data ${kb(dataSection.length)} KB raw = ${kb(gz([...engineBodies, dataSection]))} KB gzip -9`);
+  console.log(`the boundary (web/src bindings + embind glue), gzipped alone: code ${kb(boundaryBodies.reduce((s, b) => s + b.length, 0))} KB raw, ${kb(gz(boundaryBodies))} KB gzip -9`);
+}
+
 console.log(`\nlargest ${topN} functions (raw bytes):`);
 for (const f of all.sort((a, b) => b.size - a.size).slice(0, topN)) console.log(`${String(f.size).padStart(7)}  [${f.group.split(' ')[0].replace(/^.*\//, '')}] ${f.name.slice(0, 150)}`);
