@@ -1,10 +1,12 @@
 // The npm module's download size: index.js + dist/xfb.mjs + dist/xfb.wasm, each gzipped (-9)
 // as a server would send them, summed and checked against a budget in KB (1 KB = 1000 bytes).
 // Also prints what a WebGPU user downloads (index.js, webgpu.js, the WebGPU module), not budgeted,
-// and checks the source maps of the minified index.js and webgpu.js.
+// and checks the source maps of the minified index.js and webgpu.js, and that what index.js reads of
+// the module survived Closure's renaming.
 // Usage: node size.mjs NPM_DIR BUDGET_KB
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const [dir, budgetArg] = process.argv.slice(2);
@@ -54,6 +56,29 @@ for (const f of ['index.js', 'webgpu.js']) {
     `${f}.map does not hold the original ${f} (sourcesContent): stack traces would point into minified code`);
   check(packageFiles.includes(`${f}.map`), `package.json "files" does not list ${f}.map, so npm pack leaves it out`);
   console.log(`  ${f}: ${kb(js.length)} KB minified, the map holds ${map.sources} (${kb(original.length)} KB)`);
+}
+
+// Closure Compiler's ADVANCED pass renames every property it is not told to keep: what index.js
+// reads of the module (embind's names, the heap views, _malloc/_free, Module.GL) and of Emscripten's
+// GL object (kept by web/src/closure_externs.js) must be there under the same names. The names come
+// from index.js's own text (its source map), so a new use is checked without a list kept here.
+// (Members of GL's per-context and per-program records need a WebGL context: the Chromium suites.)
+{
+  cases++;
+  const source = JSON.parse(readFileSync(join(dir, 'index.js.map'), 'utf8')).sourcesContent[0];
+  const names = (re) => [...new Set([...source.matchAll(re)].map((m) => m[1]))];
+  const assigned = new Set(names(/module\.([A-Za-z_$][\w$]*)\s*=[^=]/g)); // index.js's own (ScalarKind)
+  const moduleNames = names(/module\.([A-Za-z_$][\w$]*)/g).filter((n) => !assigned.has(n));
+  const glNames = names(/\bGL\.([A-Za-z_$][\w$]*)/g);
+  const { default: factory } = await import(pathToFileURL(join(dir, 'dist/xfb.mjs')).href);
+  const module = await factory({ locateFile: (file) => join(dir, 'dist', file) });
+  for (const n of moduleNames) check(n in module, `the module has no '${n}', which index.js reads: Closure renamed it (keep it in web/src/closure_externs.js or read it quoted)`);
+  // currentContext exists only once a context is current: then the name must at least be in the code.
+  const code = readFileSync(join(dir, 'dist/xfb.mjs'), 'utf8');
+  for (const n of glNames)
+    check(module.GL && (n in module.GL || new RegExp(`\\.${n}\\b`).test(code)), `Module.GL has no '${n}', which index.js reads: Closure renamed it (add it to web/src/closure_externs.js)`);
+  console.log(`what index.js reads survives Closure: module.{${moduleNames.join(', ')}}, GL.{${glNames.join(', ')}}`);
+  check(moduleNames.length >= 5 && glNames.length >= 5, `index.js's uses of the module were not found (${moduleNames.length} module, ${glNames.length} GL names): the check above read the wrong text`);
 }
 
 console.log(`xfb-test-run: cases=${cases} asserts=${asserts}`);
