@@ -224,8 +224,9 @@ class Xfb {
     if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
     if (options.queries !== undefined && typeof options.queries !== 'boolean') invalid('createPipeline(): queries must be a boolean');
     if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') invalid('createPipeline(): fuseSubsteps must be a boolean');
-    const id = this.#call('createPipeline', program.id, this.#entries(entries, 'createPipeline()'), options);
-    const pipeline = new XfbPipeline(this, id, program);
+    const written = [];
+    const id = this.#call('createPipeline', program.id, this.#entries(entries, 'createPipeline()', written), options);
+    const pipeline = new XfbPipeline(this, id, program, written);
     this.#objects.add(pipeline);
     return pipeline;
   }
@@ -248,7 +249,8 @@ class Xfb {
     if (!(program instanceof XfbProgram) || program.owner !== this) invalid(`${what}: the first argument must be a program of this engine`);
   }
 
-  #entries(entries, what) {
+  // `written`, if given, receives the buffers a pass may write: outputs, and the inputs of state pairs.
+  #entries(entries, what, written) {
     if (!Array.isArray(entries)) invalid(`${what}: entries must be an array of { input?, output? }`);
     return entries.map((given, i) => {
       const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
@@ -258,6 +260,7 @@ class Xfb {
         if (!(entry[role] instanceof XfbBuffer) || entry[role].owner !== this) invalid(`entries[${i}].${role} must be a buffer of this engine`);
         out[role] = entry[role].id;
       }
+      if (written && entry.output !== undefined) written.push(...(entry.input !== undefined ? [entry.input, entry.output] : [entry.output]));
       return out;
     });
   }
@@ -348,24 +351,31 @@ class Xfb {
   // values (Pipeline::stepsReplayed, Program::uniformUploaded) before its next call.
   get epoch() { return this.#epoch; }
   get generation() { return this.#generation; }
-  /** The recipe for the next step(1)s, or { refusal }. `cache`: the program's kept values. */
-  recipe(id, cache) {
+  /** The recipe for the next step(1)s, or { refusal }. `cache`: the program's kept values;
+   *  `written`: the XfbBuffers its passes may write (their WebGLBuffers are kept as r.written). */
+  recipe(id, cache, written) {
     const d = this.#call('replayRecipe', id), GL = this.#module.GL, K = this.#module.ScalarKind;
     if (d.refusal) return { refusal: d.refusal, generation: this.#generation };
     const program = GL.programs[d.program], uniforms = [];
     for (const u of d.uniforms) {
       let e = cache.get(u.name);
-      if (!e) cache.set(u.name, e = { kind: u.kind, components: u.components, max: u.components * u.arraySize, value: null, gl: false, wasm: false });
+      if (!e) {
+        const max = u.components * u.arraySize, scalar = max === 1;
+        cache.set(u.name, e = { name: u.name, kind: u.kind, components: u.components, max, scalar, fast: scalar && u.kind === K.float, value: null, gl: false, wasm: false });
+      }
       const m = MATRICES[u.type], t = `uniform${u.components}${u.kind === K.float ? 'f' : u.kind === K.uint ? 'ui' : 'i'}`;
-      uniforms.push({ e, set: uniformSetter(this.#gl, uniformLocation(this.#gl, program, u.location), m && `uniformMatrix${m}fv`, t, u.components) });
+      uniforms.push({ e, set: uniformSetter(this.#gl, uniformLocation(this.#gl, program, u.location), m && `uniformMatrix${m}fv`, t, u.components, e.scalar) });
     }
     for (const e of cache.values()) e.gl = false; // the wasm step just now uploaded every value
-    const r = { program, vaos: d.vao.map((n) => GL.vaos[n]), tfs: d.tf.map((n) => GL.transformFeedbacks[n]), side: d.side, count: d.count, uniforms, n: 0, calls: 0, epoch: this.#epoch };
+    // null (clear ARRAY_BUFFER whatever it holds) if a buffer was disposed under the pipeline.
+    const glWritten = written.every((b) => !b.disposed) ? written.map((b) => b.glBuffer) : null;
+    const r = { program, vaos: d.vao.map((n) => GL.vaos[n]), tfs: d.tf.map((n) => GL.transformFeedbacks[n]), side: d.side, count: d.count, uniforms, written: glWritten, n: 0, calls: 0, epoch: this.#epoch };
     r.sync = (engine) => { if (r.n) check(engine.replayed(id, r.n, r.calls)); r.n = 0; };
     return r;
   }
   replay(r) {
-    this.#save();
+    if (this.#own) return this.#pass(r);
+    this.#save(r.written);
     this.#pass(r);
     this.#restore();
   }
@@ -378,7 +388,7 @@ class Xfb {
     for (const p of pipelines) {
       const r = p.armed;
       if (r) {
-        if (!saved) this.#save(), saved = true;
+        if (!saved) this.#save(null), saved = true;
         this.#pass(r);
       } else {
         if (saved) this.#restore(), saved = false;
@@ -388,34 +398,40 @@ class Xfb {
     if (saved) this.#restore();
   }
   // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
-  #s = {};
-  #save() {
+  #s = { p: null, deleted: false, vao: null, buffer: null, tf: null, discard: false };
+  // ARRAY_BUFFER: a TF draw fails while a buffer it writes is bound elsewhere, so it is cleared
+  // (and restored) when it holds one of `written` (a recipe's r.written; null: whatever it holds);
+  // another buffer stays bound, untouched.
+  #save(written) {
     const gl = this.#gl, s = this.#s;
     if (this.#own) return;
     if ((s.p = gl.getParameter(0x8B8D))) s.deleted = gl.getProgramParameter(s.p, 0x8B80); // CURRENT_PROGRAM, DELETE_STATUS
     s.vao = gl.getParameter(0x85B5); // VERTEX_ARRAY_BINDING
-    if ((s.buffer = gl.getParameter(0x8894))) gl.bindBuffer(0x8892, null); // ARRAY_BUFFER: a TF draw fails while its buffer is bound elsewhere
+    const buffer = gl.getParameter(0x8894); // ARRAY_BUFFER_BINDING
+    s.buffer = buffer !== null && (written === null || written.includes(buffer)) ? buffer : null;
+    if (s.buffer) gl.bindBuffer(0x8892, null);
     s.tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
     s.discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
   }
   #restore() {
     const gl = this.#gl, s = this.#s;
     if (this.#own) return;
-    if (s.tf) gl.bindTransformFeedback(0x8E22, s.tf);
     gl.useProgram(s.p && !s.deleted && s.p.name !== 0 ? s.p : null); // name 0: a program xfb deleted (Emscripten's mark)
     gl.bindVertexArray(s.vao);
     if (s.buffer) gl.bindBuffer(0x8892, s.buffer);
   }
   // engine/src/pipeline/pipeline_state.hpp PipelineState::draw, from JavaScript.
+  // Default mode: the pass ends binding the application's transform feedback object (#restore does
+  // not bind it again), and leaves RASTERIZER_DISCARD alone when the application left it on.
   #pass(r) {
-    const gl = this.#gl, side = r.side, discard = !this.#own && this.#s.discard;
+    const gl = this.#gl, side = r.side, own = this.#own, s = this.#s, discard = !own && s.discard, us = r.uniforms;
     gl.useProgram(r.program);
     let calls = 9;
-    for (const u of r.uniforms) {
-      const e = u.e, v = e.value;
+    for (let i = 0; i < us.length; i++) {
+      const u = us[i], e = u.e;
       if (!e.gl) continue;
       e.gl = false; calls++;
-      u.set(v);
+      u.set(e.value);
     }
     gl.bindVertexArray(r.vaos[side]);
     gl.bindTransformFeedback(0x8E22, r.tfs[side]);
@@ -424,7 +440,7 @@ class Xfb {
     gl.drawArrays(0, 0, r.count);
     gl.endTransformFeedback();
     if (!discard) gl.disable(0x8C89);
-    gl.bindTransformFeedback(0x8E22, null);
+    gl.bindTransformFeedback(0x8E22, own ? null : s.tf);
     r.side = side ^ 1; r.calls = calls;
     if (r.n++ === 0) this.#pending.add(r);
   }
@@ -568,9 +584,15 @@ export class XfbProgram extends XfbObject {
   /** A number, an array of numbers or a typed array, converted to the uniform's declared type. */
   setUniform(name, value) {
     this.check();
-    const e = this.#cache.get(name), owner = this.owner;
-    // Kept in JavaScript for replayed steps (Xfb#recipe); wasm learns it before its next call.
-    if (e?.components === 1 && e.kind === owner.module.ScalarKind.float && typeof value === 'number' && value === value && !owner.isContextLost) return this.#keep(e, [value]);
+    // Kept in JavaScript for replayed steps (Xfb#recipe); wasm learns it before its next call. The
+    // per-frame case first: a float scalar, found without a lookup when it is the last name set.
+    const last = this.#last, e = last !== null && last.name === name ? last : this.#cache.get(name), owner = this.owner;
+    if (e !== undefined && e.fast && typeof value === 'number' && value === value && !owner.isContextLost) {
+      this.#last = e;
+      e.value = value; e.gl = true;
+      if (!e.wasm) { e.wasm = true; owner.markPending(this); }
+      return;
+    }
     if (typeof name !== 'string') invalid('setUniform(): name must be a string');
     const declared = Object.hasOwn(this.#uniforms, name) ? this.#uniforms[name] : undefined;
     const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
@@ -592,18 +614,19 @@ export class XfbProgram extends XfbObject {
     owner.withValues(values, kind, (ptr, n) => this.call('setUniform', name, kind, ptr, n, false)); // a refusal, or a program no step replays yet
   }
 
-  // By name: { kind, components, max, value, gl: to upload, wasm: to give wasm }, from Xfb#recipe.
-  #cache = new Map();
+  // By name: { name, kind, components, max, scalar: one value (kept as a number), fast: a float scalar, value, gl: to upload, wasm: to give wasm }, from Xfb#recipe.
+  // #last: the entry setUniform found last.
+  #cache = new Map(); #last = null;
   get uniformCache() { return this.#cache; }
   #keep(e, values) {
-    e.value = values; e.gl = true;
+    e.value = e.scalar ? values[0] : values; e.gl = true;
     if (!e.wasm) { e.wasm = true; this.owner.markPending(this); }
   }
   sync(engine) {
     for (const [name, e] of this.#cache) {
       if (!e.wasm) continue;
       e.wasm = false;
-      check(this.owner.withValues(e.value, e.kind, (ptr, n) => engine.setUniform(this.id, name, e.kind, ptr, n, !e.gl)));
+      check(this.owner.withValues(e.scalar ? [e.value] : e.value, e.kind, (ptr, n) => engine.setUniform(this.id, name, e.kind, ptr, n, !e.gl)));
     }
   }
 }
@@ -612,10 +635,15 @@ export class XfbProgram extends XfbObject {
 const MATRICES = { 0x8B5A: '2', 0x8B5B: '3', 0x8B5C: '4', 0x8B65: '2x3', 0x8B66: '2x4', 0x8B67: '3x2', 0x8B68: '3x4', 0x8B69: '4x2', 0x8B6A: '4x3' };
 const check = (result) => { if (result instanceof XfbError) throw result; };
 
-// The upload of one kept uniform value `v` (an array of numbers) to location `l`, made once per
+// The upload of one kept uniform value `v` (an array of numbers, a number for a scalar) to location `l`, made once per
 // recipe with the exact arity: one value goes by value (uniform1f(l, x) is faster than uniform1fv
 // in Chromium, and a call with surplus arguments or out-of-range reads is slower than either).
-function uniformSetter(gl, l, matrix, name, components) {
+// A scalar (one value, not an array) is kept as a number and set by a direct method call.
+function uniformSetter(gl, l, matrix, name, components, scalar) {
+  if (scalar) {
+    if (name === 'uniform1f') return (x) => gl.uniform1f(l, x);
+    return name === 'uniform1ui' ? (x) => gl.uniform1ui(l, x) : (x) => gl.uniform1i(l, x);
+  }
   if (matrix) { const f = gl[matrix]; return (v) => f.call(gl, l, false, v); }
   const f = gl[name], fv = gl[`${name}v`];
   switch (components) {
@@ -634,8 +662,8 @@ function uniformLocation(gl, program, id) {
 }
 
 export class XfbPipeline extends XfbObject {
-  #uniforms; #replay = null;
-  constructor(owner, id, program) { super(owner, id, 'pipeline'); this.#uniforms = program.uniformCache; }
+  #uniforms; #replay = null; #written;
+  constructor(owner, id, program, written) { super(owner, id, 'pipeline'); this.#uniforms = program.uniformCache; this.#written = written; }
   get info() { return this.call('pipelineInfo'); }
   get count() { return this.info.count; }
 
@@ -644,9 +672,9 @@ export class XfbPipeline extends XfbObject {
   step(substeps = 1) {
     if (substeps === 1) {
       const r = this.#replay, owner = this.owner;
-      if (r?.epoch === owner.epoch) return void owner.replay(r);
+      if (r !== null && r.epoch === owner.epoch) return void owner.replay(r);
       this.callStep();
-      if (r?.generation !== owner.generation) this.#replay = owner.recipe(this.id, this.#uniforms);
+      if (r?.generation !== owner.generation) this.#replay = owner.recipe(this.id, this.#uniforms, this.#written);
       return;
     }
     // The engine checks the range (1..256); here only what would wrap on the way in (int32).

@@ -9,7 +9,7 @@
 // time of setUniform + step() for 5000 steps without waiting for the GPU, in paired runs (each
 // run times every variant once, the order rotated), medians, on a context of its own without the
 // call counter (its wrapper around every WebGL call would weigh on the variant with more calls).
-// Run: node browser.mjs NPM_DIR bench
+// Run: node browser.mjs NPM_DIR bench (bench-cpu: the CPU cases alone, page/bench-cpu.js)
 import { countCalls, createXfb, pseudoRandom } from './assert.js';
 
 const source = await (await fetch('/shaders/bench_particles.vert')).text();
@@ -21,6 +21,7 @@ const owned = await createXfb({ gl, ownsContext: true });
 const webgpu = navigator.gpu ? await createXfb({ backend: 'webgpu' }).catch(() => null) : null;
 const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const cpuOnly = globalThis.xfbBenchCpuOnly === true; // bench-cpu.js: no GPU-bound case
 
 function handwritten(n, initial, gl) {
   const compile = (type, src) => { const s = gl.createShader(type); gl.shaderSource(s, src); gl.compileShader(s); return s; };
@@ -68,6 +69,7 @@ function handwritten(n, initial, gl) {
       side ^= 1;
     },
     current: () => buffers[side],
+    program, vaos, tfs, dt,
     dispose() {
       for (const o of buffers) gl.deleteBuffer(o);
       for (const o of vaos) gl.deleteVertexArray(o);
@@ -104,7 +106,7 @@ function engineLoop(engine, n, initial) {
 }
 
 const results = [];
-for (const n of [1e4, 1e5, 1e6]) {
+for (const n of cpuOnly ? [] : [1e4, 1e5, 1e6]) {
   test(`${n} elements`, async ({ note }) => {
     const initial = pseudoRandom(n * 8, -1, 1, 7);
     const engine = engineLoop(xfb, n, initial), ownedEngine = engineLoop(owned, n, initial);
@@ -154,7 +156,7 @@ for (const n of [1e4, 1e5, 1e6]) {
 
 // The CPU side: what a step costs in JavaScript + wasm + the browser's WebGL2 front end. The GL
 // commands are only queued (no wait inside the timed loop); the queue is drained between runs.
-const cpu = { elements: 16, steps: 5000, runs: 8 };
+const cpu = { elements: 16, steps: 5000, runs: 11 };
 test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} paired runs)`, async ({ note }) => {
   const gl = document.createElement('canvas').getContext('webgl2'); // no call counter on this one
   const xfb = await createXfb({ gl }), owned = await createXfb({ gl, ownsContext: true });
@@ -248,6 +250,56 @@ test(`CPU per step, 4 pipelines per frame (${cpu.elements} elements each, ${cpu.
   xfb.dispose(); owned.dispose();
 });
 
+// Where a step's time goes: each WebGL call of the default mode's save/restore and of the pass,
+// alone in a loop (ns per call, minus an empty loop; paired runs, medians). A call that sets state
+// alternates between two values, as in a step (Chromium returns early from one that changes nothing).
+test(`CPU per WebGL call (${cpu.runs} paired runs)`, async ({ note }) => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const initial = pseudoRandom(cpu.elements * 8, -1, 1, 13);
+  const a = handwritten(cpu.elements, initial, gl), b = handwritten(cpu.elements, initial, gl);
+  a.step(); // a's program and vertex array bound, as an application leaves its own
+  let sink;
+  const calls = {
+    empty: () => {},
+    'getParameter(CURRENT_PROGRAM)': () => gl.getParameter(gl.CURRENT_PROGRAM),
+    'getProgramParameter(DELETE_STATUS)': () => gl.getProgramParameter(a.program, gl.DELETE_STATUS),
+    'getParameter(VERTEX_ARRAY_BINDING)': () => gl.getParameter(gl.VERTEX_ARRAY_BINDING),
+    'getParameter(ARRAY_BUFFER_BINDING)': () => gl.getParameter(gl.ARRAY_BUFFER_BINDING),
+    'getParameter(TRANSFORM_FEEDBACK_BINDING)': () => gl.getParameter(gl.TRANSFORM_FEEDBACK_BINDING),
+    'isEnabled(RASTERIZER_DISCARD)': () => gl.isEnabled(gl.RASTERIZER_DISCARD),
+    useProgram: (i) => gl.useProgram(i & 1 ? b.program : a.program),
+    bindVertexArray: (i) => gl.bindVertexArray(i & 1 ? b.vaos[0] : a.vaos[0]),
+    bindTransformFeedback: (i) => gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, i & 1 ? a.tfs[0] : null),
+    'enable/disable(RASTERIZER_DISCARD)': (i) => (i & 1 ? gl.enable(gl.RASTERIZER_DISCARD) : gl.disable(gl.RASTERIZER_DISCARD)),
+    'uniform1f (program current)': (i) => gl.uniform1f(a.dt, (1 + (i & 7)) / 1024),
+    'JS: allocate [value]': (i) => { sink = [i]; },
+  };
+  const loops = 20000, names = Object.keys(calls);
+  const probe = new Uint8Array(4);
+  const drain = () => { gl.bindBuffer(gl.COPY_READ_BUFFER, a.current()); gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe); gl.bindBuffer(gl.COPY_READ_BUFFER, null); };
+  const prepare = () => { gl.useProgram(a.program); gl.bindVertexArray(a.vaos[0]); gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null); gl.disable(gl.RASTERIZER_DISCARD); };
+  for (const name of names) { prepare(); for (let i = 0; i < 2000; i++) calls[name](i); }
+  drain();
+  const ns = Object.fromEntries(names.map((k) => [k, []]));
+  for (let r = 0; r < cpu.runs; r++) {
+    const run = {};
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length], f = calls[name];
+      prepare();
+      const t0 = performance.now();
+      for (let i = 0; i < loops; i++) f(i);
+      run[name] = ((performance.now() - t0) * 1e6) / loops;
+      drain();
+    }
+    for (const name of names) ns[name].push(run[name] - (name === 'empty' ? 0 : run.empty));
+  }
+  const row = { per_call_ns: Object.fromEntries(names.map((k) => [k, +median(ns[k]).toFixed(1)])), loops, runs: cpu.runs };
+  results.push(row);
+  note(JSON.stringify(row));
+  void sink;
+  for (const o of [a, b]) o.dispose();
+});
+
 test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); });
 
 // Fused substeps (issue 16), both engines in the same page load: ms per substep of step(k) for
@@ -333,7 +385,7 @@ async function fusionRow(engineName, engine, n, initial, rounds) {
   return row;
 }
 
-for (const n of [1e4, 1e5, 1e6]) {
+for (const n of cpuOnly ? [] : [1e4, 1e5, 1e6]) {
   test(`fused substeps, ${n} elements (ms per substep, k = 1, 4, 16, fused vs k passes, WebGL2 and WebGPU)`, async ({ note }) => {
     const initial = pseudoRandom(n * 8, -1, 1, 17);
     const rounds = n >= 1e6 ? 3 : 5;
