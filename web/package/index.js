@@ -370,13 +370,15 @@ class Xfb {
     // null (clear ARRAY_BUFFER whatever it holds) if a buffer was disposed under the pipeline.
     const glWritten = written.every((b) => !b.disposed) ? written.map((b) => b.glBuffer) : null;
     const r = { program, vaos: d.vao.map((n) => GL.vaos[n]), tfs: d.tf.map((n) => GL.transformFeedbacks[n]), side: d.side, count: d.count, uniforms, written: glWritten, n: 0, calls: 0, epoch: this.#epoch };
+    r.pass = passOf(this.#gl, r, this.#pending);
     r.sync = (engine) => { if (r.n) check(engine.replayed(id, r.n, r.calls)); r.n = 0; };
     return r;
   }
   replay(r) {
-    if (this.#own) return this.#pass(r);
+    if (this.#own) return r.pass(false, null);
+    const s = this.#s;
     this.#save(r.written);
-    this.#pass(r);
+    r.pass(s.discard, s.tf);
     this.#restore();
   }
 
@@ -385,11 +387,12 @@ class Xfb {
   steps(pipelines) {
     if (!Array.isArray(pipelines) || !pipelines.every((p) => p instanceof XfbPipeline && p.owner === this)) invalid("steps(): pipelines must be an array of this engine's pipelines");
     let saved = false;
+    const own = this.#own, s = this.#s;
     for (const p of pipelines) {
       const r = p.armed;
       if (r) {
         if (!saved) this.#save(null), saved = true;
-        this.#pass(r);
+        r.pass(!own && s.discard, own ? null : s.tf);
       } else {
         if (saved) this.#restore(), saved = false;
         p.step();
@@ -419,30 +422,6 @@ class Xfb {
     gl.useProgram(s.p && !s.deleted && s.p.name !== 0 ? s.p : null); // name 0: a program xfb deleted (Emscripten's mark)
     gl.bindVertexArray(s.vao);
     if (s.buffer) gl.bindBuffer(0x8892, s.buffer);
-  }
-  // engine/src/pipeline/pipeline_state.hpp PipelineState::draw, from JavaScript.
-  // Default mode: the pass ends binding the application's transform feedback object (#restore does
-  // not bind it again), and leaves RASTERIZER_DISCARD alone when the application left it on.
-  #pass(r) {
-    const gl = this.#gl, side = r.side, own = this.#own, s = this.#s, discard = !own && s.discard, us = r.uniforms;
-    gl.useProgram(r.program);
-    let calls = 9;
-    for (let i = 0; i < us.length; i++) {
-      const u = us[i], e = u.e;
-      if (!e.gl) continue;
-      e.gl = false; calls++;
-      u.set(e.value);
-    }
-    gl.bindVertexArray(r.vaos[side]);
-    gl.bindTransformFeedback(0x8E22, r.tfs[side]);
-    if (!discard) gl.enable(0x8C89);
-    gl.beginTransformFeedback(0); // POINTS
-    gl.drawArrays(0, 0, r.count);
-    gl.endTransformFeedback();
-    if (!discard) gl.disable(0x8C89);
-    gl.bindTransformFeedback(0x8E22, own ? null : s.tf);
-    r.side = side ^ 1; r.calls = calls;
-    if (r.n++ === 0) this.#pending.add(r);
   }
   markPending(object) { this.#pending.add(object); }
   #sync() {
@@ -586,9 +565,9 @@ export class XfbProgram extends XfbObject {
     this.check();
     // Kept in JavaScript for replayed steps (Xfb#recipe); wasm learns it before its next call. The
     // per-frame case first: a float scalar, found without a lookup when it is the last name set.
-    const last = this.#last, e = last !== null && last.name === name ? last : this.#cache.get(name), owner = this.owner;
+    const e = name === this.#lastName ? this.#last : this.#cache.get(name), owner = this.owner;
     if (e !== undefined && e.fast && typeof value === 'number' && value === value && !owner.isContextLost) {
-      this.#last = e;
+      this.#last = e; this.#lastName = name;
       e.value = value; e.gl = true;
       if (!e.wasm) { e.wasm = true; owner.markPending(this); }
       return;
@@ -615,8 +594,8 @@ export class XfbProgram extends XfbObject {
   }
 
   // By name: { name, kind, components, max, scalar: one value (kept as a number), fast: a float scalar, value, gl: to upload, wasm: to give wasm }, from Xfb#recipe.
-  // #last: the entry setUniform found last.
-  #cache = new Map(); #last = null;
+  // #last, #lastName: the entry the fast path of setUniform found last, and the name it was given.
+  #cache = new Map(); #last = undefined; #lastName = undefined;
   get uniformCache() { return this.#cache; }
   #keep(e, values) {
     e.value = e.scalar ? values[0] : values; e.gl = true;
@@ -638,6 +617,35 @@ const check = (result) => { if (result instanceof XfbError) throw result; };
 // The upload of one kept uniform value `v` (an array of numbers, a number for a scalar) to location `l`, made once per
 // recipe with the exact arity: one value goes by value (uniform1f(l, x) is faster than uniform1fv
 // in Chromium, and a call with surplus arguments or out-of-range reads is slower than either).
+// A recipe's pass, engine/src/pipeline/pipeline_state.hpp PipelineState::draw from JavaScript: a
+// closure over the recipe's WebGL objects (as a hand-written loop holds them), the side its own.
+// discard: the application left RASTERIZER_DISCARD on (neither enabled nor disabled); tfAfter: the
+// transform feedback object to leave bound (the application's in default mode: #restore does not
+// bind it again). `pending`: the engine's set of what wasm must learn (r.sync).
+function passOf(gl, r, pending) {
+  const program = r.program, vaos = r.vaos, tfs = r.tfs, count = r.count, us = r.uniforms;
+  let side = r.side;
+  return (discard, tfAfter) => {
+    gl.useProgram(program);
+    let calls = 9;
+    for (let i = 0; i < us.length; i++) {
+      const u = us[i], e = u.e;
+      if (!e.gl) continue;
+      e.gl = false; calls++;
+      u.set(e.value);
+    }
+    gl.bindVertexArray(vaos[side]);
+    gl.bindTransformFeedback(0x8E22, tfs[side]);
+    if (!discard) gl.enable(0x8C89);
+    gl.beginTransformFeedback(0); // POINTS
+    gl.drawArrays(0, 0, count);
+    gl.endTransformFeedback();
+    if (!discard) gl.disable(0x8C89);
+    gl.bindTransformFeedback(0x8E22, tfAfter);
+    side ^= 1; r.calls = calls;
+    if (r.n++ === 0) pending.add(r);
+  };
+}
 // A scalar (one value, not an array) is kept as a number and set by a direct method call.
 function uniformSetter(gl, l, matrix, name, components, scalar) {
   if (scalar) {
