@@ -7,8 +7,10 @@
 // shared-context one and { ownsContext: true } (the same 9 calls per step as the hand-written loop).
 // Then the CPU cost of a step: a 16-element simulation (the GPU work is negligible), warm, the JS
 // time of setUniform + step() for 5000 steps without waiting for the GPU, in paired runs (each
-// run times every variant once, the order rotated), medians, on a context of its own without the
-// call counter (its wrapper around every WebGL call would weigh on the variant with more calls).
+// run times every variant over 5000 steps, interleaved in blocks of 500: pairedRuns), medians
+// of the runs and of the per-run ratios, on a context of its own without the call counter (its
+// wrapper around every WebGL call would weigh on the variant with more calls). The page runs
+// cross-origin isolated (browser.mjs), so performance.now() ticks in 5 us.
 // Run: node browser.mjs NPM_DIR bench (bench-cpu: the CPU cases alone, page/bench-cpu.js)
 import { countCalls, createXfb, pseudoRandom } from './assert.js';
 
@@ -156,7 +158,27 @@ for (const n of cpuOnly ? [] : [1e4, 1e5, 1e6]) {
 
 // The CPU side: what a step costs in JavaScript + wasm + the browser's WebGL2 front end. The GL
 // commands are only queued (no wait inside the timed loop); the queue is drained between runs.
-const cpu = { elements: 16, steps: 5000, runs: 11 };
+const cpu = { elements: 16, steps: 5000, runs: 15, blocks: 10 };
+/** µs per call of each variant, per run: each run interleaves the variants in `blocks` blocks of
+ *  steps / blocks calls (order rotated) and takes each one's median block, so a time slice lost
+ *  to another process (this machine is shared) weighs on one block, not on the run; the queue is
+ *  drained after each block, outside the timing. */
+function pairedRuns(variants, steps, drain) {
+  const names = Object.keys(variants), per = steps / cpu.blocks, runs = [];
+  for (let r = 0; r < cpu.runs; r++) {
+    const blocks = Object.fromEntries(names.map((k) => [k, []]));
+    for (let b = 0; b < cpu.blocks; b++)
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(k + r + b) % names.length], step = variants[name];
+        const t0 = performance.now();
+        for (let i = 0; i < per; i++) step(i);
+        blocks[name].push(((performance.now() - t0) * 1000) / per);
+        drain();
+      }
+    runs.push(Object.fromEntries(names.map((k) => [k, median(blocks[k])])));
+  }
+  return runs;
+}
 test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} paired runs)`, async ({ note }) => {
   const gl = document.createElement('canvas').getContext('webgl2'); // no call counter on this one
   const xfb = await createXfb({ gl }), owned = await createXfb({ gl, ownsContext: true });
@@ -181,15 +203,7 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
   drain();
   const us = Object.fromEntries(names.map((k) => [k, []]));
   const ratios = { engine: [], engine_owned: [], handwritten_guarded: [], engine_to_guarded: [] };
-  for (let r = 0; r < cpu.runs; r++) {
-    const run = {};
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length], step = variants[name];
-      const t0 = performance.now();
-      for (let i = 0; i < cpu.steps; i++) step(i);
-      run[name] = ((performance.now() - t0) * 1000) / cpu.steps;
-      drain();
-    }
+  for (const run of pairedRuns(variants, cpu.steps, drain)) {
     for (const name of names) us[name].push(run[name]);
     for (const name of ['engine', 'engine_owned', 'handwritten_guarded']) ratios[name].push(run[name] / run.handwritten);
     ratios.engine_to_guarded.push(run.engine / run.handwritten_guarded);
@@ -228,15 +242,8 @@ test(`CPU per step, 4 pipelines per frame (${cpu.elements} elements each, ${cpu.
   for (const name of names) for (let i = 0; i < 250; i++) variants[name](i);
   drain();
   const us = Object.fromEntries(names.map((k) => [k, []])), ratios = Object.fromEntries(names.slice(1).map((k) => [k, []]));
-  for (let r = 0; r < cpu.runs; r++) {
-    const run = {};
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length], frame = variants[name];
-      const t0 = performance.now();
-      for (let i = 0; i < frames; i++) frame(i);
-      run[name] = ((performance.now() - t0) * 1000) / (frames * 4);
-      drain();
-    }
+  for (const perFrame of pairedRuns(variants, frames, drain)) {
+    const run = Object.fromEntries(names.map((k) => [k, perFrame[k] / 4]));
     for (const name of names) us[name].push(run[name]);
     for (const name of names.slice(1)) ratios[name].push(run[name] / run.handwritten);
   }
@@ -300,7 +307,7 @@ test(`CPU per WebGL call (${cpu.runs} paired runs)`, async ({ note }) => {
   for (const o of [a, b]) o.dispose();
 });
 
-test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); });
+test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); note(`crossOriginIsolated ${globalThis.crossOriginIsolated}: performance.now() ticks in ${globalThis.crossOriginIsolated ? 5 : 100} us`); });
 
 // Fused substeps (issue 16), both engines in the same page load: ms per substep of step(k) for
 // k = 1, 4, 16, fused (one pass looping k substeps) against the same call with fuseSubsteps:
