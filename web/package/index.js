@@ -554,6 +554,8 @@ export class XfbBuffer extends XfbObject {
   }
 }
 
+const NO_NAME = Symbol('no uniform');
+
 export class XfbProgram extends XfbObject {
   #uniforms;
   constructor(owner, id, uniforms) { super(owner, id, 'program'); this.#uniforms = uniforms; }
@@ -562,12 +564,17 @@ export class XfbProgram extends XfbObject {
 
   /** A number, an array of numbers or a typed array, converted to the uniform's declared type. */
   setUniform(name, value) {
-    this.check();
     // Kept in JavaScript for replayed steps (Xfb#recipe); wasm learns it before its next call. The
-    // per-frame case first: a float scalar, found without a lookup when it is the last name set.
-    const e = name === this.#lastName ? this.#last : this.#cache.get(name), owner = this.owner;
+    // per-frame case first: a float scalar, found without a lookup (nor the disposal check: dispose()
+    // forgets it) when it is the name set last.
+    let e = this.#last;
+    if (name !== this.#lastName) {
+      this.check();
+      e = this.#cache.get(name);
+      if (e?.fast) { this.#last = e; this.#lastName = name; }
+    }
+    const owner = this.owner;
     if (e !== undefined && e.fast && typeof value === 'number' && value === value && !owner.isContextLost) {
-      this.#last = e; this.#lastName = name;
       e.value = value; e.gl = true;
       if (!e.wasm) { e.wasm = true; owner.markPending(this); }
       return;
@@ -594,8 +601,10 @@ export class XfbProgram extends XfbObject {
   }
 
   // By name: { name, kind, components, max, scalar: one value (kept as a number), fast: a float scalar, value, gl: to upload, wasm: to give wasm }, from Xfb#recipe.
-  // #last, #lastName: the entry the fast path of setUniform found last, and the name it was given.
-  #cache = new Map(); #last = undefined; #lastName = undefined;
+  // #last, #lastName: the float scalar entry setUniform found last, and the name it was given
+  // (NO_NAME: none; no caller passes it).
+  #cache = new Map(); #last = undefined; #lastName = NO_NAME;
+  dispose() { this.#last = undefined; this.#lastName = NO_NAME; super.dispose(); }
   get uniformCache() { return this.#cache; }
   #keep(e, values) {
     e.value = e.scalar ? values[0] : values; e.gl = true;
