@@ -184,13 +184,20 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
   const xfb = await createXfb({ gl }), owned = await createXfb({ gl, ownsContext: true });
   const initial = pseudoRandom(cpu.elements * 8, -1, 1, 11);
   const engine = engineLoop(xfb, cpu.elements, initial), ownedEngine = engineLoop(owned, cpu.elements, initial);
-  const hand = handwritten(cpu.elements, initial, gl), hand2 = handwritten(cpu.elements, initial, gl), handGuarded = guarded(hand2, gl);
+  const hand = handwritten(cpu.elements, initial, gl), hand3 = handwritten(cpu.elements, initial, gl), hand2 = handwritten(cpu.elements, initial, gl), handGuarded = guarded(hand2, gl);
   const dt = (i) => (1 + (i & 7)) / 1024; // a value that changes every step, as a time step or a clock would
+  const closure = (() => { const { program, vaos, tfs, dt: loc } = hand3; let side = 0; return (v) => {
+    gl.useProgram(program); gl.uniform1f(loc, v); gl.bindVertexArray(vaos[side]); gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfs[side]);
+    gl.enable(gl.RASTERIZER_DISCARD); gl.beginTransformFeedback(gl.POINTS); gl.drawArrays(gl.POINTS, 0, 16); gl.endTransformFeedback(); gl.disable(gl.RASTERIZER_DISCARD);
+    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null); side ^= 1; }; })();
   const variants = {
     handwritten: (i) => hand.step(dt(i)),
     handwritten_guarded: (i) => handGuarded(dt(i)),
     engine: (i) => { engine.program.setUniform('dt', dt(i)); engine.pipeline.step(); },
     engine_owned: (i) => { ownedEngine.program.setUniform('dt', dt(i)); ownedEngine.pipeline.step(); },
+    // The same hand-written loop written once more (a closure over its objects): how far two
+    // equivalent loops differ once V8 has compiled them.
+    handwritten_closure: (i) => closure(dt(i)),
     // The parts: step() alone (no uniform changed), setUniform() alone.
     engine_step: () => engine.pipeline.step(),
     engine_owned_step: () => ownedEngine.pipeline.step(),
@@ -202,10 +209,10 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
   for (const name of names) for (let i = 0; i < 1000; i++) variants[name](i); // warm: JIT tiers, caches
   drain();
   const us = Object.fromEntries(names.map((k) => [k, []]));
-  const ratios = { engine: [], engine_owned: [], handwritten_guarded: [], engine_to_guarded: [] };
+  const ratios = { engine: [], engine_owned: [], handwritten_guarded: [], handwritten_closure: [], engine_to_guarded: [] };
   for (const run of pairedRuns(variants, cpu.steps, drain)) {
     for (const name of names) us[name].push(run[name]);
-    for (const name of ['engine', 'engine_owned', 'handwritten_guarded']) ratios[name].push(run[name] / run.handwritten);
+    for (const name of ['engine', 'engine_owned', 'handwritten_guarded', 'handwritten_closure']) ratios[name].push(run[name] / run.handwritten);
     ratios.engine_to_guarded.push(run.engine / run.handwritten_guarded);
   }
   const row = { elements: cpu.elements, steps: cpu.steps, runs: cpu.runs };
@@ -214,7 +221,7 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
   row.per_run_us = Object.fromEntries(names.map((k) => [k, us[k].map((x) => +x.toFixed(2))]));
   results.push(row);
   note(JSON.stringify(row));
-  for (const o of [engine, ownedEngine, hand, hand2]) o.dispose();
+  for (const o of [engine, ownedEngine, hand, hand2, hand3]) o.dispose();
   xfb.dispose(); owned.dispose();
 });
 
