@@ -224,8 +224,9 @@ class Xfb {
     if (options.count !== undefined) checkCount(options.count, 'createPipeline(): count');
     if (options.queries !== undefined && typeof options.queries !== 'boolean') invalid('createPipeline(): queries must be a boolean');
     if (options.fuseSubsteps !== undefined && typeof options.fuseSubsteps !== 'boolean') invalid('createPipeline(): fuseSubsteps must be a boolean');
-    const id = this.#call('createPipeline', program.id, this.#entries(entries, 'createPipeline()'), options);
-    const pipeline = new XfbPipeline(this, id, program);
+    const written = [];
+    const id = this.#call('createPipeline', program.id, this.#entries(entries, 'createPipeline()', written), options);
+    const pipeline = new XfbPipeline(this, id, program, written);
     this.#objects.add(pipeline);
     return pipeline;
   }
@@ -248,7 +249,8 @@ class Xfb {
     if (!(program instanceof XfbProgram) || program.owner !== this) invalid(`${what}: the first argument must be a program of this engine`);
   }
 
-  #entries(entries, what) {
+  // `written`, if given, receives the buffers a pass may write: outputs, and the inputs of state pairs.
+  #entries(entries, what, written) {
     if (!Array.isArray(entries)) invalid(`${what}: entries must be an array of { input?, output? }`);
     return entries.map((given, i) => {
       const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
@@ -258,6 +260,7 @@ class Xfb {
         if (!(entry[role] instanceof XfbBuffer) || entry[role].owner !== this) invalid(`entries[${i}].${role} must be a buffer of this engine`);
         out[role] = entry[role].id;
       }
+      if (written && entry.output !== undefined) written.push(...(entry.input !== undefined ? [entry.input, entry.output] : [entry.output]));
       return out;
     });
   }
@@ -348,25 +351,34 @@ class Xfb {
   // values (Pipeline::stepsReplayed, Program::uniformUploaded) before its next call.
   get epoch() { return this.#epoch; }
   get generation() { return this.#generation; }
-  /** The recipe for the next step(1)s, or { refusal }. `cache`: the program's kept values. */
-  recipe(id, cache) {
+  /** The recipe for the next step(1)s, or { refusal }. `cache`: the program's kept values;
+   *  `written`: the XfbBuffers its passes may write (their WebGLBuffers are kept as r.written). */
+  recipe(id, cache, written) {
     const d = this.#call('replayRecipe', id), GL = this.#module.GL, K = this.#module.ScalarKind;
     if (d.refusal) return { refusal: d.refusal, generation: this.#generation };
     const program = GL.programs[d.program], uniforms = [];
     for (const u of d.uniforms) {
       let e = cache.get(u.name);
-      if (!e) cache.set(u.name, e = { kind: u.kind, components: u.components, max: u.components * u.arraySize, value: null, gl: false, wasm: false });
+      if (!e) {
+        const max = u.components * u.arraySize, scalar = max === 1;
+        cache.set(u.name, e = { name: u.name, kind: u.kind, components: u.components, max, scalar, fast: scalar && u.kind === K.float, value: null, gl: false, wasm: false });
+      }
       const m = MATRICES[u.type], t = `uniform${u.components}${u.kind === K.float ? 'f' : u.kind === K.uint ? 'ui' : 'i'}`;
-      uniforms.push({ e, set: uniformSetter(this.#gl, uniformLocation(this.#gl, program, u.location), m && `uniformMatrix${m}fv`, t, u.components) });
+      uniforms.push({ e, set: uniformSetter(this.#gl, uniformLocation(this.#gl, program, u.location), m && `uniformMatrix${m}fv`, t, u.components, e.scalar) });
     }
     for (const e of cache.values()) e.gl = false; // the wasm step just now uploaded every value
-    const r = { program, vaos: d.vao.map((n) => GL.vaos[n]), tfs: d.tf.map((n) => GL.transformFeedbacks[n]), side: d.side, count: d.count, uniforms, n: 0, calls: 0, epoch: this.#epoch };
+    // null (clear ARRAY_BUFFER whatever it holds) if a buffer was disposed under the pipeline.
+    const glWritten = written.every((b) => !b.disposed) ? written.map((b) => b.glBuffer) : null;
+    const r = { program, vaos: d.vao.map((n) => GL.vaos[n]), tfs: d.tf.map((n) => GL.transformFeedbacks[n]), side: d.side, count: d.count, uniforms, written: glWritten, n: 0, calls: 0, epoch: this.#epoch };
+    r.pass = passOf(this.#gl, r, this.#pending);
     r.sync = (engine) => { if (r.n) check(engine.replayed(id, r.n, r.calls)); r.n = 0; };
     return r;
   }
   replay(r) {
-    this.#save();
-    this.#pass(r);
+    if (this.#own) return r.pass(false, null);
+    const s = this.#s;
+    this.#save(r.written);
+    r.pass(s.discard, s.tf);
     this.#restore();
   }
 
@@ -375,11 +387,12 @@ class Xfb {
   steps(pipelines) {
     if (!Array.isArray(pipelines) || !pipelines.every((p) => p instanceof XfbPipeline && p.owner === this)) invalid("steps(): pipelines must be an array of this engine's pipelines");
     let saved = false;
+    const own = this.#own, s = this.#s;
     for (const p of pipelines) {
       const r = p.armed;
       if (r) {
-        if (!saved) this.#save(), saved = true;
-        this.#pass(r);
+        if (!saved) this.#save(null), saved = true;
+        r.pass(!own && s.discard, own ? null : s.tf);
       } else {
         if (saved) this.#restore(), saved = false;
         p.step();
@@ -388,45 +401,27 @@ class Xfb {
     if (saved) this.#restore();
   }
   // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
-  #s = {};
-  #save() {
+  #s = { p: null, deleted: false, vao: null, buffer: null, tf: null, discard: false };
+  // ARRAY_BUFFER: a TF draw fails while a buffer it writes is bound elsewhere, so it is cleared
+  // (and restored) when it holds one of `written` (a recipe's r.written; null: whatever it holds);
+  // another buffer stays bound, untouched.
+  #save(written) {
     const gl = this.#gl, s = this.#s;
     if (this.#own) return;
     if ((s.p = gl.getParameter(0x8B8D))) s.deleted = gl.getProgramParameter(s.p, 0x8B80); // CURRENT_PROGRAM, DELETE_STATUS
     s.vao = gl.getParameter(0x85B5); // VERTEX_ARRAY_BINDING
-    if ((s.buffer = gl.getParameter(0x8894))) gl.bindBuffer(0x8892, null); // ARRAY_BUFFER: a TF draw fails while its buffer is bound elsewhere
+    const buffer = gl.getParameter(0x8894); // ARRAY_BUFFER_BINDING
+    s.buffer = buffer !== null && (written === null || written.includes(buffer)) ? buffer : null;
+    if (s.buffer) gl.bindBuffer(0x8892, null);
     s.tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
     s.discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
   }
   #restore() {
     const gl = this.#gl, s = this.#s;
     if (this.#own) return;
-    if (s.tf) gl.bindTransformFeedback(0x8E22, s.tf);
     gl.useProgram(s.p && !s.deleted && s.p.name !== 0 ? s.p : null); // name 0: a program xfb deleted (Emscripten's mark)
     gl.bindVertexArray(s.vao);
     if (s.buffer) gl.bindBuffer(0x8892, s.buffer);
-  }
-  // engine/src/pipeline/pipeline_state.hpp PipelineState::draw, from JavaScript.
-  #pass(r) {
-    const gl = this.#gl, side = r.side, discard = !this.#own && this.#s.discard;
-    gl.useProgram(r.program);
-    let calls = 9;
-    for (const u of r.uniforms) {
-      const e = u.e, v = e.value;
-      if (!e.gl) continue;
-      e.gl = false; calls++;
-      u.set(v);
-    }
-    gl.bindVertexArray(r.vaos[side]);
-    gl.bindTransformFeedback(0x8E22, r.tfs[side]);
-    if (!discard) gl.enable(0x8C89);
-    gl.beginTransformFeedback(0); // POINTS
-    gl.drawArrays(0, 0, r.count);
-    gl.endTransformFeedback();
-    if (!discard) gl.disable(0x8C89);
-    gl.bindTransformFeedback(0x8E22, null);
-    r.side = side ^ 1; r.calls = calls;
-    if (r.n++ === 0) this.#pending.add(r);
   }
   markPending(object) { this.#pending.add(object); }
   #sync() {
@@ -559,6 +554,8 @@ export class XfbBuffer extends XfbObject {
   }
 }
 
+const NO_NAME = Symbol('no uniform');
+
 export class XfbProgram extends XfbObject {
   #uniforms;
   constructor(owner, id, uniforms) { super(owner, id, 'program'); this.#uniforms = uniforms; }
@@ -567,10 +564,21 @@ export class XfbProgram extends XfbObject {
 
   /** A number, an array of numbers or a typed array, converted to the uniform's declared type. */
   setUniform(name, value) {
-    this.check();
-    const e = this.#cache.get(name), owner = this.owner;
-    // Kept in JavaScript for replayed steps (Xfb#recipe); wasm learns it before its next call.
-    if (e?.components === 1 && e.kind === owner.module.ScalarKind.float && typeof value === 'number' && value === value && !owner.isContextLost) return this.#keep(e, [value]);
+    // Kept in JavaScript for replayed steps (Xfb#recipe); wasm learns it before its next call. The
+    // per-frame case first: a float scalar, found without a lookup (nor the disposal check: dispose()
+    // forgets it) when it is the name set last.
+    let e = this.#last;
+    if (name !== this.#lastName) {
+      this.check();
+      e = this.#cache.get(name);
+      if (e?.fast) { this.#last = e; this.#lastName = name; }
+    }
+    const owner = this.owner;
+    if (e !== undefined && e.fast && typeof value === 'number' && value === value && !owner.isContextLost) {
+      e.value = value; e.gl = true;
+      if (!e.wasm) { e.wasm = true; owner.markPending(this); }
+      return;
+    }
     if (typeof name !== 'string') invalid('setUniform(): name must be a string');
     const declared = Object.hasOwn(this.#uniforms, name) ? this.#uniforms[name] : undefined;
     const values = typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value) : null;
@@ -592,18 +600,21 @@ export class XfbProgram extends XfbObject {
     owner.withValues(values, kind, (ptr, n) => this.call('setUniform', name, kind, ptr, n, false)); // a refusal, or a program no step replays yet
   }
 
-  // By name: { kind, components, max, value, gl: to upload, wasm: to give wasm }, from Xfb#recipe.
-  #cache = new Map();
+  // By name: { name, kind, components, max, scalar: one value (kept as a number), fast: a float scalar, value, gl: to upload, wasm: to give wasm }, from Xfb#recipe.
+  // #last, #lastName: the float scalar entry setUniform found last, and the name it was given
+  // (NO_NAME: none; no caller passes it).
+  #cache = new Map(); #last = undefined; #lastName = NO_NAME;
+  dispose() { this.#last = undefined; this.#lastName = NO_NAME; super.dispose(); }
   get uniformCache() { return this.#cache; }
   #keep(e, values) {
-    e.value = values; e.gl = true;
+    e.value = e.scalar ? values[0] : values; e.gl = true;
     if (!e.wasm) { e.wasm = true; this.owner.markPending(this); }
   }
   sync(engine) {
     for (const [name, e] of this.#cache) {
       if (!e.wasm) continue;
       e.wasm = false;
-      check(this.owner.withValues(e.value, e.kind, (ptr, n) => engine.setUniform(this.id, name, e.kind, ptr, n, !e.gl)));
+      check(this.owner.withValues(e.scalar ? [e.value] : e.value, e.kind, (ptr, n) => engine.setUniform(this.id, name, e.kind, ptr, n, !e.gl)));
     }
   }
 }
@@ -612,10 +623,44 @@ export class XfbProgram extends XfbObject {
 const MATRICES = { 0x8B5A: '2', 0x8B5B: '3', 0x8B5C: '4', 0x8B65: '2x3', 0x8B66: '2x4', 0x8B67: '3x2', 0x8B68: '3x4', 0x8B69: '4x2', 0x8B6A: '4x3' };
 const check = (result) => { if (result instanceof XfbError) throw result; };
 
-// The upload of one kept uniform value `v` (an array of numbers) to location `l`, made once per
+// The upload of one kept uniform value `v` (an array of numbers, a number for a scalar) to location `l`, made once per
 // recipe with the exact arity: one value goes by value (uniform1f(l, x) is faster than uniform1fv
 // in Chromium, and a call with surplus arguments or out-of-range reads is slower than either).
-function uniformSetter(gl, l, matrix, name, components) {
+// A recipe's pass, engine/src/pipeline/pipeline_state.hpp PipelineState::draw from JavaScript: a
+// closure over the recipe's WebGL objects (as a hand-written loop holds them), the side its own.
+// discard: the application left RASTERIZER_DISCARD on (neither enabled nor disabled); tfAfter: the
+// transform feedback object to leave bound (the application's in default mode: #restore does not
+// bind it again). `pending`: the engine's set of what wasm must learn (r.sync).
+function passOf(gl, r, pending) {
+  const program = r.program, vaos = r.vaos, tfs = r.tfs, count = r.count, us = r.uniforms;
+  let side = r.side;
+  return (discard, tfAfter) => {
+    gl.useProgram(program);
+    let calls = 9;
+    for (let i = 0; i < us.length; i++) {
+      const u = us[i], e = u.e;
+      if (!e.gl) continue;
+      e.gl = false; calls++;
+      u.set(e.value);
+    }
+    gl.bindVertexArray(vaos[side]);
+    gl.bindTransformFeedback(0x8E22, tfs[side]);
+    if (!discard) gl.enable(0x8C89);
+    gl.beginTransformFeedback(0); // POINTS
+    gl.drawArrays(0, 0, count);
+    gl.endTransformFeedback();
+    if (!discard) gl.disable(0x8C89);
+    gl.bindTransformFeedback(0x8E22, tfAfter);
+    side ^= 1; r.calls = calls;
+    if (r.n++ === 0) pending.add(r);
+  };
+}
+// A scalar (one value, not an array) is kept as a number and set by a direct method call.
+function uniformSetter(gl, l, matrix, name, components, scalar) {
+  if (scalar) {
+    if (name === 'uniform1f') return (x) => gl.uniform1f(l, x);
+    return name === 'uniform1ui' ? (x) => gl.uniform1ui(l, x) : (x) => gl.uniform1i(l, x);
+  }
   if (matrix) { const f = gl[matrix]; return (v) => f.call(gl, l, false, v); }
   const f = gl[name], fv = gl[`${name}v`];
   switch (components) {
@@ -634,8 +679,8 @@ function uniformLocation(gl, program, id) {
 }
 
 export class XfbPipeline extends XfbObject {
-  #uniforms; #replay = null;
-  constructor(owner, id, program) { super(owner, id, 'pipeline'); this.#uniforms = program.uniformCache; }
+  #uniforms; #replay = null; #written;
+  constructor(owner, id, program, written) { super(owner, id, 'pipeline'); this.#uniforms = program.uniformCache; this.#written = written; }
   get info() { return this.call('pipelineInfo'); }
   get count() { return this.info.count; }
 
@@ -644,9 +689,9 @@ export class XfbPipeline extends XfbObject {
   step(substeps = 1) {
     if (substeps === 1) {
       const r = this.#replay, owner = this.owner;
-      if (r?.epoch === owner.epoch) return void owner.replay(r);
+      if (r !== null && r.epoch === owner.epoch) return void owner.replay(r);
       this.callStep();
-      if (r?.generation !== owner.generation) this.#replay = owner.recipe(this.id, this.#uniforms);
+      if (r?.generation !== owner.generation) this.#replay = owner.recipe(this.id, this.#uniforms, this.#written);
       return;
     }
     // The engine checks the range (1..256); here only what would wrap on the way in (int32).

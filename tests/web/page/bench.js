@@ -7,9 +7,11 @@
 // shared-context one and { ownsContext: true } (the same 9 calls per step as the hand-written loop).
 // Then the CPU cost of a step: a 16-element simulation (the GPU work is negligible), warm, the JS
 // time of setUniform + step() for 5000 steps without waiting for the GPU, in paired runs (each
-// run times every variant once, the order rotated), medians, on a context of its own without the
-// call counter (its wrapper around every WebGL call would weigh on the variant with more calls).
-// Run: node browser.mjs NPM_DIR bench
+// run times every variant over 5000 steps, interleaved in blocks of 500: pairedRuns), medians
+// of the runs and of the per-run ratios, on a context of its own without the call counter (its
+// wrapper around every WebGL call would weigh on the variant with more calls). The page runs
+// cross-origin isolated (browser.mjs), so performance.now() ticks in 5 us.
+// Run: node browser.mjs NPM_DIR bench (bench-cpu: the CPU cases alone, page/bench-cpu.js)
 import { countCalls, createXfb, pseudoRandom } from './assert.js';
 
 const source = await (await fetch('/shaders/bench_particles.vert')).text();
@@ -21,6 +23,7 @@ const owned = await createXfb({ gl, ownsContext: true });
 const webgpu = navigator.gpu ? await createXfb({ backend: 'webgpu' }).catch(() => null) : null;
 const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const cpuOnly = globalThis.xfbBenchCpuOnly === true; // bench-cpu.js: no GPU-bound case
 
 function handwritten(n, initial, gl) {
   const compile = (type, src) => { const s = gl.createShader(type); gl.shaderSource(s, src); gl.compileShader(s); return s; };
@@ -68,6 +71,7 @@ function handwritten(n, initial, gl) {
       side ^= 1;
     },
     current: () => buffers[side],
+    program, vaos, tfs, dt,
     dispose() {
       for (const o of buffers) gl.deleteBuffer(o);
       for (const o of vaos) gl.deleteVertexArray(o);
@@ -104,7 +108,7 @@ function engineLoop(engine, n, initial) {
 }
 
 const results = [];
-for (const n of [1e4, 1e5, 1e6]) {
+for (const n of cpuOnly ? [] : [1e4, 1e5, 1e6]) {
   test(`${n} elements`, async ({ note }) => {
     const initial = pseudoRandom(n * 8, -1, 1, 7);
     const engine = engineLoop(xfb, n, initial), ownedEngine = engineLoop(owned, n, initial);
@@ -154,19 +158,46 @@ for (const n of [1e4, 1e5, 1e6]) {
 
 // The CPU side: what a step costs in JavaScript + wasm + the browser's WebGL2 front end. The GL
 // commands are only queued (no wait inside the timed loop); the queue is drained between runs.
-const cpu = { elements: 16, steps: 5000, runs: 8 };
+const cpu = { elements: 16, steps: 5000, runs: 15, blocks: 10 };
+/** µs per call of each variant, per run: each run interleaves the variants in `blocks` blocks of
+ *  steps / blocks calls (order rotated) and takes each one's median block, so a time slice lost
+ *  to another process (this machine is shared) weighs on one block, not on the run; the queue is
+ *  drained after each block, outside the timing. */
+function pairedRuns(variants, steps, drain) {
+  const names = Object.keys(variants), per = steps / cpu.blocks, runs = [];
+  for (let r = 0; r < cpu.runs; r++) {
+    const blocks = Object.fromEntries(names.map((k) => [k, []]));
+    for (let b = 0; b < cpu.blocks; b++)
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(k + r + b) % names.length], step = variants[name];
+        const t0 = performance.now();
+        for (let i = 0; i < per; i++) step(i);
+        blocks[name].push(((performance.now() - t0) * 1000) / per);
+        drain();
+      }
+    runs.push(Object.fromEntries(names.map((k) => [k, median(blocks[k])])));
+  }
+  return runs;
+}
 test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} paired runs)`, async ({ note }) => {
   const gl = document.createElement('canvas').getContext('webgl2'); // no call counter on this one
   const xfb = await createXfb({ gl }), owned = await createXfb({ gl, ownsContext: true });
   const initial = pseudoRandom(cpu.elements * 8, -1, 1, 11);
   const engine = engineLoop(xfb, cpu.elements, initial), ownedEngine = engineLoop(owned, cpu.elements, initial);
-  const hand = handwritten(cpu.elements, initial, gl), hand2 = handwritten(cpu.elements, initial, gl), handGuarded = guarded(hand2, gl);
+  const hand = handwritten(cpu.elements, initial, gl), hand3 = handwritten(cpu.elements, initial, gl), hand2 = handwritten(cpu.elements, initial, gl), handGuarded = guarded(hand2, gl);
   const dt = (i) => (1 + (i & 7)) / 1024; // a value that changes every step, as a time step or a clock would
+  const closure = (() => { const { program, vaos, tfs, dt: loc } = hand3; let side = 0; return (v) => {
+    gl.useProgram(program); gl.uniform1f(loc, v); gl.bindVertexArray(vaos[side]); gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfs[side]);
+    gl.enable(gl.RASTERIZER_DISCARD); gl.beginTransformFeedback(gl.POINTS); gl.drawArrays(gl.POINTS, 0, 16); gl.endTransformFeedback(); gl.disable(gl.RASTERIZER_DISCARD);
+    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null); side ^= 1; }; })();
   const variants = {
     handwritten: (i) => hand.step(dt(i)),
     handwritten_guarded: (i) => handGuarded(dt(i)),
     engine: (i) => { engine.program.setUniform('dt', dt(i)); engine.pipeline.step(); },
     engine_owned: (i) => { ownedEngine.program.setUniform('dt', dt(i)); ownedEngine.pipeline.step(); },
+    // The same hand-written loop written once more (a closure over its objects): how far two
+    // equivalent loops differ once V8 has compiled them.
+    handwritten_closure: (i) => closure(dt(i)),
     // The parts: step() alone (no uniform changed), setUniform() alone.
     engine_step: () => engine.pipeline.step(),
     engine_owned_step: () => ownedEngine.pipeline.step(),
@@ -178,18 +209,10 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
   for (const name of names) for (let i = 0; i < 1000; i++) variants[name](i); // warm: JIT tiers, caches
   drain();
   const us = Object.fromEntries(names.map((k) => [k, []]));
-  const ratios = { engine: [], engine_owned: [], handwritten_guarded: [], engine_to_guarded: [] };
-  for (let r = 0; r < cpu.runs; r++) {
-    const run = {};
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length], step = variants[name];
-      const t0 = performance.now();
-      for (let i = 0; i < cpu.steps; i++) step(i);
-      run[name] = ((performance.now() - t0) * 1000) / cpu.steps;
-      drain();
-    }
+  const ratios = { engine: [], engine_owned: [], handwritten_guarded: [], handwritten_closure: [], engine_to_guarded: [] };
+  for (const run of pairedRuns(variants, cpu.steps, drain)) {
     for (const name of names) us[name].push(run[name]);
-    for (const name of ['engine', 'engine_owned', 'handwritten_guarded']) ratios[name].push(run[name] / run.handwritten);
+    for (const name of ['engine', 'engine_owned', 'handwritten_guarded', 'handwritten_closure']) ratios[name].push(run[name] / run.handwritten);
     ratios.engine_to_guarded.push(run.engine / run.handwritten_guarded);
   }
   const row = { elements: cpu.elements, steps: cpu.steps, runs: cpu.runs };
@@ -198,7 +221,7 @@ test(`CPU per step (${cpu.elements} elements, ${cpu.steps} steps, ${cpu.runs} pa
   row.per_run_us = Object.fromEntries(names.map((k) => [k, us[k].map((x) => +x.toFixed(2))]));
   results.push(row);
   note(JSON.stringify(row));
-  for (const o of [engine, ownedEngine, hand, hand2]) o.dispose();
+  for (const o of [engine, ownedEngine, hand, hand2, hand3]) o.dispose();
   xfb.dispose(); owned.dispose();
 });
 
@@ -226,15 +249,8 @@ test(`CPU per step, 4 pipelines per frame (${cpu.elements} elements each, ${cpu.
   for (const name of names) for (let i = 0; i < 250; i++) variants[name](i);
   drain();
   const us = Object.fromEntries(names.map((k) => [k, []])), ratios = Object.fromEntries(names.slice(1).map((k) => [k, []]));
-  for (let r = 0; r < cpu.runs; r++) {
-    const run = {};
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length], frame = variants[name];
-      const t0 = performance.now();
-      for (let i = 0; i < frames; i++) frame(i);
-      run[name] = ((performance.now() - t0) * 1000) / (frames * 4);
-      drain();
-    }
+  for (const perFrame of pairedRuns(variants, frames, drain)) {
+    const run = Object.fromEntries(names.map((k) => [k, perFrame[k] / 4]));
     for (const name of names) us[name].push(run[name]);
     for (const name of names.slice(1)) ratios[name].push(run[name] / run.handwritten);
   }
@@ -248,7 +264,57 @@ test(`CPU per step, 4 pipelines per frame (${cpu.elements} elements each, ${cpu.
   xfb.dispose(); owned.dispose();
 });
 
-test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); });
+// Where a step's time goes: each WebGL call of the default mode's save/restore and of the pass,
+// alone in a loop (ns per call, minus an empty loop; paired runs, medians). A call that sets state
+// alternates between two values, as in a step (Chromium returns early from one that changes nothing).
+test(`CPU per WebGL call (${cpu.runs} paired runs)`, async ({ note }) => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const initial = pseudoRandom(cpu.elements * 8, -1, 1, 13);
+  const a = handwritten(cpu.elements, initial, gl), b = handwritten(cpu.elements, initial, gl);
+  a.step(); // a's program and vertex array bound, as an application leaves its own
+  let sink;
+  const calls = {
+    empty: () => {},
+    'getParameter(CURRENT_PROGRAM)': () => gl.getParameter(gl.CURRENT_PROGRAM),
+    'getProgramParameter(DELETE_STATUS)': () => gl.getProgramParameter(a.program, gl.DELETE_STATUS),
+    'getParameter(VERTEX_ARRAY_BINDING)': () => gl.getParameter(gl.VERTEX_ARRAY_BINDING),
+    'getParameter(ARRAY_BUFFER_BINDING)': () => gl.getParameter(gl.ARRAY_BUFFER_BINDING),
+    'getParameter(TRANSFORM_FEEDBACK_BINDING)': () => gl.getParameter(gl.TRANSFORM_FEEDBACK_BINDING),
+    'isEnabled(RASTERIZER_DISCARD)': () => gl.isEnabled(gl.RASTERIZER_DISCARD),
+    useProgram: (i) => gl.useProgram(i & 1 ? b.program : a.program),
+    bindVertexArray: (i) => gl.bindVertexArray(i & 1 ? b.vaos[0] : a.vaos[0]),
+    bindTransformFeedback: (i) => gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, i & 1 ? a.tfs[0] : null),
+    'enable/disable(RASTERIZER_DISCARD)': (i) => (i & 1 ? gl.enable(gl.RASTERIZER_DISCARD) : gl.disable(gl.RASTERIZER_DISCARD)),
+    'uniform1f (program current)': (i) => gl.uniform1f(a.dt, (1 + (i & 7)) / 1024),
+    'JS: allocate [value]': (i) => { sink = [i]; },
+  };
+  const loops = 20000, names = Object.keys(calls);
+  const probe = new Uint8Array(4);
+  const drain = () => { gl.bindBuffer(gl.COPY_READ_BUFFER, a.current()); gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe); gl.bindBuffer(gl.COPY_READ_BUFFER, null); };
+  const prepare = () => { gl.useProgram(a.program); gl.bindVertexArray(a.vaos[0]); gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null); gl.disable(gl.RASTERIZER_DISCARD); };
+  for (const name of names) { prepare(); for (let i = 0; i < 2000; i++) calls[name](i); }
+  drain();
+  const ns = Object.fromEntries(names.map((k) => [k, []]));
+  for (let r = 0; r < cpu.runs; r++) {
+    const run = {};
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length], f = calls[name];
+      prepare();
+      const t0 = performance.now();
+      for (let i = 0; i < loops; i++) f(i);
+      run[name] = ((performance.now() - t0) * 1e6) / loops;
+      drain();
+    }
+    for (const name of names) ns[name].push(run[name] - (name === 'empty' ? 0 : run.empty));
+  }
+  const row = { per_call_ns: Object.fromEntries(names.map((k) => [k, +median(ns[k]).toFixed(1)])), loops, runs: cpu.runs };
+  results.push(row);
+  note(JSON.stringify(row));
+  void sink;
+  for (const o of [a, b]) o.dispose();
+});
+
+test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); note(`crossOriginIsolated ${globalThis.crossOriginIsolated}: performance.now() ticks in ${globalThis.crossOriginIsolated ? 5 : 100} us`); });
 
 // Fused substeps (issue 16), both engines in the same page load: ms per substep of step(k) for
 // k = 1, 4, 16, fused (one pass looping k substeps) against the same call with fuseSubsteps:
@@ -333,7 +399,7 @@ async function fusionRow(engineName, engine, n, initial, rounds) {
   return row;
 }
 
-for (const n of [1e4, 1e5, 1e6]) {
+for (const n of cpuOnly ? [] : [1e4, 1e5, 1e6]) {
   test(`fused substeps, ${n} elements (ms per substep, k = 1, 4, 16, fused vs k passes, WebGL2 and WebGPU)`, async ({ note }) => {
     const initial = pseudoRandom(n * 8, -1, 1, 17);
     const rounds = n >= 1e6 ? 3 : 5;

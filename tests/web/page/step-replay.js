@@ -140,6 +140,17 @@ test('the replayed step makes the same WebGL calls as the wasm step, in both mod
       note(`with application state: replayed ${sum(replayApp)} ${JSON.stringify(replayApp)}, wasm ${sum(wasmApp) - 3}`);
       assert(sum(replayApp) <= sum(wasmApp) - 3, `replayed ${sum(replayApp)} calls, wasm ${sum(wasmApp) - 3}`);
       assert(gl.getError() === gl.NO_ERROR, 'no GL error');
+      assert(!replayApp.bindBuffer, `the application's own ARRAY_BUFFER stays bound, untouched: ${replayApp.bindBuffer} bindBuffer calls`);
+      // An xfb buffer bound to ARRAY_BUFFER by the application (to draw it): cleared for the pass
+      // (WebGL2 refuses a transform-feedback draw into a buffer bound elsewhere), then restored.
+      for (const [name, buffer] of [['scratch', r.scratch], ['state', r.state]]) {
+        const glBuffer = buffer.glBuffer;
+        gl.bindBuffer(gl.ARRAY_BUFFER, glBuffer);
+        const c = perStep(r);
+        const error = gl.getError();
+        assert(c.bindBuffer === 2 && gl.getParameter(gl.ARRAY_BUFFER_BINDING) === glBuffer && error === gl.NO_ERROR,
+          `xfb's ${name} buffer bound to ARRAY_BUFFER: ${c.bindBuffer} bindBuffer calls, found again: ${gl.getParameter(gl.ARRAY_BUFFER_BINDING) === glBuffer}, error 0x${error.toString(16)}`);
+      }
       gl.disable(gl.RASTERIZER_DISCARD); gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null); gl.bindBuffer(gl.ARRAY_BUFFER, null); gl.bindVertexArray(null); gl.useProgram(null);
     }
     xfb.dispose();
@@ -240,12 +251,12 @@ test('setUniform keeps its checks on the JavaScript path', async () => {
   xfb.dispose();
 });
 
-test('every uniform type uploads the same values on both paths: scalars, vectors, ints, uints, bools, a matrix, an array', async ({ note }) => {
+test('every uniform type uploads the same values on both paths: two float scalars, vectors, ints, uints, bools, a matrix, an array', async ({ note }) => {
   const canvas = document.createElement('canvas');
   const xfb = await createXfb({ canvas });
-  const source = '#version 300 es\nin vec4 p;\nuniform float f;\nuniform vec2 v2;\nuniform int i1;\nuniform ivec2 i2;\nuniform uint u1;\nuniform uvec3 u3;\n' +
+  const source = '#version 300 es\nin vec4 p;\nuniform float f;\nuniform float g;\nuniform vec2 v2;\nuniform int i1;\nuniform ivec2 i2;\nuniform uint u1;\nuniform uvec3 u3;\n' +
     'uniform mat2 m;\nuniform float arr[3];\nuniform bool flag;\nout vec4 out_p;\n' +
-    'void main() { vec2 a = m * v2; out_p = p + vec4(f + arr[0] + arr[1] + arr[2], a.x, float(i1 + i2.x + i2.y) + float(u1 + u3.x + u3.z), a.y + (flag ? 1.0 : 0.0)); }';
+    'void main() { vec2 a = m * v2; out_p = p + vec4(f + 2.0 * g + arr[0] + arr[1] + arr[2], a.x, float(i1 + i2.x + i2.y) + float(u1 + u3.x + u3.z), a.y + (flag ? 1.0 : 0.0)); }';
   const n = 8, initial = pseudoRandom(4 * n, -1, 1, 3);
   const vec4 = [{ semantic: 'ATTR0', components: 4 }];
   // A program each: the GL program holds what each path uploaded.
@@ -258,6 +269,7 @@ test('every uniform type uploads the same values on both paths: scalars, vectors
   let replays = 0;
   for (let i = 0; i < 12; i++) for (const { program } of [r, w]) {
     program.setUniform('f', i / 8);
+    program.setUniform('g', 3 - i / 4); // a second float scalar: set by name, not the last one set
     program.setUniform('v2', [i, 0.5]);
     program.setUniform('i1', -i);
     program.setUniform('i2', new Int32Array([i, 2 * i]));
