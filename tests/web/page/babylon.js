@@ -140,7 +140,7 @@ test('Babylon.js draws xfb\'s current buffer through a VertexBuffer over a DataB
     await scene.whenReadyAsync();
     scene.render();
     noGlError(gl, `in frame ${frame}`);
-    const p = pixels(gl);
+    const p = await pixels(gl);
     // Babylon's default is a left-handed view: +x is to the right with the camera at -z looking at +z.
     const left = pixelAt(p, 16, 40)[0] > 200, right = pixelAt(p, 48, 40)[0] > 200;
     assert(left === (frame % 2 === 0) && right === (frame % 2 === 1), `frame ${frame}: the triangle is drawn ${left ? 'left' : ''}${right ? 'right' : ''}, expected ${frame % 2 ? 'right' : 'left'}`);

@@ -135,7 +135,7 @@ test('a simulation writes straight into a PlayCanvas vertex buffer adopted as an
   for (let frame = 0; frame < 5; frame++) {
     render();
     noGlError(gl, `in frame ${frame}`);
-    const p = pixels(gl);
+    const p = await pixels(gl);
     const left = pixelAt(p, 16, 40)[0] > 200, right = pixelAt(p, 48, 40)[0] > 200;
     assert(left === (frame % 2 === 0) && right === (frame % 2 === 1), `frame ${frame}: the triangle is drawn ${left ? 'left' : ''}${right ? 'right' : ''}, expected ${frame % 2 ? 'right' : 'left'}`);
     pipeline.step();

@@ -106,7 +106,7 @@ test('three.js draws xfb\'s current buffer through GLBufferAttribute, every swap
     geometry.setAttribute('position', position());
     r.render(scene, camera);
     noGlError(gl, `in frame ${frame}`);
-    const p = pixels(gl);
+    const p = await pixels(gl);
     const left = pixelAt(p, 16, 40)[0] > 200, right = pixelAt(p, 48, 40)[0] > 200;
     assert(left === (frame % 2 === 0) && right === (frame % 2 === 1), `frame ${frame}: the triangle is drawn ${left ? 'left' : ''}${right ? 'right' : ''}, expected ${frame % 2 ? 'right' : 'left'}`);
     pipeline.step();
