@@ -1,7 +1,7 @@
 // Append captures on WebGL2 (SwiftShader): several draws into one buffer at planned record
 // ranges (captureSession), byte for byte against single captures and a JS reference; offsets,
 // capacity and layout refusals; drawSession draws one part or all of them.
-import { assert, assertArrayEqual, createXfb, expectError, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, createXfb, expectError, pseudoRandom, redCoverage, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const xfb = await createXfb({ canvas, contextAttributes: { preserveDrawingBuffer: true } });
@@ -117,32 +117,9 @@ test('drawSession draws exactly one part, or all of them, with the planned range
   const s = capture.captureSession([{ mode: 'triangle_strip', indices: [4, 5, 6, 7] }, { mode: 'triangle_strip', count: 4 }, { mode: 'triangle_strip', count: 4, program: up }], { firstRecord: 3 });
   assert(s.parts[2].firstRecord === 15, JSON.stringify(s));
 
-  const compile = (type, src) => { const sh = gl.createShader(type); gl.shaderSource(sh, src); gl.compileShader(sh); return sh; };
-  const draw = gl.createProgram();
-  gl.attachShader(draw, compile(gl.VERTEX_SHADER, '#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }'));
-  gl.attachShader(draw, compile(gl.FRAGMENT_SHADER, '#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }'));
-  gl.linkProgram(draw);
-  const vao = gl.createVertexArray();
-  gl.bindVertexArray(vao);
-  gl.bindBuffer(gl.ARRAY_BUFFER, out.glBuffer);
-  gl.enableVertexAttribArray(0);
-  gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0);
-  gl.bindBuffer(gl.ARRAY_BUFFER, null);
   // Lit pixels per quadrant: bottom-left, bottom-right, top-left, top-right.
-  const quadrants = (options) => {
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.viewport(0, 0, 64, 64);
-    gl.clearColor(0, 0, 0, 0);
-    gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.useProgram(draw);
-    gl.bindVertexArray(vao);
-    capture.drawSession(options);
-    const px = new Uint8Array(64 * 64 * 4);
-    gl.readPixels(0, 0, 64, 64, gl.RGBA, gl.UNSIGNED_BYTE, px);
-    const q = [0, 0, 0, 0];
-    for (let i = 0; i < 64 * 64; i++) if (px[i * 4] > 128) q[(Math.floor(i / 64) >= 32 ? 2 : 0) + (i % 64 >= 32 ? 1 : 0)]++;
-    return q.join();
-  };
+  const coverage = redCoverage(gl, out.glBuffer);
+  const quadrants = (options) => coverage.quadrants(() => capture.drawSession(options)).join();
   const Q = 32 * 32;
   assert(quadrants({ part: 0 }) === `0,${Q},0,0`, `part 0: ${quadrants({ part: 0 })}`);
   assert(quadrants({ part: 1 }) === `${Q},0,0,0`, `part 1: ${quadrants({ part: 1 })}`);
@@ -152,7 +129,5 @@ test('drawSession draws exactly one part, or all of them, with the planned range
   assert(e.message.includes('the session has 3 parts'), e.message);
   await expectError('XFB_INVALID_ARGUMENT', () => capture.drawCaptured());
   assert(gl.getError() === gl.NO_ERROR, 'no WebGL error');
-  gl.bindVertexArray(null);
-  gl.deleteVertexArray(vao);
-  gl.deleteProgram(draw);
+  coverage.dispose();
 });

@@ -92,6 +92,47 @@ export async function demoShaders() {
 
 export async function shader(name) { return (await fetch(`/shaders/${name}`)).text(); }
 
+/**
+ * Draws the vec4 records of `glBuffer` (their xy, in red) into the default framebuffer at 64 x 64
+ * and counts lit pixels per quadrant, for checking which captured records a draw reads.
+ * quadrants(draw) clears, binds the program and vertex array, calls draw() (drawCaptured,
+ * drawSession), reads back and returns [bottom-left, bottom-right, top-left, top-right].
+ */
+export function redCoverage(gl, glBuffer) {
+  const compile = (type, src) => { const sh = gl.createShader(type); gl.shaderSource(sh, src); gl.compileShader(sh); return sh; };
+  const program = gl.createProgram();
+  gl.attachShader(program, compile(gl.VERTEX_SHADER, '#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }'));
+  gl.attachShader(program, compile(gl.FRAGMENT_SHADER, '#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }'));
+  gl.linkProgram(program);
+  const vao = gl.createVertexArray();
+  gl.bindVertexArray(vao);
+  gl.bindBuffer(gl.ARRAY_BUFFER, glBuffer);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0);
+  gl.bindBuffer(gl.ARRAY_BUFFER, null);
+  return {
+    quadrants(draw) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.viewport(0, 0, 64, 64);
+      gl.clearColor(0, 0, 0, 0);
+      gl.clear(gl.COLOR_BUFFER_BIT);
+      gl.useProgram(program);
+      gl.bindVertexArray(vao);
+      draw();
+      const px = new Uint8Array(64 * 64 * 4);
+      gl.readPixels(0, 0, 64, 64, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      const q = [0, 0, 0, 0];
+      for (let i = 0; i < 64 * 64; i++) if (px[i * 4] > 128) q[(Math.floor(i / 64) >= 32 ? 2 : 0) + (i % 64 >= 32 ? 1 : 0)]++;
+      return q;
+    },
+    dispose() {
+      gl.bindVertexArray(null);
+      gl.deleteVertexArray(vao);
+      gl.deleteProgram(program);
+    },
+  };
+}
+
 /** Counts calls of every WebGL2 method on this context instance (Emscripten calls the instance). */
 export function countCalls(gl) {
   const counts = new Map();

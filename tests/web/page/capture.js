@@ -1,7 +1,7 @@
 // Primitive capture on WebGL2 (SwiftShader): strips, loops, fans and index lists captured as
 // whole primitives by the engine's expansion, byte for byte against a JS reference; capacity
 // refused before drawing; drawCaptured draws the planned count.
-import { assert, assertArrayEqual, countCalls, createXfb, expectError, nextEvent, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, countCalls, createXfb, expectError, nextEvent, pseudoRandom, redCoverage, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const xfb = await createXfb({ canvas, contextAttributes: { preserveDrawingBuffer: true } });
@@ -106,39 +106,14 @@ test('drawCaptured draws the captured vertices only, not stale records after the
   const capture = xfb.createCapture(program, [{ input }, { output: out }]);
   capture.capture({ mode: 'triangle_strip', count: 4 });
 
-  const compile = (type, src) => { const s = gl.createShader(type); gl.shaderSource(s, src); gl.compileShader(s); return s; };
-  const draw = gl.createProgram();
-  gl.attachShader(draw, compile(gl.VERTEX_SHADER, '#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }'));
-  gl.attachShader(draw, compile(gl.FRAGMENT_SHADER, '#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }'));
-  gl.linkProgram(draw);
-  const vao = gl.createVertexArray();
-  gl.bindVertexArray(vao);
-  gl.bindBuffer(gl.ARRAY_BUFFER, out.glBuffer);
-  gl.enableVertexAttribArray(0);
-  gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0);
-  gl.bindBuffer(gl.ARRAY_BUFFER, null);
-  const coverage = () => {
-    const px = new Uint8Array(64 * 64 * 4);
-    gl.readPixels(0, 0, 64, 64, gl.RGBA, gl.UNSIGNED_BYTE, px);
-    let left = 0, right = 0;
-    for (let i = 0; i < 64 * 64; i++) if (px[i * 4] > 128) (i % 64 < 32 ? left++ : right++);
-    return [left, right];
-  };
+  const coverage = redCoverage(gl, out.glBuffer);
   for (const instances of [1, 3]) {
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.viewport(0, 0, 64, 64);
-    gl.clearColor(0, 0, 0, 0);
-    gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.useProgram(draw);
-    gl.bindVertexArray(vao);
-    capture.drawCaptured({ instances });
-    const [left, right] = coverage();
+    const [bottomLeft, bottomRight, topLeft, topRight] = coverage.quadrants(() => capture.drawCaptured({ instances }));
+    const left = bottomLeft + topLeft, right = bottomRight + topRight;
     assert(left === 64 * 32 && right === 0, `instances ${instances}: ${left} red pixels left, ${right} right`);
   }
   assert(gl.getError() === gl.NO_ERROR, 'no WebGL error');
-  gl.bindVertexArray(null);
-  gl.deleteVertexArray(vao);
-  gl.deleteProgram(draw);
+  coverage.dispose();
 });
 
 test('bad captures get XfbErrors; disposed captures are refused', async () => {
