@@ -14,31 +14,6 @@ namespace {
 
 constexpr int kRecordFloats = 9; // capture_mesh.vert: vec4 + vec3 + vec2, 36 bytes
 
-// The same record layout as capture_mesh.vert, computed differently (a second material).
-constexpr const char* kOtherMesh = R"(#version 300 es
-in vec4 a_position;
-in vec2 a_uv;
-out vec4 out_position;
-out vec3 out_normal;
-out vec2 out_uv;
-void main() {
-    out_position = a_position * 3.0 - vec4(0.0, 0.0, float(gl_VertexID), 0.0);
-    out_normal = vec3(a_uv, 0.5);
-    out_uv = a_uv;
-    gl_Position = out_position;
-}
-)";
-
-// Same varyings, in another order: another layout.
-constexpr const char* kReordered = R"(#version 300 es
-in vec4 a_position;
-in vec2 a_uv;
-out vec4 out_position;
-out vec2 out_uv;
-out vec3 out_normal;
-void main() { out_position = a_position; out_uv = a_uv; out_normal = vec3(1.0); gl_Position = a_position; }
-)";
-
 VertexFormat meshInput() { return VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}); }
 VertexFormat recordFormat() {
     return VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}, {attr(2), ComponentType::Float32, 2}});
@@ -55,7 +30,7 @@ struct Meshes {
     Program mesh, other;
     Buffer input;
     explicit Meshes(Device& dev)
-        : mesh(dev, {std::string(xfb_shaders::capture_mesh_vert), {}, {}, "mesh"}), other(dev, {kOtherMesh, {}, {}, "other"}),
+        : mesh(dev, {std::string(xfb_shaders::capture_mesh_vert), {}, {}, "mesh"}), other(dev, {std::string(xfb_shaders::capture_mesh_second_material_vert), {}, {}, "other"}),
           input(dev, meshInput(), n, view(vertices)) {
         mesh.setUniform("u_scale", 2.0f);
     }
@@ -156,7 +131,7 @@ TEST_CASE_FIXTURE(GlTest, "an overflowing session is refused with both sizes and
 
 TEST_CASE_FIXTURE(GlTest, "a part whose program writes another layout, or reads an input the capture lacks, is refused before drawing") {
     Meshes m(dev);
-    Program reordered(dev, {kReordered, {}, {}, "reordered"});
+    Program reordered(dev, {std::string(xfb_shaders::capture_mesh_reordered_vert), {}, {}, "reordered"});
     Program extraInput(dev, {"#version 300 es\nin vec4 a_position;\nin vec2 a_uv;\nin vec4 a_color;\nout vec4 out_position;\nout vec3 out_normal;\n"
                              "out vec2 out_uv;\nvoid main() { out_position = a_position + a_color; out_normal = vec3(0.0); out_uv = a_uv; }\n",
                              {}, {}, "extra"});

@@ -147,27 +147,6 @@ TEST_CASE_FIXTURE(GlTest, "the other element-local test shaders fuse: the benchm
                              n, [](Program& p) { p.setUniform("u_scale", 2.0f); }, true);
 }
 
-namespace {
-// int and uint state in one interleaved record {uint id, int hits, float x}, captured in another
-// declaration order than the inputs, and the substep built-in.
-const char* kIntegerState = R"(#version 300 es
-precision highp float;
-in float x;
-in uint id;
-in int hits;
-uniform int xfb_substep;
-uniform float scale;
-flat out uint out_id;
-flat out int out_hits;
-out float out_x;
-void main() {
-    out_id = id * 3u + uint(gl_VertexID);
-    out_hits = hits - 7 * xfb_substep + 1;
-    out_x = x * scale + float(hits);
-}
-)";
-} // namespace
-
 TEST_CASE_FIXTURE(GlTest, "int and uint state feed back through the interleaved layout, and xfb_substep counts the substeps") {
     const std::int64_t n = 100;
     // The record as the captured layout writes it: out_id @0, out_hits @4, out_x @8.
@@ -182,12 +161,12 @@ TEST_CASE_FIXTURE(GlTest, "int and uint state feed back through the interleaved 
         std::memcpy(&words[e * 3 + 2], &x, 4);
     }
     auto uniforms = [](Program& p) { p.setUniform("scale", 0.5f); };
-    requireFusedEqualsSingle(dev, kIntegerState, CaptureMode::Interleaved, {{format, format, words}}, n, uniforms, true);
+    requireFusedEqualsSingle(dev, std::string(xfb_shaders::integer_state_vert), CaptureMode::Interleaved, {{format, format, words}}, n, uniforms, true);
 
     // Independent of both: after step(4), hits grew by sum(1 - 7 s) over s = 0..3 = 4 - 42.
     for (Backend backend : backendsOf(dev)) {
         CAPTURE(backendName(backend));
-        Twin t = makeTwin(dev, kIntegerState, CaptureMode::Interleaved, {{format, format, words}}, n, backend, uniforms);
+        Twin t = makeTwin(dev, std::string(xfb_shaders::integer_state_vert), CaptureMode::Interleaved, {{format, format, words}}, n, backend, uniforms);
         t.pipeline->step(4);
         auto out = t.buffers[0]->readAs<std::int32_t>();
         std::uint32_t id = 0;

@@ -11,18 +11,7 @@ const f = Math.fround;
 const meshShader = await shader('capture_mesh.vert'); // 36-byte records: vec4 position + vec3 normal + vec2 uv
 const inputFormat = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }];
 const recordFormat = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }];
-// The same record layout, computed differently (a second material).
-const otherShader = `#version 300 es
-in vec4 a_position;
-in vec2 a_uv;
-out vec4 out_position;
-out vec3 out_normal;
-out vec2 out_uv;
-void main() {
-    out_position = a_position * 3.0 - vec4(0.0, 0.0, float(gl_VertexID), 0.0);
-    out_normal = vec3(a_uv, 0.5);
-    out_uv = a_uv;
-}`;
+const otherShader = await shader('capture_mesh_second_material.vert'); // the same record layout, computed differently
 
 const n = 24;
 const vertices = pseudoRandom(n * 6, -1, 1, 11);
@@ -92,7 +81,7 @@ test('an overflowing session is refused with both sizes and writes nothing', asy
 });
 
 test('a part whose program writes another layout is refused, naming both layouts', async () => {
-  const reordered = xfb.createProgram({ label: 'reordered', source: '#version 300 es\nin vec4 a_position;\nin vec2 a_uv;\nout vec4 out_position;\nout vec2 out_uv;\nout vec3 out_normal;\nvoid main() { out_position = a_position; out_uv = a_uv; out_normal = vec3(1.0); }' });
+  const reordered = xfb.createProgram({ label: 'reordered', source: await shader('capture_mesh_reordered.vert') });
   const out = xfb.createBuffer({ format: recordFormat, count: 40 });
   const capture = xfb.createCapture(mesh, [{ input }, { output: out }]);
   const e = await expectError('XFB_OUTPUT_LAYOUT_MISMATCH', () => capture.captureSession([{ mode: 'triangles', count: 3 }, { mode: 'triangles', count: 3, program: reordered }]));

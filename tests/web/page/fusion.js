@@ -73,22 +73,7 @@ test('fused flock: separate buffers, constants, the write-only output keeps the 
   assertArrayEqual(await constants.read(), params, 'constants');
 });
 
-const INTEGER_STATE = `#version 300 es
-precision highp float;
-in float x;
-in uint id;
-in int hits;
-uniform int xfb_substep;
-uniform float scale;
-flat out uint out_id;
-flat out int out_hits;
-out float out_x;
-void main() {
-    out_id = id * 3u + uint(gl_VertexID);
-    out_hits = hits - 7 * xfb_substep + 1;
-    out_x = x * scale + float(hits);
-}
-`;
+const INTEGER_STATE = await shader('integer_state.vert');
 
 test('int and uint state through the interleaved layout, and xfb_substep, fused and not', async () => {
   const n = 64, k = 4;
