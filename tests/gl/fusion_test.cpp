@@ -178,20 +178,8 @@ TEST_CASE_FIXTURE(GlTest, "int and uint state feed back through the interleaved 
 }
 
 namespace {
-// Simulations that read other elements, modelled on the flock and cloth demos (texelFetch of
-// the whole state bound as a texture): each substep needs every element's previous one.
-const char* kFlockLike = R"(#version 300 es
-precision highp float;
-precision highp sampler2D;
-in vec4 position;
-uniform sampler2D positions;
-uniform int xfb_substep;
-out vec4 out_position;
-void main() {
-    vec4 neighbour = texelFetch(positions, ivec2((gl_VertexID + 1) % 8, 0), 0);
-    out_position = position + vec4(float(xfb_substep), 1.0, 0.0, 0.0) + neighbour * 0.0;
-}
-)";
+// Simulations that read other elements, modelled on the flock and cloth demos (shaders/neighbour_fetch.vert:
+// texelFetch of the whole state bound as a texture): each substep needs every element's previous one.
 const char* kClothLike = R"(#version 300 es
 precision highp float;
 in vec4 position;
@@ -210,9 +198,9 @@ TEST_CASE_FIXTURE(GlTest, "a simulation that reads other elements refuses fusion
     auto state = pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 21);
     for (Backend backend : backendsOf(dev)) {
         CAPTURE(backendName(backend));
-        Twin t = makeTwin(dev, kFlockLike, CaptureMode::Interleaved, {{vec4Format(0), vec4Format(0), state}}, n, backend, [](Program&) {});
+        Twin t = makeTwin(dev, std::string(xfb_shaders::neighbour_fetch_vert), CaptureMode::Interleaved, {{vec4Format(0), vec4Format(0), state}}, n, backend, [](Program&) {});
         CHECK_FALSE(t.pipeline->fusion().fused);
-        CHECK_MESSAGE(t.pipeline->fusion().reason.find("line 5: uniform 'positions' is a sampler2D") != std::string::npos, t.pipeline->fusion().reason);
+        CHECK_MESSAGE(t.pipeline->fusion().reason.find("line 6: uniform 'positions' is a sampler2D") != std::string::npos, t.pipeline->fusion().reason);
         t.pipeline->step(4);
         CHECK(t.pipeline->stepsTaken() == 4);
         auto out = t.buffers[0]->readAs<float>();

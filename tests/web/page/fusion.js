@@ -10,18 +10,7 @@ const vec4 = (slot) => [{ semantic: `ATTR${slot}`, components: 4 }];
 const sameBytes = (a, b) => a.byteLength === b.byteLength && new Uint8Array(a.buffer, a.byteOffset, a.byteLength).every((x, i) => x === new Uint8Array(b.buffer, b.byteOffset, b.byteLength)[i]);
 
 // Reads a neighbour (texelFetch): not element-local, so step(k) runs k passes.
-const NEIGHBOUR_SOURCE = `#version 300 es
-precision highp float;
-precision highp sampler2D;
-in vec4 position;
-uniform sampler2D positions;
-uniform int xfb_substep;
-out vec4 out_position;
-void main() {
-    vec4 neighbour = texelFetch(positions, ivec2((gl_VertexID + 1) % 8, 0), 0);
-    out_position = position + vec4(float(xfb_substep), 1.0, 0.0, 0.0) + neighbour * 0.0;
-}
-`;
+const NEIGHBOUR_SOURCE = await shader('neighbour_fetch.vert');
 
 test('fused particles: step(16) is one pass that equals 16 passes and the JS reference', async ({ note }) => {
   const n = 1000;
