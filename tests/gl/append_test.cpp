@@ -151,47 +151,6 @@ TEST_CASE_FIXTURE(GlTest, "a part whose program writes another layout, or reads 
     requireEqual(out.readAs<float>(), before, "nothing written by refused sessions");
 }
 
-namespace {
-
-// Positions only (vec4), drawn flat red into 16 x 16; counts lit pixels per quadrant.
-struct QuadrantTarget {
-    static constexpr int kSize = 16;
-    Offscreen screen{kSize, kSize};
-    GLuint program = linkDrawProgram("#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }\n",
-                                     "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }\n");
-    GLuint vao = 0;
-    explicit QuadrantTarget(const Buffer& captured) {
-        glGenVertexArrays(1, &vao);
-        glBindVertexArray(vao);
-        glBindBuffer(GL_ARRAY_BUFFER, captured.glName());
-        glEnableVertexAttribArray(0);
-        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 16, nullptr);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
-        glBindVertexArray(0);
-    }
-    ~QuadrantTarget() {
-        glUseProgram(0);
-        glBindVertexArray(0);
-        glDeleteProgram(program);
-        glDeleteVertexArrays(1, &vao);
-    }
-    void bind() {
-        screen.clear();
-        glUseProgram(program);
-        glBindVertexArray(vao);
-    }
-    // Lit pixels: bottom-left, bottom-right, top-left, top-right.
-    std::array<int, 4> quadrants() const {
-        auto lit = screen.lit();
-        std::array<int, 4> q{};
-        for (std::size_t i = 0; i < lit.size(); ++i)
-            if (lit[i]) q[std::size_t((int(i) / kSize >= kSize / 2) * 2 + (int(i) % kSize >= kSize / 2))]++;
-        return q;
-    }
-};
-
-} // namespace
-
 TEST_CASE_FIXTURE(GlTest, "drawSession draws exactly one part, or the whole session, with the planned ranges") {
     const char* src = "#version 300 es\nin vec4 a_position;\nout vec4 out_position;\nvoid main() { out_position = a_position; gl_Position = a_position; }\n";
     const char* shifted = "#version 300 es\nin vec4 a_position;\nout vec4 out_position;\n"
@@ -201,7 +160,7 @@ TEST_CASE_FIXTURE(GlTest, "drawSession draws exactly one part, or the whole sess
     std::vector<float> quads = {-1, -1, 0, 1, 0, -1, 0, 1, -1, 0, 0, 1, 0, 0, 0, 1, //
                                 0,  -1, 0, 1, 1, -1, 0, 1, 0,  0, 0, 1, 1, 0, 0, 1};
     Buffer input(dev, vec4Format(0), 8, view(quads));
-    constexpr int kQuadrant = QuadrantTarget::kSize * QuadrantTarget::kSize / 4;
+    constexpr int kQuadrant = RedCoverage::kSize * RedCoverage::kSize / 4;
     for (Expansion e : expansionsOf(dev)) {
         CAPTURE(expansionName(e));
         // Stale records covering the top-right quadrant wherever a wrong range would read.
@@ -217,7 +176,7 @@ TEST_CASE_FIXTURE(GlTest, "drawSession draws exactly one part, or the whole sess
                                        {{DrawMode::TriangleStrip, 4}, &up}};         // top-left
         const SessionPlan& s = capture.captureSession(parts, 3);
         CHECK(s.parts[2].firstRecord == 15);
-        QuadrantTarget target(out);
+        RedCoverage target(out);
         target.bind();
         capture.drawSession(0);
         CHECK(target.quadrants() == std::array{0, kQuadrant, 0, 0});

@@ -212,42 +212,6 @@ TEST_CASE_FIXTURE(GlTest, "bad draws and entries get clear errors") {
     }
 }
 
-namespace {
-
-// The captured triangles drawn flat red into a 16 x 16 framebuffer.
-struct Target {
-    static constexpr int kSize = 16;
-    Offscreen screen{kSize, kSize};
-    GLuint program = linkDrawProgram("#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }\n",
-                                     "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }\n");
-    GLuint vao = 0;
-    Target() { glGenVertexArrays(1, &vao); }
-    ~Target() {
-        glDeleteProgram(program);
-        glDeleteVertexArrays(1, &vao);
-    }
-    // Clears, and binds the captured buffer's positions (a vec4 at offset 0) as the draw's input.
-    void bind(const Buffer& captured, int stride) {
-        screen.clear();
-        glUseProgram(program);
-        glBindVertexArray(vao);
-        glBindBuffer(GL_ARRAY_BUFFER, captured.glName());
-        glEnableVertexAttribArray(0);
-        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride, nullptr);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
-    }
-    // Red pixels in the left and right halves.
-    std::pair<int, int> coverage() const {
-        auto lit = screen.lit();
-        int left = 0, right = 0;
-        for (std::size_t i = 0; i < lit.size(); ++i)
-            if (lit[i]) (int(i) % kSize < kSize / 2 ? left : right)++;
-        return {left, right};
-    }
-};
-
-} // namespace
-
 TEST_CASE_FIXTURE(GlTest, "drawCaptured draws exactly the captured vertices, not the stale records after them") {
     // A strip covering the left half (x in [-1, 0]).
     const char* src = R"(#version 300 es
@@ -269,18 +233,21 @@ void main() { out_position = a_position; gl_Position = a_position; }
         Buffer out(dev, vec4Format(0), 12, view(stale));
         PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}}, {std::nullopt, e});
         CHECK(capture.capture({DrawMode::TriangleStrip, 4}).records == 6);
-        Target target;
-        target.bind(out, 16);
+        RedCoverage target(out);
+        // Red pixels in the left and right halves.
+        auto coverage = [&] {
+            auto q = target.quadrants();
+            return std::pair{q[0] + q[2], q[1] + q[3]};
+        };
+        target.bind();
         capture.drawCaptured();
-        auto [left, right] = target.coverage();
-        CHECK(left == Target::kSize * Target::kSize / 2);
+        auto [left, right] = coverage();
+        CHECK(left == RedCoverage::kSize * RedCoverage::kSize / 2);
         CHECK(right == 0);
         // Instanced: the same vertices twice, still only the left half.
-        target.bind(out, 16);
+        target.bind();
         capture.drawCaptured(DrawMode::Triangles, 2);
-        CHECK(target.coverage() == std::pair{Target::kSize * Target::kSize / 2, 0});
-        glUseProgram(0);
-        glBindVertexArray(0);
+        CHECK(coverage() == std::pair{RedCoverage::kSize * RedCoverage::kSize / 2, 0});
     }
 }
 

@@ -2,7 +2,9 @@
 // Drawing in GL tests: a small RGBA8 framebuffer and a flat-colour program, for tests that check
 // what a draw covered (drawCaptured, drawEmitted).
 #include "gl/gl_api.hpp"
+#include "xfb/buffer.hpp"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -55,6 +57,47 @@ struct Offscreen {
         std::vector<bool> out(std::size_t(width * height));
         for (std::size_t i = 0; i < out.size(); ++i) out[i] = px[i * 4] > 128;
         return out;
+    }
+};
+
+/// A captured buffer's positions (the vec4 at offset 0 of each `stride`-byte record) drawn flat
+/// red into a kSize x kSize framebuffer, for checking which records a draw (drawCaptured,
+/// drawSession) reads. bind() clears and binds the program and vertex array; the draw follows.
+struct RedCoverage {
+    static constexpr int kSize = 16;
+    Offscreen screen{kSize, kSize};
+    GLuint program = linkDrawProgram("#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }\n",
+                                     "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+    GLuint vao = 0;
+    explicit RedCoverage(const xfb::Buffer& captured, int stride = 16) {
+        glGenVertexArrays(1, &vao);
+        glBindVertexArray(vao);
+        glBindBuffer(GL_ARRAY_BUFFER, captured.glName());
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride, nullptr);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        glBindVertexArray(0);
+    }
+    ~RedCoverage() {
+        glUseProgram(0);
+        glBindVertexArray(0);
+        glDeleteProgram(program);
+        glDeleteVertexArrays(1, &vao);
+    }
+    RedCoverage(const RedCoverage&) = delete;
+    RedCoverage& operator=(const RedCoverage&) = delete;
+    void bind() const {
+        screen.clear();
+        glUseProgram(program);
+        glBindVertexArray(vao);
+    }
+    /// Lit pixels: bottom-left, bottom-right, top-left, top-right.
+    std::array<int, 4> quadrants() const {
+        auto lit = screen.lit();
+        std::array<int, 4> q{};
+        for (std::size_t i = 0; i < lit.size(); ++i)
+            if (lit[i]) q[std::size_t((int(i) / kSize >= kSize / 2) * 2 + (int(i) % kSize >= kSize / 2))]++;
+        return q;
     }
 };
 
