@@ -1,11 +1,13 @@
 // Fused substeps, the pure half: which shaders are element-local (and the reason when not), the
 // feedback from captured varyings to state inputs through the buffer layout, the generated
 // source. That the fused pass equals k single passes bit for bit is checked on the GPU (tests/gl).
+#include "state_plan.hpp"
 #include "test_util.hpp"
 #include "xfb/compute_translation.hpp"
 #include "xfb/fusion_plan.hpp"
 
 using namespace xfb;
+using xfbtest::planState;
 
 namespace {
 const char* kParticles = R"(#version 300 es
@@ -21,22 +23,6 @@ void main() {
 }
 )";
 
-struct Planned {
-    std::string source;
-    CapturePlan capture;
-    PassPlan pass;
-};
-
-// One interleaved state entry holding every input in declaration order, captured interleaved.
-Planned planState(const std::string& src, std::vector<VertexAttribute> layout) {
-    auto iface = readShaderInterface(src);
-    auto attrs = planAttributes(iface, Limits::portable());
-    auto cap = planCapture(iface, {CaptureMode::Interleaved}, Limits::portable());
-    auto format = VertexFormat::interleaved(layout);
-    std::uint64_t bytes = std::uint64_t(format.stride) * 8;
-    std::vector<EntryDesc> entries{{BufferDesc{format, bytes}, BufferDesc{format, bytes}}};
-    return {src, cap, planPass(attrs, cap, entries, std::int64_t(8))};
-}
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 } // namespace
 

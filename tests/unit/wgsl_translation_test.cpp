@@ -1,11 +1,13 @@
 // The WGSL translation is pure: its output is checked here as text and layout numbers; that it
 // compiles and computes the same bytes as transform feedback is checked in headless Chromium
 // (tests/web/page/webgpu.js).
+#include "state_plan.hpp"
 #include "test_util.hpp"
 #include "xfb/attribute_plan.hpp"
 #include "xfb/wgsl_translation.hpp"
 
 using namespace xfb;
+using xfbtest::planState;
 
 namespace {
 struct Translated {
@@ -268,23 +270,6 @@ void main() { out_a = a; emit_count = 2; emit_ids = 1u; for (int k = 0; k < 3; +
     // Without an emit plan, emitted entries are refused.
     XFB_REQUIRE_ERROR(translateToWgsl(src, {}, pass, cap, entries.size()), ErrorCode::InvalidArgument);
 }
-
-namespace {
-// One interleaved state entry (8 elements) holding every input in declaration order, captured interleaved.
-struct StatePlan {
-    CapturePlan capture;
-    PassPlan pass;
-};
-StatePlan planState(const std::string& src, std::vector<VertexAttribute> layout) {
-    auto iface = readShaderInterface(src);
-    auto attrs = planAttributes(iface, Limits::portable());
-    auto cap = planCapture(iface, {CaptureMode::Interleaved}, Limits::portable());
-    auto format = VertexFormat::interleaved(layout);
-    std::uint64_t bytes = std::uint64_t(format.stride) * 8;
-    std::vector<EntryDesc> entries{{BufferDesc{format, bytes}, BufferDesc{format, bytes}}};
-    return {cap, planPass(attrs, cap, entries, std::int64_t(8))};
-}
-} // namespace
 
 TEST_CASE("WGSL fused substeps: the body loops xfb_u.xfb_substeps times, captured words feed the state by offset, stores follow the loop") {
     // State record {uint id, int hits, float x}; the outputs are declared in another order.
