@@ -1,9 +1,14 @@
 #pragma once
 // Small helpers both benchmarks use.
 #include <GL/glcorearb.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -44,6 +49,39 @@ inline std::vector<long long> parseSizes(const std::string& list) {
     std::stringstream in(list);
     for (std::string s; std::getline(in, s, ',');) sizes.push_back((long long)std::stod(s));
     return sizes;
+}
+
+/// Milliseconds `step` took on the steady clock (fence inside `step` to include its GPU work).
+template<class F>
+double millisecondsOf(F&& step) {
+    auto t0 = std::chrono::steady_clock::now();
+    step();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Counts a variant whose result differs from its reference and says so on stderr.
+inline void reportMismatch(int& mismatches, const std::string& variant, long long elements, int steps, const std::string& problem) {
+    ++mismatches;
+    std::fprintf(stderr, "MISMATCH: %s at %lld elements after %d steps: %s\n", variant.c_str(), elements, steps, problem.c_str());
+}
+
+/// median[a] / median[b], or null where either variant did not run.
+inline nlohmann::ordered_json ratioOf(const std::map<std::string, double>& median, const std::string& a, const std::string& b) {
+    return median.count(a) && median.count(b) ? nlohmann::ordered_json(median.at(a) / median.at(b)) : nlohmann::ordered_json(nullptr);
+}
+
+/// Ends a run: writes `report` (with the mismatch count) to `jsonPath` unless it is empty, and
+/// returns the exit status: 1 after "<mismatches> <what> differ from the reference", else 0
+/// after `allMatch`.
+inline int finishReport(nlohmann::ordered_json& report, const std::string& jsonPath, int mismatches, const char* what, const char* allMatch) {
+    report["mismatches"] = mismatches;
+    if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
+    if (mismatches) {
+        std::fprintf(stderr, "%d %s differ from the reference\n", mismatches, what);
+        return 1;
+    }
+    std::printf("%s\n", allMatch);
+    return 0;
 }
 
 } // namespace xfbbench

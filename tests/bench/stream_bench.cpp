@@ -24,11 +24,9 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -367,10 +365,10 @@ int main(int argc, char** argv) {
         xfbbench::finish();
         for (int round = 0; round < steps; ++round)
             for (auto& r : runs) {
-                auto t0 = std::chrono::steady_clock::now();
-                r.advance();
-                xfbbench::finish();
-                r.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                r.ms.push_back(xfbbench::millisecondsOf([&] {
+                    r.advance();
+                    xfbbench::finish();
+                }));
             }
         std::map<std::string, double> med;
         for (auto& r : runs) {
@@ -379,10 +377,7 @@ int main(int argc, char** argv) {
             std::int64_t measured = r.verify(r.stepsTaken, problem);
             if (problem.empty() && measured != r.expected)
                 problem = std::to_string(measured) + " records measured, " + std::to_string(r.expected) + " expected";
-            if (!problem.empty()) {
-                ++mismatches;
-                std::fprintf(stderr, "MISMATCH: %s at %lld elements after %d steps: %s\n", r.name.c_str(), n, r.stepsTaken, problem.c_str());
-            }
+            if (!problem.empty()) xfbbench::reportMismatch(mismatches, r.name, n, r.stepsTaken, problem);
             const std::string result = problem.empty() ? "verified" : "DIFFERS: " + problem;
             report["results"].push_back({{"elements", n},
                                          {"variant", r.name},
@@ -397,7 +392,7 @@ int main(int argc, char** argv) {
             std::printf("%-26s %10lld %10.3f %10lld %10lld %9ld %11ld  %s\n", r.name.c_str(), n, med[r.name], (long long)measured, (long long)r.expected,
                         r.glCalls.withoutGetError(), r.glCalls.getError, result.c_str());
         }
-        auto ratio = [&](const char* a, const char* b) { return med.count(a) && med.count(b) ? json(med[a] / med[b]) : json(nullptr); };
+        auto ratio = [&](const char* a, const char* b) { return xfbbench::ratioOf(med, a, b); };
         json ratios = {{"elements", n},
                        {"engine_expansion_over_driver", ratio("capture_strip_engine", "capture_strip_driver")},
                        {"ordered_emit_over_atomic_append", ratio("step_compute_emit_ordered", "handwritten_atomic_append")},
@@ -412,12 +407,5 @@ int main(int argc, char** argv) {
                     ratios["multi_pass_over_atomic_append"].dump().c_str(),
                     ratios["ordered_emit_over_no_emit"].dump().c_str());
     }
-    report["mismatches"] = mismatches;
-    if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
-    if (mismatches) {
-        std::fprintf(stderr, "%d variant(s) differ from the reference\n", mismatches);
-        return 1;
-    }
-    std::printf("every variant's records match the reference\n");
-    return 0;
+    return xfbbench::finishReport(report, jsonPath, mismatches, "variant(s)", "every variant's records match the reference");
 }

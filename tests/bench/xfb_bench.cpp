@@ -23,11 +23,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -273,10 +271,10 @@ int main(int argc, char** argv) {
             for (std::size_t i = 0; i < runs.size(); ++i) {
                 Run& r = runs[i];
                 if (skipped[i]) continue;
-                auto t0 = std::chrono::steady_clock::now();
-                r.advance();
-                if (r.gpu) xfbbench::finish();
-                r.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                r.ms.push_back(xfbbench::millisecondsOf([&] {
+                    r.advance();
+                    if (r.gpu) xfbbench::finish();
+                }));
                 if (round == 0 && r.ms.back() > maxStepMs) skipped[i] = true; // too slow here: one timed step only
             }
 
@@ -302,10 +300,7 @@ int main(int argc, char** argv) {
                                : r.name == "cpp_reference" ? "bit-identical (the reference, run in the timed loop)"
                                : r.result    ? (tolerance > 0 ? "matches" : "bit-identical")
                                              : "copy verified";
-            if (!problem.empty()) {
-                ++mismatches;
-                std::fprintf(stderr, "MISMATCH: %s at %lld elements after %d steps: %s\n", r.name.c_str(), n, r.stepsTaken, problem.c_str());
-            }
+            if (!problem.empty()) xfbbench::reportMismatch(mismatches, r.name, n, r.stepsTaken, problem);
             double bytes = double(n) * 32 * (r.name == "cpp_reference" ? 1 : 2);
             double passesPerCall = r.name.starts_with("passes_") ? r.substeps : 1; // memory traffic: once per pass
             json row = {{"elements", n},
@@ -353,9 +348,7 @@ int main(int argc, char** argv) {
             report["auto"].push_back({{"elements", n}, {"chose", backendName(p.backend().backend)}, {"reason", p.backend().reason}});
             std::printf("  auto at %lld elements: %s\n", n, p.backend().reason.c_str());
         }
-        auto ratio = [&](const char* a, const char* b) -> json {
-            return median.count(a) && median.count(b) ? json(median[a] / median[b]) : json(nullptr);
-        };
+        auto ratio = [&](const char* a, const char* b) { return xfbbench::ratioOf(median, a, b); };
         json r = {{"elements", n},
                   {"engine_tf_over_handwritten_tf", ratio("engine_tf_interleaved", "handwritten_tf")},
                   {"engine_compute_over_handwritten_compute", ratio("engine_compute", "handwritten_compute")},
@@ -368,12 +361,5 @@ int main(int argc, char** argv) {
                     r["engine_tf_over_handwritten_tf"].dump().c_str(), r["engine_compute_over_handwritten_compute"].dump().c_str(),
                     r["copy_kernel_over_engine_compute"].dump().c_str(), r["copy_kernel_over_handwritten_compute"].dump().c_str());
     }
-    report["mismatches"] = mismatches;
-    if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
-    if (mismatches) {
-        std::fprintf(stderr, "%d result(s) differ from the reference\n", mismatches);
-        return 1;
-    }
-    std::printf("every result matches its reference\n");
-    return 0;
+    return xfbbench::finishReport(report, jsonPath, mismatches, "result(s)", "every result matches its reference");
 }
