@@ -51,6 +51,24 @@ inline std::vector<long long> parseSizes(const std::string& list) {
     return sizes;
 }
 
+/// The options both benchmarks take: --api gl43core|gles30, --json FILE, --steps K (3 at least),
+/// --sizes 1e4,1e5,... (`sizes` holds the benchmark's default until then).
+struct CommonOptions {
+    std::string api = "gl43core", jsonPath;
+    std::vector<long long> sizes;
+    int steps = 15;
+    /// Reads option `a`, its value from next(), when it is one of these; false when it is not.
+    template<class Next>
+    bool take(const std::string& a, Next&& next) {
+        if (a == "--api") api = next();
+        else if (a == "--json") jsonPath = next();
+        else if (a == "--steps") steps = std::max(3, std::stoi(next()));
+        else if (a == "--sizes") sizes = parseSizes(next());
+        else return false;
+        return true;
+    }
+};
+
 /// Milliseconds `step` took on the steady clock (fence inside `step` to include its GPU work).
 template<class F>
 double millisecondsOf(F&& step) {

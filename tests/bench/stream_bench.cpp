@@ -225,17 +225,12 @@ std::int64_t checkCapture(const std::vector<float>& got, std::int64_t vertices, 
 } // namespace
 
 int main(int argc, char** argv) {
-    std::string api = "gl43core", jsonPath;
-    std::vector<long long> sizes = {100'000, 1'000'000, 4'000'000};
-    int steps = 15;
+    xfbbench::CommonOptions options{.sizes = {100'000, 1'000'000, 4'000'000}};
+    auto& [api, jsonPath, sizes, steps] = options;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--api") api = next();
-        else if (a == "--json") jsonPath = next();
-        else if (a == "--steps") steps = std::max(3, std::stoi(next()));
-        else if (a == "--sizes") sizes = xfbbench::parseSizes(next());
-        else {
+        if (!options.take(a, next)) {
             std::cerr << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n";
             return 2;
         }

@@ -95,9 +95,8 @@ void referenceStep(std::vector<float>& s) {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::string api = "gl43core", jsonPath;
-    std::vector<long long> sizes = {10'000, 100'000, 1'000'000, 4'000'000, 16'000'000};
-    int steps = 15;
+    xfbbench::CommonOptions options{.sizes = {10'000, 100'000, 1'000'000, 4'000'000, 16'000'000}};
+    auto& [api, jsonPath, sizes, steps] = options;
     double maxStepMs = 1000;
     float tolerance = 0;
     int mismatches = 0;
@@ -107,15 +106,12 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--api") api = next();
-        else if (a == "--json") jsonPath = next();
-        else if (a == "--steps") steps = std::max(3, std::stoi(next()));
-        else if (a == "--max-step-ms") maxStepMs = std::stod(next());
+        if (options.take(a, next)) continue;
+        if (a == "--max-step-ms") maxStepMs = std::stod(next());
         else if (a == "--only") {
             std::stringstream in(next());
             for (std::string v; std::getline(in, v, ',');) only.push_back(v);
         }
-        else if (a == "--sizes") sizes = xfbbench::parseSizes(next());
         else if (a == "--tolerance") tolerance = std::stof(next());
         else if (a == "--fusion") fusionMode = true;
         else if (a == "--substeps") substepCounts = xfbbench::parseSizes(next());
