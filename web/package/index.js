@@ -391,7 +391,7 @@ class Xfb {
     for (const p of pipelines) {
       const r = p.armed;
       if (r) {
-        if (!saved) this.#save(null), saved = true;
+        if (!saved) this.#save(writtenBy(pipelines)), saved = true; // at each save: a wasm step may have armed more
         r.pass(!own && s.discard, own ? null : s.tf);
       } else {
         if (saved) this.#restore(), saved = false;
@@ -654,6 +654,17 @@ function passOf(gl, r, pending) {
     side ^= 1; r.calls = calls;
     if (r.n++ === 0) pending.add(r);
   };
+}
+// The WebGLBuffers the replayed passes of `pipelines` may write (Xfb#save clears ARRAY_BUFFER only
+// when it holds one of them); null, clear it whatever it holds, if one recipe cannot say.
+function writtenBy(pipelines) {
+  const all = [];
+  for (const p of pipelines) {
+    const w = p.armed?.written;
+    if (w === null) return null;
+    if (w) all.push(...w);
+  }
+  return all;
 }
 // A scalar (one value, not an array) is kept as a number and set by a direct method call.
 function uniformSetter(gl, l, matrix, name, components, scalar) {
