@@ -60,11 +60,18 @@ private:
 };
 
 namespace kinds {
-struct Buffer {
+/// The kinds made by glGen*(1, &name) and deleted by glDelete*(1, &name).
+template<auto Gen, auto Delete>
+struct Generated {
     using Handle = GLuint;
-    static GLuint create() { GLuint n = 0; glGenBuffers(1, &n); return n; }
-    static void destroy(GLuint n) { glDeleteBuffers(1, &n); }
+    static GLuint create() { GLuint n = 0; Gen(1, &n); return n; }
+    static void destroy(GLuint n) { Delete(1, &n); }
 };
+using Buffer = Generated<glGenBuffers, glDeleteBuffers>;
+using VertexArray = Generated<glGenVertexArrays, glDeleteVertexArrays>;
+using TransformFeedback = Generated<glGenTransformFeedbacks, glDeleteTransformFeedbacks>;
+using Query = Generated<glGenQueries, glDeleteQueries>;
+using Texture = Generated<glGenTextures, glDeleteTextures>;
 struct Program {
     using Handle = GLuint;
     static GLuint create() { return glCreateProgram(); }
@@ -74,26 +81,6 @@ struct Shader {
     using Handle = GLuint;
     static GLuint create(GLenum stage) { return glCreateShader(stage); }
     static void destroy(GLuint n) { glDeleteShader(n); }
-};
-struct VertexArray {
-    using Handle = GLuint;
-    static GLuint create() { GLuint n = 0; glGenVertexArrays(1, &n); return n; }
-    static void destroy(GLuint n) { glDeleteVertexArrays(1, &n); }
-};
-struct TransformFeedback {
-    using Handle = GLuint;
-    static GLuint create() { GLuint n = 0; glGenTransformFeedbacks(1, &n); return n; }
-    static void destroy(GLuint n) { glDeleteTransformFeedbacks(1, &n); }
-};
-struct Query {
-    using Handle = GLuint;
-    static GLuint create() { GLuint n = 0; glGenQueries(1, &n); return n; }
-    static void destroy(GLuint n) { glDeleteQueries(1, &n); }
-};
-struct Texture {
-    using Handle = GLuint;
-    static GLuint create() { GLuint n = 0; glGenTextures(1, &n); return n; }
-    static void destroy(GLuint n) { glDeleteTextures(1, &n); }
 };
 struct Sync {
     using Handle = GLsync;
