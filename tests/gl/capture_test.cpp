@@ -273,3 +273,30 @@ TEST_CASE_FIXTURE(GlTest, "a capture reads the latest state of a Pipeline, whose
         }
     }
 }
+
+TEST_CASE_FIXTURE(GlTest, "a handle moved from answers XFB_DISPOSED naming its class and the fix, for every handle class") {
+    Mesh mesh(dev, 4);
+    Buffer out(dev, recordFormat(), 6);
+    PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}});
+    Buffer scratch(dev, mesh.input.format(), 4);
+    Program doubling(dev, {"#version 300 es\nin vec4 p; out vec4 out_p; void main() { out_p = p * 2.0; }", {}, {}, "double"});
+    Buffer state(dev, vec4Format(0), 4), next(dev, vec4Format(0), 4);
+    Pipeline pipeline(dev, doubling, {{&state, &next}});
+    PrimitiveCapture capturedInto = std::move(capture);
+    Pipeline pipelinedInto = std::move(pipeline);
+    Program programInto = std::move(doubling);
+    Buffer bufferInto = std::move(scratch);
+    const std::string fix = " it was moved into";
+    std::string msg = XFB_REQUIRE_ERROR(capture.capture({DrawMode::TriangleStrip, 4}), ErrorCode::Disposed);
+    CHECK(msg.find("this PrimitiveCapture was moved from; use the PrimitiveCapture" + fix) != std::string::npos);
+    msg = XFB_REQUIRE_ERROR(pipeline.step(), ErrorCode::Disposed);
+    CHECK(msg.find("this Pipeline was moved from; use the Pipeline" + fix) != std::string::npos);
+    msg = XFB_REQUIRE_ERROR(doubling.setUniform("k", 1.0f), ErrorCode::Disposed);
+    CHECK(msg.find("this Program was moved from; use the Program" + fix) != std::string::npos);
+    msg = XFB_REQUIRE_ERROR(scratch.readAsync(), ErrorCode::Disposed);
+    CHECK(msg.find("this Buffer was moved from; use the Buffer" + fix) != std::string::npos);
+    // The handles moved into keep working.
+    CHECK(capturedInto.capture({DrawMode::TriangleStrip, 4}).records == 6);
+    pipelinedInto.step();
+    CHECK(bufferInto.bytes() == mesh.input.bytes());
+}

@@ -335,10 +335,7 @@ PrimitiveCapture::PrimitiveCapture(PrimitiveCapture&&) noexcept = default;
 PrimitiveCapture& PrimitiveCapture::operator=(PrimitiveCapture&&) noexcept = default;
 PrimitiveCapture::~PrimitiveCapture() = default;
 
-static detail::CaptureState& live(const std::unique_ptr<detail::CaptureState>& s) {
-    if (!s) throw Error(ErrorCode::Disposed, "this PrimitiveCapture was moved from; use the one it was moved into");
-    return *s;
-}
+static detail::CaptureState& live(const std::unique_ptr<detail::CaptureState>& s) { return detail::liveState(s, "PrimitiveCapture"); }
 
 CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     auto& s = live(state_);

@@ -4,10 +4,12 @@
 // sees only the documented API; engine code says detail::Access::state(buffer).
 #include "xfb/buffer.hpp"
 #include "xfb/device.hpp"
+#include "xfb/error.hpp"
 #include "xfb/program.hpp"
 #include "xfb/readback.hpp"
 
 #include <memory>
+#include <string>
 
 namespace xfb::detail {
 
@@ -17,5 +19,13 @@ struct Access {
     static std::shared_ptr<ProgramState> state(const Program& p) { return p.state(); }
     static ReadbackRequest readback(std::shared_ptr<ReadbackState> s) { return ReadbackRequest(std::move(s)); }
 };
+
+/// The state behind a public handle (Buffer, Program, Pipeline, PrimitiveCapture), or
+/// XFB_DISPOSED naming the handle's class when it was moved from.
+template<class Pointer>
+auto& liveState(const Pointer& state, const char* handle) {
+    if (!state) throw Error(ErrorCode::Disposed, std::string("this ") + handle + " was moved from; use the " + handle + " it was moved into");
+    return *state;
+}
 
 } // namespace xfb::detail

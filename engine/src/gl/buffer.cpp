@@ -89,10 +89,7 @@ Buffer::Buffer(Buffer&&) noexcept = default;
 Buffer& Buffer::operator=(Buffer&&) noexcept = default;
 Buffer::~Buffer() = default;
 
-static detail::BufferState& live(const std::shared_ptr<detail::BufferState>& s) {
-    if (!s) throw Error(ErrorCode::Disposed, "this Buffer was moved from; use the Buffer it was moved into");
-    return *s;
-}
+static detail::BufferState& live(const std::shared_ptr<detail::BufferState>& s) { return detail::liveState(s, "Buffer"); }
 
 void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     auto& s = live(state_);

@@ -278,10 +278,7 @@ Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
-static detail::ProgramState& live(const std::shared_ptr<detail::ProgramState>& s) {
-    if (!s) throw Error(ErrorCode::Disposed, "this Program was moved from; use the Program it was moved into");
-    return *s;
-}
+static detail::ProgramState& live(const std::shared_ptr<detail::ProgramState>& s) { return detail::liveState(s, "Program"); }
 
 const ShaderInterface& Program::shader() const { return live(state_).shader; }
 const std::vector<AttributeSlot>& Program::attributes() const { return live(state_).attributes; }

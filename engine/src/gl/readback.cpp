@@ -61,7 +61,7 @@ struct ReadbackState final : Recoverable {
 
 ReadbackRequest Buffer::readAsync() const {
     auto s = state();
-    if (!s) throw Error(ErrorCode::Disposed, "this Buffer was moved from; use the Buffer it was moved into");
+    detail::liveState(s, "Buffer");
     s->device->requireContext("Buffer::readAsync");
     gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     auto r = std::make_shared<detail::ReadbackState>();

@@ -71,10 +71,7 @@ Pipeline::Pipeline(Pipeline&&) noexcept = default;
 Pipeline& Pipeline::operator=(Pipeline&&) noexcept = default;
 Pipeline::~Pipeline() = default;
 
-static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>& s) {
-    if (!s) throw Error(ErrorCode::Disposed, "this Pipeline was moved from; use the Pipeline it was moved into");
-    return *s;
-}
+static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>& s) { return detail::liveState(s, "Pipeline"); }
 
 // One pass (ordinary, or `fused` substeps in one) and its swap.
 static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass* fused) {
