@@ -377,7 +377,7 @@ class Xfb {
   replay(r) {
     if (this.#own) return r.pass(false, null);
     const s = this.#s;
-    this.#save(r.written);
+    this.#save(r, recipeWrites);
     r.pass(s.discard, s.tf);
     this.#restore();
   }
@@ -391,7 +391,7 @@ class Xfb {
     for (const p of pipelines) {
       const r = p.armed;
       if (r) {
-        if (!saved) this.#save(writtenBy(pipelines)), saved = true; // at each save: a wasm step may have armed more
+        if (!saved) this.#save(pipelines, batchWrites), saved = true; // asked at each save: a wasm step may have armed more
         r.pass(!own && s.discard, own ? null : s.tf);
       } else {
         if (saved) this.#restore(), saved = false;
@@ -403,15 +403,15 @@ class Xfb {
   // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
   #s = { p: null, deleted: false, vao: null, buffer: null, tf: null, discard: false };
   // ARRAY_BUFFER: a TF draw fails while a buffer it writes is bound elsewhere, so it is cleared
-  // (and restored) when it holds one of `written` (a recipe's r.written; null: whatever it holds);
-  // another buffer stays bound, untouched.
-  #save(written) {
+  // (and restored) when `writes(subject, buffer)` says a pass of `subject` may write it (a recipe:
+  // recipeWrites, a steps() batch: batchWrites); another buffer stays bound, untouched.
+  #save(subject, writes) {
     const gl = this.#gl, s = this.#s;
     if (this.#own) return;
     if ((s.p = gl.getParameter(0x8B8D))) s.deleted = gl.getProgramParameter(s.p, 0x8B80); // CURRENT_PROGRAM, DELETE_STATUS
     s.vao = gl.getParameter(0x85B5); // VERTEX_ARRAY_BINDING
     const buffer = gl.getParameter(0x8894); // ARRAY_BUFFER_BINDING
-    s.buffer = buffer !== null && (written === null || written.includes(buffer)) ? buffer : null;
+    s.buffer = buffer !== null && writes(subject, buffer) ? buffer : null;
     if (s.buffer) gl.bindBuffer(0x8892, null);
     s.tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
     s.discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
@@ -655,16 +655,16 @@ function passOf(gl, r, pending) {
     if (r.n++ === 0) pending.add(r);
   };
 }
-// The WebGLBuffers the replayed passes of `pipelines` may write (Xfb#save clears ARRAY_BUFFER only
-// when it holds one of them); null, clear it whatever it holds, if one recipe cannot say.
-function writtenBy(pipelines) {
-  const all = [];
+// Whether a replayed pass of recipe `r` may write the WebGLBuffer `buffer` (r.written null: one of
+// its buffers was disposed, so it cannot say); of any armed pipeline of a steps() batch. Asked only
+// when ARRAY_BUFFER holds a buffer, and without allocating (Xfb#save, every step).
+function recipeWrites(r, buffer) { return r.written === null || r.written.includes(buffer); }
+function batchWrites(pipelines, buffer) {
   for (const p of pipelines) {
-    const w = p.armed?.written;
-    if (w === null) return null;
-    if (w) all.push(...w);
+    const r = p.armed;
+    if (r !== null && recipeWrites(r, buffer)) return true;
   }
-  return all;
+  return false;
 }
 // A scalar (one value, not an array) is kept as a number and set by a direct method call.
 function uniformSetter(gl, l, matrix, name, components, scalar) {
