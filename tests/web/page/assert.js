@@ -54,6 +54,20 @@ export function particlesStep(s, dt, g) {
   }
 }
 
+/**
+ * shaders/flock_separate.vert's buffers for `n` elements (descriptions with random positions,
+ * velocities and per-element constants) and its entries: the position and velocity state pairs, the
+ * constants, the instance output. The arrays are returned too, for a reference run with flockStep.
+ */
+export function flockScene(n) {
+  const vec4 = (slot) => [{ semantic: `ATTR${slot}`, components: 4 }];
+  const pos = pseudoRandom(n * 4, -4, 4, 1), vel = pseudoRandom(n * 4, -1, 1, 2), params = pseudoRandom(n * 2, 0.25, 2, 3);
+  const buffers = [{ format: vec4(0), count: n, data: pos }, { format: vec4(0), count: n }, { format: vec4(1), count: n, data: vel }, { format: vec4(1), count: n },
+    { format: [{ semantic: 'ATTR2', components: 2 }], count: n, data: params }, { format: vec4(12), count: n }];
+  const entries = [{ input: 0, output: 1 }, { input: 2, output: 3 }, { input: 4 }, { output: 5 }];
+  return { pos, vel, params, buffers, entries };
+}
+
 /** shaders/flock_separate.vert: separate position/velocity, params constants, instance output. */
 export function flockStep(pos, vel, params, inst, dt, target) {
   for (let e = 0; e < pos.length / 4; e++) {

@@ -2,7 +2,7 @@
 // element-local simulation runs one generated pass and equals k ordinary passes (fuseSubsteps:
 // false), k plain steps, the other engine and the JS reference bit for bit; a simulation that
 // reads other elements (or emits) says why it does not fuse, the same on both engines.
-import { assert, assertArrayEqual, createXfb, demoShaders, expectError, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, createXfb, demoShaders, expectError, flockScene, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const xfb = await createXfb({ canvas });
@@ -164,12 +164,9 @@ test('WebGPU fused particles (interleaved): step(k) for k = 1, 4, 16 equals k pa
 
 test('WebGPU fused flock (separate buffers, constants, write-only output keeping the last substep) and bench_particles', async () => {
   requireGpu();
-  const n = 257;
-  const pos = pseudoRandom(n * 4, -4, 4, 1), vel = pseudoRandom(n * 4, -1, 1, 2), params = pseudoRandom(n * 2, 0.25, 2, 3);
-  const buffers = [{ format: vec4(0), count: n, data: pos }, { format: vec4(0), count: n }, { format: vec4(1), count: n, data: vel }, { format: vec4(1), count: n },
-    { format: [{ semantic: 'ATTR2', components: 2 }], count: n, data: params }, { format: vec4(12), count: n }];
+  const n = 257, { pos, vel, params, buffers, entries } = flockScene(n);
   for (const k of [4, 16]) {
-    const runs = await fusedVariants(await shader('flock_separate.vert'), 'separate', buffers, [{ input: 0, output: 1 }, { input: 2, output: 3 }, { input: 4 }, { output: 5 }],
+    const runs = await fusedVariants(await shader('flock_separate.vert'), 'separate', buffers, entries,
       k, { dt: 0.125, target: [1, -0.5, 2] });
     const p = pos.slice(), v = vel.slice(), inst = new Float32Array(n * 4);
     for (let s = 0; s < 2 * k; s++) flockStep(p, v, params, inst, 0.125, [1, -0.5, 2]);

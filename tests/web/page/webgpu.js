@@ -3,7 +3,7 @@
 // WebGL2 transform feedback and the JS reference (bit for bit: 0 ulp); bad shaders give coded errors;
 // no GPU object is created per step; dispose and device loss give coded errors; emitted (variable-count)
 // outputs land in input order through the WGSL prefix sum, with the totals and the overflow policies.
-import { assert, assertArrayEqual, createXfb, demoShaders, expectError, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, createXfb, demoShaders, expectError, flockScene, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const gl2 = await createXfb({ canvas });
@@ -68,13 +68,10 @@ test('interleaved particles: 40 steps give the same bytes on WebGPU, WebGL2 and 
 
 test('separate mode with all three roles (flock): state swapped, constants never written, write-only instances', async () => {
   requireGpu();
-  const n = 257;
-  const pos = pseudoRandom(n * 4, -4, 4, 1), vel = pseudoRandom(n * 4, -1, 1, 2), params = pseudoRandom(n * 2, 0.25, 2, 3);
-  const buffers = [{ format: vec4(0), count: n, data: pos }, { format: vec4(0), count: n }, { format: vec4(1), count: n, data: vel }, { format: vec4(1), count: n },
-    { format: [{ semantic: 'ATTR2', components: 2 }], count: n, data: params }, { format: vec4(12), count: n }];
+  const n = 257, { pos, vel, params, buffers, entries } = flockScene(n);
   const target = (s) => [(s % 5) - 2, 1, -0.5 * (s % 3)];
   const [viaGl, viaGpu] = await runBoth(await shader('flock_separate.vert'), 'separate', buffers,
-    [{ input: 0, output: 1 }, { input: 2, output: 3 }, { input: 4 }, { output: 5 }], 25, (s) => ({ dt: 0.125, target: target(s) }));
+    entries, 25, (s) => ({ dt: 0.125, target: target(s) }));
   const p = pos.slice(), v = vel.slice(), inst = new Float32Array(n * 4);
   for (let s = 1; s <= 25; s++) flockStep(p, v, params, inst, 0.125, target(s));
   for (const [i, ref, what] of [[0, p, 'position'], [2, v, 'velocity'], [4, params, 'constants'], [5, inst, 'instances']]) {
