@@ -1,0 +1,70 @@
+// Basic capture, too-small buffers and exact fits, unwritten outputs.
+import { S, range, vec4 } from '../words.mjs';
+
+// out_a = a * 2 + i: exact in float32 for these small integers, so every backend gives the same bits.
+const doubler = `#version 300 es
+in vec4 a;
+out vec4 out_a;
+void main() { out_a = a * 2.0 + vec4(float(gl_VertexID)); gl_Position = vec4(0.0); }
+`;
+const input4 = range(16, (i) => i);
+const doubled = range(16, (i) => i * 2 + Math.floor(i / 4));
+
+export const basic = [
+  {
+    id: 'basic.state-pair',
+    peers: ['webgl conformance2/transform_feedback/transform_feedback.html', 'dEQP-GLES3.functional.transform_feedback.basic_types.*'],
+    intent: 'a state pair is read, written and swapped: the buffer named as input holds the new state',
+    buffers: { a: { format: vec4(0), count: 4, data: input4 }, b: { format: vec4(0), count: 4 } },
+    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a', output: 'b' }] }, { op: 'step' }],
+    expect: { buffers: { a: doubled, b: input4 } },
+  },
+  {
+    id: 'overflow.interleaved.one-short',
+    peers: ['webgl conformance2/transform_feedback/too-small-buffers.html', 'piglit ext_transform_feedback/overflow-edge-cases.c'],
+    intent: 'an output one record too small is refused when the pipeline is made, and nothing is written',
+    buffers: { a: { format: vec4(0), count: 4, data: input4 }, out: { format: vec4(0), count: 3 } },
+    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }], error: 'XFB_CAPACITY' }],
+    expect: { buffers: { a: input4, out: range(12, () => S) } },
+  },
+  {
+    id: 'overflow.interleaved.exact',
+    peers: ['piglit ext_transform_feedback/overflow-edge-cases.c', 'webgl conformance2/transform_feedback/too-small-buffers.html'],
+    intent: 'an output of exactly count x stride bytes is filled to its last word',
+    buffers: { a: { format: vec4(0), count: 4, data: input4 }, out: { format: vec4(0), count: 4 } },
+    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }] }, { op: 'step' }],
+    expect: { buffers: { out: doubled } },
+  },
+  {
+    id: 'overflow.interleaved.one-more',
+    peers: ['piglit ext_transform_feedback/overflow-edge-cases.c'],
+    intent: 'an output one record larger than needed keeps its last record untouched',
+    buffers: { a: { format: vec4(0), count: 4, data: input4 }, out: { format: vec4(0), count: 5 } },
+    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }] }, { op: 'step' }],
+    expect: { buffers: { out: [...doubled, S, S, S, S] } },
+  },
+  {
+    id: 'unwritten.captured-output-is-zero',
+    peers: ['webgl conformance2/transform_feedback/unwritten-output-defaults-to-zero.html', 'dEQP-GLES3.functional.transform_feedback.random.*'],
+    intent: 'a captured output the shader writes on no path taken reads 0 on every backend',
+    finding: 1,
+    buffers: { out: { format: [{ semantic: 'ATTR0' }, { semantic: 'ATTR1' }], count: 4 } },
+    run: [
+      {
+        op: 'program',
+        source: `#version 300 es
+out vec4 out_a;
+out vec4 out_b;
+void main() {
+  out_a = vec4(float(gl_VertexID), 1.0, 2.0, 3.0);
+  if (gl_VertexID > 100) out_b = vec4(9.0);
+  gl_Position = vec4(0.0);
+}
+`,
+      },
+      { op: 'pipeline', entries: [{ output: 'out' }], count: 4 },
+      { op: 'step' },
+    ],
+    expect: { buffers: { out: range(4, (i) => [i, 1, 2, 3, 0, 0, 0, 0]).flat() } },
+  },
+];

@@ -1,0 +1,11 @@
+# conformance.docs: docs/conformance.md equals what export.mjs --markdown writes now.
+execute_process(COMMAND ${NODE} ${SOURCE}/tests/conformance/export.mjs --markdown ${OUT} RESULT_VARIABLE status)
+if(status)
+  message(FATAL_ERROR "export.mjs --markdown failed")
+endif()
+file(READ ${OUT} fresh)
+file(READ ${SOURCE}/docs/conformance.md committed)
+if(NOT fresh STREQUAL committed)
+  message(FATAL_ERROR "docs/conformance.md is stale: run node tests/conformance/export.mjs --markdown docs/conformance.md")
+endif()
+message("docs/conformance.md is current\nxfb-test-run: cases=1 asserts=1")

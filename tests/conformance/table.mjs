@@ -1,0 +1,143 @@
+// The conformance table: the intent of the Khronos WebGL 2 conformance suite
+// (sdk/tests/conformance2/transform_feedback/), piglit (tests/spec/ext_transform_feedback/) and
+// dEQP-GLES3 (transform_feedback.*) written once as cases of xfb's public API, and run on every
+// runtime: native GL 4.3 core and GLES 3.0/3.2 (tests/conformance/runner.cpp, transform feedback
+// and compute) and WebGL2 and WebGPU in headless Chromium (tests/web/page/conformance.js).
+// docs/conformance.md is generated from it (export.mjs --markdown).
+//
+// A case, as written in cases/*.mjs (materialize() turns it into the plain data both runners read):
+//   id        'category.name', unique and stable
+//   peers     the peer tests whose intent it carries, e.g. 'webgl too-small-buffers.html',
+//             'piglit overflow-edge-cases', 'deqp transform_feedback.basic_types.*'
+//   intent    one sentence: what a wrapper must guarantee
+//   finding   (optional) the number of the issue-23 finding it guards
+//   limits    (optional) { maxInterleavedComponents: '>=68' | '<68', ... }: the case applies only
+//             where the runtime's limits satisfy every entry (elsewhere: not applicable, with the
+//             limit named). Limit names: maxVertexAttribs, maxSeparateComponents,
+//             maxSeparateAttribs, maxInterleavedComponents, maxVaryingVectors.
+//   na        (optional) { tag: 'reason' }: not applicable where the runtime has the tag
+//             (RUNTIMES below); the first matching key is the reason. A runtime that cannot run
+//             an op of the case and has no reason here fails the case: never a silent skip.
+//   buffers   { name: { format: [{ semantic, type = 'float32', components = 4, offset? }],
+//               count, data?: [numbers], adopt?: true, adoptOf?: 'other' } }
+//             data: numbers in the format's field types, element after element (absent: every
+//             word is the SENTINEL). adopt: the runner creates the GL buffer itself (the
+//             application's) with that content and adopts it; adoptOf: adopts the GL buffer of
+//             another adopted buffer a second time.
+//   run       ops, in order. Every op may carry `error: 'XFB_CODE'`: it must throw that code, and
+//             then every buffer must hold the bytes it held before the op (a refusal writes
+//             nothing); the runner goes on with the next op. The ops:
+//     { op: 'program', name = 'main', source, mode = 'interleaved', varyings?, portable? }
+//     { op: 'pipeline', name = 'p', program = 'main', entries: [{ input?, output? }], count? }
+//     { op: 'step', pipeline = 'p', substeps = 1, times = 1 }
+//     { op: 'stepChecked', pipeline = 'p', written? }        (written: the report's records)
+//     { op: 'capture', name = 'c', program = 'main', entries, vertexCount?, expansion? }
+//     { op: 'draw', capture = 'c', mode, count? | indices?, restartIndex?, records?, primitives? }
+//     { op: 'session', capture = 'c', parts: [{ mode, count? | indices?, program? }], firstRecord?,
+//       endRecord? }
+//     { op: 'upload', buffer, data, offset = 0 }              (offset in bytes)
+//     { op: 'read', buffer, expect: [numbers | S] }           (an intervening read by xfb)
+//     { op: 'uniform', program = 'main', name, value: number | number[] }
+//     { op: 'app', ... }: the application's own GL calls (GL runtimes only), kept as it set them:
+//       { bind: TARGET, buffer }        glBindBuffer(TARGET, the buffer's GL name now), TARGET one of
+//                                       ARRAY_BUFFER UNIFORM_BUFFER PIXEL_PACK_BUFFER PIXEL_UNPACK_BUFFER
+//                                       COPY_READ_BUFFER COPY_WRITE_BUFFER TRANSFORM_FEEDBACK_BUFFER
+//       { bindBase: 'UNIFORM_BUFFER', index, buffer }   glBindBufferBase
+//       { vertexArray: buffer, location }               its own VAO, bound, attribute -> the buffer
+//       { feedback: 'bound' | 'active' | 'paused' }     its own program (captures
+//                     `v = vec4(gl_VertexID, 1, 2, 3)`), buffer and TF object, bound; 'active':
+//                     begun (POINTS, rasterizer discard on) with one point drawn; 'paused': then paused
+//       { respecify: buffer, bytes }                    glBufferData(bytes) on the buffer's GL name
+//     After the last op the runner checks the application's state is as it set it (each binding,
+//     its VAO, its TF object bound / active / paused), and for 'feedback' that the application's
+//     capture still works: it resumes if paused, draws vertex 1, ends and reads [0,1,2,3, 1,1,2,3];
+//     then it unbinds all of it. Last, no GL error may be pending.
+//   expect    { buffers: { name: [numbers | S] } }: the final bytes of those buffers (a state
+//             buffer names the latest state, as the API says)
+//
+// Expected values are numbers in the field types of the buffer's format, element after element;
+// S stands for one sentinel word (never written).
+
+import { basic } from './cases/basic.mjs';
+import { S, SENTINEL } from './words.mjs';
+
+export { S, SENTINEL };
+
+/** Every runtime and its tags (the keys `na` may use). */
+export const RUNTIMES = {
+  'gl43core.tf': ['native', 'desktop', 'gl', 'tf'],
+  'gl43core.compute': ['native', 'desktop', 'gl', 'compute'],
+  'gles30.tf': ['native', 'es', 'gl', 'tf'],
+  'gles32.tf': ['native', 'es', 'gl', 'tf'],
+  'gles32.compute': ['native', 'es', 'gl', 'compute'],
+  webgl2: ['web', 'webgl2', 'es', 'gl', 'tf'],
+  webgpu: ['web', 'webgpu', 'compute'],
+};
+
+export const cases = [...basic];
+
+const fieldsOf = (format) => format.map((f) => ({ type: f.type ?? 'float32', components: f.components ?? 4 }));
+
+/** Numbers (and S) in a format's field types -> 32-bit words, repeating the format element after element. */
+export function toWords(format, values) {
+  const fields = fieldsOf(format);
+  const types = fields.flatMap((f) => Array(f.components).fill(f.type));
+  const view = new DataView(new ArrayBuffer(4));
+  return values.map((v, i) => {
+    if (v === S) return SENTINEL;
+    const type = types[i % types.length];
+    if (type === 'float32') view.setFloat32(0, v, true);
+    else if (type === 'int32') view.setInt32(0, v, true);
+    else view.setUint32(0, v, true);
+    return view.getUint32(0, true);
+  });
+}
+
+/** Words per element of a format: its stride / 4 (offsets may leave gaps). */
+export function elementWords(format) {
+  let end = 0, packed = 0;
+  for (const f of format) {
+    const at = f.offset ?? packed;
+    packed = at + 4 * (f.components ?? 4);
+    end = Math.max(end, packed);
+  }
+  return end / 4;
+}
+
+/** A case as plain data: every number list turned into words, defaults filled in. */
+export function materialize(c) {
+  const buffers = {};
+  for (const [name, b] of Object.entries(c.buffers ?? {})) {
+    const format = b.format.map((f) => ({ semantic: f.semantic, type: f.type ?? 'float32', components: f.components ?? 4, ...(f.offset !== undefined ? { offset: f.offset } : {}) }));
+    const words = b.count * elementWords(format);
+    const initial = b.data ? toWords(format, b.data) : Array(words).fill(SENTINEL);
+    if (initial.length !== words) throw new Error(`${c.id}: buffer ${name} has ${initial.length} words of data, count x stride is ${words}`);
+    buffers[name] = { format, count: b.count, initial, ...(b.adopt ? { adopt: true } : {}), ...(b.adoptOf ? { adoptOf: b.adoptOf } : {}) };
+  }
+  const formatOf = (name) => {
+    if (!c.buffers?.[name]) throw new Error(`${c.id}: no buffer named ${name}`);
+    return c.buffers[name].format;
+  };
+  const run = (c.run ?? []).map((op) => {
+    const o = { ...op };
+    if (o.op === 'read') o.expect = toWords(formatOf(o.buffer), o.expect);
+    if (o.op === 'upload') o.data = toWords(formatOf(o.buffer), o.data);
+    if (o.op === 'program') o.mode ??= 'interleaved';
+    return o;
+  });
+  const expect = {};
+  for (const [name, values] of Object.entries(c.expect?.buffers ?? {})) expect[name] = toWords(formatOf(name), values);
+  return { id: c.id, peers: c.peers, intent: c.intent, ...(c.finding ? { finding: c.finding } : {}), limits: c.limits ?? {}, na: c.na ?? {}, buffers, run, expect };
+}
+
+/** Why `c` does not apply to `runtime` (given its limits), or null. */
+export function notApplicable(c, runtime, limits) {
+  for (const [key, reason] of Object.entries(c.na ?? {}))
+    if (key === runtime || RUNTIMES[runtime].includes(key)) return reason;
+  for (const [name, rule] of Object.entries(c.limits ?? {})) {
+    const [, cmp, value] = /^(>=|<)(\d+)$/.exec(rule);
+    const have = limits[name];
+    if (cmp === '>=' ? !(have >= Number(value)) : !(have < Number(value))) return `needs ${name} ${rule}; this runtime has ${have}`;
+  }
+  return null;
+}
