@@ -58,6 +58,7 @@
 // Expected values are numbers in the field types of the buffer's format, element after element;
 // S stands for one sentinel word (never written).
 
+import { applicationState } from './cases/application_state.mjs';
 import { basic } from './cases/basic.mjs';
 import { S, SENTINEL } from './words.mjs';
 
@@ -74,7 +75,7 @@ export const RUNTIMES = {
   webgpu: ['web', 'webgpu', 'compute'],
 };
 
-export const cases = [...basic];
+export const cases = [...basic, ...applicationState];
 
 const fieldsOf = (format) => format.map((f) => ({ type: f.type ?? 'float32', components: f.components ?? 4 }));
 

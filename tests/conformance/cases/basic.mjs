@@ -1,12 +1,6 @@
 // Basic capture, too-small buffers and exact fits, unwritten outputs.
-import { S, range, vec4 } from '../words.mjs';
+import { S, doubler, range, vec4 } from '../words.mjs';
 
-// out_a = a * 2 + i: exact in float32 for these small integers, so every backend gives the same bits.
-const doubler = `#version 300 es
-in vec4 a;
-out vec4 out_a;
-void main() { out_a = a * 2.0 + vec4(float(gl_VertexID)); gl_Position = vec4(0.0); }
-`;
 const input4 = range(16, (i) => i);
 const doubled = range(16, (i) => i * 2 + Math.floor(i / 4));
 
