@@ -57,9 +57,13 @@ bool getBool(GLenum name) {
 }
 
 // Raw GL read of a buffer's words, keeping the application's COPY_READ binding.
+// Reads at most the buffer's GL size (other code may have re-specified it smaller).
 std::vector<std::uint32_t> rawRead(GLuint name, std::size_t words) {
     GLint saved = getInt(GL_COPY_READ_BUFFER_BINDING);
     glBindBuffer(GL_COPY_READ_BUFFER, name);
+    GLint64 size = 0;
+    glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+    words = std::min(words, std::size_t(size / 4));
     std::vector<std::uint32_t> out(words, 0);
     if (auto* p = static_cast<const std::uint32_t*>(glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(words * 4), GL_MAP_READ_BIT))) {
         std::memcpy(out.data(), p, words * 4);
@@ -210,7 +214,10 @@ GLenum bindingQueryOf(GLenum target) {
 class CaseRun {
 public:
     CaseRun(xfb::Device& device, const json& c, xfb::Backend backend) : device_(device), case_(c), backend_(backend) {}
-    ~CaseRun() { releaseApp(); }
+    ~CaseRun() {
+        releaseApp();
+        if (device_.isContextLost()) device_.contextRestored(); // the next case starts on a live context
+    }
 
     void run() {
         createBuffers();
@@ -238,6 +245,7 @@ private:
     std::map<std::string, std::unique_ptr<xfb::Program>> programs_;
     std::map<std::string, std::unique_ptr<xfb::Pipeline>> pipelines_;
     std::map<std::string, std::unique_ptr<xfb::PrimitiveCapture>> captures_;
+    std::map<std::string, std::unique_ptr<xfb::ReadbackRequest>> reads_;
     // The application's state the `app` ops made: (binding query or indexed target, index) -> GL name.
     std::vector<std::pair<GLenum, GLuint>> appBindings_;
     std::vector<std::tuple<GLenum, GLuint, GLuint>> appIndexed_;
@@ -301,7 +309,7 @@ private:
         const std::string error = op.value("error", "");
         if (kind == "app") return appOp(op, where);
         std::map<std::string, std::vector<std::uint32_t>> before;
-        if (!error.empty()) before = snapshot();
+        if (!error.empty() && !device_.isContextLost()) before = snapshot();
         try {
             perform(kind, op, where);
         } catch (const xfb::Error& e) {
@@ -362,6 +370,18 @@ private:
             std::vector<std::uint32_t> words(bytes.size() / 4);
             std::memcpy(words.data(), bytes.data(), words.size() * 4);
             compareWords(words, op.at("expect").get<std::vector<std::uint32_t>>(), where + ": xfb's read of " + op.at("buffer").get<std::string>());
+        } else if (kind == "readAsync") {
+            reads_[op.at("name").get<std::string>()] = std::make_unique<xfb::ReadbackRequest>(slot(op.at("buffer").get<std::string>()).buffer->readAsync());
+        } else if (kind == "take") {
+            auto& request = named(reads_, op.at("name").get<std::string>(), "read");
+            auto bytes = request.take();
+            std::vector<std::uint32_t> words(bytes.size() / 4);
+            std::memcpy(words.data(), bytes.data(), words.size() * 4);
+            if (op.contains("expect")) compareWords(words, op.at("expect").get<std::vector<std::uint32_t>>(), where + ": the read");
+        } else if (kind == "lose") {
+            device_.contextLost();
+        } else if (kind == "restore") {
+            device_.contextRestored();
         } else if (kind == "uniform") {
             auto& program = named(programs_, op.value("program", "main"), "program");
             std::string name = op.at("name").get<std::string>();
@@ -468,7 +488,7 @@ std::string notApplicable(const json& c, const std::string& runtime, const std::
         std::smatch m;
         std::string s = text.get<std::string>();
         auto it = have.find(name);
-        if (it == have.end() || !std::regex_match(s, m, rule)) return "unknown limit rule " + name + " " + s + " (a table error)";
+        if (it == have.end() || !std::regex_match(s, m, rule)) throw CaseFailure{"unknown limit rule " + name + " " + s + " (a table error)"};
         int value = std::stoi(m[2]);
         bool ok = m[1] == ">=" ? it->second >= value : it->second < value;
         if (!ok) return "needs " + name + " " + s + "; this runtime has " + std::to_string(it->second);
@@ -502,15 +522,19 @@ int main(int argc, char** argv) {
         if (!filter.empty() && id.find(filter) == std::string::npos) continue;
         for (const auto& [runtime, backend] : runtimes) {
             auto tags = table.at("runtimes").at(runtime).get<std::vector<std::string>>();
-            std::string reason = notApplicable(c, runtime, tags, device.limits());
+            std::string reason, failure;
+            try {
+                reason = notApplicable(c, runtime, tags, device.limits());
+            } catch (const CaseFailure& f) {
+                failure = f.message;
+            }
             if (!reason.empty()) {
                 std::printf("N/A   %s %s: %s\n", runtime.c_str(), id.c_str(), reason.c_str());
                 ++totals[runtime][2];
                 continue;
             }
-            std::string failure;
             try {
-                CaseRun(device, c, backend).run();
+                if (failure.empty()) CaseRun(device, c, backend).run();
             } catch (const CaseFailure& f) {
                 failure = f.message;
             } catch (const std::exception& e) {

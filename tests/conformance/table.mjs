@@ -38,6 +38,13 @@
 //     { op: 'upload', buffer, data, offset = 0 }              (offset in bytes)
 //     { op: 'read', buffer, expect: [numbers | S] }           (an intervening read by xfb)
 //     { op: 'uniform', program = 'main', name, value: number | number[] }
+//     { op: 'readAsync', buffer, name }  starts a read (C++ readAsync(), JS read() not awaited)
+//     { op: 'take', name, expect?: [numbers | S] }  finishes it (take() / await)
+//     { op: 'lose' } / { op: 'restore' }  the context (WebGL2: WEBGL_lose_context, native:
+//       Device::contextLost / contextRestored) or device (WebGPU: device.destroy()) is lost / back;
+//       while it is lost, a refused op's buffers are not compared (nothing can be read)
+//     draw and session parts may name mode 'invalid' (with rawMode, the number C++ casts to
+//       DrawMode): a mode outside the enumeration
 //     { op: 'app', ... }: the application's own GL calls (GL runtimes only), kept as it set them:
 //       { bind: TARGET, buffer }        glBindBuffer(TARGET, the buffer's GL name now), TARGET one of
 //                                       ARRAY_BUFFER UNIFORM_BUFFER PIXEL_PACK_BUFFER PIXEL_UNPACK_BUFFER
@@ -60,6 +67,11 @@
 
 import { applicationState } from './cases/application_state.mjs';
 import { basic } from './cases/basic.mjs';
+import { captureCases } from './cases/capture.mjs';
+import { loss } from './cases/loss.mjs';
+import { outputTypes } from './cases/output_types.mjs';
+import { reuse } from './cases/reuse.mjs';
+import { varyings } from './cases/varyings.mjs';
 import { S, SENTINEL } from './words.mjs';
 
 export { S, SENTINEL };
@@ -75,7 +87,7 @@ export const RUNTIMES = {
   webgpu: ['web', 'webgpu', 'compute'],
 };
 
-export const cases = [...basic, ...applicationState];
+export const cases = [...basic, ...outputTypes, ...varyings, ...applicationState, ...reuse, ...captureCases, ...loss];
 
 const fieldsOf = (format) => format.map((f) => ({ type: f.type ?? 'float32', components: f.components ?? 4 }));
 
