@@ -89,11 +89,11 @@ export const reuse = [
   {
     id: 'reuse.foreign-respecification.step-checked',
     peers: ['piglit ext_transform_feedback/change-size.c'],
-    intent: 'a checked step into an output other code re-specified smaller is refused with XFB_CAPACITY, not swapped',
+    intent: 'a checked step into an output other code re-specified smaller is refused with XFB_SHORT_WRITE on every backend, writes nothing there, and is not swapped',
     finding: 10,
     na: NO_GL_ON_WEBGPU,
     buffers: { a: { format: vec4(0), count: 4, data: input4 }, out: { format: vec4(0), count: 4 } },
-    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }] }, { op: 'app', respecify: 'out', bytes: 20 }, { op: 'stepChecked', error: 'XFB_CAPACITY' }],
+    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }] }, { op: 'app', respecify: 'out', bytes: 20 }, { op: 'stepChecked', error: 'XFB_SHORT_WRITE' }],
     expect: { buffers: { a: input4 } },
   },
   {
