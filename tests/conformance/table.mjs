@@ -131,9 +131,12 @@ export function materialize(c) {
     if (!c.buffers?.[name]) throw new Error(`${c.id}: no buffer named ${name}`);
     return c.buffers[name].format;
   };
+  const readOf = {}; // readAsync name -> its buffer, for take's expect
   const run = (c.run ?? []).map((op) => {
     const o = { ...op };
+    if (o.op === 'readAsync') readOf[o.name] = o.buffer;
     if (o.op === 'read') o.expect = toWords(formatOf(o.buffer), o.expect);
+    if (o.op === 'take' && o.expect) o.expect = toWords(formatOf(readOf[o.name]), o.expect);
     if (o.op === 'upload') o.data = toWords(formatOf(o.buffer), o.data);
     if (o.op === 'program') o.mode ??= 'interleaved';
     return o;
