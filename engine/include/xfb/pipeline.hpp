@@ -210,7 +210,7 @@ public:
     /// Draws the records of `budget` (its count output's name) with the program and vertex
     /// array the caller bound: glBindBuffer(GL_DRAW_INDIRECT_BUFFER) + glDrawArraysIndirect
     /// (GL 4.0 / ES 3.1), then unbinds it.
-    /// @throws Error InvalidArgument (no such budget)
+    /// @throws Error InvalidArgument (no such budget, a mode outside DrawMode)
     void drawEmitted(std::string_view budget, DrawMode mode) const;
 
 private:

@@ -70,7 +70,8 @@ public:
     /// Driver: glBeginTransformFeedback(primitive), glDrawArrays / glDrawElements (indices in an
     /// engine-owned element buffer; glEnable(GL_PRIMITIVE_RESTART) + glPrimitiveRestartIndex).
     /// Engine: two POINTS passes as described at Expansion::Engine.
-    /// @throws Error Capacity, InvalidArgument (an index outside the input vertices), ContextLost
+    /// @throws Error Capacity, InvalidArgument (an index outside the input vertices, a mode outside
+    ///         DrawMode), ContextLost
     CaptureCount capture(const DrawDesc& draw);
 
     /// Draws the last capture's vertices with the program and vertex array the caller bound
@@ -82,7 +83,8 @@ public:
     /// for transform feedback outside capture(), so they are free to be vertex input here.
     /// @param mode defaults to the captured primitive (points, lines or triangles)
     /// After captureSession() use drawSession(): the object's count is no longer the last draw's.
-    /// @throws Error InvalidArgument (nothing captured yet or a session since, instances < 1), ContextLost
+    /// @throws Error InvalidArgument (nothing captured yet or a session since, instances < 1, a mode
+    ///         outside DrawMode), ContextLost
     void drawCaptured(std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;
 
     /// Appends several draws into the output buffers, one after another from record
@@ -104,8 +106,8 @@ public:
     /// Engine (ES 3.0 / WebGL2, or forced): each part's two POINTS passes, the gather writing
     /// through glBindBufferRange at the part's first byte. Every mix of modes works.
     /// The bytes are identical under both, and identical to capturing the parts one by one.
-    /// @throws Error InvalidArgument (no part, firstRecord < 0, an index outside the inputs, naming
-    ///         the part), Capacity, OutputLayoutMismatch, SemanticMissing, Disposed, ContextLost
+    /// @throws Error InvalidArgument (no part, firstRecord < 0, an index outside the inputs or a mode
+    ///         outside DrawMode, naming the part), Capacity, OutputLayoutMismatch, SemanticMissing, Disposed, ContextLost
     const SessionPlan& captureSession(std::span<const CapturePart> parts, std::int64_t firstRecord = 0);
 
     /// Draws the last session's records, of one part (`part`) or of all of them, with the
@@ -115,7 +117,7 @@ public:
     /// @param mode defaults to the part's captured primitive; for the whole session the parts
     ///        must then capture the same primitive
     /// @throws Error InvalidArgument (no session yet, part out of range, mixed primitives without
-    ///         a mode, instances < 1), ContextLost
+    ///         a mode, instances < 1, a mode outside DrawMode), ContextLost
     void drawSession(std::optional<std::size_t> part = std::nullopt, std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;
     /// The last session's plan (empty before the first).
     const SessionPlan& lastSession() const;

@@ -396,6 +396,7 @@ const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart>
 void PrimitiveCapture::drawSession(std::optional<std::size_t> part, std::optional<DrawMode> mode, int instances) const {
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::drawSession");
+    if (mode) checkDrawMode(*mode, "PrimitiveCapture::drawSession");
     if (!s.sessionCaptured) throw Error(ErrorCode::InvalidArgument, "no session was captured since the last capture(); call captureSession() before drawSession()");
     if (instances < 1) throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
     const auto& parts = s.session.parts;
@@ -424,6 +425,7 @@ const SessionPlan& PrimitiveCapture::lastSession() const { return live(state_).s
 void PrimitiveCapture::drawCaptured(std::optional<DrawMode> mode, int instances) const {
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::drawCaptured");
+    if (mode) checkDrawMode(*mode, "PrimitiveCapture::drawCaptured");
     if (s.sessionCaptured)
         throw Error(ErrorCode::InvalidArgument, "the last capture was a session (captureSession); draw it with drawSession(), whole or by part");
     if (!s.captured) throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before drawCaptured()");

@@ -229,6 +229,7 @@ unsigned Pipeline::emitTotalsBuffer() const {
 void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
     auto& s = live(state_);
     s.device->requireContext("Pipeline::drawEmitted");
+    checkDrawMode(mode, "Pipeline::drawEmitted");
     std::size_t b = s.budgetIndex(budget);
 #ifndef __EMSCRIPTEN__
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.compute->totals);
