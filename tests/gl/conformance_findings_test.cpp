@@ -69,3 +69,76 @@ TEST_CASE_FIXTURE(GlTest, "finding 6: a DrawMode outside the enum is refused by 
         CHECK(contains(msg, "42"));
     }
 }
+
+namespace {
+
+// Re-specifies buffer `name` as `bytes` bytes of sentinel floats, as other code sharing the context might.
+void respecifyWithSentinel(unsigned name, std::size_t bytes) {
+    std::vector<float> fill(bytes / 4, kSentinel);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, name);
+    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), fill.data(), GL_DYNAMIC_COPY);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+}
+
+// The first `bytes` of GL buffer `name` as floats, read with the application's own GL calls.
+std::vector<float> glFloats(unsigned name, std::size_t bytes) {
+    std::vector<float> out(bytes / 4);
+    glFinish();
+    glBindBuffer(GL_COPY_READ_BUFFER, name);
+    if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT)) {
+        std::memcpy(out.data(), p, bytes);
+        glUnmapBuffer(GL_COPY_READ_BUFFER);
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    return out;
+}
+
+std::vector<Expansion> expansionsOf(const Device& dev) {
+    if (dev.capabilities().es) return {Expansion::Engine};
+    return {Expansion::Driver, Expansion::Engine};
+}
+
+} // namespace
+
+// Finding 5: after other code re-specified an output buffer smaller, capture() reported success.
+TEST_CASE_FIXTURE(GlTest, "finding 5: a capture or session into an output buffer that other code re-specified smaller is refused, writing nothing") {
+    Program program(dev, {kIdShader, {}, {}, "respecified"});
+    for (Expansion e : expansionsOf(dev)) {
+        CAPTURE(expansionName(e));
+        Buffer out(dev, vec4Format(0), 8, view(sentinelFloats(32)));
+        PrimitiveCapture capture(dev, program, {{nullptr, &out}}, {.vertexCount = 8, .expansion = e});
+        CHECK(capture.capture({DrawMode::Points, 8}).records == 8); // fits as created: 128 bytes
+        respecifyWithSentinel(out.glName(), 20);
+        std::string msg = XFB_REQUIRE_ERROR(capture.capture({DrawMode::Points, 6}), ErrorCode::Capacity);
+        CHECK(contains(msg, "GL buffer " + std::to_string(out.glName())));
+        CHECK(contains(msg, "holds 20 bytes"));
+        CHECK(contains(msg, "96 bytes"));
+        requireEqual(glFloats(out.glName(), 20), sentinelFloats(5), "the shrunk buffer after the refused capture");
+        std::vector<CapturePart> parts{{{DrawMode::Points, 1}}, {{DrawMode::Lines, 2}}};
+        msg = XFB_REQUIRE_ERROR(capture.captureSession(parts), ErrorCode::Capacity);
+        CHECK(contains(msg, "holds 20 bytes"));
+        CHECK(contains(msg, "48 bytes"));
+        requireEqual(glFloats(out.glName(), 20), sentinelFloats(5), "the shrunk buffer after the refused session");
+        // Its size given back, the capture works again.
+        respecifyWithSentinel(out.glName(), 128);
+        CHECK(capture.capture({DrawMode::Points, 8}).records == 8);
+        requireEqual(out.readAs<float>(), idRecords(8), "after the size was given back");
+    }
+}
+
+// Finding 5, Pipeline::stepChecked: refused (XFB_SHORT_WRITE, not swapped) on every backend, and
+// without drawing into the shrunk buffer.
+TEST_CASE_FIXTURE(GlTest, "finding 5: a checked step into an output that other code re-specified smaller writes nothing on every backend") {
+    Program program(dev, {kIdShader, {}, {}, "respecified"});
+    for (Backend b : backendsOf(dev)) {
+        CAPTURE(backendName(b));
+        Buffer out(dev, vec4Format(0), 8, view(sentinelFloats(32)));
+        Pipeline pipeline(dev, program, {{nullptr, &out}}, {.count = 8, .backend = b});
+        respecifyWithSentinel(out.glName(), 20);
+        std::string msg = XFB_REQUIRE_ERROR(pipeline.stepChecked(), ErrorCode::ShortWrite);
+        CHECK(contains(msg, "holds 20 bytes"));
+        CHECK(contains(msg, "128"));
+        CHECK(pipeline.stepsTaken() == 0);
+        requireEqual(glFloats(out.glName(), 20), sentinelFloats(5), "the shrunk buffer after the refused step");
+    }
+}

@@ -154,8 +154,9 @@ public:
     const FusionDecision& fusion() const;
     /// Runs one pass, waits for its PRIMITIVES_WRITTEN query (glGetQueryObjectuiv, blocking) and
     /// swaps only if every element was written. Otherwise throws ShortWrite and leaves the state
-    /// buffers as they were before the step (write-only outputs are undefined). The compute
-    /// backend checks the GL size of every output buffer (glGetBufferParameteri64v) first.
+    /// buffers as they were before the step (write-only outputs are undefined). Both backends check
+    /// the GL size of every output buffer (glGetBufferParameteri64v; iv on WebGL) first: one that
+    /// other code re-specified smaller is ShortWrite naming it, and nothing is drawn or dispatched.
     /// With emitted outputs and EmitOverflow::Error, a budget whose records exceeded its
     /// capacity throws Capacity with both numbers, not swapped.
     /// @throws Error ShortWrite, Capacity, ContextLost

@@ -66,7 +66,10 @@ public:
 
     /// Captures `draw`'s primitives into the output buffers, from their start. The count is
     /// planned (countCapture) and the capacity checked before anything is drawn: a buffer that
-    /// cannot hold every record throws Capacity with both sizes and nothing is written.
+    /// cannot hold every record throws Capacity with both sizes and nothing is written. The GL size
+    /// of every output buffer is read first (glGetBufferParameteri64v(GL_BUFFER_SIZE); iv on WebGL),
+    /// so one that other code re-specified smaller (glBufferData) is Capacity too, naming the buffer,
+    /// its GL size and the bytes needed.
     /// Driver: glBeginTransformFeedback(primitive), glDrawArrays / glDrawElements (indices in an
     /// engine-owned element buffer; glEnable(GL_PRIMITIVE_RESTART) + glPrimitiveRestartIndex).
     /// Engine: two POINTS passes as described at Expansion::Engine.
@@ -90,8 +93,9 @@ public:
     /// Appends several draws into the output buffers, one after another from record
     /// `firstRecord` (the buffers' earlier records are left untouched): part i is written at
     /// lastSession().parts[i].firstRecord. The whole session is planned (planCaptureSession) and
-    /// checked against every output buffer before anything is drawn: a session that does not fit
-    /// throws Capacity with both sizes and nothing is written. A part's program must write the
+    /// checked against every output buffer, its size as created and its GL size (as for
+    /// capture()), before anything is drawn: a session that does not fit throws Capacity with both
+    /// sizes and nothing is written. A part's program must write the
     /// same record layout (else OutputLayoutMismatch naming both layouts) and read only inputs
     /// the capture provides (else SemanticMissing).
     /// Driver (desktop GL): glBindBufferRange at the first part's first byte,

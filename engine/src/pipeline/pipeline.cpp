@@ -123,10 +123,14 @@ void Pipeline::beginCheckedStep() {
     detail::requireLiveBuffers(s.inputs, "Pipeline::beginCheckedStep (an input)");
     detail::requireLiveBuffers(s.outputs, "Pipeline::beginCheckedStep (an output)");
     detail::PipelineState::CheckedStep c;
-    if (s.choice.backend == Backend::Compute) {
-        // A dispatch has no PRIMITIVES_WRITTEN; it writes every element unless a buffer is too small.
-        if (auto shrunk = s.shrunkOutput()) c.why = " (" + *shrunk + "; nothing was dispatched)", c.written = 0;
-        else c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
+    // An output that other code re-specified smaller is refused before the pass, on both backends:
+    // nothing is written into it (a transform-feedback pass would fill what fits).
+    if (auto shrunk = s.shrunkOutput()) {
+        c.why = " (" + *shrunk + "; nothing was " + (s.choice.backend == Backend::Compute ? "dispatched" : "drawn") + ")";
+        c.written = 0;
+    } else if (s.choice.backend == Backend::Compute) {
+        // A dispatch has no PRIMITIVES_WRITTEN; it writes every element.
+        c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
         if (!s.emits.empty() && s.options.overflow == EmitOverflow::Error && c.error == GL_NO_ERROR)
             for (const auto& r : s.readEmitted())
                 if (r.overflowed()) c.overflow = r;
