@@ -5,6 +5,7 @@
 #include "../unit/test_util.hpp"
 
 #include <cstring>
+#include <functional>
 
 using namespace xfb;
 using namespace xfbtest;
@@ -141,4 +142,143 @@ TEST_CASE_FIXTURE(GlTest, "finding 5: a checked step into an output that other c
         CHECK(pipeline.stepsTaken() == 0);
         requireEqual(glFloats(out.glName(), 20), sentinelFloats(5), "the shrunk buffer after the refused step");
     }
+}
+
+namespace {
+
+// The application's own transform feedback, made with plain GL: its program captures
+// `v = vec4(gl_VertexID, 1, 2, 3)` into its own buffer (two records) through its own object.
+struct ApplicationFeedback {
+    GLuint program = 0, buffer = 0, feedback = 0, vertexArray = 0;
+    ApplicationFeedback() {
+        program = glCreateProgram();
+        const char* sources[2] = {"#version 300 es\nout vec4 v;\nvoid main() { v = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); gl_Position = vec4(0.0); }\n",
+                                  "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n"};
+        const GLenum stages[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
+        for (int i = 0; i < 2; ++i) {
+            GLuint s = glCreateShader(stages[i]);
+            glShaderSource(s, 1, &sources[i], nullptr);
+            glCompileShader(s);
+            glAttachShader(program, s);
+            glDeleteShader(s);
+        }
+        const char* varyings[] = {"v"};
+        glTransformFeedbackVaryings(program, 1, varyings, GL_INTERLEAVED_ATTRIBS);
+        glLinkProgram(program);
+        GLint linked = 0;
+        glGetProgramiv(program, GL_LINK_STATUS, &linked);
+        REQUIRE(linked);
+        std::vector<float> fill(8, kSentinel);
+        glGenBuffers(1, &buffer);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+        glBufferData(GL_COPY_WRITE_BUFFER, 32, fill.data(), GL_DYNAMIC_COPY);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+        glGenTransformFeedbacks(1, &feedback);
+        glGenVertexArrays(1, &vertexArray);
+    }
+    ~ApplicationFeedback() {
+        glDeleteVertexArrays(1, &vertexArray);
+        glDeleteTransformFeedbacks(1, &feedback);
+        glDeleteBuffers(1, &buffer);
+        glDeleteProgram(program);
+    }
+    // Begins and draws the first point (gl_VertexID 0).
+    void begin() {
+        glUseProgram(program);
+        glBindVertexArray(vertexArray);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+        glEnable(GL_RASTERIZER_DISCARD);
+        glBeginTransformFeedback(GL_POINTS);
+        glDrawArrays(GL_POINTS, 0, 1);
+    }
+    // Draws the second point (gl_VertexID 1), ends and unbinds everything.
+    void finish() {
+        glDrawArrays(GL_POINTS, 1, 1);
+        glEndTransformFeedback();
+        glDisable(GL_RASTERIZER_DISCARD);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+        glBindVertexArray(0);
+        glUseProgram(0);
+    }
+    static bool flag(GLenum name) {
+        GLboolean b = GL_FALSE;
+        glGetBooleanv(name, &b);
+        return b == GL_TRUE;
+    }
+};
+
+} // namespace
+
+// Finding 2: xfb calls inside the application's transform feedback ended it (its next draw
+// failed) or left GL_INVALID_OPERATION pending.
+TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's active or paused transform feedback is refused before touching GL") {
+    Program program(dev, {kIdShader, {}, {}, "inside"});
+    const auto sentinel = sentinelFloats(32);
+    Buffer pipelineOut(dev, vec4Format(0), 8, view(sentinel)), captureOut(dev, vec4Format(0), 8, view(sentinel));
+    Pipeline pipeline(dev, program, {{nullptr, &pipelineOut}}, {.count = 8});
+    PrimitiveCapture capture(dev, program, {{nullptr, &captureOut}}, {.vertexCount = 8});
+    capture.capture({DrawMode::Points, 8});
+    const std::vector<float> captured = idRecords(8);
+    requireEqual(captureOut.readAs<float>(), captured, "the capture before");
+    const std::vector<std::byte> bytes(64);
+
+    for (bool paused : {false, true}) {
+        CAPTURE(paused);
+        ApplicationFeedback app;
+        app.begin();
+        if (paused) glPauseTransformFeedback();
+        REQUIRE(glGetError() == GL_NO_ERROR);
+        std::vector<std::pair<const char*, std::function<void()>>> calls = {
+            {"Program", [&] { Program p(dev, {kIdShader, {}, {}, "new"}); }},
+            {"Buffer", [&] { Buffer b(dev, vec4Format(0), 4); }},
+            {"Buffer::adopt", [&] { (void)Buffer::adopt(dev, vec4Format(0), 2, app.buffer); }},
+            {"upload", [&] { pipelineOut.upload(std::span<const std::byte>(bytes)); }},
+            {"read", [&] { (void)pipelineOut.read(); }},
+            {"readAsync", [&] { (void)pipelineOut.readAsync(); }},
+            {"bindAsVertexInput", [&] { pipelineOut.bindAsVertexInput(0, attr(0)); }},
+            {"Pipeline", [&] { Pipeline p(dev, program, {{nullptr, &pipelineOut}}, {.count = 8}); }},
+            {"PrimitiveCapture", [&] { PrimitiveCapture c(dev, program, {{nullptr, &captureOut}}, {.vertexCount = 8}); }},
+            {"step", [&] { pipeline.step(); }},
+            {"step(3)", [&] { pipeline.step(3); }},
+            {"stepChecked", [&] { (void)pipeline.stepChecked(); }},
+            {"beginCheckedStep", [&] { pipeline.beginCheckedStep(); }},
+            {"setBackend", [&] { pipeline.setBackend(Backend::TransformFeedback); }},
+            {"drawEmitted", [&] { pipeline.drawEmitted("emit_n", DrawMode::Points); }},
+            {"capture", [&] { (void)capture.capture({DrawMode::Points, 8}); }},
+            {"captureSession", [&] {
+                 std::vector<CapturePart> parts{{{DrawMode::Points, 2}}};
+                 (void)capture.captureSession(parts);
+             }},
+            {"drawCaptured", [&] { capture.drawCaptured(); }},
+            {"drawSession", [&] { capture.drawSession(); }},
+        };
+        for (const auto& [name, call] : calls) {
+            INFO("call: ", name);
+            std::string msg = XFB_REQUIRE_ERROR(call(), ErrorCode::FeedbackActive);
+            CHECK(contains(msg, paused ? "is paused" : "is active"));
+            CHECK(contains(msg, "transform feedback object " + std::to_string(app.feedback)));
+            CHECK(contains(msg, "glEndTransformFeedback"));
+            // Nothing touched: the application's object bound, active (paused), its program current, no error.
+            CHECK(glGetError() == GL_NO_ERROR);
+            GLint bound = 0, current = 0;
+            glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &bound);
+            glGetIntegerv(GL_CURRENT_PROGRAM, &current);
+            CHECK(GLuint(bound) == app.feedback);
+            CHECK(GLuint(current) == app.program);
+            CHECK(ApplicationFeedback::flag(GL_TRANSFORM_FEEDBACK_ACTIVE));
+            CHECK(ApplicationFeedback::flag(GL_TRANSFORM_FEEDBACK_PAUSED) == paused);
+        }
+        if (paused) glResumeTransformFeedback();
+        app.finish();
+        CHECK(glGetError() == GL_NO_ERROR);
+        requireEqual(glFloats(app.buffer, 32), {0.0f, 1.0f, 2.0f, 3.0f, 1.0f, 1.0f, 2.0f, 3.0f}, "the application's capture");
+    }
+    requireEqual(pipelineOut.readAs<float>(), sentinel, "xfb's pipeline output, unchanged");
+    requireEqual(captureOut.readAs<float>(), captured, "xfb's capture output, unchanged");
+    CHECK(pipeline.stepsTaken() == 0);
+    // Afterwards xfb runs as before.
+    pipeline.step();
+    requireEqual(pipelineOut.readAs<float>(), idRecords(8), "a step after the application ended its transform feedback");
 }

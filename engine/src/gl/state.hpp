@@ -36,7 +36,10 @@ struct DeviceState {
     /// Every GL-owning object, in enrolment order: forgotten and restored after a context loss.
     std::vector<Recoverable*> recoverables;
 
-    /// @throws Error ContextLost naming `what`
+    /// Whether xfb may start GL work now; every public entry point that touches GL state calls it
+    /// first: the context is not lost, and the application's transform feedback is not active or
+    /// paused (gl::refuseApplicationFeedback: one glGetBooleanv).
+    /// @throws Error ContextLost, FeedbackActive naming `what`
     void requireContext(const char* what) const;
 };
 

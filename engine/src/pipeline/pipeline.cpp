@@ -205,6 +205,7 @@ int Pipeline::pollQueries(const std::function<void(const StepReport&)>& onResult
 
 void Pipeline::setBackend(Backend backend) {
     auto& s = live(state_);
+    s.device->requireContext("Pipeline::setBackend");
     s.refuseWhileChecking("setBackend()");
     gl::StateGuard guard(*s.device, kBuildState | gl::TakeForeignErrors);
     s.select(backend, s.options.workGroupSize);
@@ -220,6 +221,7 @@ std::string_view backendName(Backend b) { return enumName(backendNames, b); }
 
 std::vector<EmitReport> Pipeline::emitted() const {
     auto& s = live(state_);
+    s.device->requireContext("Pipeline::emitted");
     gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     return s.readEmitted();
 }
