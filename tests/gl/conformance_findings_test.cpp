@@ -282,3 +282,87 @@ TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's ac
     pipeline.step();
     requireEqual(pipelineOut.readAs<float>(), idRecords(8), "a step after the application ended its transform feedback");
 }
+
+// Finding 1: a declared, captured output that no code path writes captured leftovers (3, 5, 7, ...)
+// on GL 4.5 and ES 3.0, transform feedback and compute, where WebGL2 and WebGPU give 0.
+TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output the shader never writes reads 0 on every backend, fused or not, and in captures") {
+    const char* unwritten = "#version 300 es\nout vec4 out_a;\nout vec4 out_b;\n"
+                            "void main() {\n  out_a = vec4(float(gl_VertexID), 1.0, 2.0, 3.0);\n  if (gl_VertexID > 100) out_b = vec4(7.0);\n}";
+    // The same with a state the substeps of step(3) feed (fused: one pass of three substeps).
+    const char* stateful = "#version 300 es\nin vec4 a_p;\nout vec4 out_a;\nout vec4 out_b;\n"
+                           "void main() {\n  out_a = a_p + vec4(1.0);\n  if (gl_VertexID > 100) out_b = vec4(7.0);\n}";
+    const std::vector<float> zeros(32, 0.0f), ids = idRecords(8);
+    auto interleave = [](const std::vector<float>& a, const std::vector<float>& b) {
+        std::vector<float> out;
+        for (std::size_t e = 0; e < a.size() / 4; ++e) {
+            out.insert(out.end(), a.begin() + long(e * 4), a.begin() + long(e * 4 + 4));
+            out.insert(out.end(), b.begin() + long(e * 4), b.begin() + long(e * 4 + 4));
+        }
+        return out;
+    };
+    const VertexFormat pair = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}});
+    for (CaptureMode mode : {CaptureMode::Interleaved, CaptureMode::Separate}) {
+        CAPTURE(captureModeName(mode));
+        Program program(dev, {unwritten, {mode}, {}, "unwritten"});
+        Program state(dev, {stateful, {mode, {"out_a", "out_b"}}, {}, "stateful"});
+        for (Backend b : backendsOf(dev)) {
+            CAPTURE(backendName(b));
+            if (mode == CaptureMode::Interleaved) {
+                Buffer out(dev, pair, 8, view(sentinelFloats(64)));
+                Pipeline pipeline(dev, program, {{nullptr, &out}}, {.count = 8, .backend = b});
+                pipeline.step();
+                requireEqual(out.readAs<float>(), interleave(ids, zeros), "interleaved [out_a, out_b]");
+            } else {
+                Buffer a(dev, vec4Format(0), 8, view(sentinelFloats(32))), c(dev, vec4Format(1), 8, view(sentinelFloats(32)));
+                Pipeline pipeline(dev, program, {{nullptr, &a}, {nullptr, &c}}, {.count = 8, .backend = b});
+                pipeline.step();
+                requireEqual(a.readAs<float>(), ids, "out_a");
+                requireEqual(c.readAs<float>(), zeros, "out_b");
+            }
+            if (mode == CaptureMode::Separate) {
+                const std::vector<float> initial = pseudoRandom(32, -1.0f, 1.0f, 3);
+                std::vector<float> after = initial;
+                for (float& x : after) x = x + 1.0f + 1.0f + 1.0f;
+                Buffer s(dev, vec4Format(0), 8, view(initial)), t(dev, vec4Format(0), 8, view(sentinelFloats(32)));
+                Buffer c(dev, vec4Format(1), 8, view(sentinelFloats(32)));
+                Pipeline pipeline(dev, state, {{&s, &t}, {nullptr, &c}}, {.backend = b});
+                REQUIRE(pipeline.fusion().fused);
+                pipeline.step(3);
+                requireEqual(s.readAs<float>(), after, "the state after three fused substeps");
+                requireEqual(c.readAs<float>(), zeros, "out_b after three fused substeps");
+            }
+        }
+        for (Expansion e : expansionsOf(dev)) {
+            CAPTURE(expansionName(e));
+            if (mode == CaptureMode::Interleaved) {
+                Buffer out(dev, pair, 8, view(sentinelFloats(64)));
+                PrimitiveCapture capture(dev, program, {{nullptr, &out}}, {.vertexCount = 8, .expansion = e});
+                capture.capture({DrawMode::Points, 8});
+                requireEqual(out.readAs<float>(), interleave(ids, zeros), "captured [out_a, out_b]");
+            } else {
+                Buffer a(dev, vec4Format(0), 8, view(sentinelFloats(32))), c(dev, vec4Format(1), 8, view(sentinelFloats(32)));
+                PrimitiveCapture capture(dev, program, {{nullptr, &a}, {nullptr, &c}}, {.vertexCount = 8, .expansion = e});
+                capture.capture({DrawMode::Points, 8});
+                requireEqual(a.readAs<float>(), ids, "captured out_a");
+                requireEqual(c.readAs<float>(), zeros, "captured out_b");
+            }
+        }
+    }
+}
+
+// Finding 1: an output captured and never assigned at all is kept and reads 0 (the GL linker used
+// to drop it, a misleading XFB_VARYING_OPTIMIZED_AWAY).
+TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output no statement assigns reads 0 on every backend") {
+    // s_extra: a struct output, not captured, zeroed in the compute shader through xfb_zero_S().
+    const char* src = "#version 300 es\nstruct S { vec4 a; vec2 b; };\nout vec4 out_a;\nout vec4 out_c;\nout S s_extra;\n"
+                      "void main() { out_a = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); if (gl_VertexID > 100) s_extra.b = vec2(1.0); }";
+    Program program(dev, {src, {CaptureMode::Separate}, {}, "never-written"});
+    for (Backend b : backendsOf(dev)) {
+        CAPTURE(backendName(b));
+        Buffer a(dev, vec4Format(0), 8, view(sentinelFloats(32))), c(dev, vec4Format(1), 8, view(sentinelFloats(32)));
+        Pipeline pipeline(dev, program, {{nullptr, &a}, {nullptr, &c}}, {.count = 8, .backend = b});
+        pipeline.step();
+        requireEqual(a.readAs<float>(), idRecords(8), "out_a");
+        requireEqual(c.readAs<float>(), std::vector<float>(32, 0.0f), "out_c, never assigned");
+    }
+}

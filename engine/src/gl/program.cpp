@@ -3,12 +3,14 @@
 #include "gl/state_guard.hpp"
 #include "gl/shader.hpp"
 #include "gl/state.hpp"
+#include "plan/vertex_wrapper.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"
 #include "xfb/program.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace xfb {
 
@@ -178,17 +180,31 @@ void ProgramState::link() {
     const std::string& label = desc.label;
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
     bool legacy = shader.version == 100;
-    // Owned by this state from here: deleted with it if we throw.
-    program = gl::linkProgram({{GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines), "vertex shader '" + label + "'"},
-                               {GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es),
-                                "the fragment shader generated for '" + label + "'"}},
-                              [&](GLuint p) {
-                                  for (const auto& a : attributes)
-                                      if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
-                                  std::vector<std::string> names;
-                                  for (const auto& v : capture.varyings) names.push_back(v.name);
-                                  gl::feedbackVaryings(p, names, capture.mode == CaptureMode::Interleaved);
-                              });
+    const std::string source = withDefines(toGlslEs300(desc.source), desc.read.defines);
+    auto build = [&](const std::string& vertex) {
+        return gl::linkProgram({{GL_VERTEX_SHADER, vertex, "vertex shader '" + label + "'"},
+                                {GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es),
+                                 "the fragment shader generated for '" + label + "'"}},
+                               [&](GLuint p) {
+                                   for (const auto& a : attributes)
+                                       if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
+                                   std::vector<std::string> names;
+                                   for (const auto& v : capture.varyings) names.push_back(v.name);
+                                   gl::feedbackVaryings(p, names, capture.mode == CaptureMode::Interleaved);
+                               });
+    };
+    // Owned by this state from here: deleted with it if we throw. Compiled inside the engine's
+    // main(), which zeroes the captured outputs first (plan/vertex_wrapper.hpp). When that does not
+    // compile, the user's source as it is gives the verdict: its own compile error, a missing main()
+    // (ProgramLink) or a captured output the GL compiler does not see (VaryingOptimizedAway, below).
+    std::optional<Error> wrapperFailed;
+    try {
+        program = build(plan::wrapVertexMain(source, shader, capture));
+    } catch (const Error& e) {
+        if (e.code() != ErrorCode::ShaderCompile) throw;
+        wrapperFailed = e;
+        program = build(source);
+    }
     if (auto failure = gl::linkFailure(program)) {
         const std::string& log = *failure;
         for (const auto& v : capture.varyings)
@@ -214,6 +230,10 @@ void ProgramState::link() {
                                                              (name[0] ? " (found '" + std::string(name) + "' at its place)" : "") +
                                                              "; make sure the shader declares and writes it");
     }
+    // The user's source links with every captured varying, but not inside the engine's main(): a bug.
+    if (wrapperFailed)
+        throw Error(ErrorCode::Internal, "program '" + label + "' compiles alone but not inside the main() that zeroes its captured outputs: " +
+                                             wrapperFailed->message() + ". Please report it with the shader");
     for (const auto& a : attributes) {
         GLint loc = glGetAttribLocation(program, a.name.c_str());
         if (loc >= 0 && loc != a.location)

@@ -1174,8 +1174,18 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     for (const auto& d : shader.inputs) privates += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
     if (tr.substepBuiltin) privates += "var<private> xfb_substep: i32;\n";
     // Struct outputs need their struct definitions first: their declarations follow the user's code.
-    S outputs;
-    for (const auto& d : shader.outputs) outputs += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
+    // Private variables start at zero in WGSL, so one pass reads 0 from an output no code path
+    // writes, as the GL programs do (plan/vertex_wrapper.hpp); fused substeps zero them again each.
+    S outputs, zeroes;
+    std::set<S, std::less<>> zeroed;
+    for (const auto& d : shader.outputs) {
+        S type = wgslType(declareInterface(d), d.line);
+        outputs += "var<private> " + ident(d.name) + ": " + type + ";\n";
+        if (zeroed.insert(d.name).second) zeroes += "        " + ident(d.name) + " = " + type + "();\n";
+    }
+    for (const auto& v : capture.varyings)
+        if (v.name == "gl_Position") zeroes += "        xfb_position = vec4<f32>();\n";
+        else if (v.name == "gl_PointSize") zeroes += "        xfb_point_size = 0.0;\n";
 
     tr.translateModule();
 
@@ -1218,7 +1228,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
                                            "        ", refusal);
         main += "    for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n";
         if (tr.substepBuiltin) main += "        xfb_substep = i32(xfb_s);\n";
-        main += "        xfb_user_main();\n" + feedback + "    }\n";
+        main += zeroes + "        xfb_user_main();\n" + feedback + "    }\n";
     } else {
         if (tr.substepBuiltin) main += "    xfb_substep = xfb_u.xfb_substep;\n";
         main += "    xfb_user_main();\n";
