@@ -366,3 +366,74 @@ TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output no statement assigns rea
         requireEqual(c.readAs<float>(), std::vector<float>(32, 0.0f), "out_c, never assigned");
     }
 }
+
+namespace {
+// What glGetTransformFeedbackVarying reports the driver was asked to capture, in order.
+std::vector<std::string> driverVaryings(const Program& program) {
+    GLint count = 0;
+    glGetProgramiv(program.glName(), GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
+    std::vector<std::string> names;
+    for (GLint i = 0; i < count; ++i) {
+        char name[128] = {};
+        GLsizei size = 0;
+        GLenum type = 0;
+        glGetTransformFeedbackVarying(program.glName(), GLuint(i), sizeof name, nullptr, &size, &type, name);
+        names.push_back(std::string(name) + " x" + std::to_string(size));
+    }
+    return names;
+}
+} // namespace
+
+// Finding 3: ANGLE (WebGL2 in Chromium) refuses to link a whole array in glTransformFeedbackVaryings;
+// the driver gets element names (or, in separate mode, one packed vector) for the same bytes, and
+// an element name is a varying of its own.
+TEST_CASE_FIXTURE(GlTest, "finding 3: array varyings are captured as their elements, and an element alone, with the same bytes on every backend") {
+    const char* src = "#version 300 es\nout vec2 out_r[2];\nout float out_f;\n"
+                      "void main() {\n  float id = float(gl_VertexID);\n  out_r[0] = vec2(id, 10.0 + id);\n  out_r[1] = vec2(20.0 + id, 30.0 + id);\n"
+                      "  out_f = 40.0 + id;\n}";
+    constexpr int n = 8;
+    // Element e's values: r0 = (e, 10+e), r1 = (20+e, 30+e), f = 40+e.
+    auto values = [](std::initializer_list<int> offsets) {
+        std::vector<float> v;
+        for (int e = 0; e < n; ++e)
+            for (int o : offsets) v.push_back(float(o + e));
+        return v;
+    };
+    struct Case {
+        const char* what;
+        CaptureOptions options;
+        std::vector<std::vector<float>> expected; // per captured buffer
+        std::vector<std::string> driver;          // what the driver was asked to capture
+    };
+    const std::vector<Case> cases = {
+        {"interleaved, whole array", {CaptureMode::Interleaved}, {values({0, 10, 20, 30, 40})}, {"out_r[0] x1", "out_r[1] x1", "out_f x1"}},
+        {"separate, whole array", {CaptureMode::Separate}, {values({0, 10, 20, 30}), values({40})}, {"xfb_packed_out_r x1", "out_f x1"}},
+        {"interleaved, one element", {CaptureMode::Interleaved, {"out_r[1]", "out_f"}}, {values({20, 30, 40})}, {"out_r[1] x1", "out_f x1"}},
+        {"separate, elements", {CaptureMode::Separate, {"out_r[1]", "out_f", "out_r[0]"}}, {values({20, 30}), values({40}), values({0, 10})},
+         {"out_r[1] x1", "out_f x1", "out_r[0] x1"}},
+    };
+    for (const Case& c : cases) {
+        INFO("case: ", c.what);
+        Program program(dev, {src, c.options, {}, c.what});
+        CHECK(driverVaryings(program) == c.driver);
+        const CapturePlan& plan = program.capture();
+        REQUIRE(plan.buffers.size() == c.expected.size());
+        for (Backend b : backendsOf(dev)) {
+            CAPTURE(backendName(b));
+            std::vector<Buffer> outs;
+            for (const auto& layout : plan.buffers) outs.emplace_back(dev, layout.asVertexFormat(), n, view(sentinelFloats(std::size_t(layout.stride / 4 * n))));
+            std::vector<Entry> entries;
+            for (const auto& o : outs) entries.push_back({nullptr, &o});
+            Pipeline pipeline(dev, program, entries, {.count = n, .backend = b});
+            pipeline.step();
+            for (std::size_t i = 0; i < outs.size(); ++i) requireEqual(outs[i].readAs<float>(), c.expected[i], "a captured buffer");
+        }
+        std::vector<Buffer> outs;
+        for (const auto& layout : plan.buffers) outs.emplace_back(dev, layout.asVertexFormat(), n, view(sentinelFloats(std::size_t(layout.stride / 4 * n))));
+        std::vector<Entry> entries;
+        for (const auto& o : outs) entries.push_back({nullptr, &o});
+        PrimitiveCapture capture(dev, program, entries, {.vertexCount = n});
+        capture.capture({DrawMode::Points, n});
+        for (std::size_t i = 0; i < outs.size(); ++i) requireEqual(outs[i].readAs<float>(), c.expected[i], "a primitive capture's buffer");
+    }
+}

@@ -4,7 +4,9 @@
 #include "state_plan.hpp"
 #include "test_util.hpp"
 #include "xfb/capture_session.hpp"
+#include "xfb/attribute_plan.hpp"
 #include "xfb/compute_translation.hpp"
+#include "xfb/pass_plan.hpp"
 #include "xfb/fusion_plan.hpp"
 #include "xfb/primitive_count.hpp"
 #include "xfb/wgsl_translation.hpp"
@@ -82,4 +84,53 @@ TEST_CASE("finding 1: struct outputs are zeroed by a function per struct type, c
                              "    v.k = int(0);\n}\nvoid xfb_zero_S1(inout S1 v) {\n    xfb_zero_S0(v.x);\n    xfb_zero_S0(v.y);\n}\n"));
     CHECK(contains(c.source, "    out_position = vec4(0);\n    xfb_zero_S16(extra);\n    xfb_user_main();\n"));
     CHECK(c.source.find("void xfb_zero_S16") < c.source.find("\nvoid main() {"));
+}
+
+// Finding 3: an element of an output array may be captured alone, as a varying of the element type.
+TEST_CASE("finding 3: an element name out_r[1] plans as one varying of the element type; out of range names the size") {
+    const ShaderInterface s = readShaderInterface("#version 300 es\nout vec2 out_r[2];\nout float out_f;\nout mat2 out_m[2];\n");
+    CapturePlan one = planCapture(s, {CaptureMode::Interleaved, {"out_r[1]", "out_f"}}, Limits::portable());
+    REQUIRE(one.varyings.size() == 2);
+    CHECK(one.varyings[0].name == "out_r[1]");
+    CHECK(one.varyings[0].type.name == "vec2");
+    CHECK(one.varyings[0].arraySize == 0);
+    CHECK(one.varyings[0].line == 2);
+    REQUIRE(one.buffers.size() == 1);
+    CHECK(one.buffers[0].stride == 12);
+    CHECK(one.buffers[0].fields[0].varying == "out_r[1]");
+    CHECK(one.buffers[0].fields[0].components == 2);
+    CHECK(one.buffers[0].fields[1].offset == 8);
+    CapturePlan separate = planCapture(s, {CaptureMode::Separate, {"out_r[1]", "out_r[0]", "out_m[1]"}}, Limits::portable());
+    REQUIRE(separate.buffers.size() == 3);
+    CHECK(separate.buffers[0].stride == 8);
+    CHECK(separate.buffers[2].stride == 16);
+    CHECK(separate.buffers[2].fields[0].varying == "out_m[1]");
+
+    std::string msg = XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_r[2]"}}, Limits::portable()), ErrorCode::UnknownVarying);
+    CHECK(contains(msg, "'out_r[2]'"));
+    CHECK(contains(msg, "2 elements"));
+    CHECK(contains(msg, "out_r[0]..out_r[1]"));
+    msg = XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_f[0]"}}, Limits::portable()), ErrorCode::UnknownVarying);
+    CHECK(contains(msg, "not an array"));
+    XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_r[-1]"}}, Limits::portable()), ErrorCode::UnknownVarying);
+    XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_r[1"}}, Limits::portable()), ErrorCode::UnknownVarying);
+    XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_r[99999999999999999999]"}}, Limits::portable()), ErrorCode::UnknownVarying);
+    msg = XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_r", "out_r[1]"}}, Limits::portable()), ErrorCode::DuplicateVarying);
+    CHECK(contains(msg, "'out_r[1]'"));
+    CHECK(contains(msg, "'out_r'"));
+    XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_r[0]", "out_r[0]"}}, Limits::portable()), ErrorCode::DuplicateVarying);
+
+    // The compute and WGSL translations store the element's components at the planned offsets.
+    const std::string src = "#version 300 es\nin vec4 position;\nout vec2 out_r[2];\nout float out_f;\n"
+                            "void main() { out_r[0] = position.xy; out_r[1] = position.zw; out_f = position.x; }\n";
+    const ShaderInterface iface = readShaderInterface(src);
+    const CapturePlan cap = planCapture(iface, {CaptureMode::Interleaved, {"out_r[1]", "out_f"}}, Limits::portable());
+    const VertexFormat in = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
+    std::vector<EntryDesc> entries{{BufferDesc{in, 128}, std::nullopt}, {std::nullopt, BufferDesc{cap.buffers[0].asVertexFormat(), 96}}};
+    const PassPlan pass = planPass(planAttributes(iface, Limits::portable()), cap, entries, std::nullopt);
+    const ComputeShader c = translateToCompute(src, {}, pass, cap, entries.size());
+    CHECK(contains(c.source, "xfb_b1[xfb_i * 3u + 0u] = floatBitsToUint(out_r[1][0]);\n    xfb_b1[xfb_i * 3u + 1u] = floatBitsToUint(out_r[1][1]);\n"
+                             "    xfb_b1[xfb_i * 3u + 2u] = floatBitsToUint(out_f);\n"));
+    const WgslShader w = translateToWgsl(src, {}, pass, cap, entries.size());
+    CHECK(contains(w.source, "xfb_b2[xfb_i * 3u + 0u] = bitcast<u32>(out_r[1][0]);\n    xfb_b2[xfb_i * 3u + 1u] = bitcast<u32>(out_r[1][1]);\n"));
 }

@@ -181,6 +181,8 @@ void ProgramState::link() {
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
     bool legacy = shader.version == 100;
     const std::string source = withDefines(toGlslEs300(desc.source), desc.read.defines);
+    // Arrays as their elements, or packed in separate mode: ANGLE refuses whole arrays.
+    const std::vector<plan::DriverVarying> driver = plan::driverVaryings(capture);
     auto build = [&](const std::string& vertex) {
         return gl::linkProgram({{GL_VERTEX_SHADER, vertex, "vertex shader '" + label + "'"},
                                 {GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es),
@@ -189,7 +191,7 @@ void ProgramState::link() {
                                    for (const auto& a : attributes)
                                        if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
                                    std::vector<std::string> names;
-                                   for (const auto& v : capture.varyings) names.push_back(v.name);
+                                   for (const auto& v : driver) names.push_back(v.name);
                                    gl::feedbackVaryings(p, names, capture.mode == CaptureMode::Interleaved);
                                });
     };
@@ -215,20 +217,25 @@ void ProgramState::link() {
         throw Error(ErrorCode::ProgramLink, "program '" + label + "' does not link; the GL linker says: " + log);
     }
 
-    // The linker must have kept every captured varying, in our order, with our sizes.
+    // The linker must have kept every captured varying, in our order, with our sizes: what
+    // driverVaryings() asked for, each part of the varying it captures.
     GLint count = 0;
     glGetProgramiv(program, GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
-    for (std::size_t i = 0; i < capture.varyings.size(); ++i) {
+    for (std::size_t i = 0, k = 0; i < capture.varyings.size(); ++i) {
         const auto& v = capture.varyings[i];
-        char name[256] = {};
-        GLsizei size = 0;
-        GLenum type = 0;
-        if (GLint(i) < count) glGetTransformFeedbackVarying(program, GLuint(i), sizeof name, nullptr, &size, &type, name);
-        if (GLint(i) >= count || v.name != name || size != std::max(1, v.arraySize))
-            throw Error(ErrorCode::VaryingOptimizedAway, "program '" + label + "': captured varying '" + v.name + "' is not among the " +
+        const std::size_t parts = capture.mode == CaptureMode::Interleaved && v.arraySize > 0 ? std::size_t(v.arraySize) : 1;
+        for (std::size_t p = 0; p < parts; ++p, ++k) {
+            char name[256] = {};
+            GLsizei size = 0;
+            GLenum type = 0;
+            if (GLint(k) < count) glGetTransformFeedbackVarying(program, GLuint(k), sizeof name, nullptr, &size, &type, name);
+            if (GLint(k) < count && driver[k].name == name && size == driver[k].size) continue;
+            const std::string as = driver[k].name != v.name ? " (captured as '" + driver[k].name + "')" : "";
+            throw Error(ErrorCode::VaryingOptimizedAway, "program '" + label + "': captured varying '" + v.name + "'" + as + " is not among the " +
                                                              std::to_string(count) + " varyings the linker kept" +
                                                              (name[0] ? " (found '" + std::string(name) + "' at its place)" : "") +
                                                              "; make sure the shader declares and writes it");
+        }
     }
     // The user's source links with every captured varying, but not inside the engine's main(): a bug.
     if (wrapperFailed)

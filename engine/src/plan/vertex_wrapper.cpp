@@ -69,6 +69,42 @@ ZeroCode zeroOutputs(const ShaderInterface& shader, const CapturePlan& capture, 
     return code;
 }
 
+bool packedInSeparateMode(const CapturedVarying& v) { return v.arraySize > 0 && v.components() <= 4; }
+
+std::vector<DriverVarying> driverVaryings(const CapturePlan& capture) {
+    std::vector<DriverVarying> out;
+    for (const auto& v : capture.varyings) {
+        if (v.arraySize == 0) out.push_back({v.name, 1});
+        else if (capture.mode == CaptureMode::Interleaved)
+            for (int e = 0; e < v.arraySize; ++e) out.push_back({v.name + "[" + std::to_string(e) + "]", 1});
+        else if (packedInSeparateMode(v)) out.push_back({std::string(kPackedPrefix) + v.name, 1});
+        else out.push_back({v.name, v.arraySize});
+    }
+    return out;
+}
+
+namespace {
+// Declarations and assignments of the packed outputs: every component of the array, in buffer order
+// (element, matrix column, row), in one vector of its scalar kind.
+void packOutputs(const CapturePlan& capture, std::string& declarations, std::string& statements) {
+    if (capture.mode != CaptureMode::Separate) return;
+    for (const auto& v : capture.varyings) {
+        if (!packedInSeparateMode(v)) continue;
+        const int n = v.components(), rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
+        const std::string scalar = v.type.kind == ScalarKind::Int ? "int" : v.type.kind == ScalarKind::UInt ? "uint" : "float";
+        const std::string vector = n == 1 ? scalar : (v.type.kind == ScalarKind::Int ? "ivec" : v.type.kind == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
+        const std::string name = std::string(kPackedPrefix) + v.name;
+        // highp: the user's default precision must not narrow what is captured; flat: integers.
+        declarations += std::string(v.type.kind == ScalarKind::Float ? "" : "flat ") + "out highp " + vector + " " + name + ";\n";
+        std::string args;
+        for (int c = 0; c < n; ++c)
+            args += (c ? ", " : "") + v.name + "[" + std::to_string(c / perElement) + "]" + (cols > 1 ? "[" + std::to_string((c % perElement) / rows) + "]" : "") +
+                    (rows > 1 ? "[" + std::to_string(c % rows) + "]" : "");
+        statements += "    " + name + " = " + vector + "(" + args + ");\n";
+    }
+}
+} // namespace
+
 std::string wrapVertexMain(std::string_view source, const ShaderInterface& shader, const CapturePlan& capture) {
     // Where the line after #version starts (the source's start when it has none).
     std::size_t insertAt = 0;
@@ -95,7 +131,10 @@ std::string wrapVertexMain(std::string_view source, const ShaderInterface& shade
     out.append(source.substr(insertAt));
     // Two newlines: a trailing line continuation joins only the first.
     const ZeroCode zero = zeroOutputs(shader, capture, "    ", ZeroedOutputs::Captured);
-    out += "\n\n#undef main\n" + zero.functions + "void main() {\n" + zero.statements + "    " + std::string(kWrappedMain) + "();\n}\n";
+    std::string packedDeclarations, packing;
+    packOutputs(capture, packedDeclarations, packing);
+    out += "\n\n#undef main\n" + packedDeclarations + zero.functions + "void main() {\n" + zero.statements + "    " + std::string(kWrappedMain) + "();\n" +
+           packing + "}\n";
     return out;
 }
 
