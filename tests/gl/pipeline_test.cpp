@@ -178,7 +178,7 @@ TEST_CASE_FIXTURE(GlTest, "the non-blocking checked step: begin, poll until a re
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, and a step makes 9 GL calls besides glGetError (measured)") {
+TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, and a step makes 9 GL calls in its pass and 1 check besides glGetError (measured)") {
     // An application that owns its context gets the minimal step (the shared-context default adds
     // the guard's calls: gl_calls_test.cpp).
     Device owner(DeviceOptions{.ownsContext = true});
@@ -199,9 +199,10 @@ TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, a
     p.advanceReference();
     requireEqual(p.state.readAs<float>(), p.ref, "interleaved use of two pipelines");
     INFO("measured: ", calls.describe());
-    CHECK(calls.withoutGetError() == 9);
+    CHECK(calls.withoutGetError() == 10);
+    CHECK(calls.byFunction.at("glGetBooleanv") == 1); // the entry check: is the application's transform feedback active?
     CHECK(calls.created == 0);
-    CHECK(first.lastStepGlCalls() == calls.withoutGetError()); // the engine's own figure agrees with the measured one
+    CHECK(first.lastStepGlCalls() == calls.withoutGetError() - 1); // the engine's own figure of the pass agrees with the measured one
 }
 
 TEST_CASE_FIXTURE(GlTest, "steps made from recipe() and reported with stepsReplayed() advance like step(), and recipe() says why it refuses") {

@@ -302,7 +302,9 @@ void main() { out_id = id + 1u; out_hits = hits - xfb_substep; out_x = x * scale
     CHECK_FALSE(in(single.source, "xfb_substeps"));
     // The built-in is a private the loop (or, unfused, the uniform) sets.
     CHECK(in(fused.source, "var<private> xfb_substep: i32;"));
-    CHECK(in(fused.source, "for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n        xfb_substep = i32(xfb_s);\n        xfb_user_main();\n"));
+    // Each substep starts from zeroed outputs, as k single passes would.
+    CHECK(in(fused.source, "for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n        xfb_substep = i32(xfb_s);\n"
+                           "        out_id = u32();\n        out_hits = i32();\n        out_x = f32();\n        xfb_user_main();\n"));
     CHECK(in(single.source, "    xfb_substep = xfb_u.xfb_substep;\n    xfb_user_main();\n"));
     CHECK_FALSE(in(single.source, "xfb_s++"));
     CHECK(in(fused.source, "out_hits = ((hits - xfb_substep) + 1)") == false); // the user's code reads the private as is

@@ -20,7 +20,11 @@ std::string_view captureModeName(CaptureMode m); // "interleaved" / "separate"
 struct CaptureOptions {
     CaptureMode mode = CaptureMode::Interleaved;
     /// Names to capture, in buffer order. Empty: every output whose name starts with `out_`,
-    /// in declaration order. gl_Position and gl_PointSize may be named explicitly.
+    /// in declaration order. gl_Position and gl_PointSize may be named explicitly, and one element
+    /// of an output array as `name[i]` (a decimal index): a varying of the element type, named so
+    /// (CapturedVarying::name "out_r[1]", arraySize 0). An array and one of its elements overlap
+    /// (DuplicateVarying). Arrays are given to the driver as their elements (gl/program.cpp:
+    /// ANGLE refuses whole arrays), the same bytes.
     std::vector<std::string> varyings;
     /// Enforce the 4-component-per-varying rule of separate mode even where the driver allows
     /// more (llvmpipe reports 64), so a shader that works here also works on WebGL2, ES 3.0 and
@@ -62,7 +66,8 @@ struct CapturePlan {
 };
 
 /// Chooses the varyings and checks them against the mode and the limits.
-/// @throws Error NoCapturedVaryings, UnknownVarying, DuplicateVarying, VaryingType,
+/// @throws Error NoCapturedVaryings, UnknownVarying (also an element index outside its array,
+///         naming the size), DuplicateVarying, VaryingType,
 ///         SeparateComponents, SeparateComponentsDriver, SeparateAttribs, InterleavedComponents
 CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits);
 

@@ -37,13 +37,17 @@ struct DeviceOptions {
     /// binding, rasterizer discard, active texture and the textures it bound), at the cost of a
     /// few glGet* queries and rebinds per call. true: the application owns the context alone and
     /// accepts that xfb leaves its own program and vertex array bound after a step (the minimal
-    /// 9-call step). In both modes xfb sets the pixel-store unpack parameters and sampler bindings
+    /// step: the transform-feedback check and 9 calls). In both modes xfb sets the pixel-store unpack parameters and sampler bindings
     /// it relies on and restores them.
     bool ownsContext = false;
 };
 
 /// Wraps the GL context current on the calling thread. Every xfb object is created from a
 /// Device and must be used while that context is current. Copies share the same state.
+/// Every call of those objects that touches GL (creation, uploads, reads, steps, captures, draws)
+/// first asks glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) and throws Error FeedbackActive, having
+/// made no other GL call, while the application's transform feedback is active or paused: end it
+/// (glEndTransformFeedback) before calling xfb (README "Sharing a context").
 ///
 /// Needs OpenGL 3.0+ (transform feedback objects: 4.0 or ARB_transform_feedback2; every 4.x
 /// context has them), OpenGL ES 3.0+, or WebGL2.

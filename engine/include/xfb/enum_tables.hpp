@@ -75,6 +75,8 @@
     X(InvalidArgument, "XFB_INVALID_ARGUMENT") /* a count, size or index out of range */                                                       \
     X(Disposed, "XFB_DISPOSED") /* an object used after it was disposed or moved from */                                                       \
     X(ContextLost, "XFB_CONTEXT_LOST") /* the GL context is lost; wait for its restoration */                                                  \
+    X(FeedbackActive, "XFB_FEEDBACK_ACTIVE") /* an xfb call while the application's transform feedback is active or paused */                  \
+    /*   ... (GL_TRANSFORM_FEEDBACK_ACTIVE); refused before any GL call: call glEndTransformFeedback first */                                  \
     X(Scenario, "XFB_SCENARIO") /* an xfb-run scenario file is invalid (names the field) */                                                    \
     /* Files and the last resort (command-line tools, bindings). */                                                                            \
     X(FileRead, "XFB_FILE_READ") /* a file is missing, a directory, or cannot be read */                                                       \

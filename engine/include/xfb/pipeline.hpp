@@ -83,7 +83,9 @@ struct EmitReport {
 /// What a steady step(1) does on the transform-feedback backend, as GL names, for a caller that
 /// issues the same calls itself and then tells the pipeline (Pipeline::stepsReplayed()); the
 /// npm package replays it from JavaScript (web/package/index.js, Xfb#recipe), without crossing into wasm.
-/// One such step is the 9 calls of Pipeline::step(): glUseProgram(program); glUniform* for each
+/// One such step is the 9 calls of Pipeline::step()'s pass (step() first asks whether the
+/// application's transform feedback is active, glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE); a
+/// replay that knows its own is not need not): glUseProgram(program); glUniform* for each
 /// value changed since the GL program last had it (then Program::uniformUploaded());
 /// glBindVertexArray(vertexArrays[side]); glBindTransformFeedback(GL_TRANSFORM_FEEDBACK,
 /// transformFeedbacks[side]); glEnable(GL_RASTERIZER_DISCARD); glBeginTransformFeedback(GL_POINTS);
@@ -117,14 +119,16 @@ struct StepRecipe {
 /// changed uniforms): glUseProgram, glBindVertexArray, glBindTransformFeedback,
 /// glEnable(RASTERIZER_DISCARD), glBeginTransformFeedback(POINTS), glDrawArrays(POINTS),
 /// glEndTransformFeedback, glDisable, and glBindTransformFeedback(0), so no buffer stays bound for
-/// transform feedback. By default (DeviceOptions::ownsContext false) the shared-context guard adds
-/// glGetIntegerv x4 and glIsEnabled (1, desktop GL 2) to read what the application had bound, then
-/// binds its program and vertex array again (README "Sharing a context"); with ownsContext the step
-/// is the 9 calls alone and its vertex array object stays bound: bind your own before setting
+/// transform feedback. Before it, one glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) refuses to run
+/// inside the application's transform feedback (FeedbackActive; every entry point makes it). By
+/// default (DeviceOptions::ownsContext false) the shared-context guard adds glGetIntegerv x4 and
+/// glIsEnabled (1, desktop GL 2) to read what the application had bound, then binds its program
+/// and vertex array again (README "Sharing a context"); with ownsContext the step is the check and
+/// the 9 calls (10) and its vertex array object stays bound: bind your own before setting
 /// attribute pointers. Measured in tests/gl/gl_calls_test.cpp.
 /// Needs GL 4.0 / ES 3.0 / WebGL2.
 ///
-/// Compute backend (GL 4.3 / ES 3.1): glUseProgram, glBindBufferBase(GL_SHADER_STORAGE_BUFFER)
+/// Compute backend (GL 4.3 / ES 3.1): the same check, then glUseProgram, glBindBufferBase(GL_SHADER_STORAGE_BUFFER)
 /// per buffer, glDispatchCompute, glMemoryBarrier (so vertex fetch, transform feedback, the next
 /// dispatch and readbacks see the writes).
 class Pipeline {
@@ -145,7 +149,7 @@ public:
     /// by k, a PipelineOptions::queries report covers the fused pass, and the state's partner
     /// buffer holds the state from before the call (k substeps back). Otherwise k ordinary passes.
     /// Either way a `uniform int xfb_substep;` holds the substep's index (0 for a plain step()).
-    /// @throws Error InvalidArgument (substeps outside 1..limits::maxSubsteps), ContextLost; GlError in debug builds;
+    /// @throws Error InvalidArgument (substeps outside 1..limits::maxSubsteps), ContextLost, FeedbackActive; GlError in debug builds;
     ///         ShaderCompile / ProgramLink / ComputeTranslation while building a fused program
     void step(int substeps = 1);
     /// Whether step(k > 1) runs the k substeps in one pass, and why not
@@ -154,11 +158,12 @@ public:
     const FusionDecision& fusion() const;
     /// Runs one pass, waits for its PRIMITIVES_WRITTEN query (glGetQueryObjectuiv, blocking) and
     /// swaps only if every element was written. Otherwise throws ShortWrite and leaves the state
-    /// buffers as they were before the step (write-only outputs are undefined). The compute
-    /// backend checks the GL size of every output buffer (glGetBufferParameteri64v) first.
+    /// buffers as they were before the step (write-only outputs are undefined). Both backends check
+    /// the GL size of every output buffer (glGetBufferParameteri64v; iv on WebGL) first: one that
+    /// other code re-specified smaller is ShortWrite naming it, and nothing is drawn or dispatched.
     /// With emitted outputs and EmitOverflow::Error, a budget whose records exceeded its
     /// capacity throws Capacity with both numbers, not swapped.
-    /// @throws Error ShortWrite, Capacity, ContextLost
+    /// @throws Error ShortWrite, Capacity, ContextLost, FeedbackActive
     StepReport stepChecked();
     /// The non-blocking form of stepChecked(), for WebGL (where query results arrive in a later
     /// task) and frame loops: beginCheckedStep() runs the pass; pollCheckedStep() returns nothing
@@ -210,7 +215,7 @@ public:
     /// Draws the records of `budget` (its count output's name) with the program and vertex
     /// array the caller bound: glBindBuffer(GL_DRAW_INDIRECT_BUFFER) + glDrawArraysIndirect
     /// (GL 4.0 / ES 3.1), then unbinds it.
-    /// @throws Error InvalidArgument (no such budget)
+    /// @throws Error InvalidArgument (no such budget, a mode outside DrawMode)
     void drawEmitted(std::string_view budget, DrawMode mode) const;
 
 private:

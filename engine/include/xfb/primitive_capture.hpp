@@ -66,11 +66,15 @@ public:
 
     /// Captures `draw`'s primitives into the output buffers, from their start. The count is
     /// planned (countCapture) and the capacity checked before anything is drawn: a buffer that
-    /// cannot hold every record throws Capacity with both sizes and nothing is written.
+    /// cannot hold every record throws Capacity with both sizes and nothing is written. The GL size
+    /// of every output buffer is read first (glGetBufferParameteri64v(GL_BUFFER_SIZE); iv on WebGL),
+    /// so one that other code re-specified smaller (glBufferData) is Capacity too, naming the buffer,
+    /// its GL size and the bytes needed.
     /// Driver: glBeginTransformFeedback(primitive), glDrawArrays / glDrawElements (indices in an
     /// engine-owned element buffer; glEnable(GL_PRIMITIVE_RESTART) + glPrimitiveRestartIndex).
     /// Engine: two POINTS passes as described at Expansion::Engine.
-    /// @throws Error Capacity, InvalidArgument (an index outside the input vertices), ContextLost
+    /// @throws Error Capacity, InvalidArgument (an index outside the input vertices, a mode outside
+    ///         DrawMode), ContextLost
     CaptureCount capture(const DrawDesc& draw);
 
     /// Draws the last capture's vertices with the program and vertex array the caller bound
@@ -82,14 +86,16 @@ public:
     /// for transform feedback outside capture(), so they are free to be vertex input here.
     /// @param mode defaults to the captured primitive (points, lines or triangles)
     /// After captureSession() use drawSession(): the object's count is no longer the last draw's.
-    /// @throws Error InvalidArgument (nothing captured yet or a session since, instances < 1), ContextLost
+    /// @throws Error InvalidArgument (nothing captured yet or a session since, instances < 1, a mode
+    ///         outside DrawMode), ContextLost
     void drawCaptured(std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;
 
     /// Appends several draws into the output buffers, one after another from record
     /// `firstRecord` (the buffers' earlier records are left untouched): part i is written at
     /// lastSession().parts[i].firstRecord. The whole session is planned (planCaptureSession) and
-    /// checked against every output buffer before anything is drawn: a session that does not fit
-    /// throws Capacity with both sizes and nothing is written. A part's program must write the
+    /// checked against every output buffer, its size as created and its GL size (as for
+    /// capture()), before anything is drawn: a session that does not fit throws Capacity with both
+    /// sizes and nothing is written. A part's program must write the
     /// same record layout (else OutputLayoutMismatch naming both layouts) and read only inputs
     /// the capture provides (else SemanticMissing).
     /// Driver (desktop GL): glBindBufferRange at the first part's first byte,
@@ -104,8 +110,8 @@ public:
     /// Engine (ES 3.0 / WebGL2, or forced): each part's two POINTS passes, the gather writing
     /// through glBindBufferRange at the part's first byte. Every mix of modes works.
     /// The bytes are identical under both, and identical to capturing the parts one by one.
-    /// @throws Error InvalidArgument (no part, firstRecord < 0, an index outside the inputs, naming
-    ///         the part), Capacity, OutputLayoutMismatch, SemanticMissing, Disposed, ContextLost
+    /// @throws Error InvalidArgument (no part, firstRecord < 0, an index outside the inputs or a mode
+    ///         outside DrawMode, naming the part), Capacity, OutputLayoutMismatch, SemanticMissing, Disposed, ContextLost
     const SessionPlan& captureSession(std::span<const CapturePart> parts, std::int64_t firstRecord = 0);
 
     /// Draws the last session's records, of one part (`part`) or of all of them, with the
@@ -115,7 +121,7 @@ public:
     /// @param mode defaults to the part's captured primitive; for the whole session the parts
     ///        must then capture the same primitive
     /// @throws Error InvalidArgument (no session yet, part out of range, mixed primitives without
-    ///         a mode, instances < 1), ContextLost
+    ///         a mode, instances < 1, a mode outside DrawMode), ContextLost
     void drawSession(std::optional<std::size_t> part = std::nullopt, std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;
     /// The last session's plan (empty before the first).
     const SessionPlan& lastSession() const;

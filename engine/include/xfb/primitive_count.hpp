@@ -21,7 +21,13 @@ namespace xfb {
 enum class DrawMode { XFB_DRAW_MODES(XFB_ENUMERATOR) }; // names: XFB_DRAW_MODES (xfb/enum_tables.hpp)
 std::string_view drawModeName(DrawMode m); // "points", "triangle_strip", ...
 std::optional<DrawMode> drawModeFromName(std::string_view name);
+/// Refuses a value outside XFB_DRAW_MODES, e.g. `static_cast<DrawMode>(42)`: every function that
+/// takes a DrawMode (here, Pipeline::drawEmitted, PrimitiveCapture's captures and draws) calls it
+/// first, so such a value is never a draw of nothing. `what` names the caller in the message.
+/// @throws Error InvalidArgument naming the value and the modes there are
+void checkDrawMode(DrawMode m, std::string_view what);
 /// What is captured: points, lines or triangles (glBeginTransformFeedback's primitiveMode).
+/// @throws Error InvalidArgument (a value outside the enum)
 DrawMode capturedPrimitive(DrawMode m);
 
 struct DrawDesc {
@@ -39,7 +45,7 @@ struct CaptureCount {
 };
 
 /// Counts what `draw` writes with `capture`'s buffers.
-/// @throws Error InvalidArgument (negative count)
+/// @throws Error InvalidArgument (negative count, a mode outside the enum)
 CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture);
 
 /// The source vertex of every record the draw writes, in the order transform feedback writes
@@ -49,7 +55,7 @@ CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture);
 /// primitives are dropped, restart indices start a new run. Indexed draws give index values.
 /// This is what the engine draws on ES 3.0 / WebGL2, where the GL does not decompose strips
 /// during transform feedback.
-/// @throws Error InvalidArgument (negative count)
+/// @throws Error InvalidArgument (negative count, a mode outside the enum)
 std::vector<std::uint32_t> expandPrimitives(const DrawDesc& draw);
 
 /// Refuses a draw whose records do not fit: `bufferBytes[i]` is the size of output buffer i.

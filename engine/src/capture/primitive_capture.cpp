@@ -42,7 +42,8 @@ struct CaptureState final : Recoverable {
     SessionPlan session;
     bool sessionCaptured = false; // captureSession() ran last
     std::vector<std::uint64_t> boundGenerations; // every entry's input and output generation when last bound
-    std::vector<std::uint64_t> outputBytes; // per captured buffer: its size (buffers never resize)
+    std::vector<std::uint64_t> outputBytes; // per captured buffer: its size as created
+    std::vector<std::uint64_t> glBytes;     // per captured buffer: its GL size when the capture began (checkGlSizes)
 
     // Context loss (gl/recoverable.hpp): the gather forgets its own names.
     void forget() override {
@@ -79,6 +80,24 @@ struct CaptureState final : Recoverable {
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
         boundGenerations.resize(inputs.size() * 2);
         for (std::size_t i = 0; i < boundGenerations.size(); ++i) boundGenerations[i] = generationAt(i);
+    }
+
+    // Other code sharing the context may have re-specified an output smaller (glBufferData) since
+    // it was created: each one's GL size is read before anything is drawn, and kept for the ranges
+    // a session binds. `needed[b]`: the bytes output b must hold for what `what` writes.
+    void checkGlSizes(const std::vector<std::uint64_t>& needed, const std::string& what) {
+        auto names = outputNames();
+        glBytes.assign(names.size(), 0);
+        for (std::size_t b = 0; b < names.size(); ++b) {
+            glBytes[b] = glBufferSize(names[b], GL_ARRAY_BUFFER); // the guard saved ARRAY_BUFFER
+            if (b >= needed.size() || glBytes[b] >= needed[b]) continue;
+            throw Error(ErrorCode::Capacity, what + ": output buffer " + std::to_string(b) + " (entry #" + std::to_string(plan.outputs[b].entry) +
+                                                 ", GL buffer " + std::to_string(names[b]) + ") holds " + std::to_string(glBytes[b]) +
+                                                 " bytes (GL_BUFFER_SIZE) but needs " + std::to_string(needed[b]) +
+                                                 " bytes: other code re-specified it (glBufferData) below the " + std::to_string(outputBytes[b]) +
+                                                 " bytes it was created with. Give it back at least " + std::to_string(needed[b]) +
+                                                 " bytes or capture into a larger Buffer. Nothing was written");
+        }
     }
 
     std::vector<GLuint> outputNames() const {
@@ -166,7 +185,8 @@ struct CaptureState final : Recoverable {
     void bindOutputRanges(const std::vector<std::uint64_t>& firstByte) {
         auto names = outputNames();
         for (std::size_t b = 0; b < names.size(); ++b)
-            glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b], GLintptr(firstByte[b]), GLsizeiptr(outputBytes[b] - firstByte[b]));
+            glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b], GLintptr(firstByte[b]),
+                              GLsizeiptr(std::min(outputBytes[b], glBytes[b]) - firstByte[b]));
     }
     void restoreOutputBindings(GLuint object) {
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, object);
@@ -349,6 +369,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0, g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
+    s.checkGlSizes(count.bytes, "PrimitiveCapture::capture of " + std::to_string(count.records) + " records");
     // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
     if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
@@ -383,6 +404,7 @@ const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart>
     gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0, g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::captureSession (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::captureSession (an output)");
+    s.checkGlSizes(plan.endBytes, "PrimitiveCapture::captureSession of records " + std::to_string(plan.firstRecord) + ".." + std::to_string(plan.endRecord));
     if (s.buffersChanged()) s.bindBuffers();
     s.session = std::move(plan);
     s.captured = s.sessionCaptured = false;
@@ -396,6 +418,7 @@ const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart>
 void PrimitiveCapture::drawSession(std::optional<std::size_t> part, std::optional<DrawMode> mode, int instances) const {
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::drawSession");
+    if (mode) checkDrawMode(*mode, "PrimitiveCapture::drawSession");
     if (!s.sessionCaptured) throw Error(ErrorCode::InvalidArgument, "no session was captured since the last capture(); call captureSession() before drawSession()");
     if (instances < 1) throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
     const auto& parts = s.session.parts;
@@ -424,6 +447,7 @@ const SessionPlan& PrimitiveCapture::lastSession() const { return live(state_).s
 void PrimitiveCapture::drawCaptured(std::optional<DrawMode> mode, int instances) const {
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::drawCaptured");
+    if (mode) checkDrawMode(*mode, "PrimitiveCapture::drawCaptured");
     if (s.sessionCaptured)
         throw Error(ErrorCode::InvalidArgument, "the last capture was a session (captureSession); draw it with drawSession(), whole or by part");
     if (!s.captured) throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before drawCaptured()");

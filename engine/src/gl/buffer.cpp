@@ -26,6 +26,19 @@ void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers
         if (b) requireLiveBuffer(*b, what);
 }
 
+std::uint64_t glBufferSize(GLuint name, GLenum target) {
+    glBindBuffer(target, name);
+#ifdef __EMSCRIPTEN__
+    GLint size = 0;
+    glGetBufferParameteriv(target, GL_BUFFER_SIZE, &size);
+#else
+    GLint64 size = 0;
+    glGetBufferParameteri64v(target, GL_BUFFER_SIZE, &size);
+#endif
+    glBindBuffer(target, 0);
+    return size > 0 ? std::uint64_t(size) : 0;
+}
+
 void allocateBuffer(BufferState& s, const void* data) {
     s.name = gl::BufferName::create();
     ++s.generation;

@@ -5,6 +5,14 @@
 
 namespace xfb::gl {
 
+/// Refuses to start xfb's GL work inside the application's transform feedback: while it is active
+/// (or paused, which is still active) binding another transform feedback object or program, a
+/// draw, and glEndTransformFeedback would fail or end the application's, so every entry point
+/// asks before its first GL call. One counted glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) (GL 4.0 /
+/// ES 3.0 / WebGL2); GL_TRANSFORM_FEEDBACK_PAUSED and the binding only to word a refusal.
+/// @throws Error FeedbackActive naming `what`, the application's object and the fix
+void refuseApplicationFeedback(const char* what);
+
 /// One transform-feedback pass with the rasterizer off: glEnable(GL_RASTERIZER_DISCARD),
 /// glBeginTransformFeedback(primitive), `draw()` (the glDraw* calls), glEndTransformFeedback(),
 /// glDisable(GL_RASTERIZER_DISCARD). With a `query`, glBeginQuery / glEndQuery

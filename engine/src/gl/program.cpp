@@ -3,12 +3,14 @@
 #include "gl/state_guard.hpp"
 #include "gl/shader.hpp"
 #include "gl/state.hpp"
+#include "plan/vertex_wrapper.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"
 #include "xfb/program.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace xfb {
 
@@ -178,17 +180,33 @@ void ProgramState::link() {
     const std::string& label = desc.label;
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
     bool legacy = shader.version == 100;
-    // Owned by this state from here: deleted with it if we throw.
-    program = gl::linkProgram({{GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines), "vertex shader '" + label + "'"},
-                               {GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es),
-                                "the fragment shader generated for '" + label + "'"}},
-                              [&](GLuint p) {
-                                  for (const auto& a : attributes)
-                                      if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
-                                  std::vector<std::string> names;
-                                  for (const auto& v : capture.varyings) names.push_back(v.name);
-                                  gl::feedbackVaryings(p, names, capture.mode == CaptureMode::Interleaved);
-                              });
+    const std::string source = withDefines(toGlslEs300(desc.source), desc.read.defines);
+    // Arrays as their elements, or packed in separate mode: ANGLE refuses whole arrays.
+    const std::vector<plan::DriverVarying> driver = plan::driverVaryings(capture);
+    auto build = [&](const std::string& vertex) {
+        return gl::linkProgram({{GL_VERTEX_SHADER, vertex, "vertex shader '" + label + "'"},
+                                {GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es),
+                                 "the fragment shader generated for '" + label + "'"}},
+                               [&](GLuint p) {
+                                   for (const auto& a : attributes)
+                                       if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
+                                   std::vector<std::string> names;
+                                   for (const auto& v : driver) names.push_back(v.name);
+                                   gl::feedbackVaryings(p, names, capture.mode == CaptureMode::Interleaved);
+                               });
+    };
+    // Owned by this state from here: deleted with it if we throw. Compiled inside the engine's
+    // main(), which zeroes the captured outputs first (plan/vertex_wrapper.hpp). When that does not
+    // compile, the user's source as it is gives the verdict: its own compile error, a missing main()
+    // (ProgramLink) or a captured output the GL compiler does not see (VaryingOptimizedAway, below).
+    std::optional<Error> wrapperFailed;
+    try {
+        program = build(plan::wrapVertexMain(source, shader, capture));
+    } catch (const Error& e) {
+        if (e.code() != ErrorCode::ShaderCompile) throw;
+        wrapperFailed = e;
+        program = build(source);
+    }
     if (auto failure = gl::linkFailure(program)) {
         const std::string& log = *failure;
         for (const auto& v : capture.varyings)
@@ -199,21 +217,30 @@ void ProgramState::link() {
         throw Error(ErrorCode::ProgramLink, "program '" + label + "' does not link; the GL linker says: " + log);
     }
 
-    // The linker must have kept every captured varying, in our order, with our sizes.
+    // The linker must have kept every captured varying, in our order, with our sizes: what
+    // driverVaryings() asked for, each part of the varying it captures.
     GLint count = 0;
     glGetProgramiv(program, GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
-    for (std::size_t i = 0; i < capture.varyings.size(); ++i) {
+    for (std::size_t i = 0, k = 0; i < capture.varyings.size(); ++i) {
         const auto& v = capture.varyings[i];
-        char name[256] = {};
-        GLsizei size = 0;
-        GLenum type = 0;
-        if (GLint(i) < count) glGetTransformFeedbackVarying(program, GLuint(i), sizeof name, nullptr, &size, &type, name);
-        if (GLint(i) >= count || v.name != name || size != std::max(1, v.arraySize))
-            throw Error(ErrorCode::VaryingOptimizedAway, "program '" + label + "': captured varying '" + v.name + "' is not among the " +
+        const std::size_t parts = capture.mode == CaptureMode::Interleaved && v.arraySize > 0 ? std::size_t(v.arraySize) : 1;
+        for (std::size_t p = 0; p < parts; ++p, ++k) {
+            char name[256] = {};
+            GLsizei size = 0;
+            GLenum type = 0;
+            if (GLint(k) < count) glGetTransformFeedbackVarying(program, GLuint(k), sizeof name, nullptr, &size, &type, name);
+            if (GLint(k) < count && driver[k].name == name && size == driver[k].size) continue;
+            const std::string as = driver[k].name != v.name ? " (captured as '" + driver[k].name + "')" : "";
+            throw Error(ErrorCode::VaryingOptimizedAway, "program '" + label + "': captured varying '" + v.name + "'" + as + " is not among the " +
                                                              std::to_string(count) + " varyings the linker kept" +
                                                              (name[0] ? " (found '" + std::string(name) + "' at its place)" : "") +
                                                              "; make sure the shader declares and writes it");
+        }
     }
+    // The user's source links with every captured varying, but not inside the engine's main(): a bug.
+    if (wrapperFailed)
+        throw Error(ErrorCode::Internal, "program '" + label + "' compiles alone but not inside the main() that zeroes its captured outputs: " +
+                                             wrapperFailed->message() + ". Please report it with the shader");
     for (const auto& a : attributes) {
         GLint loc = glGetAttribLocation(program, a.name.c_str());
         if (loc >= 0 && loc != a.location)

@@ -36,7 +36,10 @@ struct DeviceState {
     /// Every GL-owning object, in enrolment order: forgotten and restored after a context loss.
     std::vector<Recoverable*> recoverables;
 
-    /// @throws Error ContextLost naming `what`
+    /// Whether xfb may start GL work now; every public entry point that touches GL state calls it
+    /// first: the context is not lost, and the application's transform feedback is not active or
+    /// paused (gl::refuseApplicationFeedback: one glGetBooleanv).
+    /// @throws Error ContextLost, FeedbackActive naming `what`
     void requireContext(const char* what) const;
 };
 
@@ -101,6 +104,12 @@ struct ProgramState final : Recoverable {
 void requireLiveBuffer(const BufferState& s, const std::string& what);
 /// The same for every non-null buffer of a role list.
 void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what);
+
+/// The GL size in bytes (GL_BUFFER_SIZE) of buffer object `name`, which other code may have changed
+/// with glBufferData: glBindBuffer(target, name), glGetBufferParameteri64v (ES 3.0 / GL 3.2;
+/// glGetBufferParameteriv on WebGL, whose sizes fit 31 bits), glBindBuffer(target, 0). The caller's
+/// StateGuard saves `target`.
+std::uint64_t glBufferSize(GLuint name, GLenum target);
 
 /// GL objects of a buffer (glGenBuffers + glBufferData of `bytes`, contents from `data` or undefined).
 void allocateBuffer(BufferState& s, const void* data);

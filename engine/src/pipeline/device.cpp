@@ -1,3 +1,4 @@
+#include "gl/feedback_pass.hpp"
 #include "gl/readback.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/state.hpp"
@@ -96,6 +97,7 @@ const Capabilities& Device::capabilities() const { return state_->caps; }
 
 void detail::DeviceState::requireContext(const char* what) const {
     if (lost) throw Error(ErrorCode::ContextLost, std::string(what) + ": the GL context is lost; wait until it is restored (Device::contextRestored)");
+    gl::refuseApplicationFeedback(what);
 }
 
 void Device::contextLost() { state_->lost = true; }

@@ -123,10 +123,14 @@ void Pipeline::beginCheckedStep() {
     detail::requireLiveBuffers(s.inputs, "Pipeline::beginCheckedStep (an input)");
     detail::requireLiveBuffers(s.outputs, "Pipeline::beginCheckedStep (an output)");
     detail::PipelineState::CheckedStep c;
-    if (s.choice.backend == Backend::Compute) {
-        // A dispatch has no PRIMITIVES_WRITTEN; it writes every element unless a buffer is too small.
-        if (auto shrunk = s.shrunkOutput()) c.why = " (" + *shrunk + "; nothing was dispatched)", c.written = 0;
-        else c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
+    // An output that other code re-specified smaller is refused before the pass, on both backends:
+    // nothing is written into it (a transform-feedback pass would fill what fits).
+    if (auto shrunk = s.shrunkOutput()) {
+        c.why = " (" + *shrunk + "; nothing was " + (s.choice.backend == Backend::Compute ? "dispatched" : "drawn") + ")";
+        c.written = 0;
+    } else if (s.choice.backend == Backend::Compute) {
+        // A dispatch has no PRIMITIVES_WRITTEN; it writes every element.
+        c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
         if (!s.emits.empty() && s.options.overflow == EmitOverflow::Error && c.error == GL_NO_ERROR)
             for (const auto& r : s.readEmitted())
                 if (r.overflowed()) c.overflow = r;
@@ -201,6 +205,7 @@ int Pipeline::pollQueries(const std::function<void(const StepReport&)>& onResult
 
 void Pipeline::setBackend(Backend backend) {
     auto& s = live(state_);
+    s.device->requireContext("Pipeline::setBackend");
     s.refuseWhileChecking("setBackend()");
     gl::StateGuard guard(*s.device, kBuildState | gl::TakeForeignErrors);
     s.select(backend, s.options.workGroupSize);
@@ -216,6 +221,7 @@ std::string_view backendName(Backend b) { return enumName(backendNames, b); }
 
 std::vector<EmitReport> Pipeline::emitted() const {
     auto& s = live(state_);
+    s.device->requireContext("Pipeline::emitted");
     gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     return s.readEmitted();
 }
@@ -229,6 +235,7 @@ unsigned Pipeline::emitTotalsBuffer() const {
 void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
     auto& s = live(state_);
     s.device->requireContext("Pipeline::drawEmitted");
+    checkDrawMode(mode, "Pipeline::drawEmitted");
     std::size_t b = s.budgetIndex(budget);
 #ifndef __EMSCRIPTEN__
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.compute->totals);

@@ -180,13 +180,11 @@ struct PipelineState final : Recoverable {
     // The GL size of each output buffer, which foreign code may have changed behind our back.
     std::optional<std::string> shrunkOutput() const {
         for (const auto& o : plan.outputs) {
-            GLint64 size = 0;
-            glBindBuffer(GL_COPY_WRITE_BUFFER, outputs[std::size_t(o.entry)]->name);
-            glGetBufferParameteri64v(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
-            glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-            if (std::uint64_t(size) < o.bytesPerStep)
-                return "entry #" + std::to_string(o.entry) + "'s output holds " + std::to_string(size) + " bytes, a step writes " +
-                       std::to_string(o.bytesPerStep);
+            const GLuint name = outputs[std::size_t(o.entry)]->name;
+            const std::uint64_t size = glBufferSize(name, GL_COPY_WRITE_BUFFER);
+            if (size < o.bytesPerStep)
+                return "entry #" + std::to_string(o.entry) + "'s output (GL buffer " + std::to_string(name) + ") holds " + std::to_string(size) +
+                       " bytes, a step writes " + std::to_string(o.bytesPerStep);
         }
         return std::nullopt;
     }

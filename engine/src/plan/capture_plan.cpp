@@ -4,6 +4,7 @@
 #include "xfb/error.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -31,17 +32,46 @@ std::string joined(const std::vector<std::string>& names) {
 // Outputs by name, built once: a linear search per captured name made thousands of outputs quadratic.
 using OutputIndex = std::unordered_map<std::string_view, const Declaration*>;
 
+// `base[index]`, the name of one element of an output array: a decimal index, nothing around it.
+struct ElementName {
+    std::string base;
+    std::optional<long long> index; // none when the brackets hold no plain decimal number below 2^31
+};
+std::optional<ElementName> splitElement(const std::string& name) {
+    auto open = name.find('[');
+    if (open == std::string::npos) return std::nullopt;
+    ElementName e{name.substr(0, open), std::nullopt};
+    const std::size_t close = name.size() - 1;
+    const std::string digits = name[close] == ']' && close > open ? name.substr(open + 1, close - open - 1) : std::string();
+    if (!digits.empty() && digits.size() <= 10 && digits.find_first_not_of("0123456789") == std::string::npos && std::stoll(digits) <= 0x7fffffff)
+        e.index = std::stoll(digits);
+    return e;
+}
+
 CapturedVarying lookUp(const ShaderInterface& shader, const OutputIndex& outputs, const std::string& name) {
     if (name == "gl_Position") return {name, *builtinType("vec4"), 0, 0};
     if (name == "gl_PointSize") return {name, *builtinType("float"), 0, 0};
-    auto found = outputs.find(name);
+    const auto element = splitElement(name);
+    auto found = outputs.find(element ? std::string_view(element->base) : std::string_view(name));
     const Declaration* d = found == outputs.end() ? nullptr : found->second;
     if (!d) {
         std::vector<std::string> outs;
         for (auto& o : shader.outputs) outs.push_back(o.name);
         std::string hint = shader.findInput(name) ? " ('" + name + "' is an input, not an output)" : "";
         throw Error(ErrorCode::UnknownVarying, "captured varying '" + name + "' is not an output of the shader" + hint +
-                                                   "; outputs are: " + joined(outs));
+                                                   "; outputs are: " + joined(outs) + " (an array's element is named name[i])");
+    }
+    if (element) {
+        const std::string at = "captured varying '" + name + "' (line " + std::to_string(d->line) + "): ";
+        if (d->arraySize == 0)
+            throw Error(ErrorCode::UnknownVarying, at + "'" + d->name + "' is not an array (" + d->type.name + "); capture it as '" + d->name + "'");
+        if (!element->index)
+            throw Error(ErrorCode::UnknownVarying, at + "not an element name: write '" + d->name + "[i]' with a decimal index i in 0.." +
+                                                       std::to_string(d->arraySize - 1) + " ('" + d->name + "' has " + std::to_string(d->arraySize) + " elements)");
+        if (*element->index >= d->arraySize)
+            throw Error(ErrorCode::UnknownVarying, at + "the index is outside the array: '" + d->name + "' has " + std::to_string(d->arraySize) +
+                                                       " elements (" + d->name + "[0].." + d->name + "[" + std::to_string(d->arraySize - 1) +
+                                                       "]); name one of them, or '" + d->name + "' for all");
     }
     if (d->type.kind == ScalarKind::Struct)
         throw Error(ErrorCode::VaryingType, "varying '" + name + "' (line " + std::to_string(d->line) + ") is a struct (" + d->type.name +
@@ -49,6 +79,7 @@ CapturedVarying lookUp(const ShaderInterface& shader, const OutputIndex& outputs
     if (!componentTypeOf(d->type.kind))
         throw Error(ErrorCode::VaryingType, "varying '" + name + "' (line " + std::to_string(d->line) + ") has type " + d->type.name +
                                                 ", which transform feedback cannot capture portably; use float, int or uint types");
+    if (element) return {d->name + "[" + std::to_string(*element->index) + "]", d->type, 0, d->line}; // one element: its own type, no array
     return {d->name, d->type, d->arraySize, d->line};
 }
 
@@ -68,10 +99,29 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
     OutputIndex outputs;
     for (const Declaration& o : shader.outputs) outputs.emplace(o.name, &o); // the first declaration wins, as findOutput()
     std::unordered_set<std::string_view> seen;
+    std::unordered_set<std::string> planned; // as planned: out_r[01] is out_r[1]
+    std::unordered_map<std::string, std::string> wholeArrays, firstElement; // base -> the name capturing all of it / one element of it
     for (size_t i = 0; i < names.size(); ++i) {
         if (!seen.insert(names[i]).second)
             throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is listed twice in " + joined(names) + "; list each once");
         plan.varyings.push_back(lookUp(shader, outputs, names[i]));
+        // An element and its whole array capture the same bytes twice: GL refuses the link.
+        const CapturedVarying& v = plan.varyings.back();
+        if (!planned.insert(v.name).second)
+            throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is '" + v.name + "', listed before in " + joined(names) + "; list each once");
+        const auto element = splitElement(v.name);
+        const std::string base = element ? element->base : v.name;
+        const std::string* other = nullptr;
+        if (element) {
+            if (auto w = wholeArrays.find(base); w != wholeArrays.end()) other = &w->second;
+            firstElement.emplace(base, v.name);
+        } else if (v.arraySize > 0) {
+            if (auto e = firstElement.find(base); e != firstElement.end()) other = &e->second;
+            wholeArrays.emplace(base, v.name);
+        }
+        if (other)
+            throw Error(ErrorCode::DuplicateVarying, "varying '" + v.name + "' overlaps '" + *other + "' in " + joined(names) +
+                                                         ": the whole array captures every element; list either the array or its elements");
     }
 
     auto describe = [](const CapturedVarying& v) {

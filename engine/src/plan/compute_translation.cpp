@@ -2,6 +2,7 @@
 
 #include "fusion_source.hpp"
 #include "preprocessor.hpp"
+#include "vertex_wrapper.hpp"
 #include "xfb/attribute_plan.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"
@@ -241,12 +242,16 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             work += "    " + target + " = " + value + ";\n";
         }
     }
+    // The outputs are plain globals here, undefined until written: zeroed before the user's main()
+    // runs (every substep), as the transform-feedback program does (plan/vertex_wrapper.hpp).
+    auto renamed = [](const std::string& n) { return kRenamed.count(n) ? kRenamed.at(n) : n; };
+    const plan::ZeroCode zero = plan::zeroOutputs(shader, capture, fused ? "        " : "    ", plan::ZeroedOutputs::Declared, renamed);
     if (fused) {
         work += "    for (int xfb_s = 0; xfb_s < " + std::to_string(options.substeps) + "; ++xfb_s) {\n";
         if (substepDeclared) work += "        xfb_substep = xfb_s;\n";
-        work += "        xfb_user_main();\n" + feedback + "    }\n";
+        work += zero.statements + "        xfb_user_main();\n" + feedback + "    }\n";
     } else {
-        work += "    xfb_user_main();\n";
+        work += zero.statements + "    xfb_user_main();\n";
     }
     // Per budget: the element's count, clamped to 0..maxRecords.
     auto clampedCount = [&](const EmitBudgetPlan& b) {
@@ -484,8 +489,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         main += "}\n";
     }
     if (substepDeclared) header += "int xfb_substep;\n";
-    result.source = header + (singlePass ? orderedHeader : writeHeader) + "#line 1\n" + body.out + "\n" + main;
-    if (!emits.empty() && !singlePass) result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + countMain;
+    result.source = header + (singlePass ? orderedHeader : writeHeader) + "#line 1\n" + body.out + "\n" + zero.functions + main;
+    if (!emits.empty() && !singlePass) result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + zero.functions + countMain;
     return result;
 }
 

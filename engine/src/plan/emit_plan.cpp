@@ -14,7 +14,7 @@ EmitPlan planEmits(const ShaderInterface& shader, const CapturePlan& capture, st
         throw Error(ErrorCode::InvalidArgument, std::to_string(emits.size()) + " emitted output(s) declared but " + std::to_string(emitEntries.size()) +
                                                     " {output} entries follow the captured ones; give one {output} buffer per emitted output, in order");
     auto captured = [&](const std::string& name) {
-        return std::any_of(capture.varyings.begin(), capture.varyings.end(), [&](auto& v) { return v.name == name; });
+        return std::any_of(capture.varyings.begin(), capture.varyings.end(), [&](auto& v) { return v.name == name || v.name.starts_with(name + "["); });
     };
     for (std::size_t i = 0; i < emits.size(); ++i) {
         const EmitDesc& e = emits[i];

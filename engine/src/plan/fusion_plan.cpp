@@ -2,6 +2,7 @@
 
 #include "fusion_source.hpp"
 #include "preprocessor.hpp"
+#include "vertex_wrapper.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"
 
@@ -213,11 +214,13 @@ std::string fuseVertexShader(std::string_view vertexSource, const ReadOptions& r
     std::string refusal;
     auto same = [](const std::string& n) { return n; };
     std::string feedback = plan::substepFeedback(shader, pass, capture, stateName, same, "        ", refusal);
-    std::string main = "\nvoid main() {\n";
+    const plan::ZeroCode zero = plan::zeroOutputs(shader, capture, "        ");
+    std::string main = "\n" + zero.functions + "void main() {\n";
     for (const auto& d : shader.inputs) main += "    " + stateName(d.name) + " = " + d.name + ";\n";
     main += "    for (int xfb_s = 0; xfb_s < " + std::to_string(substeps) + "; ++xfb_s) {\n";
     if (hasSubstep) main += "        xfb_substep = xfb_s;\n";
-    main += "        xfb_user_main();\n" + feedback + "    }\n}\n";
+    // Every substep starts from zeroed outputs, as k separate steps would (vertex_wrapper.hpp).
+    main += zero.statements + "        xfb_user_main();\n" + feedback + "    }\n}\n";
     return header + "#line 1\n" + body + "\n" + main;
 }
 

@@ -3,6 +3,8 @@
 #include "xfb/error.hpp"
 
 #include <array>
+#include <iterator>
+#include <string>
 
 namespace xfb {
 
@@ -26,7 +28,15 @@ std::string_view drawModeName(DrawMode m) { return enumName(drawModeNames, m); }
 
 std::optional<DrawMode> drawModeFromName(std::string_view name) { return enumFromName<DrawMode>(drawModeNames, name); }
 
+void checkDrawMode(DrawMode m, std::string_view what) {
+    if (std::size_t(m) < std::size(drawModeNames)) return;
+    std::string modes;
+    for (auto name : drawModeNames) modes += (modes.empty() ? "" : ", ") + std::string(name);
+    throw Error(ErrorCode::InvalidArgument, std::string(what) + ": draw mode " + std::to_string(int(m)) + " is not a DrawMode; use one of " + modes);
+}
+
 DrawMode capturedPrimitive(DrawMode m) {
+    checkDrawMode(m, "capturedPrimitive");
     switch (m) {
     case DrawMode::Points: return DrawMode::Points;
     case DrawMode::Lines:
@@ -37,6 +47,7 @@ DrawMode capturedPrimitive(DrawMode m) {
 }
 
 CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture) {
+    checkDrawMode(draw.mode, "the draw");
     CaptureCount c;
     c.primitive = capturedPrimitive(draw.mode);
     if (draw.indices.empty()) {
@@ -71,6 +82,7 @@ CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture) {
 }
 
 std::vector<std::uint32_t> expandPrimitives(const DrawDesc& draw) {
+    checkDrawMode(draw.mode, "the draw");
     if (draw.indices.empty() && draw.vertexCount < 0)
         throw Error(ErrorCode::InvalidArgument, "vertex count must be >= 0, got " + std::to_string(draw.vertexCount));
     std::vector<std::uint32_t> out;

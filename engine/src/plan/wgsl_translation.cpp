@@ -65,6 +65,11 @@ constexpr std::string_view kWgslReserved[] = { // sorted: binary search
 bool inTable(std::span<const std::string_view> sorted, std::string_view name) { return std::binary_search(sorted.begin(), sorted.end(), name); }
 
 S ident(const S& name) { return inTable(kWgslReserved, name) ? "xfb_r_" + name : name; }
+// A captured varying's variable: an element `a[1]` (CaptureOptions::varyings) keeps its index.
+S identVarying(const S& name) {
+    auto open = name.find('[');
+    return open == S::npos ? ident(name) : ident(name.substr(0, open)) + name.substr(open);
+}
 
 // A GLSL type during translation: scalar, vector (cols 1), matrix, array of them, struct, texture.
 struct Ty {
@@ -1174,8 +1179,18 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     for (const auto& d : shader.inputs) privates += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
     if (tr.substepBuiltin) privates += "var<private> xfb_substep: i32;\n";
     // Struct outputs need their struct definitions first: their declarations follow the user's code.
-    S outputs;
-    for (const auto& d : shader.outputs) outputs += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
+    // Private variables start at zero in WGSL, so one pass reads 0 from an output no code path
+    // writes, as the GL programs do (plan/vertex_wrapper.hpp); fused substeps zero them again each.
+    S outputs, zeroes;
+    std::set<S, std::less<>> zeroed;
+    for (const auto& d : shader.outputs) {
+        S type = wgslType(declareInterface(d), d.line);
+        outputs += "var<private> " + ident(d.name) + ": " + type + ";\n";
+        if (zeroed.insert(d.name).second) zeroes += "        " + ident(d.name) + " = " + type + "();\n";
+    }
+    for (const auto& v : capture.varyings)
+        if (v.name == "gl_Position") zeroes += "        xfb_position = vec4<f32>();\n";
+        else if (v.name == "gl_PointSize") zeroes += "        xfb_point_size = 0.0;\n";
 
     tr.translateModule();
 
@@ -1214,11 +1229,11 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         // write-only outputs keep the last substep's values.
         std::string refusal;
         S feedback = plan::substepFeedback(shader, pass, capture, [](const S& n) { return ident(n); },
-                                           [](const S& n) { return n == "gl_Position" ? S("xfb_position") : n == "gl_PointSize" ? S("xfb_point_size") : ident(n); },
+                                           [](const S& n) { return n == "gl_Position" ? S("xfb_position") : n == "gl_PointSize" ? S("xfb_point_size") : identVarying(n); },
                                            "        ", refusal);
         main += "    for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n";
         if (tr.substepBuiltin) main += "        xfb_substep = i32(xfb_s);\n";
-        main += "        xfb_user_main();\n" + feedback + "    }\n";
+        main += zeroes + "        xfb_user_main();\n" + feedback + "    }\n";
     } else {
         if (tr.substepBuiltin) main += "    xfb_substep = xfb_u.xfb_substep;\n";
         main += "    xfb_user_main();\n";
@@ -1236,7 +1251,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         bool vec4 = views.at(b).second;
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
             const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f.varying; });
-            S name = v.name == "gl_Position" ? "xfb_position" : v.name == "gl_PointSize" ? "xfb_point_size" : ident(v.name);
+            S name = v.name == "gl_Position" ? "xfb_position" : v.name == "gl_PointSize" ? "xfb_point_size" : identVarying(v.name);
             int rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
             // `per` components at a time: a whole column when the view is vec4, else one.
             for (int c = 0; c < f.components; c += vec4 ? 4 : 1) {

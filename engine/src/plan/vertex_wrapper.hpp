@@ -1,0 +1,77 @@
+#pragma once
+// Internal: the engine's own main() around the user's vertex shader. Pure, no GL.
+//
+// A vertex output that no code path writes is undefined in GLSL: GL 4.5 and ES 3.0 drivers capture
+// leftovers where WebGL2 and WebGPU give 0. The engine owns the source it compiles, so every
+// program it builds sets outputs to zero before the user's code runs: the generated programs (fused
+// substeps, compute shaders: zeroOutputs at the start of each substep) every output they declare,
+// as they are made from the reader's view of the source; the transform-feedback program compiled
+// from the user's own text (wrapVertexMain) every captured output, which the GL compiler must see
+// too (an output only the reader sees, behind a macro the GL compiler predefines, is no error there).
+
+#include "xfb/capture_plan.hpp"
+#include "xfb/shader_interface.hpp"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xfb::plan {
+
+/// The name the user's main() is compiled under inside wrapVertexMain()'s source.
+inline constexpr std::string_view kWrappedMain = "xfb_wrapped_main";
+
+/// Which outputs zeroOutputs() sets.
+enum class ZeroedOutputs { Declared, Captured };
+
+/// Code that sets outputs to zero: `statements` for the start of main() (one per line after the
+/// indent), `functions` to define at global scope after the user's struct definitions and before them.
+struct ZeroCode {
+    std::string functions;  ///< `void xfb_zero_<S>(inout S v)` per struct type met, callees first
+    std::string statements;
+};
+
+/// Zeroes outputs (arrays in a loop, structs through a function per struct type, so the text stays
+/// linear in the source): Declared, every output `shader` declares and every builtin `capture`
+/// records (gl_Position, gl_PointSize); Captured, what `capture` records (an array element alone
+/// when only it is captured). `rename` gives the variable an output is held in (identity when empty).
+ZeroCode zeroOutputs(const ShaderInterface& shader, const CapturePlan& capture, const std::string& indent, ZeroedOutputs which = ZeroedOutputs::Declared,
+                        const std::function<std::string(const std::string&)>& rename = {});
+
+/// One name given to glTransformFeedbackVaryings, and the array size glGetTransformFeedbackVarying
+/// must report for it after the link.
+struct DriverVarying {
+    std::string name;
+    int size = 1;
+};
+
+/// The prefix of the outputs wrapVertexMain() declares to capture a separate-mode array in one vector.
+inline constexpr std::string_view kPackedPrefix = "xfb_packed_";
+
+/// Whether `v`, captured in separate mode, goes through a packed output: an array (one buffer holds
+/// all of it) of at most 4 components, which one vector holds.
+bool packedInSeparateMode(const CapturedVarying& v);
+
+/// What the GL is asked to capture for `capture`, in order, writing exactly its planned bytes. A
+/// varying that is not an array (an element `a[1]` included) by its name. An array, interleaved, by
+/// its elements `a[0]`, `a[1]`, ...: ANGLE (WebGL2 in Chromium) refuses to link a whole array
+/// ("Capture of arrays is undefined and not supported"), and the elements are the same bytes. An
+/// array in separate mode must stay in its one buffer, where element names would take one buffer
+/// each: by `xfb_packed_a`, an output wrapVertexMain() declares and fills with its components
+/// (packedInSeparateMode); over 4 components no vector holds it and it is named whole, which only
+/// drivers whose separate limit exceeds 4 reach (ANGLE's is 4).
+std::vector<DriverVarying> driverVaryings(const CapturePlan& capture);
+
+/// The vertex shader the GL compiles for `source` (GLSL ES 3.00 / GLSL 3.30+, after #defines):
+/// `#define main xfb_wrapped_main` after the #version line (found with the lexer, as the GLSL
+/// preprocessor does: the first line that is not blank or a comment; `#line` keeps the user's line
+/// numbers), the source itself, then `#undef main`, the packed outputs of separate-mode arrays
+/// (driverVaryings) and a main() that zeroes the captured outputs (zeroOutputs, Captured), calls
+/// the user's and fills the packed outputs. A macro rather than an edit of the user's text:
+/// comments, strings, #if branches and macros that spell `{` cannot misplace it. When the result
+/// does not compile, the caller compiles `source` as it is for the verdict (gl/program.cpp): the
+/// wrapper never changes a diagnosis.
+std::string wrapVertexMain(std::string_view source, const ShaderInterface& shader, const CapturePlan& capture);
+
+} // namespace xfb::plan
