@@ -136,6 +136,8 @@ class Xfb {
   // A recipe is valid while #epoch is unchanged; a refusal holds until #generation moves (a
   // pipeline created or freed, a restore). #pending: what wasm must learn before its next call.
   #own; #epoch = 0; #generation = 0; #pending = new Set();
+  // Names adoptBuffer() put in Emscripten's table: how many live adoptions hold each.
+  #adoptions = new Map();
 
   constructor(module, gl, ownsContext) {
     this.#module = module;
@@ -190,17 +192,22 @@ class Xfb {
     const format = normaliseFormat(this.#module, description.format);
     checkCount(description.count, 'adoptBuffer(): count');
     checkByteLength(description.count, format.stride, 'adoptBuffer()');
-    const GL = this.#module.GL;
-    const name = GL.getNewId(GL.buffers); // Emscripten's name for a WebGLBuffer it did not create
-    GL.buffers[name] = description.glBuffer;
-    description.glBuffer.name = name;
+    // Emscripten's name for the WebGLBuffer: the one it has already (adopted before, or one of
+    // xfb's own), so that two adoptions name one GL buffer and the engine refuses it twice in a
+    // role list as natively; else a new one, forgotten when the last adoption holding it goes.
+    const GL = this.#module.GL, glBuffer = description.glBuffer, known = GL.buffers[glBuffer.name] === glBuffer;
+    const name = known ? glBuffer.name : GL.getNewId(GL.buffers);
+    if (!known) GL.buffers[name] = glBuffer, glBuffer.name = name;
+    const adoptions = this.#adoptions.get(name); // undefined: xfb's own buffer, never forgotten
     let id;
     try {
       id = this.#call('adoptBuffer', format.attributes, description.count, name);
     } catch (e) {
-      GL.buffers[name] = null;
+      if (!known) GL.buffers[name] = null;
       throw e;
     }
+    if (!known) this.#adoptions.set(name, 1);
+    else if (adoptions) this.#adoptions.set(name, adoptions + 1);
     const buffer = new XfbBuffer(this, id, format, description.count, 'none', null, description.label ?? `adopted${id}`, name);
     this.#objects.add(buffer);
     return buffer;
@@ -302,6 +309,12 @@ class Xfb {
   // Internal ---------------------------------------------------------------------------------
   get module() { return this.#module; }
   forget(object) { this.#objects.delete(object); }
+  /** An adoption of `name` disposed: the name is forgotten with the last one (the object is kept). */
+  unadopt(name) {
+    const n = this.#adoptions.get(name);
+    if (n > 1) this.#adoptions.set(name, n - 1);
+    else if (n === 1) { this.#adoptions.delete(name); this.#module.GL.buffers[name] = null; }
+  }
   emit(type, detail) { for (const l of this.#listeners.get(type) ?? []) l(detail); }
 
   #call(method, ...args) {
@@ -515,7 +528,7 @@ export class XfbBuffer extends XfbObject {
   dispose() {
     if (this.disposed) return;
     super.dispose();
-    if (this.#adoptedName) this.owner.module.GL.buffers[this.#adoptedName] = null; // forget the name, keep the object
+    if (this.#adoptedName) this.owner.unadopt(this.#adoptedName); // forget the name, keep the object
   }
   get byteLength() { return this.#count * this.#format.stride; }
 
