@@ -263,12 +263,18 @@ test('B: the application\'s transform feedback active or paused: every xfb call 
   const gl = document.createElement('canvas').getContext('webgl2');
   const xfb = await createXfb({ gl });
   const s = scaled(xfb, 16), other = scaled(xfb, 16); // other: a second armed pipeline for steps()
-  s.program.setUniform('k', 3);
   other.program.setUniform('k', 1);
-  s.pipeline.step(); // through wasm: the next ones replay
-  other.pipeline.step();
-  for (const paused of [false, true]) {
+  const mesh = xfb.createProgram({ source: await shader('capture_mesh.vert') });
+  const capture = xfb.createCapture(mesh, [{ input: xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }], count: 3 }) },
+    { output: xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }], count: 3 }) }]);
+  // Paused or not; and with every index of the object bound (xfb's probe needs a free one: it asks GL then).
+  for (const [paused, full] of [[false, false], [true, false], [true, true]]) {
+    s.program.setUniform('k', 3);
+    s.pipeline.step(); // through wasm: the next ones replay
+    other.pipeline.step();
     const app = appFeedback(gl, 16);
+    if (full) for (let i = 1; i < gl.getParameter(gl.MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS); i++) gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, i, glBuffer(gl, 64));
+    gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, app.sink);
     gl.useProgram(app.program);
     gl.enable(gl.RASTERIZER_DISCARD);
     gl.beginTransformFeedback(gl.POINTS);
@@ -285,6 +291,8 @@ test('B: the application\'s transform feedback active or paused: every xfb call 
       'upload()': () => s.out.upload(new Float32Array(64)),
       'stepChecked()': () => s.pipeline.stepChecked(),
       'createBuffer()': () => xfb.createBuffer({ format: vec4, count: 4, data: new Float32Array(16) }),
+      'capture()': () => capture.capture({ mode: 'triangles', count: 3 }),
+      'createPipeline()': () => xfb.createPipeline(s.program, [{ input: s.input }, { output: s.out }]),
     };
     for (const [what, call] of Object.entries(calls)) {
       const e = await expectError('XFB_FEEDBACK_ACTIVE', call);
@@ -305,7 +313,6 @@ test('B: the application\'s transform feedback active or paused: every xfb call 
     noError(gl, 'the application ended its transform feedback');
     assertArrayEqual(rawRead(gl, app.sink, 16), new Uint32Array(new Float32Array([1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2]).buffer), 'the application\'s captured records');
     assertArrayEqual(await s.out.read(), s.expected(3), 'xfb\'s output holds the last step before the refusals');
-    s.program.setUniform('k', 3);
   }
   s.program.setUniform('k', 5);
   s.pipeline.step();
