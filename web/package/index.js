@@ -27,6 +27,8 @@ const MAX_BUFFER_BYTES = 2 ** 31 - 1;
 const EVENTS = ['contextlost', 'contextrestored'];
 // Calls that leave replayed steps' recipes valid (Xfb#recipe); any other makes the next step(1) go through wasm.
 const KEEPS_RECIPES = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'readbackReady', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'step', 'setUniform']);
+// Engine calls that make no WebGL call: allowed while the application's transform feedback is active.
+const NO_GL = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'contextRestored']);
 const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
 /** The public enums' names (and ScalarKind's values) as the module gives them (Module.enums(), from
@@ -136,6 +138,8 @@ class Xfb {
   // A recipe is valid while #epoch is unchanged; a refusal holds until #generation moves (a
   // pipeline created or freed, a restore). #pending: what wasm must learn before its next call.
   #own; #epoch = 0; #generation = 0; #pending = new Set();
+  // Names adoptBuffer() put in Emscripten's table: how many live adoptions hold each.
+  #adoptions = new Map();
 
   constructor(module, gl, ownsContext) {
     this.#module = module;
@@ -190,17 +194,22 @@ class Xfb {
     const format = normaliseFormat(this.#module, description.format);
     checkCount(description.count, 'adoptBuffer(): count');
     checkByteLength(description.count, format.stride, 'adoptBuffer()');
-    const GL = this.#module.GL;
-    const name = GL.getNewId(GL.buffers); // Emscripten's name for a WebGLBuffer it did not create
-    GL.buffers[name] = description.glBuffer;
-    description.glBuffer.name = name;
+    // Emscripten's name for the WebGLBuffer: the one it has already (adopted before, or one of
+    // xfb's own), so that two adoptions name one GL buffer and the engine refuses it twice in a
+    // role list as natively; else a new one, forgotten when the last adoption holding it goes.
+    const GL = this.#module.GL, glBuffer = description.glBuffer, known = GL.buffers[glBuffer.name] === glBuffer;
+    const name = known ? glBuffer.name : GL.getNewId(GL.buffers);
+    if (!known) GL.buffers[name] = glBuffer, glBuffer.name = name;
+    const adoptions = this.#adoptions.get(name); // undefined: xfb's own buffer, never forgotten
     let id;
     try {
       id = this.#call('adoptBuffer', format.attributes, description.count, name);
     } catch (e) {
-      GL.buffers[name] = null;
+      if (!known) GL.buffers[name] = null;
       throw e;
     }
+    if (!known) this.#adoptions.set(name, 1);
+    else if (adoptions) this.#adoptions.set(name, adoptions + 1);
     const buffer = new XfbBuffer(this, id, format, description.count, 'none', null, description.label ?? `adopted${id}`, name);
     this.#objects.add(buffer);
     return buffer;
@@ -294,6 +303,7 @@ class Xfb {
     canvas?.removeEventListener?.('webglcontextlost', this.#onLost);
     canvas?.removeEventListener?.('webglcontextrestored', this.#onRestored);
     this.#engine?.delete();
+    if (this.#probe) this.#gl.deleteBuffer(this.#probe);
     if (this.#scratch) this.#module._free(this.#scratch);
     this.#scratch = 0; this.#scratchBytes = 0;
     this.#disposed = true;
@@ -302,6 +312,12 @@ class Xfb {
   // Internal ---------------------------------------------------------------------------------
   get module() { return this.#module; }
   forget(object) { this.#objects.delete(object); }
+  /** An adoption of `name` disposed: the name is forgotten with the last one (the object is kept). */
+  unadopt(name) {
+    const n = this.#adoptions.get(name);
+    if (n > 1) this.#adoptions.set(name, n - 1);
+    else if (n === 1) { this.#adoptions.delete(name); this.#module.GL.buffers[name] = null; }
+  }
   emit(type, detail) { for (const l of this.#listeners.get(type) ?? []) l(detail); }
 
   #call(method, ...args) {
@@ -313,6 +329,7 @@ class Xfb {
     if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
     if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
     if (this.#lost) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
+    if (!NO_GL.has(method) && !(this.#own && method === 'step')) this.#requireFeedbackIdle(method);
     const GL = this.#module.GL;
     if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
     this.#sync();
@@ -376,6 +393,7 @@ class Xfb {
   }
   replay(r) {
     if (this.#own) return r.pass(false, null);
+    this.#requireFeedbackIdle('step()');
     const s = this.#s;
     this.#save(r, recipeWrites);
     r.pass(s.discard, s.tf);
@@ -388,6 +406,7 @@ class Xfb {
     if (!Array.isArray(pipelines) || !pipelines.every((p) => p instanceof XfbPipeline && p.owner === this)) invalid("steps(): pipelines must be an array of this engine's pipelines");
     let saved = false;
     const own = this.#own, s = this.#s;
+    if (!own) this.#requireFeedbackIdle('steps()');
     for (const p of pipelines) {
       const r = p.armed;
       if (r) {
@@ -401,9 +420,10 @@ class Xfb {
     if (saved) this.#restore();
   }
   // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
-  #s = { p: null, deleted: false, vao: null, buffer: null, tf: null, discard: false };
-  // ARRAY_BUFFER: a TF draw fails while a buffer it writes is bound elsewhere, so it is cleared
-  // (and restored) when `writes(subject, buffer)` says a pass of `subject` may write it (a recipe:
+  #s = { p: null, deleted: false, vao: null, buffer: null, tf: null, discard: false, other: null };
+  // A TF draw fails while a buffer it writes is bound elsewhere: ARRAY_BUFFER and the other
+  // bindings (GL.xfbUnbindWritten, web/src/library.js) are cleared (and restored) when
+  // `writes(subject, buffer)` says a pass of `subject` may write their buffer (a recipe:
   // recipeWrites, a steps() batch: batchWrites); another buffer stays bound, untouched.
   #save(subject, writes) {
     const gl = this.#gl, s = this.#s;
@@ -413,6 +433,7 @@ class Xfb {
     const buffer = gl.getParameter(0x8894); // ARRAY_BUFFER_BINDING
     s.buffer = buffer !== null && writes(subject, buffer) ? buffer : null;
     if (s.buffer) gl.bindBuffer(0x8892, null);
+    s.other = this.#module.GL.xfbUnbindWritten(gl, writes, subject);
     s.tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
     s.discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
   }
@@ -422,6 +443,35 @@ class Xfb {
     gl.useProgram(s.p && !s.deleted && s.p.name !== 0 ? s.p : null); // name 0: a program xfb deleted (Emscripten's mark)
     gl.bindVertexArray(s.vao);
     if (s.buffer) gl.bindBuffer(0x8892, s.buffer);
+    if (s.other) this.#module.GL.xfbRebind(gl, s.other);
+  }
+
+  // XFB_FEEDBACK_ACTIVE unless the application's transform feedback is neither active nor paused.
+  // Every call that reaches WebGL asks, except step() and steps() with ownsContext, whose minimal
+  // step makes no query (the application that owns the context ends its transform feedback
+  // itself, as it leaves the bindings xfb relies on at zero). Asked without a GPU round trip (getParameter(TRANSFORM_FEEDBACK_ACTIVE) is a synchronous one in
+  // Chromium, ~0.2 ms). Active means a buffer at index 0 of the bound object (beginTransformFeedback
+  // needs one, and it cannot be unbound while active): none, the common case, is one query. Else
+  // WebGL2 refuses bindBufferBase(TRANSFORM_FEEDBACK_BUFFER) while the object is active, paused or
+  // not: a buffer of xfb's is bound at its last index, if that is empty, and unbound again (with the
+  // generic binding bindBufferBase sets); the refusal's INVALID_OPERATION is taken back (getError()
+  // answers a WebGL-side error without a round trip). A full last index: the query.
+  #probe = null; #lastIndex = -1;
+  #requireFeedbackIdle(what) {
+    const gl = this.#gl;
+    if (!gl || !gl.getIndexedParameter(0x8C8F, 0)) return; // TRANSFORM_FEEDBACK_BUFFER_BINDING
+    if (this.#lastIndex < 0) this.#lastIndex = gl.getParameter(0x8C8B) - 1; // MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
+    const k = this.#lastIndex;
+    let active;
+    if (gl.getIndexedParameter(0x8C8F, k)) active = gl.getParameter(0x8E24); // TRANSFORM_FEEDBACK_ACTIVE
+    else {
+      const generic = gl.getParameter(0x8C8F), probe = (this.#probe ??= gl.createBuffer());
+      gl.bindBufferBase(0x8C8E, k, probe);
+      active = gl.getIndexedParameter(0x8C8F, k) !== probe;
+      if (active) gl.getError();
+      else gl.bindBufferBase(0x8C8E, k, null), gl.bindBuffer(0x8C8E, generic);
+    }
+    if (active) fail('XFB_FEEDBACK_ACTIVE', `${what}: the application's transform feedback is active or paused (beginTransformFeedback() without endTransformFeedback()); xfb changed nothing: call endTransformFeedback() before calling xfb`);
   }
   markPending(object) { this.#pending.add(object); }
   #sync() {
@@ -469,6 +519,7 @@ class Xfb {
   }
 
   #contextRestored() {
+    this.#probe = null; // died with the context
     this.#module.GL.makeContextCurrent(this.#handle);
     this.#lost = false;
     this.#call('contextRestored');
@@ -515,7 +566,7 @@ export class XfbBuffer extends XfbObject {
   dispose() {
     if (this.disposed) return;
     super.dispose();
-    if (this.#adoptedName) this.owner.module.GL.buffers[this.#adoptedName] = null; // forget the name, keep the object
+    if (this.#adoptedName) this.owner.unadopt(this.#adoptedName); // forget the name, keep the object
   }
   get byteLength() { return this.#count * this.#format.stride; }
 

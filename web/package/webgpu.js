@@ -204,6 +204,19 @@ class XfbGpu {
     if (this.#disposed) this.#s.fail('XFB_DISPOSED', 'this engine was disposed');
     if (this.#lost) this.#s.fail('XFB_CONTEXT_LOST', `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`);
   }
+  /** Awaits a WebGPU promise. A rejection is an XfbError: xfb's own (shader compile) as it is,
+   *  XFB_DISPOSED when the engine was disposed meanwhile, else XFB_CONTEXT_LOST: mapAsync rejects
+   *  (AbortError) before device.lost resolves, and with xfb's staging buffers untouched only a lost
+   *  or destroyed device rejects it. */
+  async settle(promise, what) {
+    try {
+      return await promise;
+    } catch (e) {
+      if (e instanceof Error && e.name === 'XfbError') throw e;
+      if (this.#disposed) this.#s.fail('XFB_DISPOSED', `${what}: this engine was disposed meanwhile`);
+      this.#s.fail('XFB_CONTEXT_LOST', `${what}: the WebGPU device was lost meanwhile (${this.#lost ? `${this.#lost.reason}: ${this.#lost.message}` : `${e?.name}: ${e?.message}`}); create a new engine`);
+    }
+  }
   /** The planner in wasm: plan + WGSL (or, with 'wgslSubsteps', the fused substeps) for a role list
    *  (undefined: the default roles); a failure comes back as an XfbError, thrown here. */
   translate(source, options, entries, entry = 'wgsl') {
@@ -270,12 +283,7 @@ export class XfbGpuBuffer extends XfbGpuObject {
       const encoder = device.createCommandEncoder();
       encoder.copyBufferToBuffer(this.#gpu, 0, staging, 0, this.byteLength);
       device.queue.submit([encoder.finish()]);
-      try {
-        await staging.mapAsync(GPUMapMode.READ);
-      } catch (e) {
-        this.check(); // lost or disposed meanwhile: the coded error
-        throw e;
-      }
+      await this.owner.settle(staging.mapAsync(GPUMapMode.READ), 'read()');
       const bytes = new Uint8Array(staging.getMappedRange().slice(0));
       staging.unmap();
       const Type = this.owner.shared.arrayTypeOf(this.#format);
@@ -390,8 +398,9 @@ export class XfbGpuPipeline extends XfbGpuObject {
   get count() { return this.#t.count; }
   /** The WGSL this pipeline runs. */
   get wgsl() { return this.#t.source; }
-  /** Resolves once the shader module compiled; rejects with XFB_SHADER_COMPILE otherwise. */
-  get ready() { return this.#compiled.then(() => undefined); }
+  /** Resolves once the shader module compiled; rejects with XFB_SHADER_COMPILE otherwise, and
+   *  with XFB_CONTEXT_LOST (XFB_DISPOSED) when the device was lost (the pipeline disposed) meanwhile. */
+  get ready() { return this.owner.settle(this.#compiled, 'ready').then(() => this.check()); }
 
   /** The texture a sampler uniform reads (texelFetch): a GPUTexture or GPUTextureView. Rebuilds
    *  the two bind groups (not per step). */
@@ -546,12 +555,7 @@ export class XfbGpuPipeline extends XfbGpuObject {
       const encoder = device.createCommandEncoder();
       encoder.copyBufferToBuffer(this.#totals, 0, staging, 0, bytes);
       device.queue.submit([encoder.finish()]);
-      try {
-        await staging.mapAsync(GPUMapMode.READ);
-      } catch (e) {
-        this.check();
-        throw e;
-      }
+      await this.owner.settle(staging.mapAsync(GPUMapMode.READ), 'emitted()');
       const words = new Uint32Array(staging.getMappedRange().slice(0));
       staging.unmap();
       return this.#t.budgets.map((b, i) => ({ budget: b.budget, requested: words[i * 8 + 7], written: words[i * 8], capacity: b.capacity }));
@@ -599,18 +603,19 @@ export class XfbGpuPipeline extends XfbGpuObject {
    *  pass writes every element, so written === expected; rejects with XFB_SHADER_COMPILE when the
    *  module did not compile, XFB_GL_ERROR on a WebGPU validation error. */
   async stepChecked() {
-    await this.#compiled;
-    const device = this.owner.device;
+    const owner = this.owner, device = owner.device;
+    await owner.settle(this.#compiled, 'stepChecked()');
     device.pushErrorScope('validation');
     let error;
     try {
       this.#run();
     } finally {
-      error = await device.popErrorScope();
+      error = await owner.settle(device.popErrorScope(), 'stepChecked()');
     }
-    if (error) this.owner.shared.fail('XFB_GL_ERROR', `WebGPU validation error in step ${this.#steps + 1}: ${error.message}`);
+    this.check(); // a lost device's error scope resolves with null
+    if (error) owner.shared.fail('XFB_GL_ERROR', `WebGPU validation error in step ${this.#steps + 1}: ${error.message}`);
     if (!this.#totals) {
-      await device.queue.onSubmittedWorkDone();
+      await owner.settle(device.queue.onSubmittedWorkDone(), 'stepChecked()');
       this.check();
       this.#swap();
       return { step: this.#steps, written: this.#t.count, expected: this.#t.count };

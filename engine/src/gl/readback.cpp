@@ -88,14 +88,17 @@ ReadbackRequest& ReadbackRequest::operator=(ReadbackRequest&&) noexcept = defaul
 ReadbackRequest::~ReadbackRequest() = default;
 
 bool ReadbackRequest::ready() {
-    if (!state_ || state_->taken || state_->lost) return false;
+    // During a loss (device->lost, before contextRestored() forgets the copy) the fence is dead too.
+    if (!state_ || state_->taken || state_->lost || state_->device->lost) return false;
     GLenum r = glClientWaitSync(state_->fence.get(), 0, 0);
     return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
 }
 
 std::vector<std::byte> ReadbackRequest::take() {
     if (!state_ || state_->taken) throw Error(ErrorCode::Disposed, "this readback was already taken; request a new one with Buffer::readAsync()");
-    if (state_->lost)
+    // state_->lost: forgotten by a restoration; device->lost: the context is lost now (the copy
+    // is not forgotten until contextRestored(), but it is gone, and GL must not be called).
+    if (state_->lost || state_->device->lost)
         throw Error(ErrorCode::ContextLost, "ReadbackRequest::take: the GL context was lost after this readback was requested and its copy died with it; "
                                             "request a new one with Buffer::readAsync() once the context is restored");
 #ifdef __EMSCRIPTEN__

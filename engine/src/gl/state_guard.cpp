@@ -25,7 +25,10 @@ EM_JS(void, xfb_guard_save, (unsigned bits, unsigned firstUnit, unsigned units),
   if ((bits & 8) && (s.r = g.getParameter(0x8F36))) g.bindBuffer(0x8F36, null);
   if ((bits & 8) && (s.w = g.getParameter(0x8F37))) g.bindBuffer(0x8F37, null);
   if ((bits & 16) && (s.u = g.getParameter(0x88EF))) g.bindBuffer(0x88EC, null);
-  if (bits & 32) s.t = g.getParameter(0x8E25);
+  // Entry points that draw: the other bindings of xfb's buffers too (library.js; xfb's code binds none).
+  if (bits & 4) s.o = xfbUnbindWritten(g, function (_, b) { return GL.buffers[b.name] === b; }, 0);
+  // The application's transform feedback object, unbound around copies, fences and passes.
+  if ((bits & 40) && (s.t = g.getParameter(0x8E25))) g.bindTransformFeedback(0x8E22, null);
   if ((bits & 2048) && (s.fb = g.getParameter(0x8C8F))) g.bindBuffer(0x8C8E, null);
   if (bits & 64) s.d = g.isEnabled(0x8C89);
   if (bits & 640) {
@@ -57,7 +60,8 @@ EM_JS(void, xfb_guard_restore, (int unwinding), {
   if ((b & 8) && (s.r || u)) g.bindBuffer(0x8F36, s.r);
   if ((b & 8) && (s.w || u)) g.bindBuffer(0x8F37, s.w);
   if ((b & 16) && (s.u || u)) g.bindBuffer(0x88EC, s.u);
-  if ((b & 32) && (s.t || u)) g.bindTransformFeedback(0x8E22, s.t);
+  if ((b & 40) && (s.t || (u && (b & 32)))) g.bindTransformFeedback(0x8E22, s.t);
+  if (s.o) xfbRebind(g, s.o);
   if ((b & 2048) && (s.fb || u)) g.bindBuffer(0x8C8E, s.fb);
   if ((b & 64) && (s.d || u)) { if (s.d) g.enable(0x8C89); else g.disable(0x8C89); }
   for (i = 0; i < s.n; i++) {
@@ -127,7 +131,13 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
     if (bits_ & CachedArrayBuffer) clear(GL_ARRAY_BUFFER_BINDING, GL_ARRAY_BUFFER, arrayBuffer_);
     if (bits_ & CachedCopyBuffers) clear(GL_COPY_READ_BUFFER_BINDING, GL_COPY_READ_BUFFER, copyRead_), clear(GL_COPY_WRITE_BUFFER_BINDING, GL_COPY_WRITE_BUFFER, copyWrite_);
     if (bits_ & CachedUnpackBuffer) clear(GL_PIXEL_UNPACK_BUFFER_BINDING, GL_PIXEL_UNPACK_BUFFER, unpack_);
-    if (bits_ & CachedTransformFeedback) feedback_ = getInt(GL_TRANSFORM_FEEDBACK_BINDING);
+    if (bits_ & (CachedTransformFeedback | CachedCopyBuffers)) feedback_ = getInt(GL_TRANSFORM_FEEDBACK_BINDING);
+    // As on WebGL (above): the application's transform feedback object is unbound around copies,
+    // unless it is active and not paused: it cannot be unbound then (xfb's entry points refuse).
+    if ((bits_ & CachedCopyBuffers) && feedback_) {
+        if (!getInt(GL_TRANSFORM_FEEDBACK_ACTIVE) || getInt(GL_TRANSFORM_FEEDBACK_PAUSED)) XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
+        else if (!(bits_ & CachedTransformFeedback)) feedback_ = 0; // left bound: nothing to rebind
+    }
     if (bits_ & CachedFeedbackBuffer) clear(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER, feedbackBuffer_);
     if (bits_ & CachedDiscard) {
         discard_ = XFB_GL_COUNTED(glIsEnabled(GL_RASTERIZER_DISCARD));
@@ -177,7 +187,9 @@ StateGuard::~StateGuard() {
     rebind(CachedCopyBuffers, copyRead_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_COPY_READ_BUFFER, n)); });
     rebind(CachedCopyBuffers, copyWrite_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, n)); });
     rebind(CachedUnpackBuffer, unpack_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, n)); });
-    rebind(CachedTransformFeedback, feedback_, [](GLuint n) { XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, n)); });
+    // (CachedCopyBuffers alone: only an object it unbound; xfb's copies bind none.)
+    if ((bits_ & CachedTransformFeedback) ? (feedback_ || all) : (bits_ & CachedCopyBuffers) && feedback_)
+        XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, GLuint(feedback_)));
     rebind(CachedFeedbackBuffer, feedbackBuffer_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, n)); });
     if ((bits_ & CachedDiscard) && (discard_ || all)) discard_ ? XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD)) : XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
     if ((bits_ & CachedDiscard) && desktop_ && (restart_ || all)) restart_ ? XFB_GL_COUNTED(glEnable(GL_PRIMITIVE_RESTART)) : XFB_GL_COUNTED(glDisable(GL_PRIMITIVE_RESTART));

@@ -23,7 +23,14 @@ enum StateBit : unsigned {
     CachedVertexArray = 1u << 1,       // glBindVertexArray (and with it ELEMENT_ARRAY_BUFFER)
     // Generic buffer bindings: a non-zero one is unbound when the guard starts (a transform-feedback
     // draw fails on WebGL2 while its buffer is bound to another target) and rebound when it ends.
+    // On WebGL, CachedArrayBuffer (the entry points that draw) also clears and rebinds every other
+    // binding of an xfb buffer: generic UNIFORM_BUFFER, PIXEL_PACK/UNPACK, COPY_READ/WRITE and the
+    // indexed UNIFORM_BUFFER points (web/src/library.js); native GL draws regardless.
     CachedArrayBuffer = 1u << 2,       // glBindBuffer(GL_ARRAY_BUFFER)
+    // Copies and fences: also a non-zero transform feedback object is unbound around them (WebGL
+    // refuses a copy from or into a buffer the bound object holds; Chromium lost the page's
+    // contexts on a copy and a fence with one bound). On WebGL a guard with CachedTransformFeedback
+    // (passes, captures) unbinds it at the start as well.
     CachedCopyBuffers = 1u << 3,       // glBindBuffer(GL_COPY_READ_BUFFER / GL_COPY_WRITE_BUFFER)
     CachedUnpackBuffer = 1u << 4,      // glBindBuffer(GL_PIXEL_UNPACK_BUFFER)
     CachedTransformFeedback = 1u << 5, // glBindTransformFeedback

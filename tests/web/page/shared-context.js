@@ -184,7 +184,7 @@ test('ownsContext: the minimal step (9 GL calls) leaves xfb\'s program bound; th
     figures.push(`${ownsContext ? 'ownsContext' : 'default'}: ${exact} GL calls per step, ${ms.toFixed(3)} ms per step (${n} particles, ${steps} steps and one read); ` +
       `${calls.total()} GL calls per capture; 10 steps: ${stepCalls}`);
     if (ownsContext) assert(exact <= 9, `${exact} GL calls per owned step`);
-    else assert(exact <= 17, `${exact} GL calls per shared step`);
+    else assert(exact <= 23, `${exact} GL calls per shared step`); // 9 + the guard's 14 (README "Sharing a context")
     xfb.dispose();
   }
   for (const line of figures) note(line);
@@ -227,18 +227,15 @@ test('a capture pass that raises a GL error reports it from capture(), not from 
   const gl = document.createElement('canvas').getContext('webgl2');
   const xfb = await createXfb({ gl });
   const { out, capture } = meshCapture(xfb);
-  // The application's transform feedback is active: every transform-feedback call xfb makes fails.
-  const tf = gl.createTransformFeedback(), sink = gl.createBuffer();
-  const p = compile(gl, '#version 300 es\nout vec4 v;\nvoid main() { v = vec4(1.0); gl_Position = v; }', '#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }');
-  gl.bindBuffer(gl.ARRAY_BUFFER, sink); gl.bufferData(gl.ARRAY_BUFFER, 64, gl.STATIC_DRAW); gl.bindBuffer(gl.ARRAY_BUFFER, null);
-  gl.transformFeedbackVaryings(p, ['v'], gl.INTERLEAVED_ATTRIBS); gl.linkProgram(p); gl.useProgram(p);
-  gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tf);
-  gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, sink);
-  gl.beginTransformFeedback(gl.POINTS);
+  // Other code shrank the output buffer: xfb's capacity check passes, the pass overflows it.
+  // (The application's transform feedback active, this case's provocation before, is now refused
+  // before any GL call: XFB_FEEDBACK_ACTIVE, conformance-findings.js.)
+  gl.bindBuffer(gl.COPY_WRITE_BUFFER, out.glBuffer);
+  gl.bufferData(gl.COPY_WRITE_BUFFER, 16, gl.STATIC_DRAW);
+  gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
   const e = await expectError('XFB_GL_ERROR', () => capture.capture({ mode: 'triangle_strip', count: 4 }));
   assert(e.message.includes('PrimitiveCapture::capture'), e.message);
-  gl.endTransformFeedback();
-  while (gl.getError() !== gl.NO_ERROR); // restoring the program while the application's feedback was active failed too
+  assert(gl.getError() === gl.NO_ERROR, 'the error was taken by capture(), none left behind');
   xfb.dispose();
 });
 
