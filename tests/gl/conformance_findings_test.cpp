@@ -406,11 +406,11 @@ TEST_CASE_FIXTURE(GlTest, "finding 3: array varyings are captured as their eleme
         std::vector<std::string> driver;          // what the driver was asked to capture
     };
     const std::vector<Case> cases = {
-        {"interleaved, whole array", {CaptureMode::Interleaved}, {values({0, 10, 20, 30, 40})}, {"out_r[0] x1", "out_r[1] x1", "out_f x1"}},
+        {"interleaved, whole array", {CaptureMode::Interleaved}, {values({0, 10, 20, 30, 40})}, {"xfb_packed_out_r_0 x1", "xfb_packed_out_r_1 x1", "out_f x1"}},
         {"separate, whole array", {CaptureMode::Separate}, {values({0, 10, 20, 30}), values({40})}, {"xfb_packed_out_r x1", "out_f x1"}},
-        {"interleaved, one element", {CaptureMode::Interleaved, {"out_r[1]", "out_f"}}, {values({20, 30, 40})}, {"out_r[1] x1", "out_f x1"}},
+        {"interleaved, one element", {CaptureMode::Interleaved, {"out_r[1]", "out_f"}}, {values({20, 30, 40})}, {"xfb_packed_out_r_1 x1", "out_f x1"}},
         {"separate, elements", {CaptureMode::Separate, {"out_r[1]", "out_f", "out_r[0]"}}, {values({20, 30}), values({40}), values({0, 10})},
-         {"out_r[1] x1", "out_f x1", "out_r[0] x1"}},
+         {"xfb_packed_out_r_1 x1", "out_f x1", "xfb_packed_out_r_0 x1"}},
     };
     for (const Case& c : cases) {
         INFO("case: ", c.what);

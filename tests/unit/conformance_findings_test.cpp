@@ -65,8 +65,10 @@ TEST_CASE("finding 1: wrapVertexMain zeroes the captured outputs in a main() of 
     const CapturePlan cap = planCapture(s, {CaptureMode::Interleaved, {"out_a", "out_r"}}, Limits::portable());
     const std::string w = plan::wrapVertexMain(src, s, cap);
     CHECK(w.starts_with("// a comment line\n/* a block\n   comment */ #version 300 es\n#define main xfb_wrapped_main\n#line 4\n#if 0\n"));
-    CHECK(contains(w, "void main() { out_a = vec4(\"{\" == 0); }\n\n\n#undef main\nvoid main() {\n    out_a = vec4(0);\n"
-                      "    for (int xfb_z0 = 0; xfb_z0 < 2; ++xfb_z0) {\n        out_r[xfb_z0] = vec4(0);\n    }\n    xfb_wrapped_main();\n}\n"));
+    CHECK(contains(w, "void main() { out_a = vec4(\"{\" == 0); }\n\n\n#undef main\n"
+                      "out highp vec4 xfb_packed_out_r_0;\nout highp vec4 xfb_packed_out_r_1;\nvoid main() {\n    out_a = vec4(0);\n"
+                      "    for (int xfb_z0 = 0; xfb_z0 < 2; ++xfb_z0) {\n        out_r[xfb_z0] = vec4(0);\n    }\n    xfb_wrapped_main();\n"
+                      "    xfb_packed_out_r_0 = out_r[0];\n    xfb_packed_out_r_1 = out_r[1];\n}\n"));
     CHECK_FALSE(contains(w, "not_captured = ")); // only what is captured: the GL compiler must see those
 }
 

@@ -3,6 +3,7 @@
 #include "glsl_lexer.hpp"
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -71,12 +72,29 @@ ZeroCode zeroOutputs(const ShaderInterface& shader, const CapturePlan& capture, 
 
 bool packedInSeparateMode(const CapturedVarying& v) { return v.arraySize > 0 && v.components() <= 4; }
 
+namespace {
+// An element `a[3]` captured alone: its array's name and its index; nullopt for any other name.
+std::optional<std::pair<std::string, std::string>> elementOf(const std::string& name) {
+    auto open = name.find('[');
+    if (open == std::string::npos || name.back() != ']') return std::nullopt;
+    return std::pair{name.substr(0, open), name.substr(open + 1, name.size() - open - 2)};
+}
+
+// One engine output holding one element of an array: `xfb_packed_<array>_<index>`.
+std::string elementOutput(const std::string& array, const std::string& index) { return std::string(kPackedPrefix) + array + "_" + index; }
+
+// What an engine output of `v`'s kind is declared with: highp (the user's default precision must
+// not narrow what is captured), flat for integers.
+std::string outputQualifiers(const CapturedVarying& v) { return std::string(v.type.kind == ScalarKind::Float ? "" : "flat ") + "out highp "; }
+} // namespace
+
 std::vector<DriverVarying> driverVaryings(const CapturePlan& capture) {
     std::vector<DriverVarying> out;
     for (const auto& v : capture.varyings) {
-        if (v.arraySize == 0) out.push_back({v.name, 1});
+        if (auto element = elementOf(v.name)) out.push_back({elementOutput(element->first, element->second), 1});
+        else if (v.arraySize == 0) out.push_back({v.name, 1});
         else if (capture.mode == CaptureMode::Interleaved)
-            for (int e = 0; e < v.arraySize; ++e) out.push_back({v.name + "[" + std::to_string(e) + "]", 1});
+            for (int e = 0; e < v.arraySize; ++e) out.push_back({elementOutput(v.name, std::to_string(e)), 1});
         else if (packedInSeparateMode(v)) out.push_back({std::string(kPackedPrefix) + v.name, 1});
         else out.push_back({v.name, v.arraySize});
     }
@@ -84,18 +102,31 @@ std::vector<DriverVarying> driverVaryings(const CapturePlan& capture) {
 }
 
 namespace {
-// Declarations and assignments of the packed outputs: every component of the array, in buffer order
-// (element, matrix column, row), in one vector of its scalar kind.
+// Declarations and assignments of the engine's outputs that stand for arrays: an element captured
+// alone, or each element of an interleaved array, in an output of the element's type; a
+// separate-mode array in one vector of its scalar kind holding every component in buffer order
+// (element, matrix column, row).
 void packOutputs(const CapturePlan& capture, std::string& declarations, std::string& statements) {
-    if (capture.mode != CaptureMode::Separate) return;
+    auto element = [&](const CapturedVarying& v, const std::string& array, const std::string& index) {
+        declarations += outputQualifiers(v) + v.type.name + " " + elementOutput(array, index) + ";\n";
+        statements += "    " + elementOutput(array, index) + " = " + array + "[" + index + "];\n";
+    };
     for (const auto& v : capture.varyings) {
+        if (auto e = elementOf(v.name)) {
+            element(v, e->first, e->second);
+            continue;
+        }
+        if (v.arraySize == 0) continue;
+        if (capture.mode == CaptureMode::Interleaved) {
+            for (int e = 0; e < v.arraySize; ++e) element(v, v.name, std::to_string(e));
+            continue;
+        }
         if (!packedInSeparateMode(v)) continue;
         const int n = v.components(), rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
         const std::string scalar = v.type.kind == ScalarKind::Int ? "int" : v.type.kind == ScalarKind::UInt ? "uint" : "float";
         const std::string vector = n == 1 ? scalar : (v.type.kind == ScalarKind::Int ? "ivec" : v.type.kind == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
         const std::string name = std::string(kPackedPrefix) + v.name;
-        // highp: the user's default precision must not narrow what is captured; flat: integers.
-        declarations += std::string(v.type.kind == ScalarKind::Float ? "" : "flat ") + "out highp " + vector + " " + name + ";\n";
+        declarations += outputQualifiers(v) + vector + " " + name + ";\n";
         std::string args;
         for (int c = 0; c < n; ++c)
             args += (c ? ", " : "") + v.name + "[" + std::to_string(c / perElement) + "]" + (cols > 1 ? "[" + std::to_string((c % perElement) / rows) + "]" : "") +

@@ -46,7 +46,7 @@ struct DriverVarying {
     int size = 1;
 };
 
-/// The prefix of the outputs wrapVertexMain() declares to capture a separate-mode array in one vector.
+/// The prefix of the outputs wrapVertexMain() declares to capture arrays and their elements.
 inline constexpr std::string_view kPackedPrefix = "xfb_packed_";
 
 /// Whether `v`, captured in separate mode, goes through a packed output: an array (one buffer holds
@@ -54,13 +54,14 @@ inline constexpr std::string_view kPackedPrefix = "xfb_packed_";
 bool packedInSeparateMode(const CapturedVarying& v);
 
 /// What the GL is asked to capture for `capture`, in order, writing exactly its planned bytes. A
-/// varying that is not an array (an element `a[1]` included) by its name. An array, interleaved, by
-/// its elements `a[0]`, `a[1]`, ...: ANGLE (WebGL2 in Chromium) refuses to link a whole array
-/// ("Capture of arrays is undefined and not supported"), and the elements are the same bytes. An
-/// array in separate mode must stay in its one buffer, where element names would take one buffer
-/// each: by `xfb_packed_a`, an output wrapVertexMain() declares and fills with its components
-/// (packedInSeparateMode); over 4 components no vector holds it and it is named whole, which only
-/// drivers whose separate limit exceeds 4 reach (ANGLE's is 4).
+/// varying that is not an array by its name. Arrays never reach the driver as arrays or array
+/// elements: ANGLE (WebGL2 in Chromium) refuses to link both ("Capture of arrays is undefined and
+/// not supported", "Capture of array elements is undefined and not supported"). So an element
+/// `a[1]` captured alone, and each element of an interleaved array, is `xfb_packed_a_1`, an output of
+/// the element's type that wrapVertexMain() declares and fills (the same bytes); an array in
+/// separate mode, which must stay in its one buffer, is `xfb_packed_a`, one vector of its
+/// components (packedInSeparateMode); over 4 components no vector holds it and it is named whole,
+/// which only drivers whose separate limit exceeds 4 reach (ANGLE's is 4).
 std::vector<DriverVarying> driverVaryings(const CapturePlan& capture);
 
 /// The vertex shader the GL compiles for `source` (GLSL ES 3.00 / GLSL 3.30+, after #defines):

@@ -52,3 +52,24 @@ export const outputTypes = ['interleaved', 'separate'].flatMap((mode) => [
     return typeCase(type, kind, components, size, mode);
   }),
 ]);
+
+// Elements captured alone (`out_v[1]`), in an explicit list, both modes.
+const elementCase = (type, size, element, mode) => {
+  const [, kind, components] = types.find((t) => t[0] === type);
+  const c = typeCase(type, kind, components, size, mode);
+  return {
+    ...c,
+    id: `types.${mode}.${type}[${size}].element-${element}`,
+    peers: ['dEQP-GLES3.functional.transform_feedback.array_element.*'],
+    intent: `element ${element} of ${type}[${size}] captured alone (${mode}) holds that element's components`,
+    finding: 5,
+    buffers: { out: { format: recordFormat([[scalar[kind], components]]), count: COUNT } },
+    run: [
+      { op: 'program', source: c.run[0].source, mode, varyings: [`out_v[${element}]`] },
+      { op: 'pipeline', entries: [{ output: 'out' }], count: COUNT },
+      { op: 'step' },
+    ],
+    expect: { buffers: { out: range(COUNT, (i) => range(components, (k) => value(kind, i, element * components + k))).flat() } },
+  };
+};
+outputTypes.push(...['interleaved', 'separate'].flatMap((mode) => [elementCase('vec2', 2, 1, mode), elementCase('ivec4', 3, 2, mode), elementCase('mat2', 2, 0, mode)]));
