@@ -27,8 +27,11 @@ const MAX_BUFFER_BYTES = 2 ** 31 - 1;
 const EVENTS = ['contextlost', 'contextrestored'];
 // Calls that leave replayed steps' recipes valid (Xfb#recipe); any other makes the next step(1) go through wasm.
 const KEEPS_RECIPES = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'readbackReady', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'step', 'setUniform']);
-// Engine calls that make no WebGL call: allowed while the application's transform feedback is active.
-const NO_GL = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'contextRestored']);
+// Engine calls allowed while the application's transform feedback is active (others: XFB_FEEDBACK_ACTIVE):
+// no WebGL call; reading a query or a fence, legal then (a refused poll would leave a checked step
+// pending); and drawing captured vertices with the application's own program and state.
+const FEEDBACK_SAFE = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'takeForeignErrors', 'captureInfo', 'liveObjects',
+  'contextRestored', 'pollChecked', 'pollQueries', 'readbackReady', 'drawCaptured', 'drawSession']);
 const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
 /** The public enums' names (and ScalarKind's values) as the module gives them (Module.enums(), from
@@ -329,7 +332,7 @@ class Xfb {
     if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
     if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
     if (this.#lost) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
-    if (!NO_GL.has(method) && !(this.#own && method === 'step')) this.#requireFeedbackIdle(method);
+    if (!FEEDBACK_SAFE.has(method) && !(this.#own && method === 'step')) this.#requireFeedbackIdle(method);
     const GL = this.#module.GL;
     if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
     this.#sync();
@@ -422,7 +425,7 @@ class Xfb {
   // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
   #s = { p: null, deleted: false, vao: null, buffer: null, tf: null, discard: false, other: null };
   // A TF draw fails while a buffer it writes is bound elsewhere: ARRAY_BUFFER and the other
-  // bindings (GL.xfbUnbindWritten, web/src/library.js) are cleared (and restored) when
+  // bindings (GL.xfbUnbindWritten, engine/src/gl/state_guard.cpp) are cleared (and restored) when
   // `writes(subject, buffer)` says a pass of `subject` may write their buffer (a recipe:
   // recipeWrites, a steps() batch: batchWrites); another buffer stays bound, untouched.
   #save(subject, writes) {

@@ -13,6 +13,56 @@
 // clang-format off
 EM_JS(void, xfb_guard_save, (unsigned bits, unsigned firstUnit, unsigned units), {
   var g = GLctx, s = { b: bits, f: firstUnit, n: units }, i;
+  // WebGL2 refuses a transform-feedback draw (INVALID_OPERATION) while a buffer it writes is also
+  // bound to another target. GL.xfbUnbindWritten(g, writes, subject), used here and by index.js's
+  // replayed steps (defined by the first guard, so before any replayed step: a recipe comes from a
+  // step in wasm), clears the bindings that hold a buffer `writes(subject, buffer)` names, other
+  // than ARRAY_BUFFER (the callers' own): the generic UNIFORM_BUFFER, PIXEL_PACK/UNPACK,
+  // COPY_READ/WRITE bindings and the indexed UNIFORM_BUFFER points. It returns what
+  // GL.xfbRebind(g, saved) binds again, or null when it cleared nothing.
+  // Points cost a query each (72 in Chromium): all are read only when the generic UNIFORM_BUFFER
+  // binding differs from the one found by the last call (bindBufferBase/Range set it: the
+  // application bound uniform buffers since), otherwise only the points where an xfb buffer was
+  // found then. A point's range (UNIFORM_BUFFER_START/SIZE: a GPU round trip each) is read once per
+  // point and buffer. Not seen: an xfb buffer bound at a new point, or the same buffer at the same
+  // point with another range, followed by a rebind of the generic binding to the very buffer it
+  // held at the last xfb call.
+  if (!GL['xfbRebind']) {
+    GL['xfbUnbindWritten'] = function (g, writes, subject) {
+      // t: UNIFORM, PIXEL_PACK, PIXEL_UNPACK, COPY_READ, COPY_WRITE as target, binding
+      var m = GL.xfbUniform || (GL.xfbUniform = { generic: undefined, points: [], ranges: new Map(), max: g.getParameter(0x8A2F),
+        t: [0x8A11, 0x8A28, 0x88EB, 0x88ED, 0x88EC, 0x88EF, 0x8F36, 0x8F36, 0x8F37, 0x8F37] });
+      var ub = g.getParameter(0x8A28), t = m.t, s = null, i, k, b, r, list;
+      for (i = 0; i < 10; i += 2) {
+        b = i ? g.getParameter(t[i + 1]) : ub;
+        if (b && writes(subject, b)) (s = s || { ub: ub, t: [], p: [] }).t.push(t[i], b), g.bindBuffer(t[i], null);
+      }
+      var scan = ub !== m.generic, n = scan ? m.max : m.points.length;
+      if (!n) return s;
+      for (list = [], k = 0; k < n; k++) {
+        i = scan ? k : m.points[k];
+        b = g.getIndexedParameter(0x8A28, i);
+        if (!b || GL.buffers[b.name] !== b) continue; // not one of xfb's
+        list.push(i);
+        if (!writes(subject, b)) continue;
+        if (!(r = m.ranges.get(b.name * 128 + i))) m.ranges.set(b.name * 128 + i, (r = [g.getIndexedParameter(0x8A29, i), g.getIndexedParameter(0x8A2A, i)]));
+        (s = s || { ub: ub, t: [], p: [] }).p.push(i, b, r);
+        g.bindBufferBase(0x8A11, i, null);
+      }
+      m.points = list;
+      m.generic = ub;
+      return s;
+    };
+    GL['xfbRebind'] = function (g, s) {
+      for (var i = 0; i < s.p.length; i += 3) {
+        var r = s.p[i + 2];
+        if (r[1]) g.bindBufferRange(0x8A11, s.p[i], s.p[i + 1], r[0], r[1]);
+        else g.bindBufferBase(0x8A11, s.p[i], s.p[i + 1]);
+      }
+      if (s.p.length) g.bindBuffer(0x8A11, s.ub); // bindBufferBase/Range set the generic binding too
+      for (i = 0; i < s.t.length; i += 2) g.bindBuffer(s.t[i], s.t[i + 1]);
+    };
+  }
   // A program the application deleted while current stays current until replaced, and cannot be
   // made current again: its DELETE_STATUS is read now, while it still exists (after xfb's
   // useProgram the query would be an INVALID_VALUE). isProgram() would answer at restore, but in
@@ -25,8 +75,8 @@ EM_JS(void, xfb_guard_save, (unsigned bits, unsigned firstUnit, unsigned units),
   if ((bits & 8) && (s.r = g.getParameter(0x8F36))) g.bindBuffer(0x8F36, null);
   if ((bits & 8) && (s.w = g.getParameter(0x8F37))) g.bindBuffer(0x8F37, null);
   if ((bits & 16) && (s.u = g.getParameter(0x88EF))) g.bindBuffer(0x88EC, null);
-  // Entry points that draw: the other bindings of xfb's buffers too (library.js; xfb's code binds none).
-  if (bits & 4) s.o = xfbUnbindWritten(g, function (_, b) { return GL.buffers[b.name] === b; }, 0);
+  // Entry points that draw: the other bindings of xfb's buffers too (above; xfb's code binds none).
+  if (bits & 4) s.o = GL['xfbUnbindWritten'](g, function (_, b) { return GL.buffers[b.name] === b; }, 0);
   // The application's transform feedback object, unbound around copies, fences and passes.
   if ((bits & 40) && (s.t = g.getParameter(0x8E25))) g.bindTransformFeedback(0x8E22, null);
   if ((bits & 2048) && (s.fb = g.getParameter(0x8C8F))) g.bindBuffer(0x8C8E, null);
@@ -61,7 +111,7 @@ EM_JS(void, xfb_guard_restore, (int unwinding), {
   if ((b & 8) && (s.w || u)) g.bindBuffer(0x8F37, s.w);
   if ((b & 16) && (s.u || u)) g.bindBuffer(0x88EC, s.u);
   if ((b & 40) && (s.t || (u && (b & 32)))) g.bindTransformFeedback(0x8E22, s.t);
-  if (s.o) xfbRebind(g, s.o);
+  if (s.o) GL['xfbRebind'](g, s.o);
   if ((b & 2048) && (s.fb || u)) g.bindBuffer(0x8C8E, s.fb);
   if ((b & 64) && (s.d || u)) { if (s.d) g.enable(0x8C89); else g.disable(0x8C89); }
   for (i = 0; i < s.n; i++) {

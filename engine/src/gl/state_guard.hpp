@@ -25,10 +25,10 @@ enum StateBit : unsigned {
     // draw fails on WebGL2 while its buffer is bound to another target) and rebound when it ends.
     // On WebGL, CachedArrayBuffer (the entry points that draw) also clears and rebinds every other
     // binding of an xfb buffer: generic UNIFORM_BUFFER, PIXEL_PACK/UNPACK, COPY_READ/WRITE and the
-    // indexed UNIFORM_BUFFER points (web/src/library.js); native GL draws regardless.
+    // indexed UNIFORM_BUFFER points (GL.xfbUnbindWritten in state_guard.cpp); native GL draws regardless.
     CachedArrayBuffer = 1u << 2,       // glBindBuffer(GL_ARRAY_BUFFER)
     // Copies and fences: also a non-zero transform feedback object is unbound around them (WebGL
-    // refuses a copy from or into a buffer the bound object holds; Chromium lost the page's
+    // refuses a copy from or into a buffer the bound object holds; Chromium was seen losing the page's
     // contexts on a copy and a fence with one bound). On WebGL a guard with CachedTransformFeedback
     // (passes, captures) unbinds it at the start as well.
     CachedCopyBuffers = 1u << 3,       // glBindBuffer(GL_COPY_READ_BUFFER / GL_COPY_WRITE_BUFFER)
