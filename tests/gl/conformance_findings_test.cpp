@@ -437,3 +437,36 @@ TEST_CASE_FIXTURE(GlTest, "finding 3: array varyings are captured as their eleme
         for (std::size_t i = 0; i < outs.size(); ++i) requireEqual(outs[i].readAs<float>(), c.expected[i], "a primitive capture's buffer");
     }
 }
+
+// Finding 4: outputs over the varying-vector limit failed at link with a misleading
+// XFB_VARYING_OPTIMIZED_AWAY (WebGL2: 32 vec4 over MAX_VARYING_VECTORS 31).
+TEST_CASE_FIXTURE(GlTest, "finding 4: the varying-vector limit is queried, outputs at it link and one row past it is XFB_VARYING_VECTORS") {
+    GLint v = 0;
+    if (dev.capabilities().es) glGetIntegerv(GL_MAX_VARYING_VECTORS, &v);
+    else glGetIntegerv(GL_MAX_VERTEX_OUTPUT_COMPONENTS, &v), v /= 4;
+    CHECK(dev.limits().maxVaryingVectors == v);
+    REQUIRE(v >= 15);
+    MESSAGE("varying vectors: ", v);
+    // `rows` written vec4 outputs, out_v0 captured (the transform-feedback limits stay out of the way).
+    auto shader = [](int rows) {
+        std::string s = "#version 300 es\n";
+        for (int i = 0; i < rows; ++i) s += "out vec4 out_v" + std::to_string(i) + ";\n";
+        s += "void main() {\n";
+        for (int i = 0; i < rows; ++i) s += "  out_v" + std::to_string(i) + " = vec4(float(gl_VertexID + " + std::to_string(i) + "));\n";
+        return s + "}\n";
+    };
+    Program atLimit(dev, {shader(v), {CaptureMode::Interleaved, {"out_v0", "out_v" + std::to_string(v - 1)}}, {}, "at the limit"});
+    Buffer out(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}}), 4);
+    Pipeline pipeline(dev, atLimit, {{nullptr, &out}}, {.count = 4});
+    pipeline.step();
+    std::vector<float> want;
+    for (int e = 0; e < 4; ++e) {
+        for (int c = 0; c < 4; ++c) want.push_back(float(e));
+        for (int c = 0; c < 4; ++c) want.push_back(float(e + v - 1));
+    }
+    requireEqual(out.readAs<float>(), want, "the first and last of the outputs at the limit");
+    std::string msg = XFB_REQUIRE_ERROR(Program(dev, {shader(v + 1), {CaptureMode::Interleaved, {"out_v0"}}, {}, "over"}), ErrorCode::VaryingVectors);
+    CHECK(contains(msg, std::to_string(v + 1) + " rows"));
+    CHECK(contains(msg, "MAX_VARYING_VECTORS is " + std::to_string(v)));
+    CHECK(glGetError() == GL_NO_ERROR);
+}

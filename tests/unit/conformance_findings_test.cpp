@@ -79,8 +79,15 @@ TEST_CASE("finding 1: struct outputs are zeroed by a function per struct type, c
     for (int i = 1; i <= 16; ++i)
         src += "struct S" + std::to_string(i) + " { S" + std::to_string(i - 1) + " x; S" + std::to_string(i - 1) + " y; };\n";
     src += "out S16 extra;\nvoid main() { out_position = position; }\n";
-    StatePlan p = planState(src, {{attr(0), ComponentType::Float32, 4}});
-    ComputeShader c = translateToCompute(src, {}, p.pass, p.capture, 1);
+    // Far over any varying limit (finding 4): planned with limits wide enough for the translation.
+    const ShaderInterface s = readShaderInterface(src);
+    Limits wide;
+    wide.maxVaryingVectors = 1 << 20;
+    const CapturePlan cap = planCapture(s, {}, wide);
+    const VertexFormat f = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
+    std::vector<EntryDesc> entries{{BufferDesc{f, 128}, BufferDesc{f, 128}}};
+    const PassPlan pass = planPass(planAttributes(s, wide), cap, entries, std::nullopt);
+    ComputeShader c = translateToCompute(src, {}, pass, cap, 1);
     CHECK(c.source.size() < 20000);
     CHECK(contains(c.source, "void xfb_zero_S0(inout S0 v) {\n    for (int xfb_z0 = 0; xfb_z0 < 2; ++xfb_z0) {\n        v.p[xfb_z0] = vec2(0);\n    }\n"
                              "    v.k = int(0);\n}\nvoid xfb_zero_S1(inout S1 v) {\n    xfb_zero_S0(v.x);\n    xfb_zero_S0(v.y);\n}\n"));
@@ -135,4 +142,69 @@ TEST_CASE("finding 3: an element name out_r[1] plans as one varying of the eleme
                              "    xfb_b1[xfb_i * 3u + 2u] = floatBitsToUint(out_f);\n"));
     const WgslShader w = translateToWgsl(src, {}, pass, cap, entries.size());
     CHECK(contains(w.source, "xfb_b2[xfb_i * 3u + 0u] = bitcast<u32>(out_r[1][0]);\n    xfb_b2[xfb_i * 3u + 1u] = bitcast<u32>(out_r[1][1]);\n"));
+}
+
+namespace {
+std::vector<VaryingShape> shapesOf(const std::string& declarations, CaptureOptions options = {}) {
+    const ShaderInterface s = readShaderInterface("#version 300 es\n" + declarations);
+    Limits wide;
+    wide.maxVaryingVectors = 1 << 20;
+    wide.maxInterleavedComponents = 1 << 20;
+    return varyingShapes(s, planCapture(s, options, wide));
+}
+std::string vec4s(int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += "out vec4 out_v" + std::to_string(i) + ";\n";
+    return s;
+}
+} // namespace
+
+// Finding 4: the varying-vector limit, counted with the GLSL ES packing rules (as ANGLE does for WebGL).
+TEST_CASE("finding 4: the varying packing count: vec4s, vec3 + float, mat3, mat2, arrays of vec2") {
+    CHECK(varyingsFit(shapesOf(vec4s(31)), 31));
+    CHECK_FALSE(varyingsFit(shapesOf(vec4s(32)), 31));
+    CHECK(varyingRows(shapesOf(vec4s(32))) == 32);
+    // 8 vec3 in rows 0-7, columns 0-2; the 8 floats in column 3 beside them.
+    std::string mixed;
+    for (int i = 0; i < 8; ++i) mixed += "out float out_f" + std::to_string(i) + ";\nout vec3 out_c" + std::to_string(i) + ";\n";
+    CHECK(varyingRows(shapesOf(mixed)) == 8);
+    CHECK(varyingsFit(shapesOf(mixed), 8));
+    CHECK_FALSE(varyingsFit(shapesOf(mixed), 7));
+    auto mat3 = shapesOf("out mat3 out_m;\n");
+    REQUIRE(mat3.size() == 1);
+    CHECK(mat3[0].rows == 3);
+    CHECK(mat3[0].columns == 3);
+    CHECK(varyingRows(mat3) == 3);
+    CHECK(varyingRows(shapesOf("out mat3 out_m;\nout float out_f[3];\n")) == 3); // the floats in column 3
+    // mat2 takes two whole rows (WebGL's strict rule): a float needs a third.
+    CHECK(varyingRows(shapesOf("out mat2 out_m;\nout float out_f;\n")) == 3);
+    // Arrays take a row per element: vec2[4] twice packs into 4 rows, the second in columns 2-3.
+    CHECK(varyingRows(shapesOf("out vec2 out_a[4];\nout vec2 out_b[4];\n")) == 4);
+    CHECK(varyingRows(shapesOf("out vec4 out_a[3];\nout mat4 out_m[2];\n")) == 11);
+    // Uncaptured outputs and struct members count; builtins do not.
+    auto s = shapesOf("struct S { vec4 a; vec2 b[2]; };\nout S s;\nout vec4 out_p;\ninvariant gl_Position;\n", {CaptureMode::Interleaved, {"out_p"}});
+    CHECK(varyingRows(s) == 4);
+    // The engine's packed vector of a separate-mode array counts too.
+    CHECK(varyingRows(shapesOf("out vec2 out_r[2];\nout float out_f;\n", {CaptureMode::Separate})) == 3);
+    CHECK(varyingRows({}) == 0);
+}
+
+TEST_CASE("finding 4: planCapture refuses outputs over Limits::maxVaryingVectors with XFB_VARYING_VECTORS, naming the rows, the limit and the fix") {
+    Limits limits;
+    limits.maxInterleavedComponents = 128;
+    limits.maxVaryingVectors = 31; // WebGL2 on SwiftShader (ANGLE)
+    const ShaderInterface fits = readShaderInterface("#version 300 es\n" + vec4s(31));
+    CHECK(planCapture(fits, {}, limits).buffers.at(0).stride == 31 * 16);
+    const ShaderInterface over = readShaderInterface("#version 300 es\n" + vec4s(32));
+    std::string msg = XFB_REQUIRE_ERROR(planCapture(over, {}, limits), ErrorCode::VaryingVectors);
+    CHECK(contains(msg, "32 rows"));
+    CHECK(contains(msg, "MAX_VARYING_VECTORS is 31"));
+    CHECK(contains(msg, "fewer"));
+    // Captured or not: one captured vec4 among 32 declared is refused the same way.
+    XFB_REQUIRE_ERROR(planCapture(over, {CaptureMode::Interleaved, {"out_v0"}}, limits), ErrorCode::VaryingVectors);
+    // The portable preset is the ES 3.0 minimum.
+    CHECK(Limits::portable().maxVaryingVectors == 15);
+    msg = XFB_REQUIRE_ERROR(planCapture(readShaderInterface("#version 300 es\n" + vec4s(16)), {}, Limits::portable()), ErrorCode::VaryingVectors);
+    CHECK(contains(msg, "16 rows"));
+    CHECK(contains(msg, "MAX_VARYING_VECTORS is 15"));
 }

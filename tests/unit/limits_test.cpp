@@ -155,6 +155,7 @@ TEST_CASE("thousands of outputs plan in linear time, with exact offsets") {
     REQUIRE(s.outputs.size() == 4095);
     Limits wide;
     wide.maxInterleavedComponents = 1 << 20;
+    wide.maxVaryingVectors = 1 << 20;
     CapturePlan plan = planCapture(s, {}, wide);
     REQUIRE(plan.buffers.at(0).fields.size() == 4095);
     CHECK(plan.buffers[0].stride == 4095 * 4);

@@ -50,7 +50,8 @@ public:
         const auto& l = c.limits;
         return object({{"version", js(c.version)}, {"renderer", js(c.renderer)}, {"es", js(c.es)}, {"compute", js(c.compute)},
                        {"limits", object({{"maxVertexAttribs", js(l.maxVertexAttribs)}, {"maxSeparateComponents", js(l.maxSeparateComponents)},
-                                          {"maxSeparateAttribs", js(l.maxSeparateAttribs)}, {"maxInterleavedComponents", js(l.maxInterleavedComponents)}})}});
+                                          {"maxSeparateAttribs", js(l.maxSeparateAttribs)}, {"maxInterleavedComponents", js(l.maxInterleavedComponents)},
+                                          {"maxVaryingVectors", js(l.maxVaryingVectors)}})}});
     }
 
     val createBuffer(val format, double count, unsigned ptr, double bytes) {

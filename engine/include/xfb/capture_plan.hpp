@@ -7,6 +7,7 @@
 #include "xfb/shader_interface.hpp"
 #include "xfb/vertex_format.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -65,10 +66,37 @@ struct CapturePlan {
     std::vector<OutputLayout> buffers;       ///< interleaved: one; separate: one per varying
 };
 
+/// One vertex output as the varying packing sees it: a grid of 4 columns and
+/// Limits::maxVaryingVectors rows, filled by the algorithm of GLSL ES 1.00 appendix A.7 as ANGLE
+/// applies it for WebGL (what decides whether a WebGL2 program links).
+struct VaryingShape {
+    std::string name;
+    int rows = 1;              ///< rows one element takes: 1 for scalars and vectors, C for a matCxR (one row per column)
+    int columns = 1;           ///< components a row of it takes: a vector's size, a matCxR's R (a mat2 is packed as two whole rows)
+    std::int64_t elements = 1; ///< array elements (1 when not an array)
+};
+
+/// Every output `shader` declares (struct members one by one; builtins such as gl_Position are not
+/// counted against the limit), and the vectors the engine adds to capture separate-mode arrays of
+/// `capture` (one per array of at most 4 components, see CaptureOptions::varyings).
+std::vector<VaryingShape> varyingShapes(const ShaderInterface& shader, const CapturePlan& capture);
+
+/// Whether `shapes` pack into `rows` rows of 4 components: sorted (mat4-sized, mat2, 4-component,
+/// mat3-sized, 3-, 2-, 1-component; larger arrays first), 2- to 4-column variables in the first
+/// rows whose columns from 0 are free, 2-column ones then into columns 2-3 from the last row up,
+/// 1-column ones into the column with the least free space that holds them.
+bool varyingsFit(const std::vector<VaryingShape>& shapes, int rows);
+
+/// The fewest rows `shapes` pack into by varyingsFit() (0 for none); above 4096 rows an upper
+/// bound, every output in rows of its own.
+std::int64_t varyingRows(const std::vector<VaryingShape>& shapes);
+
 /// Chooses the varyings and checks them against the mode and the limits.
 /// @throws Error NoCapturedVaryings, UnknownVarying (also an element index outside its array,
 ///         naming the size), DuplicateVarying, VaryingType,
-///         SeparateComponents, SeparateComponentsDriver, SeparateAttribs, InterleavedComponents
+///         SeparateComponents, SeparateComponentsDriver, SeparateAttribs, InterleavedComponents,
+///         VaryingVectors (every output of the shader, captured or not, against
+///         Limits::maxVaryingVectors: the rows needed, the limit and the fix)
 CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits);
 
 } // namespace xfb

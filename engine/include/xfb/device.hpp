@@ -20,7 +20,7 @@ struct Capabilities {
     std::string renderer;          ///< GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
     bool compute = false;          ///< compute shaders: desktop GL 4.3+ or ES 3.1+
     bool drawTransformFeedback = false; ///< glDrawTransformFeedback: desktop GL 4.0+
-    Limits limits;                 ///< GL_MAX_VERTEX_ATTRIBS and the three transform-feedback limits
+    Limits limits;                 ///< GL_MAX_VERTEX_ATTRIBS, the three transform-feedback limits, the varying vectors
     // Compute limits (0 without compute): GL_MAX_COMPUTE_WORK_GROUP_SIZE (x),
     // GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS.
     int maxComputeGroupSizeX = 0, maxComputeInvocations = 0, maxComputeStorageBlocks = 0;

@@ -46,6 +46,8 @@
     X(SeparateComponentsDriver, "XFB_SEPARATE_COMPONENTS_DRIVER") /* separate mode: a varying over the driver's MAX_..._SEPARATE_COMPONENTS */ \
     X(SeparateAttribs, "XFB_SEPARATE_ATTRIBS") /* separate mode: more varyings than MAX_..._SEPARATE_ATTRIBS */                                \
     X(InterleavedComponents, "XFB_INTERLEAVED_COMPONENTS") /* interleaved mode: total over MAX_..._INTERLEAVED_COMPONENTS */                   \
+    X(VaryingVectors, "XFB_VARYING_VECTORS") /* the vertex outputs, captured or not, need more varying rows than MAX_VARYING_VECTORS */        \
+    /*   ... (GLSL ES packing: 4 components a row; desktop: MAX_VERTEX_OUTPUT_COMPONENTS / 4) */                                               \
     X(VaryingOptimizedAway, "XFB_VARYING_OPTIMIZED_AWAY") /* the linker did not keep a captured varying (checked after link) */                \
     /* Compute path. */                                                                                                                        \
     X(ComputeTranslation, "XFB_COMPUTE_TRANSLATION") /* a construct the compute translation cannot express (named) */                          \

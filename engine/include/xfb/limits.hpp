@@ -20,9 +20,13 @@ struct Limits {
     int maxSeparateComponents = 4;         ///< GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS
     int maxSeparateAttribs = 4;            ///< GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
     int maxInterleavedComponents = 64;     ///< GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
+    /// Rows of 4 components the vertex shader's outputs pack into (GLSL ES varying packing, see
+    /// varyingsFit() in xfb/capture_plan.hpp): GL_MAX_VARYING_VECTORS on ES / WebGL2,
+    /// GL_MAX_VERTEX_OUTPUT_COMPONENTS / 4 on desktop GL (GL 3.2).
+    int maxVaryingVectors = 15;
 
     /// The minimums every WebGL2 / OpenGL ES 3.0 implementation guarantees: 16 attributes,
-    /// 4 separate components, 4 separate attributes, 64 interleaved components.
+    /// 4 separate components, 4 separate attributes, 64 interleaved components, 15 varying vectors.
     static constexpr Limits portable() { return {}; }
 };
 

@@ -63,6 +63,8 @@ Capabilities queryCapabilities() {
     c.limits.maxSeparateComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS);
     c.limits.maxSeparateAttribs = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS);
     c.limits.maxInterleavedComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS);
+    // Rows of 4 components for the vertex outputs: ES names it; desktop GL counts components (GL 3.2).
+    c.limits.maxVaryingVectors = c.es ? getInt(GL_MAX_VARYING_VECTORS) : getInt(GL_MAX_VERTEX_OUTPUT_COMPONENTS) / 4;
 #ifndef __EMSCRIPTEN__
     if (c.compute) {
         GLint x = 0;

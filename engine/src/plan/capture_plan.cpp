@@ -166,6 +166,18 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
         layout.stride = offset;
         plan.buffers.push_back(std::move(layout));
     }
+    // Every output takes varying rows, captured or not: over the limit the link fails (WebGL2
+    // reported a varying the linker "optimized away").
+    const std::vector<VaryingShape> shapes = varyingShapes(shader, plan);
+    if (!varyingsFit(shapes, limits.maxVaryingVectors)) {
+        std::vector<std::string> outs;
+        for (const auto& v : shapes) outs.push_back(v.name);
+        throw Error(ErrorCode::VaryingVectors,
+                    "the vertex shader's outputs (" + joined(outs) + ", captured or not) need " + std::to_string(varyingRows(shapes)) +
+                        " rows of 4 components by the GLSL ES varying packing rules, but MAX_VARYING_VECTORS is " +
+                        std::to_string(limits.maxVaryingVectors) + "; declare fewer outputs, or pack them into fewer vectors (two vec2 or "
+                        "four floats into one vec4), drop outputs the simulation does not capture, or split the simulation over two programs");
+    }
     return plan;
 }
 

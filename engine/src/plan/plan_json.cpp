@@ -11,7 +11,8 @@ json toJson(const Limits& l) {
     return {{"max_vertex_attribs", l.maxVertexAttribs},
             {"max_separate_components", l.maxSeparateComponents},
             {"max_separate_attribs", l.maxSeparateAttribs},
-            {"max_interleaved_components", l.maxInterleavedComponents}};
+            {"max_interleaved_components", l.maxInterleavedComponents},
+            {"max_varying_vectors", l.maxVaryingVectors}};
 }
 
 namespace {
