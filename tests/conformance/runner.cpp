@@ -482,7 +482,8 @@ std::string notApplicable(const json& c, const std::string& runtime, const std::
     const std::map<std::string, int> have = {{"maxVertexAttribs", limits.maxVertexAttribs},
                                              {"maxSeparateComponents", limits.maxSeparateComponents},
                                              {"maxSeparateAttribs", limits.maxSeparateAttribs},
-                                             {"maxInterleavedComponents", limits.maxInterleavedComponents}};
+                                             {"maxInterleavedComponents", limits.maxInterleavedComponents},
+                                             {"maxVaryingVectors", limits.maxVaryingVectors}};
     static const std::regex rule(R"(^(>=|<)(\d+)$)");
     for (const auto& [name, text] : c.at("limits").items()) {
         std::smatch m;

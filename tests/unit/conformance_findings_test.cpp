@@ -96,7 +96,7 @@ TEST_CASE("finding 1: struct outputs are zeroed by a function per struct type, c
 }
 
 // Finding 3: an element of an output array may be captured alone, as a varying of the element type.
-TEST_CASE("finding 3: an element name out_r[1] plans as one varying of the element type; out of range names the size") {
+TEST_CASE("finding 3: an element name out_r[1] plans as one varying of the element type, out of range names the size") {
     const ShaderInterface s = readShaderInterface("#version 300 es\nout vec2 out_r[2];\nout float out_f;\nout mat2 out_m[2];\n");
     CapturePlan one = planCapture(s, {CaptureMode::Interleaved, {"out_r[1]", "out_f"}}, Limits::portable());
     REQUIRE(one.varyings.size() == 2);

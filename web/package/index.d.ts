@@ -106,7 +106,7 @@ export interface Capabilities {
   renderer: string;
   es: boolean;
   compute: boolean;
-  limits: { maxVertexAttribs: number; maxSeparateComponents: number; maxSeparateAttribs: number; maxInterleavedComponents: number };
+  limits: { maxVertexAttribs: number; maxSeparateComponents: number; maxSeparateAttribs: number; maxInterleavedComponents: number; maxVaryingVectors: number };
 }
 
 export class XfbBuffer {

@@ -20,7 +20,7 @@ const glErrorName = (e) => `${GL_ERROR_NAMES[e] ?? 'error'} (0x${e.toString(16)}
 const hex = (w) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 // What the WebGPU engine plans with (web/src/wgsl_bindings.cpp: Limits::portable(), the WebGL2 /
 // ES 3.0 minimums of engine/include/xfb/limits.hpp) where it reports no limit of that name;
-// maxVaryingVectors: the GLSL ES 3.00 minimum (Limits has no such field in this tree).
+// maxVaryingVectors 15: Limits::portable()'s, the GLSL ES 3.00 minimum.
 const WEBGPU_PLANNING_LIMITS = { maxVertexAttribs: 16, maxSeparateComponents: 4, maxSeparateAttribs: 4, maxInterleavedComponents: 64, maxVaryingVectors: 15 };
 const LIMIT_NAMES = Object.keys(WEBGPU_PLANNING_LIMITS);
 const KNOWN_OPS = ['program', 'pipeline', 'step', 'stepChecked', 'capture', 'draw', 'session', 'upload', 'read', 'uniform', 'readAsync', 'take', 'lose', 'restore', 'app'];
@@ -67,11 +67,7 @@ async function engineFor(runtime) {
       const caps = xfb.capabilities;
       const limits = {};
       for (const name of LIMIT_NAMES) limits[name] = caps.limits[name];
-      let limitSource = 'xfb.capabilities.limits';
-      if (limits.maxVaryingVectors === undefined) {
-        limits.maxVaryingVectors = gl.getParameter(gl.MAX_VARYING_VECTORS);
-        limitSource += ' (maxVaryingVectors: gl.getParameter(MAX_VARYING_VECTORS), not reported by xfb)';
-      }
+      const limitSource = 'xfb.capabilities.limits';
       engines.webgl2 = { runtime, xfb, gl, canvas, loseExt: gl.getExtension('WEBGL_lose_context'), limits, limitSource, version: `${caps.version} / ${caps.renderer}` };
     } else {
       const xfb = await createXfb({ backend: 'webgpu' });
@@ -83,7 +79,7 @@ async function engineFor(runtime) {
         else limits[name] = WEBGPU_PLANNING_LIMITS[name];
       }
       const limitSource = fromEngine.length === LIMIT_NAMES.length ? 'xfb.capabilities.limits'
-        : `the WebGPU planner's Limits::portable() (web/src/wgsl_bindings.cpp)${fromEngine.length ? `; from xfb.capabilities.limits: ${fromEngine.join(', ')}` : ''}; maxVaryingVectors: the GLSL ES 3.00 minimum`;
+        : `the WebGPU planner's Limits::portable() (web/src/wgsl_bindings.cpp)${fromEngine.length ? `; from xfb.capabilities.limits: ${fromEngine.join(', ')}` : ''}`;
       engines.webgpu = { runtime, xfb, gl: null, limits, limitSource, version: xfb.capabilities.version };
     }
   } catch (e) {
