@@ -522,7 +522,10 @@ int main(int argc, char** argv) {
         const std::string id = c.at("id").get<std::string>();
         if (!filter.empty() && id.find(filter) == std::string::npos) continue;
         for (const auto& [runtime, backend] : runtimes) {
-            auto tags = table.at("runtimes").at(runtime).get<std::vector<std::string>>();
+            // A driver may answer an ES 3.0 request with ES 3.2 and compute (NVIDIA ignores Mesa's cap):
+            // that runtime has the tags of gles32's.
+            const auto& runtimes = table.at("runtimes");
+            auto tags = (runtimes.contains(runtime) ? runtimes.at(runtime) : runtimes.at("gles32." + runtime.substr(runtime.find('.') + 1))).get<std::vector<std::string>>();
             std::string reason, failure;
             try {
                 reason = notApplicable(c, runtime, tags, device.limits());

@@ -64,7 +64,10 @@ Capabilities queryCapabilities() {
     c.limits.maxSeparateAttribs = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS);
     c.limits.maxInterleavedComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS);
     // Rows of 4 components for the vertex outputs: ES names it; desktop GL counts components (GL 3.2).
-    c.limits.maxVaryingVectors = c.es ? getInt(GL_MAX_VARYING_VECTORS) : getInt(GL_MAX_VERTEX_OUTPUT_COMPONENTS) / 4;
+    // Desktop GL counts gl_Position in MAX_VERTEX_OUTPUT_COMPONENTS (NVIDIA refuses 32 vec4 outputs
+    // and gl_Position in 128: "too many result variable components written"); ES's
+    // MAX_VARYING_VECTORS leaves it out. One vector is kept for it.
+    c.limits.maxVaryingVectors = c.es ? getInt(GL_MAX_VARYING_VECTORS) : getInt(GL_MAX_VERTEX_OUTPUT_COMPONENTS) / 4 - 1;
 #ifndef __EMSCRIPTEN__
     if (c.compute) {
         GLint x = 0;
