@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -389,7 +391,9 @@ private:
             for (const auto& u : program.shader().uniforms)
                 if (u.name == name) declared = &u;
             std::vector<double> values = op.at("value").is_array() ? op.at("value").get<std::vector<double>>() : std::vector<double>{op.at("value").get<double>()};
+            // setUniform takes float, int (also for bool and samplers) or uint values.
             xfb::ScalarKind scalar = declared ? declared->type.kind : xfb::ScalarKind::Float;
+            if (scalar != xfb::ScalarKind::Float && scalar != xfb::ScalarKind::UInt) scalar = xfb::ScalarKind::Int;
             std::vector<std::uint32_t> words;
             for (double v : values) {
                 std::uint32_t w;
@@ -398,8 +402,7 @@ private:
                 else { std::int32_t i = std::int32_t(v); std::memcpy(&w, &i, 4); }
                 words.push_back(w);
             }
-            program.setUniform(name, scalar == xfb::ScalarKind::UInt ? scalar : scalar == xfb::ScalarKind::Float ? scalar : xfb::ScalarKind::Int,
-                               std::as_bytes(std::span<const std::uint32_t>(words)));
+            program.setUniform(name, scalar, std::as_bytes(std::span<const std::uint32_t>(words)));
         } else {
             throw CaseFailure{where + ": unknown op " + kind};
         }

@@ -61,4 +61,38 @@ void main() {
     ],
     expect: { buffers: { out: range(4, (i) => [i, 1, 2, 3, 0, 0, 0, 0]).flat() } },
   },
+  {
+    id: 'basic.uniforms',
+    peers: ['webgl conformance2/transform_feedback/transform_feedback.html', 'dEQP-GLES3.functional.transform_feedback.basic_types.*'],
+    intent: 'float, int and uint uniforms set before a step are what the step reads, and a second value set between steps is the next step\'s',
+    buffers: { out: { format: [{ semantic: 'ATTR0' }, { semantic: 'ATTR1', type: 'int32' }, { semantic: 'ATTR2', type: 'uint32' }], count: 2 } },
+    run: [
+      {
+        op: 'program',
+        source: `#version 300 es
+uniform float k;
+uniform ivec2 o;
+uniform uint u;
+out vec4 out_f;
+flat out ivec4 out_i;
+flat out uvec4 out_u;
+void main() {
+  out_f = vec4(k * float(gl_VertexID + 1));
+  out_i = ivec4(o, o.x + gl_VertexID, -o.y);
+  out_u = uvec4(u, u + 1u, u + uint(gl_VertexID), 7u);
+  gl_Position = vec4(0.0);
+}
+`,
+      },
+      { op: 'pipeline', entries: [{ output: 'out' }], count: 2 },
+      { op: 'uniform', name: 'k', value: 0.5 },
+      { op: 'uniform', name: 'o', value: [3, -4] },
+      { op: 'uniform', name: 'u', value: 4000000000 },
+      { op: 'step' },
+      { op: 'read', buffer: 'out', expect: [0.5, 0.5, 0.5, 0.5, 3, -4, 3, 4, 4000000000, 4000000001, 4000000000, 7, 1, 1, 1, 1, 3, -4, 4, 4, 4000000000, 4000000001, 4000000001, 7] },
+      { op: 'uniform', name: 'k', value: 2 },
+      { op: 'step' },
+    ],
+    expect: { buffers: { out: [2, 2, 2, 2, 3, -4, 3, 4, 4000000000, 4000000001, 4000000000, 7, 4, 4, 4, 4, 3, -4, 4, 4, 4000000000, 4000000001, 4000000001, 7] } },
+  },
 ];
