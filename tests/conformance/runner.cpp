@@ -111,7 +111,8 @@ struct AppFeedback {
     GLuint program = 0, vertexShader = 0, fragmentShader = 0, buffer = 0, object = 0, vertexArray = 0;
     std::string state; // bound, active, paused
 
-    void create(const std::string& how) {
+    // `holds`: a GL buffer of xfb's bound at index 0 instead of its own buffer (bound state only).
+    void create(const std::string& how, GLuint holds = 0) {
         state = how;
         const char* vs = "#version 300 es\nout vec4 v;\nvoid main() { v = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); gl_Position = vec4(0.0); }\n";
         const char* fs = "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
@@ -136,7 +137,7 @@ struct AppFeedback {
         glBindVertexArray(vertexArray);
         glGenTransformFeedbacks(1, &object);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, object);
-        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, holds ? holds : buffer);
         if (how == "bound") return;
         glUseProgram(program);
         glEnable(GL_RASTERIZER_DISCARD);
@@ -431,7 +432,8 @@ private:
             glVertexAttribPointer(location, 4, GL_FLOAT, GL_FALSE, 16, nullptr);
             glBindBuffer(GL_ARRAY_BUFFER, GLuint(savedArray));
         } else if (op.contains("feedback")) {
-            appFeedback_.create(op.at("feedback").get<std::string>());
+            if (op.contains("holds") && op.at("feedback") != "bound") throw CaseFailure{where + ": holds is for a bound (not active) feedback object only"};
+            appFeedback_.create(op.at("feedback").get<std::string>(), op.contains("holds") ? slot(op.at("holds").get<std::string>()).buffer->glName() : 0);
         } else if (op.contains("respecify")) {
             GLint saved = getInt(GL_COPY_WRITE_BUFFER_BINDING);
             glBindBuffer(GL_COPY_WRITE_BUFFER, slot(op.at("respecify").get<std::string>()).buffer->glName());

@@ -53,7 +53,8 @@
 //       { vertexArray: buffer, location }               its own VAO, bound, attribute -> the buffer
 //       { feedback: 'bound' | 'active' | 'paused' }     its own program (captures
 //                     `v = vec4(gl_VertexID, 1, 2, 3)`), buffer and TF object, bound; 'active':
-//                     begun (POINTS, rasterizer discard on) with one point drawn; 'paused': then paused
+//                     begun (POINTS, rasterizer discard on) with one point drawn; 'paused': then paused;
+//                     holds: buffer (bound only): one of xfb's buffers at its index 0 instead of its own
 //       { respecify: buffer, bytes }                    glBufferData(bytes) on the buffer's GL name
 //     After the last op the runner checks the application's state is as it set it (each binding,
 //     its VAO, its TF object bound / active / paused), and for 'feedback' that the application's

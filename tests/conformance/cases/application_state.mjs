@@ -107,4 +107,21 @@ const feedback = Object.entries(ops).flatMap(([name, run]) => [
   })),
 ]);
 
-export const applicationState = [...simultaneous, ...feedback];
+// The application's bound (not active) object holds one of xfb's buffers: copies and fences from
+// it must not run with that object bound (WebGL2 reads zeros and raises INVALID_OPERATION).
+const holding = [
+  ['read', [{ op: 'read', buffer: 'a', expect: input4 }], { a: input4 }],
+  ['step', ops.step, { out: doubled }],
+  ['upload', ops.upload, afterOps.upload],
+].map(([name, run, buffers]) => ({
+  id: `own-feedback.bound-holding-xfb-buffer.${name}`,
+  peers: ['webgl conformance2/transform_feedback/switching-objects.html', 'webgl conformance2/transform_feedback/simultaneous_binding.html'],
+  intent: `${name} works while the application's bound transform feedback object holds xfb's buffer, and leaves it bound`,
+  finding: 3,
+  na: NO_GL_ON_WEBGPU,
+  buffers: stepCase,
+  run: [{ op: 'app', feedback: 'bound', holds: name === 'read' ? 'a' : 'out' }, ...run],
+  expect: { buffers },
+}));
+
+export const applicationState = [...simultaneous, ...feedback, ...holding];

@@ -176,11 +176,17 @@ class CaseRun {
     const gl = this.gl;
     this.drainErrors();
     const saved = gl.getParameter(gl.COPY_READ_BUFFER_BINDING);
+    // WebGL2 refuses to bind a buffer that the bound transform feedback object holds to another
+    // target: the application's object (not active, so it may be) is unbound for the read.
+    const feedback = gl.getParameter(gl.TRANSFORM_FEEDBACK_BINDING);
+    const swapFeedback = feedback && !gl.getParameter(gl.TRANSFORM_FEEDBACK_ACTIVE);
+    if (swapFeedback) gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
     gl.bindBuffer(gl.COPY_READ_BUFFER, glBuffer);
     const size = gl.getBufferParameter(gl.COPY_READ_BUFFER, gl.BUFFER_SIZE) ?? 0;
     const out = new Uint32Array(Math.min(words, Math.floor(size / 4)));
     if (out.length) gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, out);
     gl.bindBuffer(gl.COPY_READ_BUFFER, saved);
+    if (swapFeedback) gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, feedback);
     const error = gl.getError();
     if (error !== gl.NO_ERROR) this.fail(`${this.where}: the runner's raw read of ${what} (bindBuffer(COPY_READ_BUFFER) + getBufferSubData) raised ${glErrorName(error)}`);
     return Array.from(out);
@@ -431,7 +437,8 @@ class CaseRun {
       gl.bindBuffer(gl.ARRAY_BUFFER, saved);
     } else if (op.feedback !== undefined) {
       if (!['bound', 'active', 'paused'].includes(op.feedback)) this.fail(`${where}: unknown feedback state '${op.feedback}'`);
-      this.app.feedback = this.createFeedback(op.feedback, where);
+      if (op.holds !== undefined && op.feedback !== 'bound') this.fail(`${where}: holds is for a bound (not active) feedback object only`);
+      this.app.feedback = this.createFeedback(op.feedback, where, op.holds !== undefined ? this.glBufferOf(op.holds) : null);
     } else if (op.respecify !== undefined) {
       const saved = gl.getParameter(gl.COPY_WRITE_BUFFER_BINDING);
       gl.bindBuffer(gl.COPY_WRITE_BUFFER, this.glBufferOf(op.respecify));
@@ -446,7 +453,8 @@ class CaseRun {
 
   // Its own program (v = vec4(gl_VertexID, 1, 2, 3)), buffer, vertex array and TF object, bound;
   // 'active': begun (POINTS, rasterizer discard) with vertex 0 drawn; 'paused': then paused.
-  createFeedback(state, where) {
+  // `holds`: a WebGLBuffer of xfb's bound at its index 0 instead of its own buffer.
+  createFeedback(state, where, holds) {
     const gl = this.gl;
     const f = { state };
     const shader = (type, src) => { const s = gl.createShader(type); gl.shaderSource(s, src); gl.compileShader(s); return s; };
@@ -467,7 +475,7 @@ class CaseRun {
     gl.bindVertexArray(f.vao);
     f.object = gl.createTransformFeedback();
     gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, f.object);
-    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, f.buffer);
+    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, holds ?? f.buffer);
     if (state === 'bound') return f;
     gl.useProgram(f.program);
     gl.enable(gl.RASTERIZER_DISCARD);
