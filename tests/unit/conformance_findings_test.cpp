@@ -208,3 +208,20 @@ TEST_CASE("finding 4: planCapture refuses outputs over Limits::maxVaryingVectors
     CHECK(contains(msg, "16 rows"));
     CHECK(contains(msg, "MAX_VARYING_VECTORS is 15"));
 }
+
+// Finding 6 (WebGPU arrays over 16 components), at the planner's depth: a captured field over 16
+// components becomes several vertex attributes of at most 16 (an attribute holds 1..16), so the
+// default roles of translateToWgsl (xfb-inspect --wgsl, createProgram on WebGPU) accept it.
+TEST_CASE("finding 6: a field over 16 components is given as attributes of at most 16, and the default WGSL roles accept it") {
+    const char* src = "#version 300 es\nout mat3 out_m[2];\nout vec2 out_t;\nvoid main() { out_m[0] = mat3(1.0); out_m[1] = mat3(2.0); out_t = vec2(3.0); }\n";
+    const CapturePlan plan = planCapture(readShaderInterface(src), {}, Limits::portable());
+    const VertexFormat f = plan.buffers[0].asVertexFormat(20);
+    REQUIRE(f.attributes.size() == 3);
+    CHECK(f.stride == 80);
+    CHECK((f.attributes[0].semantic == attr(20) && f.attributes[0].components == 16 && f.attributes[0].offset == 0));
+    CHECK((f.attributes[1].semantic == attr(21) && f.attributes[1].components == 2 && f.attributes[1].offset == 64));
+    CHECK((f.attributes[2].semantic == attr(22) && f.attributes[2].components == 2 && f.attributes[2].offset == 72));
+    f.validate();
+    const WgslShader w = translateToWgsl(src, {}, CaptureOptions{}, {});
+    CHECK(contains(w.source, "out_m"));
+}

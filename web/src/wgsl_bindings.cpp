@@ -14,7 +14,6 @@
 
 #include <emscripten/bind.h>
 
-#include <algorithm>
 #include <optional>
 
 using namespace xfb;
@@ -64,32 +63,6 @@ Planned plan(const std::string& source, const val& o, const val& entries) {
     return p;
 }
 
-/// The default role list of createProgram() (every input packed in one {input}, one {output} per
-/// captured buffer), as the planner's translateToWgsl(source, read, capture, options) makes it, except
-/// that a captured field over 16 components (out mat3 out_m[2]: 18 floats) is given as attributes of
-/// at most 16 at consecutive offsets: a VertexFormat attribute holds 1..16 components, and the bytes
-/// are the same (packed, in declaration order, as transform feedback captures them).
-void defaultRoles(Planned& p) {
-    std::vector<VertexAttribute> packed;
-    for (const auto& a : p.attrs) {
-        auto type = componentTypeOf(a.type.kind);
-        if (!type) throw Error(ErrorCode::AttributeType, "input '" + a.name + "' cannot be a vertex attribute");
-        packed.push_back({a.semantic, *type, a.components()});
-    }
-    if (!packed.empty()) {
-        VertexFormat f = VertexFormat::interleaved(packed);
-        p.entries.push_back({BufferDesc{f, std::uint64_t(f.stride)}, std::nullopt});
-    }
-    for (const auto& b : p.capture.buffers) {
-        std::vector<VertexAttribute> parts;
-        for (const auto& field : b.fields)
-            for (int done = 0; done < field.components; done += 16)
-                parts.push_back({attr(int(parts.size())), field.type, std::min(16, field.components - done), field.offset + 4 * done});
-        p.entries.push_back({std::nullopt, BufferDesc{VertexFormat::interleaved(std::move(parts), b.stride), std::uint64_t(b.stride)}});
-    }
-    p.pass = planPass(p.attrs, p.capture, p.entries, std::int64_t(1));
-}
-
 } // namespace
 
 /// WebGPU: the plan and the WGSL compute shader for a role list (web/package/webgpu.js drives
@@ -103,10 +76,8 @@ static val wgsl(std::string source, val o, val entries) {
         ValBuilder b;
         val r = object({{"plan", planFields(b, p.shader, p.attrs, p.capture)}});
         WgslShader w;
-        if (!p.roles) {
-            defaultRoles(p);
-            w = translateToWgsl(source, p.read, p.pass, p.capture, p.entries.size(), options);
-        } else {
+        if (!p.roles) w = translateToWgsl(source, p.read, p.captureOptions, options);
+        else {
             EmitPlan emits = planEmits(p.shader, p.capture, p.emitDescs, p.entries, p.pass.emitEntries);
             options.emits = &emits;
             w = translateToWgsl(source, p.read, p.pass, p.capture, p.entries.size(), options);

@@ -56,7 +56,8 @@ struct OutputLayout {
     int stride = 0;
     std::vector<BufferField> fields;
     /// The same layout as a vertex format, e.g. to re-bind the captured buffer as vertex
-    /// input: field i becomes attribute `attr(firstAttr + i)` at the same offset.
+    /// input: field i becomes attribute `attr(firstAttr + i)` at the same offset (a field over 16
+    /// components, such as `mat3 m[2]`, several attributes of at most 16, numbered on).
     VertexFormat asVertexFormat(int firstAttr = 0) const;
 };
 

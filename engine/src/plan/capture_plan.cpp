@@ -13,9 +13,12 @@ namespace xfb {
 std::string_view captureModeName(CaptureMode m) { return enumName(captureModeNames, m); }
 
 VertexFormat OutputLayout::asVertexFormat(int firstAttr) const {
+    // An attribute holds 1..16 components: a longer field (out mat3 m[2], 18 floats) becomes
+    // attributes of at most 16 at consecutive offsets, the same bytes.
     std::vector<VertexAttribute> attributes;
-    for (size_t i = 0; i < fields.size(); ++i)
-        attributes.push_back({attr(firstAttr + int(i)), fields[i].type, fields[i].components, fields[i].offset});
+    for (const auto& field : fields)
+        for (int done = 0; done < field.components; done += 16)
+            attributes.push_back({attr(firstAttr + int(attributes.size())), field.type, std::min(16, field.components - done), field.offset + 4 * done});
     return VertexFormat::interleaved(std::move(attributes), stride);
 }
 
