@@ -1,9 +1,9 @@
 // The README's WebGPU example (region webgpu-readme), run by the browser suite docs-examples
 // (tests/web/page/docs-examples.js) on SwiftShader's WebGPU adapter against a JavaScript reference.
-import createXfb from 'xfb';
-import { source } from './webgl2.js';
-
 // [docs:webgpu-readme]
+import createXfb from 'xfb';
+import { source } from './webgl2.js';                     // the GLSL of the WebGL2 example
+
 export async function simulateOnGpu(initial, count, steps) {
   const xfb = await createXfb({ backend: 'webgpu' });       // or { device }: your GPUDevice
   const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
