@@ -40,7 +40,7 @@ export async function tour(canvas, initial, count) {
   // [docs:webgl2-tour]
   const report = await pipeline.stepChecked();  // query polled across frames; XFB_SHORT_WRITE: not swapped
   const { stride, attributes } = state.layout;  // to bind state.glBuffer in your own vertex array
-  xfb.on('contextrestored', ({ buffers }) => { restored = buffers; }); // re-uploaded from the last read()
+  xfb.on('contextrestored', ({ buffers }) => { restored = buffers; }); // from the last read() or initial data
   const plan = await inspect(source, { mode: 'separate' });   // the planner alone, also in Node
   // [docs:end]
   let refused = null;

@@ -3,8 +3,8 @@
 /// @brief Every limit xfb checks, in one place: the driver limits a plan must fit (Limits) and the
 /// fixed limits of the shader reader and of buffer sizes (namespace limits).
 ///
-/// Each limit has its own stable error code (xfb/error.hpp) and is listed with it in the README
-/// section "Limits and errors". The reader's limits are far above any shader a GPU accepts: they
+/// Each limit has its own stable error code (xfb/error.hpp) and is listed with it in
+/// docs/guide/limits-and-errors.md. The reader's limits are far above any shader a GPU accepts: they
 /// exist so that hostile or generated input ends in a coded error, never a crash, a hang or a
 /// silently wrong plan (the same code runs in the WebAssembly module).
 
