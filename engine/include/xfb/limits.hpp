@@ -35,10 +35,10 @@ namespace limits {
 /// Source length in bytes (ErrorCode::SourceTooLarge).
 inline constexpr std::size_t maxSourceBytes = 1 << 20;
 /// Tokens produced by the preprocessor: active code after macro expansion plus the expansions of
-/// #if conditions, summed over the whole source (ErrorCode::ExpansionLimit). Twenty macros that
+/// `#if` conditions, summed over the whole source (ErrorCode::ExpansionLimit). Twenty macros that
 /// each double the previous one reach it in well under a second.
 inline constexpr std::size_t maxTokens = 500'000;
-/// Nesting of parentheses and unary operators in one integer expression, of #if blocks, of struct
+/// Nesting of parentheses and unary operators in one integer expression, of `#if` blocks, of struct
 /// definitions, and of macros expanding macros (ErrorCode::NestingDepth).
 inline constexpr int maxNestingDepth = 256;
 /// Global in / out / uniform declarators, struct members included (ErrorCode::TooManyDeclarations).
