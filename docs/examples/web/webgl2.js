@@ -1,8 +1,10 @@
 // The README's WebGL2 example (region webgl2-readme) and the guide's JavaScript examples
 // (docs/guide/javascript.md, docs/guide/capture.md), run by the browser suite docs-examples
 // (tests/web/page/docs-examples.js), which compares every result with a JavaScript reference.
+import { XfbError, inspect } from 'xfb';
+
 // [docs:webgl2-readme]
-import createXfb, { XfbError, inspect } from 'xfb';
+import createXfb from 'xfb';
 
 export const source = `#version 300 es
 in vec4 position;                     // ATTR0: inputs take ATTR0, ATTR1, ... in declaration order
