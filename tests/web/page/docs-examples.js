@@ -1,7 +1,8 @@
 // The JavaScript the documentation quotes (docs/examples/web/*.js, README.md and docs/guide/), run
 // as a user runs it: the bare specifier 'xfb' resolves to the npm package through an import map,
 // and every result is compared with a JavaScript reference (bit for bit: the inputs are multiples
-// of 1/4 and dt = 1/2, so every value is exact in float32).
+// of 1/4 and dt = 1/2, so every value is exact in float32). The engine recipes run with the
+// engines of tests/web/node_modules (served at /modules/).
 import { assert, assertArrayEqual } from './assert.js';
 
 const map = document.createElement('script');
@@ -10,6 +11,7 @@ map.textContent = JSON.stringify({ imports: { xfb: '/npm/index.js' } });
 document.head.append(map);
 const webgl2 = await import('/docs/examples/web/webgl2.js');
 const webgpu = await import('/docs/examples/web/webgpu.js');
+const engines = await import('/docs/examples/web/engines.js');
 
 const count = 64;
 const initial = new Float32Array(count * 8).map((_, i) => 0.25 * ((i % 11) - 5));
@@ -51,4 +53,31 @@ test('guide capture: a strip of 4 vertices is 2 triangles, 6 records, 216 bytes'
   const quad = [0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1];
   const expected = [0, 1, 2, 1, 2, 3].flatMap((v) => quad.slice(v * 4, v * 4 + 4)); // the indexed capture
   assertArrayEqual(Array.from({ length: 6 }, (_, r) => [...records.slice(r * 9, r * 9 + 4)]).flat(), expected, 'positions of the indexed capture');
+});
+
+// The mirror simulation of engines.js after an odd number of steps: x negated.
+const mirroredTriangle = Float32Array.from([0.9, -0.8, 0, 1, 0.1, -0.8, 0, 1, 0.5, 0.8, 0, 1]);
+
+test('guide recipe, three.js: the GLBufferAttribute follows the state; xfb outlives the geometry', async () => {
+  const THREE = await import('/modules/three/build/three.module.js');
+  const r = await engines.three(THREE, canvas());
+  assert(r.follows, 'position() wraps state.glBuffer after the last step');
+  assert(r.glError === 0, `GL error ${r.glError}`);
+  assertArrayEqual(r.values, mirroredTriangle, 'state after 3 steps, read after geometry.dispose()');
+});
+
+test('guide recipe, Babylon.js: the VertexBuffer follows the state; xfb outlives the mesh', async () => {
+  const babylon = await import('/modules/@babylonjs/core/index.js');
+  const r = await engines.babylon(babylon, canvas());
+  assert(r.follows, 'vb() wraps state.glBuffer after the last step');
+  assert(r.glError === 0, `GL error ${r.glError}`);
+  assertArrayEqual(r.values, mirroredTriangle, 'state after 3 steps, read after mesh.dispose()');
+});
+
+test('guide recipe, PlayCanvas: the simulation writes into the engine\'s vertex buffer', async () => {
+  const pc = await import('/modules/playcanvas/build/playcanvas.mjs');
+  const r = await engines.playcanvas(pc, canvas());
+  assert(r.follows, 'PlayCanvas created one WebGLBuffer for the mesh');
+  assert(r.glError === 0, `GL error ${r.glError}`);
+  assertArrayEqual(r.values, Float32Array.from([0.9, -0.8, 0, 0.1, -0.8, 0, 0.5, 0.8, 0]), 'the adopted buffer after one step');
 });
