@@ -1,13 +1,19 @@
 # docs.doxygen: the C++ reference of INPUT builds with exactly EXPECT_WARNINGS Doxygen warnings (0 for
 # engine/include/xfb; docs.doxygen-planted runs it on docs/tests/doxygen_fixture, whose planted
 # comment errors must each be reported). Runs Doxygen with DOXYFILE's settings into WORK.
-# cmake -DDOXYGEN=... -DDOXYFILE=... -DINPUT=DIR -DWORK=DIR [-DEXPECT_WARNINGS=N] -P check_doxygen.cmake
+# cmake -DDOXYGEN=... -DDOXYFILE=... -DINPUT=DIR -DWORK=DIR [-DREPLACE_INPUT=ON] [-DEXPECT_WARNINGS=N] -P check_doxygen.cmake
 if(NOT DEFINED EXPECT_WARNINGS)
   set(EXPECT_WARNINGS 0)
 endif()
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-file(WRITE ${WORK}/Doxyfile "@INCLUDE = ${DOXYFILE}\nINPUT = ${INPUT}\nOUTPUT_DIRECTORY = ${WORK}\nWARN_LOGFILE = ${WORK}/warnings.log\n")
+# DOXYFILE's settings, written into WORK; INPUT replaces its input (and main page) only when it
+# is not the configured one (the planted fixture).
+set(settings "@INCLUDE = ${DOXYFILE}\nOUTPUT_DIRECTORY = ${WORK}\nWARN_LOGFILE = ${WORK}/warnings.log\n")
+if(REPLACE_INPUT)
+  string(APPEND settings "INPUT = ${INPUT}\nUSE_MDFILE_AS_MAINPAGE =\n")
+endif()
+file(WRITE ${WORK}/Doxyfile "${settings}")
 execute_process(COMMAND ${DOXYGEN} ${WORK}/Doxyfile RESULT_VARIABLE status ERROR_VARIABLE stderr)
 if(status)
   message(FATAL_ERROR "XFB_DOCS_DOXYGEN: doxygen failed (${status}) on ${INPUT}: ${stderr}")
