@@ -2,6 +2,10 @@
 # engine/include/xfb; docs.doxygen-planted runs it on docs/tests/doxygen_fixture, whose planted
 # comment errors must each be reported). Runs Doxygen with DOXYFILE's settings into WORK.
 # cmake -DDOXYGEN=... -DDOXYFILE=... -DINPUT=DIR -DWORK=DIR [-DREPLACE_INPUT=ON] [-DEXPECT_WARNINGS=N] -P check_doxygen.cmake
+if(NOT DOXYGEN)
+  message(FATAL_ERROR "XFB_DOCS_DOXYGEN: doxygen was not found when this build was configured: "
+    "apt-get install doxygen (./xfb setup does), then configure again")
+endif()
 if(NOT DEFINED EXPECT_WARNINGS)
   set(EXPECT_WARNINGS 0)
 endif()
