@@ -23,7 +23,7 @@ const webglWarningsFail = ['three', 'babylon', 'playcanvas', 'engine-gallery'].i
 const webglWarnings = [];
 if (!npmDir || !suite) { console.error('usage: node browser.mjs NPM_DIR SUITE'); process.exit(2); }
 
-const server = await serve({ '/npm/': resolve(npmDir), '/shaders/': join(here, '../../shaders'), '/demos/': join(here, '../../demos'), '/conformance/': join(here, '../conformance'), '/': join(here, 'page') });
+const server = await serve({ '/npm/': resolve(npmDir), '/shaders/': join(here, '../../shaders'), '/demos/': join(here, '../../demos'), '/conformance/': join(here, '../conformance'), '/misuse/': join(here, 'misuse'), '/': join(here, 'page') });
 const userDataDir = await mkdtemp(join(tmpdir(), 'xfb-chromium-'));
 const context = await chromium.launchPersistentContext(userDataDir, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 let failed = 0;
