@@ -37,7 +37,8 @@ const createCapture = peer('createCapture', [
 
 const capture = peer('capture', [
   family('capture.draw', BAD_DRAWS, (draw) => ({ code: INVALID, call: (o) => o.capture.capture(draw) })),
-  { id: 'capture.capacity', code: 'XFB_CAPACITY', mentions: ["'cb'"], call: (o) => o.capture.capture({ mode: 'points', count: 8 }) },
+  { id: 'capture.count-beyond-inputs', code: INVALID, mentions: ['8', '4'], call: (o) => o.capture.capture({ mode: 'points', count: 8 }) },
+  { id: 'capture.capacity', code: 'XFB_CAPACITY', call: (o) => o.capture.capture({ mode: 'points', indices: [0, 1, 2, 3, 0, 1] }) },
   { id: 'capture.index-beyond-input', code: INVALID, mentions: ['9'], call: (o) => o.capture.capture({ mode: 'points', indices: [0, 1, 9] }) },
   family('drawCaptured.options', BAD_DRAW_OPTIONS, (options) => ({ code: INVALID, call: (o) => o.capture.drawCaptured(options) })),
   family('captureSession.parts', { ...BAD_DRAWS, 'not-an-array': 'parts', 'empty-list': [] }, (part, name) => ({

@@ -17,14 +17,14 @@ const BAD_ENTRIES = {
 /** Role lists of this engine's buffers that the planner refuses, each with its code. */
 const BAD_ROLES = {
   'empty-entry': ['XFB_ROLE_EMPTY', (o) => [...state(o), {}]],
-  'input-only': ['XFB_OUTPUT_COUNT_MISMATCH', (o) => [{ input: o.a }], [], ["'out_p'"]],
-  'output-only': ['XFB_SEMANTIC_MISSING', (o) => [{ output: o.b }]],
+  'input-only': ['XFB_OUTPUT_COUNT_MISMATCH', (o) => [{ input: o.a }], [], ['out_p']],
+  'output-only': [INVALID, (o) => [{ output: o.b }], [], ['count']],
   'one-buffer-as-pair': [INVALID, (o) => [{ input: o.a, output: o.a }]],
   'pair-of-two-counts': ['XFB_STATE_FORMAT_MISMATCH', (o) => [{ input: o.a, output: o.c8 }], ['c8']],
   'pair-of-two-semantics': ['XFB_STATE_FORMAT_MISMATCH', (o) => [{ input: o.a, output: o.attr1 }], ['attr1']],
   'int-input-for-vec4': ['XFB_SEMANTIC_TYPE_MISMATCH', (o) => [{ input: o.ints }, { output: o.b }], ['ints']],
   'unused-input': ['XFB_SEMANTIC_UNUSED', (o) => [{ input: o.a }, { input: o.attr1 }, { output: o.b }], ['attr1']],
-  'output-of-another-count': ['XFB_COUNT_MISMATCH', (o) => [{ input: o.a }, { output: o.c8 }], ['c8']],
+  'output-smaller-than-count': ['XFB_CAPACITY', (o) => [{ input: o.c8 }, { output: o.a }], ['c8']],
   'int-output-for-vec4': ['XFB_OUTPUT_LAYOUT_MISMATCH', (o) => [{ input: o.a }, { output: o.ints }], ['ints']],
 };
 
@@ -40,6 +40,7 @@ const createPipeline = peer('createPipeline', [
   family('createPipeline.options', NOT_AN_OBJECT, (options) => ({ code: INVALID, call: (o) => create(o, state(o), options) })),
   { id: 'createPipeline.options.unknown-key', code: INVALID, mentions: ["'cnt'"], call: (o) => create(o, state(o), { cnt: 4 }) },
   family('createPipeline.options.count', NOT_POSITIVE_INTEGER, (count) => ({ code: INVALID, mentions: ['count'], call: (o) => create(o, state(o), { count }) })),
+  { id: 'createPipeline.roles.attribute-nobody-provides', code: 'XFB_SEMANTIC_MISSING', mentions: ["'p'"], call: (o) => create(o, [{ output: o.b }], { count: 4 }) },
   { id: 'createPipeline.options.count.disagrees', code: 'XFB_COUNT_MISMATCH', mentions: ['8', '4'], call: (o) => create(o, state(o), { count: 8 }) },
   family('createPipeline.options.queries', NOT_BOOLEAN, (queries) => ({ code: INVALID, mentions: ['queries'], call: (o) => create(o, state(o), { queries }) })),
   family('createPipeline.options.fuseSubsteps', NOT_BOOLEAN, (fuseSubsteps) => ({ code: INVALID, mentions: ['fuseSubsteps'], call: (o) => create(o, state(o), { fuseSubsteps }) })),
