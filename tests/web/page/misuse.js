@@ -49,7 +49,7 @@ async function runRow(row, runtime) {
   const env = envs[runtime];
   const out = { runtime, error: undefined, stage: 'call', lost: [] };
   if (!env.xfb) return { ...out, error: new Error('no WebGPU engine: navigator.gpu.requestAdapter() gave no adapter (is --enable-unsafe-webgpu set?)'), stage: 'page' };
-  if (runtime === 'webgpu') device.pushErrorScope('validation');
+  device?.pushErrorScope('validation'); // on both runtimes: a row may touch the other's objects (setup 'foreign')
   let o;
   try {
     out.stage = 'setup';
@@ -65,10 +65,9 @@ async function runRow(row, runtime) {
   }
   await checkNothingLost(o, out);
   for (const e of freeSetup(o)) out.lost.push(`freeing the setup threw ${shown(e)}`);
-  if (runtime === 'webgl2') {
-    const glError = webgl.gl.getError();
-    if (glError) out.lost.push(`a WebGL error was left on the context: 0x${glError.toString(16)}`);
-  } else {
+  const glError = webgl.gl.getError();
+  if (glError) out.lost.push(`a WebGL error was left on the context: 0x${glError.toString(16)}`);
+  if (device) {
     await device.queue.onSubmittedWorkDone();
     const error = await device.popErrorScope();
     if (error) out.lost.push(`a WebGPU validation error: ${error.message}`);
@@ -138,6 +137,7 @@ test(`the table: ${ROWS.length} rows, ids unique, reasons given, KNOWN_DRIFT nam
     for (const [runtime, instead] of Object.entries(row.notOn ?? {}))
       assert(RUNTIMES.includes(runtime) && /^XFB_[A-Z_]+$/.test(instead.code) && instead.reason?.length > 10, `row ${row.id}: notOn.${runtime} gives a code and a reason`);
     for (const name of row.setup ?? []) assert(SETUP_NAMES.includes(name), `row ${row.id}: setup '${name}' is one of setup.mjs's`);
+    assert((row.mentions ?? []).every((m) => typeof m === 'string' && m.length > 0), `row ${row.id}: mentions are strings`);
   }
   for (const d of KNOWN_DRIFT) assert(ids.has(d.id) && d.webgl2 && d.webgpu, `KNOWN_DRIFT ${d.id} names a row and says what each runtime does`);
   assert(drift.size === KNOWN_DRIFT.length, 'KNOWN_DRIFT lists each row once');
