@@ -17,6 +17,9 @@
 //   spare    a second engine of the same runtime (same context or device) with its own buffer,
 //            program and pipeline: o.spare = { xfb, buffer, program, pipeline }
 //   foreign  a buffer and a program of the OTHER runtime's engine: o.foreign = { buffer, program }
+//   lost     an engine of its own whose WebGL context is lost (WEBGL_lose_context) or whose
+//            GPUDevice is destroyed, with a buffer, a 'sim' program and a pipeline made before:
+//            o.lost = { xfb, buffer, program, pipeline }; made once per runtime, never restored
 //   glBuffer a WebGLBuffer of the page's WebGL2 context (64 bytes; on WebGPU too: a WebGLBuffer
 //            handed to the WebGPU engine)
 //   otherGl  a WebGLBuffer of a second WebGL2 context
@@ -90,6 +93,7 @@ const MAKERS = {
     o.cleanup.push(() => { buffer.dispose(); program.dispose(); });
     o.foreign = { buffer, program };
   },
+  async lost(o) { o.lost = await o.env.lostEngine(); },
   glBuffer(o) { o.glBuffer = glBuffer(o, o.env.webgl()); },
   otherGl(o) { o.otherGl = glBuffer(o, o.env.secondWebgl()); },
 };
@@ -97,7 +101,7 @@ const DEFAULT = ['a', 'b', 'program', 'pipeline'];
 export const SETUP_NAMES = Object.keys(MAKERS);
 
 /** Makes a row's setup on one runtime: env = { runtime, xfb, pkg, engineOptions, createEngine(),
- *  other(), webgl(), secondWebgl(), device() }. Resolves to o (the objects, o.checks, o.cleanup)
+ *  other(), lostEngine(), webgl(), secondWebgl(), device() }. Resolves to o (the objects, o.checks, o.cleanup)
  *  or rejects with { error, o, failedAt }: the first maker that threw, and what was made before it. */
 export async function makeSetup(env, names = []) {
   const o = { env, xfb: env.xfb, runtime: env.runtime, pkg: env.pkg, engineOptions: env.engineOptions, checks: [], cleanup: [] };
@@ -111,6 +115,13 @@ export async function makeSetup(env, names = []) {
     }
   }
   return o;
+}
+
+/** The objects of the 'lost' setup, made on `xfb` before its context or device goes. */
+export function makeLostObjects(xfb) {
+  const buffer = xfb.createBuffer({ format: VEC4, count: 4, data: A, label: 'lost a' }), out = xfb.createBuffer({ format: VEC4, count: 4, label: 'lost b' });
+  const program = xfb.createProgram({ source: SOURCE, label: 'lost' });
+  return { xfb, buffer, program, pipeline: xfb.createPipeline(program, [{ input: buffer, output: out }]) };
 }
 
 /** Frees what a setup made, newest first; a disposal that throws is reported, not hidden. */

@@ -7,9 +7,9 @@
 //   id        'peer.argument.value', unique and stable (a family's value names end it)
 //   peer      the call it exercises (the runner's group): createXfb, createBuffer, adoptBuffer,
 //             upload, createProgram, inspect, setUniform, createPipeline, step, createCapture,
-//             capture, on, dispose, followBuffer
+//             capture, on, dispose, lost, followBuffer
 //   setup     (optional) names from setup.mjs beyond the default a, b, program, pipeline (every row
-//             has those): bools, capture, c8, ints, attr1, spare, foreign, glBuffer, otherGl
+//             has those): bools, capture, c8, ints, attr1, spare, foreign, lost, glBuffer, otherGl
 //   before    (optional) o => void, run after the setup: what makes the call a misuse (dispose())
 //   call      o => result or promise: the bad call. o holds the setup's objects (o.a, o.program,
 //             o.pipeline, ...), o.xfb (the runtime's engine), o.pkg (the package's exports, the default

@@ -6,7 +6,7 @@
 // listed row that now passes.
 import * as exports from '/npm/index.js';
 import { KNOWN_DRIFT, ROWS } from '/misuse/table.mjs';
-import { freeSetup, makeSetup, SETUP_NAMES } from '/misuse/setup.mjs';
+import { freeSetup, makeLostObjects, makeSetup, SETUP_NAMES } from '/misuse/setup.mjs';
 import { assert } from './assert.js';
 
 const RUNTIMES = ['webgl2', 'webgpu'];
@@ -21,15 +21,29 @@ const device = adapter ? await adapter.requestDevice({ requiredLimits: { maxStor
 const webgpu = device ? await pkg.createXfb({ device }) : null;
 const engines = { webgl2: webgl, webgpu };
 let secondGl = null;
+const lostEngines = {};
 const envs = Object.fromEntries(RUNTIMES.map((runtime) => [runtime, {
   runtime, pkg, xfb: engines[runtime],
   engineOptions: runtime === 'webgl2' ? { gl: webgl.gl } : { device },
   createEngine: () => pkg.createXfb(runtime === 'webgl2' ? { gl: webgl.gl } : { device }),
   other: () => engines[runtime === 'webgl2' ? 'webgpu' : 'webgl2'] ?? fail('the other runtime has no engine'),
+  lostEngine: () => (lostEngines[runtime] ??= loseAnEngine(runtime)),
   webgl: () => webgl.gl,
   device: () => device ?? fail('no GPUDevice: navigator.gpu.requestAdapter() gave no adapter (is --enable-unsafe-webgpu set?)'),
   secondWebgl: () => (secondGl ??= document.createElement('canvas').getContext('webgl2')),
 }]));
+
+/** An engine of its own, with objects, whose WebGL context is lost or whose device is destroyed. */
+async function loseAnEngine(runtime) {
+  const own = runtime === 'webgl2' ? { canvas: document.createElement('canvas') } : { device: await (await navigator.gpu.requestAdapter()).requestDevice() }; // an adapter gives one device
+  const xfb = await pkg.createXfb(own);
+  const objects = makeLostObjects(xfb);
+  const lost = new Promise((resolve) => xfb.on('contextlost', resolve));
+  if (runtime === 'webgl2') xfb.gl.getExtension('WEBGL_lose_context').loseContext();
+  else own.device.destroy();
+  await lost;
+  return objects;
+}
 
 function fail(message) { throw new Error(message); }
 /** Counts one evaluated check for the page's assert total (assert.js), returns it. */
@@ -112,7 +126,7 @@ function problemsOf(row, results) {
 }
 
 /** What each runtime does today (for a KNOWN_DRIFT entry): 'as expected', or its error and what it lost. */
-function today(row, results, problems) {
+function today(results, problems) {
   const clip = (text) => (text.length > 180 ? `${text.slice(0, 177)}...` : text);
   const messageDrift = problems.some((p) => p.kind === 'message');
   return RUNTIMES.map((r) => {
@@ -167,7 +181,7 @@ for (const peer of [...new Set(ROWS.map((r) => r.peer))]) {
         totals.unexpected++;
         failures.push(row.id);
         note(`FAIL [${kinds}] ${row.id}: ${problems.map((p) => p.text).join(' ; ')}`);
-        note(`     today: ${today(row, results, problems)}`);
+        note(`     today: ${today(results, problems)}`);
       }
     }
     note(`${passed} of ${rows.length} pass on both runtimes, ${rows.length - passed - failures.length} known drift`);

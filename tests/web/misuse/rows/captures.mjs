@@ -40,6 +40,8 @@ const capture = peer('capture', [
   { id: 'capture.count-beyond-inputs', code: INVALID, mentions: ['8', '4'], call: (o) => o.capture.capture({ mode: 'points', count: 8 }) },
   { id: 'capture.capacity', code: 'XFB_CAPACITY', call: (o) => o.capture.capture({ mode: 'points', indices: [0, 1, 2, 3, 0, 1] }) },
   { id: 'capture.index-beyond-input', code: INVALID, mentions: ['9'], call: (o) => o.capture.capture({ mode: 'points', indices: [0, 1, 9] }) },
+  { id: 'drawCaptured.before-any-capture', code: INVALID, mentions: ['capture()'], call: (o) => o.capture.drawCaptured() },
+  { id: 'drawSession.before-any-session', code: INVALID, mentions: ['captureSession()'], call: (o) => o.capture.drawSession() },
   family('drawCaptured.options', BAD_DRAW_OPTIONS, (options) => ({ code: INVALID, call: (o) => o.capture.drawCaptured(options) })),
   family('captureSession.parts', { ...BAD_DRAWS, 'not-an-array': 'parts', 'empty-list': [] }, (part, name) => ({
     code: INVALID, call: (o) => o.capture.captureSession(name === 'not-an-array' || name === 'empty-list' ? part : [part]) })),

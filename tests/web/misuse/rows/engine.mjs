@@ -1,5 +1,5 @@
 // Misuse rows of the engine and its objects' lifetime: createXfb, on/off, use after dispose(),
-// followBuffer, createdBuffers.
+// use while the context or device is lost, followBuffer, createdBuffers.
 import { NOT_AN_OBJECT, NOT_BOOLEAN } from '../bad-values.mjs';
 import { family, peer } from '../family.mjs';
 import { PASS_SOURCE, VEC4 } from '../setup.mjs';
@@ -68,6 +68,17 @@ const dispose = peer('dispose', [
     notOn: { webgpu: { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no transform feedback: createCapture() is refused, naming the WebGL2 engine as the fix' } } },
 ]);
 
+/** Calls on an engine whose context or device is lost: XFB_CONTEXT_LOST on both runtimes. */
+const USES_WHILE_LOST = {
+  createBuffer: (l) => l.xfb.createBuffer({ format: VEC4, count: 4 }), createProgram: (l) => l.xfb.createProgram({ source: PASS_SOURCE }),
+  createPipeline: (l) => l.xfb.createPipeline(l.program, [{ input: l.buffer }]), 'buffer.upload': (l) => l.buffer.upload(new Float32Array(16)),
+  'buffer.read': (l) => l.buffer.read(), 'program.setUniform': (l) => l.program.setUniform('k', 3), 'program.setUniform-int': (l) => l.program.setUniform('n', 3),
+  'pipeline.step': (l) => l.pipeline.step(), 'pipeline.step-substeps': (l) => l.pipeline.step(2), 'pipeline.stepChecked': (l) => l.pipeline.stepChecked(),
+};
+const lost = peer('lost', family('lost', USES_WHILE_LOST, (use) => ({
+  setup: ['lost'], code: 'XFB_CONTEXT_LOST', messageMayDiffer: 'the way back differs: a lost WebGL context is restored (wait for contextrestored), a lost WebGPU device is final (create a new engine)',
+  call: (o) => use(o.lost) })));
+
 const helpers = peer('followBuffer', [
   family('followBuffer.buffer', { null: () => null, undefined: () => undefined, object: () => ({}), program: (o) => o.program }, (buffer) => ({
     code: INVALID, mentions: ['followBuffer()', 'buffer'], call: (o) => o.pkg.followBuffer(buffer(o), () => 0) })),
@@ -77,4 +88,4 @@ const helpers = peer('followBuffer', [
   family('createdBuffers.fn', { number: 5, undefined }, (fn) => ({ code: INVALID, mentions: ['createdBuffers()'], call: (o) => o.pkg.createdBuffers(o.env.webgl(), fn) })),
 ]);
 
-export const ENGINE_ROWS = [...createXfb, ...on, ...dispose, ...helpers];
+export const ENGINE_ROWS = [...createXfb, ...on, ...dispose, ...lost, ...helpers];
