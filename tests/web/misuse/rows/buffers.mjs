@@ -12,15 +12,16 @@ const NO_WEBGL_BUFFERS = { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no WebGL
  *  XFB_INVALID_ARGUMENT; fields that are each valid but break a layout rule together (alignment,
  *  a semantic twice, overlapping attributes) are XFB_FORMAT_INVALID (error.hpp's definitions). */
 const BAD_FORMATS = {
-  missing: [undefined, INVALID], null: [null, INVALID], empty: [[], INVALID], string: ['vec4', INVALID], object: [{ semantic: 'ATTR0' }, INVALID],
-  'null-entry': [[null], INVALID], 'no-semantic': [[{ components: 4 }], INVALID], 'unknown-semantic': [[{ semantic: 'ATTRX' }], INVALID],
-  'number-semantic': [[{ semantic: 0 }], INVALID], 'unknown-key': [[{ semantic: 'ATTR0', compnents: 4 }], INVALID],
-  'components-fractional': [[{ semantic: 'ATTR0', components: 1.5 }], INVALID], 'components-string': [[{ semantic: 'ATTR0', components: '4' }], INVALID],
-  'type-unknown': [[{ semantic: 'ATTR0', type: 'float64' }], INVALID], 'type-prototype-name': [[{ semantic: 'ATTR0', type: 'toString' }], INVALID],
-  'components-zero': [[{ semantic: 'ATTR0', components: 0 }], INVALID], 'components-17': [[{ semantic: 'ATTR0', components: 17 }], INVALID],
-  'offset-negative': [[{ semantic: 'ATTR0', offset: -4 }], INVALID], 'offset-unaligned': [[{ semantic: 'ATTR0', offset: 2 }], 'XFB_FORMAT_INVALID'],
-  'semantic-twice': [[{ semantic: 'ATTR0' }, { semantic: 'ATTR0' }], 'XFB_FORMAT_INVALID'],
-  overlap: [[{ semantic: 'ATTR0', components: 4, offset: 0 }, { semantic: 'ATTR1', components: 4, offset: 8 }], 'XFB_FORMAT_INVALID'],
+  missing: [undefined, INVALID, 'format'], null: [null, INVALID, 'format'], empty: [[], INVALID, 'format'], string: ['vec4', INVALID, 'format'],
+  object: [{ semantic: 'ATTR0' }, INVALID, 'format'], 'null-entry': [[null], INVALID, 'format[0]'], 'no-semantic': [[{ components: 4 }], INVALID, 'semantic'],
+  'unknown-semantic': [[{ semantic: 'ATTRX' }], INVALID, "'ATTRX'"], 'number-semantic': [[{ semantic: 0 }], INVALID, 'semantic'],
+  'unknown-key': [[{ semantic: 'ATTR0', compnents: 4 }], INVALID, "'compnents'"],
+  'components-fractional': [[{ semantic: 'ATTR0', components: 1.5 }], INVALID, 'components'], 'components-string': [[{ semantic: 'ATTR0', components: '4' }], INVALID, 'components'],
+  'type-unknown': [[{ semantic: 'ATTR0', type: 'float64' }], INVALID, "'float64'"], 'type-prototype-name': [[{ semantic: 'ATTR0', type: 'toString' }], INVALID, "'toString'"],
+  'components-zero': [[{ semantic: 'ATTR0', components: 0 }], INVALID, 'components'], 'components-17': [[{ semantic: 'ATTR0', components: 17 }], INVALID, 'components'],
+  'offset-negative': [[{ semantic: 'ATTR0', offset: -4 }], INVALID, 'offset'], 'offset-unaligned': [[{ semantic: 'ATTR0', offset: 2 }], 'XFB_FORMAT_INVALID', 'offset'],
+  'semantic-twice': [[{ semantic: 'ATTR0' }, { semantic: 'ATTR0' }], 'XFB_FORMAT_INVALID', 'ATTR0 appears twice'],
+  overlap: [[{ semantic: 'ATTR0', components: 4, offset: 0 }, { semantic: 'ATTR1', components: 4, offset: 8 }], 'XFB_FORMAT_INVALID', 'ATTR1 overlaps ATTR0'],
 };
 
 /** Contents that do not fit vec4 x 4 (64 bytes of float32). */
@@ -37,7 +38,7 @@ const createBuffer = peer('createBuffer', [
   { id: 'createBuffer.count.missing', code: INVALID, mentions: ['count'], call: (o) => o.xfb.createBuffer(without(BASE, 'count')) },
   family('createBuffer.count.too-large', { '2^31': 2 ** 31, '2^53': 2 ** 53, MAX_VALUE: Number.MAX_VALUE }, (count) => ({
     code: 'XFB_BUFFER_TOO_LARGE', messageMayDiffer: LIMIT_DIFFERS, call: (o) => o.xfb.createBuffer({ ...BASE, count }) })),
-  family('createBuffer.format', BAD_FORMATS, ([format, code]) => ({ code, call: (o) => o.xfb.createBuffer({ ...BASE, format }) })),
+  family('createBuffer.format', BAD_FORMATS, ([format, code, named]) => ({ code, mentions: [named], call: (o) => o.xfb.createBuffer({ ...BASE, format }) })),
   family('createBuffer.data', BAD_DATA, (data) => ({ code: INVALID, mentions: ['data'], call: (o) => o.xfb.createBuffer({ ...BASE, data }) })),
   family('createBuffer.restore', { unknown: 'always', number: 1, null: null }, (restore) => ({
     code: INVALID, mentions: ['restore'], call: (o) => o.xfb.createBuffer({ ...BASE, restore }) })),

@@ -34,49 +34,53 @@ const on = peer('on', [
   { id: 'off.listener.number', code: INVALID, mentions: ['off()', 'function'], call: (o) => o.xfb.off('contextlost', 42) },
 ]);
 
-/** A use of an object after `before` disposed it: [what is disposed, the use, extra setup]. */
+/** A use of an object after `before` disposed it: [what is disposed, the use, what the message
+ *  names (the object's label; an engine has none), extra setup]. */
 const handle = (o, b) => (o.runtime === 'webgl2' ? b.glBuffer : b.gpuBuffer);
 const USES_AFTER_DISPOSE = {
-  'buffer.upload': [(o) => o.a, (o) => o.a.upload(new Float32Array(16))],
-  'buffer.read': [(o) => o.a, (o) => o.a.read()],
-  'buffer.layout': [(o) => o.a, (o) => o.a.layout],
-  'buffer.handle': [(o) => o.a, (o) => handle(o, o.a)],
-  'buffer.in-createPipeline': [(o) => o.a, (o) => o.xfb.createPipeline(o.program, [{ input: o.a, output: o.b }])],
-  'buffer.under-its-pipeline.step': [(o) => o.b, (o) => o.pipeline.step()],
-  'program.setUniform': [(o) => o.program, (o) => o.program.setUniform('k', 3)],
-  'program.plan': [(o) => o.program, (o) => o.program.plan],
-  'program.in-createPipeline': [(o) => o.program, (o) => o.xfb.createPipeline(o.program, [{ input: o.a, output: o.b }])],
-  'program.under-its-pipeline.step': [(o) => o.program, (o) => o.pipeline.step()],
-  'pipeline.step': [(o) => o.pipeline, (o) => o.pipeline.step()],
-  'pipeline.step-substeps': [(o) => o.pipeline, (o) => o.pipeline.step(2)],
-  'pipeline.stepChecked': [(o) => o.pipeline, (o) => o.pipeline.stepChecked()],
-  'pipeline.info': [(o) => o.pipeline, (o) => o.pipeline.info],
-  'pipeline.fusion': [(o) => o.pipeline, (o) => o.pipeline.fusion()],
-  'engine.createBuffer': [(o) => o.spare.xfb, (o) => o.spare.xfb.createBuffer({ format: VEC4, count: 4 }), ['spare']],
-  'engine.createProgram': [(o) => o.spare.xfb, (o) => o.spare.xfb.createProgram({ source: PASS_SOURCE }), ['spare']],
-  'engine.createPipeline': [(o) => o.spare.xfb, (o) => o.spare.xfb.createPipeline(o.spare.program, [{ input: o.spare.buffer }]), ['spare']],
-  'engine.liveObjects': [(o) => o.spare.xfb, (o) => o.spare.xfb.liveObjects(), ['spare']],
-  'engine.its-buffer.read': [(o) => o.spare.xfb, (o) => o.spare.buffer.read(), ['spare']],
-  'engine.its-buffer.upload': [(o) => o.spare.xfb, (o) => o.spare.buffer.upload(new Float32Array(16)), ['spare']],
-  'engine.its-program.setUniform': [(o) => o.spare.xfb, (o) => o.spare.program.setUniform('k', 1), ['spare']],
-  'engine.its-pipeline.step': [(o) => o.spare.xfb, (o) => o.spare.pipeline.step(), ['spare']],
-  'engine.its-pipeline.stepChecked': [(o) => o.spare.xfb, (o) => o.spare.pipeline.stepChecked(), ['spare']],
+  'buffer.upload': [(o) => o.a, (o) => o.a.upload(new Float32Array(16)), "'a'"],
+  'buffer.read': [(o) => o.a, (o) => o.a.read(), "'a'"],
+  'buffer.layout': [(o) => o.a, (o) => o.a.layout, "'a'"],
+  'buffer.handle': [(o) => o.a, (o) => handle(o, o.a), "'a'"],
+  'buffer.in-createPipeline': [(o) => o.a, (o) => o.xfb.createPipeline(o.program, [{ input: o.a, output: o.b }]), "'a'"],
+  'buffer.under-its-pipeline.step': [(o) => o.b, (o) => o.pipeline.step(), "'b'"],
+  'program.setUniform': [(o) => o.program, (o) => o.program.setUniform('k', 3), "'sim'"],
+  'program.plan': [(o) => o.program, (o) => o.program.plan, "'sim'"],
+  'program.in-createPipeline': [(o) => o.program, (o) => o.xfb.createPipeline(o.program, [{ input: o.a, output: o.b }]), "'sim'"],
+  'program.under-its-pipeline.step': [(o) => o.program, (o) => o.pipeline.step(), "'sim'"],
+  'pipeline.step': [(o) => o.pipeline, (o) => o.pipeline.step(), 'pipeline'],
+  'pipeline.step-substeps': [(o) => o.pipeline, (o) => o.pipeline.step(2), 'pipeline'],
+  'pipeline.stepChecked': [(o) => o.pipeline, (o) => o.pipeline.stepChecked(), 'pipeline'],
+  'pipeline.info': [(o) => o.pipeline, (o) => o.pipeline.info, 'pipeline'],
+  'pipeline.fusion': [(o) => o.pipeline, (o) => o.pipeline.fusion(), 'pipeline'],
+  'engine.createBuffer': [(o) => o.spare.xfb, (o) => o.spare.xfb.createBuffer({ format: VEC4, count: 4 }), 'engine', ['spare']],
+  'engine.createProgram': [(o) => o.spare.xfb, (o) => o.spare.xfb.createProgram({ source: PASS_SOURCE }), 'engine', ['spare']],
+  'engine.createPipeline': [(o) => o.spare.xfb, (o) => o.spare.xfb.createPipeline(o.spare.program, [{ input: o.spare.buffer }]), 'engine', ['spare']],
+  'engine.liveObjects': [(o) => o.spare.xfb, (o) => o.spare.xfb.liveObjects(), 'engine', ['spare']],
+  'engine.its-buffer.read': [(o) => o.spare.xfb, (o) => o.spare.buffer.read(), "'spare a'", ['spare']],
+  'engine.its-buffer.upload': [(o) => o.spare.xfb, (o) => o.spare.buffer.upload(new Float32Array(16)), "'spare a'", ['spare']],
+  'engine.its-program.setUniform': [(o) => o.spare.xfb, (o) => o.spare.program.setUniform('k', 1), "'spare'", ['spare']],
+  'engine.its-pipeline.step': [(o) => o.spare.xfb, (o) => o.spare.pipeline.step(), 'pipeline', ['spare']],
+  'engine.its-pipeline.stepChecked': [(o) => o.spare.xfb, (o) => o.spare.pipeline.stepChecked(), 'pipeline', ['spare']],
 };
 const dispose = peer('dispose', [
-  family('dispose', USES_AFTER_DISPOSE, ([object, use, setup = []]) => ({ setup, code: DISPOSED, before: (o) => object(o).dispose(), call: use })),
+  family('dispose', USES_AFTER_DISPOSE, ([object, use, named, setup = []]) => ({ setup, code: DISPOSED, mentions: [named], before: (o) => object(o).dispose(), call: use })),
   { id: 'dispose.capture.capture', setup: ['capture'], code: DISPOSED, before: (o) => o.capture.dispose(), call: (o) => o.capture.capture({ mode: 'points', count: 4 }),
     notOn: { webgpu: { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no transform feedback: createCapture() is refused, naming the WebGL2 engine as the fix' } } },
 ]);
 
-/** Calls on an engine whose context or device is lost: XFB_CONTEXT_LOST on both runtimes. */
+/** Calls on an engine whose context or device is lost: XFB_CONTEXT_LOST on both runtimes, the
+ *  message naming the public call: [the call, its name]. */
 const USES_WHILE_LOST = {
-  createBuffer: (l) => l.xfb.createBuffer({ format: VEC4, count: 4 }), createProgram: (l) => l.xfb.createProgram({ source: PASS_SOURCE }),
-  createPipeline: (l) => l.xfb.createPipeline(l.program, [{ input: l.buffer }]), 'buffer.upload': (l) => l.buffer.upload(new Float32Array(16)),
-  'buffer.read': (l) => l.buffer.read(), 'program.setUniform': (l) => l.program.setUniform('k', 3), 'program.setUniform-int': (l) => l.program.setUniform('n', 3),
-  'pipeline.step': (l) => l.pipeline.step(), 'pipeline.step-substeps': (l) => l.pipeline.step(2), 'pipeline.stepChecked': (l) => l.pipeline.stepChecked(),
+  createBuffer: [(l) => l.xfb.createBuffer({ format: VEC4, count: 4 }), 'createBuffer('], createProgram: [(l) => l.xfb.createProgram({ source: PASS_SOURCE }), 'createProgram('],
+  createPipeline: [(l) => l.xfb.createPipeline(l.program, [{ input: l.buffer }]), 'createPipeline('], 'buffer.upload': [(l) => l.buffer.upload(new Float32Array(16)), 'upload('],
+  'buffer.read': [(l) => l.buffer.read(), 'read('], 'program.setUniform': [(l) => l.program.setUniform('k', 3), 'setUniform('],
+  'program.setUniform-int': [(l) => l.program.setUniform('n', 3), 'setUniform('], 'pipeline.step': [(l) => l.pipeline.step(), 'step('],
+  'pipeline.step-substeps': [(l) => l.pipeline.step(2), 'step('], 'pipeline.stepChecked': [(l) => l.pipeline.stepChecked(), 'stepChecked('],
 };
-const lost = peer('lost', family('lost', USES_WHILE_LOST, (use) => ({
-  setup: ['lost'], code: 'XFB_CONTEXT_LOST', messageMayDiffer: 'the way back differs: a lost WebGL context is restored (wait for contextrestored), a lost WebGPU device is final (create a new engine)',
+const lost = peer('lost', family('lost', USES_WHILE_LOST, ([use, name]) => ({
+  setup: ['lost'], code: 'XFB_CONTEXT_LOST', mentions: [name],
+  messageMayDiffer: 'the way back differs: a lost WebGL context is restored (wait for contextrestored), a lost WebGPU device is final (create a new engine)',
   call: (o) => use(o.lost) })));
 
 const helpers = peer('followBuffer', [
