@@ -27,11 +27,12 @@
 
 export const VEC4 = [{ semantic: 'ATTR0', components: 4 }];
 export const A = Float32Array.from({ length: 16 }, (_, i) => i + 1);
-export const B = Float32Array.from({ length: 16 }, (_, i) => i + 101);
+const B = Float32Array.from({ length: 16 }, (_, i) => i + 101);
 const TWICE_A = A.map((x) => 2 * x);
 
-/** Reads p, writes out_p = p * k + (the sum of one component of every other uniform, all 0 by default). */
-export const SOURCE = `#version 300 es
+/** Reads p, writes out_p = p * k + (the sum of every component of every other uniform, all 0
+ *  by default): a refused setUniform() that wrote anything shows in the next step. */
+const SOURCE = `#version 300 es
 in vec4 p;
 uniform float k; uniform vec2 v2; uniform vec3 v3; uniform vec4 v4;
 uniform int n; uniform ivec2 i2; uniform ivec3 i3; uniform ivec4 i4;
@@ -40,17 +41,21 @@ uniform mat2 m2; uniform mat3 m3; uniform mat4 m4; uniform mat2x3 m23; uniform m
 uniform vec4 va[2];
 out vec4 out_p;
 void main() {
-  float s = v2.y + v3.z + v4.w + float(n + i2.y + i3.z + i4.w) + float(u + u2.y + u3.z + u4.w)
-    + m2[1][1] + m3[2][2] + m4[3][3] + m23[1][2] + m34[2][3] + m42[3][1] + va[1].w;
+  float s = dot(v2, vec2(1.0)) + dot(v3, vec3(1.0)) + dot(v4, vec4(1.0))
+    + float(n + i2.x + i2.y + i3.x + i3.y + i3.z + i4.x + i4.y + i4.z + i4.w)
+    + float(u + u2.x + u2.y + u3.x + u3.y + u3.z + u4.x + u4.y + u4.z + u4.w)
+    + dot(m2 * vec2(1.0), vec2(1.0)) + dot(m3 * vec3(1.0), vec3(1.0)) + dot(m4 * vec4(1.0), vec4(1.0))
+    + dot(m23 * vec2(1.0), vec3(1.0)) + dot(m34 * vec3(1.0), vec4(1.0)) + dot(m42 * vec4(1.0), vec2(1.0))
+    + dot(va[0] + va[1], vec4(1.0));
   out_p = p * k + vec4(s, 0.0, 0.0, 0.0);
 }`;
 
-/** Bool uniforms: out_p = p * (f ? 3 : 2) + (b2.y, b3.z, b4.w as 0 or 1). */
-export const BOOL_SOURCE = `#version 300 es
+/** Bool uniforms: out_p = p * (f ? 3 : 2) + (any(b2), any(b3), any(b4) as 0 or 1). */
+const BOOL_SOURCE = `#version 300 es
 in vec4 p;
 uniform bool f; uniform bvec2 b2; uniform bvec3 b3; uniform bvec4 b4;
 out vec4 out_p;
-void main() { out_p = p * (f ? 3.0 : 2.0) + vec4(b2.y ? 1.0 : 0.0, b3.z ? 1.0 : 0.0, b4.w ? 1.0 : 0.0, 0.0); }`;
+void main() { out_p = p * (f ? 3.0 : 2.0) + vec4(any(b2) ? 1.0 : 0.0, any(b3) ? 1.0 : 0.0, any(b4) ? 1.0 : 0.0, 0.0); }`;
 
 /** The smallest valid program: out_p = p. */
 export const PASS_SOURCE = '#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p; }';
