@@ -11,7 +11,8 @@
 //             capture, on, dispose, lost, followBuffer
 //   setup     (optional) names from setup.mjs beyond the default a, b, program, pipeline (every row
 //             has those): bools, capture, c8, ints, attr1, spare, foreign, lost, glBuffer, otherGl
-//   before    (optional) o => void, run after the setup: what makes the call a misuse (dispose())
+//   before    (optional) o => void, run after the setup: what makes the call a misuse (dispose(),
+//             a stepChecked() left pending as o.pending: the runner awaits it after the call)
 //   call      o => result or promise: the bad call. o holds the setup's objects (o.a, o.program,
 //             o.pipeline, ...), o.xfb (the runtime's engine), o.pkg (the package's exports, the default
 //             export as createXfb),
@@ -161,6 +162,10 @@ export const KNOWN_DRIFT = [
   { id: 'createProgram.shader.undeclared-name', webgl2: 'as expected', webgpu: 'XFB_COMPUTE_TRANSLATION: WGSL: line 4: unknown name \'nope\'' },
   { id: 'createPipeline.options.emits.number-entry', webgl2: 'XFB_UNSUPPORTED: createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine', webgpu: 'XFB_INVALID_ARGUMENT: createPipeline(): emits must be an array of { varying, count } (output names), one {output} entry each after the captured ones' },
   { id: 'createPipeline.options.emits.entry-without-count', webgl2: 'XFB_UNSUPPORTED: createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine', webgpu: 'XFB_INVALID_ARGUMENT: createPipeline(): emits must be an array of { varying, count } (output names), one {output} entry each after the captured ones' },
+  // WebGPU: step() and stepChecked() while a stepChecked() is pending are accepted (its pass and the next record on the same ping-pong side: a step is lost); WebGL2 refuses, naming internal methods (beginCheckedStep, pollCheckedStep) (3)
+  { id: 'step.while-stepChecked-pending.stepChecked', webgl2: 'XFB_INVALID_ARGUMENT: beginCheckedStep while a checked step is pending; poll it (pollCheckedStep) until it returns first', webgpu: 'no error: the call is accepted' },
+  { id: 'step.while-stepChecked-pending.step', webgl2: 'XFB_INVALID_ARGUMENT: step() while a checked step is pending; poll it (pollCheckedStep) until it returns first', webgpu: 'no error: the call is accepted' },
+  { id: 'step.while-stepChecked-pending.step-substeps', webgl2: 'XFB_INVALID_ARGUMENT: step() while a checked step is pending; poll it (pollCheckedStep) until it returns first', webgpu: 'no error: the call is accepted' },
   // WebGL2: a pipeline steps on after its buffer or program was disposed (WebGPU: XFB_DISPOSED) (2)
   { id: 'dispose.buffer.under-its-pipeline.step', webgl2: 'no error: the call is accepted; then buffer \'a\' after the call: element 0 is 2, not 1 (2,4,6,8,10,12,14,16...)', webgpu: 'as expected' },
   { id: 'dispose.program.under-its-pipeline.step', webgl2: 'no error: the call is accepted; then buffer \'a\' after the call: element 0 is 2, not 1 (2,4,6,8,10,12,14,16...); buffer \'b\' after the call: element 0 is 1, not 101 (1,2,3,4,5,6,7,8...)', webgpu: 'as expected' },

@@ -77,6 +77,8 @@ async function runRow(row, runtime) {
   } catch (e) {
     if (e && e.failedAt) { o = e.o; out.error = e.error; out.stage = `setup '${e.failedAt}'`; } else out.error = e;
   }
+  // What before() began (o.pending) must still finish: the refused call must not break it.
+  if (o.pending) await o.pending.catch((e) => out.lost.push(`what before() began failed: ${shown(e)}`));
   await checkNothingLost(o, out);
   for (const e of freeSetup(o)) out.lost.push(`freeing the setup threw ${shown(e)}`);
   const glError = webgl.gl.getError();

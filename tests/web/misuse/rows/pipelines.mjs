@@ -56,7 +56,12 @@ const NOT_PIPELINES = {
   undefined: [() => undefined], null: [() => null], string: [() => 'p'], 'pipeline-not-in-array': [(o) => o.pipeline], buffers: [(o) => [o.a]],
   'spare-engine': [(o) => [o.pipeline, o.spare.pipeline], ['spare']],
 };
+/** Calls on the spare engine's pipeline while its stepChecked() is pending (WebGL2 reads the step's
+ *  query across frames; WebGPU would record a second pass on the same ping-pong side). */
+const WHILE_CHECKED = { stepChecked: (p) => p.stepChecked(), step: (p) => p.step(), 'step-substeps': (p) => p.step(2) };
 const step = peer('step', [
+  family('step.while-stepChecked-pending', WHILE_CHECKED, (use) => ({
+    setup: ['spare'], code: INVALID, mentions: ['stepChecked('], before: (o) => { o.pending = o.spare.pipeline.stepChecked(); }, call: (o) => use(o.spare.pipeline) })),
   family('step.substeps', BAD_SUBSTEPS, (substeps) => ({ code: INVALID, mentions: ['substeps'], call: (o) => o.pipeline.step(substeps) })),
   family('steps.pipelines', NOT_PIPELINES, ([list, setup = []]) => ({ setup, code: INVALID, mentions: ['steps()'], call: (o) => o.xfb.steps(list(o)) })),
 ]);
