@@ -14,8 +14,8 @@
 //   c8       buffer 'c8', vec4 ATTR0 x 8 (another count)               check: reads zeros
 //   ints     buffer 'ints', int32 x4 ATTR0 x 4 (another component type)  check: reads 1..16
 //   attr1    buffer 'attr1', vec4 ATTR1 x 4 (another semantic)         check: reads A
-//   spare    a second engine of the same runtime (same context or device) with its own buffer,
-//            program and pipeline: o.spare = { xfb, buffer, program, pipeline }
+//   spare    a second engine of the same runtime (same context or device) with its own buffers,
+//            program and pipeline: o.spare = { xfb, buffer, output, program, pipeline }
 //   foreign  a buffer and a program of the OTHER runtime's engine: o.foreign = { buffer, program }
 //   lost     an engine of its own whose WebGL context is lost (WEBGL_lose_context) or whose
 //            GPUDevice is destroyed, with a buffer, a 'sim' program and a pipeline made before:
@@ -89,7 +89,7 @@ const MAKERS = {
     o.cleanup.push(() => xfb.dispose());
     const a = xfb.createBuffer({ format: VEC4, count: 4, data: A, label: 'spare a' }), b = xfb.createBuffer({ format: VEC4, count: 4, label: 'spare b' });
     const program = xfb.createProgram({ source: PASS_SOURCE, label: 'spare' });
-    o.spare = { xfb, buffer: a, program, pipeline: xfb.createPipeline(program, [{ input: a, output: b }]) };
+    o.spare = { xfb, buffer: a, output: b, program, pipeline: xfb.createPipeline(program, [{ input: a, output: b }]) };
   },
   foreign(o) {
     const other = o.env.other();

@@ -166,6 +166,8 @@ export const KNOWN_DRIFT = [
   { id: 'step.while-stepChecked-pending.stepChecked', webgl2: 'XFB_INVALID_ARGUMENT: beginCheckedStep while a checked step is pending; poll it (pollCheckedStep) until it returns first', webgpu: 'no error: the call is accepted' },
   { id: 'step.while-stepChecked-pending.step', webgl2: 'XFB_INVALID_ARGUMENT: step() while a checked step is pending; poll it (pollCheckedStep) until it returns first', webgpu: 'no error: the call is accepted' },
   { id: 'step.while-stepChecked-pending.step-substeps', webgl2: 'XFB_INVALID_ARGUMENT: step() while a checked step is pending; poll it (pollCheckedStep) until it returns first', webgpu: 'no error: the call is accepted' },
+  // WebGPU: a validation error (here: the application destroyed a GPUBuffer of xfb's) surfaces as XFB_GL_ERROR; WebGL2 finds the deleted buffer: XFB_DISPOSED (1)
+  { id: 'stepChecked.output-deleted-by-the-application', webgl2: 'as expected', webgpu: 'XFB_GL_ERROR: WebGPU validation error in step 1: [Buffer "spare b"] used in submit while destroyed. - While calling [Queue].Submit([[CommandBuffer]])' },
   // WebGL2: a pipeline steps on after its buffer or program was disposed (WebGPU: XFB_DISPOSED) (2)
   { id: 'dispose.buffer.under-its-pipeline.step', webgl2: 'no error: the call is accepted; then buffer \'a\' after the call: element 0 is 2, not 1 (2,4,6,8,10,12,14,16...)', webgpu: 'as expected' },
   { id: 'dispose.program.under-its-pipeline.step', webgl2: 'no error: the call is accepted; then buffer \'a\' after the call: element 0 is 2, not 1 (2,4,6,8,10,12,14,16...); buffer \'b\' after the call: element 0 is 1, not 101 (1,2,3,4,5,6,7,8...)', webgpu: 'as expected' },

@@ -51,10 +51,11 @@ function counted(ok) {
   globalThis.__xfbAsserts = (globalThis.__xfbAsserts ?? 0) + 1;
   return ok;
 }
+/** An outcome on one line (WebGPU's messages carry their call stack on further lines). */
 function shown(e) {
   if (e === undefined) return 'no error: the call is accepted';
-  if (e instanceof XfbError) return e.message;
-  return `throws ${e?.name ?? typeof e} (not an XfbError): ${e?.message ?? String(e)}`;
+  const text = e instanceof XfbError ? e.message : `throws ${e?.name ?? typeof e} (not an XfbError): ${e?.message ?? String(e)}`;
+  return text.replace(/\s*\n\s*/g, ' ');
 }
 
 // --- One row on one runtime -------------------------------------------------------------------------
@@ -86,7 +87,7 @@ async function runRow(row, runtime) {
   if (device) {
     await device.queue.onSubmittedWorkDone();
     const error = await device.popErrorScope();
-    if (error) out.lost.push(`a WebGPU validation error: ${error.message}`);
+    if (error) out.lost.push(`a WebGPU validation error: ${error.message.replace(/\s*\n\s*/g, ' ')}`);
   }
   return out;
 }

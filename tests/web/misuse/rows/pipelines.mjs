@@ -59,7 +59,13 @@ const NOT_PIPELINES = {
 /** Calls on the spare engine's pipeline while its stepChecked() is pending (WebGL2 reads the step's
  *  query across frames; WebGPU would record a second pass on the same ping-pong side). */
 const WHILE_CHECKED = { stepChecked: (p) => p.stepChecked(), step: (p) => p.step(), 'step-substeps': (p) => p.step(2) };
+/** The application deletes the WebGLBuffer (destroys the GPUBuffer) behind a buffer of xfb's. */
+const deleteHandle = (o, b) => (o.runtime === 'webgl2' ? o.env.webgl().deleteBuffer(b.glBuffer) : b.gpuBuffer.destroy());
 const step = peer('step', [
+  // stepChecked() only: a plain step() does not look (on WebGL2 that would cost a GL call per buffer per step).
+  { id: 'stepChecked.output-deleted-by-the-application', setup: ['spare'], code: 'XFB_DISPOSED',
+    messageMayDiffer: 'each names its own handle: the WebGLBuffer (a GL name) on WebGL2, the GPUBuffer on WebGPU',
+    before: (o) => deleteHandle(o, o.spare.output), call: (o) => o.spare.pipeline.stepChecked() },
   family('step.while-stepChecked-pending', WHILE_CHECKED, (use) => ({
     setup: ['spare'], code: INVALID, mentions: ['stepChecked('], before: (o) => { o.pending = o.spare.pipeline.stepChecked(); }, call: (o) => use(o.spare.pipeline) })),
   family('step.substeps', BAD_SUBSTEPS, (substeps) => ({ code: INVALID, mentions: ['substeps'], call: (o) => o.pipeline.step(substeps) })),
