@@ -51,11 +51,11 @@ function counted(ok) {
   globalThis.__xfbAsserts = (globalThis.__xfbAsserts ?? 0) + 1;
   return ok;
 }
-/** An outcome on one line (WebGPU's messages carry their call stack on further lines). */
+/** WebGPU's messages carry their call stack on further lines: one line per outcome. */
+const oneLine = (text) => text.replace(/\s*\n\s*/g, ' ');
 function shown(e) {
   if (e === undefined) return 'no error: the call is accepted';
-  const text = e instanceof XfbError ? e.message : `throws ${e?.name ?? typeof e} (not an XfbError): ${e?.message ?? String(e)}`;
-  return text.replace(/\s*\n\s*/g, ' ');
+  return oneLine(e instanceof XfbError ? e.message : `throws ${e?.name ?? typeof e} (not an XfbError): ${e?.message ?? String(e)}`);
 }
 
 // --- One row on one runtime -------------------------------------------------------------------------
@@ -87,7 +87,7 @@ async function runRow(row, runtime) {
   if (device) {
     await device.queue.onSubmittedWorkDone();
     const error = await device.popErrorScope();
-    if (error) out.lost.push(`a WebGPU validation error: ${error.message.replace(/\s*\n\s*/g, ' ')}`);
+    if (error) out.lost.push(`a WebGPU validation error: ${oneLine(error.message)}`);
   }
   return out;
 }
@@ -111,36 +111,38 @@ async function checkNothingLost(o, out) {
 }
 
 // --- A row's verdict over both runtimes ----------------------------------------------------------------
-/** Problems of one row: [{ kind: 'code' | 'message' | 'lost', text }]. */
+/** Problems of one row: [{ kind: 'code' | 'message' | 'lost', runtime (null: between the two), text }]. */
 function problemsOf(row, results) {
   const problems = [];
+  const add = (kind, runtime, text) => problems.push({ kind, runtime, text: runtime ? `${runtime}: ${text}` : text });
   for (const runtime of RUNTIMES) {
     const out = results[runtime], instead = row.notOn?.[runtime], code = instead?.code ?? row.code, e = out.error;
-    for (const text of out.lost) problems.push({ kind: 'lost', text: `${runtime}: ${text}` });
-    if (!counted(e instanceof XfbError && e.code === code)) problems.push({ kind: 'code', text: `${runtime}: expected ${code}, got ${shown(e)}` });
-    else if (!counted(instead || out.stage === 'call')) problems.push({ kind: 'code', text: `${runtime}: ${code} came from the ${out.stage}, not the call` });
+    for (const text of out.lost) add('lost', runtime, text);
+    if (!counted(e instanceof XfbError && e.code === code)) add('code', runtime, `expected ${code}, got ${shown(e)}`);
+    else if (!counted(instead || out.stage === 'call')) add('code', runtime, `${code} came from the ${out.stage}, not the call`);
     else if (!instead) for (const m of row.mentions ?? [])
-      if (!counted(e.message.includes(m))) problems.push({ kind: 'message', text: `${runtime}: the message does not name ${m}: ${e.message}` });
+      if (!counted(e.message.includes(m))) add('message', runtime, `the message does not name ${m}: ${shown(e)}`);
   }
   const [a, b] = RUNTIMES.map((r) => results[r].error);
   if (!row.notOn && a instanceof XfbError && b instanceof XfbError && !row.messageMayDiffer && !counted(a.message === b.message))
-    problems.push({ kind: 'message', text: `messages differ: webgl2 '${a.message}' / webgpu '${b.message}'` });
+    add('message', null, `messages differ: webgl2 '${shown(a)}' / webgpu '${shown(b)}'`);
   return problems;
 }
+/** Whether `runtime` gives the expected code with nothing lost (its message aside). */
+const runtimeRight = (problems, runtime) => !problems.some((p) => p.kind !== 'message' && p.runtime === runtime);
 
 /** What each runtime does today (for a KNOWN_DRIFT entry): 'as expected', or its error and what it lost. */
 function today(results, problems) {
   const clip = (text) => (text.length > 180 ? `${text.slice(0, 177)}...` : text);
   const messageDrift = problems.some((p) => p.kind === 'message');
   return RUNTIMES.map((r) => {
-    const own = problems.some((p) => p.kind !== 'message' && p.text.startsWith(`${r}:`));
-    if (!own && !messageDrift) return `${r}: as expected`;
+    if (runtimeRight(problems, r) && !messageDrift) return `${r}: as expected`;
     return `${r}: ${clip(shown(results[r].error))}${results[r].lost.length ? `; then ${clip(results[r].lost.join('; '))}` : ''}`;
   }).join(' | ');
 }
 
 // --- The cases --------------------------------------------------------------------------------------
-const drift = new Map(KNOWN_DRIFT.map((d) => [d.id, d]));
+const drift = new Set(KNOWN_DRIFT.map((d) => d.id));
 const totals = { rows: 0, both: 0, drift: 0, unexpected: 0, fixed: 0, kinds: { code: 0, message: 0, lost: 0 }, runtime: { webgl2: 0, webgpu: 0 } };
 
 test(`the table: ${ROWS.length} rows, ids unique, reasons given, KNOWN_DRIFT names rows`, () => {
@@ -170,7 +172,7 @@ for (const peer of [...new Set(ROWS.map((r) => r.peer))]) {
       const problems = problemsOf(row, results);
       const kinds = [...new Set(problems.map((p) => p.kind))];
       totals.rows++;
-      for (const r of RUNTIMES) if (!problems.some((p) => p.kind !== 'message' && p.text.startsWith(`${r}:`))) totals.runtime[r]++;
+      for (const r of RUNTIMES) if (runtimeRight(problems, r)) totals.runtime[r]++;
       for (const k of kinds) totals.kinds[k]++;
       if (!problems.length && !drift.has(row.id)) { passed++; totals.both++; continue; }
       if (!problems.length) {
