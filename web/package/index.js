@@ -140,7 +140,7 @@ class Xfb {
 
   // A recipe is valid while #epoch is unchanged; a refusal holds until #generation moves (a
   // pipeline created or freed, a restore). #pending: what wasm must learn before its next call.
-  #own; #epoch = 0; #generation = 0; #pending = new Set();
+  #own; #epoch = 0; #generation = 0; #pending = new Set(); #stepBits = 0;
   // Names adoptBuffer() put in Emscripten's table: how many live adoptions hold each.
   #adoptions = new Map();
 
@@ -152,6 +152,8 @@ class Xfb {
       if (gl.isContextLost()) fail('XFB_CONTEXT_LOST', "createXfb(): the WebGL context is lost; create the engine after its 'webglcontextrestored' event");
       this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
       module.GL.makeContextCurrent(this.#handle);
+      const bits = module.GL.xfbStateGuard.bits; // the engine's StateBit values
+      this.#stepBits = bits.program | bits.vertexArray | bits.writtenBindings;
       this.#engine = new module.Engine(ownsContext);
       const error = this.#engine.creationError();
       if (error) { this.#engine.delete(); throw error; }
@@ -422,31 +424,23 @@ class Xfb {
     }
     if (saved) this.#restore();
   }
-  // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
-  #s = { p: null, deleted: false, vao: null, buffer: null, tf: null, discard: false, other: null };
-  // A TF draw fails while a buffer it writes is bound elsewhere: ARRAY_BUFFER and the other
-  // bindings (GL.xfbUnbindWritten, engine/src/gl/state_guard.cpp) are cleared (and restored) when
-  // `writes(subject, buffer)` says a pass of `subject` may write their buffer (a recipe:
-  // recipeWrites, a steps() batch: batchWrites); another buffer stays bound, untouched.
+  // The application's state a replayed step changes, saved and restored by the engine's own
+  // JavaScript guard (Module.GL.xfbStateGuard, engine/src/gl/state_guard_library.js) with the bits
+  // of the replayed pass (#stepBits): its program and vertex array, and every binding of a buffer
+  // `writes(subject, buffer)` says a pass of `subject` may write (a recipe: recipeWrites, a steps()
+  // batch: batchWrites; a TF draw fails while a buffer it writes is bound elsewhere); another
+  // buffer stays bound, untouched. Its transform feedback binding and discard are read for the pass.
+  #s = { token: null, tf: null, discard: false };
   #save(subject, writes) {
-    const gl = this.#gl, s = this.#s;
     if (this.#own) return;
-    if ((s.p = gl.getParameter(0x8B8D))) s.deleted = gl.getProgramParameter(s.p, 0x8B80); // CURRENT_PROGRAM, DELETE_STATUS
-    s.vao = gl.getParameter(0x85B5); // VERTEX_ARRAY_BINDING
-    const buffer = gl.getParameter(0x8894); // ARRAY_BUFFER_BINDING
-    s.buffer = buffer !== null && writes(subject, buffer) ? buffer : null;
-    if (s.buffer) gl.bindBuffer(0x8892, null);
-    s.other = this.#module.GL.xfbUnbindWritten(gl, writes, subject);
+    const gl = this.#gl, s = this.#s;
+    s.token = this.#module.GL.xfbStateGuard.save(gl, this.#stepBits, writes, subject);
     s.tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
     s.discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
   }
   #restore() {
-    const gl = this.#gl, s = this.#s;
     if (this.#own) return;
-    gl.useProgram(s.p && !s.deleted && s.p.name !== 0 ? s.p : null); // name 0: a program xfb deleted (Emscripten's mark)
-    gl.bindVertexArray(s.vao);
-    if (s.buffer) gl.bindBuffer(0x8892, s.buffer);
-    if (s.other) this.#module.GL.xfbRebind(gl, s.other);
+    this.#module.GL.xfbStateGuard.restore(this.#gl, this.#s.token);
   }
 
   // XFB_FEEDBACK_ACTIVE unless the application's transform feedback is neither active nor paused.

@@ -5,6 +5,7 @@
 #include "js_values.hpp"
 #include "xfb/xfb.hpp"
 #include "xfb/plan_fields.hpp"
+#include "xfb/detail/step_replay.hpp"
 
 #include <emscripten/bind.h>
 
@@ -103,11 +104,11 @@ public:
     }
     /// kind: a ScalarKind's value (Module.enums().scalarKinds), the kind of the values at ptr.
     /// `uploaded`: a step replayed in JavaScript gave the value to the GL program already
-    /// (Program::uniformUploaded).
+    /// (detail::uniformUploaded).
     val setUniform(int id, std::string name, int kind, unsigned ptr, double bytes, bool uploaded) {
         return guarded([&] {
             program(id).setUniform(name, ScalarKind(kind), heapBytes(ptr, bytes));
-            if (uploaded) program(id).uniformUploaded(name);
+            if (uploaded) detail::uniformUploaded(program(id), name);
             return val::undefined();
         });
     }
@@ -151,11 +152,11 @@ public:
             return val::undefined();
         });
     }
-    /// Pipeline::recipe() for the replayed step (index.js Xfb#recipe): { refusal } or { program, vao, tf (Emscripten's
+    /// detail::stepRecipe() for the replayed step (index.js Xfb#recipe): { refusal } or { program, vao, tf (Emscripten's
     /// GL names per side), side, count, uniforms: [{ name, location, type, kind, components, arraySize }] }.
     val replayRecipe(int id) {
         return guarded([&] {
-            StepRecipe r = pipeline(id).recipe();
+            detail::StepRecipe r = detail::stepRecipe(pipeline(id));
             if (!r.refusal.empty()) return object({{"refusal", js(r.refusal)}});
             val uniforms = val::array();
             for (const auto& u : r.uniforms)
@@ -166,10 +167,10 @@ public:
                            {"count", js(r.count)}, {"uniforms", uniforms}});
         });
     }
-    /// JavaScript replayed `steps` steps, `lastCalls` GL calls in the last (Pipeline::stepsReplayed).
+    /// JavaScript replayed `steps` steps, `lastCalls` GL calls in the last (detail::stepsReplayed).
     val replayed(int id, double steps, int lastCalls) {
         return guarded([&] {
-            pipeline(id).stepsReplayed(std::uint64_t(steps), lastCalls);
+            detail::stepsReplayed(pipeline(id), std::uint64_t(steps), lastCalls);
             return val::undefined();
         });
     }
