@@ -25,13 +25,11 @@ const COMPONENT_TYPES = table({ float32: Float32Array, int32: Int32Array, uint32
 /** WebGL2 cannot allocate a buffer of 2^31 bytes or more (GLsizeiptr is 32-bit in the browser). */
 const MAX_BUFFER_BYTES = 2 ** 31 - 1;
 const EVENTS = ['contextlost', 'contextrestored'];
-// Calls that leave replayed steps' recipes valid (Xfb#recipe); any other makes the next step(1) go through wasm.
-const KEEPS_RECIPES = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'readbackReady', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'step', 'setUniform']);
-// Engine calls allowed while the application's transform feedback is active (others: XFB_FEEDBACK_ACTIVE):
-// no WebGL call; reading a query or a fence, legal then (a refused poll would leave a checked step
-// pending); and drawing captured vertices with the application's own program and state.
-const FEEDBACK_SAFE = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'takeForeignErrors', 'captureInfo', 'liveObjects',
-  'contextRestored', 'pollChecked', 'pollQueries', 'readbackReady', 'drawCaptured', 'drawSession']);
+// The Engine methods' traits as the bindings declare them (Module.engineMethods(), web/src/bindings.cpp),
+// as Sets: keepsRecipes (leaves replayed steps' recipes valid, Xfb#recipe; any other makes the next
+// step(1) go through wasm), feedbackSafe (allowed while the application's transform feedback is
+// active; others: XFB_FEEDBACK_ACTIVE), renewsRefusals (a refused recipe is asked again after it).
+let METHODS;
 const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
 /** The public enums' names (and ScalarKind's values) as the module gives them (Module.enums(), from
@@ -51,7 +49,11 @@ async function instantiate(factory, url) {
   module.ScalarKind = ENUMS.scalarKinds; // uniform kinds as numbers: { float: 0, int: 1, ... }
   return module;
 }
-const loadModule = () => instantiate(createXfbModule, wasmUrl);
+async function loadModule() {
+  const module = await instantiate(createXfbModule, wasmUrl);
+  METHODS ??= Object.fromEntries(Object.entries(module.engineMethods()).map(([trait, names]) => [trait, new Set(names)]));
+  return module;
+}
 /** The WebGPU module: the planner and the WGSL translator, no WebGL engine; fetched only by
  *  createXfb({ device }) (a separate file, so WebGL2 users never download the translator). */
 async function loadWebGpuModule() {
@@ -334,12 +336,12 @@ class Xfb {
     if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
     if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
     if (this.#lost) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
-    if (!FEEDBACK_SAFE.has(method) && !(this.#own && method === 'step')) this.#requireFeedbackIdle(method);
+    if (!METHODS.feedbackSafe.has(method) && !(this.#own && method === 'step')) this.#requireFeedbackIdle(method);
     const GL = this.#module.GL;
     if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
     this.#sync();
-    if (!KEEPS_RECIPES.has(method)) this.#epoch++;
-    if (method === 'createPipeline' || method === 'contextRestored') this.#generation++;
+    if (!METHODS.keepsRecipes.has(method)) this.#epoch++;
+    if (METHODS.renewsRefusals.has(method)) this.#generation++;
   }
   /** The bindings answer every call with its result or an XfbError (web/src/js_values.hpp). */
   #result(method, result) {
