@@ -359,16 +359,21 @@ enum MethodTraits : unsigned { Changes = 0, KeepsRecipes = 1u << 0, FeedbackSafe
 
 /// { keepsRecipes, feedbackSafe, renewsRefusals }: the names of the Engine methods with each trait.
 static val engineMethods() {
-    val keeps = val::array(), safe = val::array(), renews = val::array();
-    auto add = [&](const char* name, unsigned traits) {
-        if (traits & KeepsRecipes) keeps.call<void>("push", std::string(name));
-        if (traits & FeedbackSafe) safe.call<void>("push", std::string(name));
-        if (traits & RenewsRefusals) renews.call<void>("push", std::string(name));
+    struct Row {
+        const char* name;
+        unsigned traits;
     };
-#define XFB_ADD_METHOD_TRAITS(name, traits) add(#name, traits);
-    XFB_ENGINE_METHODS(XFB_ADD_METHOD_TRAITS)
-#undef XFB_ADD_METHOD_TRAITS
-    return object({{"keepsRecipes", keeps}, {"feedbackSafe", safe}, {"renewsRefusals", renews}});
+#define XFB_METHOD_ROW(name, traits) Row{#name, traits},
+    static constexpr Row rows[] = {XFB_ENGINE_METHODS(XFB_METHOD_ROW)};
+#undef XFB_METHOD_ROW
+    val out = val::object();
+    for (auto [trait, key] : {std::pair{KeepsRecipes, "keepsRecipes"}, std::pair{FeedbackSafe, "feedbackSafe"}, std::pair{RenewsRefusals, "renewsRefusals"}}) {
+        val names = val::array();
+        for (const Row& r : rows)
+            if (r.traits & trait) names.call<void>("push", std::string(r.name));
+        out.set(key, names);
+    }
+    return out;
 }
 
 EMSCRIPTEN_BINDINGS(xfb) {

@@ -15,9 +15,14 @@ extern "C" void xfb_state_guard_ready();
 namespace {
 // The JavaScript guard learns the bits by name once, when the module starts.
 [[maybe_unused]] const bool bitsGiven = [] {
-#define XFB_GIVE_STATE_BIT(bit, name) xfb_state_guard_bit(name, xfb::gl::bit);
-    XFB_GUARDED_STATE(XFB_GIVE_STATE_BIT)
-#undef XFB_GIVE_STATE_BIT
+    struct Row {
+        const char* name;
+        unsigned bit;
+    };
+#define XFB_STATE_BIT_ROW(bit, name) Row{name, xfb::gl::bit},
+    static constexpr Row rows[] = {XFB_GUARDED_STATE(XFB_STATE_BIT_ROW)};
+#undef XFB_STATE_BIT_ROW
+    for (const Row& r : rows) xfb_state_guard_bit(r.name, r.bit);
     xfb_state_guard_ready();
     return true;
 }();

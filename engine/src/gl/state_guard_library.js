@@ -161,7 +161,7 @@ mergeInto(LibraryManager.library, {
     var G = xfbStateGuard, given = G.given || {}, read = 0;
     function bit(name) {
       var v = given[name];
-      if (typeof v != 'number') throw new Error("xfb: the engine gives no state bit '" + name + "' (XFB_GUARDED_STATE in engine/src/gl/state_guard.hpp); teach state_guard_library.js the engine's names");
+      if (typeof v != 'number') throw new Error("XFB_INTERNAL: the engine gives no state bit '" + name + "' (XFB_GUARDED_STATE in engine/src/gl/state_guard.hpp); give state_guard_library.js the engine's names");
       read++;
       return v;
     }
@@ -171,7 +171,7 @@ mergeInto(LibraryManager.library, {
     G.discard = bit('discard'); G.textures = bit('textures'); G.pixelStore = bit('pixelStore'); G.samplers = bit('samplers');
     G.feedbackBuffer = bit('feedbackBuffer'); G.writtenBindings = bit('writtenBindings');
     if (read !== Object.keys(given).length)
-      throw new Error('xfb: the engine gives state bits that state_guard_library.js does not save (' + Object.keys(given).join(', ') + '); teach it the new ones');
+      throw new Error('XFB_INTERNAL: the engine gives state bits that state_guard_library.js does not save (' + Object.keys(given).join(', ') + '); teach it the new ones');
     GL['xfbStateGuard'] = { 'bits': Object.freeze(given), 'save': G.save, 'restore': G.restore };
   },
 
