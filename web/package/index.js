@@ -370,9 +370,9 @@ class Xfb {
     this.#engine.dispose(kind, id);
   }
 
-  // Replayed steps (README "Performance", CPU per step): after a step(1) in wasm, Pipeline::recipe()
+  // Replayed steps (README "Performance", CPU per step): after a step(1) in wasm, detail::stepRecipe()
   // names its WebGL objects; the next ones make the same calls here. Wasm learns the swaps and
-  // values (Pipeline::stepsReplayed, Program::uniformUploaded) before its next call.
+  // values (detail::stepsReplayed, detail::uniformUploaded: xfb/detail/step_replay.hpp) before its next call.
   get epoch() { return this.#epoch; }
   get generation() { return this.#generation; }
   /** The recipe for the next step(1)s, or { refusal }. `cache`: the program's kept values;
