@@ -13,9 +13,12 @@
 //             Saves the state `bits` names on the WebGL2RenderingContext `gl`; clears what must not
 //             stay bound while xfb runs (the bits' comments in state_guard.hpp) and sets the relied-on
 //             state (pixelStore, samplers) to xfb's values. `writes(subject, webglBuffer)` says whether
-//             the guarded work may write that buffer: bits.writtenBindings clears (and restores) every
-//             binding holding such a buffer. textures/samplers: units [firstUnit, firstUnit + units).
-//             Makes only the queries and binds the bits need: a token of bits 0 cost nothing.
+//             the guarded work may write that buffer (asked only with bits.writtenBindings, which
+//             clears and restores every binding holding such a buffer: ARRAY_BUFFER, UNIFORM_BUFFER
+//             and its indexed points, PIXEL_PACK/UNPACK, COPY_READ/WRITE; subject is passed through,
+//             so one predicate serves many callers without a closure each). textures/samplers: units
+//             [firstUnit, firstUnit + units). Makes only the queries and binds the bits need (bits 0:
+//             none). The token is opaque: hand it to restore() once.
 //   restore(gl, token, unwinding = false)
 //             Binds again what save() found, where it differs from what xfb leaves (xfb's code leaves
 //             its bindings at zero). unwinding: the guarded work stopped half-way (an exception), so
