@@ -13,6 +13,8 @@
 // the one JavaScript guard, which the npm package's replayed steps call too.
 #include "gl/gl_api.hpp"
 
+#include <bit>
+
 namespace xfb::detail { struct DeviceState; }
 
 namespace xfb::gl {
@@ -61,6 +63,9 @@ enum StateBit : unsigned {
 constexpr unsigned kStepState = CachedProgram | CachedVertexArray | CachedArrayBuffer | CachedWrittenBindings | CachedTransformFeedback | CachedDiscard;
 /// Everything (object creation, context restoration, captures): every bit but TakeForeignErrors.
 constexpr unsigned kAllState = 0u XFB_GUARDED_STATE(XFB_STATE_BIT_OR);
+#define XFB_STATE_BIT_COUNT(bit, name) +1
+static_assert(std::popcount(kAllState) == 0 XFB_GUARDED_STATE(XFB_STATE_BIT_COUNT), "XFB_GUARDED_STATE: one row per bit, no bit twice");
+static_assert(!(kAllState & TakeForeignErrors), "TakeForeignErrors is no state: the JavaScript guard never sees it");
 
 class StateGuard {
 public:
