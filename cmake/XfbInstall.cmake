@@ -18,8 +18,8 @@ install(TARGETS ${xfb_targets} EXPORT xfbTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # Public headers; plan_json.hpp belongs to the tools and bindings (nlohmann), headless_context.hpp
-# to native builds (EGL), the GL headers to builds with GL.
-set(xfb_header_excludes PATTERN plan_json.hpp EXCLUDE)
+# to native builds (EGL), the GL headers to builds with GL; detail/ is no public API (the bindings').
+set(xfb_header_excludes PATTERN plan_json.hpp EXCLUDE PATTERN detail EXCLUDE)
 if(EMSCRIPTEN OR XFB_PLAN_ONLY)
   list(APPEND xfb_header_excludes PATTERN headless_context.hpp EXCLUDE)
 endif()
@@ -34,6 +34,9 @@ if(EMSCRIPTEN AND NOT XFB_PLAN_ONLY)
   install(CODE "file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${xfb_glm_dir}\")
     file(CREATE_LINK /usr/include/glm \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${xfb_glm_dir}/glm\" SYMBOLIC)")
   target_include_directories(xfb INTERFACE $<INSTALL_INTERFACE:${xfb_glm_dir}>) # imported: -isystem anyway
+  # The state guard's JavaScript library, which libxfb.a calls (engine/CMakeLists.txt).
+  install(FILES ${XFB_STATE_GUARD_LIBRARY} DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  target_link_options(xfb INTERFACE $<INSTALL_INTERFACE:--js-library=$<INSTALL_PREFIX>/${CMAKE_INSTALL_LIBDIR}/state_guard_library.js>)
 endif()
 
 install(EXPORT xfbTargets NAMESPACE xfb:: DESTINATION ${XFB_CMAKE_DIR})

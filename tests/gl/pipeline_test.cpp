@@ -2,6 +2,7 @@
 // objects created in the steady state, lifetime of shared buffers.
 #include "gl_call_counter.hpp"
 #include "particles.hpp"
+#include "xfb/detail/step_replay.hpp"
 
 #include "../unit/test_util.hpp"
 
@@ -205,12 +206,12 @@ TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, a
     CHECK(first.lastStepGlCalls() == calls.withoutGetError() - 1); // the engine's own figure of the pass agrees with the measured one
 }
 
-TEST_CASE_FIXTURE(GlTest, "steps made from recipe() and reported with stepsReplayed() advance like step(), and recipe() says why it refuses") {
+TEST_CASE_FIXTURE(GlTest, "steps made from stepRecipe() and reported with stepsReplayed() advance like step(), and stepRecipe() says why it refuses") {
     Particles p(dev);
     Pipeline pipe(dev, p.program, {{&p.state, &p.scratch}});
     pipe.step();
     p.advanceReference();
-    StepRecipe r = pipe.recipe();
+    detail::StepRecipe r = detail::stepRecipe(pipe);
     REQUIRE(r.refusal.empty());
     CHECK(r.count == p.n);
     GLint dt = -1;
@@ -224,7 +225,7 @@ TEST_CASE_FIXTURE(GlTest, "steps made from recipe() and reported with stepsRepla
         if (i == 1) {
             p.program.setUniform("dt", 0.25f);
             glUniform1f(dt, 0.25f);
-            p.program.uniformUploaded("dt");
+            detail::uniformUploaded(p.program, "dt");
         }
         glBindVertexArray(r.vertexArrays[side]);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, r.transformFeedbacks[side]);
@@ -239,10 +240,10 @@ TEST_CASE_FIXTURE(GlTest, "steps made from recipe() and reported with stepsRepla
     glBindVertexArray(0);
     glUseProgram(0);
     const auto generation = p.state.generation();
-    std::string msg = XFB_REQUIRE_ERROR(pipe.stepsReplayed(1, -1), ErrorCode::InvalidArgument);
+    std::string msg = XFB_REQUIRE_ERROR(detail::stepsReplayed(pipe, 1, -1), ErrorCode::InvalidArgument);
     CHECK(contains(msg, "lastCalls -1"));
     CHECK(p.state.generation() == generation); // refused: nothing swapped
-    pipe.stepsReplayed(3, 10);
+    detail::stepsReplayed(pipe, 3, 10);
     p.advanceReference();
     p.dt = 0.25f;
     p.advanceReference();
@@ -250,16 +251,16 @@ TEST_CASE_FIXTURE(GlTest, "steps made from recipe() and reported with stepsRepla
     CHECK(pipe.stepsTaken() == 4);
     CHECK(pipe.lastStepGlCalls() == 10);
     CHECK(p.state.generation() == generation + 3);
-    CHECK(pipe.recipe().side == (r.side ^ 1));
+    CHECK(detail::stepRecipe(pipe).side == (r.side ^ 1));
     requireEqual(p.state.readAs<float>(), p.ref, "after three replayed steps (the state pair swapped by their parity)");
-    pipe.step(); // dt is on the GL program already (uniformUploaded): nothing to upload
+    pipe.step(); // dt is on the GL program already (detail::uniformUploaded): nothing to upload
     p.advanceReference();
     CHECK(pipe.lastStepGlCalls() == 9);
     requireEqual(p.state.readAs<float>(), p.ref, "a step() after the replayed ones");
     {
         Pipeline queried(dev, p.program, {{&p.state, &p.scratch}}, {.queries = true});
-        CHECK(contains(queried.recipe().refusal, "queries"));
-        CHECK(contains(pipe.recipe().refusal, "shared with another pipeline"));
+        CHECK(contains(detail::stepRecipe(queried).refusal, "queries"));
+        CHECK(contains(detail::stepRecipe(pipe).refusal, "shared with another pipeline"));
     }
-    CHECK(pipe.recipe().refusal.empty()); // the other pipeline is gone
+    CHECK(detail::stepRecipe(pipe).refusal.empty()); // the other pipeline is gone
 }

@@ -84,9 +84,77 @@ test('enums(): both modules give the C++ tables (xfb/enum_tables.hpp) that index
     assert.equal(new Set(e.errorCodes).size, 54, file);
     assert.equal(e.errorCodes[0], 'XFB_SHADER_SYNTAX', file);
     assert.equal(e.errorCodes.at(-1), 'XFB_INTERNAL', file);
+    // The C++ constants JavaScript checks against (xfb/limits.hpp, xfb/fusion_plan.hpp).
+    assert.deepEqual(e.constants, { maxBufferBytes: 2 ** 31 - 1, maxSubsteps: 256, substepUniform: 'xfb_substep' }, file);
   }
   // index.js's own checks list the module's names.
   const xfb = await createXfb();
   assert.throws(() => xfb.inspect('in vec4 p; out vec4 out_p;', { mode: 'sideways' }),
     (err) => err.code === 'XFB_INVALID_ARGUMENT' && /mode must be 'interleaved' or 'separate', got 'sideways'/.test(err.detail));
+});
+
+// The WebGL2 module's own data for the package: the Engine methods' traits and the one state guard.
+const loadGlModule = async () => (await import(pathToFileURL(`${npm}/dist/xfb.mjs`).href)).default({ XfbError });
+
+test('engineMethods(): every name is a bound Engine method, with the traits the bindings declare', async () => {
+  const module = await loadGlModule();
+  const traits = module.engineMethods();
+  assert.deepEqual(Object.keys(traits), ['keepsRecipes', 'feedbackSafe', 'renewsRefusals']);
+  for (const [trait, names] of Object.entries(traits))
+    for (const name of names) assert.equal(typeof module.Engine.prototype[name], 'function', `${trait}: '${name}' is no Engine method`);
+  // A per-frame step keeps the other pipelines' recipes; creating a buffer or stepping k substeps does not.
+  assert.ok(traits.keepsRecipes.includes('step') && traits.keepsRecipes.includes('setUniform'));
+  assert.ok(!traits.keepsRecipes.includes('createBuffer') && !traits.keepsRecipes.includes('stepSubsteps'));
+  // Polling a checked step stays legal inside the application's transform feedback; a step does not.
+  assert.ok(traits.feedbackSafe.includes('pollChecked') && !traits.feedbackSafe.includes('step'));
+  assert.deepEqual(traits.renewsRefusals, ['createPipeline', 'dispose', 'contextRestored']);
+});
+
+// A WebGL2 context stand-in for the guard: getParameter answers from `state` (pixel-store
+// parameters default to WebGL's defaults, bindings to null), every call is logged.
+const PIXEL_STORE_DEFAULTS = { 0x9240: false, 0x9241: false, 0x0CF2: 0, 0x0CF3: 0, 0x0CF4: 0, 0x0CF5: 4 };
+function recordingContext(state) {
+  const calls = [];
+  const log = (name) => (...args) => { calls.push([name, ...args]); };
+  return {
+    calls,
+    getParameter: (e) => state[e] ?? PIXEL_STORE_DEFAULTS[e] ?? null,
+    getIndexedParameter: () => null,
+    getProgramParameter: () => false,
+    isEnabled: (e) => !!state[e],
+    bindBuffer: log('bindBuffer'), bindBufferBase: log('bindBufferBase'), useProgram: log('useProgram'), bindVertexArray: log('bindVertexArray'),
+    bindTransformFeedback: log('bindTransformFeedback'), enable: log('enable'), disable: log('disable'), pixelStorei: log('pixelStorei'),
+  };
+}
+const ARRAY_BUFFER = 0x8892, ARRAY_BUFFER_BINDING = 0x8894, CURRENT_PROGRAM = 0x8B8D, VERTEX_ARRAY_BINDING = 0x85B5, UNPACK_ALIGNMENT = 0x0CF5;
+
+test('GL.xfbStateGuard: the engine\'s state bits by name, and one save/restore for the engine and the replayed step', async () => {
+  const guard = (await loadGlModule()).GL.xfbStateGuard;
+  const names = ['program', 'vertexArray', 'arrayBuffer', 'copyBuffers', 'unpackBuffer', 'transformFeedback', 'discard', 'textures', 'pixelStore',
+    'samplers', 'feedbackBuffer', 'writtenBindings'];
+  assert.deepEqual(Object.keys(guard.bits).sort(), [...names].sort());
+  const values = Object.values(guard.bits);
+  assert.ok(values.every((v) => Number.isInteger(v) && v > 0 && (v & (v - 1)) === 0), `one bit each: ${values}`);
+  assert.equal(new Set(values).size, names.length, 'no two names share a bit');
+  const b = guard.bits;
+  // The replayed step's bits: the application's program and vertex array come back; its
+  // ARRAY_BUFFER is cleared for the pass only when it holds a buffer the pass writes.
+  const program = { name: 7 }, vao = {}, written = {}, other = {};
+  for (const [bound, writes] of [[written, true], [other, false]]) {
+    const gl = recordingContext({ [CURRENT_PROGRAM]: program, [VERTEX_ARRAY_BINDING]: vao, [ARRAY_BUFFER_BINDING]: bound, [0x8A2F]: 0 });
+    const token = guard.save(gl, b.program | b.vertexArray | b.writtenBindings, (subject, buffer) => subject === 'recipe' && buffer === written, 'recipe');
+    assert.deepEqual(gl.calls, writes ? [['bindBuffer', ARRAY_BUFFER, null]] : [], 'save');
+    gl.calls.length = 0;
+    guard.restore(gl, token);
+    assert.deepEqual(gl.calls, [['useProgram', program], ['bindVertexArray', vao], ...(writes ? [['bindBuffer', ARRAY_BUFFER, written]] : [])], 'restore');
+  }
+  // arrayBuffer clears whatever ARRAY_BUFFER holds; pixelStore sets ALIGNMENT to 4 and back.
+  const gl = recordingContext({ [ARRAY_BUFFER_BINDING]: other, [UNPACK_ALIGNMENT]: 1 });
+  const token = guard.save(gl, b.arrayBuffer | b.pixelStore, () => false, null);
+  guard.restore(gl, token);
+  assert.deepEqual(gl.calls, [['bindBuffer', ARRAY_BUFFER, null], ['pixelStorei', UNPACK_ALIGNMENT, 4], ['bindBuffer', ARRAY_BUFFER, other], ['pixelStorei', UNPACK_ALIGNMENT, 1]]);
+  // Nothing asked, nothing done.
+  const idle = recordingContext({ [ARRAY_BUFFER_BINDING]: other });
+  guard.restore(idle, guard.save(idle, 0, () => true, null));
+  assert.deepEqual(idle.calls, []);
 });

@@ -25,13 +25,11 @@ const COMPONENT_TYPES = table({ float32: Float32Array, int32: Int32Array, uint32
 /** WebGL2 cannot allocate a buffer of 2^31 bytes or more (GLsizeiptr is 32-bit in the browser). */
 const MAX_BUFFER_BYTES = 2 ** 31 - 1;
 const EVENTS = ['contextlost', 'contextrestored'];
-// Calls that leave replayed steps' recipes valid (Xfb#recipe); any other makes the next step(1) go through wasm.
-const KEEPS_RECIPES = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'readbackReady', 'takeForeignErrors', 'captureInfo', 'liveObjects', 'step', 'setUniform']);
-// Engine calls allowed while the application's transform feedback is active (others: XFB_FEEDBACK_ACTIVE):
-// no WebGL call; reading a query or a fence, legal then (a refused poll would leave a checked step
-// pending); and drawing captured vertices with the application's own program and state.
-const FEEDBACK_SAFE = new Set(['capabilities', 'glName', 'programPlan', 'uniforms', 'pipelineInfo', 'fusion', 'replayRecipe', 'takeForeignErrors', 'captureInfo', 'liveObjects',
-  'contextRestored', 'pollChecked', 'pollQueries', 'readbackReady', 'drawCaptured', 'drawSession']);
+// The Engine methods' traits as the bindings declare them (Module.engineMethods(), web/src/bindings.cpp),
+// as Sets: keepsRecipes (leaves replayed steps' recipes valid, Xfb#recipe; any other makes the next
+// step(1) go through wasm), feedbackSafe (allowed while the application's transform feedback is
+// active; others: XFB_FEEDBACK_ACTIVE), renewsRefusals (a refused recipe is asked again after it).
+let METHODS;
 const GL_ERROR_NAMES = table({ 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' });
 
 /** The public enums' names (and ScalarKind's values) as the module gives them (Module.enums(), from
@@ -51,7 +49,11 @@ async function instantiate(factory, url) {
   module.ScalarKind = ENUMS.scalarKinds; // uniform kinds as numbers: { float: 0, int: 1, ... }
   return module;
 }
-const loadModule = () => instantiate(createXfbModule, wasmUrl);
+async function loadModule() {
+  const module = await instantiate(createXfbModule, wasmUrl);
+  METHODS ??= Object.fromEntries(Object.entries(module.engineMethods()).map(([trait, names]) => [trait, new Set(names)]));
+  return module;
+}
 /** The WebGPU module: the planner and the WGSL translator, no WebGL engine; fetched only by
  *  createXfb({ device }) (a separate file, so WebGL2 users never download the translator). */
 async function loadWebGpuModule() {
@@ -140,7 +142,7 @@ class Xfb {
 
   // A recipe is valid while #epoch is unchanged; a refusal holds until #generation moves (a
   // pipeline created or freed, a restore). #pending: what wasm must learn before its next call.
-  #own; #epoch = 0; #generation = 0; #pending = new Set();
+  #own; #epoch = 0; #generation = 0; #pending = new Set(); #stepBits = 0;
   // Names adoptBuffer() put in Emscripten's table: how many live adoptions hold each.
   #adoptions = new Map();
 
@@ -152,6 +154,8 @@ class Xfb {
       if (gl.isContextLost()) fail('XFB_CONTEXT_LOST', "createXfb(): the WebGL context is lost; create the engine after its 'webglcontextrestored' event");
       this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
       module.GL.makeContextCurrent(this.#handle);
+      const bits = module.GL.xfbStateGuard.bits; // the engine's StateBit values
+      this.#stepBits = bits.program | bits.vertexArray | bits.writtenBindings;
       this.#engine = new module.Engine(ownsContext);
       const error = this.#engine.creationError();
       if (error) { this.#engine.delete(); throw error; }
@@ -332,12 +336,12 @@ class Xfb {
     if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
     if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
     if (this.#lost) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
-    if (!FEEDBACK_SAFE.has(method) && !(this.#own && method === 'step')) this.#requireFeedbackIdle(method);
+    if (!METHODS.feedbackSafe.has(method) && !(this.#own && method === 'step')) this.#requireFeedbackIdle(method);
     const GL = this.#module.GL;
     if (GL.currentContext?.handle !== this.#handle) GL.makeContextCurrent(this.#handle);
     this.#sync();
-    if (!KEEPS_RECIPES.has(method)) this.#epoch++;
-    if (method === 'createPipeline' || method === 'contextRestored') this.#generation++;
+    if (!METHODS.keepsRecipes.has(method)) this.#epoch++;
+    if (METHODS.renewsRefusals.has(method)) this.#generation++;
   }
   /** The bindings answer every call with its result or an XfbError (web/src/js_values.hpp). */
   #result(method, result) {
@@ -366,9 +370,9 @@ class Xfb {
     this.#engine.dispose(kind, id);
   }
 
-  // Replayed steps (README "Performance", CPU per step): after a step(1) in wasm, Pipeline::recipe()
+  // Replayed steps (README "Performance", CPU per step): after a step(1) in wasm, detail::stepRecipe()
   // names its WebGL objects; the next ones make the same calls here. Wasm learns the swaps and
-  // values (Pipeline::stepsReplayed, Program::uniformUploaded) before its next call.
+  // values (detail::stepsReplayed, detail::uniformUploaded: xfb/detail/step_replay.hpp) before its next call.
   get epoch() { return this.#epoch; }
   get generation() { return this.#generation; }
   /** The recipe for the next step(1)s, or { refusal }. `cache`: the program's kept values;
@@ -422,31 +426,23 @@ class Xfb {
     }
     if (saved) this.#restore();
   }
-  // The application's state a step changes, as StateGuard saves it (gl/state_guard.cpp, kStepState).
-  #s = { p: null, deleted: false, vao: null, buffer: null, tf: null, discard: false, other: null };
-  // A TF draw fails while a buffer it writes is bound elsewhere: ARRAY_BUFFER and the other
-  // bindings (GL.xfbUnbindWritten, engine/src/gl/state_guard.cpp) are cleared (and restored) when
-  // `writes(subject, buffer)` says a pass of `subject` may write their buffer (a recipe:
-  // recipeWrites, a steps() batch: batchWrites); another buffer stays bound, untouched.
+  // The application's state a replayed step changes, saved and restored by the engine's own
+  // JavaScript guard (Module.GL.xfbStateGuard, engine/src/gl/state_guard_library.js) with the bits
+  // of the replayed pass (#stepBits): its program and vertex array, and every binding of a buffer
+  // `writes(subject, buffer)` says a pass of `subject` may write (a recipe: recipeWrites, a steps()
+  // batch: batchWrites; a TF draw fails while a buffer it writes is bound elsewhere); another
+  // buffer stays bound, untouched. Its transform feedback binding and discard are read for the pass.
+  #s = { token: null, tf: null, discard: false };
   #save(subject, writes) {
-    const gl = this.#gl, s = this.#s;
     if (this.#own) return;
-    if ((s.p = gl.getParameter(0x8B8D))) s.deleted = gl.getProgramParameter(s.p, 0x8B80); // CURRENT_PROGRAM, DELETE_STATUS
-    s.vao = gl.getParameter(0x85B5); // VERTEX_ARRAY_BINDING
-    const buffer = gl.getParameter(0x8894); // ARRAY_BUFFER_BINDING
-    s.buffer = buffer !== null && writes(subject, buffer) ? buffer : null;
-    if (s.buffer) gl.bindBuffer(0x8892, null);
-    s.other = this.#module.GL.xfbUnbindWritten(gl, writes, subject);
+    const gl = this.#gl, s = this.#s;
+    s.token = this.#module.GL.xfbStateGuard.save(gl, this.#stepBits, writes, subject);
     s.tf = gl.getParameter(0x8E25); // TRANSFORM_FEEDBACK_BINDING
     s.discard = gl.isEnabled(0x8C89); // RASTERIZER_DISCARD
   }
   #restore() {
-    const gl = this.#gl, s = this.#s;
     if (this.#own) return;
-    gl.useProgram(s.p && !s.deleted && s.p.name !== 0 ? s.p : null); // name 0: a program xfb deleted (Emscripten's mark)
-    gl.bindVertexArray(s.vao);
-    if (s.buffer) gl.bindBuffer(0x8892, s.buffer);
-    if (s.other) this.#module.GL.xfbRebind(gl, s.other);
+    this.#module.GL.xfbStateGuard.restore(this.#gl, this.#s.token);
   }
 
   // XFB_FEEDBACK_ACTIVE unless the application's transform feedback is neither active nor paused.

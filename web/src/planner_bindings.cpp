@@ -2,6 +2,7 @@
 // inspect() needs no GL context and works in Node.
 #include "js_values.hpp"
 #include "xfb/attribute_plan.hpp"
+#include "xfb/fusion_plan.hpp"
 #include "xfb/limits.hpp"
 #include "xfb/plan_fields.hpp"
 
@@ -29,14 +30,17 @@ static val normaliseFormat(val list) {
     return guarded([&] { return formatObject(parseFormat(list)); });
 }
 
-/// The names (and ScalarKind's values) of the public enums, from their tables (xfb/enum_tables.hpp):
-/// index.js validates and converts with these rather than copies of them.
+/// The names (and ScalarKind's values) of the public enums, from their tables (xfb/enum_tables.hpp),
+/// and the engine's constants that JavaScript checks against: index.js and webgpu.js validate and
+/// convert with these rather than copies of them. constants: { maxBufferBytes (2^31 - 1, a WebGL2
+/// buffer's limit), maxSubsteps (step(k): k in 1..maxSubsteps), substepUniform ('xfb_substep') }.
 static val enums() {
     val kinds = val::object();
     for (std::size_t i = 0; i < std::size(scalarKindNames); ++i) kinds.set(std::string(scalarKindNames[i]), int(i));
+    val constants = object({{"maxBufferBytes", js(limits::maxWebGLBufferBytes)}, {"maxSubsteps", js(limits::maxSubsteps)}, {"substepUniform", js(kSubstepUniform)}});
     return object({{"errorCodes", names(errorCodeNames)}, {"drawModes", names(drawModeNames)}, {"captureModes", names(captureModeNames)},
                    {"componentTypes", names(componentTypeNames)}, {"backends", names(backendNames)}, {"expansions", names(expansionNames)},
-                   {"scalarKinds", kinds}});
+                   {"scalarKinds", kinds}, {"constants", constants}});
 }
 
 EMSCRIPTEN_BINDINGS(xfb_planner) {

@@ -18,7 +18,7 @@
 
 namespace xfb {
 
-namespace detail { struct PipelineState; }
+namespace detail { struct PipelineState; struct StepReplay; }
 
 /// One entry of the role list (see EntryDesc): {input, output} state, {input} constants,
 /// {output} write-only. Buffers are shared with the pipeline: the Buffer objects may be moved
@@ -79,39 +79,6 @@ struct EmitReport {
     bool overflowed() const { return requested > capacity; }
 };
 
-
-/// What a steady step(1) does on the transform-feedback backend, as GL names, for a caller that
-/// issues the same calls itself and then tells the pipeline (Pipeline::stepsReplayed()); the
-/// npm package replays it from JavaScript (web/package/index.js, Xfb#recipe), without crossing into wasm.
-/// One such step is the 9 calls of Pipeline::step()'s pass (step() first asks whether the
-/// application's transform feedback is active, glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE); a
-/// replay that knows its own is not need not): glUseProgram(program); glUniform* for each
-/// value changed since the GL program last had it (then Program::uniformUploaded());
-/// glBindVertexArray(vertexArrays[side]); glBindTransformFeedback(GL_TRANSFORM_FEEDBACK,
-/// transformFeedbacks[side]); glEnable(GL_RASTERIZER_DISCARD); glBeginTransformFeedback(GL_POINTS);
-/// glDrawArrays(GL_POINTS, 0, count); glEndTransformFeedback(); glDisable(GL_RASTERIZER_DISCARD);
-/// glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0). The step after it uses side ^ 1.
-struct StepRecipe {
-    /// Empty when a step(1) may be replayed; otherwise why it must go through step() (the context
-    /// is lost, the compute backend, PipelineOptions::queries, emitted outputs, a checked step
-    /// pending, a buffer another pipeline also uses: its swaps would change the side).
-    std::string refusal;
-    unsigned program = 0;
-    unsigned vertexArrays[2] = {0, 0};
-    unsigned transformFeedbacks[2] = {0, 0};
-    int side = 0;
-    std::int64_t count = 0;
-    /// The program's uniforms a step uploads when changed (all but xfb_substep, which stays 0).
-    struct Uniform {
-        std::string name;    ///< without "[0]" for arrays
-        int location = -1;   ///< glGetUniformLocation
-        unsigned type = 0;   ///< GL_FLOAT_VEC3 ...: which glUniform*
-        ScalarKind kind = ScalarKind::Float; ///< what Program::setUniform() takes (Int for bool and samplers)
-        int components = 1;  ///< per element (16 for mat4)
-        int arraySize = 1;
-    };
-    std::vector<Uniform> uniforms;
-};
 
 /// Transform-feedback backend: builds, once, one vertex array object and one transform feedback object per ping-pong side
 /// (glGenVertexArrays, glGenTransformFeedbacks, glVertexAttrib(I)Pointer, glBindBufferBase).
@@ -189,17 +156,9 @@ public:
     std::uint64_t stepsTaken() const;
     /// GL calls the last pass itself made (9 for transform feedback, plus glUniform* for changed
     /// values), counted as the engine makes them; the shared-context guard's calls and the
-    /// glGetError of Debug builds are not included. After stepsReplayed(), the count it was given.
+    /// glGetError of Debug builds are not included. After steps replayed outside the pipeline (the
+    /// npm package's, not public API), the count they reported.
     int lastStepGlCalls() const;
-
-    /// The steady step(1) as GL names (see StepRecipe), valid until the next call on this
-    /// pipeline, its program or its buffers that is not stepsReplayed() or a uniform value.
-    StepRecipe recipe() const;
-    /// `steps` steps ran outside the pipeline as recipe() described them, the last one making
-    /// `lastCalls` GL calls: swaps every state pair (the names, by parity; Buffer::generation()
-    /// grows by `steps`), advances stepsTaken() and sets lastStepGlCalls(), as step() would have.
-    /// @throws Error InvalidArgument (the compute backend, which has no recipe; lastCalls < 0)
-    void stepsReplayed(std::uint64_t steps, int lastCalls);
 
     /// Emitted outputs: per budget, the last step's totals, read back (a fence, then
     /// glGetBufferSubData / glMapBufferRange; blocking, for tools and tests: a frame loop draws
@@ -219,6 +178,7 @@ public:
     void drawEmitted(std::string_view budget, DrawMode mode) const;
 
 private:
+    friend struct detail::StepReplay; // the npm package's replayed step (src/pipeline/step_replay.cpp)
     std::unique_ptr<detail::PipelineState> state_;
 };
 

@@ -58,11 +58,6 @@ public:
     void setUniform(std::string_view name, const glm::mat4& v);
     /// Raw form: `values` components of `kind` (a vec3[2] takes 6 floats).
     void setUniform(std::string_view name, ScalarKind kind, std::span<const std::byte> values);
-    /// Records that the GL program already holds the value of uniform `name` set last: the
-    /// caller uploaded it with glUniform* itself (a step replayed outside the Pipeline, see
-    /// Pipeline::recipe()), so the next step does not upload it again.
-    /// @throws Error UnknownUniform
-    void uniformUploaded(std::string_view name);
 
 private:
     friend struct detail::Access; // the engine's way to the state (src/gl/access.hpp)

@@ -17,7 +17,8 @@ namespace xfb {
 
 namespace {
 // Building: vertex arrays, transform feedback objects, the gather program and its buffers.
-constexpr unsigned kBuildState = gl::CachedProgram | gl::CachedVertexArray | gl::CachedArrayBuffer | gl::CachedTransformFeedback | gl::CachedFeedbackBuffer;
+constexpr unsigned kBuildState = gl::CachedProgram | gl::CachedVertexArray | gl::CachedArrayBuffer | gl::CachedWrittenBindings | gl::CachedTransformFeedback |
+                                  gl::CachedFeedbackBuffer;
 // A capture: the build state (buffer names may have changed), the pass, and the gather's upload
 // from a pixel-unpack buffer into textures on the units it samples.
 constexpr unsigned kCaptureState = kBuildState | gl::CachedDiscard | gl::CachedUnpackBuffer | gl::CachedTextures | gl::ReliedPixelStore |

@@ -331,13 +331,6 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
     u.version = ++s.versions; // set again even when equal: one glUniform call, as before
 }
 
-void Program::uniformUploaded(std::string_view name) {
-    auto& s = live(state_);
-    auto it = s.uniforms.find(name);
-    if (it == s.uniforms.end()) throw Error(ErrorCode::UnknownUniform, "program '" + s.desc.label + "' declares no uniform '" + std::string(name) + "'");
-    s.mirror.markApplied(name, it->second.version);
-}
-
 template<class T>
 static std::span<const std::byte> bytesOf(const T& v) {
     return std::as_bytes(std::span<const T>(&v, 1));

@@ -9,8 +9,11 @@
 // Code inside a guard leaves what it binds at zero where it can; the guard then rebinds only
 // what differs, so an application that keeps those bindings at zero pays queries, not binds.
 // On WebGL the saved state is kept as JavaScript objects (the engine's programs and buffers have
-// no Emscripten name), so the web build implements save/restore in JavaScript (state_guard.cpp).
+// no Emscripten name), so the web build saves and restores in JavaScript: state_guard_library.js,
+// the one JavaScript guard, which the npm package's replayed steps call too.
 #include "gl/gl_api.hpp"
+
+#include <bit>
 
 namespace xfb::detail { struct DeviceState; }
 
@@ -23,9 +26,6 @@ enum StateBit : unsigned {
     CachedVertexArray = 1u << 1,       // glBindVertexArray (and with it ELEMENT_ARRAY_BUFFER)
     // Generic buffer bindings: a non-zero one is unbound when the guard starts (a transform-feedback
     // draw fails on WebGL2 while its buffer is bound to another target) and rebound when it ends.
-    // On WebGL, CachedArrayBuffer (the entry points that draw) also clears and rebinds every other
-    // binding of an xfb buffer: generic UNIFORM_BUFFER, PIXEL_PACK/UNPACK, COPY_READ/WRITE and the
-    // indexed UNIFORM_BUFFER points (GL.xfbUnbindWritten in state_guard.cpp); native GL draws regardless.
     CachedArrayBuffer = 1u << 2,       // glBindBuffer(GL_ARRAY_BUFFER)
     // Copies and fences: also a non-zero transform feedback object is unbound around them (WebGL
     // refuses a copy from or into a buffer the bound object holds; Chromium was seen losing the page's
@@ -39,16 +39,33 @@ enum StateBit : unsigned {
     ReliedPixelStore = 1u << 8,        // UNPACK_ROW_LENGTH/SKIP_*/ALIGNMENT (+ FLIP_Y/PREMULTIPLY on WebGL) at defaults
     ReliedSamplers = 1u << 9,          // no sampler object on the guarded units (glBindSampler(unit, 0))
     CachedFeedbackBuffer = 1u << 11,   // the generic GL_TRANSFORM_FEEDBACK_BUFFER binding (glBindBufferBase sets it)
+    // WebGL only (native GL draws regardless): every binding that holds a buffer the guarded work
+    // may write is cleared and rebound: ARRAY_BUFFER, the generic UNIFORM_BUFFER, PIXEL_PACK/UNPACK,
+    // COPY_READ/WRITE and the indexed UNIFORM_BUFFER points. The entry points that draw set it
+    // (their buffers: xfb's), and so does the package's replayed step (its recipe's buffers).
+    CachedWrittenBindings = 1u << 12,
     // Not state: the entry point checks glGetError when it ends, so errors already pending when it
     // starts are the application's. They are drained into DeviceState::foreignErrors (kept, not
     // blamed on xfb, not thrown) so the check reports only what xfb's own calls raised.
     TakeForeignErrors = 1u << 10,
 };
 
+/// The state bits by the names JavaScript reads them under (state_guard_library.js, which the
+/// bindings give them to at start-up, and the npm package's replayed step): never retyped there.
+#define XFB_GUARDED_STATE(X)                                                                                              \
+    X(CachedProgram, "program") X(CachedVertexArray, "vertexArray") X(CachedArrayBuffer, "arrayBuffer")                 \
+    X(CachedCopyBuffers, "copyBuffers") X(CachedUnpackBuffer, "unpackBuffer") X(CachedTransformFeedback, "transformFeedback") \
+    X(CachedDiscard, "discard") X(CachedTextures, "textures") X(ReliedPixelStore, "pixelStore") X(ReliedSamplers, "samplers") \
+    X(CachedFeedbackBuffer, "feedbackBuffer") X(CachedWrittenBindings, "writtenBindings")
+#define XFB_STATE_BIT_OR(bit, name) | bit
+
 /// What a transform-feedback step touches (ARRAY_BUFFER: cleared, see CachedArrayBuffer).
-constexpr unsigned kStepState = CachedProgram | CachedVertexArray | CachedArrayBuffer | CachedTransformFeedback | CachedDiscard;
-/// Everything (object creation, context restoration, captures).
-constexpr unsigned kAllState = 0xBFF;
+constexpr unsigned kStepState = CachedProgram | CachedVertexArray | CachedArrayBuffer | CachedWrittenBindings | CachedTransformFeedback | CachedDiscard;
+/// Everything (object creation, context restoration, captures): every bit but TakeForeignErrors.
+constexpr unsigned kAllState = 0u XFB_GUARDED_STATE(XFB_STATE_BIT_OR);
+#define XFB_STATE_BIT_COUNT(bit, name) +1
+static_assert(std::popcount(kAllState) == 0 XFB_GUARDED_STATE(XFB_STATE_BIT_COUNT), "XFB_GUARDED_STATE: one row per bit, no bit twice");
+static_assert(!(kAllState & TakeForeignErrors), "TakeForeignErrors is no state: the JavaScript guard never sees it");
 
 class StateGuard {
 public:

@@ -252,42 +252,4 @@ std::int64_t Pipeline::count() const { return live(state_).plan.count; }
 std::uint64_t Pipeline::stepsTaken() const { return live(state_).steps; }
 int Pipeline::lastStepGlCalls() const { return live(state_).lastCalls; }
 
-StepRecipe Pipeline::recipe() const {
-    auto& s = live(state_);
-    StepRecipe r;
-    auto shared = [&] {
-        for (const auto* list : {&s.inputs, &s.outputs})
-            for (const auto& b : *list)
-                if (b && b->pipelines > 1) return true;
-        return false;
-    };
-    if (s.device->lost) r.refusal = "the context is lost";
-    else if (s.choice.backend != Backend::TransformFeedback) r.refusal = "the compute backend";
-    else if (s.options.queries) r.refusal = "queries: a PRIMITIVES_WRITTEN query per step";
-    else if (!s.emits.empty()) r.refusal = "emitted outputs";
-    else if (s.checking) r.refusal = "a checked step is pending";
-    else if (shared()) r.refusal = "a buffer is shared with another pipeline";
-    if (!r.refusal.empty()) return r;
-    r.program = s.program->program;
-    for (int i = 0; i < 2; ++i) r.vertexArrays[i] = s.vao[std::size_t(i)], r.transformFeedbacks[i] = s.tf[std::size_t(i)];
-    r.side = s.currentSide();
-    r.count = s.plan.count;
-    for (const auto& [name, u] : s.program->uniforms)
-        if (u.location >= 0 && name != kSubstepUniform) r.uniforms.push_back({name, u.location, u.type, u.kind, u.components, u.arraySize});
-    return r;
-}
-
-void Pipeline::stepsReplayed(std::uint64_t steps, int lastCalls) {
-    auto& s = live(state_);
-    // What no replay can have made: swapping for it would lose the state.
-    if (s.choice.backend != Backend::TransformFeedback)
-        throw Error(ErrorCode::InvalidArgument, "Pipeline::stepsReplayed: this pipeline runs the compute backend, which recipe() refuses; "
-                                                "step it with step()");
-    if (lastCalls < 0)
-        throw Error(ErrorCode::InvalidArgument, "Pipeline::stepsReplayed: lastCalls " + std::to_string(lastCalls) +
-                                                    " is negative; pass the GL calls the last replayed step made");
-    s.swap(steps);
-    s.lastCalls = lastCalls;
-}
-
 } // namespace xfb
