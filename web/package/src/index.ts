@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- dts-bundle-generator compiles from this entry alone: the reference is how it sees the bundler's module declarations
 /// <reference path="./modules.d.ts" />
 // xfb: transform feedback for WebGL2 (and the same API on WebGPU), as an ES module. The engine is
 // C++ compiled to WebAssembly (dist/xfb.mjs + dist/xfb.wasm); this package checks every argument
@@ -59,11 +60,18 @@ export default async function createXfb(options?: WebGl2Options): Promise<Xfb>;
 export default async function createXfb(options: WebGpuOptions): Promise<XfbWebGpu>;
 export default async function createXfb(given: WebGl2Options | WebGpuOptions = {}): Promise<Xfb | XfbWebGpu> {
   const options = checkKeys(given, OPTION_KEYS, 'createXfb()');
-  const backend = checkName(options.backend ?? (options.device ? 'webgpu' : 'webgl2'), ['webgl2', 'webgpu'] as const, 'createXfb(): backend', "'webgl2' or 'webgpu'");
+  const backend = checkName(
+    options.backend ?? (options.device ? 'webgpu' : 'webgl2'),
+    ['webgl2', 'webgpu'] as const,
+    'createXfb(): backend',
+    "'webgl2' or 'webgpu'",
+  );
   if (backend === 'webgpu') {
     if (options.gl || options.canvas) invalid("createXfb(): { backend: 'webgpu' } takes a device, not a canvas or gl");
-    if (options.ownsContext !== undefined) invalid('createXfb(): ownsContext is for WebGL2 contexts; a WebGPU engine changes no shared state');
-    if (options.contextAttributes !== undefined) invalid('createXfb(): contextAttributes are for WebGL2 canvases; a WebGPU engine takes a device');
+    if (options.ownsContext !== undefined)
+      invalid('createXfb(): ownsContext is for WebGL2 contexts; a WebGPU engine changes no shared state');
+    if (options.contextAttributes !== undefined)
+      invalid('createXfb(): contextAttributes are for WebGL2 canvases; a WebGPU engine takes a device');
     const gpu = await import('./webgpu/index.js'); // loaded only by WebGPU users
     return gpu.createWebGpuEngine(options.device);
   }
@@ -74,7 +82,8 @@ export default async function createXfb(given: WebGl2Options | WebGpuOptions = {
     invalid('createXfb(): gl must be a WebGL2RenderingContext');
   const canvas = options.canvas as HTMLCanvasElement | undefined;
   if (!gl && canvas) {
-    if (typeof canvas.getContext !== 'function') invalid('createXfb(): canvas must be an HTMLCanvasElement or OffscreenCanvas');
+    if (typeof canvas.getContext !== 'function')
+      invalid('createXfb(): canvas must be an HTMLCanvasElement or OffscreenCanvas');
     gl = canvas.getContext('webgl2', (options.contextAttributes as WebGLContextAttributes | undefined) ?? {});
     if (!gl) fail('XFB_UNSUPPORTED', 'this browser or canvas gives no WebGL2 context');
   }

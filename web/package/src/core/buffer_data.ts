@@ -1,6 +1,6 @@
 // Vertex formats and the bytes that fill buffers: one rule for both engines.
 import type { ComponentType } from '#engine-tables';
-import { checkByteLength, checkCount, checkKeys, checkName, typeName } from './checks.js';
+import { checkByteLength, checkCount, checkKeys, checkName, shown, typeName } from './checks.js';
 import { unwrap, invalid, type XfbError } from './errors.js';
 import type { BufferContents, BufferDescription, BufferLayout, RestoreSource } from './types.js';
 
@@ -8,7 +8,11 @@ import type { BufferContents, BufferDescription, BufferLayout, RestoreSource } f
 export type Bytes = Uint8Array<ArrayBuffer>;
 type ArrayType = Float32ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor;
 
-const COMPONENT_ARRAYS: Readonly<Record<ComponentType, ArrayType>> = { float32: Float32Array, int32: Int32Array, uint32: Uint32Array };
+const COMPONENT_ARRAYS: Readonly<Record<ComponentType, ArrayType>> = {
+  float32: Float32Array,
+  int32: Int32Array,
+  uint32: Uint32Array,
+};
 const FORMAT_KEYS = ['semantic', 'type', 'components', 'offset'] as const;
 const RESTORE_SOURCES: readonly RestoreSource[] = ['last-readback', 'initial', 'none'];
 
@@ -81,19 +85,27 @@ export function checkBufferDescription(
   checkByteLength(count, layout.stride, 'createBuffer()');
   const list = restores.map((r) => `'${r}'`).join(restores.length > 2 ? ', ' : ' or ');
   const restore = checkName(description.restore ?? restores[0], restores, 'createBuffer(): restore', list);
-  if (description.label !== undefined && typeof description.label !== 'string') invalid('createBuffer(): label must be a string');
+  if (description.label !== undefined && typeof description.label !== 'string')
+    invalid('createBuffer(): label must be a string');
   const data = description.data === undefined ? null : initialBytes(description.data, layout, count);
   return { layout, count, data, restore, label: description.label };
 }
 
 /** upload(data, { offset }): on both engines the offset and the length are whole 4-byte words (every
  *  component is 4 bytes) and the data fits the buffer. Returns the bytes and the offset. */
-export function checkUpload(data: unknown, options: unknown, layout: BufferLayout, byteLength: number): { bytes: Bytes; offset: number } {
+export function checkUpload(
+  data: unknown,
+  options: unknown,
+  layout: BufferLayout,
+  byteLength: number,
+): { bytes: Bytes; offset: number } {
   const offset = checkKeys(options, ['offset'], 'upload() options').offset ?? 0;
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset % 4 !== 0)
-    invalid(`upload(): offset must be a non-negative multiple of 4 bytes, got ${String(offset)}`);
+    invalid(`upload(): offset must be a non-negative multiple of 4 bytes, got ${shown(offset)}`);
   const bytes = bytesOf(data, layout, 'upload(): data');
   if (bytes.byteLength % 4 !== 0 || offset + bytes.byteLength > byteLength)
-    invalid(`upload(): ${bytes.byteLength} bytes at offset ${offset} do not fit the buffer's ${byteLength} bytes in whole 4-byte words`);
+    invalid(
+      `upload(): ${bytes.byteLength} bytes at offset ${offset} do not fit the buffer's ${byteLength} bytes in whole 4-byte words`,
+    );
   return { bytes, offset };
 }

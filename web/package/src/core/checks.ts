@@ -7,13 +7,23 @@ export function typeName(value: unknown): string {
   return value === null ? 'null' : typeof value;
 }
 
+/** A value as a message shows it: as template literals do (an object as '[object Object]'). */
+export function shown(value: unknown): string {
+  return String(value);
+}
+
 /** Checks an options object's keys and returns a copy of its own properties without a prototype:
  *  validation never reads an inherited property (Object.prototype.count, a class getter). */
-export function checkKeys<K extends string>(object: unknown, allowed: readonly K[], what: string): Partial<Record<K, unknown>> {
+export function checkKeys<K extends string>(
+  object: unknown,
+  allowed: readonly K[],
+  what: string,
+): Partial<Record<K, unknown>> {
   if (object === null || typeof object !== 'object' || Array.isArray(object)) invalid(`${what} must be an object`);
   const own = Object.create(null) as Partial<Record<K, unknown>>;
   for (const key of Object.keys(object)) {
-    if (!(allowed as readonly string[]).includes(key)) invalid(`${what}: unknown key '${key}' (allowed: ${allowed.join(', ')})`);
+    if (!(allowed as readonly string[]).includes(key))
+      invalid(`${what}: unknown key '${key}' (allowed: ${allowed.join(', ')})`);
     own[key as K] = (object as Record<string, unknown>)[key];
   }
   return own;
@@ -60,7 +70,9 @@ export function checkByteLength(count: number, stride: number, what: string): vo
 export function checkSubsteps(substeps: unknown): number {
   const max = constants().maxSubsteps;
   if (typeof substeps !== 'number' || !Number.isInteger(substeps) || substeps < 1 || substeps > max)
-    invalid(`step(${String(substeps)}): the number of substeps must be an integer 1..${max} (limits::maxSubsteps); call step() more often for more`);
+    invalid(
+      `step(${String(substeps)}): the number of substeps must be an integer 1..${max} (limits::maxSubsteps); call step() more often for more`,
+    );
   return substeps;
 }
 

@@ -1,6 +1,6 @@
 // The draws of a capture (WebGL2 only, but checked here with every other argument).
 import type { DrawMode } from '#engine-tables';
-import { checkKeys, checkName } from './checks.js';
+import { checkKeys, checkName, shown } from './checks.js';
 import { tables } from './engine_tables.js';
 import { invalid } from './errors.js';
 import type { DrawBackOptions } from './types.js';
@@ -27,14 +27,18 @@ export interface CheckedDraw {
 }
 
 export function checkDraw(given: unknown, what: string, extraKeys: readonly string[] = []): CheckedDraw {
-  const draw: Record<string, unknown> = checkKeys(given, ['mode', 'count', 'indices', 'restartIndex', ...extraKeys], what);
+  const draw: Record<string, unknown> = checkKeys(
+    given,
+    ['mode', 'count', 'indices', 'restartIndex', ...extraKeys],
+    what,
+  );
   const mode = checkDrawMode(draw.mode, what);
   const { count, indices, restartIndex } = draw;
   let checkedIndices: Uint32Array | null = null;
   let restart = -1;
   if (indices !== undefined) {
     if (count !== undefined) invalid(`${what}: give either count or indices, not both`);
-    const typedMax = INDEX_MAX.get((indices as object | null)?.constructor);
+    const typedMax = INDEX_MAX.get(indices === null ? undefined : indices.constructor);
     const max = typedMax ?? 0xffffffff;
     if (Array.isArray(indices)) {
       indices.forEach((v: unknown, i) => {
@@ -46,7 +50,7 @@ export function checkDraw(given: unknown, what: string, extraKeys: readonly stri
     checkedIndices = Uint32Array.from(indices as ArrayLike<number>);
     const r = restartIndex === undefined ? max : restartIndex;
     if (r !== null && (typeof r !== 'number' || !Number.isInteger(r) || r < 0 || r > 0xffffffff))
-      invalid(`${what}: restartIndex must be an integer 0..4294967295 or null, got ${String(r)}`);
+      invalid(`${what}: restartIndex must be an integer 0..4294967295 or null, got ${shown(r)}`);
     restart = r ?? -1;
   } else {
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
@@ -59,12 +63,16 @@ export function checkDraw(given: unknown, what: string, extraKeys: readonly stri
 }
 
 /** drawCaptured() / drawSession() options: a mode to draw with instead, an instance count. */
-export function checkDrawBack(given: unknown, what: string, extraKeys: readonly string[] = []): Required<Omit<DrawBackOptions, 'mode'>> & { mode: DrawMode | undefined; rest: Record<string, unknown> } {
+export function checkDrawBack(
+  given: unknown,
+  what: string,
+  extraKeys: readonly string[] = [],
+): Required<Omit<DrawBackOptions, 'mode'>> & { mode: DrawMode | undefined; rest: Record<string, unknown> } {
   const options: Record<string, unknown> = checkKeys(given, ['mode', 'instances', ...extraKeys], `${what} options`);
   const mode = options.mode === undefined ? undefined : checkDrawMode(options.mode, what);
   const instances = options.instances ?? 1;
   if (typeof instances !== 'number' || !Number.isInteger(instances) || instances < 1)
-    invalid(`${what}: instances must be a positive integer, got ${String(instances)}`);
+    invalid(`${what}: instances must be a positive integer, got ${shown(instances)}`);
   const rest: Record<string, unknown> = {};
   for (const key of extraKeys) rest[key] = options[key];
   return { mode, instances, rest };

@@ -23,7 +23,11 @@ export interface EngineTables {
 }
 
 // TEMPORARY (issue 24): the engine's limits until Module.enums().constants lands; remove then.
-const constantsFallback: EngineConstants = { maxBufferBytes: 2 ** 31 - 1, maxSubsteps: 256, substepUniform: 'xfb_substep' };
+const constantsFallback: EngineConstants = {
+  maxBufferBytes: 2 ** 31 - 1,
+  maxSubsteps: 256,
+  substepUniform: 'xfb_substep',
+};
 
 let loaded: EngineTables | undefined;
 

@@ -5,7 +5,9 @@ import { invalid } from './errors.js';
 /** What each event hands its listeners. */
 export interface EventDetails<Buffer> {
   contextlost: { reason?: string; message?: string };
-  contextrestored: { buffers: { buffer: Buffer; label: string; restoredFrom: 'initial' | 'last-readback' | 'upload' | 'none' }[] };
+  contextrestored: {
+    buffers: { buffer: Buffer; label: string; restoredFrom: 'initial' | 'last-readback' | 'upload' | 'none' }[];
+  };
 }
 
 /** The events of both engines ('contextrestored' never fires on WebGPU: a lost device is not restored). */

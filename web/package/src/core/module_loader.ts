@@ -10,7 +10,10 @@ export interface PlannerModule {
   normaliseFormat(format: object[]): unknown;
 }
 
-export type ModuleFactory<M> = (options: { locateFile: (file: string) => string; XfbError: typeof XfbError }) => Promise<M>;
+export type ModuleFactory<M> = (options: {
+  locateFile: (file: string) => string;
+  XfbError: typeof XfbError;
+}) => Promise<M>;
 
 /** Instantiates a module from its factory and the static URL of its .wasm; the bindings answer a
  *  failure with an XfbError of this package. */

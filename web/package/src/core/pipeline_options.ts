@@ -17,7 +17,10 @@ const KEYS = ['count', 'queries', 'fuseSubsteps', 'emits', 'overflow'] as const;
 export function checkPipelineOptions(given: unknown, backend: 'webgl2' | 'webgpu'): CheckedPipelineOptions {
   const emitsGiven = (given as { emits?: unknown } | null)?.emits;
   if (backend === 'webgl2' && Array.isArray(emitsGiven) && emitsGiven.length)
-    fail('XFB_UNSUPPORTED', 'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine');
+    fail(
+      'XFB_UNSUPPORTED',
+      'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine',
+    );
   const o = checkKeys(given, backend === 'webgpu' ? KEYS : KEYS.slice(0, 3), 'createPipeline() options');
   const checked: CheckedPipelineOptions = { common: {}, emits: [], overflow: 'error' };
   const count = checkOptionalCount(o.count, 'createPipeline(): count');
@@ -28,9 +31,16 @@ export function checkPipelineOptions(given: unknown, backend: 'webgl2' | 'webgpu
   if (fuseSubsteps !== undefined) checked.common.fuseSubsteps = fuseSubsteps;
   const emits = o.emits ?? [];
   if (!Array.isArray(emits) || emits.some((e: unknown) => !isEmitDesc(e)))
-    invalid('createPipeline(): emits must be an array of { varying, count } (output names), one {output} entry each after the captured ones');
+    invalid(
+      'createPipeline(): emits must be an array of { varying, count } (output names), one {output} entry each after the captured ones',
+    );
   checked.emits = (emits as EmitDesc[]).map((e) => ({ varying: e.varying, count: e.count }));
-  checked.overflow = checkName(o.overflow ?? 'error', ['error', 'clamp'] as const, 'createPipeline(): overflow', "'error' or 'clamp'");
+  checked.overflow = checkName(
+    o.overflow ?? 'error',
+    ['error', 'clamp'] as const,
+    'createPipeline(): overflow',
+    "'error' or 'clamp'",
+  );
   return checked;
 }
 

@@ -232,7 +232,9 @@ export type UniformValue = number | ArrayLike<number>;
 // WebGPU types: the DOM's when @webgpu/types (or a newer lib.dom) declares them, else `object`,
 // so the package's types need no WebGPU types installed.
 /** The global type named K (its prototype), or `object` where no such global is declared. */
-export type GlobalType<K extends string> = typeof globalThis extends { [key in K]: { prototype: infer T } } ? T : object;
+export type GlobalType<K extends string> = typeof globalThis extends { [key in K]: { prototype: infer T } }
+  ? T
+  : object;
 export type GPUDeviceType = GlobalType<'GPUDevice'>;
 export type GPUBufferType = GlobalType<'GPUBuffer'>;
 export type GPUTextureType = GlobalType<'GPUTexture'>;

@@ -29,17 +29,26 @@ export function checkUniformName(name: unknown): string {
  *  for what is not a number, XFB_UNIFORM_TYPE for a non-integer or out-of-range int/uint value. */
 export function checkUniformValues(name: string, value: unknown, kind: UniformNumberKind): number[] {
   const values =
-    typeof value === 'number' ? [value] : Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value as ArrayLike<unknown>) : null;
-  if (!values || values.length === 0) invalid(`setUniform('${name}'): value must be a number, an array of numbers or a typed array`);
+    typeof value === 'number'
+      ? [value]
+      : Array.isArray(value) || ArrayBuffer.isView(value)
+        ? Array.from(value as ArrayLike<unknown>)
+        : null;
+  if (!values || values.length === 0)
+    invalid(`setUniform('${name}'): value must be a number, an array of numbers or a typed array`);
   values.forEach((v, i) => {
-    if (typeof v !== 'number' || Number.isNaN(v)) invalid(`setUniform('${name}'): value[${i}] is ${String(v)}, not a number`);
+    if (typeof v !== 'number' || Number.isNaN(v))
+      invalid(`setUniform('${name}'): value[${i}] is ${String(v)}, not a number`);
   });
   const numbers = values as number[];
   if (kind !== 'float') {
     const [lo, hi] = INTEGER_RANGES[kind];
     numbers.forEach((v, i) => {
       if (!Number.isInteger(v) || v < lo || v > hi)
-        fail('XFB_UNIFORM_TYPE', `setUniform('${name}'): value[${i}] is ${v}, but the uniform takes ${kind} values: integers ${lo}..${hi}`);
+        fail(
+          'XFB_UNIFORM_TYPE',
+          `setUniform('${name}'): value[${i}] is ${v}, but the uniform takes ${kind} values: integers ${lo}..${hi}`,
+        );
     });
   }
   return numbers;

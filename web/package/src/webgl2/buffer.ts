@@ -22,7 +22,17 @@ export class XfbBuffer extends WebGl2Object {
   #shadowSource: ShadowSource;
 
   /** @internal Use `Xfb.createBuffer()` or `Xfb.adoptBuffer()`. */
-  constructor(owner: Xfb, registry: ObjectRegistry, id: number, layout: BufferLayout, count: number, restore: RestoreSource, initial: Uint8Array | null, label: string, adoptedName: number) {
+  constructor(
+    owner: Xfb,
+    registry: ObjectRegistry,
+    id: number,
+    layout: BufferLayout,
+    count: number,
+    restore: RestoreSource,
+    initial: Uint8Array | null,
+    label: string,
+    adoptedName: number,
+  ) {
     super(owner, registry, 'buffer', id);
     this.#layout = layout;
     this.#count = count;

@@ -1,4 +1,4 @@
-import { checkKeys, checkIndex } from '../core/checks.js';
+import { checkIndex, checkKeys, shown } from '../core/checks.js';
 import { checkDraw, checkDrawBack } from '../core/draws.js';
 import { invalid } from '../core/errors.js';
 import type { ObjectRegistry } from '../core/registry.js';
@@ -32,7 +32,9 @@ export class XfbCapture extends WebGl2Object {
     const d = checkDraw(draw, 'capture()');
     const bytes = d.indices ? new Uint8Array(d.indices.buffer) : null;
     const indexCount = d.indices ? d.indices.length : -1;
-    return this.owner.withHeap(bytes, (pointer) => this.owner.call(CHANGES, 'capture', this.id, d.mode, d.count, pointer, indexCount, d.restart));
+    return this.owner.withHeap(bytes, (pointer) =>
+      this.owner.call(CHANGES, 'capture', this.id, d.mode, d.count, pointer, indexCount, d.restart),
+    );
   }
 
   /** Draws the last capture's vertices with the program and vertex array bound on the context
@@ -47,17 +49,25 @@ export class XfbCapture extends WebGl2Object {
    *  the same record layout (README "Append captures").
    *  @throws XfbError XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH: the whole session is checked first, nothing written. */
   captureSession(parts: SessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
-    const firstRecord = checkIndex(checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord ?? 0, 'captureSession(): firstRecord');
-    if (!Array.isArray(parts) || parts.length === 0) invalid('captureSession(): parts must be a non-empty array of draws');
+    const firstRecord = checkIndex(
+      checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord ?? 0,
+      'captureSession(): firstRecord',
+    );
+    if (!Array.isArray(parts) || parts.length === 0)
+      invalid('captureSession(): parts must be a non-empty array of draws');
     const list = parts.map((given, i) => {
       const what = `captureSession(): parts[${i}]`;
       const d = checkDraw(given, what, ['program']);
-      const part: { mode: string; count: number; indices?: Uint32Array; restartIndex?: number; program?: number } = { mode: d.mode, count: d.count };
+      const part: { mode: string; count: number; indices?: Uint32Array; restartIndex?: number; program?: number } = {
+        mode: d.mode,
+        count: d.count,
+      };
       if (d.indices) part.indices = d.indices;
       if (d.restart >= 0) part.restartIndex = d.restart;
       const program = d.rest.program;
       if (program !== undefined) {
-        if (!(program instanceof XfbProgram) || program.owner !== this.owner) invalid(`${what}: program must be an XfbProgram of this engine`);
+        if (!(program instanceof XfbProgram) || program.owner !== this.owner)
+          invalid(`${what}: program must be an XfbProgram of this engine`);
         part.program = program.id;
       }
       return part;
@@ -72,7 +82,7 @@ export class XfbCapture extends WebGl2Object {
     const o = checkDrawBack(options, 'drawSession()', ['part']);
     const part = o.rest.part;
     if (part !== undefined && (typeof part !== 'number' || !Number.isInteger(part) || part < 0))
-      invalid(`drawSession(): part must be a non-negative integer, got ${String(part)}`);
+      invalid(`drawSession(): part must be a non-negative integer, got ${shown(part)}`);
     this.owner.call(POLLS, 'drawSession', this.id, part ?? -1, o.mode ?? '', o.instances);
   }
 }

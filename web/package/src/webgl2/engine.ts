@@ -28,7 +28,7 @@ import { XfbBuffer } from './buffer.js';
 import { XfbCapture } from './capture.js';
 import { XfbPipeline } from './pipeline.js';
 import { XfbProgram } from './program.js';
-import { Recipe, type KeptUniform, type ReplayState, type WasmSync } from './replay.js';
+import { Recipe, recipeWrites, type KeptUniform, type ReplayState, type WasmSync } from './replay.js';
 import { StateGuard } from './state_guard.js';
 import type { NamedBuffer, WasmEngine, WebGl2Module } from './wasm_module.js';
 
@@ -94,7 +94,10 @@ export class Xfb {
     this.#scratch = new UniformScratch(module);
     if (!gl) return;
     if (gl.isContextLost())
-      fail('XFB_CONTEXT_LOST', "createXfb(): the WebGL context is lost; create the engine after its 'webglcontextrestored' event");
+      fail(
+        'XFB_CONTEXT_LOST',
+        "createXfb(): the WebGL context is lost; create the engine after its 'webglcontextrestored' event",
+      );
     this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
     module.GL.makeContextCurrent(this.#handle);
     const engine = new module.Engine(ownsContext);
@@ -145,18 +148,28 @@ export class Xfb {
    *  @throws XfbError XFB_BUFFER_TOO_LARGE over 2^31-1 bytes, XFB_INVALID_ARGUMENT, XFB_FORMAT_INVALID. */
   createBuffer(description: BufferDescription): XfbBuffer {
     const d = checkBufferDescription((f) => this.#module.normaliseFormat(f), description);
-    const id = this.withHeap(d.data, (pointer, bytes) => this.call(CHANGES, 'createBuffer', d.layout.attributes, d.count, pointer, bytes));
+    const id = this.withHeap(d.data, (pointer, bytes) =>
+      this.call(CHANGES, 'createBuffer', d.layout.attributes, d.count, pointer, bytes),
+    );
     const initial = d.data ? d.data.slice() : null;
-    return this.#objects.add(new XfbBuffer(this, this.#objects, id, d.layout, d.count, d.restore, initial, d.label ?? `buffer${id}`, 0));
+    return this.#objects.add(
+      new XfbBuffer(this, this.#objects, id, d.layout, d.count, d.restore, initial, d.label ?? `buffer${id}`, 0),
+    );
   }
 
   /** Adopts a WebGLBuffer another library owns (an engine's vertex buffer) as an xfb buffer of
    *  { format, count }, typically a write-only { output } the simulation writes straight into.
    *  xfb never deletes it; after a context loss its owner recreates it: adopt the new one.
    *  @throws XfbError XFB_CAPACITY when it is smaller than count x stride. */
-  adoptBuffer(description: { glBuffer: WebGLBuffer; format: VertexAttribute[]; count: number; label?: string }): XfbBuffer {
+  adoptBuffer(description: {
+    glBuffer: WebGLBuffer;
+    format: VertexAttribute[];
+    count: number;
+    label?: string;
+  }): XfbBuffer {
     const d = checkKeys(description, ['glBuffer', 'format', 'count', 'label'], 'adoptBuffer()');
-    if (typeof WebGLBuffer === 'undefined' || !(d.glBuffer instanceof WebGLBuffer)) invalid('adoptBuffer(): glBuffer must be a WebGLBuffer');
+    if (typeof WebGLBuffer === 'undefined' || !(d.glBuffer instanceof WebGLBuffer))
+      invalid('adoptBuffer(): glBuffer must be a WebGLBuffer');
     const layout = normaliseFormat((f) => this.#module.normaliseFormat(f), d.format);
     const count = checkCount(d.count, 'adoptBuffer(): count');
     checkByteLength(count, layout.stride, 'adoptBuffer()');
@@ -182,7 +195,9 @@ export class Xfb {
     }
     if (!known) this.#adoptions.set(name, 1);
     else if (adoptions) this.#adoptions.set(name, adoptions + 1);
-    return this.#objects.add(new XfbBuffer(this, this.#objects, id, layout, count, 'none', null, d.label ?? `adopted${id}`, name));
+    return this.#objects.add(
+      new XfbBuffer(this, this.#objects, id, layout, count, 'none', null, d.label ?? `adopted${id}`, name),
+    );
   }
 
   /** Compiles and links the simulation (a GLSL ES vertex shader) with its captured varyings.
@@ -201,7 +216,13 @@ export class Xfb {
     this.#checkProgram(program, 'createPipeline()');
     const o = checkPipelineOptions(options, 'webgl2').common;
     const written: XfbBuffer[] = [];
-    const id = this.call(CREATES_PIPELINE, 'createPipeline', program.id, this.#entries(entries, 'createPipeline()', written), o);
+    const id = this.call(
+      CREATES_PIPELINE,
+      'createPipeline',
+      program.id,
+      this.#entries(entries, 'createPipeline()', written),
+      o,
+    );
     return this.#objects.add(new XfbPipeline(this, this.#objects, id, program, written));
   }
 
@@ -211,7 +232,8 @@ export class Xfb {
     this.#checkProgram(program, 'createCapture()');
     const o = checkKeys(options, ['vertexCount', 'expansion'], 'createCapture() options');
     checkOptionalCount(o.vertexCount, 'createCapture(): vertexCount');
-    if (o.expansion !== undefined) checkName(o.expansion, tables().expansions, 'createCapture(): expansion', oneOf(tables().expansions));
+    if (o.expansion !== undefined)
+      checkName(o.expansion, tables().expansions, 'createCapture(): expansion', oneOf(tables().expansions));
     const id = this.call(CHANGES, 'createCapture', program.id, this.#entries(entries, 'createCapture()'), o);
     return this.#objects.add(new XfbCapture(this, this.#objects, id));
   }
@@ -246,7 +268,10 @@ export class Xfb {
    *  capture) began: raised by other code on the shared context, so never reported as xfb's own
    *  and never dropped. Returns them (oldest first, at most 16) and clears the list. */
   takeForeignGlErrors(): { code: number; name: string }[] {
-    return this.call(READS, 'takeForeignErrors').map((code) => ({ code, name: GL_ERROR_NAMES[code] ?? `0x${code.toString(16)}` }));
+    return this.call(READS, 'takeForeignErrors').map((code) => ({
+      code,
+      name: GL_ERROR_NAMES[code] ?? `0x${code.toString(16)}`,
+    }));
   }
 
   /** Counts of live engine objects, for leak checks. @throws XfbError XFB_DISPOSED after dispose(). */
@@ -375,13 +400,14 @@ export class Xfb {
     const guard = this.#guard;
     if (this.#ownsContext || !guard) return recipe.pass(false, null);
     this.#probe?.requireIdle('step()');
-    guard.save(recipe, Recipe.writes);
+    guard.save(recipe, recipeWrites);
     recipe.pass(guard.rasterizerDiscard, guard.transformFeedback);
     guard.restore();
   }
 
   #requireEngine(): WasmEngine {
-    if (!this.#engine) fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
+    if (!this.#engine)
+      fail('XFB_UNSUPPORTED', 'this engine has no WebGL2 context: pass { canvas } or { gl } to createXfb()');
     return this.#engine;
   }
 
@@ -393,8 +419,10 @@ export class Xfb {
   #enter(effect: CallEffect, method: string): WasmEngine {
     if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
     const engine = this.#requireEngine();
-    if (this.#lost) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
-    if (effect.feedback === 'checked' || (effect.feedback === 'checked-unless-owned' && !this.#ownsContext)) this.#probe?.requireIdle(method);
+    if (this.#lost)
+      fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
+    if (effect.feedback === 'checked' || (effect.feedback === 'checked-unless-owned' && !this.#ownsContext))
+      this.#probe?.requireIdle(method);
     this.#makeCurrent();
     this.#syncWasm();
     if (!effect.keepsRecipes) this.#epoch++;
@@ -407,7 +435,8 @@ export class Xfb {
     if (result instanceof XfbError) {
       // Lost before the event arrived (the browser can lose a context at any call, e.g. out of GPU
       // memory): that is the cause, not whatever the failed call saw.
-      if (this.#gl?.isContextLost()) fail('XFB_CONTEXT_LOST', `${method}: the WebGL context was lost; wait for the 'contextrestored' event`);
+      if (this.#gl?.isContextLost())
+        fail('XFB_CONTEXT_LOST', `${method}: the WebGL context was lost; wait for the 'contextrestored' event`);
       throw result;
     }
     return result;
@@ -421,7 +450,8 @@ export class Xfb {
   }
 
   #checkProgram(program: unknown, what: string): asserts program is XfbProgram {
-    if (!(program instanceof XfbProgram) || program.owner !== this) invalid(`${what}: the first argument must be a program of this engine`);
+    if (!(program instanceof XfbProgram) || program.owner !== this)
+      invalid(`${what}: the first argument must be a program of this engine`);
   }
 
   // `written`, if given, receives the buffers a pass may write: outputs, and the inputs of state pairs.
@@ -433,7 +463,8 @@ export class Xfb {
       for (const role of ['input', 'output'] as const) {
         const buffer = entry[role];
         if (buffer === undefined) continue;
-        if (!(buffer instanceof XfbBuffer) || buffer.owner !== this) invalid(`entries[${i}].${role} must be a buffer of this engine`);
+        if (!(buffer instanceof XfbBuffer) || buffer.owner !== this)
+          invalid(`entries[${i}].${role} must be a buffer of this engine`);
         ids[role] = buffer.id;
       }
       if (written && entry.output !== undefined)
@@ -466,7 +497,7 @@ export class Xfb {
 function batchWrites(pipelines: XfbPipeline[], buffer: WebGLBuffer): boolean {
   for (const p of pipelines) {
     const recipe = p.validRecipe;
-    if (recipe !== null && Recipe.writes(recipe, buffer)) return true;
+    if (recipe !== null && recipeWrites(recipe, buffer)) return true;
   }
   return false;
 }

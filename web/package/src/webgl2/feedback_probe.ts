@@ -28,7 +28,8 @@ export class FeedbackProbe {
     if (this.#lastIndex < 0) this.#lastIndex = (gl.getParameter(MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS) as number) - 1;
     const k = this.#lastIndex;
     let active: boolean;
-    if (gl.getIndexedParameter(TRANSFORM_FEEDBACK_BUFFER_BINDING, k)) active = gl.getParameter(TRANSFORM_FEEDBACK_ACTIVE) as boolean;
+    if (gl.getIndexedParameter(TRANSFORM_FEEDBACK_BUFFER_BINDING, k))
+      active = gl.getParameter(TRANSFORM_FEEDBACK_ACTIVE) as boolean;
     else {
       const generic = gl.getParameter(TRANSFORM_FEEDBACK_BUFFER_BINDING) as WebGLBuffer | null;
       const probe = (this.#probe ??= gl.createBuffer());

@@ -4,10 +4,15 @@ import type { UniformNumberKind } from '../core/uniform_values.js';
 import type { WebGl2Module } from './wasm_module.js';
 
 /** Copies bytes into the wasm heap for the duration of `use(pointer, length)`. */
-export function withHeapBytes<T>(module: WebGl2Module, bytes: Uint8Array | null, use: (pointer: number, length: number) => T): T {
+export function withHeapBytes<T>(
+  module: WebGl2Module,
+  bytes: Uint8Array | null,
+  use: (pointer: number, length: number) => T,
+): T {
   if (!bytes || bytes.byteLength === 0) return use(0, 0);
   const pointer = module._malloc(bytes.byteLength);
-  if (!pointer) fail('XFB_OUT_OF_MEMORY', `the WebAssembly heap has no room for ${bytes.byteLength} bytes; use smaller buffers`);
+  if (!pointer)
+    fail('XFB_OUT_OF_MEMORY', `the WebAssembly heap has no room for ${bytes.byteLength} bytes; use smaller buffers`);
   try {
     module.HEAPU8.set(bytes, pointer);
     return use(pointer, bytes.byteLength);

@@ -43,7 +43,8 @@ export class XfbPipeline extends WebGl2Object {
     }
     const replay = this.#replay;
     const owner = this.owner;
-    if (replay !== null && 'recipe' in replay && replay.recipe.epoch === owner.epoch) return owner.replay(replay.recipe);
+    if (replay !== null && 'recipe' in replay && replay.recipe.epoch === owner.epoch)
+      return owner.replay(replay.recipe);
     owner.stepInWasm(this.id);
     if (replay === null || !('generation' in replay) || replay.generation !== owner.generation)
       this.#replay = owner.replayState(this.id, this.#keptUniforms, this.#written);
@@ -52,7 +53,9 @@ export class XfbPipeline extends WebGl2Object {
   /** @internal The recipe the next step(1) replays, or null (it goes through wasm). */
   get validRecipe(): Recipe | null {
     const replay = this.#replay;
-    return replay !== null && 'recipe' in replay && replay.recipe.epoch === this.owner.epoch && !this.disposed ? replay.recipe : null;
+    return replay !== null && 'recipe' in replay && replay.recipe.epoch === this.owner.epoch && !this.disposed
+      ? replay.recipe
+      : null;
   }
 
   /** How the next step() runs: replayed from JavaScript (the steady step's WebGL calls, named by
@@ -61,7 +64,10 @@ export class XfbPipeline extends WebGl2Object {
   get stepPath(): StepPath {
     if (this.validRecipe) return { replayed: true };
     const replay = this.#replay;
-    return { replayed: false, reason: replay && 'refusal' in replay ? replay.refusal : 'the first step, or a call since that may change it' };
+    return {
+      replayed: false,
+      reason: replay && 'refusal' in replay ? replay.refusal : 'the first step, or a call since that may change it',
+    };
   }
 
   /** Whether step(k > 1) runs its substeps in one pass, and why not. */

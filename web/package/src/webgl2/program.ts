@@ -60,14 +60,21 @@ export class XfbProgram extends WebGl2Object {
     const numberKind = numberKindOf(declared?.kind);
     const values = checkUniformValues(name, value, numberKind);
     const kind = scalarKind(numberKind);
-    if (kept?.kind === kind && values.length % kept.components === 0 && values.length <= kept.max && !owner.isContextLost) {
+    if (
+      kept?.kind === kind &&
+      values.length % kept.components === 0 &&
+      values.length <= kept.max &&
+      !owner.isContextLost
+    ) {
       kept.value = kept.scalar ? (values[0] as number) : values;
       kept.uploadToGl = true;
       this.#tellWasm(kept);
       return;
     }
     // A refusal (the engine's message), or a program no step replays yet.
-    owner.withValues(values, kind, (pointer, n) => owner.call(SETS_UNIFORM, 'setUniform', this.id, name, kind, pointer, n, false));
+    owner.withValues(values, kind, (pointer, n) =>
+      owner.call(SETS_UNIFORM, 'setUniform', this.id, name, kind, pointer, n, false),
+    );
   }
 
   /** @internal The values replayed steps keep, by name. */
@@ -81,7 +88,11 @@ export class XfbProgram extends WebGl2Object {
       if (!kept.tellWasm) continue;
       kept.tellWasm = false;
       const values = kept.scalar ? [kept.value as number] : (kept.value as number[]);
-      unwrap(this.owner.withValues(values, kept.kind, (pointer, n) => engine.setUniform(this.id, name, kept.kind, pointer, n, !kept.uploadToGl)));
+      unwrap(
+        this.owner.withValues(values, kept.kind, (pointer, n) =>
+          engine.setUniform(this.id, name, kept.kind, pointer, n, !kept.uploadToGl),
+        ),
+      );
     }
   }
 

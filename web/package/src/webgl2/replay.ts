@@ -46,12 +46,21 @@ const MATRIX_SUFFIX: Readonly<Record<number, string>> = {
 };
 
 type Setter = (value: number | number[]) => void;
-type UniformFunction = (this: WebGL2RenderingContext, location: WebGLUniformLocation | null, ...args: unknown[]) => void;
+type UniformFunction = (
+  this: WebGL2RenderingContext,
+  location: WebGLUniformLocation | null,
+  ...args: unknown[]
+) => void;
 
 // The upload of one kept value to `location`, made once per recipe with the exact arity: a scalar goes
 // by value (uniform1f(l, x) is faster than uniform1fv in Chromium, and a call with surplus arguments
 // or out-of-range reads is slower than either).
-function uniformSetter(gl: WebGL2RenderingContext, location: WebGLUniformLocation | null, u: RecipeUniform, kept: KeptUniform): Setter {
+function uniformSetter(
+  gl: WebGL2RenderingContext,
+  location: WebGLUniformLocation | null,
+  u: RecipeUniform,
+  kept: KeptUniform,
+): Setter {
   const suffix = kept.numberKind === 'float' ? 'f' : kept.numberKind === 'uint' ? 'ui' : 'i';
   if (kept.scalar) {
     if (suffix === 'f') return (x) => gl.uniform1f(location, x as number);
@@ -69,7 +78,8 @@ function uniformSetter(gl: WebGL2RenderingContext, location: WebGLUniformLocatio
   // Unrolled per arity: a spread call is slower on the per-step path.
   switch (u.components) {
     case 1:
-      return (v) => (v as number[]).length === 1 ? f.call(gl, location, (v as number[])[0]) : fv.call(gl, location, v);
+      return (v) =>
+        (v as number[]).length === 1 ? f.call(gl, location, (v as number[])[0]) : fv.call(gl, location, v);
     case 2:
       return (v) => {
         const a = v as number[];
@@ -92,10 +102,17 @@ function uniformSetter(gl: WebGL2RenderingContext, location: WebGLUniformLocatio
 }
 
 // The WebGLUniformLocation of Emscripten's location id, resolved as its glGetUniformLocation does.
-function uniformLocation(gl: WebGL2RenderingContext, program: EmscriptenProgram, id: number): WebGLUniformLocation | null {
+function uniformLocation(
+  gl: WebGL2RenderingContext,
+  program: EmscriptenProgram,
+  id: number,
+): WebGLUniformLocation | null {
   const known = program.uniformLocsById?.[id];
   if (typeof known !== 'number') return known ?? null;
-  const location = gl.getUniformLocation(program, (program.uniformArrayNamesById[id] ?? '') + (known > 0 ? `[${known}]` : ''));
+  const location = gl.getUniformLocation(
+    program,
+    (program.uniformArrayNamesById[id] ?? '') + (known > 0 ? `[${known}]` : ''),
+  );
   (program.uniformLocsById as Record<number, WebGLUniformLocation | null>)[id] = location;
   return location;
 }
@@ -144,7 +161,18 @@ export class Recipe implements WasmSync {
         const max = u.components * u.arraySize;
         const numberKind = source.numberKindOf(u.kind);
         const scalar = max === 1;
-        kept = { name: u.name, kind: u.kind, numberKind, components: u.components, max, scalar, fast: scalar && numberKind === 'float', value: null, uploadToGl: false, tellWasm: false };
+        kept = {
+          name: u.name,
+          kind: u.kind,
+          numberKind,
+          components: u.components,
+          max,
+          scalar,
+          fast: scalar && numberKind === 'float',
+          value: null,
+          uploadToGl: false,
+          tellWasm: false,
+        };
         keptUniforms.set(u.name, kept);
       }
       uniforms.push({ kept, set: uniformSetter(gl, uniformLocation(gl, program, u.location), u, kept) });
@@ -152,7 +180,8 @@ export class Recipe implements WasmSync {
     for (const kept of keptUniforms.values()) kept.uploadToGl = false; // the wasm step just now uploaded every value
     const vertexArrays = given.vao.map((n) => GL.vaos[n] as WebGLVertexArrayObject);
     const feedbacks = given.tf.map((n) => GL.transformFeedbacks[n] as WebGLTransformFeedback);
-    const count = given.count, pending = source.pending;
+    const count = given.count,
+      pending = source.pending;
     let side = given.side;
     this.pass = (discard, feedbackAfter) => {
       gl.useProgram(program);
@@ -178,14 +207,15 @@ export class Recipe implements WasmSync {
     };
   }
 
-  /** Whether a replayed pass may write the WebGLBuffer `buffer`. Asked only when a binding holds a
-   *  buffer, and without allocating (every step). */
-  static writes(recipe: Recipe, buffer: WebGLBuffer): boolean {
-    return recipe.written === null || recipe.written.includes(buffer);
-  }
-
   syncToWasm(engine: WasmEngine): void {
     if (this.#replaysUntold) unwrap(engine.replayed(this.#pipeline, this.#replaysUntold, this.#lastPassCalls));
     this.#replaysUntold = 0;
   }
+}
+
+/** Whether a replayed pass of `recipe` may write the WebGLBuffer `buffer` (written null: a buffer was
+ *  disposed under the pipeline, so it cannot say). Asked only when a binding holds a buffer, and
+ *  without allocating (every step). */
+export function recipeWrites(recipe: Recipe, buffer: WebGLBuffer): boolean {
+  return recipe.written === null || recipe.written.includes(buffer);
 }

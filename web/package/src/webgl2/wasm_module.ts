@@ -2,7 +2,17 @@
 // Emscripten's objects survives Closure by web/src/closure_externs.js (checked by tests/web/size.mjs).
 import type { PlannerModule } from '../core/module_loader.js';
 import type { XfbError } from '../core/errors.js';
-import type { BufferLayout, Capabilities, CaptureCount, Fusion, LiveObjects, Plan, PipelineInfo, SessionPlan, StepReport } from '../core/types.js';
+import type {
+  BufferLayout,
+  Capabilities,
+  CaptureCount,
+  Fusion,
+  LiveObjects,
+  Plan,
+  PipelineInfo,
+  SessionPlan,
+  StepReport,
+} from '../core/types.js';
 import type { CheckedProgramOptions } from '../core/program_options.js';
 
 /** A result of the bindings: the value, or the failure as an XfbError. */
@@ -21,7 +31,10 @@ export interface NamedBuffer extends WebGLBuffer {
 
 /** Emscripten's GL object (library.js exposes it as Module.GL). */
 export interface EmscriptenGl {
-  registerContext(gl: WebGL2RenderingContext, attributes: { majorVersion: number; minorVersion: number; enableExtensionsByDefault: boolean }): number;
+  registerContext(
+    gl: WebGL2RenderingContext,
+    attributes: { majorVersion: number; minorVersion: number; enableExtensionsByDefault: boolean },
+  ): number;
   makeContextCurrent(handle: number): boolean;
   currentContext?: { handle: number };
   getNewId(table: unknown[]): number;
@@ -30,7 +43,11 @@ export interface EmscriptenGl {
   vaos: WebGLVertexArrayObject[];
   transformFeedbacks: WebGLTransformFeedback[];
   /** gl/state_guard.cpp: clears the bindings other than ARRAY_BUFFER that hold a buffer `writes` names. */
-  xfbUnbindWritten<S>(gl: WebGL2RenderingContext, writes: (subject: S, buffer: WebGLBuffer) => boolean, subject: S): unknown;
+  xfbUnbindWritten<S>(
+    gl: WebGL2RenderingContext,
+    writes: (subject: S, buffer: WebGLBuffer) => boolean,
+    subject: S,
+  ): unknown;
   xfbRebind(gl: WebGL2RenderingContext, saved: unknown): void;
 }
 
@@ -47,7 +64,15 @@ export interface RecipeUniform {
 /** Pipeline::recipe(): the WebGL objects of the steady step, or why it is not replayed. */
 export type ReplayRecipe =
   | { refusal: string }
-  | { refusal?: undefined; program: number; vao: number[]; tf: number[]; side: number; count: number; uniforms: RecipeUniform[] };
+  | {
+      refusal?: undefined;
+      program: number;
+      vao: number[];
+      tf: number[];
+      side: number;
+      count: number;
+      uniforms: RecipeUniform[];
+    };
 
 export interface DeclaredUniform {
   kind: number;
@@ -84,9 +109,23 @@ export interface WasmEngine {
   readbackReady(readback: number): Result<boolean>;
   takeReadback(readback: number): Result<Uint8Array>;
   programPlan(program: number): Result<Plan>;
-  setUniform(program: number, name: string, kind: number, pointer: number, bytes: number, uploaded: boolean): Result<void>;
+  setUniform(
+    program: number,
+    name: string,
+    kind: number,
+    pointer: number,
+    bytes: number,
+    uploaded: boolean,
+  ): Result<void>;
   captureInfo(capture: number): Result<{ expansion: 'driver' | 'engine'; vertexCount: number }>;
-  capture(capture: number, mode: string, count: number, pointer: number, indices: number, restart: number): Result<CaptureCount>;
+  capture(
+    capture: number,
+    mode: string,
+    count: number,
+    pointer: number,
+    indices: number,
+    restart: number,
+  ): Result<CaptureCount>;
   drawCaptured(capture: number, mode: string, instances: number): Result<void>;
   captureSession(capture: number, parts: object[], firstRecord: number): Result<SessionPlan>;
   drawSession(capture: number, part: number, mode: string, instances: number): Result<void>;

@@ -15,7 +15,14 @@ export class XfbWebGpuBuffer extends WebGpuObject {
   readonly #readback: StagingReadback;
 
   /** @internal Use `XfbWebGpu.createBuffer()`. */
-  constructor(owner: XfbWebGpu, registry: ObjectRegistry, gpuBuffer: GPUBuffer, layout: BufferLayout, count: number, label: string) {
+  constructor(
+    owner: XfbWebGpu,
+    registry: ObjectRegistry,
+    gpuBuffer: GPUBuffer,
+    layout: BufferLayout,
+    count: number,
+    label: string,
+  ) {
     super(owner, registry, 'buffer');
     this.#gpuBuffer = gpuBuffer;
     this.#layout = layout;
@@ -28,7 +35,7 @@ export class XfbWebGpuBuffer extends WebGpuObject {
    *  Usage STORAGE | VERTEX | COPY_SRC | COPY_DST: bind it as a vertex buffer with `layout`. */
   get gpuBuffer(): GPUBufferType {
     this.check();
-    return this.#gpuBuffer as GPUBufferType;
+    return this.#gpuBuffer;
   }
   /** Always null: a WebGPU buffer is no WebGLBuffer. */
   get glBuffer(): null {

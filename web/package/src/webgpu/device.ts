@@ -6,7 +6,11 @@ export async function requestDevice(): Promise<{ device: GPUDevice; adapter: GPU
   if (typeof navigator === 'undefined' || !navigator.gpu)
     fail('XFB_UNSUPPORTED', 'this browser has no WebGPU (navigator.gpu is missing); use the WebGL2 engine');
   const adapter = await navigator.gpu.requestAdapter();
-  if (!adapter) fail('XFB_UNSUPPORTED', 'navigator.gpu.requestAdapter() gave no adapter (WebGPU disabled or no usable GPU); use the WebGL2 engine');
+  if (!adapter)
+    fail(
+      'XFB_UNSUPPORTED',
+      'navigator.gpu.requestAdapter() gave no adapter (WebGPU disabled or no usable GPU); use the WebGL2 engine',
+    );
   const l = adapter.limits;
   const device = await adapter.requestDevice({
     requiredLimits: {

@@ -72,7 +72,7 @@ export class XfbWebGpu {
   }
   /** The GPUDevice the engine records on. */
   get device(): GPUDeviceType {
-    return this.#device as GPUDeviceType;
+    return this.#device;
   }
   /** Always null: a WebGPU engine has no WebGL context. */
   get gl(): null {
@@ -113,7 +113,11 @@ export class XfbWebGpu {
     const d = checkBufferDescription((f) => this.#module.normaliseFormat(f), description, ['none']);
     const size = d.count * d.layout.stride;
     const max = this.#device.limits.maxStorageBufferBindingSize;
-    if (size > max) fail('XFB_UNSUPPORTED', `createBuffer(): ${size} bytes exceed this device's maxStorageBufferBindingSize (${max})`);
+    if (size > max)
+      fail(
+        'XFB_UNSUPPORTED',
+        `createBuffer(): ${size} bytes exceed this device's maxStorageBufferBindingSize (${max})`,
+      );
     const label = d.label ?? `buffer${this.#objects.count('buffer')}`;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const gpuBuffer = this.#device.createBuffer({ label, size, usage });
@@ -134,43 +138,77 @@ export class XfbWebGpu {
    *  built here: no GPU object is created in a steady step).
    *  @throws XfbError XFB_INVALID_ARGUMENT for a buffer twice in the list (WebGPU cannot read and
    *  write one buffer in a pass), XFB_UNSUPPORTED over the device's storage-buffer limits. */
-  createPipeline(program: XfbWebGpuProgram, entries: WebGpuEntry[], options: WebGpuPipelineOptions = {}): XfbWebGpuPipeline {
+  createPipeline(
+    program: XfbWebGpuProgram,
+    entries: WebGpuEntry[],
+    options: WebGpuPipelineOptions = {},
+  ): XfbWebGpuPipeline {
     this.checkUsable();
-    if (!(program instanceof XfbWebGpuProgram) || program.owner !== this) invalid('createPipeline(): the first argument must be a program of this engine');
+    if (!(program instanceof XfbWebGpuProgram) || program.owner !== this)
+      invalid('createPipeline(): the first argument must be a program of this engine');
     program.check();
     const o = checkPipelineOptions(options, 'webgpu');
     const described = this.#describeEntries(entries);
     const limits = this.#device.limits;
-    const workGroupSize = Math.min(WORK_GROUP_SIZE, limits.maxComputeWorkgroupSizeX, limits.maxComputeInvocationsPerWorkgroup);
-    const translationOptions = { ...program.options, workGroupSize, emits: o.emits, ...(o.common.count !== undefined ? { count: o.common.count } : {}) };
+    const workGroupSize = Math.min(
+      WORK_GROUP_SIZE,
+      limits.maxComputeWorkgroupSizeX,
+      limits.maxComputeInvocationsPerWorkgroup,
+    );
+    const translationOptions = {
+      ...program.options,
+      workGroupSize,
+      emits: o.emits,
+      ...(o.common.count !== undefined ? { count: o.common.count } : {}),
+    };
     const translation = this.translate(program.source, translationOptions, described);
-    const substeps = this.#module.wgslSubsteps(program.source, { ...translationOptions, fuseSubsteps: o.common.fuseSubsteps ?? true }, described);
+    const substeps = this.#module.wgslSubsteps(
+      program.source,
+      { ...translationOptions, fuseSubsteps: o.common.fuseSubsteps ?? true },
+      described,
+    );
     if (substeps instanceof XfbError) throw substeps;
     const maxScanned = PREFIX_SUM_GROUP * limits.maxComputeWorkgroupsPerDimension;
     if (translation.budgets.length && translation.count > maxScanned)
-      fail('XFB_UNSUPPORTED', `createPipeline(): emitted outputs scan at most ${maxScanned} elements on this device, the pipeline has ${translation.count}`);
+      fail(
+        'XFB_UNSUPPORTED',
+        `createPipeline(): emitted outputs scan at most ${maxScanned} elements on this device, the pipeline has ${translation.count}`,
+      );
     const storage =
-      translation.readBinding.filter((b) => b >= 0).length + translation.writeBinding.filter((b) => b >= 0).length + 2 * translation.budgets.length;
+      translation.readBinding.filter((b) => b >= 0).length +
+      translation.writeBinding.filter((b) => b >= 0).length +
+      2 * translation.budgets.length;
     if (storage > limits.maxStorageBuffersPerShaderStage)
       fail(
         'XFB_UNSUPPORTED',
         `createPipeline(): ${storage} storage buffers exceed this device's maxStorageBuffersPerShaderStage (${limits.maxStorageBuffersPerShaderStage}); use interleaved buffers`,
       );
     const list = entries.map((e) => ({ ...e }));
-    return this.#objects.add(new XfbWebGpuPipeline(this, this.#objects, program, list, translation, substeps, o.overflow));
+    return this.#objects.add(
+      new XfbWebGpuPipeline(this, this.#objects, program, list, translation, substeps, o.overflow),
+    );
   }
 
   /** Always XFB_UNSUPPORTED: primitive capture needs transform feedback, which WebGPU does not have. */
   createCapture(_program?: XfbWebGpuProgram, _entries?: WebGpuEntry[], _options?: object): never {
     this.checkUsable();
-    fail('XFB_UNSUPPORTED', 'createCapture(): primitive capture needs transform feedback, which WebGPU does not have; use the WebGL2 engine');
+    fail(
+      'XFB_UNSUPPORTED',
+      'createCapture(): primitive capture needs transform feedback, which WebGPU does not have; use the WebGL2 engine',
+    );
   }
 
   /** Counts of live engine objects, for leak checks (WebGPU has no captures or pending read-backs). */
   liveObjects(): LiveObjects {
     if (this.#disposed) fail('XFB_DISPOSED', 'liveObjects(): this engine was disposed; it holds no objects');
     const o = this.#objects;
-    return { buffers: o.count('buffer'), programs: o.count('program'), pipelines: o.count('pipeline'), captures: 0, readbacks: 0 };
+    return {
+      buffers: o.count('buffer'),
+      programs: o.count('program'),
+      pipelines: o.count('pipeline'),
+      captures: 0,
+      readbacks: 0,
+    };
   }
 
   /** Listens to 'contextlost' ({ reason, message } of the lost device). 'contextrestored' is accepted
@@ -217,7 +255,11 @@ export class XfbWebGpu {
   /** @internal XFB_DISPOSED after dispose(), XFB_CONTEXT_LOST once the device is lost. */
   checkUsable(): void {
     if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
-    if (this.#lost) fail('XFB_CONTEXT_LOST', `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`);
+    if (this.#lost)
+      fail(
+        'XFB_CONTEXT_LOST',
+        `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`,
+      );
   }
 
   /** @internal Awaits a WebGPU promise. A rejection is an XfbError: xfb's own (shader compile) as it
@@ -230,7 +272,9 @@ export class XfbWebGpu {
     } catch (e) {
       if (e instanceof XfbError) throw e;
       if (this.#disposed) fail('XFB_DISPOSED', `${what}: this engine was disposed meanwhile`);
-      const cause = this.#lost ? `${this.#lost.reason}: ${this.#lost.message}` : `${(e as Error)?.name}: ${(e as Error)?.message}`;
+      const cause = this.#lost
+        ? `${this.#lost.reason}: ${this.#lost.message}`
+        : `${(e as Error)?.name}: ${(e as Error)?.message}`;
       fail('XFB_CONTEXT_LOST', `${what}: the WebGPU device was lost meanwhile (${cause}); create a new engine`);
     }
   };
@@ -251,10 +295,13 @@ export class XfbWebGpu {
       for (const role of ['input', 'output'] as const) {
         const buffer = entry[role];
         if (buffer === undefined) continue;
-        if (!(buffer instanceof XfbWebGpuBuffer) || buffer.owner !== this) invalid(`entries[${i}].${role} must be a buffer of this engine`);
+        if (!(buffer instanceof XfbWebGpuBuffer) || buffer.owner !== this)
+          invalid(`entries[${i}].${role} must be a buffer of this engine`);
         buffer.check();
         if (seen.has(buffer))
-          invalid(`entries[${i}].${role}: buffer '${buffer.label}' appears twice in the role list; WebGPU cannot read and write one buffer in a pass`);
+          invalid(
+            `entries[${i}].${role}: buffer '${buffer.label}' appears twice in the role list; WebGPU cannot read and write one buffer in a pass`,
+          );
         seen.add(buffer);
         described[role] = { format: buffer.layout.attributes, count: buffer.count };
       }

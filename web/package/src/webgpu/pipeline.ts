@@ -12,7 +12,15 @@ import { checkSubsteps } from '../core/checks.js';
 import { constants } from '../core/engine_tables.js';
 import { fail, invalid } from '../core/errors.js';
 import type { ObjectRegistry } from '../core/registry.js';
-import type { EmitReport, Fusion, GPUBufferType, GPUTextureType, GPUTextureViewType, PipelineInfo, StepReport } from '../core/types.js';
+import type {
+  EmitReport,
+  Fusion,
+  GPUBufferType,
+  GPUTextureType,
+  GPUTextureViewType,
+  PipelineInfo,
+  StepReport,
+} from '../core/types.js';
 import type { WebGpuEntry, XfbWebGpu } from './engine.js';
 import { WebGpuObject } from './object.js';
 import { buildPrefixSums, type PrefixSums } from './prefix_sum.js';
@@ -83,13 +91,27 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     const t = translation;
     const device = owner.gpuDevice;
     const compute = GPUShaderStage.COMPUTE;
-    const layoutEntries: GPUBindGroupLayoutEntry[] = [{ binding: t.uniformBinding, visibility: compute, buffer: { type: 'uniform' } }];
-    for (const b of t.readBinding) if (b >= 0) layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'read-only-storage' } });
-    for (const b of t.writeBinding) if (b >= 0) layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'storage' } });
-    for (const b of t.countsBinding ?? []) layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'storage' } });
-    for (const b of t.firstBinding ?? []) layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'read-only-storage' } });
-    for (const x of t.textures) layoutEntries.push({ binding: x.binding, visibility: compute, texture: { sampleType: TEXTURE_SAMPLE_TYPES[x.kind] } });
-    this.#bindGroupLayout = device.createBindGroupLayout({ label: `${program.label} bindings`, entries: layoutEntries });
+    const layoutEntries: GPUBindGroupLayoutEntry[] = [
+      { binding: t.uniformBinding, visibility: compute, buffer: { type: 'uniform' } },
+    ];
+    for (const b of t.readBinding)
+      if (b >= 0) layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'read-only-storage' } });
+    for (const b of t.writeBinding)
+      if (b >= 0) layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'storage' } });
+    for (const b of t.countsBinding ?? [])
+      layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'storage' } });
+    for (const b of t.firstBinding ?? [])
+      layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'read-only-storage' } });
+    for (const x of t.textures)
+      layoutEntries.push({
+        binding: x.binding,
+        visibility: compute,
+        texture: { sampleType: TEXTURE_SAMPLE_TYPES[x.kind] },
+      });
+    this.#bindGroupLayout = device.createBindGroupLayout({
+      label: `${program.label} bindings`,
+      entries: layoutEntries,
+    });
     this.#pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.#bindGroupLayout] });
     const main = this.#compile(t.source, program.label);
     this.#pipeline = main.pipeline;
@@ -98,17 +120,34 @@ export class XfbWebGpuPipeline extends WebGpuObject {
       const counting = this.#compile(t.countSource, `${program.label} count pass`);
       this.#countPipeline = counting.pipeline;
       this.#compiled = Promise.all([main.compiled, counting.compiled]);
-      this.#prefixSums = buildPrefixSums(device, owner.prefixSumModule, program.label, t.count, t.budgets, t.workGroupSize);
-      this.#totalsReadback = new StagingReadback(device, `${program.label} totals readback`, t.budgets.length * TOTALS_BYTES);
+      this.#prefixSums = buildPrefixSums(
+        device,
+        owner.prefixSumModule,
+        program.label,
+        t.count,
+        t.budgets,
+        t.workGroupSize,
+      );
+      this.#totalsReadback = new StagingReadback(
+        device,
+        `${program.label} totals readback`,
+        t.budgets.length * TOTALS_BYTES,
+      );
     }
     this.#compiled.catch(() => {}); // reported by ready / stepChecked()
     // The fused shader's uniforms are the ordinary ones plus the substep count k after them.
     const uniformBytes = Math.max(t.uniformBytes, substeps.uniformBytes ?? 0);
-    this.#uniformBuffer = device.createBuffer({ label: `${program.label} uniforms`, size: uniformBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.#uniformBuffer = device.createBuffer({
+      label: `${program.label} uniforms`,
+      size: uniformBytes,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     this.#uniformImage = new Uint8Array(uniformBytes);
     this.#substepOffset = t.uniforms.find((u) => u.name === constants().substepUniform)?.offset ?? -1;
     new Uint32Array(this.#uniformImage.buffer)[t.countOffset / 4] = t.count;
-    for (const e of entries) if (e.input && e.output) this.#pairs.push({ entry: e as Required<WebGpuEntry>, first: e.input.current, second: e.output.current });
+    for (const e of entries)
+      if (e.input && e.output)
+        this.#pairs.push({ entry: e as Required<WebGpuEntry>, first: e.input.current, second: e.output.current });
     const groups = Math.ceil(t.count / t.workGroupSize);
     const perDimension = device.limits.maxComputeWorkgroupsPerDimension;
     this.#workGroups = [Math.min(groups, perDimension), Math.ceil(groups / perDimension)];
@@ -119,7 +158,13 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   get info(): PipelineInfo & { workGroupSize: number } {
     this.check();
     const t = this.#translation;
-    return { count: t.count, steps: this.#steps, backend: 'webgpu', workGroupSize: t.workGroupSize, outputs: t.outputs.map((o) => ({ ...o })) };
+    return {
+      count: t.count,
+      steps: this.#steps,
+      backend: 'webgpu',
+      workGroupSize: t.workGroupSize,
+      outputs: t.outputs.map((o) => ({ ...o })),
+    };
   }
   /** The number of elements a step runs. */
   get count(): number {
@@ -141,11 +186,18 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     this.check();
     const samplers = this.#translation.textures;
     if (!samplers.some((x) => x.name === name))
-      invalid(`setTexture(): the shader has no sampler '${name}'; samplers: ${samplers.map((x) => x.name).join(', ') || 'none'}`);
+      invalid(
+        `setTexture(): the shader has no sampler '${name}'; samplers: ${samplers.map((x) => x.name).join(', ') || 'none'}`,
+      );
     const given = texture as unknown as { createView?: unknown; label?: unknown } | null;
     if (!given || (typeof given.createView !== 'function' && typeof given.label !== 'string'))
       invalid('setTexture(): texture must be a GPUTexture or a GPUTextureView');
-    this.#textures.set(name, typeof given.createView === 'function' ? (given as unknown as GPUTexture).createView() : (given as unknown as GPUTextureView));
+    this.#textures.set(
+      name,
+      typeof given.createView === 'function'
+        ? (given as unknown as GPUTexture).createView()
+        : (given as unknown as GPUTextureView),
+    );
     if (samplers.every((x) => this.#textures.has(x.name))) this.#buildBindGroups();
   }
 
@@ -173,7 +225,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
    *  32 b + 28. Written by every step on the GPU; null without emitted outputs. */
   get emitTotalsBuffer(): GPUBufferType | null {
     this.check();
-    return (this.#prefixSums?.totals ?? null) as GPUBufferType | null;
+    return this.#prefixSums?.totals ?? null;
   }
 
   /** Emitted outputs: per budget the last step's { budget, requested, written, capacity }, read
@@ -181,7 +233,8 @@ export class XfbWebGpuPipeline extends WebGpuObject {
    *  @throws XfbError XFB_INVALID_ARGUMENT without emitted outputs. */
   async emitted(): Promise<EmitReport[]> {
     this.check();
-    if (!this.#prefixSums || !this.#totalsReadback) invalid('emitted(): this pipeline has no emitted outputs (createPipeline() option emits)');
+    if (!this.#prefixSums || !this.#totalsReadback)
+      invalid('emitted(): this pipeline has no emitted outputs (createPipeline() option emits)');
     const bytes = await this.#totalsReadback.read(this.#prefixSums.totals, this.owner.settle, 'emitted()');
     const words = new Uint32Array(bytes.buffer);
     return this.#translation.budgets.map((b, i) => ({
@@ -251,10 +304,18 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     const compiled = module.getCompilationInfo().then((info) => {
       const errors = info.messages.filter((m) => m.type === 'error');
       if (errors.length)
-        fail('XFB_SHADER_COMPILE', `the WGSL of '${label}' does not compile: ` + errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '));
+        fail(
+          'XFB_SHADER_COMPILE',
+          `the WGSL of '${label}' does not compile: ` +
+            errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '),
+        );
       return info;
     });
-    const pipeline = device.createComputePipeline({ label, layout: this.#pipelineLayout, compute: { module, entryPoint: this.#translation.entryPoint } });
+    const pipeline = device.createComputePipeline({
+      label,
+      layout: this.#pipelineLayout,
+      compute: { module, entryPoint: this.#translation.entryPoint },
+    });
     return { compiled, pipeline };
   }
 
@@ -263,14 +324,20 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   #writeUniforms(substep: number, substeps = this.#writtenSubsteps): void {
     const program = this.#program;
     const t = this.#translation;
-    if (this.#writtenVersion === program.version && this.#writtenSubstep === substep && this.#writtenSubsteps === substeps) return;
+    if (
+      this.#writtenVersion === program.version &&
+      this.#writtenSubstep === substep &&
+      this.#writtenSubsteps === substeps
+    )
+      return;
     const image = this.#uniformImage;
     if (this.#writtenVersion !== program.version) {
       image.set(new Uint8Array(program.uniformBytes));
       new Uint32Array(image.buffer)[t.countOffset / 4] = t.count;
     }
     if (this.#substepOffset >= 0) new Int32Array(image.buffer)[this.#substepOffset / 4] = substep;
-    if (this.#substepTranslation.fused) new Uint32Array(image.buffer)[this.#substepTranslation.substepsOffset / 4] = substeps;
+    if (this.#substepTranslation.fused)
+      new Uint32Array(image.buffer)[this.#substepTranslation.substepsOffset / 4] = substeps;
     this.owner.gpuDevice.queue.writeBuffer(this.#uniformBuffer, 0, image);
     this.#writtenVersion = program.version;
     this.#writtenSubstep = substep;
@@ -294,10 +361,13 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   #run(substeps = 1, fused = false): void {
     this.check();
     for (const e of this.#entries)
-      for (const b of [e.input, e.output]) if (b && b.disposed) fail('XFB_DISPOSED', `buffer '${b.label}' of this pipeline was disposed`);
+      for (const b of [e.input, e.output])
+        if (b && b.disposed) fail('XFB_DISPOSED', `buffer '${b.label}' of this pipeline was disposed`);
     const bindGroups = this.#bindGroups;
     if (!bindGroups) {
-      const missing = this.#translation.textures.filter((x) => !this.#textures.has(x.name)).map((x) => `setTexture('${x.name}', ...)`);
+      const missing = this.#translation.textures
+        .filter((x) => !this.#textures.has(x.name))
+        .map((x) => `setTexture('${x.name}', ...)`);
       invalid(`step(): set the textures first: ${missing.join(', ')}`);
     }
     const program = this.#program;
@@ -344,7 +414,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
       // Count pass, then per budget the prefix sum and the totals; each dispatch sees the
       // previous one's writes (WebGPU orders storage accesses between dispatches).
       pass.setPipeline(this.#countPipeline);
-      pass.setBindGroup(0, bindGroups[side] as GPUBindGroup);
+      pass.setBindGroup(0, bindGroups[side]);
       pass.dispatchWorkgroups(x, y);
       for (const scan of this.#prefixSums.dispatches)
         for (const [pipeline, group, groups] of scan) {
@@ -354,7 +424,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
         }
     }
     pass.setPipeline(this.#pipeline);
-    pass.setBindGroup(0, bindGroups[side] as GPUBindGroup);
+    pass.setBindGroup(0, bindGroups[side]);
     pass.dispatchWorkgroups(x, y);
   }
 
@@ -372,7 +442,8 @@ export class XfbWebGpuPipeline extends WebGpuObject {
         const pair = e.input && e.output ? this.#pairs.find((p) => p.entry === e) : undefined;
         const input = pair ? (side ? pair.second : pair.first) : e.input?.current;
         const output = pair ? (side ? pair.first : pair.second) : e.output?.current;
-        const read = t.readBinding[i] ?? -1, write = t.writeBinding[i] ?? -1;
+        const read = t.readBinding[i] ?? -1,
+          write = t.writeBinding[i] ?? -1;
         if (read >= 0 && input) entries.push({ binding: read, resource: { buffer: input } });
         if (write >= 0 && output) entries.push({ binding: write, resource: { buffer: output } });
       });
@@ -380,8 +451,13 @@ export class XfbWebGpuPipeline extends WebGpuObject {
         entries.push({ binding: t.countsBinding?.[k] as number, resource: { buffer: c.counts } });
         entries.push({ binding: t.firstBinding?.[k] as number, resource: { buffer: c.firsts } });
       });
-      for (const x of t.textures) entries.push({ binding: x.binding, resource: this.#textures.get(x.name) as GPUTextureView });
-      return device.createBindGroup({ label: `${this.#program.label} side ${side}`, layout: this.#bindGroupLayout, entries });
+      for (const x of t.textures)
+        entries.push({ binding: x.binding, resource: this.#textures.get(x.name) as GPUTextureView });
+      return device.createBindGroup({
+        label: `${this.#program.label} side ${side}`,
+        layout: this.#bindGroupLayout,
+        entries,
+      });
     };
     this.#bindGroups = [make(0), make(1)];
   }

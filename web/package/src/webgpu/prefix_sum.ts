@@ -28,12 +28,20 @@ export function buildPrefixSums(
 ): PrefixSums {
   const buffers: GPUBuffer[] = [];
   const storage = (words: number, name: string, extraUsage = 0): GPUBuffer => {
-    const buffer = device.createBuffer({ label: `${label} ${name}`, size: 4 * Math.max(1, words), usage: GPUBufferUsage.STORAGE | extraUsage });
+    const buffer = device.createBuffer({
+      label: `${label} ${name}`,
+      size: 4 * Math.max(1, words),
+      usage: GPUBufferUsage.STORAGE | extraUsage,
+    });
     buffers.push(buffer);
     return buffer;
   };
   const kernel = (entryPoint: string, constants?: Record<string, number>): GPUComputePipeline =>
-    device.createComputePipeline({ label: `${label} ${entryPoint}`, layout: 'auto', compute: { module, entryPoint, ...(constants ? { constants } : {}) } });
+    device.createComputePipeline({
+      label: `${label} ${entryPoint}`,
+      layout: 'auto',
+      compute: { module, entryPoint, ...(constants ? { constants } : {}) },
+    });
   const bindGroup = (pipeline: GPUComputePipeline, bound: Record<number, GPUBuffer>): GPUBindGroup =>
     device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
@@ -42,7 +50,11 @@ export function buildPrefixSums(
   const groupsOf = (k: number): number => Math.ceil(k / PREFIX_SUM_GROUP);
   const scanKernel = kernel('scan');
   const addKernel = kernel('add');
-  const totals = storage(8 * budgets.length, 'emit totals', GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+  const totals = storage(
+    8 * budgets.length,
+    'emit totals',
+    GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  );
   const countBuffers: PrefixSums['countBuffers'] = [];
   const dispatches = budgets.map((b, slot): Dispatch[] => {
     const counts = storage(elements, `${b.budget} counts`);
@@ -56,9 +68,21 @@ export function buildPrefixSums(
     const scanned = sizes.map((k, j) => (j ? storage(k, `${b.budget} scanned ${j}`) : firsts));
     const list: Dispatch[] = [];
     for (let j = 0; j <= top; j++)
-      list.push([scanKernel, bindGroup(scanKernel, { 0: sums[j] as GPUBuffer, 1: scanned[j] as GPUBuffer, 2: j === top ? topSum : (sums[j + 1] as GPUBuffer) }), groupsOf(sizes[j] as number)]);
+      list.push([
+        scanKernel,
+        bindGroup(scanKernel, {
+          0: sums[j] as GPUBuffer,
+          1: scanned[j] as GPUBuffer,
+          2: j === top ? topSum : (sums[j + 1] as GPUBuffer),
+        }),
+        groupsOf(sizes[j] as number),
+      ]);
     for (let j = top; j >= 1; j--)
-      list.push([addKernel, bindGroup(addKernel, { 0: scanned[j] as GPUBuffer, 2: scanned[j - 1] as GPUBuffer }), groupsOf(sizes[j - 1] as number)]);
+      list.push([
+        addKernel,
+        bindGroup(addKernel, { 0: scanned[j] as GPUBuffer, 2: scanned[j - 1] as GPUBuffer }),
+        groupsOf(sizes[j - 1] as number),
+      ]);
     const totalKernel = kernel('total', { capacity: b.capacity, slot, groupSize: workGroupSize });
     list.push([totalKernel, bindGroup(totalKernel, { 0: counts, 1: firsts, 2: totals }), 1]);
     return list;

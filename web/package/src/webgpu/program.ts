@@ -22,7 +22,14 @@ export class XfbWebGpuProgram extends WebGpuObject {
   #version = 0;
 
   /** @internal Use `XfbWebGpu.createProgram()`. */
-  constructor(owner: XfbWebGpu, registry: ObjectRegistry, source: string, options: CheckedProgramOptions, translation: Translation, label: string) {
+  constructor(
+    owner: XfbWebGpu,
+    registry: ObjectRegistry,
+    source: string,
+    options: CheckedProgramOptions,
+    translation: Translation,
+    label: string,
+  ) {
     super(owner, registry, 'program');
     this.#source = source;
     this.#options = options;
@@ -30,7 +37,11 @@ export class XfbWebGpuProgram extends WebGpuObject {
     this.label = label;
     for (const u of translation.uniforms) this.#uniforms.set(u.name, u);
     this.#bytes = new ArrayBuffer(translation.uniformBytes);
-    this.#views = { float: new Float32Array(this.#bytes), int: new Int32Array(this.#bytes), uint: new Uint32Array(this.#bytes) };
+    this.#views = {
+      float: new Float32Array(this.#bytes),
+      int: new Int32Array(this.#bytes),
+      uint: new Uint32Array(this.#bytes),
+    };
   }
 
   /** Attributes (ATTRn), captured varyings and the output buffer layout (as on WebGL2). */
@@ -70,10 +81,15 @@ export class XfbWebGpuProgram extends WebGpuObject {
     const perElement = u.columns * u.rows;
     const elements = Math.max(1, u.arraySize);
     if (values.length % perElement || values.length > perElement * elements)
-      fail('XFB_UNIFORM_TYPE', `uniform '${name}' is ${numberKind}x${perElement}${u.arraySize ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`);
+      fail(
+        'XFB_UNIFORM_TYPE',
+        `uniform '${name}' is ${numberKind}x${perElement}${u.arraySize ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`,
+      );
     const view = this.#views[numberKind];
     for (let i = 0; i < values.length; i++) {
-      const e = Math.floor(i / perElement), c = Math.floor((i % perElement) / u.rows), r = i % u.rows;
+      const e = Math.floor(i / perElement),
+        c = Math.floor((i % perElement) / u.rows),
+        r = i % u.rows;
       view[(u.offset + e * u.arrayStride + c * u.columnStride + r * 4) / 4] = values[i] as number;
     }
     this.#version++;
@@ -98,4 +114,3 @@ export class XfbWebGpuProgram extends WebGpuObject {
 
   protected release(): void {}
 }
-

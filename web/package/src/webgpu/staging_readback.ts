@@ -42,6 +42,10 @@ export class StagingReadback {
   }
 
   #create(): GPUBuffer {
-    return this.#device.createBuffer({ label: this.#label, size: this.#size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    return this.#device.createBuffer({
+      label: this.#label,
+      size: this.#size,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
   }
 }

@@ -5,7 +5,10 @@ import type { XfbError } from '../core/errors.js';
 import type { BufferLayout, Plan, UniformLayout } from '../core/types.js';
 
 /** The roles the translation is made for: per entry the format and count of each role. */
-export type TranslationEntries = { input?: { format: BufferLayout['attributes']; count: number }; output?: { format: BufferLayout['attributes']; count: number } }[];
+export type TranslationEntries = {
+  input?: { format: BufferLayout['attributes']; count: number };
+  output?: { format: BufferLayout['attributes']; count: number };
+}[];
 
 export interface Translation {
   source: string;
