@@ -1,9 +1,9 @@
-// The npm module's download size: index.js + xfb-core.js + dist/xfb.mjs + dist/xfb.wasm, each
-// gzipped (-9) as a server would send them, summed and checked against a budget in KB (1 KB = 1000
-// bytes). Also prints what a WebGPU user downloads (index.js, xfb-core.js, webgpu.js, the WebGPU
-// module), not budgeted, and checks that no WebGPU code is in what a WebGL2 user downloads, the
-// source maps of the bundled files (web/package/scripts/bundle.mjs), and that what the package reads
-// of the module survived Closure's renaming.
+// The npm module's download size: index.js + dist/xfb.mjs + dist/xfb.wasm, each gzipped (-9) as a
+// server would send them, summed and checked against a budget in KB (1 KB = 1000 bytes). Also
+// prints what a WebGPU user downloads (index.js, webgpu.js, the WebGPU module), not budgeted, and
+// checks that index.js holds no WebGPU code and webgpu.js no WebGL2 code, the source maps of both
+// (web/package/scripts/bundle.mjs), and that what the package reads of the module survived
+// Closure's renaming.
 // Usage: node size.mjs NPM_DIR BUDGET_KB
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,12 +34,12 @@ function gzipped(files) {
 }
 
 console.log('WebGL2 user (budgeted):');
-const WEBGL2_FILES = ['index.js', 'xfb-core.js'];
+const WEBGL2_FILES = ['index.js'];
 const webgl = gzipped([...WEBGL2_FILES, 'dist/xfb.mjs', 'dist/xfb.wasm']);
 console.log(`  total ${kb(webgl)} KB gzip, budget ${budget} KB`);
 check(webgl <= budget * 1000, `the WebGL2 module is ${kb(webgl)} KB gzipped, over the budget of ${budget} KB: see web/tools/size-breakdown.mjs for where the bytes go`);
 
-console.log('WebGPU user (createXfb({ device }): index.js, xfb-core.js, webgpu.js and the WebGPU module):');
+console.log('WebGPU user (createXfb({ device }): index.js, webgpu.js and the WebGPU module):');
 const webgpu = gzipped([...WEBGL2_FILES, 'webgpu.js', 'dist/xfb-webgpu.mjs', 'dist/xfb-webgpu.wasm']);
 console.log(`  total ${kb(webgpu)} KB gzip`);
 
@@ -48,7 +48,7 @@ console.log(`  total ${kb(webgpu)} KB gzip`);
 console.log('source maps of the minified JavaScript:');
 const packageFiles = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).files;
 const sourcesOf = {};
-for (const f of ['index.js', 'xfb-core.js', 'webgpu.js']) {
+for (const f of ['index.js', 'webgpu.js']) {
   cases++;
   const js = readFileSync(join(dir, f), 'utf8'), mapPath = join(dir, `${f}.map`);
   check(js.trimEnd().endsWith(`//# sourceMappingURL=${f}.map`), `${f} does not name its source map ${f}.map on its last line`);
@@ -63,12 +63,14 @@ for (const f of ['index.js', 'xfb-core.js', 'webgpu.js']) {
   check(packageFiles.includes(f) && packageFiles.includes(`${f}.map`), `package.json "files" does not list ${f} and ${f}.map, so npm pack leaves them out`);
   console.log(`  ${f}: ${kb(js.length)} KB minified, the map holds ${sources.length} sources (${kb(original.length)} KB)`);
 }
-// What a WebGL2 user downloads holds no WebGPU driver code: that is webgpu.js alone, and the other way round.
+// What a WebGL2 user downloads holds no WebGPU driver code (webgpu.js alone has it), and webgpu.js
+// none of the WebGL2 driver; both hold core/, the one validator.
 cases++;
-const webgl2Sources = [...sourcesOf['index.js'], ...sourcesOf['xfb-core.js']];
-check(webgl2Sources.length > 0 && !webgl2Sources.some((s) => s.includes('/webgpu/')), `index.js or xfb-core.js bundles WebGPU code: ${webgl2Sources.filter((s) => s.includes('/webgpu/')).join(', ')}`);
-check(sourcesOf['webgpu.js'].length > 0 && sourcesOf['webgpu.js'].every((s) => s.includes('/webgpu/')), `webgpu.js bundles code that is not WebGPU's: ${sourcesOf['webgpu.js'].filter((s) => !s.includes('/webgpu/')).join(', ')}`);
-check(sourcesOf['xfb-core.js'].length > 0 && sourcesOf['xfb-core.js'].every((s) => s.includes('/core/')), `xfb-core.js holds more than core/: ${sourcesOf['xfb-core.js'].join(', ')}`);
+const holding = (f, folder) => sourcesOf[f].filter((s) => s.includes(`/src/${folder}/`));
+check(holding('index.js', 'webgpu').length === 0 && holding('index.js', 'webgl2').length > 0 && holding('index.js', 'core').length > 0,
+  `index.js must bundle core/ and webgl2/ and no webgpu/: it holds ${sourcesOf['index.js'].join(', ')}`);
+check(holding('webgpu.js', 'webgl2').length === 0 && holding('webgpu.js', 'webgpu').length > 0 && holding('webgpu.js', 'core').length > 0,
+  `webgpu.js must bundle core/ and webgpu/ and no webgl2/: it holds ${sourcesOf['webgpu.js'].join(', ')}`);
 
 // Closure Compiler's ADVANCED pass renames every property it is not told to keep: what the WebGL2
 // code reads of the module (embind's names, the heap views, _malloc/_free, Module.GL) and of

@@ -8,6 +8,7 @@ import { checkBufferDescription } from '../core/buffer_data.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
 import { inspectWith } from '../core/inspect.js';
+import { checkEmitOptions } from '../core/emit_options.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { checkProgramDescription, type CheckedProgramOptions } from '../core/program_options.js';
 import { ObjectRegistry } from '../core/registry.js';
@@ -148,6 +149,7 @@ export class XfbWebGpu {
       invalid('createPipeline(): the first argument must be a program of this engine');
     program.check();
     const o = checkPipelineOptions(options, 'webgpu');
+    const emitted = checkEmitOptions(o.emits, o.overflow);
     const described = this.#describeEntries(entries);
     const limits = this.#device.limits;
     const workGroupSize = Math.min(
@@ -158,7 +160,7 @@ export class XfbWebGpu {
     const translationOptions = {
       ...program.options,
       workGroupSize,
-      emits: o.emits,
+      emits: emitted.emits,
       ...(o.common.count !== undefined ? { count: o.common.count } : {}),
     };
     const translation = this.translate(program.source, translationOptions, described);
@@ -185,7 +187,7 @@ export class XfbWebGpu {
       );
     const list = entries.map((e) => ({ ...e }));
     return this.#objects.add(
-      new XfbWebGpuPipeline(this, this.#objects, program, list, translation, substeps, o.overflow),
+      new XfbWebGpuPipeline(this, this.#objects, program, list, translation, substeps, emitted.overflow),
     );
   }
 
