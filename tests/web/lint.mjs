@@ -34,7 +34,9 @@ const commands = {
     bin('eslint'),
     ['--config', join(tools, 'eslint.config.mjs'), '--max-warnings', '0', '--format', 'json', target],
     (output) => {
-      const results = JSON.parse(output.slice(output.indexOf('[')));
+      const start = output.indexOf('[');
+      if (start < 0) return -1; // no report: ESLint itself failed (its error is printed above)
+      const results = JSON.parse(output.slice(start));
       for (const r of results) for (const m of r.messages) console.log(`${r.filePath}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`);
       return results.reduce((n, r) => n + r.messages.length, 0);
     },
@@ -42,7 +44,8 @@ const commands = {
   prettier: [bin('prettier'), ['--config', join(tools, 'prettier.config.mjs'), '--check', target], count(/^\[warn\] (?!Code style issues)\S+/gm)],
 };
 const [command, args, problemsIn] = commands[tool];
-const run = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, XFB_TSCONFIG: tsconfig } });
+// From the repository root: ESLint lints only files below its working directory.
+const run = spawnSync(command, args, { cwd: root, encoding: 'utf8', env: { ...process.env, XFB_TSCONFIG: tsconfig } });
 const output = `${run.stdout}${run.stderr}`;
 if (tool !== 'eslint') process.stdout.write(output);
 else if (run.stderr) process.stdout.write(run.stderr);

@@ -13,7 +13,10 @@ import type { GPUDeviceType, Plan, ProgramOptions } from './core/types.js';
 import { XfbBuffer } from './webgl2/buffer.js';
 import { Xfb } from './webgl2/engine.js';
 import type { WebGl2Module } from './webgl2/wasm_module.js';
+import type { XfbWebGpuBuffer } from './webgpu/buffer.js';
 import type { XfbWebGpu } from './webgpu/engine.js';
+import type { XfbWebGpuPipeline } from './webgpu/pipeline.js';
+import type { XfbWebGpuProgram } from './webgpu/program.js';
 
 export { XfbError } from './core/errors.js';
 export type * from './core/types.js';
@@ -23,10 +26,15 @@ export { XfbProgram } from './webgl2/program.js';
 export { XfbPipeline } from './webgl2/pipeline.js';
 export { XfbCapture, type SessionPart } from './webgl2/capture.js';
 export type { XfbWebGpu, WebGpuEntry } from './webgpu/engine.js';
-export type { XfbWebGpuBuffer } from './webgpu/buffer.js';
-export type { XfbWebGpuProgram } from './webgpu/program.js';
-export type { XfbWebGpuPipeline } from './webgpu/pipeline.js';
+export type { XfbWebGpuBuffer, XfbWebGpuProgram, XfbWebGpuPipeline };
 export type { EventName } from './core/events.js';
+
+/** @deprecated The hand-written types' name of {@link XfbWebGpuBuffer}. */
+export type WebGpuBuffer = XfbWebGpuBuffer;
+/** @deprecated The hand-written types' name of {@link XfbWebGpuProgram}. */
+export type WebGpuProgram = XfbWebGpuProgram;
+/** @deprecated The hand-written types' name of {@link XfbWebGpuPipeline}. */
+export type WebGpuPipeline = XfbWebGpuPipeline;
 
 const wasmUrl = new URL('./dist/xfb.wasm', import.meta.url); // a static URL, so bundlers copy the file
 

@@ -44,11 +44,6 @@ export function checkOptionalBoolean(value: unknown, what: string): boolean | un
   return value;
 }
 
-export function checkOptionalString(value: unknown, what: string): string | undefined {
-  if (value !== undefined && typeof value !== 'string') invalid(`${what} must be a string`);
-  return value;
-}
-
 /** A value of a closed list of names (a table of the engine or of the package). */
 export function checkName<T extends string>(value: unknown, names: readonly T[], what: string, list: string): T {
   if (!(names as readonly unknown[]).includes(value)) invalid(`${what} must be ${list}, got '${String(value)}'`);

@@ -109,7 +109,7 @@ export class XfbWebGpu {
   /** A GPUBuffer of `count` elements of `format` (usage STORAGE | VERTEX | COPY_SRC | COPY_DST), the
    *  data written by queue.writeBuffer. `restore` can only be 'none': a lost device is not restored.
    *  @throws XfbError XFB_UNSUPPORTED over the device's maxStorageBufferBindingSize, as WebGL2's checks otherwise. */
-  createBuffer(description: BufferDescription): XfbWebGpuBuffer {
+  createBuffer(description: Omit<BufferDescription, 'restore'> & { restore?: 'none' }): XfbWebGpuBuffer {
     this.checkUsable();
     const d = checkBufferDescription((f) => this.#module.normaliseFormat(f), description, ['none']);
     const size = d.count * d.layout.stride;
