@@ -3,6 +3,7 @@ import type { CaptureMode, ComponentType, DrawMode, Expansion } from '#engine-ta
 
 export type { CaptureMode, ComponentType, DrawMode, ErrorCode, Expansion } from '#engine-tables';
 
+/** An attribute's semantic: ATTRn (the n-th input in declaration order) or a standard name. */
 export type Semantic =
   | `ATTR${number}`
   | 'POSITION'
@@ -30,6 +31,7 @@ export interface BufferLayout {
 /** What a buffer restores after a WebGL context loss: the last read() (default), the initial data, or nothing. */
 export type RestoreSource = 'last-readback' | 'initial' | 'none';
 
+/** createBuffer()'s description. */
 export interface BufferDescription {
   format: VertexAttribute[];
   /** count x stride must stay within 2^31-1 bytes per buffer (XFB_BUFFER_TOO_LARGE, nothing created). */
@@ -90,6 +92,7 @@ export interface EmitReport {
   capacity: number;
 }
 
+/** What a checked step wrote: records written and expected (equal unless the step was short). */
 export interface StepReport {
   step: number;
   written: number;
@@ -125,12 +128,14 @@ export interface WebGpuPipelineOptions extends PipelineOptions {
   overflow?: 'error' | 'clamp';
 }
 
+/** createCapture() options (WebGL2). */
 export interface CaptureOptions {
   /** The vertex count when no entry has an input. */
   vertexCount?: number;
   expansion?: Expansion;
 }
 
+/** A WebGL2 engine's context: version, renderer and the transform-feedback limits it checks against. */
 export interface Capabilities {
   version: string;
   renderer: string;
@@ -145,6 +150,7 @@ export interface Capabilities {
   };
 }
 
+/** A WebGPU engine's device: the limits that decide what fits. */
 export interface WebGpuCapabilities {
   backend: 'webgpu';
   version: string;
@@ -154,6 +160,7 @@ export interface WebGpuCapabilities {
   limits: Record<string, number>;
 }
 
+/** A pipeline's elements, steps taken, backend and output buffers. */
 export interface PipelineInfo {
   count: number;
   steps: number;
@@ -164,6 +171,7 @@ export interface PipelineInfo {
 /** How the next step() runs: replayed from JavaScript, or through the engine with the reason. */
 export type StepPath = { replayed: true } | { replayed: false; reason: string };
 
+/** Whether step(k > 1) runs its k substeps in one pass, and why not (the planner's answer). */
 export interface Fusion {
   fused: boolean;
   reason: string;
@@ -210,11 +218,13 @@ export interface SessionPlan {
   parts: PartRange[];
 }
 
+/** drawCaptured() / drawSession() options: another draw mode, an instance count (default 1). */
 export interface DrawBackOptions {
   mode?: DrawMode;
   instances?: number;
 }
 
+/** Counts of an engine's live objects, for leak checks. */
 export interface LiveObjects {
   buffers: number;
   programs: number;
@@ -235,9 +245,13 @@ export type UniformValue = number | ArrayLike<number>;
 export type GlobalType<K extends string> = typeof globalThis extends { [key in K]: { prototype: infer T } }
   ? T
   : object;
+/** GPUDevice where WebGPU types are declared. */
 export type GPUDeviceType = GlobalType<'GPUDevice'>;
+/** GPUBuffer where WebGPU types are declared. */
 export type GPUBufferType = GlobalType<'GPUBuffer'>;
+/** GPUTexture where WebGPU types are declared. */
 export type GPUTextureType = GlobalType<'GPUTexture'>;
+/** GPUTextureView where WebGPU types are declared. */
 export type GPUTextureViewType = GlobalType<'GPUTextureView'>;
 
 /** Where each uniform lives in the uniform buffer (WGSL uniform address-space rules): element e,

@@ -52,9 +52,11 @@ export class XfbBuffer extends WebGl2Object {
     this.checkLive();
     return { stride: this.#layout.stride, attributes: this.#layout.attributes.map((a) => ({ ...a })) };
   }
+  /** The number of elements. */
   get count(): number {
     return this.#count;
   }
+  /** count x stride. */
   get byteLength(): number {
     return this.#count * this.#layout.stride;
   }

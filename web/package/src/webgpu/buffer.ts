@@ -46,9 +46,11 @@ export class XfbWebGpuBuffer extends WebGpuObject {
     this.check();
     return { stride: this.#layout.stride, attributes: this.#layout.attributes.map((a) => ({ ...a })) };
   }
+  /** The number of elements. */
   get count(): number {
     return this.#count;
   }
+  /** count x stride. */
   get byteLength(): number {
     return this.#count * this.#layout.stride;
   }
