@@ -22,6 +22,7 @@ import type {
 } from '../core/types.js';
 import { numberKindOf } from '../core/uniform_values.js';
 import { CHANGES, CREATES_PIPELINE, READS, RESTORES, STEPS, type CallEffect } from './call_effects.js';
+import { AdoptedNames } from './adopted_names.js';
 import { FeedbackProbe } from './feedback_probe.js';
 import { UniformScratch, withHeapBytes } from './heap.js';
 import { XfbBuffer } from './buffer.js';
@@ -83,8 +84,7 @@ export class Xfb {
   #epoch = 0;
   #generation = 0;
   readonly #pending = new Set<WasmSync>();
-  // Names adoptBuffer() put in Emscripten's table: how many live adoptions hold each.
-  readonly #adoptions = new Map<number, number>();
+  readonly #adoptedNames: AdoptedNames;
 
   /** @internal Use `createXfb()`. */
   constructor(module: WebGl2Module, gl: WebGL2RenderingContext | null, ownsContext: boolean) {
@@ -92,6 +92,7 @@ export class Xfb {
     this.#gl = gl;
     this.#ownsContext = ownsContext;
     this.#scratch = new UniformScratch(module);
+    this.#adoptedNames = new AdoptedNames(module.GL);
     if (!gl) return;
     if (gl.isContextLost())
       fail(
@@ -174,27 +175,9 @@ export class Xfb {
     const count = checkCount(d.count, 'adoptBuffer(): count');
     checkByteLength(count, layout.stride, 'adoptBuffer()');
     if (d.label !== undefined && typeof d.label !== 'string') invalid('adoptBuffer(): label must be a string');
-    // Emscripten's name for the WebGLBuffer: the one it has already (adopted before, or one of
-    // xfb's own), so that two adoptions name one GL buffer and the engine refuses it twice in a
-    // role list as natively; else a new one, forgotten when the last adoption holding it goes.
-    const GL = this.#module.GL;
-    const glBuffer = d.glBuffer as NamedBuffer;
-    const known = GL.buffers[glBuffer.name] === glBuffer;
-    const name = known ? glBuffer.name : GL.getNewId(GL.buffers);
-    if (!known) {
-      GL.buffers[name] = glBuffer;
-      glBuffer.name = name;
-    }
-    const adoptions = this.#adoptions.get(name); // undefined: xfb's own buffer, never forgotten
-    let id: number;
-    try {
-      id = this.call(CHANGES, 'adoptBuffer', layout.attributes, count, name);
-    } catch (e) {
-      if (!known) GL.buffers[name] = null;
-      throw e;
-    }
-    if (!known) this.#adoptions.set(name, 1);
-    else if (adoptions) this.#adoptions.set(name, adoptions + 1);
+    const { name, result: id } = this.#adoptedNames.adopt(d.glBuffer as NamedBuffer, (n) =>
+      this.call(CHANGES, 'adoptBuffer', layout.attributes, count, n),
+    );
     return this.#objects.add(
       new XfbBuffer(this, this.#objects, id, layout, count, 'none', null, d.label ?? `adopted${id}`, name),
     );
@@ -346,15 +329,9 @@ export class Xfb {
     this.#engine.dispose(kind, id);
   }
 
-  /** @internal The name of an adoption disposed: forgotten with the last one (the object is kept). */
+  /** @internal An adoption disposed: its name is forgotten with the last one (the WebGLBuffer is kept). */
   unadopt(name: number): void {
-    const n = this.#adoptions.get(name);
-    if (n === undefined) return;
-    if (n > 1) this.#adoptions.set(name, n - 1);
-    else {
-      this.#adoptions.delete(name);
-      this.#module.GL.buffers[name] = null;
-    }
+    this.#adoptedNames.release(name);
   }
 
   /** @internal Copies bytes into the wasm heap for the duration of `use`. */
