@@ -51,6 +51,12 @@ export function scalarKind(name: ScalarKindName): number {
   return tables().scalarKinds[name];
 }
 
+/** The name of a scalar kind's value (undefined for a value the table does not have). */
+export function scalarKindName(kind: number): ScalarKindName | undefined {
+  const kinds = tables().scalarKinds;
+  return (Object.keys(kinds) as ScalarKindName[]).find((name) => kinds[name] === kind);
+}
+
 /** `'a', 'b' or 'c'`, for messages listing a table. */
 export function oneOf(names: readonly string[]): string {
   const quoted = names.map((n) => `'${n}'`);

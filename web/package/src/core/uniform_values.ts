@@ -1,7 +1,6 @@
 // setUniform()'s values, checked alike on both engines: the uniform type table of the engine
 // (Module.enums().scalarKinds) decides the number type; nothing is wrapped or truncated.
-import type { ScalarKindName } from '#engine-tables';
-import { tables } from './engine_tables.js';
+import { scalarKindName } from './engine_tables.js';
 import { fail, invalid } from './errors.js';
 
 /** The number types a uniform's values are converted to. */
@@ -16,7 +15,7 @@ const INTEGER_RANGES: Readonly<Record<'int' | 'uint', readonly [number, number]>
  *  and samplers (opaque: a texture unit) take ints; an undeclared uniform (undefined) floats. */
 export function numberKindOf(kind: number | undefined): UniformNumberKind {
   if (kind === undefined) return 'float';
-  const name = (Object.keys(tables().scalarKinds) as ScalarKindName[]).find((k) => tables().scalarKinds[k] === kind);
+  const name = scalarKindName(kind);
   return name === 'uint' ? 'uint' : name === 'float' ? 'float' : 'int';
 }
 

@@ -1,3 +1,4 @@
+import { scalarKindName } from '../core/engine_tables.js';
 import { fail } from '../core/errors.js';
 import type { CheckedProgramOptions } from '../core/program_options.js';
 import type { ObjectRegistry } from '../core/registry.js';
@@ -75,15 +76,16 @@ export class XfbWebGpuProgram extends WebGpuObject {
         'XFB_UNKNOWN_UNIFORM',
         texture
           ? `'${name}' is a sampler: on WebGPU give its texture with pipeline.setTexture('${name}', texture)`
-          : `program '${this.label}' declares no uniform '${name}'; uniforms: ${[...this.#uniforms.keys()].join(', ') || 'none'}`,
+          : `program '${this.label}' declares no uniform '${name}'; uniforms: ${[...this.#uniforms.keys()].sort().join(', ') || 'none'}`,
       );
     }
     const perElement = u.columns * u.rows;
     const elements = Math.max(1, u.arraySize);
     if (values.length % perElement || values.length > perElement * elements)
+      // The WebGL2 engine's message (engine/src/gl/program.cpp, Program::setUniform).
       fail(
         'XFB_UNIFORM_TYPE',
-        `uniform '${name}' is ${numberKind}x${perElement}${u.arraySize ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`,
+        `uniform '${name}' is ${scalarKindName(u.kind) ?? numberKind}x${perElement}${u.arraySize > 1 ? `[${u.arraySize}]` : ''} but the value is ${numberKind}x${values.length}`,
       );
     const view = this.#views[numberKind];
     for (let i = 0; i < values.length; i++) {
