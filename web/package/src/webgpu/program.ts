@@ -82,10 +82,11 @@ export class XfbWebGpuProgram extends WebGpuObject {
     const perElement = u.columns * u.rows;
     const elements = Math.max(1, u.arraySize);
     if (values.length % perElement || values.length > perElement * elements)
-      // The WebGL2 engine's message (engine/src/gl/program.cpp, Program::setUniform).
+      // tests/web/page/webgpu.js asserts these words; WebGL2's (engine/src/gl/program.cpp) say
+      // 'but the value is floatx2' (to unify when that test may change).
       fail(
         'XFB_UNIFORM_TYPE',
-        `uniform '${name}' is ${scalarKindName(u.kind) ?? numberKind}x${perElement}${u.arraySize > 1 ? `[${u.arraySize}]` : ''} but the value is ${numberKind}x${values.length}`,
+        `uniform '${name}' is ${scalarKindName(u.kind) ?? numberKind}x${perElement}${u.arraySize > 1 ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`,
       );
     const view = this.#views[numberKind];
     for (let i = 0; i < values.length; i++) {
