@@ -8,27 +8,23 @@ export interface CommonPipelineOptions {
   fuseSubsteps?: boolean;
 }
 
-const COMMON_KEYS = ['count', 'queries', 'fuseSubsteps'] as const;
-const EMIT_KEYS = ['emits', 'overflow'] as const;
+const KEYS = ['count', 'queries', 'fuseSubsteps', 'emits', 'overflow'] as const;
 
-/** createPipeline() options: the common ones checked, and the others as given (emits, overflow:
- *  core/emit_options.ts, WebGPU only). Emitted outputs need compute shaders: XFB_UNSUPPORTED on
- *  WebGL2, before any other check, as the misuse is the engine, not the value. */
+/** createPipeline() options, the same keys on both engines: the common ones checked, emits and
+ *  overflow as given (core/emit_options.ts checks them on WebGPU). Emitted outputs need compute
+ *  shaders: on WebGL2 any emits but [] and any overflow are XFB_UNSUPPORTED, before any other check,
+ *  as the misuse is the engine, not the value. */
 export function checkPipelineOptions(
   given: unknown,
   backend: 'webgl2' | 'webgpu',
 ): { common: CommonPipelineOptions; emits: unknown; overflow: unknown } {
-  const emitsGiven = (given as { emits?: unknown } | null)?.emits;
-  if (backend === 'webgl2' && Array.isArray(emitsGiven) && emitsGiven.length)
+  const o = checkKeys(given, KEYS, 'createPipeline() options');
+  const noEmits = o.emits === undefined || (Array.isArray(o.emits) && o.emits.length === 0);
+  if (backend === 'webgl2' && (!noEmits || o.overflow !== undefined))
     fail(
       'XFB_UNSUPPORTED',
       'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine',
     );
-  const o = checkKeys(
-    given,
-    backend === 'webgpu' ? [...COMMON_KEYS, ...EMIT_KEYS] : COMMON_KEYS,
-    'createPipeline() options',
-  );
   const common: CommonPipelineOptions = {};
   const count = checkOptionalCount(o.count, 'createPipeline(): count');
   const queries = checkOptionalBoolean(o.queries, 'createPipeline(): queries');
@@ -36,5 +32,5 @@ export function checkPipelineOptions(
   if (count !== undefined) common.count = count;
   if (queries !== undefined) common.queries = queries;
   if (fuseSubsteps !== undefined) common.fuseSubsteps = fuseSubsteps;
-  return { common, emits: (o as Record<string, unknown>).emits, overflow: (o as Record<string, unknown>).overflow };
+  return { common, emits: o.emits, overflow: o.overflow };
 }
