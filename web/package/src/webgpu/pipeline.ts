@@ -22,22 +22,15 @@ import type {
   StepReport,
 } from '../core/types.js';
 import type { WebGpuEntry, XfbWebGpu } from './engine.js';
+import { createBindGroupLayout, createSideBindGroups, type StatePair } from './bind_groups.js';
 import { WebGpuObject } from './object.js';
 import { buildPrefixSums, type PrefixSums } from './prefix_sum.js';
 import type { XfbWebGpuProgram } from './program.js';
 import { StagingReadback } from './staging_readback.js';
 import type { SubstepTranslation, Translation } from './wasm_module.js';
 
-const TEXTURE_SAMPLE_TYPES: readonly GPUTextureSampleType[] = ['unfilterable-float', 'sint', 'uint'];
 /** Bytes of one budget's totals in the totals buffer. */
 const TOTALS_BYTES = 32;
-
-interface StatePair {
-  entry: Required<WebGpuEntry>;
-  /** The input's GPUBuffer at creation: side 0 reads it. */
-  first: GPUBuffer;
-  second: GPUBuffer;
-}
 
 interface Compiled {
   pipeline: GPUComputePipeline;
@@ -90,28 +83,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     this.#overflow = overflow;
     const t = translation;
     const device = owner.gpuDevice;
-    const compute = GPUShaderStage.COMPUTE;
-    const layoutEntries: GPUBindGroupLayoutEntry[] = [
-      { binding: t.uniformBinding, visibility: compute, buffer: { type: 'uniform' } },
-    ];
-    for (const b of t.readBinding)
-      if (b >= 0) layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'read-only-storage' } });
-    for (const b of t.writeBinding)
-      if (b >= 0) layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'storage' } });
-    for (const b of t.countsBinding ?? [])
-      layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'storage' } });
-    for (const b of t.firstBinding ?? [])
-      layoutEntries.push({ binding: b, visibility: compute, buffer: { type: 'read-only-storage' } });
-    for (const x of t.textures)
-      layoutEntries.push({
-        binding: x.binding,
-        visibility: compute,
-        texture: { sampleType: TEXTURE_SAMPLE_TYPES[x.kind] },
-      });
-    this.#bindGroupLayout = device.createBindGroupLayout({
-      label: `${program.label} bindings`,
-      entries: layoutEntries,
-    });
+    this.#bindGroupLayout = createBindGroupLayout(device, t, program.label);
     this.#pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.#bindGroupLayout] });
     const main = this.#compile(t.source, program.label);
     this.#pipeline = main.pipeline;
@@ -434,31 +406,14 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   }
 
   #buildBindGroups(): void {
-    const device = this.owner.gpuDevice;
-    const t = this.#translation;
-    const make = (side: number): GPUBindGroup => {
-      const entries: GPUBindGroupEntry[] = [{ binding: t.uniformBinding, resource: { buffer: this.#uniformBuffer } }];
-      this.#entries.forEach((e, i) => {
-        const pair = e.input && e.output ? this.#pairs.find((p) => p.entry === e) : undefined;
-        const input = pair ? (side ? pair.second : pair.first) : e.input?.current;
-        const output = pair ? (side ? pair.first : pair.second) : e.output?.current;
-        const read = t.readBinding[i] ?? -1,
-          write = t.writeBinding[i] ?? -1;
-        if (read >= 0 && input) entries.push({ binding: read, resource: { buffer: input } });
-        if (write >= 0 && output) entries.push({ binding: write, resource: { buffer: output } });
-      });
-      this.#prefixSums?.countBuffers.forEach((c, k) => {
-        entries.push({ binding: t.countsBinding?.[k] as number, resource: { buffer: c.counts } });
-        entries.push({ binding: t.firstBinding?.[k] as number, resource: { buffer: c.firsts } });
-      });
-      for (const x of t.textures)
-        entries.push({ binding: x.binding, resource: this.#textures.get(x.name) as GPUTextureView });
-      return device.createBindGroup({
-        label: `${this.#program.label} side ${side}`,
-        layout: this.#bindGroupLayout,
-        entries,
-      });
+    const bound = {
+      translation: this.#translation,
+      entries: this.#entries,
+      pairs: this.#pairs,
+      uniformBuffer: this.#uniformBuffer,
+      prefixSums: this.#prefixSums,
+      textures: this.#textures,
     };
-    this.#bindGroups = [make(0), make(1)];
+    this.#bindGroups = createSideBindGroups(this.owner.gpuDevice, this.#bindGroupLayout, bound, this.#program.label);
   }
 }
