@@ -93,22 +93,8 @@ test('enums(): both modules give the C++ tables (xfb/enum_tables.hpp) that index
     (err) => err.code === 'XFB_INVALID_ARGUMENT' && /mode must be 'interleaved' or 'separate', got 'sideways'/.test(err.detail));
 });
 
-// The WebGL2 module's own data for the package: the Engine methods' traits and the one state guard.
+// The WebGL2 module's own data for the package: the one state guard.
 const loadGlModule = async () => (await import(pathToFileURL(`${npm}/dist/xfb.mjs`).href)).default({ XfbError });
-
-test('engineMethods(): every name is a bound Engine method, with the traits the bindings declare', async () => {
-  const module = await loadGlModule();
-  const traits = module.engineMethods();
-  assert.deepEqual(Object.keys(traits), ['keepsRecipes', 'feedbackSafe', 'renewsRefusals']);
-  for (const [trait, names] of Object.entries(traits))
-    for (const name of names) assert.equal(typeof module.Engine.prototype[name], 'function', `${trait}: '${name}' is no Engine method`);
-  // A per-frame step keeps the other pipelines' recipes; creating a buffer or stepping k substeps does not.
-  assert.ok(traits.keepsRecipes.includes('step') && traits.keepsRecipes.includes('setUniform'));
-  assert.ok(!traits.keepsRecipes.includes('createBuffer') && !traits.keepsRecipes.includes('stepSubsteps'));
-  // Polling a checked step stays legal inside the application's transform feedback; a step does not.
-  assert.ok(traits.feedbackSafe.includes('pollChecked') && !traits.feedbackSafe.includes('step'));
-  assert.deepEqual(traits.renewsRefusals, ['createPipeline', 'dispose', 'contextRestored']);
-});
 
 // A WebGL2 context stand-in for the guard: getParameter answers from `state` (pixel-store
 // parameters default to WebGL's defaults, bindings to null), every call is logged.

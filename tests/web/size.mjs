@@ -1,8 +1,9 @@
-// The npm module's download size: index.js + dist/xfb.mjs + dist/xfb.wasm, each gzipped (-9)
-// as a server would send them, summed and checked against a budget in KB (1 KB = 1000 bytes).
-// Also prints what a WebGPU user downloads (index.js, webgpu.js, the WebGPU module), not budgeted,
-// and checks the source maps of the minified index.js and webgpu.js, and that what index.js reads of
-// the module survived Closure's renaming.
+// The npm module's download size: index.js + dist/xfb.mjs + dist/xfb.wasm, each gzipped (-9) as a
+// server would send them, summed and checked against a budget in KB (1 KB = 1000 bytes). Also
+// prints what a WebGPU user downloads (index.js, webgpu.js, the WebGPU module), not budgeted, and
+// checks that index.js holds no WebGPU code and webgpu.js no WebGL2 code, the source maps of both
+// (web/package/scripts/bundle.mjs), and that what the package reads of the module survived
+// Closure's renaming.
 // Usage: node size.mjs NPM_DIR BUDGET_KB
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,52 +34,65 @@ function gzipped(files) {
 }
 
 console.log('WebGL2 user (budgeted):');
-const webgl = gzipped(['index.js', 'dist/xfb.mjs', 'dist/xfb.wasm']);
+const WEBGL2_FILES = ['index.js'];
+const webgl = gzipped([...WEBGL2_FILES, 'dist/xfb.mjs', 'dist/xfb.wasm']);
 console.log(`  total ${kb(webgl)} KB gzip, budget ${budget} KB`);
 check(webgl <= budget * 1000, `the WebGL2 module is ${kb(webgl)} KB gzipped, over the budget of ${budget} KB: see web/tools/size-breakdown.mjs for where the bytes go`);
 
 console.log('WebGPU user (createXfb({ device }): index.js, webgpu.js and the WebGPU module):');
-const webgpu = gzipped(['index.js', 'webgpu.js', 'dist/xfb-webgpu.mjs', 'dist/xfb-webgpu.wasm']);
+const webgpu = gzipped([...WEBGL2_FILES, 'webgpu.js', 'dist/xfb-webgpu.mjs', 'dist/xfb-webgpu.wasm']);
 console.log(`  total ${kb(webgpu)} KB gzip`);
 
-// index.js and webgpu.js ship minified (web/CMakeLists.txt, terser) with a source map holding the
-// original text, named by the file and listed in package.json's "files" (npm pack keeps only those).
+// The bundles ship minified (web/CMakeLists.txt, esbuild) with a source map holding the original
+// TypeScript sources, named by the file and listed in package.json's "files" (npm pack keeps only those).
 console.log('source maps of the minified JavaScript:');
 const packageFiles = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).files;
+const sourcesOf = {};
 for (const f of ['index.js', 'webgpu.js']) {
   cases++;
   const js = readFileSync(join(dir, f), 'utf8'), mapPath = join(dir, `${f}.map`);
   check(js.trimEnd().endsWith(`//# sourceMappingURL=${f}.map`), `${f} does not name its source map ${f}.map on its last line`);
   check(existsSync(mapPath), `${mapPath} is missing`);
   const map = existsSync(mapPath) ? JSON.parse(readFileSync(mapPath, 'utf8')) : {};
-  const original = map.sourcesContent?.[0] ?? '';
-  check(map.sources?.length === 1 && original.length > js.length && original.includes('export '),
-    `${f}.map does not hold the original ${f} (sourcesContent): stack traces would point into minified code`);
-  check(packageFiles.includes(`${f}.map`), `package.json "files" does not list ${f}.map, so npm pack leaves it out`);
-  console.log(`  ${f}: ${kb(js.length)} KB minified, the map holds ${map.sources} (${kb(original.length)} KB)`);
+  const sources = map.sources ?? [];
+  const content = map.sourcesContent ?? [];
+  sourcesOf[f] = sources;
+  const original = content.join('\n');
+  check(sources.length > 1 && sources.every((s) => /\.(ts|wgsl)$/.test(s)) && content.length === sources.length && original.length > js.length,
+    `${f}.map does not hold the original TypeScript sources (sourcesContent): stack traces would point into minified code`);
+  check(packageFiles.includes(f) && packageFiles.includes(`${f}.map`), `package.json "files" does not list ${f} and ${f}.map, so npm pack leaves them out`);
+  console.log(`  ${f}: ${kb(js.length)} KB minified, the map holds ${sources.length} sources (${kb(original.length)} KB)`);
 }
+// What a WebGL2 user downloads holds no WebGPU driver code (webgpu.js alone has it), and webgpu.js
+// none of the WebGL2 driver; both hold core/, the one validator.
+cases++;
+const holding = (f, folder) => sourcesOf[f].filter((s) => s.includes(`/src/${folder}/`));
+check(holding('index.js', 'webgpu').length === 0 && holding('index.js', 'webgl2').length > 0 && holding('index.js', 'core').length > 0,
+  `index.js must bundle core/ and webgl2/ and no webgpu/: it holds ${sourcesOf['index.js'].join(', ')}`);
+check(holding('webgpu.js', 'webgl2').length === 0 && holding('webgpu.js', 'webgpu').length > 0 && holding('webgpu.js', 'core').length > 0,
+  `webgpu.js must bundle core/ and webgpu/ and no webgl2/: it holds ${sourcesOf['webgpu.js'].join(', ')}`);
 
-// Closure Compiler's ADVANCED pass renames every property it is not told to keep: what index.js
-// reads of the module (embind's names, the heap views, _malloc/_free, Module.GL) and of Emscripten's
-// GL object (kept by web/src/closure_externs.js) must be there under the same names. The names come
-// from index.js's own text (its source map), so a new use is checked without a list kept here.
+// Closure Compiler's ADVANCED pass renames every property it is not told to keep: what the WebGL2
+// code reads of the module (embind's names, the heap views, _malloc/_free, Module.GL) and of
+// Emscripten's GL object (kept by web/src/closure_externs.js) must be there under the same names. The
+// names come from the sources' own text (the source maps), so a new use is checked without a list kept here.
 // (Members of GL's per-context and per-program records need a WebGL context: the Chromium suites.)
 {
   cases++;
-  const source = JSON.parse(readFileSync(join(dir, 'index.js.map'), 'utf8')).sourcesContent[0];
+  const source = WEBGL2_FILES.map((f) => JSON.parse(readFileSync(join(dir, `${f}.map`), 'utf8')).sourcesContent.join('\n')).join('\n');
   const names = (re) => [...new Set([...source.matchAll(re)].map((m) => m[1]))];
-  const assigned = new Set(names(/module\.([A-Za-z_$][\w$]*)\s*=[^=]/g)); // index.js's own (ScalarKind)
-  const moduleNames = names(/module\.([A-Za-z_$][\w$]*)/g).filter((n) => !assigned.has(n));
+  const assigned = new Set(names(/\bmodule\.([A-Za-z_$][\w$]*)\s*=[^=]/g)); // the package's own, if any
+  const moduleNames = names(/\bmodule\.([A-Za-z_$][\w$]*)/g).filter((n) => !assigned.has(n));
   const glNames = names(/\bGL\.([A-Za-z_$][\w$]*)/g);
   const { default: factory } = await import(pathToFileURL(join(dir, 'dist/xfb.mjs')).href);
   const module = await factory({ locateFile: (file) => join(dir, 'dist', file) });
-  for (const n of moduleNames) check(n in module, `the module has no '${n}', which index.js reads: Closure renamed it (keep it in web/src/closure_externs.js or read it quoted)`);
+  for (const n of moduleNames) check(n in module, `the module has no '${n}', which the package reads: Closure renamed it (keep it in web/src/closure_externs.js or read it quoted)`);
   // currentContext exists only once a context is current: then the name must at least be in the code.
   const code = readFileSync(join(dir, 'dist/xfb.mjs'), 'utf8');
   for (const n of glNames)
-    check(module.GL && (n in module.GL || new RegExp(`\\.${n}\\b`).test(code)), `Module.GL has no '${n}', which index.js reads: Closure renamed it (add it to web/src/closure_externs.js)`);
-  console.log(`what index.js reads survives Closure: module.{${moduleNames.join(', ')}}, GL.{${glNames.join(', ')}}`);
-  check(moduleNames.length >= 5 && glNames.length >= 5, `index.js's uses of the module were not found (${moduleNames.length} module, ${glNames.length} GL names): the check above read the wrong text`);
+    check(module.GL && (n in module.GL || new RegExp(`\\.${n}\\b`).test(code)), `Module.GL has no '${n}', which the package reads: Closure renamed it (add it to web/src/closure_externs.js)`);
+  console.log(`what the package reads survives Closure: module.{${moduleNames.join(', ')}}, GL.{${glNames.join(', ')}}`);
+  check(moduleNames.length >= 5 && glNames.length >= 5, `the package's uses of the module were not found (${moduleNames.length} module, ${glNames.length} GL names): the check above read the wrong text`);
 }
 
 console.log(`xfb-test-run: cases=${cases} asserts=${asserts}`);

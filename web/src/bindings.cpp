@@ -332,56 +332,42 @@ private:
     std::vector<std::byte> taken_;
 };
 
-// What each Engine method means to the package, declared in the row that binds it: no method is
-// bound without its traits, and the package reads them as data (Module.engineMethods()) instead of
-// keeping lists of method names.
-//   KeepsRecipes: changes nothing a replayed step's recipe depends on (detail::StepRecipe: GL names,
-//     side, count, uniform locations, refusal), so armed recipes stay valid. step: a step(1) moves
-//     only its own pipeline's side, and the package asks that pipeline's recipe again after it;
-//     setUniform: a value, which the package's replay keeps itself.
-//   FeedbackSafe: may run while the application's transform feedback is active: no WebGL call, or
-//     only ones legal then (reading a query or a fence; drawing with the application's program).
-//   RenewsRefusals: after it, a pipeline whose recipe was refused asks again (a pipeline created or
-//     disposed changes which buffers are shared; a restored context is no longer lost).
-enum MethodTraits : unsigned { Changes = 0, KeepsRecipes = 1u << 0, FeedbackSafe = 1u << 1, RenewsRefusals = 1u << 2 };
-#define XFB_ENGINE_METHODS(X)                                                                                              \
-    X(creationError, KeepsRecipes | FeedbackSafe) X(capabilities, KeepsRecipes | FeedbackSafe)                              \
-    X(createBuffer, Changes) X(adoptBuffer, Changes) X(upload, Changes) X(glName, KeepsRecipes | FeedbackSafe)              \
-    X(readAsync, Changes) X(readbackReady, KeepsRecipes | FeedbackSafe) X(takeReadback, Changes)                            \
-    X(createProgram, Changes) X(setUniform, KeepsRecipes) X(programPlan, KeepsRecipes | FeedbackSafe)                       \
-    X(uniforms, KeepsRecipes | FeedbackSafe) X(createPipeline, RenewsRefusals) X(step, KeepsRecipes) X(stepSubsteps, Changes) \
-    X(fusion, KeepsRecipes | FeedbackSafe) X(replayRecipe, KeepsRecipes | FeedbackSafe) X(replayed, Changes)                \
-    X(beginChecked, Changes) X(pollChecked, FeedbackSafe) X(pollQueries, FeedbackSafe)                                      \
-    X(pipelineInfo, KeepsRecipes | FeedbackSafe) X(createCapture, Changes) X(capture, Changes)                              \
-    X(drawCaptured, FeedbackSafe) X(captureInfo, KeepsRecipes | FeedbackSafe) X(captureSession, Changes)                    \
-    X(drawSession, FeedbackSafe) X(dispose, RenewsRefusals) X(liveObjects, KeepsRecipes | FeedbackSafe)                     \
-    X(takeForeignErrors, KeepsRecipes | FeedbackSafe) X(contextLost, FeedbackSafe) X(contextRestored, FeedbackSafe | RenewsRefusals)
-
-/// { keepsRecipes, feedbackSafe, renewsRefusals }: the names of the Engine methods with each trait.
-static val engineMethods() {
-    struct Row {
-        const char* name;
-        unsigned traits;
-    };
-#define XFB_METHOD_ROW(name, traits) Row{#name, traits},
-    static constexpr Row rows[] = {XFB_ENGINE_METHODS(XFB_METHOD_ROW)};
-#undef XFB_METHOD_ROW
-    val out = val::object();
-    for (auto [trait, key] : {std::pair{KeepsRecipes, "keepsRecipes"}, std::pair{FeedbackSafe, "feedbackSafe"}, std::pair{RenewsRefusals, "renewsRefusals"}}) {
-        val names = val::array();
-        for (const Row& r : rows)
-            if (r.traits & trait) names.call<void>("push", std::string(r.name));
-        out.set(key, names);
-    }
-    return out;
-}
-
 EMSCRIPTEN_BINDINGS(xfb) {
     xfb_expose_gl();
-    emscripten::class_<Engine> engine("Engine");
-    engine.constructor<bool>();
-#define XFB_BIND_METHOD(name, traits) engine.function(#name, &Engine::name);
-    XFB_ENGINE_METHODS(XFB_BIND_METHOD)
-#undef XFB_BIND_METHOD
-    emscripten::function("engineMethods", &engineMethods);
+    emscripten::class_<Engine>("Engine")
+        .constructor<bool>()
+        .function("creationError", &Engine::creationError)
+        .function("capabilities", &Engine::capabilities)
+        .function("createBuffer", &Engine::createBuffer)
+        .function("adoptBuffer", &Engine::adoptBuffer)
+        .function("upload", &Engine::upload)
+        .function("glName", &Engine::glName)
+        .function("readAsync", &Engine::readAsync)
+        .function("readbackReady", &Engine::readbackReady)
+        .function("takeReadback", &Engine::takeReadback)
+        .function("createProgram", &Engine::createProgram)
+        .function("setUniform", &Engine::setUniform)
+        .function("programPlan", &Engine::programPlan)
+        .function("uniforms", &Engine::uniforms)
+        .function("createPipeline", &Engine::createPipeline)
+        .function("step", &Engine::step)
+        .function("stepSubsteps", &Engine::stepSubsteps)
+        .function("fusion", &Engine::fusion)
+        .function("replayRecipe", &Engine::replayRecipe)
+        .function("replayed", &Engine::replayed)
+        .function("beginChecked", &Engine::beginChecked)
+        .function("pollChecked", &Engine::pollChecked)
+        .function("pollQueries", &Engine::pollQueries)
+        .function("pipelineInfo", &Engine::pipelineInfo)
+        .function("createCapture", &Engine::createCapture)
+        .function("capture", &Engine::capture)
+        .function("drawCaptured", &Engine::drawCaptured)
+        .function("captureInfo", &Engine::captureInfo)
+        .function("captureSession", &Engine::captureSession)
+        .function("drawSession", &Engine::drawSession)
+        .function("dispose", &Engine::dispose)
+        .function("liveObjects", &Engine::liveObjects)
+        .function("takeForeignErrors", &Engine::takeForeignErrors)
+        .function("contextLost", &Engine::contextLost)
+        .function("contextRestored", &Engine::contextRestored);
 }

@@ -1,7 +1,7 @@
 // Compiled (never run) against the package's index.d.ts by types.mjs: what a TypeScript user
 // writes must type-check, and the misuses marked @ts-expect-error must be rejected (if the
 // types degraded to `any`, those markers would themselves be errors).
-import createXfb, { XfbError, createdBuffers, followBuffer, inspect, type CaptureCount, type PartRange, type SessionPlan, type StepReport, type Xfb, type XfbWebGpu } from 'xfb';
+import createXfb, { XfbError, createdBuffers, followBuffer, inspect, type CaptureCount, type ErrorCode, type PartRange, type SessionPlan, type StepReport, type Xfb, type XfbWebGpu } from 'xfb';
 
 export async function usage(canvas: HTMLCanvasElement): Promise<number> {
   const xfb: Xfb = await createXfb({ canvas });
@@ -24,8 +24,15 @@ export async function usage(canvas: HTMLCanvasElement): Promise<number> {
   try {
     capture.dispose();
   } catch (e) {
-    if (e instanceof XfbError) return e.code.length;
+    if (e instanceof XfbError) {
+      const code: ErrorCode = e.code; // the engine's table (generated from Module.enums())
+      return code.length;
+    }
   }
+  // @ts-expect-error: not one of the engine's error codes
+  const bogus: ErrorCode = 'XFB_NO_SUCH_CODE';
+  // @ts-expect-error: the events are 'contextlost' and 'contextrestored'
+  xfb.on('contextlots', () => {});
   // @ts-expect-error: not a draw mode
   capture.capture({ mode: 'quads', count: 4 });
   // @ts-expect-error: indices and count are different draws
@@ -34,7 +41,7 @@ export async function usage(canvas: HTMLCanvasElement): Promise<number> {
   xfb.createCapture(program, [], { expansion: 'gpu' });
   // @ts-expect-error: the primitive of a count is points, lines or triangles
   const strip: CaptureCount['primitive'] = 'triangle_strip';
-  return count.records + count.bytes[0] + report.written + plan.buffers.length + xfb.liveObjects().captures + strip.length;
+  return count.records + count.bytes[0] + report.written + plan.buffers.length + xfb.liveObjects().captures + strip.length + bogus.length;
 }
 
 // Sharing a context: the owned mode, foreign errors, adopting an engine's buffer, following a swap.
@@ -65,6 +72,8 @@ export async function usageWebGpu(device: object, canvas: HTMLCanvasElement): Pr
   const gpu: XfbWebGpu = await createXfb({ device });
   const own: XfbWebGpu = await createXfb({ backend: 'webgpu' });
   const state = gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4 });
+  // @ts-expect-error: a lost device is not restored: WebGPU buffers restore nothing
+  gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4, restore: 'initial' });
   const next = gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4 });
   const vertexBuffer: object = state.gpuBuffer;
   const program = gpu.createProgram({ source: '#version 300 es\nin vec4 a;\nout vec4 out_a;\nvoid main() { out_a = a; }' });

@@ -1,0 +1,111 @@
+// Vertex formats and the bytes that fill buffers: one rule for both engines.
+import type { ComponentType } from '#engine-tables';
+import { checkByteLength, checkCount, checkKeys, checkName, shown, typeName } from './checks.js';
+import { unwrap, invalid, type XfbError } from './errors.js';
+import type { BufferContents, BufferDescription, BufferLayout, RestoreSource } from './types.js';
+
+/** Bytes over an ArrayBuffer (what WebGPU's writeBuffer and the typed arrays take). */
+export type Bytes = Uint8Array<ArrayBuffer>;
+type ArrayType = Float32ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor;
+
+const COMPONENT_ARRAYS: Readonly<Record<ComponentType, ArrayType>> = {
+  float32: Float32Array,
+  int32: Int32Array,
+  uint32: Uint32Array,
+};
+const FORMAT_KEYS = ['semantic', 'type', 'components', 'offset'] as const;
+const RESTORE_SOURCES: readonly RestoreSource[] = ['last-readback', 'initial', 'none'];
+
+/** The module's one format validator (shared with the C++ API and xfb-run). */
+export type FormatNormaliser = (format: object[]) => BufferLayout | XfbError;
+
+/** A format description as { attributes, stride }, offsets packed. Here only its shape (an array of
+ *  plain objects with known keys); the values are checked by the engine's normaliseFormat. */
+export function normaliseFormat(normalise: FormatNormaliser, format: unknown): BufferLayout {
+  if (!Array.isArray(format) || format.length === 0)
+    invalid('format must be a non-empty array of { semantic, type?, components?, offset? }');
+  return unwrap(normalise(format.map((entry, i) => checkKeys(entry, FORMAT_KEYS, `format[${i}]`))));
+}
+
+/** The typed array a format reads and writes: one type for homogeneous formats, bytes otherwise. */
+export function arrayTypeOf(layout: BufferLayout): ArrayType {
+  const types = new Set(layout.attributes.map((a) => a.type));
+  const [only] = types;
+  return types.size === 1 && only !== undefined ? COMPONENT_ARRAYS[only] : Uint8Array;
+}
+
+/** The contents as the format's typed array, over a copy of `bytes`. */
+export function contentsOf(layout: BufferLayout, bytes: Bytes): BufferContents {
+  const Type = arrayTypeOf(layout);
+  return new Type(bytes.buffer, bytes.byteOffset, bytes.byteLength / Type.BYTES_PER_ELEMENT);
+}
+
+/** The bytes of `data`: an ArrayBuffer, or a typed array of the format's type (any for a mixed format). */
+function bytesOf(data: unknown, layout: BufferLayout, what: string): Bytes {
+  const Expected = arrayTypeOf(layout);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (!ArrayBuffer.isView(data)) invalid(`${what} must be a typed array or an ArrayBuffer, got ${typeName(data)}`);
+  if (Expected !== Uint8Array && !(data instanceof Expected))
+    invalid(`${what} must be a ${Expected.name} for this format (or an ArrayBuffer), got ${data.constructor.name}`);
+  return new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+}
+
+/** A buffer's initial data: exactly count x stride bytes. */
+function initialBytes(data: unknown, layout: BufferLayout, count: number): Bytes {
+  const view = bytesOf(data, layout, 'createBuffer(): data');
+  const bytes = count * layout.stride;
+  const Expected = arrayTypeOf(layout);
+  if (view.byteLength !== bytes)
+    invalid(
+      `createBuffer(): data holds ${view.byteLength} bytes but ${count} elements of ${layout.stride} bytes need ${bytes}` +
+        (Expected !== Uint8Array ? ` (${bytes / Expected.BYTES_PER_ELEMENT} ${Expected.name} values)` : ''),
+    );
+  return view;
+}
+
+export interface CheckedBufferDescription {
+  layout: BufferLayout;
+  count: number;
+  /** The initial data (a view of the caller's), or null. */
+  data: Bytes | null;
+  restore: RestoreSource;
+  label: string | undefined;
+}
+
+/** createBuffer()'s description, on both engines. `restores`: the sources this engine can restore
+ *  from (WebGPU: only 'none', its default). */
+export function checkBufferDescription(
+  normalise: FormatNormaliser,
+  given: BufferDescription,
+  restores: readonly RestoreSource[] = RESTORE_SOURCES,
+): CheckedBufferDescription {
+  const description = checkKeys(given, ['format', 'count', 'data', 'restore', 'label'], 'createBuffer()');
+  const layout = normaliseFormat(normalise, description.format);
+  const count = checkCount(description.count, 'createBuffer(): count');
+  checkByteLength(count, layout.stride, 'createBuffer()');
+  const list = restores.map((r) => `'${r}'`).join(restores.length > 2 ? ', ' : ' or ');
+  const restore = checkName(description.restore ?? restores[0], restores, 'createBuffer(): restore', list);
+  if (description.label !== undefined && typeof description.label !== 'string')
+    invalid('createBuffer(): label must be a string');
+  const data = description.data === undefined ? null : initialBytes(description.data, layout, count);
+  return { layout, count, data, restore, label: description.label };
+}
+
+/** upload(data, { offset }): on both engines the offset and the length are whole 4-byte words (every
+ *  component is 4 bytes) and the data fits the buffer. Returns the bytes and the offset. */
+export function checkUpload(
+  data: unknown,
+  options: unknown,
+  layout: BufferLayout,
+  byteLength: number,
+): { bytes: Bytes; offset: number } {
+  const offset = checkKeys(options, ['offset'], 'upload() options').offset ?? 0;
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset % 4 !== 0)
+    invalid(`upload(): offset must be a non-negative multiple of 4 bytes, got ${shown(offset)}`);
+  const bytes = bytesOf(data, layout, 'upload(): data');
+  if (bytes.byteLength % 4 !== 0 || offset + bytes.byteLength > byteLength)
+    invalid(
+      `upload(): ${bytes.byteLength} bytes at offset ${offset} do not fit the buffer's ${byteLength} bytes in whole 4-byte words`,
+    );
+  return { bytes, offset };
+}

@@ -1,0 +1,36 @@
+import { adoptTables, type EngineTables } from './engine_tables.js';
+import { XfbError } from './errors.js';
+
+const isNode = !!(globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+
+/** What both Emscripten modules export (web/src/planner_bindings.cpp). */
+export interface PlannerModule {
+  enums(): EngineTables;
+  inspect(source: string, options: object): unknown;
+  normaliseFormat(format: object[]): unknown;
+}
+
+export type ModuleFactory<M> = (options: {
+  locateFile: (file: string) => string;
+  XfbError: typeof XfbError;
+}) => Promise<M>;
+
+/** Instantiates a module from its factory and the static URL of its .wasm; the bindings answer a
+ *  failure with an XfbError of this package. */
+export async function instantiate<M extends PlannerModule>(factory: ModuleFactory<M>, wasmUrl: URL): Promise<M> {
+  const locateFile = (file: string): string => {
+    if (!file.endsWith('.wasm')) return file;
+    return isNode ? decodeURIComponent(wasmUrl.pathname) : wasmUrl.href;
+  };
+  const module = await factory({ locateFile, XfbError });
+  adoptTables(module.enums());
+  return module;
+}
+
+/** Resolves on the next animation frame (a turn of the event loop in Node). */
+export function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => resolve());
+    else setTimeout(resolve, 0);
+  });
+}

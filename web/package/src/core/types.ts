@@ -1,0 +1,271 @@
+// The public data types of both engines (what users pass and get back).
+import type { CaptureMode, ComponentType, DrawMode, Expansion } from '#engine-tables';
+
+export type { CaptureMode, ComponentType, DrawMode, ErrorCode, Expansion } from '#engine-tables';
+
+/** An attribute's semantic: ATTRn (the n-th input in declaration order) or a standard name. */
+export type Semantic =
+  | `ATTR${number}`
+  | 'POSITION'
+  | 'NORMAL'
+  | 'TANGENT'
+  | 'BLENDWEIGHT'
+  | 'BLENDINDICES'
+  | 'COLOR'
+  | `TEXCOORD${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7}`;
+
+/** One attribute of an interleaved vertex format. Offsets default to packed; components to 4. */
+export interface VertexAttribute {
+  semantic: Semantic;
+  type?: ComponentType;
+  components?: number;
+  offset?: number;
+}
+
+/** A format as the engine normalised it: every attribute complete, offsets packed. */
+export interface BufferLayout {
+  stride: number;
+  attributes: Required<VertexAttribute>[];
+}
+
+/** What a buffer restores after a WebGL context loss: the last read() (default), the initial data, or nothing. */
+export type RestoreSource = 'last-readback' | 'initial' | 'none';
+
+/** createBuffer()'s description. */
+export interface BufferDescription {
+  format: VertexAttribute[];
+  /** count x stride must stay within 2^31-1 bytes per buffer (XFB_BUFFER_TOO_LARGE, nothing created). */
+  count: number;
+  /** Float32Array / Int32Array / Uint32Array matching a homogeneous format, or an ArrayBuffer; count x stride bytes. */
+  data?: ArrayBufferView | ArrayBuffer;
+  /** WebGL2: what is re-uploaded after a context loss. WebGPU: only 'none' (a lost device is not restored). */
+  restore?: RestoreSource;
+  label?: string;
+}
+
+/** Program and inspect() options. */
+export interface ProgramOptions {
+  mode?: CaptureMode;
+  /** Outputs to capture, in buffer order; default: every `out_*` output in declaration order. */
+  varyings?: string[];
+  /** Macro values: strings, finite numbers or booleans (objects, arrays, null: XFB_INVALID_ARGUMENT). */
+  defines?: Record<string, string | number | boolean>;
+  /** Enforce 4 components per varying in separate mode (default true). */
+  portable?: boolean;
+}
+
+export interface ProgramDescription extends ProgramOptions {
+  /** A GLSL ES 3.00 (or 1.00) vertex shader: the simulation. */
+  source: string;
+  label?: string;
+}
+
+/** The same JSON as the xfb-inspect tool prints (engine/tools/README.md). */
+export interface Plan {
+  version: number;
+  es: boolean;
+  mode: CaptureMode;
+  attributes: {
+    name: string;
+    type: string;
+    array_size: number;
+    semantic: string;
+    location: number;
+    slots: string[];
+    components: number;
+    explicit_location: boolean;
+    line: number;
+  }[];
+  varyings: { name: string; type: string; array_size: number; components: number; bytes: number }[];
+  buffers: {
+    binding: number;
+    stride: number;
+    fields: { varying: string; offset: number; components: number; type: ComponentType }[];
+  }[];
+}
+
+/** One budget after a step: records requested, written (min(requested, capacity)), capacity. */
+export interface EmitReport {
+  budget: string;
+  requested: number;
+  written: number;
+  capacity: number;
+}
+
+/** What a checked step wrote: records written and expected (equal unless the step was short). */
+export interface StepReport {
+  step: number;
+  written: number;
+  expected: number;
+  /** WebGPU pipelines with emitted outputs: per budget, the step's totals. */
+  emitted?: EmitReport[];
+}
+
+/** A variable-count output (WebGPU; C++ PipelineOptions::emits / EmitDesc): `varying` is an
+ *  output array `T name[maxRecords]`, `count` an int or uint output saying how many records
+ *  the element emits (its budget; outputs naming the same count share it). One {output}
+ *  entry each, after the captured ones, in this order. */
+export interface EmitDesc {
+  varying: string;
+  count: string;
+}
+
+/** createPipeline() options on WebGL2. */
+export interface PipelineOptions {
+  count?: number;
+  /** A PRIMITIVES_WRITTEN query per step, read by pollQueries(). */
+  queries?: boolean;
+  /** step(k > 1) of an element-local simulation runs one pass that loops the k substeps
+   *  (fusion()); false: always k passes. Default true. */
+  fuseSubsteps?: boolean;
+}
+
+/** createPipeline() options on WebGPU. */
+export interface WebGpuPipelineOptions extends PipelineOptions {
+  emits?: EmitDesc[];
+  /** Records past a budget's capacity are never written. 'error' (default): stepChecked()
+   *  rejects with XFB_CAPACITY and does not swap; 'clamp': it swaps and reports both numbers. */
+  overflow?: 'error' | 'clamp';
+}
+
+/** createCapture() options (WebGL2). */
+export interface CaptureOptions {
+  /** The vertex count when no entry has an input. */
+  vertexCount?: number;
+  expansion?: Expansion;
+}
+
+/** A WebGL2 engine's context: version, renderer and the transform-feedback limits it checks against. */
+export interface Capabilities {
+  version: string;
+  renderer: string;
+  es: boolean;
+  compute: boolean;
+  limits: {
+    maxVertexAttribs: number;
+    maxSeparateComponents: number;
+    maxSeparateAttribs: number;
+    maxInterleavedComponents: number;
+    maxVaryingVectors: number;
+  };
+}
+
+/** A WebGPU engine's device: the limits that decide what fits. */
+export interface WebGpuCapabilities {
+  backend: 'webgpu';
+  version: string;
+  renderer: string;
+  es: false;
+  compute: true;
+  limits: Record<string, number>;
+}
+
+/** A pipeline's elements, steps taken, backend and output buffers. */
+export interface PipelineInfo {
+  count: number;
+  steps: number;
+  backend: string;
+  outputs: { entry: number; binding: number; stride: number }[];
+}
+
+/** How the next step() runs: replayed from JavaScript, or through the engine with the reason. */
+export type StepPath = { replayed: true } | { replayed: false; reason: string };
+
+/** Whether step(k > 1) runs its k substeps in one pass, and why not (the planner's answer). */
+export interface Fusion {
+  fused: boolean;
+  reason: string;
+}
+
+/** A draw to capture: `count` vertices, or an index list (restartIndex defaults to the index type's maximum; null: none). */
+export type CaptureDraw =
+  | { mode: DrawMode; count: number; indices?: never; restartIndex?: never }
+  | {
+      mode: DrawMode;
+      indices: Uint8Array | Uint16Array | Uint32Array | number[];
+      restartIndex?: number | null;
+      count?: never;
+    };
+
+/** What a draw wrote: strips, loops and fans are captured as whole primitives (a 4-vertex strip: 2 triangles, 6 records). */
+export interface CaptureCount {
+  primitive: 'points' | 'lines' | 'triangles';
+  primitives: number;
+  records: number;
+  /** Per output buffer: records x stride. */
+  bytes: number[];
+}
+
+/** Where one part of a session lies in the outputs (README "Append captures"). */
+export interface PartRange {
+  primitive: 'points' | 'lines' | 'triangles';
+  primitives: number;
+  /** Its first record: the first vertex when drawing it back. */
+  firstRecord: number;
+  records: number;
+  /** Per output buffer: firstRecord x stride. */
+  firstByte: number[];
+  /** Per output buffer: records x stride. */
+  bytes: number[];
+}
+
+/** A session: its parts, contiguous from firstRecord to endRecord (the filled size after it). */
+export interface SessionPlan {
+  firstRecord: number;
+  endRecord: number;
+  /** Per output buffer: the size it must have (endRecord x stride). */
+  endBytes: number[];
+  parts: PartRange[];
+}
+
+/** drawCaptured() / drawSession() options: another draw mode, an instance count (default 1). */
+export interface DrawBackOptions {
+  mode?: DrawMode;
+  instances?: number;
+}
+
+/** Counts of an engine's live objects, for leak checks. */
+export interface LiveObjects {
+  buffers: number;
+  programs: number;
+  pipelines: number;
+  captures: number;
+  readbacks: number;
+}
+
+/** The contents of a buffer: the format's type, bytes for a mixed format. */
+export type BufferContents = Float32Array | Int32Array | Uint32Array | Uint8Array;
+
+/** A uniform value: a number, an array of numbers or a typed array. */
+export type UniformValue = number | ArrayLike<number>;
+
+// WebGPU types: the DOM's when @webgpu/types (or a newer lib.dom) declares them, else `object`,
+// so the package's types need no WebGPU types installed.
+/** The global type named K (its prototype), or `object` where no such global is declared. */
+export type GlobalType<K extends string> = typeof globalThis extends { [key in K]: { prototype: infer T } }
+  ? T
+  : object;
+/** GPUDevice where WebGPU types are declared. */
+export type GPUDeviceType = GlobalType<'GPUDevice'>;
+/** GPUBuffer where WebGPU types are declared. */
+export type GPUBufferType = GlobalType<'GPUBuffer'>;
+/** GPUTexture where WebGPU types are declared. */
+export type GPUTextureType = GlobalType<'GPUTexture'>;
+/** GPUTextureView where WebGPU types are declared. */
+export type GPUTextureViewType = GlobalType<'GPUTextureView'>;
+
+/** Where each uniform lives in the uniform buffer (WGSL uniform address-space rules): element e,
+ *  column c, row r at offset + e * arrayStride + c * columnStride + r * 4. kind: Module.enums().scalarKinds. */
+export interface UniformLayout {
+  bytes: number;
+  uniforms: {
+    name: string;
+    kind: number;
+    columns: number;
+    rows: number;
+    arraySize: number;
+    offset: number;
+    arrayStride: number;
+    columnStride: number;
+  }[];
+}

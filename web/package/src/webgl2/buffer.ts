@@ -1,0 +1,112 @@
+import { checkUpload, contentsOf } from '../core/buffer_data.js';
+import { nextFrame } from '../core/module_loader.js';
+import type { ObjectRegistry } from '../core/registry.js';
+import type { BufferContents, BufferLayout, RestoreSource } from '../core/types.js';
+import { CHANGES, READS } from './call_effects.js';
+import type { Xfb } from './engine.js';
+import { WebGl2Object } from './object.js';
+
+/** Where a buffer's restored contents came from. */
+type ShadowSource = 'initial' | 'last-readback' | 'upload' | 'none';
+
+/** A WebGL2 buffer of `count` elements of a vertex format; a state pair's two swap every step. */
+export class XfbBuffer extends WebGl2Object {
+  /** A name for messages and labels. */
+  label: string;
+  readonly #layout: BufferLayout;
+  readonly #count: number;
+  readonly #restore: RestoreSource;
+  readonly #adoptedName: number;
+  /** The bytes re-uploaded after a context loss (null: none kept). */
+  #shadow: Uint8Array | null;
+  #shadowSource: ShadowSource;
+
+  /** @internal Use `Xfb.createBuffer()` or `Xfb.adoptBuffer()`. */
+  constructor(
+    owner: Xfb,
+    registry: ObjectRegistry,
+    id: number,
+    layout: BufferLayout,
+    count: number,
+    restore: RestoreSource,
+    initial: Uint8Array | null,
+    label: string,
+    adoptedName: number,
+  ) {
+    super(owner, registry, 'buffer', id);
+    this.#layout = layout;
+    this.#count = count;
+    this.#restore = restore;
+    this.label = label;
+    this.#adoptedName = adoptedName;
+    this.#shadow = restore === 'none' ? null : initial;
+    this.#shadowSource = initial ? 'initial' : 'none';
+  }
+
+  /** The WebGLBuffer holding the latest data (it changes after every step of a state pair). */
+  get glBuffer(): WebGLBuffer {
+    return this.owner.module.GL.buffers[this.owner.call(READS, 'glName', this.id)] as WebGLBuffer;
+  }
+  /** How to bind it as vertex input: stride and, per attribute, semantic, type, components, offset. */
+  get layout(): BufferLayout {
+    this.checkLive();
+    return { stride: this.#layout.stride, attributes: this.#layout.attributes.map((a) => ({ ...a })) };
+  }
+  /** The number of elements. */
+  get count(): number {
+    return this.#count;
+  }
+  /** count x stride. */
+  get byteLength(): number {
+    return this.#count * this.#layout.stride;
+  }
+  /** true for a buffer adopted with adoptBuffer(): xfb never deletes it. */
+  get adopted(): boolean {
+    return this.#adoptedName !== 0;
+  }
+
+  /** Writes bytes at a byte offset (bufferSubData): the offset and the length whole 4-byte words
+   *  within the buffer, data of the format's type. @throws XfbError XFB_INVALID_ARGUMENT. */
+  upload(data: ArrayBufferView | ArrayBuffer, options: { offset?: number } = {}): void {
+    const { bytes, offset } = checkUpload(data, options, this.#layout, this.byteLength);
+    this.owner.withHeap(bytes, (pointer, n) => this.owner.call(CHANGES, 'upload', this.id, pointer, n, offset));
+    if (this.#shadow && offset === 0 && bytes.byteLength === this.byteLength) {
+      this.#shadow = bytes.slice();
+      this.#shadowSource = 'upload';
+    }
+  }
+
+  /** Resolves to the contents (a typed array of the format's type) once the GPU is done: a copy
+   *  into a staging buffer and a fence polled across frames; never blocks. */
+  async read(): Promise<BufferContents> {
+    const owner = this.owner;
+    const readback = owner.call(CHANGES, 'readAsync', this.id);
+    let view: Uint8Array;
+    try {
+      while (!owner.call(READS, 'readbackReady', readback)) await nextFrame();
+      view = owner.call(CHANGES, 'takeReadback', readback);
+    } catch (e) {
+      owner.release('readback', readback); // the staging buffer and its fence, also after a context loss
+      throw e;
+    }
+    const bytes = view.slice(); // copied out of the wasm heap
+    if (this.#restore === 'last-readback') {
+      this.#shadow = bytes;
+      this.#shadowSource = 'last-readback';
+    }
+    return contentsOf(this.#layout, bytes);
+  }
+
+  /** @internal After a context restore: uploads the kept bytes; says where they came from. */
+  restoreContents(): ShadowSource {
+    const shadow = this.#shadow;
+    if (!shadow) return 'none';
+    this.owner.withHeap(shadow, (pointer, n) => this.owner.call(CHANGES, 'upload', this.id, pointer, n, 0));
+    return this.#shadowSource;
+  }
+
+  protected override release(): void {
+    super.release();
+    if (this.#adoptedName) this.owner.unadopt(this.#adoptedName); // the name forgotten, the object kept
+  }
+}

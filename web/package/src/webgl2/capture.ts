@@ -1,0 +1,88 @@
+import { checkIndex, checkKeys, shown } from '../core/checks.js';
+import { checkDraw, checkDrawBack } from '../core/draws.js';
+import { invalid } from '../core/errors.js';
+import type { ObjectRegistry } from '../core/registry.js';
+import type { CaptureCount, CaptureDraw, DrawBackOptions, SessionPlan } from '../core/types.js';
+import { CHANGES, POLLS, READS } from './call_effects.js';
+import type { Xfb } from './engine.js';
+import { WebGl2Object } from './object.js';
+import { XfbProgram } from './program.js';
+
+/** One part of an append session: a draw, optionally with another program writing the same record layout. */
+export type SessionPart = CaptureDraw & { program?: XfbProgram };
+
+/** Primitive capture: a program run over draws of points, lines or triangles, whole primitives
+ *  written to the outputs (the driver's expansion, or the engine's record gather on WebGL2). */
+export class XfbCapture extends WebGl2Object {
+  /** @internal Use `Xfb.createCapture()`. */
+  constructor(owner: Xfb, registry: ObjectRegistry, id: number) {
+    super(owner, registry, 'capture', id);
+  }
+
+  /** How primitives are expanded and the vertex count of the last capture. */
+  get info(): { expansion: 'driver' | 'engine'; vertexCount: number } {
+    return this.owner.call(READS, 'captureInfo', this.id);
+  }
+
+  /** Captures a draw: { mode, count } or { mode, indices, restartIndex? }. indices: a Uint8/16/32Array
+   *  or an array of integers; restartIndex defaults to the index type's maximum, as WebGL2's
+   *  fixed-index primitive restart does (null: no restart).
+   *  @throws XfbError XFB_CAPACITY (nothing written) when an output cannot hold the primitives. */
+  capture(draw: CaptureDraw): CaptureCount {
+    const d = checkDraw(draw, 'capture()');
+    const bytes = d.indices ? new Uint8Array(d.indices.buffer) : null;
+    const indexCount = d.indices ? d.indices.length : -1;
+    return this.owner.withHeap(bytes, (pointer) =>
+      this.owner.call(CHANGES, 'capture', this.id, d.mode, d.count, pointer, indexCount, d.restart),
+    );
+  }
+
+  /** Draws the last capture's vertices with the program and vertex array bound on the context
+   *  (drawArrays(Instanced) with the planned count: no readback, no query). */
+  drawCaptured(options: DrawBackOptions = {}): void {
+    const o = checkDrawBack(options, 'drawCaptured()');
+    this.owner.call(POLLS, 'drawCaptured', this.id, o.mode ?? '', o.instances);
+  }
+
+  /** Captures several draws one after another into the outputs, from record `firstRecord`
+   *  (default 0; the records before it are untouched), each part with an optional program writing
+   *  the same record layout (README "Append captures").
+   *  @throws XfbError XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH: the whole session is checked first, nothing written. */
+  captureSession(parts: SessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
+    const firstRecord = checkIndex(
+      checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord ?? 0,
+      'captureSession(): firstRecord',
+    );
+    if (!Array.isArray(parts) || parts.length === 0)
+      invalid('captureSession(): parts must be a non-empty array of draws');
+    const list = parts.map((given, i) => {
+      const what = `captureSession(): parts[${i}]`;
+      const d = checkDraw(given, what, ['program']);
+      const part: { mode: string; count: number; indices?: Uint32Array; restartIndex?: number; program?: number } = {
+        mode: d.mode,
+        count: d.count,
+      };
+      if (d.indices) part.indices = d.indices;
+      if (d.restart >= 0) part.restartIndex = d.restart;
+      const program = d.rest.program;
+      if (program !== undefined) {
+        if (!(program instanceof XfbProgram) || program.owner !== this.owner)
+          invalid(`${what}: program must be an XfbProgram of this engine`);
+        part.program = program.id;
+      }
+      return part;
+    });
+    return this.owner.call(CHANGES, 'captureSession', this.id, list, firstRecord);
+  }
+
+  /** Draws the last session's records, of one part ({ part }) or all of them, with the program and
+   *  vertex array bound on the context: drawArraysInstanced(mode, firstRecord, records, instances)
+   *  with the planned range (no readback, no query). */
+  drawSession(options: DrawBackOptions & { part?: number } = {}): void {
+    const o = checkDrawBack(options, 'drawSession()', ['part']);
+    const part = o.rest.part;
+    if (part !== undefined && (typeof part !== 'number' || !Number.isInteger(part) || part < 0))
+      invalid(`drawSession(): part must be a non-negative integer, got ${shown(part)}`);
+    this.owner.call(POLLS, 'drawSession', this.id, part ?? -1, o.mode ?? '', o.instances);
+  }
+}

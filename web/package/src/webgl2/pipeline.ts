@@ -1,0 +1,94 @@
+import { checkSubsteps } from '../core/checks.js';
+import { nextFrame } from '../core/module_loader.js';
+import type { ObjectRegistry } from '../core/registry.js';
+import type { Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
+import type { XfbBuffer } from './buffer.js';
+import { CHANGES, POLLS, READS } from './call_effects.js';
+import type { Xfb } from './engine.js';
+import { WebGl2Object } from './object.js';
+import type { XfbProgram } from './program.js';
+import type { KeptUniform, Recipe, ReplayState } from './replay.js';
+
+/** A program stepped over a role list: one transform-feedback pass per step, state pairs swapped. */
+export class XfbPipeline extends WebGl2Object {
+  readonly #keptUniforms: Map<string, KeptUniform>;
+  readonly #written: XfbBuffer[];
+  #replay: ReplayState | null = null;
+
+  /** @internal Use `Xfb.createPipeline()`. */
+  constructor(owner: Xfb, registry: ObjectRegistry, id: number, program: XfbProgram, written: XfbBuffer[]) {
+    super(owner, registry, 'pipeline', id);
+    this.#keptUniforms = program.keptUniforms;
+    this.#written = written;
+  }
+
+  /** Elements, steps taken, backend and output buffers. */
+  get info(): PipelineInfo {
+    return this.owner.call(READS, 'pipelineInfo', this.id);
+  }
+  /** The number of elements a step runs. */
+  get count(): number {
+    return this.info.count;
+  }
+
+  /** One transform-feedback pass (useProgram, bindVertexArray, bindTransformFeedback,
+   *  beginTransformFeedback, drawArrays(POINTS), endTransformFeedback: 9 WebGL calls when replayed);
+   *  every { input, output } pair swaps its buffers. step(k): k substeps 1..256, fused into one
+   *  pass when the simulation is element-local (see fusion()).
+   *  @throws XfbError XFB_INVALID_ARGUMENT for k outside 1..256, XFB_FEEDBACK_ACTIVE, XFB_CONTEXT_LOST. */
+  step(substeps = 1): void {
+    if (substeps !== 1) {
+      this.owner.call(CHANGES, 'stepSubsteps', this.id, checkSubsteps(substeps));
+      return;
+    }
+    const replay = this.#replay;
+    const owner = this.owner;
+    if (replay !== null && 'recipe' in replay && replay.recipe.epoch === owner.epoch)
+      return owner.replay(replay.recipe);
+    owner.stepInWasm(this.id);
+    if (replay === null || !('generation' in replay) || replay.generation !== owner.generation)
+      this.#replay = owner.replayState(this.id, this.#keptUniforms, this.#written);
+  }
+
+  /** @internal The recipe the next step(1) replays, or null (it goes through wasm). */
+  get validRecipe(): Recipe | null {
+    const replay = this.#replay;
+    return replay !== null && 'recipe' in replay && replay.recipe.epoch === this.owner.epoch && !this.disposed
+      ? replay.recipe
+      : null;
+  }
+
+  /** How the next step() runs: replayed from JavaScript (the steady step's WebGL calls, named by
+   *  the engine after a step ran in wasm), or through the engine, with the reason (queries, a
+   *  buffer another pipeline uses, the first step or a call since that may change the step). */
+  get stepPath(): StepPath {
+    if (this.validRecipe) return { replayed: true };
+    const replay = this.#replay;
+    return {
+      replayed: false,
+      reason: replay && 'refusal' in replay ? replay.refusal : 'the first step, or a call since that may change it',
+    };
+  }
+
+  /** Whether step(k > 1) runs its substeps in one pass, and why not. */
+  fusion(): Fusion {
+    return this.owner.call(READS, 'fusion', this.id);
+  }
+
+  /** A step that resolves once its PRIMITIVES_WRITTEN query is read (polled across frames):
+   *  swapped and resolved with { step, written, expected }.
+   *  @throws XfbError XFB_SHORT_WRITE (not swapped) when fewer records were written. */
+  async stepChecked(): Promise<StepReport> {
+    this.owner.call(CHANGES, 'beginChecked', this.id);
+    for (;;) {
+      await nextFrame();
+      const report = this.owner.call(POLLS, 'pollChecked', this.id); // null while pending
+      if (report) return report;
+    }
+  }
+
+  /** With { queries: true }: the reports of earlier steps whose queries are available. */
+  pollQueries(): StepReport[] {
+    return this.owner.call(POLLS, 'pollQueries', this.id);
+  }
+}

@@ -1,0 +1,313 @@
+// The WebGPU engine: the WebGL2 engine's API with the simulation run as a WebGPU compute pass.
+// The plan and the WGSL come from the same C++ planner (wasm: Module.wgsl, see
+// engine/include/xfb/wgsl_translation.hpp); this driver only drives WebGPU. Every argument is
+// checked by core/, as on WebGL2. Loaded by createXfb() on demand (webgpu.js), so WebGL2 users
+// never download it.
+import { checkKeys } from '../core/checks.js';
+import { checkBufferDescription } from '../core/buffer_data.js';
+import { fail, invalid, XfbError } from '../core/errors.js';
+import { Listeners } from '../core/events.js';
+import { inspectWith } from '../core/inspect.js';
+import { checkEmitOptions } from '../core/emit_options.js';
+import { checkPipelineOptions } from '../core/pipeline_options.js';
+import { checkProgramDescription, type CheckedProgramOptions } from '../core/program_options.js';
+import { ObjectRegistry } from '../core/registry.js';
+import type {
+  BufferDescription,
+  GPUDeviceType,
+  LiveObjects,
+  Plan,
+  ProgramDescription,
+  ProgramOptions,
+  WebGpuCapabilities,
+  WebGpuPipelineOptions,
+} from '../core/types.js';
+import { XfbWebGpuBuffer } from './buffer.js';
+import { PREFIX_SUM_GROUP } from './prefix_sum.js';
+import prefixSumSource from './prefix_sum.wgsl';
+import { XfbWebGpuPipeline } from './pipeline.js';
+import { XfbWebGpuProgram } from './program.js';
+import type { TranslationEntries, WebGpuModule } from './wasm_module.js';
+
+/** An entry of a WebGPU role list. */
+export interface WebGpuEntry {
+  input?: XfbWebGpuBuffer;
+  output?: XfbWebGpuBuffer;
+}
+
+const WORK_GROUP_SIZE = 256;
+
+/**
+ * A transform-feedback engine on a GPUDevice: the same API as the WebGL2 engine, each step one
+ * WebGPU compute pass (one command encoder, one submit). Created by `createXfb({ device })`.
+ */
+export class XfbWebGpu {
+  readonly #module: WebGpuModule;
+  readonly #device: GPUDevice;
+  // Kept: Chromium loses a device whose adapter was garbage-collected ("A valid external Instance
+  // reference no longer exists").
+  readonly #adapter: GPUAdapter | undefined;
+  readonly #ownsDevice: boolean;
+  readonly #objects = new ObjectRegistry();
+  readonly #listeners = new Listeners<XfbWebGpuBuffer>();
+  #prefixSum: GPUShaderModule | null = null;
+  #lost: GPUDeviceLostInfo | null = null;
+  #disposed = false;
+
+  /** @internal Use `createXfb({ device })`. */
+  constructor(module: WebGpuModule, device: GPUDevice, ownsDevice: boolean, adapter?: GPUAdapter) {
+    this.#module = module;
+    this.#device = device;
+    this.#adapter = adapter;
+    this.#ownsDevice = ownsDevice;
+    void device.lost.then((info) => {
+      if (this.#disposed) return;
+      this.#lost = info;
+      this.#listeners.emit('contextlost', { reason: info.reason, message: info.message });
+    });
+  }
+
+  /** Always 'webgpu'. */
+  get backend(): 'webgpu' {
+    return 'webgpu';
+  }
+  /** The GPUDevice the engine records on. */
+  get device(): GPUDeviceType {
+    return this.#device;
+  }
+  /** Always null: a WebGPU engine has no WebGL context. */
+  get gl(): null {
+    return null;
+  }
+  /** true once the device is lost (it is not restored: create a new engine). */
+  get isContextLost(): boolean {
+    return this.#lost !== null;
+  }
+  /** The device's limits that decide what fits. */
+  get capabilities(): WebGpuCapabilities {
+    const l = this.#device.limits;
+    return {
+      backend: 'webgpu',
+      version: 'WebGPU',
+      renderer: 'WebGPU',
+      es: false,
+      compute: true,
+      limits: {
+        maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+        maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+        maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+        maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+      },
+    };
+  }
+
+  /** What the planner would do with a shader (as on WebGL2). @throws XfbError with the planner's code. */
+  inspect(source: string, options: ProgramOptions = {}): Plan {
+    return inspectWith(this.#module, source, options);
+  }
+
+  /** A GPUBuffer of `count` elements of `format` (usage STORAGE | VERTEX | COPY_SRC | COPY_DST), the
+   *  data written by queue.writeBuffer. `restore` can only be 'none': a lost device is not restored.
+   *  @throws XfbError XFB_UNSUPPORTED over the device's maxStorageBufferBindingSize, as WebGL2's checks otherwise. */
+  createBuffer(description: Omit<BufferDescription, 'restore'> & { restore?: 'none' }): XfbWebGpuBuffer {
+    this.checkUsable();
+    const d = checkBufferDescription((f) => this.#module.normaliseFormat(f), description, ['none']);
+    const size = d.count * d.layout.stride;
+    const max = this.#device.limits.maxStorageBufferBindingSize;
+    if (size > max)
+      fail(
+        'XFB_UNSUPPORTED',
+        `createBuffer(): ${size} bytes exceed this device's maxStorageBufferBindingSize (${max})`,
+      );
+    const label = d.label ?? `buffer${this.#objects.count('buffer')}`;
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const gpuBuffer = this.#device.createBuffer({ label, size, usage });
+    if (d.data) this.#device.queue.writeBuffer(gpuBuffer, 0, d.data);
+    return this.#objects.add(new XfbWebGpuBuffer(this, this.#objects, gpuBuffer, d.layout, d.count, label));
+  }
+
+  /** Translates the simulation to WGSL (in wasm) with the default roles.
+   *  @throws XfbError with the planner's code, XFB_COMPUTE_TRANSLATION for what WGSL cannot express. */
+  createProgram(description: ProgramDescription): XfbWebGpuProgram {
+    this.checkUsable();
+    const d = checkProgramDescription(description);
+    const translated = this.translate(d.source, d.options);
+    return this.#objects.add(new XfbWebGpuProgram(this, this.#objects, d.source, d.options, translated, d.label));
+  }
+
+  /** A compute pipeline stepping `program` over the role list (bind groups of both ping-pong sides
+   *  built here: no GPU object is created in a steady step).
+   *  @throws XfbError XFB_INVALID_ARGUMENT for a buffer twice in the list (WebGPU cannot read and
+   *  write one buffer in a pass), XFB_UNSUPPORTED over the device's storage-buffer limits. */
+  createPipeline(
+    program: XfbWebGpuProgram,
+    entries: WebGpuEntry[],
+    options: WebGpuPipelineOptions = {},
+  ): XfbWebGpuPipeline {
+    this.checkUsable();
+    if (!(program instanceof XfbWebGpuProgram) || program.owner !== this)
+      invalid('createPipeline(): the first argument must be a program of this engine');
+    program.check();
+    const o = checkPipelineOptions(options, 'webgpu');
+    const emitted = checkEmitOptions(o.emits, o.overflow);
+    const described = this.#describeEntries(entries);
+    const limits = this.#device.limits;
+    const workGroupSize = Math.min(
+      WORK_GROUP_SIZE,
+      limits.maxComputeWorkgroupSizeX,
+      limits.maxComputeInvocationsPerWorkgroup,
+    );
+    const translationOptions = {
+      ...program.options,
+      workGroupSize,
+      emits: emitted.emits,
+      ...(o.common.count !== undefined ? { count: o.common.count } : {}),
+    };
+    const translation = this.translate(program.source, translationOptions, described);
+    const substeps = this.#module.wgslSubsteps(
+      program.source,
+      { ...translationOptions, fuseSubsteps: o.common.fuseSubsteps ?? true },
+      described,
+    );
+    if (substeps instanceof XfbError) throw substeps;
+    const maxScanned = PREFIX_SUM_GROUP * limits.maxComputeWorkgroupsPerDimension;
+    if (translation.budgets.length && translation.count > maxScanned)
+      fail(
+        'XFB_UNSUPPORTED',
+        `createPipeline(): emitted outputs scan at most ${maxScanned} elements on this device, the pipeline has ${translation.count}`,
+      );
+    const storage =
+      translation.readBinding.filter((b) => b >= 0).length +
+      translation.writeBinding.filter((b) => b >= 0).length +
+      2 * translation.budgets.length;
+    if (storage > limits.maxStorageBuffersPerShaderStage)
+      fail(
+        'XFB_UNSUPPORTED',
+        `createPipeline(): ${storage} storage buffers exceed this device's maxStorageBuffersPerShaderStage (${limits.maxStorageBuffersPerShaderStage}); use interleaved buffers`,
+      );
+    const list = entries.map((e) => ({ ...e }));
+    return this.#objects.add(
+      new XfbWebGpuPipeline(this, this.#objects, program, list, translation, substeps, emitted.overflow),
+    );
+  }
+
+  /** Always XFB_UNSUPPORTED: primitive capture needs transform feedback, which WebGPU does not have. */
+  createCapture(_program?: XfbWebGpuProgram, _entries?: WebGpuEntry[], _options?: object): never {
+    this.checkUsable();
+    fail(
+      'XFB_UNSUPPORTED',
+      'createCapture(): primitive capture needs transform feedback, which WebGPU does not have; use the WebGL2 engine',
+    );
+  }
+
+  /** Counts of live engine objects, for leak checks (WebGPU has no captures or pending read-backs). */
+  liveObjects(): LiveObjects {
+    if (this.#disposed) fail('XFB_DISPOSED', 'liveObjects(): this engine was disposed; it holds no objects');
+    const o = this.#objects;
+    return {
+      buffers: o.count('buffer'),
+      programs: o.count('program'),
+      pipelines: o.count('pipeline'),
+      captures: 0,
+      readbacks: 0,
+    };
+  }
+
+  /** Listens to 'contextlost' ({ reason, message } of the lost device). 'contextrestored' is accepted
+   *  and never emitted: a lost device is not restored. The same checks as on WebGL2. */
+  on(type: 'contextlost', listener: (detail: { reason: string; message: string }) => void): this;
+  on(type: 'contextrestored', listener: (detail: never) => void): this;
+  on(type: 'contextlost' | 'contextrestored', listener: (detail: never) => void): this {
+    this.#listeners.add(type, listener);
+    return this;
+  }
+  /** Removes a listener given to on(); the same checks. */
+  off(type: 'contextlost' | 'contextrestored', listener: (detail: never) => void): this {
+    this.#listeners.remove(type, listener);
+    return this;
+  }
+
+  /** Destroys every GPU object of this engine (and the device, when createXfb() requested it). */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#objects.disposeAll();
+    this.#disposed = true;
+    if (this.#ownsDevice) this.#device.destroy();
+  }
+
+  // Internal: what the objects call. ------------------------------------------------------------
+
+  /** @internal */
+  get gpuDevice(): GPUDevice {
+    return this.#device;
+  }
+  /** @internal The scalar kinds of uniforms come from the module's tables. */
+  get module(): WebGpuModule {
+    return this.#module;
+  }
+  /** @internal Keeps the adapter reachable as long as the engine. */
+  get adapter(): GPUAdapter | undefined {
+    return this.#adapter;
+  }
+  /** @internal The prefix-sum module, compiled once per engine. */
+  get prefixSumModule(): GPUShaderModule {
+    return (this.#prefixSum ??= this.#device.createShaderModule({ label: 'xfb prefix sum', code: prefixSumSource }));
+  }
+
+  /** @internal XFB_DISPOSED after dispose(), XFB_CONTEXT_LOST once the device is lost. */
+  checkUsable(): void {
+    if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
+    if (this.#lost)
+      fail(
+        'XFB_CONTEXT_LOST',
+        `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`,
+      );
+  }
+
+  /** @internal Awaits a WebGPU promise. A rejection is an XfbError: xfb's own (shader compile) as it
+   *  is, XFB_DISPOSED when the engine was disposed meanwhile, else XFB_CONTEXT_LOST: mapAsync rejects
+   *  (AbortError) before device.lost resolves, and with xfb's staging buffers untouched only a lost
+   *  or destroyed device rejects it. */
+  settle = async <T>(promise: Promise<T>, what: string): Promise<T> => {
+    try {
+      return await promise;
+    } catch (e) {
+      if (e instanceof XfbError) throw e;
+      if (this.#disposed) fail('XFB_DISPOSED', `${what}: this engine was disposed meanwhile`);
+      const cause = this.#lost
+        ? `${this.#lost.reason}: ${this.#lost.message}`
+        : `${(e as Error)?.name}: ${(e as Error)?.message}`;
+      fail('XFB_CONTEXT_LOST', `${what}: the WebGPU device was lost meanwhile (${cause}); create a new engine`);
+    }
+  };
+
+  /** @internal The planner in wasm: plan + WGSL for a role list (undefined: the default roles). */
+  translate(source: string, options: CheckedProgramOptions | object, entries?: TranslationEntries) {
+    const translation = this.#module.wgsl(source, options, entries);
+    if (translation instanceof XfbError) throw translation;
+    return translation;
+  }
+
+  #describeEntries(entries: unknown): TranslationEntries {
+    if (!Array.isArray(entries)) invalid('createPipeline(): entries must be an array of { input?, output? }');
+    const seen = new Set<XfbWebGpuBuffer>();
+    return entries.map((given, i) => {
+      const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
+      const described: TranslationEntries[number] = {};
+      for (const role of ['input', 'output'] as const) {
+        const buffer = entry[role];
+        if (buffer === undefined) continue;
+        if (!(buffer instanceof XfbWebGpuBuffer) || buffer.owner !== this)
+          invalid(`entries[${i}].${role} must be a buffer of this engine`);
+        buffer.check();
+        if (seen.has(buffer))
+          invalid(
+            `entries[${i}].${role}: buffer '${buffer.label}' appears twice in the role list; WebGPU cannot read and write one buffer in a pass`,
+          );
+        seen.add(buffer);
+        described[role] = { format: buffer.layout.attributes, count: buffer.count };
+      }
+      return described;
+    });
+  }
+}

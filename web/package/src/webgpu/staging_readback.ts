@@ -1,0 +1,51 @@
+// The one read-back of a GPUBuffer's bytes: a copy into a MAP_READ staging buffer and mapAsync,
+// never blocking the frame. The staging buffer is kept for the next read; a read while one is in
+// flight uses a temporary one.
+
+export type Settle = <T>(promise: Promise<T>, what: string) => Promise<T>;
+
+export class StagingReadback {
+  readonly #device: GPUDevice;
+  readonly #label: string;
+  readonly #size: number;
+  #kept: GPUBuffer | null = null;
+  #busy = false;
+
+  constructor(device: GPUDevice, label: string, size: number) {
+    this.#device = device;
+    this.#label = label;
+    this.#size = size;
+  }
+
+  /** The first `size` bytes of `source`, copied out. `settle` turns a rejection into an XfbError. */
+  async read(source: GPUBuffer, settle: Settle, what: string): Promise<Uint8Array<ArrayBuffer>> {
+    const temporary = this.#busy;
+    const staging = temporary ? this.#create() : (this.#kept ??= this.#create());
+    if (!temporary) this.#busy = true;
+    try {
+      const encoder = this.#device.createCommandEncoder();
+      encoder.copyBufferToBuffer(source, 0, staging, 0, this.#size);
+      this.#device.queue.submit([encoder.finish()]);
+      await settle(staging.mapAsync(GPUMapMode.READ), what);
+      const bytes = new Uint8Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      return bytes;
+    } finally {
+      if (temporary) staging.destroy();
+      else this.#busy = false;
+    }
+  }
+
+  /** Destroys the kept staging buffer (a read in flight destroys nothing: it ends unmapped). */
+  destroy(): void {
+    if (this.#kept && !this.#busy) this.#kept.destroy();
+  }
+
+  #create(): GPUBuffer {
+    return this.#device.createBuffer({
+      label: this.#label,
+      size: this.#size,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+  }
+}
