@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <optional>
-#include <unordered_map>
-#include <unordered_set>
+#include <map>
+#include <set>
 
 namespace xfb {
 
@@ -33,7 +33,9 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 // Outputs by name, built once: a linear search per captured name made thousands of outputs quadratic.
-using OutputIndex = std::unordered_map<std::string_view, const Declaration*>;
+// Ordered containers here, not hash tables: these were the wasm module's only ones, and their hashing
+// and rehashing cost 2.5 KB gzipped (web.size); a lookup in log n is as good at these sizes.
+using OutputIndex = std::map<std::string_view, const Declaration*>;
 
 // `base[index]`, the name of one element of an output array: a decimal index, nothing around it.
 struct ElementName {
@@ -101,9 +103,9 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
     }
     OutputIndex outputs;
     for (const Declaration& o : shader.outputs) outputs.emplace(o.name, &o); // the first declaration wins, as findOutput()
-    std::unordered_set<std::string_view> seen;
-    std::unordered_set<std::string> planned; // as planned: out_r[01] is out_r[1]
-    std::unordered_map<std::string, std::string> wholeArrays, firstElement; // base -> the name capturing all of it / one element of it
+    std::set<std::string_view> seen;
+    std::set<std::string> planned; // as planned: out_r[01] is out_r[1]
+    std::map<std::string, std::string> wholeArrays, firstElement; // base -> the name capturing all of it / one element of it
     for (size_t i = 0; i < names.size(); ++i) {
         if (!seen.insert(names[i]).second)
             throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is listed twice in " + joined(names) + "; list each once");
