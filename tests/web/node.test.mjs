@@ -43,36 +43,74 @@ test('createXfb without WebGL gives a planner that refuses GPU work clearly', as
   assert.throws(() => xfb.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 1 }), (e) => e.code === 'XFB_UNSUPPORTED');
 });
 
-test('the bindings themselves: objects in and out, an XfbError for a failure, unknown names refused in C++', async () => {
-  // Below index.js's checks: the module's own inspect(), as both modules bind it.
+// The modules' extern "C" boundary (web/src/call.hpp), below the package's wrappers: each xfb_*
+// export answers 0 or an error code's index + 1, xfb_result() the JSON result or the message.
+function exportsOf(module) {
+  const encoder = new TextEncoder(), decoder = new TextDecoder();
+  const answer = (status) => {
+    const heap = module.HEAPU8, at = module._xfb_result();
+    return { status, text: decoder.decode(heap.subarray(at, heap.indexOf(0, at))) };
+  };
+  // Strings as (pointer, bytes); a list of strings as '\0'-ended items.
+  const call = (name, ...args) => {
+    const blocks = [];
+    const flat = args.flatMap((a) => {
+      if (typeof a !== 'string' && !Array.isArray(a)) return [a];
+      const bytes = encoder.encode(typeof a === 'string' ? a : a.map((s) => `${s}\0`).join(''));
+      const at = module._malloc(bytes.length + 1);
+      blocks.push(at);
+      module.HEAPU8.set(bytes, at);
+      return [at, bytes.length];
+    });
+    try { return answer(module[`_xfb_${name}`](...flat)); } finally { blocks.forEach((b) => module._free(b)); }
+  };
+  const enums = JSON.parse(call('enums').text);
+  return {
+    enums,
+    // inspect(source, mode, varyings, portable, defines as name, value, ...): the plan, or { code, message }.
+    inspect: (source, { mode = 'interleaved', varyings = [], portable = true, defines = {} } = {}) => {
+      const { status, text } = call('inspect', source, mode, varyings, portable, Object.entries(defines).flatMap(([k, v]) => [k, String(v)]));
+      return status === 0 ? JSON.parse(text) : { code: enums.errorCodes[status - 1], message: text };
+    },
+  };
+}
+
+test('the boundary itself: JSON results, the engine\'s code and message for a failure, unknown names refused in C++', async () => {
+  // Below index.js's checks: the modules' own xfb_inspect(), one implementation in both (planner_calls.cpp).
   for (const file of ['xfb.mjs', 'xfb-webgpu.mjs']) {
     const { default: factory } = await import(pathToFileURL(`${npm}/dist/${file}`).href);
-    const module = await factory({ XfbError });
+    const module = exportsOf(await factory({ XfbError }));
     const plan = module.inspect('#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() {}', { defines: { N: 1.5, ON: true } });
-    assert.equal(typeof plan, 'object', `${file}: the plan is an object, not a JSON string`);
-    assert.equal(plan.buffers[0].stride, 16);
+    assert.equal(plan.buffers[0].stride, 16, file);
     const bad = module.inspect('in vec4 p; out vec4 out_p;', { mode: 'sideways' });
-    assert.ok(bad instanceof XfbError, `${file}: a failure is an XfbError value, not a sentinel`);
-    assert.equal(bad.code, 'XFB_INVALID_ARGUMENT');
-    assert.match(bad.detail, /mode must be one of 'interleaved', 'separate', got 'sideways'/);
+    assert.equal(bad.code, 'XFB_INVALID_ARGUMENT', file);
+    assert.match(bad.message, /mode must be one of 'interleaved', 'separate', got 'sideways'/);
     const unreadable = module.inspect('#version 300 es\n#if Q > 1\nin vec4 p;\n#endif\n', {});
-    assert.equal(unreadable.code, 'XFB_PREPROCESSOR_UNEVALUABLE');
+    assert.equal(unreadable.code, 'XFB_PREPROCESSOR_UNEVALUABLE', file);
   }
 });
 
 test('a module loaded without index.js still answers a failure with its code and message', async () => {
   const { default: factory } = await import(pathToFileURL(`${npm}/dist/xfb.mjs`).href);
-  const module = await factory();
+  const module = exportsOf(await factory());
   const bad = module.inspect('in vec4 p; out vec4 out_p;', { mode: 'sideways' });
-  assert.ok(bad instanceof Error);
   assert.equal(bad.code, 'XFB_INVALID_ARGUMENT');
-  assert.match(bad.message, /^XFB_INVALID_ARGUMENT: mode must be one of/);
+  assert.match(bad.message, /^mode must be one of/);
+});
+
+test('the WebGL2 module exports the extern "C" boundary and no embind', async () => {
+  const { default: factory } = await import(pathToFileURL(`${npm}/dist/xfb.mjs`).href);
+  const module = await factory();
+  assert.equal(module.Engine, undefined, 'no embind class');
+  assert.equal(module.normaliseFormat, undefined, 'no embind function');
+  for (const name of ['result', 'enums', 'inspect', 'normalise_format', 'engine_create', 'engine_delete', 'create_buffer', 'step', 'replay_recipe', 'capture_session'])
+    assert.equal(typeof module[`_xfb_${name}`], 'function', `_xfb_${name}`);
 });
 
 test('enums(): both modules give the C++ tables (xfb/enum_tables.hpp) that index.js validates with', async () => {
   for (const file of ['xfb.mjs', 'xfb-webgpu.mjs']) {
     const { default: factory } = await import(pathToFileURL(`${npm}/dist/${file}`).href);
-    const e = (await factory({ XfbError })).enums();
+    const e = exportsOf(await factory({ XfbError })).enums;
     assert.deepEqual(e.drawModes, ['points', 'lines', 'line_strip', 'line_loop', 'triangles', 'triangle_strip', 'triangle_fan'], file);
     assert.deepEqual(e.captureModes, ['interleaved', 'separate'], file);
     assert.deepEqual(e.componentTypes, ['float32', 'int32', 'uint32'], file);

@@ -73,7 +73,7 @@ check(holding('webgpu.js', 'webgl2').length === 0 && holding('webgpu.js', 'webgp
   `webgpu.js must bundle core/ and webgpu/ and no webgl2/: it holds ${sourcesOf['webgpu.js'].join(', ')}`);
 
 // Closure Compiler's ADVANCED pass renames every property it is not told to keep: what the WebGL2
-// code reads of the module (embind's names, the heap views, _malloc/_free, Module.GL) and of
+// code reads of the module (its extern "C" exports _xfb_*, the heap views, _malloc/_free, Module.GL) and of
 // Emscripten's GL object (kept by web/src/closure_externs.js) must be there under the same names. The
 // names come from the sources' own text (the source maps), so a new use is checked without a list kept here.
 // (Members of GL's per-context and per-program records need a WebGL context: the Chromium suites.)
@@ -81,8 +81,9 @@ check(holding('webgpu.js', 'webgl2').length === 0 && holding('webgpu.js', 'webgp
   cases++;
   const source = WEBGL2_FILES.map((f) => JSON.parse(readFileSync(join(dir, `${f}.map`), 'utf8')).sourcesContent.join('\n')).join('\n');
   const names = (re) => [...new Set([...source.matchAll(re)].map((m) => m[1]))];
-  const assigned = new Set(names(/\bmodule\.([A-Za-z_$][\w$]*)\s*=[^=]/g)); // the package's own, if any
-  const moduleNames = names(/\bmodule\.([A-Za-z_$][\w$]*)/g).filter((n) => !assigned.has(n));
+  // The module is read through its typed wrappers (core/boundary.ts, webgl2/wasm_module.ts): the
+  // exports by their names, wherever they are read.
+  const moduleNames = names(/\.(_xfb_\w+|_malloc|_free|HEAP[A-Z0-9]+|GL)\b/g);
   const glNames = names(/\bGL\.([A-Za-z_$][\w$]*)/g);
   const { default: factory } = await import(pathToFileURL(join(dir, 'dist/xfb.mjs')).href);
   const module = await factory({ locateFile: (file) => join(dir, 'dist', file) });

@@ -12,7 +12,7 @@ import { instantiate, type ModuleFactory } from './core/module_loader.js';
 import type { GPUDeviceType, Plan, ProgramOptions } from './core/types.js';
 import { XfbBuffer } from './webgl2/buffer.js';
 import { Xfb } from './webgl2/engine.js';
-import type { WebGl2Module } from './webgl2/wasm_module.js';
+import { WebGl2Module, type WebGl2Exports } from './webgl2/wasm_module.js';
 import type { XfbWebGpuBuffer } from './webgpu/buffer.js';
 import type { XfbWebGpu } from './webgpu/engine.js';
 import type { XfbWebGpuPipeline } from './webgpu/pipeline.js';
@@ -38,7 +38,8 @@ export type WebGpuPipeline = XfbWebGpuPipeline;
 
 const wasmUrl = new URL('./dist/xfb.wasm', import.meta.url); // a static URL, so bundlers copy the file
 
-const loadModule = (): Promise<WebGl2Module> => instantiate(createXfbModule as ModuleFactory<WebGl2Module>, wasmUrl);
+const loadModule = (): Promise<WebGl2Module> =>
+  instantiate(createXfbModule as ModuleFactory<WebGl2Exports>, wasmUrl, (raw) => new WebGl2Module(raw));
 
 /** createXfb() options on WebGL2. */
 export interface WebGl2Options {

@@ -2,7 +2,6 @@ import { checkUpload, contentsOf } from '../core/buffer_data.js';
 import { nextFrame } from '../core/module_loader.js';
 import type { ObjectRegistry } from '../core/registry.js';
 import type { BufferContents, BufferLayout, RestoreSource } from '../core/types.js';
-import { CHANGES, READS } from './call_effects.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
 
@@ -45,7 +44,7 @@ export class XfbBuffer extends WebGl2Object {
 
   /** The WebGLBuffer holding the latest data (it changes after every step of a state pair). */
   get glBuffer(): WebGLBuffer {
-    return this.owner.module.GL.buffers[this.owner.call(READS, 'glName', this.id)] as WebGLBuffer;
+    return this.owner.module.GL.buffers[this.owner.call('glName', this.id)] as WebGLBuffer;
   }
   /** How to bind it as vertex input: stride and, per attribute, semantic, type, components, offset. */
   get layout(): BufferLayout {
@@ -69,7 +68,7 @@ export class XfbBuffer extends WebGl2Object {
    *  within the buffer, data of the format's type. @throws XfbError XFB_INVALID_ARGUMENT. */
   upload(data: ArrayBufferView | ArrayBuffer, options: { offset?: number } = {}): void {
     const { bytes, offset } = checkUpload(data, options, this.#layout, this.byteLength);
-    this.owner.withHeap(bytes, (pointer, n) => this.owner.call(CHANGES, 'upload', this.id, pointer, n, offset));
+    this.owner.withHeap(bytes, (pointer, n) => this.owner.call('upload', this.id, pointer, n, offset));
     if (this.#shadow && offset === 0 && bytes.byteLength === this.byteLength) {
       this.#shadow = bytes.slice();
       this.#shadowSource = 'upload';
@@ -80,11 +79,11 @@ export class XfbBuffer extends WebGl2Object {
    *  into a staging buffer and a fence polled across frames; never blocks. */
   async read(): Promise<BufferContents> {
     const owner = this.owner;
-    const readback = owner.call(CHANGES, 'readAsync', this.id);
+    const readback = owner.call('readAsync', this.id);
     let view: Uint8Array;
     try {
-      while (!owner.call(READS, 'readbackReady', readback)) await nextFrame();
-      view = owner.call(CHANGES, 'takeReadback', readback);
+      while (!owner.call('readbackReady', readback)) await nextFrame();
+      view = owner.call('takeReadback', readback);
     } catch (e) {
       owner.release('readback', readback); // the staging buffer and its fence, also after a context loss
       throw e;
@@ -101,7 +100,7 @@ export class XfbBuffer extends WebGl2Object {
   restoreContents(): ShadowSource {
     const shadow = this.#shadow;
     if (!shadow) return 'none';
-    this.owner.withHeap(shadow, (pointer, n) => this.owner.call(CHANGES, 'upload', this.id, pointer, n, 0));
+    this.owner.withHeap(shadow, (pointer, n) => this.owner.call('upload', this.id, pointer, n, 0));
     return this.#shadowSource;
   }
 

@@ -1,4 +1,4 @@
-// What each engine call may change, declared at its call site: whether replayed steps' recipes
+// What each engine call may change, declared once per export (ENGINE_CALLS in wasm_module.ts): whether replayed steps' recipes
 // stay valid, whether it is allowed while the application's transform feedback is active, and
 // whether it starts a new generation (a refused recipe is asked again only then).
 

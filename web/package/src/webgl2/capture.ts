@@ -3,7 +3,6 @@ import { checkDraw, checkDrawBack } from '../core/draws.js';
 import { invalid } from '../core/errors.js';
 import type { ObjectRegistry } from '../core/registry.js';
 import type { CaptureCount, CaptureDraw, DrawBackOptions, SessionPlan } from '../core/types.js';
-import { CHANGES, POLLS, READS } from './call_effects.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
 import { XfbProgram } from './program.js';
@@ -21,7 +20,7 @@ export class XfbCapture extends WebGl2Object {
 
   /** How primitives are expanded and the vertex count of the last capture. */
   get info(): { expansion: 'driver' | 'engine'; vertexCount: number } {
-    return this.owner.call(READS, 'captureInfo', this.id);
+    return this.owner.call('captureInfo', this.id);
   }
 
   /** Captures a draw: { mode, count } or { mode, indices, restartIndex? }. indices: a Uint8/16/32Array
@@ -33,7 +32,7 @@ export class XfbCapture extends WebGl2Object {
     const bytes = d.indices ? new Uint8Array(d.indices.buffer) : null;
     const indexCount = d.indices ? d.indices.length : -1;
     return this.owner.withHeap(bytes, (pointer) =>
-      this.owner.call(CHANGES, 'capture', this.id, d.mode, d.count, pointer, indexCount, d.restart),
+      this.owner.call('capture', this.id, d.mode, d.count, pointer, indexCount, d.restart),
     );
   }
 
@@ -41,7 +40,7 @@ export class XfbCapture extends WebGl2Object {
    *  (drawArrays(Instanced) with the planned count: no readback, no query). */
   drawCaptured(options: DrawBackOptions = {}): void {
     const o = checkDrawBack(options, 'drawCaptured()');
-    this.owner.call(POLLS, 'drawCaptured', this.id, o.mode ?? '', o.instances);
+    this.owner.call('drawCaptured', this.id, o.mode ?? '', o.instances);
   }
 
   /** Captures several draws one after another into the outputs, from record `firstRecord`
@@ -72,7 +71,7 @@ export class XfbCapture extends WebGl2Object {
       }
       return part;
     });
-    return this.owner.call(CHANGES, 'captureSession', this.id, list, firstRecord);
+    return this.owner.call('captureSession', this.id, list, firstRecord);
   }
 
   /** Draws the last session's records, of one part ({ part }) or all of them, with the program and
@@ -83,6 +82,6 @@ export class XfbCapture extends WebGl2Object {
     const part = o.rest.part;
     if (part !== undefined && (typeof part !== 'number' || !Number.isInteger(part) || part < 0))
       invalid(`drawSession(): part must be a non-negative integer, got ${shown(part)}`);
-    this.owner.call(POLLS, 'drawSession', this.id, part ?? -1, o.mode ?? '', o.instances);
+    this.owner.call('drawSession', this.id, part ?? -1, o.mode ?? '', o.instances);
   }
 }

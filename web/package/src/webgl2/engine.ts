@@ -21,7 +21,7 @@ import type {
   VertexAttribute,
 } from '../core/types.js';
 import { numberKindOf } from '../core/uniform_values.js';
-import { CHANGES, CREATES_PIPELINE, READS, RESTORES, STEPS, type CallEffect } from './call_effects.js';
+import type { CallEffect } from './call_effects.js';
 import { AdoptedNames } from './adopted_names.js';
 import { FeedbackProbe } from './feedback_probe.js';
 import { UniformScratch, withHeapBytes } from './heap.js';
@@ -31,7 +31,14 @@ import { XfbPipeline } from './pipeline.js';
 import { XfbProgram } from './program.js';
 import { Recipe, recipeWrites, type KeptUniform, type ReplayState, type WasmSync } from './replay.js';
 import { StateGuard } from './state_guard.js';
-import type { NamedBuffer, WasmEngine, WebGl2Module } from './wasm_module.js';
+import {
+  ENGINE_CALLS,
+  WasmEngine,
+  type EngineCall,
+  type NamedBuffer,
+  type ObjectKind,
+  type WebGl2Module,
+} from './wasm_module.js';
 
 /** An entry of the role list: {input, output} state (swapped each step), {input} constants, {output} write-only. */
 export interface Entry {
@@ -46,10 +53,7 @@ export interface RestoredBuffer {
   restoredFrom: 'initial' | 'last-readback' | 'upload' | 'none';
 }
 
-type EngineMethod = {
-  [M in keyof WasmEngine]: WasmEngine[M] extends (...args: never[]) => unknown ? M : never;
-}[keyof WasmEngine];
-type Answer<M extends EngineMethod> = Exclude<ReturnType<WasmEngine[M]>, XfbError>;
+type Answer<M extends EngineCall> = ReturnType<WasmEngine[M]>;
 
 const GL_ERROR_NAMES: Readonly<Record<number, string>> = {
   0x500: 'INVALID_ENUM',
@@ -101,13 +105,7 @@ export class Xfb {
       );
     this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
     module.GL.makeContextCurrent(this.#handle);
-    const engine = new module.Engine(ownsContext);
-    const error = engine.creationError();
-    if (error) {
-      engine.delete();
-      throw error;
-    }
-    this.#engine = engine;
+    this.#engine = new WasmEngine(module, ownsContext); // throws what kept it from starting
     this.#probe = new FeedbackProbe(gl);
     this.#guard = new StateGuard(gl, module.GL);
     const canvas = gl.canvas as HTMLCanvasElement | OffscreenCanvas | undefined;
@@ -136,7 +134,7 @@ export class Xfb {
   }
   /** The context's version, renderer and transform-feedback limits. */
   get capabilities(): Capabilities {
-    return this.call(READS, 'capabilities');
+    return this.call('capabilities');
   }
 
   /** What the engine would do with a shader: attributes (ATTRn), captured varyings, buffer layout.
@@ -150,7 +148,7 @@ export class Xfb {
   createBuffer(description: BufferDescription): XfbBuffer {
     const d = checkBufferDescription((f) => this.#module.normaliseFormat(f), description);
     const id = this.withHeap(d.data, (pointer, bytes) =>
-      this.call(CHANGES, 'createBuffer', d.layout.attributes, d.count, pointer, bytes),
+      this.call('createBuffer', d.layout.attributes, d.count, pointer, bytes),
     );
     const initial = d.data ? d.data.slice() : null;
     return this.#objects.add(
@@ -176,7 +174,7 @@ export class Xfb {
     checkByteLength(count, layout.stride, 'adoptBuffer()');
     if (d.label !== undefined && typeof d.label !== 'string') invalid('adoptBuffer(): label must be a string');
     const { name, result: id } = this.#adoptedNames.adopt(d.glBuffer as NamedBuffer, (n) =>
-      this.call(CHANGES, 'adoptBuffer', layout.attributes, count, n),
+      this.call('adoptBuffer', layout.attributes, count, n),
     );
     return this.#objects.add(
       new XfbBuffer(this, this.#objects, id, layout, count, 'none', null, d.label ?? `adopted${id}`, name),
@@ -187,8 +185,8 @@ export class Xfb {
    *  @throws XfbError with the planner's or the GL compiler's code (XFB_SHADER_COMPILE, ...). */
   createProgram(description: { source: string; label?: string } & ProgramOptions): XfbProgram {
     const d = checkProgramDescription(description);
-    const id = this.call(CHANGES, 'createProgram', d.source, { ...d.options, label: d.label });
-    return this.#objects.add(new XfbProgram(this, this.#objects, id, this.call(READS, 'uniforms', id)));
+    const id = this.call('createProgram', d.source, { ...d.options, label: d.label });
+    return this.#objects.add(new XfbProgram(this, this.#objects, id, this.call('uniforms', id)));
   }
 
   /** A pipeline stepping `program` over the role list `entries` (one VAO and transform-feedback
@@ -199,13 +197,7 @@ export class Xfb {
     this.#checkProgram(program, 'createPipeline()');
     const o = checkPipelineOptions(options, 'webgl2').common;
     const written: XfbBuffer[] = [];
-    const id = this.call(
-      CREATES_PIPELINE,
-      'createPipeline',
-      program.id,
-      this.#entries(entries, 'createPipeline()', written),
-      o,
-    );
+    const id = this.call('createPipeline', program.id, this.#entries(entries, 'createPipeline()', written), o);
     return this.#objects.add(new XfbPipeline(this, this.#objects, id, program, written));
   }
 
@@ -214,10 +206,15 @@ export class Xfb {
   createCapture(program: XfbProgram, entries: Entry[], options: CaptureOptions = {}): XfbCapture {
     this.#checkProgram(program, 'createCapture()');
     const o = checkKeys(options, ['vertexCount', 'expansion'], 'createCapture() options');
-    checkOptionalCount(o.vertexCount, 'createCapture(): vertexCount');
-    if (o.expansion !== undefined)
-      checkName(o.expansion, tables().expansions, 'createCapture(): expansion', oneOf(tables().expansions));
-    const id = this.call(CHANGES, 'createCapture', program.id, this.#entries(entries, 'createCapture()'), o);
+    const vertexCount = checkOptionalCount(o.vertexCount, 'createCapture(): vertexCount');
+    const expansion =
+      o.expansion === undefined
+        ? undefined
+        : checkName(o.expansion, tables().expansions, 'createCapture(): expansion', oneOf(tables().expansions));
+    const id = this.call('createCapture', program.id, this.#entries(entries, 'createCapture()'), {
+      vertexCount,
+      expansion,
+    });
     return this.#objects.add(new XfbCapture(this, this.#objects, id));
   }
 
@@ -251,7 +248,7 @@ export class Xfb {
    *  capture) began: raised by other code on the shared context, so never reported as xfb's own
    *  and never dropped. Returns them (oldest first, at most 16) and clears the list. */
   takeForeignGlErrors(): { code: number; name: string }[] {
-    return this.call(READS, 'takeForeignErrors').map((code) => ({
+    return this.call('takeForeignErrors').map((code) => ({
       code,
       name: GL_ERROR_NAMES[code] ?? `0x${code.toString(16)}`,
     }));
@@ -306,21 +303,30 @@ export class Xfb {
   }
 
   /** @internal An engine call: the checks before it, the context made current, what wasm must learn
-   *  given first, the recipes invalidated unless `effect` keeps them, the answer unwrapped. */
-  call<M extends EngineMethod>(effect: CallEffect, method: M, ...args: Parameters<WasmEngine[M]>): Answer<M> {
-    const engine = this.#enter(effect, method);
-    const run = engine[method] as (...a: Parameters<WasmEngine[M]>) => ReturnType<WasmEngine[M]>;
-    return this.#answer(method, run.apply(engine, args) as Answer<M> | XfbError);
+   *  given first, the recipes invalidated unless its effect (ENGINE_CALLS) keeps them, a failure thrown. */
+  call<M extends EngineCall>(method: M, ...args: Parameters<WasmEngine[M]>): Answer<M> {
+    const engine = this.#enter(ENGINE_CALLS[method], method);
+    const run = engine[method] as (...a: Parameters<WasmEngine[M]>) => Answer<M>;
+    try {
+      return run.apply(engine, args);
+    } catch (e) {
+      this.#failed(method, e);
+    }
   }
 
   /** @internal pipeline.step(): the per-frame call, without the rest-argument dispatch of call(). */
   stepInWasm(pipeline: number): void {
-    this.#answer('step', this.#enter(STEPS, 'step').step(pipeline));
+    const engine = this.#enter(ENGINE_CALLS.step, 'step');
+    try {
+      engine.step(pipeline);
+    } catch (e) {
+      this.#failed('step', e);
+    }
   }
 
   /** @internal Frees an engine object now, also while the context is lost (deleting names on a lost
    *  context is a no-op, and the object is then not re-created on restore). */
-  release(kind: 'buffer' | 'program' | 'pipeline' | 'capture' | 'readback', id: number): void {
+  release(kind: ObjectKind, id: number): void {
     if (this.#disposed || !this.#engine) return;
     this.#makeCurrent();
     this.#syncWasm();
@@ -353,7 +359,7 @@ export class Xfb {
 
   /** @internal The replay of a pipeline after its step in wasm: its recipe, or the refusal. */
   replayState(pipeline: number, keptUniforms: Map<string, KeptUniform>, written: XfbBuffer[]): ReplayState {
-    const given = this.call(READS, 'replayRecipe', pipeline);
+    const given = this.call('replayRecipe', pipeline);
     if (given.refusal !== undefined) return { refusal: given.refusal, generation: this.#generation };
     const gl = this.#gl as WebGL2RenderingContext;
     // null (clear ARRAY_BUFFER whatever it holds) if a buffer was disposed under the pipeline.
@@ -407,16 +413,13 @@ export class Xfb {
     return engine;
   }
 
-  /** The bindings answer every call with its result or an XfbError (web/src/js_values.hpp). */
-  #answer<T>(method: string, result: T | XfbError): T {
-    if (result instanceof XfbError) {
-      // Lost before the event arrived (the browser can lose a context at any call, e.g. out of GPU
-      // memory): that is the cause, not whatever the failed call saw.
-      if (this.#gl?.isContextLost())
-        fail('XFB_CONTEXT_LOST', `${method}: the WebGL context was lost; wait for the 'contextrestored' event`);
-      throw result;
-    }
-    return result;
+  /** A call failed (the wasm module's error, an XfbError with the engine's code: wasm_module.ts). */
+  #failed(method: string, error: unknown): never {
+    // Lost before the event arrived (the browser can lose a context at any call, e.g. out of GPU
+    // memory): that is the cause, not whatever the failed call saw.
+    if (error instanceof XfbError && this.#gl?.isContextLost())
+      fail('XFB_CONTEXT_LOST', `${method}: the WebGL context was lost; wait for the 'contextrestored' event`);
+    throw error;
   }
 
   #syncWasm(): void {
@@ -462,7 +465,7 @@ export class Xfb {
     this.#probe?.contextRestored();
     this.#module.GL.makeContextCurrent(this.#handle);
     this.#lost = false;
-    this.call(RESTORES, 'contextRestored');
+    this.call('contextRestored');
     const buffers: RestoredBuffer[] = [];
     for (const o of this.#objects)
       if (o instanceof XfbBuffer) buffers.push({ buffer: o, label: o.label, restoredFrom: o.restoreContents() });

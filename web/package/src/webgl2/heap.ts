@@ -1,4 +1,6 @@
-// Bytes and values handed to wasm through its heap.
+// Bytes and values handed to wasm through its heap (core/boundary.ts copies the arguments of the
+// exports: strings, lists, indices).
+import { withHeap } from '../core/boundary.js';
 import { fail } from '../core/errors.js';
 import type { UniformNumberKind } from '../core/uniform_values.js';
 import type { WebGl2Module } from './wasm_module.js';
@@ -10,15 +12,7 @@ export function withHeapBytes<T>(
   use: (pointer: number, length: number) => T,
 ): T {
   if (!bytes || bytes.byteLength === 0) return use(0, 0);
-  const pointer = module._malloc(bytes.byteLength);
-  if (!pointer)
-    fail('XFB_OUT_OF_MEMORY', `the WebAssembly heap has no room for ${bytes.byteLength} bytes; use smaller buffers`);
-  try {
-    module.HEAPU8.set(bytes, pointer);
-    return use(pointer, bytes.byteLength);
-  } finally {
-    module._free(pointer);
-  }
+  return withHeap(module.raw, [bytes], ([pointer, length]) => use(pointer as number, length as number));
 }
 
 /** A heap block kept for the engine's life, for 32-bit uniform values: a uniform set per step
@@ -34,7 +28,7 @@ export class UniformScratch {
 
   /** Writes `values` as `kind` numbers and calls use(pointer, bytes). */
   with<T>(values: readonly number[], kind: UniformNumberKind, use: (pointer: number, bytes: number) => T): T {
-    const module = this.#module;
+    const module = this.#module.raw;
     const bytes = values.length * 4;
     if (bytes > this.#bytes) {
       if (this.#pointer) module._free(this.#pointer);
@@ -48,7 +42,7 @@ export class UniformScratch {
   }
 
   free(): void {
-    if (this.#pointer) this.#module._free(this.#pointer);
+    if (this.#pointer) this.#module.raw._free(this.#pointer);
     this.#pointer = 0;
     this.#bytes = 0;
   }

@@ -3,7 +3,6 @@ import { nextFrame } from '../core/module_loader.js';
 import type { ObjectRegistry } from '../core/registry.js';
 import type { Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
 import type { XfbBuffer } from './buffer.js';
-import { CHANGES, POLLS, READS } from './call_effects.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
 import type { XfbProgram } from './program.js';
@@ -24,7 +23,7 @@ export class XfbPipeline extends WebGl2Object {
 
   /** Elements, steps taken, backend and output buffers. */
   get info(): PipelineInfo {
-    return this.owner.call(READS, 'pipelineInfo', this.id);
+    return this.owner.call('pipelineInfo', this.id);
   }
   /** The number of elements a step runs. */
   get count(): number {
@@ -38,7 +37,7 @@ export class XfbPipeline extends WebGl2Object {
    *  @throws XfbError XFB_INVALID_ARGUMENT for k outside 1..256, XFB_FEEDBACK_ACTIVE, XFB_CONTEXT_LOST. */
   step(substeps = 1): void {
     if (substeps !== 1) {
-      this.owner.call(CHANGES, 'stepSubsteps', this.id, checkSubsteps(substeps));
+      this.owner.call('stepSubsteps', this.id, checkSubsteps(substeps));
       return;
     }
     const replay = this.#replay;
@@ -72,23 +71,23 @@ export class XfbPipeline extends WebGl2Object {
 
   /** Whether step(k > 1) runs its substeps in one pass, and why not. */
   fusion(): Fusion {
-    return this.owner.call(READS, 'fusion', this.id);
+    return this.owner.call('fusion', this.id);
   }
 
   /** A step that resolves once its PRIMITIVES_WRITTEN query is read (polled across frames):
    *  swapped and resolved with { step, written, expected }.
    *  @throws XfbError XFB_SHORT_WRITE (not swapped) when fewer records were written. */
   async stepChecked(): Promise<StepReport> {
-    this.owner.call(CHANGES, 'beginChecked', this.id);
+    this.owner.call('beginChecked', this.id);
     for (;;) {
       await nextFrame();
-      const report = this.owner.call(POLLS, 'pollChecked', this.id); // null while pending
+      const report = this.owner.call('pollChecked', this.id); // null while pending
       if (report) return report;
     }
   }
 
   /** With { queries: true }: the reports of earlier steps whose queries are available. */
   pollQueries(): StepReport[] {
-    return this.owner.call(POLLS, 'pollQueries', this.id);
+    return this.owner.call('pollQueries', this.id);
   }
 }

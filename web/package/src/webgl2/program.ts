@@ -1,9 +1,7 @@
 import { scalarKind } from '../core/engine_tables.js';
-import { unwrap } from '../core/errors.js';
 import type { ObjectRegistry } from '../core/registry.js';
 import type { Plan, UniformValue } from '../core/types.js';
 import { checkUniformName, checkUniformValues, numberKindOf } from '../core/uniform_values.js';
-import { READS, SETS_UNIFORM } from './call_effects.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
 import type { KeptUniform } from './replay.js';
@@ -28,7 +26,7 @@ export class XfbProgram extends WebGl2Object {
 
   /** Attributes (ATTRn), captured varyings and the output buffer layout. */
   get plan(): Plan {
-    return this.owner.call(READS, 'programPlan', this.id);
+    return this.owner.call('programPlan', this.id);
   }
 
   /** Sets a uniform (glUniform*, before the next step): a number, an array of numbers or a typed
@@ -72,9 +70,7 @@ export class XfbProgram extends WebGl2Object {
       return;
     }
     // A refusal (the engine's message), or a program no step replays yet.
-    owner.withValues(values, kind, (pointer, n) =>
-      owner.call(SETS_UNIFORM, 'setUniform', this.id, name, kind, pointer, n, false),
-    );
+    owner.withValues(values, kind, (pointer, n) => owner.call('setUniform', this.id, name, kind, pointer, n, false));
   }
 
   /** @internal The values replayed steps keep, by name. */
@@ -88,10 +84,8 @@ export class XfbProgram extends WebGl2Object {
       if (!kept.tellWasm) continue;
       kept.tellWasm = false;
       const values = kept.scalar ? [kept.value as number] : (kept.value as number[]);
-      unwrap(
-        this.owner.withValues(values, kept.kind, (pointer, n) =>
-          engine.setUniform(this.id, name, kept.kind, pointer, n, !kept.uploadToGl),
-        ),
+      this.owner.withValues(values, kept.kind, (pointer, n) =>
+        engine.setUniform(this.id, name, kept.kind, pointer, n, !kept.uploadToGl),
       );
     }
   }

@@ -2,7 +2,6 @@
 // names its WebGL objects; the next steps make the same calls from here, as a hand-written loop
 // would (engine/src/pipeline/pipeline_state.hpp PipelineState::draw). Wasm learns the swaps and
 // the values (Pipeline::stepsReplayed, Program::uniformUploaded) before its next call.
-import { unwrap } from '../core/errors.js';
 import type { UniformNumberKind } from '../core/uniform_values.js';
 import type { EmscriptenGl, EmscriptenProgram, RecipeUniform, ReplayRecipe, WasmEngine } from './wasm_module.js';
 
@@ -208,7 +207,7 @@ export class Recipe implements WasmSync {
   }
 
   syncToWasm(engine: WasmEngine): void {
-    if (this.#replaysUntold) unwrap(engine.replayed(this.#pipeline, this.#replaysUntold, this.#lastPassCalls));
+    if (this.#replaysUntold) engine.replayed(this.#pipeline, this.#replaysUntold, this.#lastPassCalls);
     this.#replaysUntold = 0;
   }
 }

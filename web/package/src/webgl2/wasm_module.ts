@@ -1,7 +1,10 @@
-// The WebGL2 module (dist/xfb.mjs, web/src/bindings.cpp) as this package uses it. What is read of
+// The WebGL2 module (dist/xfb.mjs) as this package uses it: a typed wrapper of its extern "C"
+// exports (web/src/engine_calls.cpp, planner_calls.cpp; the convention is core/boundary.ts), one
+// method per export: arguments marshalled into the heap, the JSON result parsed, a failure thrown
+// as an XfbError with the engine's code. Each export's effect on replayed steps and its rule under
+// the application's transform feedback is declared once, in ENGINE_CALLS. What is read of
 // Emscripten's objects survives Closure by web/src/closure_externs.js (checked by tests/web/size.mjs).
-import type { PlannerModule } from '../core/module_loader.js';
-import type { XfbError } from '../core/errors.js';
+import { formatArgs, Planner, programArgs, result, withHeap, type PlannerExports } from '../core/boundary.js';
 import type {
   BufferLayout,
   Capabilities,
@@ -15,8 +18,16 @@ import type {
 } from '../core/types.js';
 import type { CheckedProgramOptions } from '../core/program_options.js';
 
-/** A result of the bindings: the value, or the failure as an XfbError. */
-type Result<T> = T | XfbError;
+import {
+  CHANGES,
+  CREATES_PIPELINE,
+  POLLS,
+  READS,
+  RESTORES,
+  SETS_UNIFORM,
+  STEPS,
+  type CallEffect,
+} from './call_effects.js';
 
 /** Emscripten's record of a WebGLProgram (the uniform location cache of its glGetUniformLocation). */
 export interface EmscriptenProgram extends WebGLProgram {
@@ -100,68 +111,364 @@ export interface DeclaredUniform {
   kind: number;
 }
 
-/** The embind Engine (web/src/bindings.cpp): every method answers its result or an XfbError. */
-export interface WasmEngine {
-  creationError(): XfbError | null;
-  delete(): void;
-  capabilities(): Result<Capabilities>;
-  createBuffer(attributes: BufferLayout['attributes'], count: number, pointer: number, bytes: number): Result<number>;
-  adoptBuffer(attributes: BufferLayout['attributes'], count: number, name: number): Result<number>;
-  createProgram(source: string, options: CheckedProgramOptions & { label: string }): Result<number>;
-  uniforms(program: number): Result<Record<string, DeclaredUniform>>;
-  createPipeline(program: number, entries: object[], options: object): Result<number>;
-  createCapture(program: number, entries: object[], options: object): Result<number>;
-  takeForeignErrors(): Result<number[]>;
-  liveObjects(): LiveObjects;
-  contextLost(): void;
-  contextRestored(): Result<void>;
-  dispose(kind: string, id: number): void;
-  step(pipeline: number): Result<void>;
-  stepSubsteps(pipeline: number, substeps: number): Result<void>;
-  pipelineInfo(pipeline: number): Result<PipelineInfo>;
-  fusion(pipeline: number): Result<Fusion>;
-  beginChecked(pipeline: number): Result<void>;
-  pollChecked(pipeline: number): Result<StepReport | null>;
-  pollQueries(pipeline: number): Result<StepReport[]>;
-  replayRecipe(pipeline: number): Result<ReplayRecipe>;
-  replayed(pipeline: number, steps: number, calls: number): Result<void>;
-  glName(buffer: number): Result<number>;
-  upload(buffer: number, pointer: number, bytes: number, offset: number): Result<void>;
-  readAsync(buffer: number): Result<number>;
-  readbackReady(readback: number): Result<boolean>;
-  takeReadback(readback: number): Result<Uint8Array>;
-  programPlan(program: number): Result<Plan>;
-  setUniform(
-    program: number,
-    name: string,
+/** The engine's exports (web/src/engine_calls.cpp): e is the Engine's address; each answers a status. */
+export interface WebGl2Exports extends PlannerExports {
+  GL: EmscriptenGl;
+  _xfb_engine_create(ownsContext: boolean): number;
+  _xfb_engine_delete(e: number): number;
+  _xfb_capabilities(e: number): number;
+  _xfb_create_buffer(
+    e: number,
+    t: number,
+    tn: number,
+    f: number,
+    fn: number,
+    count: number,
+    p: number,
+    n: number,
+  ): number;
+  _xfb_adopt_buffer(e: number, t: number, tn: number, f: number, fn: number, count: number, glName: number): number;
+  _xfb_upload(e: number, id: number, p: number, n: number, offset: number): number;
+  _xfb_gl_name(e: number, id: number): number;
+  _xfb_read_async(e: number, id: number): number;
+  _xfb_readback_ready(e: number, id: number): number;
+  _xfb_take_readback(e: number, id: number): number;
+  _xfb_create_program(
+    e: number,
+    source: number,
+    sourceBytes: number,
+    mode: number,
+    modeBytes: number,
+    varyings: number,
+    varyingBytes: number,
+    portable: boolean,
+    defines: number,
+    defineBytes: number,
+    label: number,
+    labelBytes: number,
+  ): number;
+  _xfb_set_uniform(
+    e: number,
+    id: number,
+    name: number,
+    nameBytes: number,
     kind: number,
-    pointer: number,
-    bytes: number,
-    uploaded: boolean,
-  ): Result<void>;
-  captureInfo(capture: number): Result<{ expansion: 'driver' | 'engine'; vertexCount: number }>;
+    p: number,
+    n: number,
+    up: boolean,
+  ): number;
+  _xfb_program_plan(e: number, id: number): number;
+  _xfb_uniforms(e: number, id: number): number;
+  _xfb_create_pipeline(
+    e: number,
+    program: number,
+    entries: number,
+    n: number,
+    count: number,
+    q: boolean,
+    f: boolean,
+  ): number;
+  _xfb_step(e: number, id: number): number;
+  _xfb_step_substeps(e: number, id: number, substeps: number): number;
+  _xfb_replay_recipe(e: number, id: number): number;
+  _xfb_replayed(e: number, id: number, steps: number, calls: number): number;
+  _xfb_fusion(e: number, id: number): number;
+  _xfb_begin_checked(e: number, id: number): number;
+  _xfb_poll_checked(e: number, id: number): number;
+  _xfb_poll_queries(e: number, id: number): number;
+  _xfb_pipeline_info(e: number, id: number): number;
+  _xfb_create_capture(
+    e: number,
+    program: number,
+    entries: number,
+    n: number,
+    count: number,
+    x: number,
+    xn: number,
+  ): number;
+  _xfb_capture(
+    e: number,
+    id: number,
+    m: number,
+    mn: number,
+    count: number,
+    p: number,
+    n: number,
+    restart: number,
+  ): number;
+  _xfb_draw_captured(e: number, id: number, m: number, mn: number, instances: number): number;
+  _xfb_capture_session(
+    e: number,
+    id: number,
+    modes: number,
+    modeBytes: number,
+    numbers: number,
+    count: number,
+    indices: number,
+    indexCount: number,
+    firstRecord: number,
+  ): number;
+  _xfb_draw_session(e: number, id: number, part: number, m: number, mn: number, instances: number): number;
+  _xfb_capture_info(e: number, id: number): number;
+  _xfb_dispose(e: number, kind: number, id: number): number;
+  _xfb_live_objects(e: number): number;
+  _xfb_take_foreign_errors(e: number): number;
+  _xfb_context_lost(e: number): number;
+  _xfb_context_restored(e: number): number;
+}
+
+/** The WebGL2 module: the planner (core/boundary.ts) and Emscripten's GL object. */
+export class WebGl2Module extends Planner<WebGl2Exports> {
+  get GL(): EmscriptenGl {
+    return this.raw.GL;
+  }
+}
+
+/** An engine object's kind, as xfb_dispose numbers it. */
+export type ObjectKind = 'buffer' | 'program' | 'pipeline' | 'capture' | 'readback';
+const OBJECT_KINDS: readonly ObjectKind[] = ['buffer', 'program', 'pipeline', 'capture', 'readback'];
+
+/** A list of role entries as xfb_create_pipeline / xfb_create_capture read it: (input id, output id), 0 for none. */
+const entryIds = (entries: readonly { input?: number; output?: number }[]): number[] =>
+  entries.flatMap((e) => [e.input ?? 0, e.output ?? 0]);
+
+/** A part of captureSession(), its buffers and program as ids. */
+export interface SessionPartIds {
+  mode: string;
+  count: number;
+  indices?: Uint32Array;
+  restartIndex?: number;
+  program?: number;
+}
+
+/** The engine in wasm (xfb_engine_create), one method per export of web/src/engine_calls.cpp; each
+ *  answers its result or throws the engine's failure as an XfbError. */
+export class WasmEngine {
+  readonly #m: WebGl2Exports;
+  readonly #e: number;
+
+  /** @throws XfbError what kept the engine from starting. */
+  constructor(module: WebGl2Module, ownsContext: boolean) {
+    this.#m = module.raw;
+    this.#e = result<number>(this.#m, this.#m._xfb_engine_create(ownsContext));
+  }
+
+  #result<T>(status: number): T {
+    return result<T>(this.#m, status);
+  }
+
+  delete(): void {
+    this.#m._xfb_engine_delete(this.#e);
+  }
+  capabilities(): Capabilities {
+    return this.#result(this.#m._xfb_capabilities(this.#e));
+  }
+  createBuffer(attributes: BufferLayout['attributes'], count: number, pointer: number, bytes: number): number {
+    return withHeap(this.#m, formatArgs(attributes), ([t, tn, f, fn]) =>
+      this.#result<number>(this.#m._xfb_create_buffer(this.#e, t!, tn!, f!, fn!, count, pointer, bytes)),
+    );
+  }
+  adoptBuffer(attributes: BufferLayout['attributes'], count: number, name: number): number {
+    return withHeap(this.#m, formatArgs(attributes), ([t, tn, f, fn]) =>
+      this.#result<number>(this.#m._xfb_adopt_buffer(this.#e, t!, tn!, f!, fn!, count, name)),
+    );
+  }
+  createProgram(source: string, options: CheckedProgramOptions & { label: string }): number {
+    const { texts, portable } = programArgs(options);
+    return withHeap(this.#m, [source, ...texts, options.label], ([s, sn, mo, mn, v, vn, d, dn, l, ln]) =>
+      this.#result<number>(
+        this.#m._xfb_create_program(this.#e, s!, sn!, mo!, mn!, v!, vn!, portable, d!, dn!, l!, ln!),
+      ),
+    );
+  }
+  uniforms(program: number): Record<string, DeclaredUniform> {
+    return this.#result(this.#m._xfb_uniforms(this.#e, program));
+  }
+  createPipeline(
+    program: number,
+    entries: { input?: number; output?: number }[],
+    options: { count?: number; queries?: boolean; fuseSubsteps?: boolean },
+  ): number {
+    return withHeap(this.#m, [entryIds(entries)], ([p, n]) =>
+      this.#result<number>(
+        this.#m._xfb_create_pipeline(
+          this.#e,
+          program,
+          p!,
+          n!,
+          options.count ?? NaN,
+          options.queries ?? false,
+          options.fuseSubsteps ?? true,
+        ),
+      ),
+    );
+  }
+  createCapture(
+    program: number,
+    entries: { input?: number; output?: number }[],
+    options: { vertexCount?: number; expansion?: string },
+  ): number {
+    return withHeap(this.#m, [entryIds(entries), options.expansion ?? 'auto'], ([p, n, x, xn]) =>
+      this.#result<number>(this.#m._xfb_create_capture(this.#e, program, p!, n!, options.vertexCount ?? NaN, x!, xn!)),
+    );
+  }
+  takeForeignErrors(): number[] {
+    return this.#result(this.#m._xfb_take_foreign_errors(this.#e));
+  }
+  liveObjects(): LiveObjects {
+    return this.#result(this.#m._xfb_live_objects(this.#e));
+  }
+  contextLost(): void {
+    this.#m._xfb_context_lost(this.#e);
+  }
+  contextRestored(): void {
+    this.#result(this.#m._xfb_context_restored(this.#e));
+  }
+  /** Whether the object was live. */
+  dispose(kind: ObjectKind, id: number): boolean {
+    return this.#result(this.#m._xfb_dispose(this.#e, OBJECT_KINDS.indexOf(kind), id));
+  }
+  step(pipeline: number): void {
+    this.#result(this.#m._xfb_step(this.#e, pipeline));
+  }
+  stepSubsteps(pipeline: number, substeps: number): void {
+    this.#result(this.#m._xfb_step_substeps(this.#e, pipeline, substeps));
+  }
+  pipelineInfo(pipeline: number): PipelineInfo {
+    return this.#result(this.#m._xfb_pipeline_info(this.#e, pipeline));
+  }
+  fusion(pipeline: number): Fusion {
+    return this.#result(this.#m._xfb_fusion(this.#e, pipeline));
+  }
+  beginChecked(pipeline: number): void {
+    this.#result(this.#m._xfb_begin_checked(this.#e, pipeline));
+  }
+  /** null while pending. */
+  pollChecked(pipeline: number): StepReport | null {
+    return this.#result(this.#m._xfb_poll_checked(this.#e, pipeline));
+  }
+  pollQueries(pipeline: number): StepReport[] {
+    return this.#result(this.#m._xfb_poll_queries(this.#e, pipeline));
+  }
+  replayRecipe(pipeline: number): ReplayRecipe {
+    return this.#result(this.#m._xfb_replay_recipe(this.#e, pipeline));
+  }
+  /** `steps` steps replayed in JavaScript, `calls` WebGL calls in the last (detail::stepsReplayed). */
+  replayed(pipeline: number, steps: number, calls: number): void {
+    this.#result(this.#m._xfb_replayed(this.#e, pipeline, steps, calls));
+  }
+  glName(buffer: number): number {
+    return this.#result(this.#m._xfb_gl_name(this.#e, buffer));
+  }
+  upload(buffer: number, pointer: number, bytes: number, offset: number): void {
+    this.#result(this.#m._xfb_upload(this.#e, buffer, pointer, bytes, offset));
+  }
+  readAsync(buffer: number): number {
+    return this.#result(this.#m._xfb_read_async(this.#e, buffer));
+  }
+  readbackReady(readback: number): boolean {
+    return this.#result(this.#m._xfb_readback_ready(this.#e, readback));
+  }
+  /** The bytes as a view into the wasm heap, valid until the next call (the caller copies them out). */
+  takeReadback(readback: number): Uint8Array {
+    const [at, bytes] = this.#result<[number, number]>(this.#m._xfb_take_readback(this.#e, readback));
+    return this.#m.HEAPU8.subarray(at, at + bytes);
+  }
+  programPlan(program: number): Plan {
+    return this.#result(this.#m._xfb_program_plan(this.#e, program));
+  }
+  /** kind: a ScalarKind value; `uploaded`: a replayed step gave the value to the GL program already. */
+  setUniform(program: number, name: string, kind: number, pointer: number, bytes: number, uploaded: boolean): void {
+    withHeap(this.#m, [name], ([s, sn]) =>
+      this.#result(this.#m._xfb_set_uniform(this.#e, program, s!, sn!, kind, pointer, bytes, uploaded)),
+    );
+  }
+  captureInfo(capture: number): { expansion: 'driver' | 'engine'; vertexCount: number } {
+    return this.#result(this.#m._xfb_capture_info(this.#e, capture));
+  }
+  /** indices: `indexCount` 32-bit indices at `pointer` (< 0: not indexed); restart < 0: none. */
   capture(
     capture: number,
     mode: string,
     count: number,
     pointer: number,
-    indices: number,
+    indexCount: number,
     restart: number,
-  ): Result<CaptureCount>;
-  drawCaptured(capture: number, mode: string, instances: number): Result<void>;
-  captureSession(capture: number, parts: object[], firstRecord: number): Result<SessionPlan>;
-  drawSession(capture: number, part: number, mode: string, instances: number): Result<void>;
+  ): CaptureCount {
+    return withHeap(this.#m, [mode], ([s, sn]) =>
+      this.#result<CaptureCount>(this.#m._xfb_capture(this.#e, capture, s!, sn!, count, pointer, indexCount, restart)),
+    );
+  }
+  drawCaptured(capture: number, mode: string, instances: number): void {
+    withHeap(this.#m, [mode], ([s, sn]) =>
+      this.#result(this.#m._xfb_draw_captured(this.#e, capture, s!, sn!, instances)),
+    );
+  }
+  captureSession(capture: number, parts: SessionPartIds[], firstRecord: number): SessionPlan {
+    // Per part five numbers: count, its first index in the joined indices, index count (< 0: not
+    // indexed), restart index (< 0: none), program id (0: the capture's).
+    const numbers: number[] = [];
+    let indexCount = 0;
+    for (const p of parts) {
+      numbers.push(p.count, indexCount, p.indices ? p.indices.length : -1, p.restartIndex ?? -1, p.program ?? 0);
+      indexCount += p.indices?.length ?? 0;
+    }
+    const indices = new Uint32Array(indexCount);
+    let at = 0;
+    for (const p of parts)
+      if (p.indices) {
+        indices.set(p.indices, at);
+        at += p.indices.length;
+      }
+    const modes = parts.map((p) => p.mode);
+    return withHeap(this.#m, [modes, numbers, indices], ([mo, mn, v, vn, i, n]) =>
+      this.#result<SessionPlan>(this.#m._xfb_capture_session(this.#e, capture, mo!, mn!, v!, vn!, i!, n!, firstRecord)),
+    );
+  }
+  /** part < 0: the whole session. */
+  drawSession(capture: number, part: number, mode: string, instances: number): void {
+    withHeap(this.#m, [mode], ([s, sn]) =>
+      this.#result(this.#m._xfb_draw_session(this.#e, capture, part, s!, sn!, instances)),
+    );
+  }
 }
 
-export interface WebGl2Module extends PlannerModule {
-  GL: EmscriptenGl;
-  Engine: new (ownsContext: boolean) => WasmEngine;
-  normaliseFormat(format: object[]): Result<BufferLayout>;
-  inspect(source: string, options: CheckedProgramOptions): Result<Plan>;
-  HEAPU8: Uint8Array;
-  HEAP32: Int32Array;
-  HEAPU32: Uint32Array;
-  HEAPF32: Float32Array;
-  _malloc(bytes: number): number;
-  _free(pointer: number): void;
-}
+/** A method of the engine that the driver calls through Xfb.call(). */
+export type EngineCall = Exclude<keyof WasmEngine, 'delete' | 'dispose' | 'contextLost' | 'liveObjects'>;
+
+/** Each export's effect (webgl2/call_effects.ts), declared once: Xfb.call() applies it. delete,
+ *  dispose, contextLost and liveObjects are the driver's own bookkeeping (dispose(), release(), a
+ *  context loss, leak checks), called without a context or while it is lost; setUniform and
+ *  replayed are also called directly, before another call, to give wasm what it must learn. */
+export const ENGINE_CALLS = {
+  capabilities: READS,
+  createBuffer: CHANGES,
+  adoptBuffer: CHANGES,
+  createProgram: CHANGES,
+  uniforms: READS,
+  createPipeline: CREATES_PIPELINE,
+  createCapture: CHANGES,
+  takeForeignErrors: READS,
+  contextRestored: RESTORES,
+  step: STEPS,
+  stepSubsteps: CHANGES,
+  pipelineInfo: READS,
+  fusion: READS,
+  beginChecked: CHANGES,
+  pollChecked: POLLS,
+  pollQueries: POLLS,
+  replayRecipe: READS,
+  replayed: READS,
+  glName: READS,
+  upload: CHANGES,
+  readAsync: CHANGES,
+  readbackReady: READS,
+  takeReadback: CHANGES,
+  programPlan: READS,
+  setUniform: SETS_UNIFORM,
+  captureInfo: READS,
+  capture: CHANGES,
+  drawCaptured: POLLS,
+  captureSession: CHANGES,
+  drawSession: POLLS,
+} as const satisfies Record<EngineCall, CallEffect>;

@@ -3,7 +3,7 @@
 import createXfbWebGpuModule from './dist/xfb-webgpu.mjs';
 import { invalid } from '../core/errors.js';
 import { instantiate, type ModuleFactory } from '../core/module_loader.js';
-import type { WebGpuModule } from './wasm_module.js';
+import { webGpuModule, type WebGpuExports } from './wasm_module.js';
 import { requestDevice } from './device.js';
 import { XfbWebGpu } from './engine.js';
 
@@ -14,6 +14,6 @@ export async function createWebGpuEngine(device: unknown): Promise<XfbWebGpu> {
   const given = device === undefined ? await requestDevice() : { device: device as GPUDevice, adapter: undefined };
   const d = given.device as Partial<GPUDevice> | null;
   if (typeof d?.createComputePipeline !== 'function' || !d.queue) invalid('createXfb(): device must be a GPUDevice');
-  const module = await instantiate(createXfbWebGpuModule as ModuleFactory<WebGpuModule>, wasmUrl);
+  const module = await instantiate(createXfbWebGpuModule as ModuleFactory<WebGpuExports>, wasmUrl, webGpuModule);
   return new XfbWebGpu(module, given.device, device === undefined, given.adapter);
 }

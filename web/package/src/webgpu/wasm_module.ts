@@ -1,8 +1,12 @@
-// The WebGPU module (dist/xfb-webgpu.mjs, web/src/wgsl_bindings.cpp): the planner and the WGSL
-// translator, no GL.
+// The WebGPU module (dist/xfb-webgpu.mjs): the planner's extern "C" functions, as in the WebGL2
+// module (web/src/planner_calls.cpp, wrapped by core/boundary.ts), and the WGSL translator, no GL,
+// bound by embind (web/src/wgsl_bindings.cpp: JavaScript objects in and out, an XfbError value for
+// a failure).
+import { Planner, type PlannerExports } from '../core/boundary.js';
 import type { PlannerModule } from '../core/module_loader.js';
 import type { XfbError } from '../core/errors.js';
 import type { BufferLayout, Plan, UniformLayout } from '../core/types.js';
+import type { CheckedProgramOptions } from '../core/program_options.js';
 
 /** The roles the translation is made for: per entry the format and count of each role. */
 export type TranslationEntries = {
@@ -39,8 +43,26 @@ export interface SubstepTranslation {
   substepsOffset: number;
 }
 
-export interface WebGpuModule extends PlannerModule {
-  normaliseFormat(format: object[]): BufferLayout | XfbError;
+/** The translator's embind functions, beside the planner's exports. */
+export interface WebGpuExports extends PlannerExports {
   wgsl(source: string, options: object, entries?: TranslationEntries): Translation | XfbError;
   wgslSubsteps(source: string, options: object, entries?: TranslationEntries): SubstepTranslation | XfbError;
+}
+
+/** The module as the WebGPU driver uses it: the planner and the translator. */
+export interface WebGpuModule extends PlannerModule {
+  normaliseFormat(format: object[]): BufferLayout;
+  wgsl(source: string, options: object, entries?: TranslationEntries): Translation | XfbError;
+  wgslSubsteps(source: string, options: object, entries?: TranslationEntries): SubstepTranslation | XfbError;
+}
+
+export function webGpuModule(raw: WebGpuExports): WebGpuModule {
+  const planner = new Planner(raw);
+  return {
+    enums: () => planner.enums(),
+    inspect: (source, options) => planner.inspect(source, options as CheckedProgramOptions),
+    normaliseFormat: (format) => planner.normaliseFormat(format),
+    wgsl: (source, options, entries) => raw.wgsl(source, options, entries),
+    wgslSubsteps: (source, options, entries) => raw.wgslSubsteps(source, options, entries),
+  };
 }
