@@ -1,9 +1,9 @@
 #pragma once
-// Structured values across the boundary (embind val): arguments arrive as the JavaScript objects
-// index.js checked, results leave as JavaScript objects, and a failure leaves as an XfbError
-// (Module.XfbError, handed to the module by index.js), never as a sentinel ('', -1, null).
-// No JSON on this path: neither module carries a JSON library. Plan headers only, so the
-// WebGPU module (no GL) includes it too.
+// Structured values across the WebGPU module's embind boundary (wgsl_bindings.cpp, the WGSL
+// translator; the planner's functions and the whole WebGL2 module are extern "C": call.hpp):
+// arguments arrive as the JavaScript objects the package checked, results leave as JavaScript
+// objects, and a failure leaves as an XfbError (Module.XfbError, handed to the module by the
+// package), never as a sentinel ('', -1, null). No JSON library. Plan headers only (no GL).
 #include "xfb/capture_plan.hpp"
 #include "xfb/error.hpp"
 #include "xfb/shader_interface.hpp"

@@ -56,7 +56,7 @@ const definedIn = new Map();
 if (objectDir) {
   const objects = execFileSync('find', [objectDir, '-name', '*.o', '-path', '*CMakeFiles*']).toString().split('\n').filter((o) => /\/(engine|web)\//.test(o));
   for (const o of objects) {
-    // engine/src/plan/pass_plan.cpp, web/src/bindings.cpp: the layer, then the path in it.
+    // engine/src/plan/pass_plan.cpp, web/src/engine_calls.cpp: the layer, then the path in it.
     const source = o.replace(/^.*\/(engine|web)\/CMakeFiles\/[^/]*\.dir\//, '$1/').replace(/\.o$/, '');
     for (const line of execFileSync('llvm-nm', ['--defined-only', '-C', o], { maxBuffer: 1 << 26 }).toString().split('\n')) {
       const m = /^[0-9a-f-]+ [TtWw] (.*)$/.exec(line);

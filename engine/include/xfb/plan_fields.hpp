@@ -2,7 +2,8 @@
 /// @file
 /// @brief The plan of a shader (attributes, captured varyings, buffer layout) written through any
 /// object builder: one list of field names for the JSON of the tools (xfb/plan_json.hpp,
-/// nlohmann) and the JavaScript objects of the bindings (web/src, embind val).
+/// nlohmann), the JSON text of the WebGL2 module (web/src/json_text.hpp) and the JavaScript objects
+/// of the WebGPU module's translator (web/src/js_values.hpp, embind val).
 ///
 /// A builder `B` provides `B::Value`, `object()`, `array()`, `set(Value&, const char* key, x)`
 /// and `push(Value&, x)` for x a Value, a string, a bool or an integer.

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// @brief NOT PUBLIC API (not installed): what the npm package's replayed step needs of a
-/// Pipeline and a Program. Only web/src/bindings.cpp (index.js Xfb#recipe) and the engine's tests
+/// Pipeline and a Program. Only web/src/engine_calls.cpp (the package's webgl2/replay.ts) and the engine's tests
 /// use it; an application steps with Pipeline::step().
 
 #include "xfb/enum_tables.hpp"

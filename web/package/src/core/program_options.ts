@@ -20,7 +20,7 @@ export function checkProgramOptions(
 ): CheckedProgramOptions {
   const modes = tables().captureModes;
   const mode = checkName(options.mode ?? 'interleaved', modes, `${what}: mode`, oneOf(modes));
-  const varyings = options.varyings ?? [];
+  const varyings = options.varyings === undefined ? [] : options.varyings; // null refused
   if (!Array.isArray(varyings) || varyings.some((v) => typeof v !== 'string'))
     invalid(`${what}: varyings must be an array of output names`);
   const portable = checkOptionalBoolean(options.portable, `${what}: portable`) ?? true;

@@ -48,10 +48,8 @@ export class XfbCapture extends WebGl2Object {
    *  the same record layout (README "Append captures").
    *  @throws XfbError XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH: the whole session is checked first, nothing written. */
   captureSession(parts: SessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
-    const firstRecord = checkIndex(
-      checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord ?? 0,
-      'captureSession(): firstRecord',
-    );
+    const given = checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord;
+    const firstRecord = given === undefined ? 0 : checkIndex(given, 'captureSession(): firstRecord'); // null refused
     if (!Array.isArray(parts) || parts.length === 0)
       invalid('captureSession(): parts must be a non-empty array of draws');
     const list = parts.map((given, i) => {
