@@ -234,7 +234,7 @@ export class Xfb {
       const recipe = p.validRecipe;
       if (recipe) {
         if (!saved && guard && !owns) {
-          guard.save(pipelines, batchWrites); // asked at each save: a wasm step may have armed more
+          guard.save(pipelines, batchWrites); // asked at each save: a wasm step may have given more recipes
           saved = true;
         }
         recipe.pass(!owns && !!guard?.rasterizerDiscard, owns ? null : (guard?.transformFeedback ?? null));
