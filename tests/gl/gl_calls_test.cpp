@@ -1,7 +1,7 @@
 // The GL calls of a steady step, measured by the counting layer under every GL function
 // (tests/support/gl_call_counter), not taken from the engine's own bookkeeping. Exact figures per
 // build type: Debug builds of the engine read glGetError once when the step begins (an error the
-// application left pending is kept apart, not blamed on xfb: README "Sharing a context") and after
+// application left pending is kept apart, not blamed on xfb: docs/guide/sharing-a-context.md) and after
 // the pass (the first error, then the drain that finds none); other builds never call it in a step.
 #include "gl_call_counter.hpp"
 #include "particles.hpp"

@@ -76,7 +76,7 @@ inline xfb::VertexFormat vec4Format(int slot) { return xfb::VertexFormat::interl
 // Whether the driver may contract a * b + c into a fused multiply-add. GLSL ES 3.00 has no
 // `precise`, and NVIDIA does fuse (flock_separate.vert differs from the C++ reference, built with
 // -ffp-contract=off, in the last bit). Mesa's llvmpipe does not: its results are compared bit
-// for bit. README "Limits and errors" lists which results are bit-exact on which drivers.
+// for bit. docs/guide/limits-and-errors.md lists which results are bit-exact on which drivers.
 inline bool driverMayFuseMultiplyAdd() {
     static const bool fuses = [] {
         const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

@@ -1,4 +1,4 @@
-// The shared-context contract (README "Sharing a context") through the C++ API: before every xfb
+// The shared-context contract (docs/guide/sharing-a-context.md) through the C++ API: before every xfb
 // call the test sets every piece of state in the contract to a non-default value; afterwards each
 // is as it was, no GL error is pending, and the results equal the reference. Also the
 // ownsContext mode and errors left pending by the application.

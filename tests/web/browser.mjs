@@ -23,7 +23,13 @@ const webglWarningsFail = ['three', 'babylon', 'playcanvas', 'engine-gallery'].i
 const webglWarnings = [];
 if (!npmDir || !suite) { console.error('usage: node browser.mjs NPM_DIR SUITE'); process.exit(2); }
 
-const server = await serve({ '/npm/': resolve(npmDir), '/shaders/': join(here, '../../shaders'), '/demos/': join(here, '../../demos'), '/conformance/': join(here, '../conformance'), '/': join(here, 'page') });
+// Served paths: the package, shaders and demos the suites load, and the tables and examples that
+// several suites share (the conformance and misuse tables, the documentation's examples).
+const server = await serve({
+  '/npm/': resolve(npmDir), '/shaders/': join(here, '../../shaders'), '/demos/': join(here, '../../demos'),
+  '/conformance/': join(here, '../conformance'), '/misuse/': join(here, 'misuse'), '/docs/': join(here, '../../docs'),
+  '/': join(here, 'page'),
+});
 const userDataDir = await mkdtemp(join(tmpdir(), 'xfb-chromium-'));
 const context = await chromium.launchPersistentContext(userDataDir, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 let failed = 0;

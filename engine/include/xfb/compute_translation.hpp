@@ -64,7 +64,12 @@ struct ComputeShader {
     int stateBinding = -1, nextStateBinding = -1, totalsBinding = -1;
 };
 
+/// @param vertexSource the simulation's vertex shader, as given to the Program
+/// @param read the reader's options (extra `#define`s) it was read with
+/// @param pass the pass plan of the pipeline (planPass())
+/// @param capture the program's capture plan
 /// @param entryCount the number of entries of the role list the pass plan was made for.
+/// @param options GLSL ES or desktop, work-group size, emitted outputs and their scan, fused substeps
 /// @throws Error ComputeTranslation naming the construct (and its line) that has no compute
 ///         equivalent: implicit-LOD texture lookups, gl_DrawID / gl_BaseVertex / gl_BaseInstance,
 ///         gl_ClipDistance / gl_CullDistance, in/out interface blocks, identifiers in the reserved

@@ -30,7 +30,7 @@ struct Capabilities {
     bool subgroupArithmetic = false;
 };
 
-/// How xfb shares the GL context (README "Sharing a context").
+/// How xfb shares the GL context (docs/guide/sharing-a-context.md).
 struct DeviceOptions {
     /// false (default): every xfb call leaves the state that engines cache as it found it
     /// (program, vertex array, ARRAY/COPY/PIXEL_UNPACK buffer bindings, transform feedback
@@ -47,7 +47,7 @@ struct DeviceOptions {
 /// Every call of those objects that touches GL (creation, uploads, reads, steps, captures, draws)
 /// first asks glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) and throws Error FeedbackActive, having
 /// made no other GL call, while the application's transform feedback is active or paused: end it
-/// (glEndTransformFeedback) before calling xfb (README "Sharing a context").
+/// (glEndTransformFeedback) before calling xfb (docs/guide/sharing-a-context.md).
 ///
 /// Needs OpenGL 3.0+ (transform feedback objects: 4.0 or ARB_transform_feedback2; every 4.x
 /// context has them), OpenGL ES 3.0+, or WebGL2.

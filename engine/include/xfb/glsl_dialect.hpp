@@ -12,7 +12,7 @@ namespace xfb {
 /// `#version 300 es` replaces or precedes the first line (`#line` keeps GL's line numbers the
 /// user's), `attribute` -> `in`, `varying` -> `out`, `texture2D`/`textureCube` -> `texture`,
 /// `texture2DLod` -> `textureLod`, and a default `precision highp float;` is added.
-/// Sources with another #version are returned unchanged.
+/// Sources with another `#version` are returned unchanged.
 std::string toGlslEs300(std::string_view source);
 
 } // namespace xfb

@@ -3,8 +3,8 @@
 /// @brief Every limit xfb checks, in one place: the driver limits a plan must fit (Limits) and the
 /// fixed limits of the shader reader and of buffer sizes (namespace limits).
 ///
-/// Each limit has its own stable error code (xfb/error.hpp) and is listed with it in the README
-/// section "Limits and errors". The reader's limits are far above any shader a GPU accepts: they
+/// Each limit has its own stable error code (xfb/error.hpp) and is listed with it in
+/// docs/guide/limits-and-errors.md. The reader's limits are far above any shader a GPU accepts: they
 /// exist so that hostile or generated input ends in a coded error, never a crash, a hang or a
 /// silently wrong plan (the same code runs in the WebAssembly module).
 
@@ -35,10 +35,10 @@ namespace limits {
 /// Source length in bytes (ErrorCode::SourceTooLarge).
 inline constexpr std::size_t maxSourceBytes = 1 << 20;
 /// Tokens produced by the preprocessor: active code after macro expansion plus the expansions of
-/// #if conditions, summed over the whole source (ErrorCode::ExpansionLimit). Twenty macros that
+/// `#if` conditions, summed over the whole source (ErrorCode::ExpansionLimit). Twenty macros that
 /// each double the previous one reach it in well under a second.
 inline constexpr std::size_t maxTokens = 500'000;
-/// Nesting of parentheses and unary operators in one integer expression, of #if blocks, of struct
+/// Nesting of parentheses and unary operators in one integer expression, of `#if` blocks, of struct
 /// definitions, and of macros expanding macros (ErrorCode::NestingDepth).
 inline constexpr int maxNestingDepth = 256;
 /// Global in / out / uniform declarators, struct members included (ErrorCode::TooManyDeclarations).

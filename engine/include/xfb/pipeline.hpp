@@ -123,7 +123,7 @@ struct StepRecipe {
 /// inside the application's transform feedback (FeedbackActive; every entry point makes it). By
 /// default (DeviceOptions::ownsContext false) the shared-context guard adds glGetIntegerv x4 and
 /// glIsEnabled (1, desktop GL 2) to read what the application had bound, then binds its program
-/// and vertex array again (README "Sharing a context"); with ownsContext the step is the check and
+/// and vertex array again (docs/guide/sharing-a-context.md); with ownsContext the step is the check and
 /// the 9 calls (10) and its vertex array object stays bound: bind your own before setting
 /// attribute pointers. Measured in tests/gl/gl_calls_test.cpp.
 /// Needs GL 4.0 / ES 3.0 / WebGL2.

@@ -85,6 +85,7 @@ public:
     /// because a vertex shader writes one record per vertex. The output buffers are never bound
     /// for transform feedback outside capture(), so they are free to be vertex input here.
     /// @param mode defaults to the captured primitive (points, lines or triangles)
+    /// @param instances instances of the draw (glDrawTransformFeedbackInstanced / glDrawArraysInstanced), at least 1
     /// After captureSession() use drawSession(): the object's count is no longer the last draw's.
     /// @throws Error InvalidArgument (nothing captured yet or a session since, instances < 1, a mode
     ///         outside DrawMode), ContextLost
@@ -118,8 +119,10 @@ public:
     /// program and vertex array the caller bound: glDrawArraysInstanced(mode, firstRecord,
     /// records, instances) with the planned range, on every platform (a transform feedback
     /// object's count cannot address a range; the planned count is exact). The CPU reads nothing back.
+    /// @param part the part to draw (an index into lastSession().parts); none: the whole session
     /// @param mode defaults to the part's captured primitive; for the whole session the parts
     ///        must then capture the same primitive
+    /// @param instances instances of the draw, at least 1
     /// @throws Error InvalidArgument (no session yet, part out of range, mixed primitives without
     ///         a mode, instances < 1, a mode outside DrawMode), ContextLost
     void drawSession(std::optional<std::size_t> part = std::nullopt, std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;

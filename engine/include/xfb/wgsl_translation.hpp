@@ -57,7 +57,7 @@
 namespace xfb {
 
 struct WgslTranslationOptions {
-    int workGroupSize = 256; ///< @workgroup_size(x); at most the device's limit (256 by default)
+    int workGroupSize = 256; ///< `@workgroup_size(x)`; at most the device's limit (256 by default)
     /// Emitted (variable-count) outputs, from planEmits(): adds WgslShader::countSource and the
     /// per-budget counts / firsts bindings, as translateToCompute() does for GL compute.
     const EmitPlan* emits = nullptr;
@@ -89,7 +89,7 @@ struct WgslTexture {
     ScalarKind sampleKind = ScalarKind::Float; ///< Float: 'unfilterable-float', Int: 'sint', UInt: 'uint'
 };
 
-/// The translated shader and its bindings, all in @group(0).
+/// The translated shader and its bindings, all in `@group(0)`.
 struct WgslShader {
     std::string source;
     std::string entryPoint = "xfb_main";
@@ -103,16 +103,21 @@ struct WgslShader {
     std::vector<int> readBinding;      ///< per entry: storage binding its input is read from (read-only), or -1
     std::vector<int> writeBinding;     ///< per entry: storage binding its output is written to (read_write), or -1
     /// Emitted outputs only. The count pass (same entry point and bindings): runs the user's
-    /// main and stores each budget's count, clamped to 0..maxRecords, at xfb_emitted<b>[i]
+    /// main and stores each budget's count, clamped to 0..maxRecords, at `xfb_emitted<b>[i]`
     /// (countsBinding[b], read_write). The main pass then stores element i's k-th record at
-    /// xfb_first<b>[i] + k (firstBinding[b], read: the exclusive prefix sum of the counts),
+    /// `xfb_first<b>[i] + k` (firstBinding[b], read: the exclusive prefix sum of the counts),
     /// in input order, never at or past the budget's capacity.
     std::string countSource;
     std::vector<int> countsBinding;
     std::vector<int> firstBinding;
 };
 
+/// @param vertexSource the simulation's vertex shader, as given to the Program
+/// @param read the reader's options (extra `#define`s) it was read with
+/// @param pass the pass plan of the pipeline (planPass())
+/// @param capture the program's capture plan
 /// @param entryCount the number of entries of the role list the pass plan was made for.
+/// @param options work-group size, emitted outputs, fused substeps
 /// @throws Error ComputeTranslation naming the construct and its line; InvalidArgument for a
 ///         work-group size outside 1..256, or a pass plan with emitted entries but no
 ///         options.emits. Plus the reader's errors.

@@ -18,7 +18,7 @@ void requireLiveBuffer(const BufferState& s, const std::string& what) {
         throw Error(ErrorCode::Disposed, what + ": the GL buffer object of this " + std::to_string(s.count) + "-element Buffer (GL name " +
                                              std::to_string(s.name.get()) + ") was deleted by other code, e.g. an engine's dispose()/destroy() of a "
                                              "vertex buffer or attribute that wrapped it. Detach xfb's buffers from the engine's objects before "
-                                             "disposing them (README \"Sharing a context\"), and create this Buffer again");
+                                             "disposing them (docs/guide/sharing-a-context.md), and create this Buffer again");
 }
 
 void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what) {

@@ -1,5 +1,5 @@
 #pragma once
-// Internal: the shared-context contract (README "Sharing a context") in one place. Every public
+// Internal: the shared-context contract (docs/guide/sharing-a-context.md) in one place. Every public
 // entry point that touches GL state opens one StateGuard naming what it touches; the guard
 //  - sets the state xfb relies on and cannot assume (pixel-store unpack parameters, no sampler
 //    object on the texture units it samples), always, and restores it afterwards;

@@ -1,0 +1,42 @@
+# Fails when a C++ file under the given folders is not as clang-format (the repository's
+# .clang-format) would write it; prints each offending file and how to fix it. Prints
+# `xfb-test-run: cases=<files> asserts=<files>`.
+# Usage: cmake -DCLANG_FORMAT=<exe> -DROOT=<dir> -DFOLDERS="engine;web/src;..." [-DEXCLUDE=<regex>] -P check_format.cmake
+# -DEXPECT_UNFORMATTED=n: succeed only when exactly n files are refused (format_fixture/, which
+# shows the check can fail).
+cmake_minimum_required(VERSION 3.20)
+if(NOT CLANG_FORMAT OR NOT ROOT OR NOT FOLDERS)
+  message(FATAL_ERROR "usage: cmake -DCLANG_FORMAT=<exe> -DROOT=<dir> -DFOLDERS=<list> -P check_format.cmake")
+endif()
+set(files "")
+foreach(folder IN LISTS FOLDERS)
+  file(GLOB_RECURSE found RELATIVE ${ROOT} ${ROOT}/${folder}/*.cpp ${ROOT}/${folder}/*.hpp ${ROOT}/${folder}/*.h)
+  list(APPEND files ${found})
+endforeach()
+list(FILTER files EXCLUDE REGEX "(^|/)(node_modules|build)/")
+if(EXCLUDE)
+  list(FILTER files EXCLUDE REGEX "${EXCLUDE}")
+endif()
+list(SORT files)
+list(LENGTH files nfiles)
+if(nfiles EQUAL 0)
+  message(FATAL_ERROR "no C++ files under ${ROOT} in ${FOLDERS}")
+endif()
+set(unformatted 0)
+foreach(f IN LISTS files)
+  execute_process(COMMAND ${CLANG_FORMAT} --dry-run -Werror --ferror-limit=1 ${f} WORKING_DIRECTORY ${ROOT}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    math(EXPR unformatted "${unformatted} + 1")
+    string(REGEX MATCH "[^\n]*\n[^\n]*" first "${err}")
+    message("  ${f}: not clang-formatted (${first})")
+  endif()
+endforeach()
+message("xfb-test-run: cases=${nfiles} asserts=${nfiles}")
+if(DEFINED EXPECT_UNFORMATTED)
+  if(NOT unformatted EQUAL EXPECT_UNFORMATTED)
+    message(FATAL_ERROR "expected ${EXPECT_UNFORMATTED} unformatted files in the fixture, found ${unformatted}")
+  endif()
+elseif(unformatted GREATER 0)
+  message(FATAL_ERROR "${unformatted} of ${nfiles} C++ files are not formatted: run `clang-format -i <file>` (the style is .clang-format; ./xfb format does every file)")
+endif()

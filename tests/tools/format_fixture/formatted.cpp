@@ -1,0 +1,3 @@
+#include <vector>
+
+int answer() { return 42; }

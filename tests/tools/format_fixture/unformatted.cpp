@@ -1,0 +1,2 @@
+#include <vector>
+int  answer( ){return 42 ;}

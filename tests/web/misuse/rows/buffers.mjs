@@ -1,0 +1,78 @@
+// Misuse rows of buffers: createBuffer, adoptBuffer, upload.
+import { NOT_AN_OBJECT, NOT_A_STRING, NOT_NON_NEGATIVE_INTEGER, NOT_POSITIVE_INTEGER } from '../bad-values.mjs';
+import { family, peer, without } from '../family.mjs';
+import { A, VEC4 } from '../setup.mjs';
+
+const INVALID = 'XFB_INVALID_ARGUMENT';
+const BASE = { format: VEC4, count: 4, label: 'new' };
+const LIMIT_DIFFERS = "the limit is the runtime's: 2^31-1 bytes per WebGL2 buffer, the device's maxStorageBufferBindingSize on WebGPU";
+const NO_WEBGL_BUFFERS = { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no WebGL buffers to adopt: the WebGPU engine refuses adoptBuffer() itself, whatever its argument' };
+
+/** Format descriptions that are not a format: a field of the wrong type or out of its range is
+ *  XFB_INVALID_ARGUMENT; fields that are each valid but break a layout rule together (alignment,
+ *  a semantic twice, overlapping attributes) are XFB_FORMAT_INVALID (error.hpp's definitions). */
+const BAD_FORMATS = {
+  missing: [undefined, INVALID, 'format'], null: [null, INVALID, 'format'], empty: [[], INVALID, 'format'], string: ['vec4', INVALID, 'format'],
+  object: [{ semantic: 'ATTR0' }, INVALID, 'format'], 'null-entry': [[null], INVALID, 'format[0]'], 'no-semantic': [[{ components: 4 }], INVALID, 'semantic'],
+  'unknown-semantic': [[{ semantic: 'ATTRX' }], INVALID, "'ATTRX'"], 'number-semantic': [[{ semantic: 0 }], INVALID, 'semantic'],
+  'unknown-key': [[{ semantic: 'ATTR0', compnents: 4 }], INVALID, "'compnents'"],
+  'components-fractional': [[{ semantic: 'ATTR0', components: 1.5 }], INVALID, 'components'], 'components-string': [[{ semantic: 'ATTR0', components: '4' }], INVALID, 'components'],
+  'type-unknown': [[{ semantic: 'ATTR0', type: 'float64' }], INVALID, "'float64'"], 'type-prototype-name': [[{ semantic: 'ATTR0', type: 'toString' }], INVALID, "'toString'"],
+  'components-zero': [[{ semantic: 'ATTR0', components: 0 }], INVALID, 'components'], 'components-17': [[{ semantic: 'ATTR0', components: 17 }], INVALID, 'components'],
+  'offset-negative': [[{ semantic: 'ATTR0', offset: -4 }], INVALID, 'offset'], 'offset-unaligned': [[{ semantic: 'ATTR0', offset: 2 }], 'XFB_FORMAT_INVALID', 'offset'],
+  'semantic-twice': [[{ semantic: 'ATTR0' }, { semantic: 'ATTR0' }], 'XFB_FORMAT_INVALID', 'ATTR0 appears twice'],
+  overlap: [[{ semantic: 'ATTR0', components: 4, offset: 0 }, { semantic: 'ATTR1', components: 4, offset: 8 }], 'XFB_FORMAT_INVALID', 'ATTR1 overlaps ATTR0'],
+};
+
+/** Contents that do not fit vec4 x 4 (64 bytes of float32). */
+const BAD_DATA = {
+  Int32Array: new Int32Array(16), Uint8Array: new Uint8Array(64), Float64Array: new Float64Array(16), DataView: new DataView(new ArrayBuffer(64)),
+  'too-short': new Float32Array(15), 'too-long': new Float32Array(17), 'ArrayBuffer-short': new ArrayBuffer(60), array: Array.from(A),
+  string: 'data', number: 5, null: null,
+};
+
+const createBuffer = peer('createBuffer', [
+  family('createBuffer.description', { ...NOT_AN_OBJECT, undefined }, (v) => ({ code: INVALID, call: (o) => o.xfb.createBuffer(v) })),
+  { id: 'createBuffer.unknown-key', code: INVALID, mentions: ["'colour'"], call: (o) => o.xfb.createBuffer({ ...BASE, colour: 'red' }) },
+  family('createBuffer.count', NOT_POSITIVE_INTEGER, (count) => ({ code: INVALID, mentions: ['count'], call: (o) => o.xfb.createBuffer({ ...BASE, count }) })),
+  { id: 'createBuffer.count.missing', code: INVALID, mentions: ['count'], call: (o) => o.xfb.createBuffer(without(BASE, 'count')) },
+  family('createBuffer.count.too-large', { '2^31': 2 ** 31, '2^53': 2 ** 53, MAX_VALUE: Number.MAX_VALUE }, (count) => ({
+    code: 'XFB_BUFFER_TOO_LARGE', messageMayDiffer: LIMIT_DIFFERS, call: (o) => o.xfb.createBuffer({ ...BASE, count }) })),
+  family('createBuffer.format', BAD_FORMATS, ([format, code, named]) => ({ code, mentions: [named], call: (o) => o.xfb.createBuffer({ ...BASE, format }) })),
+  family('createBuffer.data', BAD_DATA, (data) => ({ code: INVALID, mentions: ['data'], call: (o) => o.xfb.createBuffer({ ...BASE, data }) })),
+  family('createBuffer.restore', { unknown: 'always', number: 1, null: null }, (restore) => ({
+    code: INVALID, mentions: ['restore'], call: (o) => o.xfb.createBuffer({ ...BASE, restore }) })),
+  family('createBuffer.label', NOT_A_STRING, (label) => ({ code: INVALID, mentions: ['label'], call: (o) => o.xfb.createBuffer({ ...BASE, label }) })),
+]);
+
+const adopt = (o, change) => o.xfb.adoptBuffer({ glBuffer: o.glBuffer, format: VEC4, count: 4, ...change });
+const adoptBuffer = peer('adoptBuffer', [
+  family('adoptBuffer.description', { null: null, undefined, string: 'buffer' }, (v) => ({ code: INVALID, call: (o) => o.xfb.adoptBuffer(v) })),
+  family('adoptBuffer.glBuffer', { missing: undefined, null: null, object: {}, number: 5 }, (glBuffer) => ({
+    code: INVALID, mentions: ['glBuffer'], call: (o) => adopt(o, { glBuffer }) })),
+  { id: 'adoptBuffer.glBuffer.xfb-buffer', code: INVALID, mentions: ['glBuffer'], call: (o) => adopt(o, { glBuffer: o.a }) },
+  { id: 'adoptBuffer.glBuffer.other-context', setup: ['otherGl'], code: INVALID, mentions: ['glBuffer'], call: (o) => adopt(o, { glBuffer: o.otherGl }) },
+  family('adoptBuffer.count', { zero: 0, fractional: 1.5, string: '4', missing: undefined }, (count) => ({
+    code: INVALID, mentions: ['count'], call: (o) => adopt(o, { count }) })),
+  { id: 'adoptBuffer.count.too-large', code: 'XFB_BUFFER_TOO_LARGE', call: (o) => adopt(o, { count: 2 ** 31 }) },
+  { id: 'adoptBuffer.format.null', code: INVALID, call: (o) => adopt(o, { format: null }) },
+  { id: 'adoptBuffer.format.overlap', code: 'XFB_FORMAT_INVALID', call: (o) => adopt(o, { format: BAD_FORMATS.overlap[0] }) },
+  { id: 'adoptBuffer.unknown-key', code: INVALID, mentions: ["'data'"], call: (o) => adopt(o, { data: A }) },
+]).map((row) => ({ ...row, setup: ['glBuffer', ...(row.setup ?? [])], notOn: { webgpu: NO_WEBGL_BUFFERS } }));
+
+/** Data that is not 16 floats' worth of float32 words. */
+const BAD_UPLOAD_DATA = {
+  null: null, undefined, string: 'data', number: 5, array: [1, 2, 3, 4], Int32Array: new Int32Array(16), Uint32Array: new Uint32Array(16),
+  Float64Array: new Float64Array(16), Uint8Array: new Uint8Array(16), DataView: new DataView(new ArrayBuffer(16)), 'too-long': new Float32Array(17),
+  'ArrayBuffer-of-6-bytes': new ArrayBuffer(6),
+};
+const upload = peer('upload', [
+  family('upload.data', BAD_UPLOAD_DATA, (data) => ({ code: INVALID, mentions: ['upload()'], call: (o) => o.a.upload(data) })),
+  family('upload.offset', { ...NOT_NON_NEGATIVE_INTEGER, unaligned: 2, 'past-the-end': 56, '2^53': 2 ** 53 }, (offset) => ({
+    code: INVALID, mentions: ['offset'], call: (o) => o.a.upload(new Float32Array(4), { offset }) })),
+  family('upload.options', NOT_AN_OBJECT, (options) => ({ code: INVALID, call: (o) => o.a.upload(new Float32Array(4), options) })),
+  { id: 'upload.options.unknown-key', code: INVALID, mentions: ["'ofset'"], call: (o) => o.a.upload(new Float32Array(4), { ofset: 4 }) },
+  { id: 'upload.data.float-into-int32', setup: ['ints'], code: INVALID, mentions: ['Int32Array'], call: (o) => o.ints.upload(new Float32Array(16)) },
+]);
+
+export const BUFFER_ROWS = [...createBuffer, ...adoptBuffer, ...upload];
