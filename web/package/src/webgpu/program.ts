@@ -60,12 +60,16 @@ export class XfbWebGpuProgram extends WebGpuObject {
     return { bytes: this.#translation.uniformBytes, uniforms: this.#translation.uniforms.map((u) => ({ ...u })) };
   }
 
+  protected override nameForMessages(): string {
+    return this.label;
+  }
+
   /** Sets a uniform in the program's uniform image (written to the GPU by the next step): a number,
    *  an array of numbers or a typed array, converted to the uniform's declared type; matrices
    *  column-major, arrays element after element (as on WebGL2). The same value checks as on WebGL2.
    *  @throws XfbError XFB_UNKNOWN_UNIFORM, XFB_UNIFORM_TYPE, XFB_INVALID_ARGUMENT. */
   setUniform(name: string, value: UniformValue): void {
-    this.check();
+    this.check('setUniform()');
     checkUniformName(name);
     const u = this.#uniforms.get(name);
     const numberKind = numberKindOf(u?.kind);
