@@ -43,32 +43,4 @@ export const ROWS = [...ENGINE_ROWS, ...BUFFER_ROWS, ...PROGRAM_ROWS, ...PIPELIN
 // Each entry: { id, webgl2: 'what it does today', webgpu: 'what it does today' } ('as expected':
 // that runtime is right and the other, or the message, is not); a failing row not listed here is
 // printed by the runner with the same two lines ("today: ...").
-export const KNOWN_DRIFT = [
-  // WebGPU: on() and off() check neither the event name nor the listener (12)
-  // WebGPU: int and uint uniforms are written without the integer range check (2.5 -> 2, 2^40 -> 0, -1 -> 2^32-1) (17)
-  // WebGPU: program options reach the translator unchecked (define names, finite define values, portable) (9)
-  // WebGPU: other options accepted unchecked (createBuffer restore, createPipeline queries, liveObjects after dispose) (7)
-  // WebGPU: no adoptBuffer() and no steps(): a TypeError instead of a coded refusal (23)
-  // a Symbol in a message template: a TypeError instead of XFB_INVALID_ARGUMENT (3)
-  // upload(): WebGL2 writes unaligned offsets, odd byte lengths and offset null; WebGPU reads no options object (null: a TypeError; unknown keys, non-objects: ignored) (9)
-  // labels: createBuffer() checks none on either runtime, createProgram() none on WebGPU (10)
-  // null taken as absent (the default) instead of refused, on both runtimes (6)
-  // createdBuffers() checks neither argument (TypeErrors, or {} accepted) (5)
-  // codes that differ: WebGPU says XFB_UNSUPPORTED for a buffer over its limit and XFB_COMPUTE_TRANSLATION for an undeclared name; WebGL2 says XFB_UNSUPPORTED for malformed emits (6)
-  // WebGPU: step() and stepChecked() while a stepChecked() is pending are accepted (its pass and the next record on the same ping-pong side: a step is lost); WebGL2 refuses, naming internal methods (beginCheckedStep, pollCheckedStep) (3)
-  // WebGPU: a validation error (here: the application destroyed a GPUBuffer of xfb's) surfaces as XFB_GL_ERROR; WebGL2 finds the deleted buffer: XFB_DISPOSED (1)
-  { id: 'stepChecked.output-deleted-by-the-application', webgl2: 'as expected', webgpu: 'XFB_GL_ERROR: WebGPU validation error in step 1: [Buffer "spare b"] used in submit while destroyed. - While calling [Queue].Submit([[CommandBuffer]])' },
-  // WebGL2: a pipeline steps on after its buffer or program was disposed (WebGPU: XFB_DISPOSED) (2)
-  // messages: step(k) worded twice (13)
-  // messages: setUniform() value counts ("the value is floatx2" / "the value has 2 numbers") (20)
-  // messages: an unknown uniform lists the declared ones sorted on WebGL2, in declaration order on WebGPU (8)
-  // messages: upload() worded twice (and WebGPU states its 4-byte rule where WebGL2 has none) (10)
-  // messages: define values checked by index.js on WebGL2, by the C++ bindings on WebGPU (6)
-  // messages: createPipeline() keys allowed per runtime (WebGL2 refuses emits and overflow as unknown keys), a state pair of one buffer worded twice (5)
-  // messages: a call on a lost context or device does not name the public call (WebGL2 names internal methods such as readAsync, beginChecked; WebGPU names none) (10)
-  // messages: a disposed buffer or program is not named by its label ("this buffer was disposed"); after engine.dispose() WebGL2 blames the program (12)
-  // messages: an unaligned attribute offset is blamed on the stride it implies (the shared C++ validator) (1)
-  // messages: others (followBuffer blames the buffer on WebGPU; a buffer of another context named by number) (2)
-  { id: 'followBuffer.make.number', webgl2: 'XFB_INVALID_ARGUMENT: followBuffer(): make must be a function (glBuffer) => wrapper', webgpu: 'XFB_INVALID_ARGUMENT: followBuffer(): buffer must be an xfb buffer' },
-  { id: 'followBuffer.make.undefined', webgl2: 'XFB_INVALID_ARGUMENT: followBuffer(): make must be a function (glBuffer) => wrapper', webgpu: 'XFB_INVALID_ARGUMENT: followBuffer(): buffer must be an xfb buffer' },
-];
+export const KNOWN_DRIFT = [];

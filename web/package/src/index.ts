@@ -8,7 +8,7 @@ import createXfbModule from './dist/xfb.mjs';
 import { checkKeys, checkName, checkOptionalBoolean } from './core/checks.js';
 import { fail, invalid } from './core/errors.js';
 import { inspectWith } from './core/inspect.js';
-import { XfbObjectBase } from './core/registry.js';
+import { objectKindOf } from './core/registry.js';
 import { instantiate, type ModuleFactory } from './core/module_loader.js';
 import type { GPUDeviceType, Plan, ProgramOptions } from './core/types.js';
 import { XfbBuffer } from './webgl2/buffer.js';
@@ -112,8 +112,7 @@ export async function inspect(source: string, options: ProgramOptions = {}): Pro
  *  a state pair, which swaps every step) and returns a function that gives the wrapper of the
  *  current one. Hand its result to the engine every frame, so the engine draws the latest state. */
 export function followBuffer<T>(buffer: XfbBuffer, make: (glBuffer: WebGLBuffer) => T): () => T {
-  const isBuffer = buffer instanceof XfbObjectBase && buffer.kind === 'buffer';
-  if (!isBuffer) invalid('followBuffer(): buffer must be an xfb buffer');
+  if (objectKindOf(buffer) !== 'buffer') invalid('followBuffer(): buffer must be an xfb buffer');
   if (typeof make !== 'function') invalid('followBuffer(): make must be a function (glBuffer) => wrapper');
   if (!(buffer instanceof XfbBuffer))
     fail('XFB_UNSUPPORTED', "followBuffer(): a WebGPU engine's buffer has no WebGLBuffer to follow; bind its gpuBuffer");

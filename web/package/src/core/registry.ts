@@ -3,6 +3,15 @@ import { fail, invalid } from './errors.js';
 
 export type ObjectKind = 'buffer' | 'program' | 'pipeline' | 'capture';
 
+// An object's kind under a registered symbol: webgpu.js bundles its own copy of this class, so
+// index.js's functions (followBuffer) recognise its objects by this brand, not by instanceof.
+const KIND: unique symbol = Symbol.for('xfb.objectKind');
+
+/** The kind of an xfb object of either engine, or undefined for any other value. */
+export function objectKindOf(value: unknown): ObjectKind | undefined {
+  return typeof value === 'object' && value !== null ? (value as { [KIND]?: ObjectKind })[KIND] : undefined;
+}
+
 /** The live objects of one engine; dispose() of the engine disposes them all. */
 export class ObjectRegistry {
   readonly #objects = new Set<XfbObjectBase>();
@@ -41,6 +50,10 @@ export abstract class XfbObjectBase {
 
   /** @internal */
   get kind(): ObjectKind {
+    return this.#kind;
+  }
+  /** @internal */
+  get [KIND](): ObjectKind {
     return this.#kind;
   }
 
