@@ -115,7 +115,10 @@ export function followBuffer<T>(buffer: XfbBuffer, make: (glBuffer: WebGLBuffer)
   if (objectKindOf(buffer) !== 'buffer') invalid('followBuffer(): buffer must be an xfb buffer');
   if (typeof make !== 'function') invalid('followBuffer(): make must be a function (glBuffer) => wrapper');
   if (!(buffer instanceof XfbBuffer))
-    fail('XFB_UNSUPPORTED', "followBuffer(): a WebGPU engine's buffer has no WebGLBuffer to follow; bind its gpuBuffer");
+    fail(
+      'XFB_UNSUPPORTED',
+      "followBuffer(): a WebGPU engine's buffer has no WebGLBuffer to follow; bind its gpuBuffer",
+    );
   const wrappers = new Map<WebGLBuffer, T>();
   return () => {
     const glBuffer = buffer.glBuffer;

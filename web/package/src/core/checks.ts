@@ -87,12 +87,14 @@ export function checkOptionalIndex(value: unknown, what: string, absent: number)
  *  engines (WebGL2 reads the step's query across frames; WebGPU would record on the same side). */
 export function checkNoCheckedStepPending(pending: boolean, what: string): void {
   if (pending)
-    invalid(`${what}: a stepChecked() of this pipeline is pending; await its promise before stepping the pipeline again`);
+    invalid(
+      `${what}: a stepChecked() of this pipeline is pending; await its promise before stepping the pipeline again`,
+    );
 }
 
 /** steps(pipelines): an array of pipelines, each `own` (of this engine). */
 export function checkPipelineList<P>(pipelines: unknown, own: (p: unknown) => p is P): P[] {
   if (!Array.isArray(pipelines) || !pipelines.every((p) => own(p)))
     invalid("steps(): pipelines must be an array of this engine's pipelines");
-  return pipelines as P[];
+  return pipelines;
 }

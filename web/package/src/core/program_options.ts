@@ -19,7 +19,12 @@ export function checkProgramOptions(
   what: string,
 ): CheckedProgramOptions {
   const modes = tables().captureModes;
-  const mode = checkName(options.mode === undefined ? 'interleaved' : options.mode, modes, `${what}: mode`, oneOf(modes));
+  const mode = checkName(
+    options.mode === undefined ? 'interleaved' : options.mode,
+    modes,
+    `${what}: mode`,
+    oneOf(modes),
+  );
   const varyings = options.varyings === undefined ? [] : options.varyings;
   if (!Array.isArray(varyings) || varyings.some((v) => typeof v !== 'string'))
     invalid(`${what}: varyings must be an array of output names`);

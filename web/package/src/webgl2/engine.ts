@@ -427,7 +427,10 @@ export class Xfb {
     if (this.#disposed) engineDisposed();
     const engine = this.#requireEngine();
     if (this.#lost)
-      fail('XFB_CONTEXT_LOST', `${publicCall(method)}: the WebGL context is lost; wait for the 'contextrestored' event`);
+      fail(
+        'XFB_CONTEXT_LOST',
+        `${publicCall(method)}: the WebGL context is lost; wait for the 'contextrestored' event`,
+      );
     if (effect.feedback === 'checked' || (effect.feedback === 'checked-unless-owned' && !this.#ownsContext))
       this.#probe?.requireIdle(method);
     this.#makeCurrent();

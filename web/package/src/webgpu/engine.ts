@@ -136,7 +136,10 @@ export class XfbWebGpu {
     } catch (e) {
       // Named as on WebGL2, where the GL compiler's message names the program.
       if (e instanceof XfbError && e.code === 'XFB_SHADER_COMPILE')
-        fail('XFB_SHADER_COMPILE', `program '${d.label}' does not compile; the GLSL-to-WGSL translator says: ${e.message}`);
+        fail(
+          'XFB_SHADER_COMPILE',
+          `program '${d.label}' does not compile; the GLSL-to-WGSL translator says: ${e.message}`,
+        );
       throw e;
     }
     return this.#objects.add(new XfbWebGpuProgram(this, this.#objects, d.source, d.options, translated, d.label));
