@@ -73,7 +73,7 @@ export abstract class XfbObjectBase {
     return name === undefined ? `this ${this.#kind}` : `${this.#kind} '${name}'`;
   }
 
-  /** The label messages name the object by (buffers and programs have one). */
+  /** The label messages name the object by (buffers and programs have one). @internal */
   protected nameForMessages(): string | undefined {
     return undefined;
   }

@@ -43,6 +43,7 @@ export class XfbBuffer extends WebGl2Object {
     this.#shadowSource = initial ? 'initial' : 'none';
   }
 
+  /** @internal */
   protected override nameForMessages(): string {
     return this.label;
   }

@@ -34,6 +34,7 @@ export class XfbProgram extends WebGl2Object {
     this.#label = label;
   }
 
+  /** @internal */
   protected override nameForMessages(): string {
     return this.#label;
   }

@@ -31,6 +31,7 @@ export class XfbWebGpuBuffer extends WebGpuObject {
     this.#readback = new StagingReadback(owner.gpuDevice, `${label} readback`, count * layout.stride);
   }
 
+  /** @internal */
   protected override nameForMessages(): string {
     return this.label;
   }
