@@ -83,7 +83,7 @@ Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t cou
     s->owned = false;
     gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     if (glName == 0 || !glIsBuffer(glName))
-        throw Error(ErrorCode::InvalidArgument, "cannot adopt GL buffer " + std::to_string(glName) + ": it is not a live buffer object (created and bound once)");
+        throw Error(ErrorCode::InvalidArgument, "adoptBuffer(): glBuffer (GL buffer " + std::to_string(glName) + ") is not a live buffer object of this context (created and bound once)");
     GLint size = 0;
     glBindBuffer(GL_COPY_WRITE_BUFFER, glName);
     glGetBufferParameteriv(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);

@@ -325,8 +325,9 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
     int given = int(values.size() / 4);
     if (u.kind != kind || given % u.components != 0 || given > u.components * u.arraySize || given == 0)
         throw Error(ErrorCode::UniformType, "uniform '" + std::string(name) + "' is " + kindName(u.kind) + "x" + std::to_string(u.components) +
-                                                (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") + " but the value is " +
-                                                kindName(kind) + "x" + std::to_string(given));
+                                                (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") + 
+                                                (u.kind == kind ? std::string(" but the value has ") + std::to_string(given) + " numbers"
+                                                                : std::string(" but the value is ") + kindName(kind) + "x" + std::to_string(given)));
     u.value.assign(values.begin(), values.end());
     u.version = ++s.versions; // set again even when equal: one glUniform call, as before
 }

@@ -89,6 +89,10 @@ VertexFormat VertexFormat::interleaved(std::vector<VertexAttribute> attributes, 
 void VertexFormat::validate() const {
     auto fail = [&](const std::string& what) { throw Error(ErrorCode::FormatInvalid, "vertex format " + describe() + ": " + what); };
     if (attributes.empty()) fail("has no attributes; give at least one");
+    // An unaligned offset first: it is the cause of the unaligned stride it implies.
+    for (const auto& a : attributes)
+        if (a.offset < 0 || a.offset % 4)
+            fail(semanticName(a.semantic) + " offset must be a non-negative multiple of 4, got " + std::to_string(a.offset));
     if (stride <= 0 || stride % 4) fail("stride must be a positive multiple of 4 bytes, got " + std::to_string(stride));
     for (size_t i = 0; i < attributes.size(); ++i) {
         const auto& a = attributes[i];

@@ -807,7 +807,8 @@ private:
         if (n == "gl_PointSize") return {"xfb_point_size", scalarTy(ScalarKind::Float), true, false, n, "", "", true};
         if (n.starts_with("gl_")) refuse(l, {"'", n, "' has no equivalent in a WebGPU compute shader"});
         const Var* v = lookup(n);
-        if (!v) refuse(l, {"unknown name '", n, "'"});
+        // Not a construct WGSL lacks: the GLSL does not compile (XFB_SHADER_COMPILE, as the GL compiler says on WebGL2).
+        if (!v) throw Error(ErrorCode::ShaderCompile, cat({"line ", std::to_string(l), ": '", n, "' is not declared"}));
         S s = v->where == Where::Uniform ? "xfb_u." + v->wgsl : v->where == Where::PtrParam ? "(*" + v->wgsl + ")" : v->wgsl;
         return {s, v->type, v->where != Where::Texture, false, n, "", "", true};
     }

@@ -8,6 +8,7 @@ import createXfbModule from './dist/xfb.mjs';
 import { checkKeys, checkName, checkOptionalBoolean } from './core/checks.js';
 import { fail, invalid } from './core/errors.js';
 import { inspectWith } from './core/inspect.js';
+import { objectKindOf } from './core/registry.js';
 import { instantiate, type ModuleFactory } from './core/module_loader.js';
 import type { GPUDeviceType, Plan, ProgramOptions } from './core/types.js';
 import { XfbBuffer } from './webgl2/buffer.js';
@@ -70,7 +71,7 @@ export default async function createXfb(options: WebGpuOptions): Promise<XfbWebG
 export default async function createXfb(given: WebGl2Options | WebGpuOptions = {}): Promise<Xfb | XfbWebGpu> {
   const options = checkKeys(given, OPTION_KEYS, 'createXfb()');
   const backend = checkName(
-    options.backend ?? (options.device ? 'webgpu' : 'webgl2'),
+    options.backend === undefined ? (options.device ? 'webgpu' : 'webgl2') : options.backend,
     ['webgl2', 'webgpu'] as const,
     'createXfb(): backend',
     "'webgl2' or 'webgpu'",
@@ -112,8 +113,13 @@ export async function inspect(source: string, options: ProgramOptions = {}): Pro
  *  a state pair, which swaps every step) and returns a function that gives the wrapper of the
  *  current one. Hand its result to the engine every frame, so the engine draws the latest state. */
 export function followBuffer<T>(buffer: XfbBuffer, make: (glBuffer: WebGLBuffer) => T): () => T {
-  if (!(buffer instanceof XfbBuffer)) invalid('followBuffer(): buffer must be an xfb buffer');
+  if (objectKindOf(buffer) !== 'buffer') invalid('followBuffer(): buffer must be an xfb buffer');
   if (typeof make !== 'function') invalid('followBuffer(): make must be a function (glBuffer) => wrapper');
+  if (!(buffer instanceof XfbBuffer))
+    fail(
+      'XFB_UNSUPPORTED',
+      "followBuffer(): a WebGPU engine's buffer has no WebGLBuffer to follow; bind its gpuBuffer",
+    );
   const wrappers = new Map<WebGLBuffer, T>();
   return () => {
     const glBuffer = buffer.glBuffer;
@@ -127,6 +133,11 @@ export function followBuffer<T>(buffer: XfbBuffer, make: (glBuffer: WebGLBuffer)
  *  find the WebGLBuffer behind an engine's vertex buffer (to adoptBuffer() it) without reading
  *  the engine's private fields. */
 export function createdBuffers<T>(gl: WebGL2RenderingContext, fn: () => T): { result: T; buffers: WebGLBuffer[] } {
+  const isContext =
+    (typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext) ||
+    (typeof WebGLRenderingContext !== 'undefined' && gl instanceof WebGLRenderingContext);
+  if (!isContext) invalid('createdBuffers(): gl must be a WebGL2RenderingContext (or a WebGLRenderingContext)');
+  if (typeof fn !== 'function') invalid('createdBuffers(): fn must be a function, run while buffers are recorded');
   const own = Object.prototype.hasOwnProperty.call(gl, 'createBuffer');
   const original = gl.createBuffer; // eslint-disable-line @typescript-eslint/unbound-method -- called with gl below
   const buffers: WebGLBuffer[] = [];

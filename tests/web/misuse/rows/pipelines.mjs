@@ -64,7 +64,7 @@ const deleteHandle = (o, b) => (o.runtime === 'webgl2' ? o.env.webgl().deleteBuf
 const step = peer('step', [
   // stepChecked() only: a plain step() does not look (on WebGL2 that would cost a GL call per buffer per step).
   { id: 'stepChecked.output-deleted-by-the-application', setup: ['spare'], code: 'XFB_DISPOSED',
-    messageMayDiffer: 'each names its own handle: the WebGLBuffer (a GL name) on WebGL2, the GPUBuffer on WebGPU',
+    notOn: { webgpu: { code: 'XFB_INVALID_ARGUMENT', reason: "WebGPU cannot ask a GPUBuffer whether it was destroyed: a destroyed one surfaces only as a validation error of the submit, which stepChecked() reports naming the pipeline and the step" } },
     before: (o) => deleteHandle(o, o.spare.output), call: (o) => o.spare.pipeline.stepChecked() },
   family('step.while-stepChecked-pending', WHILE_CHECKED, (use) => ({
     setup: ['spare'], code: INVALID, mentions: ['stepChecked('], before: (o) => { o.pending = o.spare.pipeline.stepChecked(); }, call: (o) => use(o.spare.pipeline) })),

@@ -1,7 +1,7 @@
 // Vertex formats and the bytes that fill buffers: one rule for both engines.
 import type { ComponentType } from '#engine-tables';
 import { checkByteLength, checkCount, checkKeys, checkName, shown, typeName } from './checks.js';
-import { unwrap, invalid, type XfbError } from './errors.js';
+import { fail, unwrap, invalid, type XfbError } from './errors.js';
 import type { BufferContents, BufferDescription, BufferLayout, RestoreSource } from './types.js';
 
 /** Bytes over an ArrayBuffer (what WebGPU's writeBuffer and the typed arrays take). */
@@ -83,8 +83,14 @@ export function checkBufferDescription(
   const layout = normaliseFormat(normalise, description.format);
   const count = checkCount(description.count, 'createBuffer(): count');
   checkByteLength(count, layout.stride, 'createBuffer()');
-  const list = restores.map((r) => `'${r}'`).join(restores.length > 2 ? ', ' : ' or ');
-  const restore = checkName(description.restore ?? restores[0], restores, 'createBuffer(): restore', list);
+  const list = RESTORE_SOURCES.map((r) => `'${r}'`).join(', ');
+  const restoreGiven = description.restore === undefined ? restores[0] : description.restore;
+  const restore = checkName(restoreGiven, RESTORE_SOURCES, 'createBuffer(): restore', list);
+  if (!restores.includes(restore))
+    fail(
+      'XFB_UNSUPPORTED',
+      `createBuffer(): restore '${restore}' needs a context that is restored; this engine's is not (restore: ${restores.map((r) => `'${r}'`).join(' or ')})`,
+    );
   if (description.label !== undefined && typeof description.label !== 'string')
     invalid('createBuffer(): label must be a string');
   const data = description.data === undefined ? null : initialBytes(description.data, layout, count);
@@ -99,7 +105,8 @@ export function checkUpload(
   layout: BufferLayout,
   byteLength: number,
 ): { bytes: Bytes; offset: number } {
-  const offset = checkKeys(options, ['offset'], 'upload() options').offset ?? 0;
+  const given = checkKeys(options, ['offset'], 'upload() options').offset;
+  const offset = given === undefined ? 0 : given;
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset % 4 !== 0)
     invalid(`upload(): offset must be a non-negative multiple of 4 bytes, got ${shown(offset)}`);
   const bytes = bytesOf(data, layout, 'upload(): data');

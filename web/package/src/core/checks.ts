@@ -77,3 +77,24 @@ export function checkIndex(value: unknown, what: string): number {
     invalid(`${what} must be an integer 0..2^53-1, got ${String(value)}`);
   return value;
 }
+
+/** An optional non-negative integer option: undefined is `absent`; null and every other value are checked. */
+export function checkOptionalIndex(value: unknown, what: string, absent: number): number {
+  return value === undefined ? absent : checkIndex(value, what);
+}
+
+/** step(), stepChecked() or steps() while a stepChecked() of the pipeline is pending: refused on both
+ *  engines (WebGL2 reads the step's query across frames; WebGPU would record on the same side). */
+export function checkNoCheckedStepPending(pending: boolean, what: string): void {
+  if (pending)
+    invalid(
+      `${what}: a stepChecked() of this pipeline is pending; await its promise before stepping the pipeline again`,
+    );
+}
+
+/** steps(pipelines): an array of pipelines, each `own` (of this engine). */
+export function checkPipelineList<P>(pipelines: unknown, own: (p: unknown) => p is P): P[] {
+  if (!Array.isArray(pipelines) || !pipelines.every((p) => own(p)))
+    invalid("steps(): pipelines must be an array of this engine's pipelines");
+  return pipelines;
+}

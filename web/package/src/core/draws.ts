@@ -70,7 +70,7 @@ export function checkDrawBack(
 ): Required<Omit<DrawBackOptions, 'mode'>> & { mode: DrawMode | undefined; rest: Record<string, unknown> } {
   const options: Record<string, unknown> = checkKeys(given, ['mode', 'instances', ...extraKeys], `${what} options`);
   const mode = options.mode === undefined ? undefined : checkDrawMode(options.mode, what);
-  const instances = options.instances ?? 1;
+  const instances = options.instances === undefined ? 1 : options.instances;
   if (typeof instances !== 'number' || !Number.isInteger(instances) || instances < 1)
     invalid(`${what}: instances must be a positive integer, got ${shown(instances)}`);
   const rest: Record<string, unknown> = {};

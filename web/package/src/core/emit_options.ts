@@ -12,7 +12,7 @@ export function checkEmitOptions(
   emits: unknown,
   overflow: unknown,
 ): { emits: EmitDesc[]; overflow: 'error' | 'clamp' } {
-  const list = emits ?? [];
+  const list = emits === undefined ? [] : emits;
   if (!Array.isArray(list) || list.some((e: unknown) => !isEmitDesc(e)))
     invalid(
       'createPipeline(): emits must be an array of { varying, count } (output names), one {output} entry each after the captured ones',
@@ -20,7 +20,7 @@ export function checkEmitOptions(
   return {
     emits: (list as EmitDesc[]).map((e) => ({ varying: e.varying, count: e.count })),
     overflow: checkName(
-      overflow ?? 'error',
+      overflow === undefined ? 'error' : overflow,
       ['error', 'clamp'] as const,
       'createPipeline(): overflow',
       "'error' or 'clamp'",

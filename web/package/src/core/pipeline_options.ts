@@ -1,5 +1,7 @@
 import { checkKeys, checkOptionalBoolean, checkOptionalCount } from './checks.js';
+import { checkEmitOptions } from './emit_options.js';
 import { fail } from './errors.js';
+import type { EmitDesc } from './types.js';
 
 /** createPipeline() options both engines take, only those given (as the wasm engine reads them). */
 export interface CommonPipelineOptions {
@@ -10,17 +12,16 @@ export interface CommonPipelineOptions {
 
 const KEYS = ['count', 'queries', 'fuseSubsteps', 'emits', 'overflow'] as const;
 
-/** createPipeline() options, the same keys on both engines: the common ones checked, emits and
- *  overflow as given (core/emit_options.ts checks them on WebGPU). Emitted outputs need compute
- *  shaders: on WebGL2 any emits but [] and any overflow are XFB_UNSUPPORTED, before any other check,
- *  as the misuse is the engine, not the value. */
+/** createPipeline() options, the same keys and checks on both engines. Emitted outputs need compute
+ *  shaders: on WebGL2 well-formed emits (but []) and any overflow are then XFB_UNSUPPORTED (a
+ *  malformed value is XFB_INVALID_ARGUMENT first, as on WebGPU). */
 export function checkPipelineOptions(
   given: unknown,
   backend: 'webgl2' | 'webgpu',
-): { common: CommonPipelineOptions; emits: unknown; overflow: unknown } {
+): { common: CommonPipelineOptions; emits: EmitDesc[]; overflow: 'error' | 'clamp' } {
   const o = checkKeys(given, KEYS, 'createPipeline() options');
-  const noEmits = o.emits === undefined || (Array.isArray(o.emits) && o.emits.length === 0);
-  if (backend === 'webgl2' && (!noEmits || o.overflow !== undefined))
+  const emitted = checkEmitOptions(o.emits, o.overflow);
+  if (backend === 'webgl2' && (emitted.emits.length > 0 || o.overflow !== undefined))
     fail(
       'XFB_UNSUPPORTED',
       'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine',
@@ -32,5 +33,5 @@ export function checkPipelineOptions(
   if (count !== undefined) common.count = count;
   if (queries !== undefined) common.queries = queries;
   if (fuseSubsteps !== undefined) common.fuseSubsteps = fuseSubsteps;
-  return { common, emits: o.emits, overflow: o.overflow };
+  return { common, emits: emitted.emits, overflow: emitted.overflow };
 }

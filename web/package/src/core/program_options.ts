@@ -19,12 +19,17 @@ export function checkProgramOptions(
   what: string,
 ): CheckedProgramOptions {
   const modes = tables().captureModes;
-  const mode = checkName(options.mode ?? 'interleaved', modes, `${what}: mode`, oneOf(modes));
-  const varyings = options.varyings === undefined ? [] : options.varyings; // null refused
+  const mode = checkName(
+    options.mode === undefined ? 'interleaved' : options.mode,
+    modes,
+    `${what}: mode`,
+    oneOf(modes),
+  );
+  const varyings = options.varyings === undefined ? [] : options.varyings;
   if (!Array.isArray(varyings) || varyings.some((v) => typeof v !== 'string'))
     invalid(`${what}: varyings must be an array of output names`);
   const portable = checkOptionalBoolean(options.portable, `${what}: portable`) ?? true;
-  const defines = options.defines ?? {};
+  const defines = options.defines === undefined ? {} : options.defines;
   if (defines === null || typeof defines !== 'object' || Array.isArray(defines))
     invalid(`${what}: defines must be an object { NAME: value }`);
   const checked: Record<string, string | number | boolean> = {};

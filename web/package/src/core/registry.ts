@@ -1,7 +1,16 @@
 // The objects of an engine and their disposal, alike on both engines.
-import { fail } from './errors.js';
+import { fail, invalid } from './errors.js';
 
 export type ObjectKind = 'buffer' | 'program' | 'pipeline' | 'capture';
+
+// An object's kind under a registered symbol: webgpu.js bundles its own copy of this class, so
+// index.js's functions (followBuffer) recognise its objects by this brand, not by instanceof.
+const KIND: unique symbol = Symbol.for('xfb.objectKind');
+
+/** The kind of an xfb object of either engine, or undefined for any other value. */
+export function objectKindOf(value: unknown): ObjectKind | undefined {
+  return typeof value === 'object' && value !== null ? (value as { [KIND]?: ObjectKind })[KIND] : undefined;
+}
 
 /** The live objects of one engine; dispose() of the engine disposes them all. */
 export class ObjectRegistry {
@@ -43,15 +52,30 @@ export abstract class XfbObjectBase {
   get kind(): ObjectKind {
     return this.#kind;
   }
+  /** @internal */
+  get [KIND](): ObjectKind {
+    return this.#kind;
+  }
 
   /** true once dispose() ran. */
   get disposed(): boolean {
     return this.#disposed;
   }
 
-  /** XFB_DISPOSED once disposed. @internal */
+  /** XFB_DISPOSED once disposed, naming the object by its label. @internal */
   checkLive(): void {
-    if (this.#disposed) fail('XFB_DISPOSED', `this ${this.#kind} was disposed; create a new one`);
+    if (this.#disposed) fail('XFB_DISPOSED', `${this.described} was disposed; create a new one`);
+  }
+
+  /** The object as messages name it: "buffer 'a'", "this pipeline" (an object without a label). @internal */
+  get described(): string {
+    const name = this.nameForMessages();
+    return name === undefined ? `this ${this.#kind}` : `${this.#kind} '${name}'`;
+  }
+
+  /** The label messages name the object by (buffers and programs have one). @internal */
+  protected nameForMessages(): string | undefined {
+    return undefined;
   }
 
   /** Frees the object's GPU resources now; later calls on it throw XFB_DISPOSED. A second dispose() does nothing. */
@@ -64,4 +88,28 @@ export abstract class XfbObjectBase {
 
   /** Frees what the object holds (called once, by dispose()). */
   protected abstract release(): void;
+}
+
+/** XFB_DISPOSED for a step of a pipeline whose buffer or program was disposed: a pipeline steps only
+ *  while everything it was created with lives (both engines, before anything is recorded). */
+export function checkPipelineParts(parts: readonly XfbObjectBase[], what: string): void {
+  for (const part of parts)
+    if (part.disposed)
+      fail(
+        'XFB_DISPOSED',
+        `${what}: ${part.described} of this pipeline was disposed; dispose the pipeline too, or create a new one with live objects`,
+      );
+}
+
+/** XFB_DISPOSED for a call on a disposed engine. */
+export function engineDisposed(): never {
+  fail('XFB_DISPOSED', 'this engine was disposed');
+}
+
+/** entries[i] = { input: b, output: b }: a state pair of one buffer, refused alike on both engines. */
+export function checkDistinctPair(i: number, entry: { input?: unknown; output?: unknown }): void {
+  if (entry.input !== undefined && entry.input === entry.output && entry.input instanceof XfbObjectBase)
+    invalid(
+      `entries[${i}]: ${entry.input.described} is both the input and the output; a state pair needs two buffers of the same format and size`,
+    );
 }

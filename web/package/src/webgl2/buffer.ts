@@ -42,6 +42,11 @@ export class XfbBuffer extends WebGl2Object {
     this.#shadowSource = initial ? 'initial' : 'none';
   }
 
+  /** @internal */
+  protected override nameForMessages(): string {
+    return this.label;
+  }
+
   /** The WebGLBuffer holding the latest data (it changes after every step of a state pair). */
   get glBuffer(): WebGLBuffer {
     return this.owner.module.GL.buffers[this.owner.call('glName', this.id)] as WebGLBuffer;

@@ -1,4 +1,4 @@
-import { checkIndex, checkKeys, shown } from '../core/checks.js';
+import { checkKeys, checkOptionalIndex, shown } from '../core/checks.js';
 import { checkDraw, checkDrawBack } from '../core/draws.js';
 import { invalid } from '../core/errors.js';
 import type { ObjectRegistry } from '../core/registry.js';
@@ -48,8 +48,11 @@ export class XfbCapture extends WebGl2Object {
    *  the same record layout (README "Append captures").
    *  @throws XfbError XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH: the whole session is checked first, nothing written. */
   captureSession(parts: SessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
-    const given = checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord;
-    const firstRecord = given === undefined ? 0 : checkIndex(given, 'captureSession(): firstRecord'); // null refused
+    const firstRecord = checkOptionalIndex(
+      checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord,
+      'captureSession(): firstRecord',
+      0,
+    );
     if (!Array.isArray(parts) || parts.length === 0)
       invalid('captureSession(): parts must be a non-empty array of draws');
     const list = parts.map((given, i) => {

@@ -1,7 +1,14 @@
 // The WebGL2 engine: the wasm Engine (dist/xfb.mjs) driven from JavaScript. Every argument is
 // checked by core/ first; this file makes the context current, keeps replayed steps' recipes
 // valid, answers context loss, and turns the engine's failures into thrown XfbErrors.
-import { checkByteLength, checkCount, checkKeys, checkName, checkOptionalCount } from '../core/checks.js';
+import {
+  checkByteLength,
+  checkCount,
+  checkKeys,
+  checkName,
+  checkOptionalCount,
+  checkPipelineList,
+} from '../core/checks.js';
 import { checkBufferDescription, normaliseFormat } from '../core/buffer_data.js';
 import { oneOf, tables } from '../core/engine_tables.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
@@ -9,7 +16,7 @@ import { Listeners } from '../core/events.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { inspectWith } from '../core/inspect.js';
 import { checkProgramDescription } from '../core/program_options.js';
-import { ObjectRegistry } from '../core/registry.js';
+import { checkDistinctPair, engineDisposed, ObjectRegistry } from '../core/registry.js';
 import type {
   BufferDescription,
   Capabilities,
@@ -54,6 +61,26 @@ export interface RestoredBuffer {
 }
 
 type Answer<M extends EngineCall> = ReturnType<WasmEngine[M]>;
+
+// The public call a wasm method serves, for messages (a lost context names the call the application made).
+const PUBLIC_CALLS: Readonly<Partial<Record<string, string>>> = {
+  readAsync: 'read()',
+  readbackReady: 'read()',
+  takeReadback: 'read()',
+  beginChecked: 'stepChecked()',
+  pollChecked: 'stepChecked()',
+  stepSubsteps: 'step()',
+  replayRecipe: 'step()',
+  uniforms: 'createProgram()',
+  glName: 'glBuffer',
+  pipelineInfo: 'info',
+  captureInfo: 'info',
+  programPlan: 'plan',
+  takeForeignErrors: 'takeForeignGlErrors()',
+};
+function publicCall(method: string): string {
+  return PUBLIC_CALLS[method] ?? `${method}()`;
+}
 
 const GL_ERROR_NAMES: Readonly<Record<number, string>> = {
   0x500: 'INVALID_ENUM',
@@ -186,7 +213,7 @@ export class Xfb {
   createProgram(description: { source: string; label?: string } & ProgramOptions): XfbProgram {
     const d = checkProgramDescription(description);
     const id = this.call('createProgram', d.source, { ...d.options, label: d.label });
-    return this.#objects.add(new XfbProgram(this, this.#objects, id, this.call('uniforms', id)));
+    return this.#objects.add(new XfbProgram(this, this.#objects, id, this.call('uniforms', id), d.label));
   }
 
   /** A pipeline stepping `program` over the role list `entries` (one VAO and transform-feedback
@@ -194,16 +221,19 @@ export class Xfb {
    *  @throws XfbError XFB_INVALID_ARGUMENT, nothing created, when a buffer is the output of two
    *  entries or the input of one and the output of another (WebGL2 forbids both). */
   createPipeline(program: XfbProgram, entries: Entry[], options: PipelineOptions = {}): XfbPipeline {
+    if (this.#disposed) engineDisposed();
     this.#checkProgram(program, 'createPipeline()');
     const o = checkPipelineOptions(options, 'webgl2').common;
     const written: XfbBuffer[] = [];
     const id = this.call('createPipeline', program.id, this.#entries(entries, 'createPipeline()', written), o);
-    return this.#objects.add(new XfbPipeline(this, this.#objects, id, program, written));
+    const parts = [program, ...(entries.flatMap((e) => [e.input, e.output]).filter(Boolean) as XfbBuffer[])];
+    return this.#objects.add(new XfbPipeline(this, this.#objects, id, program, written, parts));
   }
 
   /** Runs a program over draws of points, lines or triangles and captures whole primitives:
    *  entries are { input } vertex buffers and { output } buffers (one per captured buffer). */
   createCapture(program: XfbProgram, entries: Entry[], options: CaptureOptions = {}): XfbCapture {
+    if (this.#disposed) engineDisposed();
     this.#checkProgram(program, 'createCapture()');
     const o = checkKeys(options, ['vertexCount', 'expansion'], 'createCapture() options');
     const vertexCount = checkOptionalCount(o.vertexCount, 'createCapture(): vertexCount');
@@ -221,8 +251,8 @@ export class Xfb {
   /** One step() of each pipeline, in order; the replayed ones inside one save/restore of the
    *  application's WebGL state instead of one each (README "Sharing a context"). */
   steps(pipelines: XfbPipeline[]): void {
-    if (!Array.isArray(pipelines) || !pipelines.every((p) => p instanceof XfbPipeline && p.owner === this))
-      invalid("steps(): pipelines must be an array of this engine's pipelines");
+    checkPipelineList(pipelines, (p): p is XfbPipeline => p instanceof XfbPipeline && p.owner === this);
+    for (const p of pipelines) p.checkStep('steps()');
     const owns = this.#ownsContext;
     const guard = this.#guard;
     if (!owns) this.#probe?.requireIdle('steps()');
@@ -231,7 +261,7 @@ export class Xfb {
       const recipe = p.validRecipe;
       if (recipe) {
         if (!saved && guard && !owns) {
-          guard.save(pipelines, batchWrites); // asked at each save: a wasm step may have armed more
+          guard.save(pipelines, batchWrites); // asked at each save: a wasm step may have given more recipes
           saved = true;
         }
         recipe.pass(!owns && !!guard?.rasterizerDiscard, owns ? null : (guard?.transformFeedback ?? null));
@@ -400,10 +430,13 @@ export class Xfb {
   }
 
   #enter(effect: CallEffect, method: string): WasmEngine {
-    if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
+    if (this.#disposed) engineDisposed();
     const engine = this.#requireEngine();
     if (this.#lost)
-      fail('XFB_CONTEXT_LOST', `${method}: the WebGL context is lost; wait for the 'contextrestored' event`);
+      fail(
+        'XFB_CONTEXT_LOST',
+        `${publicCall(method)}: the WebGL context is lost; wait for the 'contextrestored' event`,
+      );
     if (effect.feedback === 'checked' || (effect.feedback === 'checked-unless-owned' && !this.#ownsContext))
       this.#probe?.requireIdle(method);
     this.#makeCurrent();
@@ -418,7 +451,10 @@ export class Xfb {
     // Lost before the event arrived (the browser can lose a context at any call, e.g. out of GPU
     // memory): that is the cause, not whatever the failed call saw.
     if (error instanceof XfbError && this.#gl?.isContextLost())
-      fail('XFB_CONTEXT_LOST', `${method}: the WebGL context was lost; wait for the 'contextrestored' event`);
+      fail(
+        'XFB_CONTEXT_LOST',
+        `${publicCall(method)}: the WebGL context was lost; wait for the 'contextrestored' event`,
+      );
     throw error;
   }
 
@@ -439,6 +475,7 @@ export class Xfb {
     if (!Array.isArray(entries)) invalid(`${what}: entries must be an array of { input?, output? }`);
     return entries.map((given, i) => {
       const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
+      checkDistinctPair(i, entry);
       const ids: { input?: number; output?: number } = {};
       for (const role of ['input', 'output'] as const) {
         const buffer = entry[role];

@@ -1,6 +1,6 @@
-import { checkSubsteps } from '../core/checks.js';
+import { checkNoCheckedStepPending, checkSubsteps } from '../core/checks.js';
 import { nextFrame } from '../core/module_loader.js';
-import type { ObjectRegistry } from '../core/registry.js';
+import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
 import type { Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
 import type { XfbBuffer } from './buffer.js';
 import type { Xfb } from './engine.js';
@@ -12,13 +12,23 @@ import type { KeptUniform, Recipe, ReplayState } from './replay.js';
 export class XfbPipeline extends WebGl2Object {
   readonly #keptUniforms: Map<string, KeptUniform>;
   readonly #written: XfbBuffer[];
+  readonly #parts: readonly XfbObjectBase[];
   #replay: ReplayState | null = null;
+  #checkedPending = false;
 
-  /** @internal Use `Xfb.createPipeline()`. */
-  constructor(owner: Xfb, registry: ObjectRegistry, id: number, program: XfbProgram, written: XfbBuffer[]) {
+  /** @internal Use `Xfb.createPipeline()`. `parts`: its program and every buffer of its role list. */
+  constructor(
+    owner: Xfb,
+    registry: ObjectRegistry,
+    id: number,
+    program: XfbProgram,
+    written: XfbBuffer[],
+    parts: readonly XfbObjectBase[],
+  ) {
     super(owner, registry, 'pipeline', id);
     this.#keptUniforms = program.keptUniforms;
     this.#written = written;
+    this.#parts = parts;
   }
 
   /** Elements, steps taken, backend and output buffers. */
@@ -36,6 +46,7 @@ export class XfbPipeline extends WebGl2Object {
    *  pass when the simulation is element-local (see fusion()).
    *  @throws XfbError XFB_INVALID_ARGUMENT for k outside 1..256, XFB_FEEDBACK_ACTIVE, XFB_CONTEXT_LOST. */
   step(substeps = 1): void {
+    this.checkStep('step()');
     if (substeps !== 1) {
       this.owner.call('stepSubsteps', this.id, checkSubsteps(substeps));
       return;
@@ -78,12 +89,26 @@ export class XfbPipeline extends WebGl2Object {
    *  swapped and resolved with { step, written, expected }.
    *  @throws XfbError XFB_SHORT_WRITE (not swapped) when fewer records were written. */
   async stepChecked(): Promise<StepReport> {
-    this.owner.call('beginChecked', this.id);
-    for (;;) {
-      await nextFrame();
-      const report = this.owner.call('pollChecked', this.id); // null while pending
-      if (report) return report;
+    this.checkStep('stepChecked()');
+    this.#checkedPending = true;
+    try {
+      this.owner.call('beginChecked', this.id);
+      for (;;) {
+        await nextFrame();
+        const report = this.owner.call('pollChecked', this.id); // null while pending
+        if (report) return report;
+      }
+    } finally {
+      this.#checkedPending = false;
     }
+  }
+
+  /** @internal Before a step (step(), stepChecked(), steps()): XFB_DISPOSED for the pipeline or one
+   *  of its parts disposed, XFB_INVALID_ARGUMENT while a stepChecked() is pending. */
+  checkStep(what: string): void {
+    this.checkLive();
+    checkPipelineParts(this.#parts, what);
+    checkNoCheckedStepPending(this.#checkedPending, what);
   }
 
   /** With { queries: true }: the reports of earlier steps whose queries are available. */

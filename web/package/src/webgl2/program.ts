@@ -17,11 +17,24 @@ export class XfbProgram extends WebGl2Object {
   readonly #kept = new Map<string, KeptUniform>();
   #lastFast: KeptUniform | undefined = undefined;
   #lastFastName: unknown = NO_NAME;
+  readonly #label: string;
 
   /** @internal Use `Xfb.createProgram()`. */
-  constructor(owner: Xfb, registry: ObjectRegistry, id: number, declared: Record<string, DeclaredUniform>) {
+  constructor(
+    owner: Xfb,
+    registry: ObjectRegistry,
+    id: number,
+    declared: Record<string, DeclaredUniform>,
+    label: string,
+  ) {
     super(owner, registry, 'program', id);
     this.#declared = declared;
+    this.#label = label;
+  }
+
+  /** @internal */
+  protected override nameForMessages(): string {
+    return this.#label;
   }
 
   /** Attributes (ATTRn), captured varyings and the output buffer layout. */

@@ -1,11 +1,17 @@
 // A pipeline's bindings (the translation's binding numbers, web/src/wgsl_bindings.cpp): the one
 // bind group layout, and the bind groups of both ping-pong sides, built at creation or when the
 // last texture is given, never per step.
+import { scalarKindName } from '../core/engine_tables.js';
 import type { WebGpuEntry } from './engine.js';
 import type { PrefixSums } from './prefix_sum.js';
 import type { Translation } from './wasm_module.js';
 
-const TEXTURE_SAMPLE_TYPES: readonly GPUTextureSampleType[] = ['unfilterable-float', 'sint', 'uint'];
+// A texture's sample type by the scalar kind of its sampler (Module.enums().scalarKinds).
+const SAMPLE_TYPES: Readonly<Partial<Record<string, GPUTextureSampleType>>> = {
+  float: 'unfilterable-float',
+  int: 'sint',
+  uint: 'uint',
+};
 
 /** A state pair of a role list: side 0 reads `first` and writes `second`, side 1 the other way. */
 export interface StatePair {
@@ -25,7 +31,11 @@ export function createBindGroupLayout(device: GPUDevice, t: Translation, label: 
   for (const b of t.countsBinding ?? []) buffer(b, 'storage');
   for (const b of t.firstBinding ?? []) buffer(b, 'read-only-storage');
   for (const x of t.textures)
-    entries.push({ binding: x.binding, visibility, texture: { sampleType: TEXTURE_SAMPLE_TYPES[x.kind] } });
+    entries.push({
+      binding: x.binding,
+      visibility,
+      texture: { sampleType: SAMPLE_TYPES[scalarKindName(x.kind) ?? ''] },
+    });
   return device.createBindGroupLayout({ label: `${label} bindings`, entries });
 }
 

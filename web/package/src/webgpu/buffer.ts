@@ -31,6 +31,11 @@ export class XfbWebGpuBuffer extends WebGpuObject {
     this.#readback = new StagingReadback(owner.gpuDevice, `${label} readback`, count * layout.stride);
   }
 
+  /** @internal */
+  protected override nameForMessages(): string {
+    return this.label;
+  }
+
   /** The GPUBuffer holding the latest data (after a step of a state pair, the other one of the pair).
    *  Usage STORAGE | VERTEX | COPY_SRC | COPY_DST: bind it as a vertex buffer with `layout`. */
   get gpuBuffer(): GPUBufferType {
@@ -62,7 +67,7 @@ export class XfbWebGpuBuffer extends WebGpuObject {
   /** Writes bytes at a byte offset (queue.writeBuffer): the offset and the length whole 4-byte words
    *  within the buffer, data of the format's type (the same rule as on WebGL2). @throws XfbError XFB_INVALID_ARGUMENT. */
   upload(data: ArrayBufferView | ArrayBuffer, options: { offset?: number } = {}): void {
-    this.check();
+    this.check('upload()');
     const { bytes, offset } = checkUpload(data, options, this.#layout, this.byteLength);
     this.owner.gpuDevice.queue.writeBuffer(this.#gpuBuffer, offset, bytes);
   }
@@ -70,7 +75,7 @@ export class XfbWebGpuBuffer extends WebGpuObject {
   /** Resolves to the contents once the GPU is done: a copy into a staging buffer (MAP_READ, kept for
    *  the next read) and mapAsync; never blocks the frame. @throws XfbError XFB_CONTEXT_LOST, XFB_DISPOSED. */
   async read(): Promise<BufferContents> {
-    this.check();
+    this.check('read()');
     return contentsOf(this.#layout, await this.#readback.read(this.#gpuBuffer, this.owner.settle, 'read()'));
   }
 

@@ -3,15 +3,14 @@
 // engine/include/xfb/wgsl_translation.hpp); this driver only drives WebGPU. Every argument is
 // checked by core/, as on WebGL2. Loaded by createXfb() on demand (webgpu.js), so WebGL2 users
 // never download it.
-import { checkKeys } from '../core/checks.js';
+import { checkKeys, checkPipelineList } from '../core/checks.js';
 import { checkBufferDescription } from '../core/buffer_data.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
 import { inspectWith } from '../core/inspect.js';
-import { checkEmitOptions } from '../core/emit_options.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { checkProgramDescription, type CheckedProgramOptions } from '../core/program_options.js';
-import { ObjectRegistry } from '../core/registry.js';
+import { checkDistinctPair, engineDisposed, ObjectRegistry } from '../core/registry.js';
 import type {
   BufferDescription,
   GPUDeviceType,
@@ -110,7 +109,7 @@ export class XfbWebGpu {
    *  data written by queue.writeBuffer. `restore` can only be 'none': a lost device is not restored.
    *  @throws XfbError XFB_UNSUPPORTED over the device's maxStorageBufferBindingSize, as WebGL2's checks otherwise. */
   createBuffer(description: Omit<BufferDescription, 'restore'> & { restore?: 'none' }): XfbWebGpuBuffer {
-    this.checkUsable();
+    this.checkUsable('createBuffer()');
     const d = checkBufferDescription((f) => this.#module.normaliseFormat(f), description, ['none']);
     const size = d.count * d.layout.stride;
     const max = this.#device.limits.maxStorageBufferBindingSize;
@@ -129,9 +128,20 @@ export class XfbWebGpu {
   /** Translates the simulation to WGSL (in wasm) with the default roles.
    *  @throws XfbError with the planner's code, XFB_COMPUTE_TRANSLATION for what WGSL cannot express. */
   createProgram(description: ProgramDescription): XfbWebGpuProgram {
-    this.checkUsable();
+    this.checkUsable('createProgram()');
     const d = checkProgramDescription(description);
-    const translated = this.translate(d.source, d.options);
+    let translated;
+    try {
+      translated = this.translate(d.source, d.options);
+    } catch (e) {
+      // Named as on WebGL2, where the GL compiler's message names the program.
+      if (e instanceof XfbError && e.code === 'XFB_SHADER_COMPILE')
+        fail(
+          'XFB_SHADER_COMPILE',
+          `program '${d.label}' does not compile; the GLSL-to-WGSL translator says: ${e.message}`,
+        );
+      throw e;
+    }
     return this.#objects.add(new XfbWebGpuProgram(this, this.#objects, d.source, d.options, translated, d.label));
   }
 
@@ -144,12 +154,12 @@ export class XfbWebGpu {
     entries: WebGpuEntry[],
     options: WebGpuPipelineOptions = {},
   ): XfbWebGpuPipeline {
-    this.checkUsable();
+    this.checkUsable('createPipeline()');
     if (!(program instanceof XfbWebGpuProgram) || program.owner !== this)
       invalid('createPipeline(): the first argument must be a program of this engine');
     program.check();
     const o = checkPipelineOptions(options, 'webgpu');
-    const emitted = checkEmitOptions(o.emits, o.overflow);
+    const emitted = o;
     const described = this.#describeEntries(entries);
     const limits = this.#device.limits;
     const workGroupSize = Math.min(
@@ -188,6 +198,23 @@ export class XfbWebGpu {
     const list = entries.map((e) => ({ ...e }));
     return this.#objects.add(
       new XfbWebGpuPipeline(this, this.#objects, program, list, translation, substeps, emitted.overflow),
+    );
+  }
+
+  /** One step() of each pipeline, in order (the same checks as on WebGL2: all of them before the first step). */
+  steps(pipelines: XfbWebGpuPipeline[]): void {
+    checkPipelineList(pipelines, (p): p is XfbWebGpuPipeline => p instanceof XfbWebGpuPipeline && p.owner === this);
+    for (const p of pipelines) p.checkStep('steps()');
+    for (const p of pipelines) p.step();
+  }
+
+  /** Always XFB_UNSUPPORTED, whatever the argument: WebGPU has no WebGL buffers to adopt (as
+   *  createCapture(), the engine is the misuse, not the value). */
+  adoptBuffer(_description?: unknown): never {
+    this.checkUsable('adoptBuffer()');
+    fail(
+      'XFB_UNSUPPORTED',
+      'adoptBuffer(): WebGPU has no WebGL buffers to adopt; create the buffer with createBuffer() and bind its gpuBuffer, or use the WebGL2 engine',
     );
   }
 
@@ -254,13 +281,14 @@ export class XfbWebGpu {
     return (this.#prefixSum ??= this.#device.createShaderModule({ label: 'xfb prefix sum', code: prefixSumSource }));
   }
 
-  /** @internal XFB_DISPOSED after dispose(), XFB_CONTEXT_LOST once the device is lost. */
-  checkUsable(): void {
-    if (this.#disposed) fail('XFB_DISPOSED', 'this engine was disposed');
+  /** @internal XFB_DISPOSED after dispose(), XFB_CONTEXT_LOST once the device is lost (`what`: the
+   *  public call, named by that message). */
+  checkUsable(what?: string): void {
+    if (this.#disposed) engineDisposed();
     if (this.#lost)
       fail(
         'XFB_CONTEXT_LOST',
-        `the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`,
+        `${what ? `${what}: ` : ''}the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`,
       );
   }
 
@@ -293,6 +321,7 @@ export class XfbWebGpu {
     const seen = new Set<XfbWebGpuBuffer>();
     return entries.map((given, i) => {
       const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
+      checkDistinctPair(i, entry);
       const described: TranslationEntries[number] = {};
       for (const role of ['input', 'output'] as const) {
         const buffer = entry[role];

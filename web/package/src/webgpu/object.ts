@@ -16,9 +16,10 @@ export abstract class WebGpuObject extends XfbObjectBase {
     return this.#owner;
   }
 
-  /** @internal XFB_DISPOSED once it or its engine is disposed, XFB_CONTEXT_LOST once the device is lost. */
-  check(): void {
+  /** @internal XFB_DISPOSED once it or its engine is disposed, XFB_CONTEXT_LOST once the device is
+   *  lost (`what`: the public call, named by that message). */
+  check(what?: string): void {
     this.checkLive();
-    this.#owner.checkUsable();
+    this.#owner.checkUsable(what);
   }
 }

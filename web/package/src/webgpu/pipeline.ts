@@ -8,10 +8,10 @@
 // runs, so no k costs a compile in the middle of a simulation and nothing needs a cache bound.
 // Otherwise k ordinary dispatches in one pass (one submit per substep when the shader declares
 // the built-in substep uniform, `uniform int xfb_substep`, whose value changes between them).
-import { checkSubsteps } from '../core/checks.js';
+import { checkNoCheckedStepPending, checkSubsteps } from '../core/checks.js';
 import { constants } from '../core/engine_tables.js';
 import { fail, invalid } from '../core/errors.js';
-import type { ObjectRegistry } from '../core/registry.js';
+import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
 import type {
   EmitReport,
   Fusion,
@@ -64,6 +64,8 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   #writtenSubstep = 0;
   #writtenSubsteps = 0;
   #steps = 0;
+  #checkedPending = false;
+  #partList: XfbObjectBase[] | null = null;
 
   /** @internal Use `XfbWebGpu.createPipeline()`. */
   constructor(
@@ -179,9 +181,10 @@ export class XfbWebGpuPipeline extends WebGpuObject {
    *  dispatches; `buffer.gpuBuffer` names the latest state.
    *  @throws XfbError XFB_INVALID_ARGUMENT for k outside 1..256 (nothing runs). */
   step(substeps = 1): void {
+    this.checkStep('step()');
     checkSubsteps(substeps);
     const fused = substeps > 1 && this.#substepTranslation.fused;
-    this.#run(substeps, fused);
+    this.#run('step()', substeps, fused);
     this.#swap(fused ? 1 : substeps, substeps);
   }
 
@@ -223,13 +226,31 @@ export class XfbWebGpuPipeline extends WebGpuObject {
    *  WebGPU's validation refused the step (a texture of the wrong kind, a buffer destroyed outside
    *  xfb); XFB_CAPACITY (not swapped) when an emitted budget overflowed with overflow 'error'. */
   async stepChecked(): Promise<StepReport> {
+    this.checkStep('stepChecked()');
+    this.#checkedPending = true;
+    try {
+      return await this.#stepChecked();
+    } finally {
+      this.#checkedPending = false;
+    }
+  }
+
+  /** @internal Before a step (step(), stepChecked(), steps()): XFB_DISPOSED for the pipeline or one
+   *  of its parts disposed, XFB_INVALID_ARGUMENT while a stepChecked() is pending (as on WebGL2). */
+  checkStep(what: string): void {
+    this.checkLive();
+    checkPipelineParts(this.#parts(), what);
+    checkNoCheckedStepPending(this.#checkedPending, what);
+  }
+
+  async #stepChecked(): Promise<StepReport> {
     const owner = this.owner;
     const device = owner.gpuDevice;
     await owner.settle(this.#compiled, 'stepChecked()');
     device.pushErrorScope('validation');
     let error: GPUError | null;
     try {
-      this.#run();
+      this.#run('stepChecked()');
     } finally {
       error = await owner.settle(device.popErrorScope(), 'stepChecked()');
     }
@@ -330,11 +351,9 @@ export class XfbWebGpuPipeline extends WebGpuObject {
 
   /** Records and submits `substeps` substeps: fused, one dispatch of the fused pipeline; else one
    *  pass per substep, alternating ping-pong sides. Swaps nothing (the caller does). */
-  #run(substeps = 1, fused = false): void {
-    this.check();
-    for (const e of this.#entries)
-      for (const b of [e.input, e.output])
-        if (b && b.disposed) fail('XFB_DISPOSED', `buffer '${b.label}' of this pipeline was disposed`);
+  #run(what: string, substeps = 1, fused = false): void {
+    this.check(what);
+    checkPipelineParts(this.#parts(), what);
     const bindGroups = this.#bindGroups;
     if (!bindGroups) {
       const missing = this.#translation.textures
@@ -342,8 +361,6 @@ export class XfbWebGpuPipeline extends WebGpuObject {
         .map((x) => `setTexture('${x.name}', ...)`);
       invalid(`step(): set the textures first: ${missing.join(', ')}`);
     }
-    const program = this.#program;
-    if (program.disposed) fail('XFB_DISPOSED', `program '${program.label}' of this pipeline was disposed`);
     const device = this.owner.gpuDevice;
     const firstPair = this.#pairs[0];
     const side = firstPair && firstPair.entry.input.current !== firstPair.first ? 1 : 0;
@@ -398,6 +415,17 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     pass.setPipeline(this.#pipeline);
     pass.setBindGroup(0, bindGroups[side]);
     pass.dispatchWorkgroups(x, y);
+  }
+
+  /** Its program and every buffer of its role list. */
+  #parts(): XfbObjectBase[] {
+    if (this.#partList) return this.#partList;
+    const parts: XfbObjectBase[] = (this.#partList = [this.#program]);
+    for (const e of this.#entries) {
+      if (e.input) parts.push(e.input);
+      if (e.output) parts.push(e.output);
+    }
+    return parts;
   }
 
   #swap(swaps = 1, steps = swaps): void {

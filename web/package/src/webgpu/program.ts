@@ -60,12 +60,17 @@ export class XfbWebGpuProgram extends WebGpuObject {
     return { bytes: this.#translation.uniformBytes, uniforms: this.#translation.uniforms.map((u) => ({ ...u })) };
   }
 
+  /** @internal */
+  protected override nameForMessages(): string {
+    return this.label;
+  }
+
   /** Sets a uniform in the program's uniform image (written to the GPU by the next step): a number,
    *  an array of numbers or a typed array, converted to the uniform's declared type; matrices
    *  column-major, arrays element after element (as on WebGL2). The same value checks as on WebGL2.
    *  @throws XfbError XFB_UNKNOWN_UNIFORM, XFB_UNIFORM_TYPE, XFB_INVALID_ARGUMENT. */
   setUniform(name: string, value: UniformValue): void {
-    this.check();
+    this.check('setUniform()');
     checkUniformName(name);
     const u = this.#uniforms.get(name);
     const numberKind = numberKindOf(u?.kind);
@@ -82,8 +87,7 @@ export class XfbWebGpuProgram extends WebGpuObject {
     const perElement = u.columns * u.rows;
     const elements = Math.max(1, u.arraySize);
     if (values.length % perElement || values.length > perElement * elements)
-      // tests/web/page/webgpu.js asserts these words; WebGL2's (engine/src/gl/program.cpp) say
-      // 'but the value is floatx2' (to unify when that test may change).
+      // The words of WebGL2's check (engine/src/gl/program.cpp), asserted by the misuse table.
       fail(
         'XFB_UNIFORM_TYPE',
         `uniform '${name}' is ${scalarKindName(u.kind) ?? numberKind}x${perElement}${u.arraySize > 1 ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`,
