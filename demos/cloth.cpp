@@ -78,9 +78,7 @@ void main() {
 
 class Cloth : public Demo {
 public:
-    explicit Cloth(xfb::Device& device) : device_(device) {
-                build();
-    }
+    explicit Cloth(xfb::Device& device) : device_(device) { build(); }
     ~Cloth() override {
         glDeleteBuffers(1, &indices_);
         glDeleteVertexArrays(1, &vao_);
@@ -88,7 +86,8 @@ public:
 
     void step(const Frame& f) override {
         float t = f.time;
-        program_->setUniform("wind", glm::vec3(windStrength_ * (0.6f + 0.4f * std::sin(t * 1.7f)), 0.0f, windStrength_ * 0.8f * std::sin(t * 0.9f)));
+        program_->setUniform("wind", glm::vec3(windStrength_ * (0.6f + 0.4f * std::sin(t * 1.7f)), 0.0f,
+                                               windStrength_ * 0.8f * std::sin(t * 0.9f)));
         program_->setUniform("dt", f.dt / float(substeps_));
         program_->setUniform("stiffness", stiffness_);
         glActiveTexture(GL_TEXTURE0);
@@ -140,7 +139,8 @@ private:
     void build() {
         pipeline_.reset();
         const float size = 2.0f, rest = size / float(width_ - 1);
-        std::vector<float> pos(std::size_t(width_) * std::size_t(height_) * 4), constants(std::size_t(width_) * std::size_t(height_) * 2);
+        std::vector<float> pos(std::size_t(width_) * std::size_t(height_) * 4),
+            constants(std::size_t(width_) * std::size_t(height_) * 2);
         for (int y = 0; y < height_; ++y)
             for (int x = 0; x < width_; ++x) {
                 std::size_t i = std::size_t(y * width_ + x);
@@ -149,7 +149,8 @@ private:
                 pos[i * 4 + 2] = -float(y) * rest; // horizontal at first: it falls and swings
                 pos[i * 4 + 3] = 1.0f;
                 constants[i * 2] = rest;
-                constants[i * 2 + 1] = (y == 0 && (x % 8 == 0 || x == width_ - 1)) ? 1.0f : 0.0f; // pinned along the top edge
+                constants[i * 2 + 1] =
+                    (y == 0 && (x % 8 == 0 || x == width_ - 1)) ? 1.0f : 0.0f; // pinned along the top edge
             }
         program_.emplace(device_, xfb::ProgramDesc{kSimulation, {xfb::CaptureMode::Separate}, {}, "cloth"});
         const auto n = std::int64_t(width_) * height_;
@@ -158,8 +159,11 @@ private:
             state_[k].emplace(device_, f, n, std::span<const float>(pos));
             next_[k].emplace(device_, f, n);
         }
-        constants_.emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(2), xfb::ComponentType::Float32, 2}}), n, std::span<const float>(constants));
-        pipeline_.emplace(device_, *program_, std::vector<xfb::Entry>{{&*state_[0], &*next_[0]}, {&*state_[1], &*next_[1]}, {&*constants_, nullptr}});
+        constants_.emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(2), xfb::ComponentType::Float32, 2}}), n,
+                           std::span<const float>(constants));
+        pipeline_.emplace(
+            device_, *program_,
+            std::vector<xfb::Entry>{{&*state_[0], &*next_[0]}, {&*state_[1], &*next_[1]}, {&*constants_, nullptr}});
         program_->setUniform("positions", 0);
         program_->setUniform("width", width_);
         program_->setUniform("height", height_);

@@ -90,7 +90,7 @@ void main() { colour = vec4(shade, 1.0); }
 class Flock : public Demo {
 public:
     explicit Flock(xfb::Device& device) : device_(device) {
-                makeCone();
+        makeCone();
         build();
     }
     ~Flock() override {
@@ -110,7 +110,8 @@ public:
         program_->setUniform("separation", separation_);
         program_->setUniform("alignment", alignment_);
         program_->setUniform("cohesion", cohesion_);
-        program_->setUniform("target", glm::vec3(std::sin(f.time * 0.7f) * 1.2f, std::sin(f.time * 1.3f) * 0.5f, std::cos(f.time * 0.5f) * 1.2f));
+        program_->setUniform("target", glm::vec3(std::sin(f.time * 0.7f) * 1.2f, std::sin(f.time * 1.3f) * 0.5f,
+                                                 std::cos(f.time * 0.5f) * 1.2f));
         pipeline_->step();
         glBindTexture(GL_TEXTURE_2D, 0);
         glActiveTexture(GL_TEXTURE0);
@@ -131,7 +132,8 @@ public:
         ImGui::SliderFloat("separation", &separation_, 0.0f, 3.0f);
         ImGui::SliderFloat("alignment", &alignment_, 0.0f, 3.0f);
         ImGui::SliderFloat("cohesion", &cohesion_, 0.0f, 3.0f);
-        ImGui::TextWrapped("state: position, velocity; constants: max speed, seed; write-only: instance position, direction (4 separate buffers, 4 components each)");
+        ImGui::TextWrapped("state: position, velocity; constants: max speed, seed; write-only: instance position, "
+                           "direction (4 separate buffers, 4 components each)");
     }
 
     xfb::Pipeline& pipeline() override { return *pipeline_; }
@@ -168,7 +170,8 @@ private:
         std::uniform_real_distribution<float> u(-1.0f, 1.0f);
         std::vector<float> pos(std::size_t(count_) * 4), vel(pos.size()), constants(std::size_t(count_) * 2);
         for (std::size_t e = 0; e < std::size_t(count_); ++e) {
-            for (int i = 0; i < 3; ++i) pos[e * 4 + std::size_t(i)] = 1.5f * u(rng), vel[e * 4 + std::size_t(i)] = 0.3f * u(rng);
+            for (int i = 0; i < 3; ++i)
+                pos[e * 4 + std::size_t(i)] = 1.5f * u(rng), vel[e * 4 + std::size_t(i)] = 0.3f * u(rng);
             constants[e * 2] = 1.2f + 0.4f * u(rng);
             constants[e * 2 + 1] = 0.5f + 0.5f * u(rng);
         }
@@ -180,9 +183,14 @@ private:
             // The draw's own semantics (ATTR12, ATTR13): these buffers only ever feed it.
             instances_[k].emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(12 + k)}}), count_);
         }
-        constants_.emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(2), xfb::ComponentType::Float32, 2}}), count_, std::span<const float>(constants));
+        constants_.emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(2), xfb::ComponentType::Float32, 2}}),
+                           count_, std::span<const float>(constants));
         pipeline_.emplace(device_, *program_,
-                          std::vector<xfb::Entry>{{&*state_[0], &*next_[0]}, {&*state_[1], &*next_[1]}, {&*constants_, nullptr}, {nullptr, &*instances_[0]}, {nullptr, &*instances_[1]}});
+                          std::vector<xfb::Entry>{{&*state_[0], &*next_[0]},
+                                                  {&*state_[1], &*next_[1]},
+                                                  {&*constants_, nullptr},
+                                                  {nullptr, &*instances_[0]},
+                                                  {nullptr, &*instances_[1]}});
         program_->setUniform("positions", 0);
         program_->setUniform("velocities", 1);
         program_->setUniform("count", int(count_));

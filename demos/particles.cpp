@@ -67,11 +67,9 @@ public:
 #else
         count_ = 1'000'000;
 #endif
-                build();
+        build();
     }
-    ~Particles() override {
-        glDeleteVertexArrays(1, &vao_);
-    }
+    ~Particles() override { glDeleteVertexArrays(1, &vao_); }
 
     void step(const Frame& f) override {
         program_->setUniform("dt", f.dt / float(substeps_)); // k substeps per frame, fused into one pass
@@ -100,7 +98,9 @@ public:
         ImGui::SliderFloat("spread", &spread_, 0.0f, 3.0f);
         ImGui::SliderFloat("point size", &pointSize_, 1.0f, 4.0f);
         ImGui::SliderInt("substeps", &substeps_, 1, 16);
-        if (substeps_ > 1) ImGui::TextWrapped("%s", pipeline_->fusion().fused ? "fused: one pass per frame" : pipeline_->fusion().reason.c_str());
+        if (substeps_ > 1)
+            ImGui::TextWrapped("%s", pipeline_->fusion().fused ? "fused: one pass per frame"
+                                                               : pipeline_->fusion().reason.c_str());
         const char* modes[] = {"interleaved (one buffer)", "separate (buffer per varying)"};
         int mode = separate_;
         if (ImGui::Combo("mode", &mode, modes, 2)) {
@@ -131,7 +131,11 @@ private:
             data[e * 8 + 3] = 4.0f * u(rng); // staggered first respawns
             data[e * 8 + 7] = u(rng);
         }
-        program_.emplace(device_, xfb::ProgramDesc{kSimulation, {separate_ ? xfb::CaptureMode::Separate : xfb::CaptureMode::Interleaved}, {}, "particles"});
+        program_.emplace(device_,
+                         xfb::ProgramDesc{kSimulation,
+                                          {separate_ ? xfb::CaptureMode::Separate : xfb::CaptureMode::Interleaved},
+                                          {},
+                                          "particles"});
         std::vector<xfb::Entry> entries;
         if (!separate_) {
             auto format = xfb::VertexFormat::interleaved({{xfb::attr(0)}, {xfb::attr(1)}});
@@ -141,7 +145,9 @@ private:
         } else {
             std::vector<float> pos(std::size_t(count_) * 4), vel(pos.size());
             for (std::size_t e = 0; e < std::size_t(count_); ++e)
-                for (int i = 0; i < 4; ++i) pos[e * 4 + std::size_t(i)] = data[e * 8 + std::size_t(i)], vel[e * 4 + std::size_t(i)] = data[e * 8 + 4 + std::size_t(i)];
+                for (int i = 0; i < 4; ++i)
+                    pos[e * 4 + std::size_t(i)] = data[e * 8 + std::size_t(i)],
+                                vel[e * 4 + std::size_t(i)] = data[e * 8 + 4 + std::size_t(i)];
             for (int k = 0; k < 2; ++k) {
                 auto format = xfb::VertexFormat::interleaved({{xfb::attr(k)}});
                 state_[k].emplace(device_, format, count_, std::span<const float>(k ? vel : pos));

@@ -75,9 +75,7 @@ void main() {
 
 class Skinning : public Demo {
 public:
-    explicit Skinning(xfb::Device& device) : device_(device) {
-                build();
-    }
+    explicit Skinning(xfb::Device& device) : device_(device) { build(); }
     ~Skinning() override {
         glDeleteBuffers(1, &indices_);
         glDeleteVertexArrays(1, &vao_);
@@ -90,14 +88,18 @@ public:
         glm::mat4 parent(1.0f);
         for (int b = 0; b < 4; ++b) {
             float angle = 0.45f * std::sin(f.time * 1.6f + float(b) * 0.7f);
-            glm::mat4 local = glm::translate(glm::mat4(1.0f), glm::vec3(0, b == 0 ? -1.0f : 0.5f, 0)) * glm::rotate(glm::mat4(1.0f), angle, glm::vec3(0, 0, 1));
+            glm::mat4 local = glm::translate(glm::mat4(1.0f), glm::vec3(0, b == 0 ? -1.0f : 0.5f, 0)) *
+                              glm::rotate(glm::mat4(1.0f), angle, glm::vec3(0, 0, 1));
             parent = parent * local;
             // Skinning matrix = pose * inverse(bind pose); the bind pose is a translation to the bone's base.
             bones[b] = parent * glm::translate(glm::mat4(1.0f), glm::vec3(0, 1.0f - 0.5f * float(b), 0));
         }
-        for (auto* p : {&*program_, &*sleeveProgram_}) p->setUniform("bones", xfb::ScalarKind::Float, std::as_bytes(std::span<const glm::mat4>(bones, 4)));
-        if (captured_) capture_->captureSession(submeshes_);
-        else pipeline_->step();
+        for (auto* p : {&*program_, &*sleeveProgram_})
+            p->setUniform("bones", xfb::ScalarKind::Float, std::as_bytes(std::span<const glm::mat4>(bones, 4)));
+        if (captured_)
+            capture_->captureSession(submeshes_);
+        else
+            pipeline_->step();
     }
 
     void render(const Frame& f) override {
@@ -128,7 +130,8 @@ public:
         ImGui::RadioButton("capture 3 submeshes into one buffer + drawSession", &variant, 1);
         captured_ = variant == 1;
         ImGui::Text("skinned per frame, POINTS pass: %lld vertices", (long long)count());
-        ImGui::Text("captured triangles: %d records (%.1fx), %s expansion", indexCount_, double(indexCount_) / double(count()),
+        ImGui::Text("captured triangles: %d records (%.1fx), %s expansion", indexCount_,
+                    double(indexCount_) / double(count()),
                     std::string(xfb::expansionName(capture_->expansion())).c_str());
         for (const auto& r : capture_->lastSession().parts)
             ImGui::Text("  part at record %lld: %lld records", (long long)r.firstRecord, (long long)r.records);
@@ -159,7 +162,8 @@ private:
         std::vector<float> pos, nrm, wts;
         std::vector<std::uint32_t> idx;
         for (int r = 0; r < rings_; ++r) {
-            float y = -1.0f + 2.0f * float(r) / float(rings_ - 1), radius = 0.22f * (1.0f - 0.6f * float(r) / float(rings_));
+            float y = -1.0f + 2.0f * float(r) / float(rings_ - 1),
+                  radius = 0.22f * (1.0f - 0.6f * float(r) / float(rings_));
             float bone = (y + 1.0f) / 0.5f; // 0..4 along the tube
             float w[4] = {0, 0, 0, 0};
             int b0 = std::min(int(bone), 3), b1 = std::min(b0 + 1, 3);
@@ -173,7 +177,8 @@ private:
                 wts.insert(wts.end(), {w[0], w[1], w[2], w[3]});
                 if (r + 1 < rings_) {
                     auto i = std::uint32_t(r * sides_ + s), j = std::uint32_t(r * sides_ + (s + 1) % sides_);
-                    idx.insert(idx.end(), {i, i + std::uint32_t(sides_), j, j, i + std::uint32_t(sides_), j + std::uint32_t(sides_)});
+                    idx.insert(idx.end(), {i, i + std::uint32_t(sides_), j, j, i + std::uint32_t(sides_),
+                                           j + std::uint32_t(sides_)});
                 }
             }
         }
@@ -181,19 +186,31 @@ private:
         program_.emplace(device_, xfb::ProgramDesc{kSkin, {}, {}, "skinning"});
         const auto n = count();
         for (int k = 0; k < 3; ++k)
-            mesh_[k].emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(k)}}), n, std::span<const float>(k == 0 ? pos : k == 1 ? nrm : wts));
+            mesh_[k].emplace(device_, xfb::VertexFormat::interleaved({{xfb::attr(k)}}), n,
+                             std::span<const float>(k == 0   ? pos
+                                                    : k == 1 ? nrm
+                                                             : wts));
         skinned_.emplace(device_, program_->capture().buffers[0].asVertexFormat(), n);
-        pipeline_.emplace(device_, *program_, std::vector<xfb::Entry>{{&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*skinned_}});
+        pipeline_.emplace(
+            device_, *program_,
+            std::vector<xfb::Entry>{
+                {&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*skinned_}});
         // Three submeshes by ring: base, sleeve (its own program), tip.
         sleeveProgram_.emplace(device_, xfb::ProgramDesc{kSkinSleeve, {}, {}, "skinning sleeve"});
         const std::size_t perRing = std::size_t(sides_) * 6, rings = idx.size() / perRing;
         const std::size_t cut[4] = {0, rings / 3 * perRing, 2 * rings / 3 * perRing, idx.size()};
         submeshes_.clear();
         for (int part = 0; part < 3; ++part)
-            submeshes_.push_back({{xfb::DrawMode::Triangles, 0, std::vector<std::uint32_t>(idx.begin() + std::ptrdiff_t(cut[part]), idx.begin() + std::ptrdiff_t(cut[part + 1])), std::nullopt},
+            submeshes_.push_back({{xfb::DrawMode::Triangles, 0,
+                                   std::vector<std::uint32_t>(idx.begin() + std::ptrdiff_t(cut[part]),
+                                                              idx.begin() + std::ptrdiff_t(cut[part + 1])),
+                                   std::nullopt},
                                   part == 1 ? &*sleeveProgram_ : nullptr});
         triangleRecords_.emplace(device_, program_->capture().buffers[0].asVertexFormat(), idx.size());
-        capture_.emplace(device_, *program_, std::vector<xfb::Entry>{{&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*triangleRecords_}});
+        capture_.emplace(
+            device_, *program_,
+            std::vector<xfb::Entry>{
+                {&*mesh_[0], nullptr}, {&*mesh_[1], nullptr}, {&*mesh_[2], nullptr}, {nullptr, &*triangleRecords_}});
 
         if (!vao_) glGenVertexArrays(1, &vao_);
         if (!indices_) glGenBuffers(1, &indices_);

@@ -63,12 +63,8 @@ void main() { colour = vec4(tint * fade, 1.0); }
 
 class Trails : public Demo {
 public:
-    explicit Trails(xfb::Device& device) : device_(device) {
-                build();
-    }
-    ~Trails() override {
-        glDeleteVertexArrays(1, &vao_);
-    }
+    explicit Trails(xfb::Device& device) : device_(device) { build(); }
+    ~Trails() override { glDeleteVertexArrays(1, &vao_); }
 
     void step(const Frame& f) override {
         head_ = (head_ + 1) % history_;
@@ -116,7 +112,8 @@ private:
         head_ = 0;
         std::vector<float> slots(std::size_t(count()) * 4);
         for (int e = 0; e < emitters_; ++e)
-            for (int k = 0; k < history_; ++k) slots[std::size_t(e * history_ + k) * 4 + 3] = float(e) / float(emitters_);
+            for (int k = 0; k < history_; ++k)
+                slots[std::size_t(e * history_ + k) * 4 + 3] = float(e) / float(emitters_);
         program_.emplace(device_, xfb::ProgramDesc{kSimulation, {}, {}, "trails"});
         auto f = xfb::VertexFormat::interleaved({{xfb::attr(0)}});
         state_.emplace(device_, f, count(), std::span<const float>(slots));

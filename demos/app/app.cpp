@@ -1,6 +1,7 @@
 // The demo shell: a GLFW window (GL 4.3 core natively, WebGL2 in the browser), Dear ImGui, an
 // orbit camera, the common panel, and the frame loop. One executable holds every demo.
-//   xfb-demos [--demo NAME] [--count N] [--backend tf|compute|auto] [--variant NAME] [--frames N --screenshot FILE] [--list]
+//   xfb-demos [--demo NAME] [--count N] [--backend tf|compute|auto] [--variant NAME] [--frames N --screenshot FILE]
+//   [--list]
 // With --frames, it runs N frames with the camera held still, saves the screenshot and checks the
 // run (frame_check.hpp): scene content outside the UI, motion, no error recorded; exit 1 otherwise.
 // In the browser the same options come from the page's query string (?demo=flock&frames=60).
@@ -44,8 +45,10 @@ public:
     // Shown in the panel; in a check run also recorded (and printed), which fails the run.
     void reportError(std::string what) {
         error_ = what;
-        if (check_) check_->error(std::move(what));
-        else if (!options_.frames) std::fprintf(stderr, "xfb-demos: %s\n", error_.c_str()); // a check run prints it once it starts
+        if (check_)
+            check_->error(std::move(what));
+        else if (!options_.frames)
+            std::fprintf(stderr, "xfb-demos: %s\n", error_.c_str()); // a check run prints it once it starts
     }
 
     bool init() {
@@ -104,10 +107,10 @@ public:
 
     void setBackend(const std::string& b) {
         try {
-            demo_->pipeline().setBackend(b == "compute" ? xfb::Backend::Compute : b == "auto" ? xfb::Backend::Auto : xfb::Backend::TransformFeedback);
-        } catch (const xfb::Error& e) {
-            reportError(std::string("backend '") + b + "': " + e.what());
-        }
+            demo_->pipeline().setBackend(b == "compute" ? xfb::Backend::Compute
+                                         : b == "auto"  ? xfb::Backend::Auto
+                                                        : xfb::Backend::TransformFeedback);
+        } catch (const xfb::Error& e) { reportError(std::string("backend '") + b + "': " + e.what()); }
     }
 
     // One frame: camera, simulation step (unless paused), render, UI, swap.
@@ -125,7 +128,8 @@ public:
         if (!io.WantCaptureMouse) distance_ *= std::pow(0.9f, io.MouseWheel);
         frame_.width = std::max(w, 1);
         frame_.height = std::max(h, 1);
-        frame_.eye = distance_ * glm::vec3(std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_), std::cos(pitch_) * std::cos(yaw_));
+        frame_.eye = distance_ *
+                     glm::vec3(std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_), std::cos(pitch_) * std::cos(yaw_));
         frame_.view = glm::lookAt(frame_.eye, glm::vec3(0), glm::vec3(0, 1, 0));
         frame_.projection = glm::perspective(0.8f, float(frame_.width) / float(frame_.height), 0.01f, 100.0f);
 
@@ -172,9 +176,11 @@ public:
     // Judges the run, prints the report (one JSON line) and every failure, saves the screenshot.
     void finishCheck() {
         const std::string fields = check_->judge(kClear);
-        report_ = "{\"demo\": \"" + std::string(registry()[std::size_t(index_)].name) + "\", \"variant\": " + jsonString(options_.variant) +
-                  ", \"frames\": " + std::to_string(frames_) + ", \"count\": " + std::to_string(demo_->count()) + ", \"backend\": \"" +
-                  std::string(xfb::backendName(demo_->pipeline().backend().backend)) + "\", " + fields + ", \"png\": " + jsonString(options_.screenshot) + "}";
+        report_ = "{\"demo\": \"" + std::string(registry()[std::size_t(index_)].name) +
+                  "\", \"variant\": " + jsonString(options_.variant) + ", \"frames\": " + std::to_string(frames_) +
+                  ", \"count\": " + std::to_string(demo_->count()) + ", \"backend\": \"" +
+                  std::string(xfb::backendName(demo_->pipeline().backend().backend)) + "\", " + fields +
+                  ", \"png\": " + jsonString(options_.screenshot) + "}";
         std::printf("%s\n", report_.c_str());
         std::fflush(stdout);
         if (!options_.screenshot.empty() && check_->last()) check_->last()->savePng(options_.screenshot);
@@ -207,17 +213,22 @@ public:
         ImGui::SameLine();
         if (ImGui::Button("single step")) stepOnce_ = true;
         float peak = *std::max_element(history_.begin(), history_.end());
-        ImGui::PlotLines(timer_.unit(), history_.data(), int(history_.size()), 0, nullptr, 0.0f, std::max(peak, 0.1f), ImVec2(0, 50));
-        ImGui::Text("step: %.3f %s, %d GL calls in the last pass", history_.back(), timer_.unit(), demo_->pipeline().lastStepGlCalls());
+        ImGui::PlotLines(timer_.unit(), history_.data(), int(history_.size()), 0, nullptr, 0.0f, std::max(peak, 0.1f),
+                         ImVec2(0, 50));
+        ImGui::Text("step: %.3f %s, %d GL calls in the last pass", history_.back(), timer_.unit(),
+                    demo_->pipeline().lastStepGlCalls());
         if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", error_.c_str());
         if (ImGui::CollapsingHeader("buffer plan")) {
             const xfb::CapturePlan& plan = demo_->program().capture();
             ImGui::Text("%s mode", std::string(xfb::captureModeName(plan.mode)).c_str());
             for (const auto& a : demo_->program().attributes())
-                ImGui::BulletText("in %s %s -> %s", a.type.name.c_str(), a.name.c_str(), xfb::semanticName(a.semantic).c_str());
+                ImGui::BulletText("in %s %s -> %s", a.type.name.c_str(), a.name.c_str(),
+                                  xfb::semanticName(a.semantic).c_str());
             for (const auto& b : plan.buffers) {
                 ImGui::BulletText("binding %d, stride %d bytes", b.binding, b.stride);
-                for (const auto& f : b.fields) ImGui::Text("      %s @%d (%d x %s)", f.varying.c_str(), f.offset, f.components, std::string(xfb::componentTypeName(f.type)).c_str());
+                for (const auto& f : b.fields)
+                    ImGui::Text("      %s @%d (%d x %s)", f.varying.c_str(), f.offset, f.components,
+                                std::string(xfb::componentTypeName(f.type)).c_str());
             }
         }
         ImGui::Separator();
@@ -227,15 +238,21 @@ public:
 
     int run() {
 #ifdef __EMSCRIPTEN__
-        emscripten_set_main_loop_arg([](void* self) {
-            auto* app = static_cast<App*>(self);
-            if (!app->frame()) {
-                emscripten_cancel_main_loop();
-                // The gallery test reads the report, the errors and the two captured frames.
-                EM_ASM({ window.__demoDone = Object.assign(JSON.parse(UTF8ToString($1) || '{}'), { ok: $0 != 0, frames: window.__demoFrames || [] }); },
-                       app->ok_ ? 1 : 0, app->report_.c_str());
-            }
-        }, this, 0, true);
+        emscripten_set_main_loop_arg(
+            [](void* self) {
+                auto* app = static_cast<App*>(self);
+                if (!app->frame()) {
+                    emscripten_cancel_main_loop();
+                    // The gallery test reads the report, the errors and the two captured frames.
+                    EM_ASM(
+                        {
+                            window.__demoDone = Object.assign(JSON.parse(UTF8ToString($1) || '{}'),
+                                                              {ok : $0 != 0, frames : window.__demoFrames || []});
+                        },
+                        app->ok_ ? 1 : 0, app->report_.c_str());
+                }
+            },
+            this, 0, true);
         return 0;
 #else
         while (frame()) {}
@@ -282,12 +299,18 @@ Options parse(int argc, char** argv) {
     }
 #endif
     for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--demo") o.demo = args[i + 1];
-        else if (args[i] == "--frames") o.frames = std::stoi(args[i + 1]);
-        else if (args[i] == "--count") o.count = std::stoll(args[i + 1]);
-        else if (args[i] == "--screenshot") o.screenshot = args[i + 1];
-        else if (args[i] == "--backend") o.backend = args[i + 1];
-        else if (args[i] == "--variant") o.variant = args[i + 1];
+        if (args[i] == "--demo")
+            o.demo = args[i + 1];
+        else if (args[i] == "--frames")
+            o.frames = std::stoi(args[i + 1]);
+        else if (args[i] == "--count")
+            o.count = std::stoll(args[i + 1]);
+        else if (args[i] == "--screenshot")
+            o.screenshot = args[i + 1];
+        else if (args[i] == "--backend")
+            o.backend = args[i + 1];
+        else if (args[i] == "--variant")
+            o.variant = args[i + 1];
     }
     return o;
 }
@@ -299,7 +322,8 @@ Options parse(int argc, char** argv) {
 static int fail(const std::string& why) {
     std::fprintf(stderr, "xfb-demos: %s\n", why.c_str());
 #ifdef __EMSCRIPTEN__
-    EM_ASM({ window.__demoDone = Object.assign({}, { ok: false, errors: [UTF8ToString($0)], frames: [] }); }, why.c_str());
+    EM_ASM({ window.__demoDone = Object.assign({}, {ok : false, errors : [UTF8ToString($0)], frames : []}); },
+           why.c_str());
 #endif
     return 1;
 }
@@ -313,7 +337,5 @@ int main(int argc, char** argv) {
     try {
         if (!app.init()) return fail("no window or GL 4.3 context (run under Xvfb: xvfb-run -a ./xfb-demos)");
         return app.run();
-    } catch (const std::exception& e) {
-        return fail(e.what());
-    }
+    } catch (const std::exception& e) { return fail(e.what()); }
 }

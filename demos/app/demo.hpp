@@ -13,8 +13,8 @@
 namespace demos {
 
 struct Frame {
-    float dt = 1.0f / 60.0f;   ///< simulation seconds per step
-    float time = 0;            ///< simulation seconds since start
+    float dt = 1.0f / 60.0f; ///< simulation seconds per step
+    float time = 0;          ///< simulation seconds since start
     glm::mat4 view{1}, projection{1};
     glm::vec3 eye{0};
     int width = 1, height = 1;
@@ -48,7 +48,7 @@ public:
 };
 
 struct DemoInfo {
-    const char* name;  ///< for --demo and the gallery's ?demo=
+    const char* name; ///< for --demo and the gallery's ?demo=
     const char* title;
     std::function<std::unique_ptr<Demo>(xfb::Device&)> create;
 };

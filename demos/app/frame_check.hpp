@@ -14,8 +14,8 @@ namespace demos {
 /// What the scene must show on its own (the UI panel no longer counts).
 struct SceneThresholds {
     float covered = 0.005f; ///< share of scene pixels not of the clear colour
-    int colours = 4;       ///< distinct colours (4 bits per channel) in the scene
-    float motion = 0.002f; ///< share of scene pixels that change between the two captured frames
+    int colours = 4;        ///< distinct colours (4 bits per channel) in the scene
+    float motion = 0.002f;  ///< share of scene pixels that change between the two captured frames
 };
 
 class FrameCheck {

@@ -22,7 +22,8 @@ Screenshot Screenshot::capture(int width, int height) {
     return s;
 }
 
-template <class F> void Screenshot::forScene(const std::vector<PixelRect>& ui, F&& f) const {
+template<class F>
+void Screenshot::forScene(const std::vector<PixelRect>& ui, F&& f) const {
     for (int row = 0; row < height_; ++row) {
         const int y = height_ - 1 - row; // top-down, as the UI rectangles are given
         for (int x = 0; x < width_; ++x) {
@@ -38,7 +39,8 @@ static int difference(const unsigned char* a, const unsigned char* b) {
 }
 
 Content Screenshot::content(float r, float g, float b, const std::vector<PixelRect>& ui) const {
-    const unsigned char clear[3] = {static_cast<unsigned char>(std::lround(r * 255)), static_cast<unsigned char>(std::lround(g * 255)),
+    const unsigned char clear[3] = {static_cast<unsigned char>(std::lround(r * 255)),
+                                    static_cast<unsigned char>(std::lround(g * 255)),
                                     static_cast<unsigned char>(std::lround(b * 255))};
     std::set<int> colours;
     int covered = 0, total = 0;

@@ -13,8 +13,8 @@ struct PixelRect {
 };
 
 struct Content {
-    float covered = 0;  ///< share of the scene pixels (outside every UI window) not of the clear colour
-    int colours = 0;    ///< distinct colours there, 4 bits per channel
+    float covered = 0; ///< share of the scene pixels (outside every UI window) not of the clear colour
+    int colours = 0;   ///< distinct colours there, 4 bits per channel
     int scenePixels = 0;
 };
 
@@ -34,7 +34,8 @@ public:
 
 private:
     // Calls f(pixel) for every scene pixel; the row is flipped since GL reads bottom up.
-    template <class F> void forScene(const std::vector<PixelRect>& ui, F&& f) const;
+    template<class F>
+    void forScene(const std::vector<PixelRect>& ui, F&& f) const;
     int width_ = 0, height_ = 0;
     std::vector<unsigned char> rgba_; // bottom row first, as GL reads it
 };

@@ -15,7 +15,8 @@ std::vector<PixelRect> uiWindowRects() {
     for (const ImGuiWindow* w : context->Windows) {
         if (!w->Active) continue; // begun in this frame (the unused implicit "Debug" window is not)
         const int x0 = int(std::floor(w->Pos.x * scale.x)) - 1, y0 = int(std::floor(w->Pos.y * scale.y)) - 1;
-        const int x1 = int(std::ceil((w->Pos.x + w->Size.x) * scale.x)) + 1, y1 = int(std::ceil((w->Pos.y + w->Size.y) * scale.y)) + 1;
+        const int x1 = int(std::ceil((w->Pos.x + w->Size.x) * scale.x)) + 1,
+                  y1 = int(std::ceil((w->Pos.y + w->Size.y) * scale.y)) + 1;
         rects.push_back({x0, y0, x1 - x0, y1 - y0});
     }
     return rects;

@@ -24,10 +24,12 @@ std::string readFile(const std::string& path, const std::string& what, std::uint
     char chunk[65536];
     for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f.get())) > 0;) {
         if (text.size() + n > maxBytes)
-            throw Error(ErrorCode::FileRead, what + " '" + path + "' is longer than " + std::to_string(maxBytes) + " bytes, the most accepted here");
+            throw Error(ErrorCode::FileRead, what + " '" + path + "' is longer than " + std::to_string(maxBytes) +
+                                                 " bytes, the most accepted here");
         text.append(chunk, n);
     }
-    if (std::ferror(f.get())) throw Error(ErrorCode::FileRead, "cannot read " + what + " '" + path + "': " + std::strerror(errno));
+    if (std::ferror(f.get()))
+        throw Error(ErrorCode::FileRead, "cannot read " + what + " '" + path + "': " + std::strerror(errno));
     return text;
 }
 

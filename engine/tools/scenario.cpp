@@ -16,7 +16,9 @@ using json = nlohmann::json;
 
 namespace {
 
-[[noreturn]] void fail(const std::string& field, const std::string& what) { throw Error(ErrorCode::Scenario, "field '" + field + "': " + what); }
+[[noreturn]] void fail(const std::string& field, const std::string& what) {
+    throw Error(ErrorCode::Scenario, "field '" + field + "': " + what);
+}
 
 const json& require(const json& obj, const std::string& key, const std::string& where) {
     if (!obj.contains(key)) fail(where.empty() ? key : where + "." + key, "is required");
@@ -26,7 +28,7 @@ const json& require(const json& obj, const std::string& key, const std::string& 
 // A value stored into a 32-bit component must fit it: no silent wrap, no undefined conversion.
 double checkedNumber(double v, ComponentType t, const std::string& field) {
     bool fits = t == ComponentType::Float32 ? std::isfinite(v) && std::fabs(v) <= 3.4028234663852886e38
-              : t == ComponentType::Int32   ? v >= INT_MIN && v <= INT_MAX && v == std::floor(v)
+                : t == ComponentType::Int32 ? v >= INT_MIN && v <= INT_MAX && v == std::floor(v)
                                             : v >= 0 && v <= 4294967295.0 && v == std::floor(v);
     if (!fits) fail(field, std::to_string(v) + " does not fit " + std::string(componentTypeName(t)));
     return v;
@@ -69,8 +71,8 @@ int componentsPerElement(const VertexFormat& f) {
     return n;
 }
 
-std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std::int64_t count, const std::filesystem::path& dir,
-                                 const std::string& field) {
+std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std::int64_t count,
+                                 const std::filesystem::path& dir, const std::string& field) {
     // Checked before allocating: count x stride within the WebGL2 buffer limit (and memory).
     std::vector<std::byte> bytes(checkedBufferBytes(count, format.stride, limits::maxWebGLBufferBytes, field));
     int sources = int(b.contains("data")) + int(b.contains("data_file")) + int(b.contains("random"));
@@ -78,10 +80,12 @@ std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std:
     if (b.contains("data_file")) {
         const json& f = b["data_file"];
         if (!f.is_string()) fail(field + ".data_file", "must be a path");
-        std::string raw = readFile((dir / f.get<std::string>()).string(), "field '" + field + ".data_file'", bytes.size() + 1);
+        std::string raw =
+            readFile((dir / f.get<std::string>()).string(), "field '" + field + ".data_file'", bytes.size() + 1);
         if (raw.size() != bytes.size())
-            fail(field + ".data_file", "holds " + std::to_string(raw.size()) + " bytes; " + std::to_string(count) + " elements of " +
-                                           format.describe() + " need " + std::to_string(bytes.size()));
+            fail(field + ".data_file", "holds " + std::to_string(raw.size()) + " bytes; " + std::to_string(count) +
+                                           " elements of " + format.describe() + " need " +
+                                           std::to_string(bytes.size()));
         std::memcpy(bytes.data(), raw.data(), raw.size());
         return bytes;
     }
@@ -94,8 +98,9 @@ std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std:
         data = b["data"];
         if (!data.is_array()) fail(field + ".data", "must be an array of numbers");
         if (data.size() != perElement * std::size_t(count))
-            fail(field + ".data", "has " + std::to_string(data.size()) + " numbers; " + std::to_string(count) + " elements x " +
-                                      std::to_string(perElement) + " components need " + std::to_string(perElement * std::size_t(count)));
+            fail(field + ".data", "has " + std::to_string(data.size()) + " numbers; " + std::to_string(count) +
+                                      " elements x " + std::to_string(perElement) + " components need " +
+                                      std::to_string(perElement * std::size_t(count)));
         value = [&](std::size_t i, ComponentType t) {
             std::string at = field + ".data[" + std::to_string(i) + "]";
             if (!data[i].is_number()) fail(at, "must be a number");
@@ -126,7 +131,8 @@ std::vector<std::byte> parseData(const json& b, const VertexFormat& format, std:
     for (std::int64_t e = 0; e < count; ++e)
         for (const auto& a : format.attributes)
             for (int c = 0; c < a.components; ++c)
-                storeNumber(&bytes[std::size_t(e) * std::size_t(format.stride) + std::size_t(a.offset + 4 * c)], a.type, value(i++, a.type));
+                storeNumber(&bytes[std::size_t(e) * std::size_t(format.stride) + std::size_t(a.offset + 4 * c)], a.type,
+                            value(i++, a.type));
     return bytes;
 }
 
@@ -152,11 +158,13 @@ static Scenario parseScenario(const std::string& path) {
         throw Error(ErrorCode::Scenario, "'" + path + "' is not valid JSON: " + e.what());
     }
     if (!j.is_object()) throw Error(ErrorCode::Scenario, "'" + path + "' must hold a JSON object");
-    static const std::vector<std::string> known = {"shader", "mode", "varyings", "portable", "defines", "api", "backend", "count",
-                                                   "steps", "checked", "uniforms", "buffers", "description"};
+    static const std::vector<std::string> known = {"shader",   "mode",    "varyings",   "portable", "defines",
+                                                   "api",      "backend", "count",      "steps",    "checked",
+                                                   "uniforms", "buffers", "description"};
     for (auto& [key, v] : j.items())
-        if (std::find(known.begin(), known.end(), key) == known.end()) fail(key, "unknown field (known: shader, mode, varyings, portable, defines, "
-                                                                                 "api, backend, count, steps, checked, uniforms, buffers)");
+        if (std::find(known.begin(), known.end(), key) == known.end())
+            fail(key, "unknown field (known: shader, mode, varyings, portable, defines, "
+                      "api, backend, count, steps, checked, uniforms, buffers)");
     std::filesystem::path dir = std::filesystem::path(path).parent_path();
     Scenario s;
     const json& shader = require(j, "shader", "");
@@ -190,10 +198,12 @@ static Scenario parseScenario(const std::string& path) {
     }
     if (j.contains("backend")) {
         s.backend = j["backend"].is_string() ? j["backend"].get<std::string>() : "";
-        if (s.backend != "tf" && s.backend != "compute" && s.backend != "auto") fail("backend", "must be \"tf\", \"compute\" or \"auto\"");
+        if (s.backend != "tf" && s.backend != "compute" && s.backend != "auto")
+            fail("backend", "must be \"tf\", \"compute\" or \"auto\"");
     }
     const json& count = require(j, "count", "");
-    if (!count.is_number_integer() || count.get<std::int64_t>() <= 0 || (count.is_number_unsigned() && count.get<std::uint64_t>() > INT64_MAX))
+    if (!count.is_number_integer() || count.get<std::int64_t>() <= 0 ||
+        (count.is_number_unsigned() && count.get<std::uint64_t>() > INT64_MAX))
         fail("count", "must be an integer > 0");
     s.count = count.get<std::int64_t>();
     if (j.contains("steps")) {
@@ -220,19 +230,21 @@ static Scenario parseScenario(const std::string& path) {
         ScenarioBuffer sb;
         sb.name = b.value("name", "buffer" + std::to_string(i));
         const json& role = require(b, "role", f);
-        if (!role.is_array() || role.empty()) fail(f + ".role", "must be [\"input\", \"output\"], [\"input\"] or [\"output\"]");
+        if (!role.is_array() || role.empty())
+            fail(f + ".role", "must be [\"input\", \"output\"], [\"input\"] or [\"output\"]");
         for (auto& r : role) {
             std::string v = r.is_string() ? r.get<std::string>() : "";
-            if (v == "input") sb.input = true;
-            else if (v == "output") sb.output = true;
-            else fail(f + ".role", "unknown role '" + r.dump() + "'; use \"input\" and/or \"output\"");
+            if (v == "input")
+                sb.input = true;
+            else if (v == "output")
+                sb.output = true;
+            else
+                fail(f + ".role", "unknown role '" + r.dump() + "'; use \"input\" and/or \"output\"");
         }
         sb.format = parseFormat(require(b, "format", f), f + ".format");
         try {
             sb.format.validate();
-        } catch (const Error& e) {
-            fail(f + ".format", e.message());
-        }
+        } catch (const Error& e) { fail(f + ".format", e.message()); }
         sb.data = parseData(b, sb.format, s.count, dir, f);
         s.buffers.push_back(std::move(sb));
     }
@@ -244,7 +256,8 @@ json bufferValues(const VertexFormat& format, std::int64_t count, const std::vec
     for (std::int64_t e = 0; e < count; ++e)
         for (const auto& a : format.attributes)
             for (int c = 0; c < a.components; ++c) {
-                const std::byte* p = &bytes[std::size_t(e) * std::size_t(format.stride) + std::size_t(a.offset + 4 * c)];
+                const std::byte* p =
+                    &bytes[std::size_t(e) * std::size_t(format.stride) + std::size_t(a.offset + 4 * c)];
                 if (a.type == ComponentType::Float32) {
                     float v;
                     std::memcpy(&v, p, 4);

@@ -22,7 +22,7 @@ struct ScenarioBuffer {
 };
 
 struct Scenario {
-    std::string shaderPath;     // resolved against the scenario's folder
+    std::string shaderPath; // resolved against the scenario's folder
     std::string source;
     CaptureOptions capture;
     ReadOptions read;

@@ -24,12 +24,15 @@ using namespace xfb;
 namespace {
 
 [[noreturn]] void usage(const std::string& why) {
-    std::cerr << "xfb-inspect: " << why << "\n"
-              << "usage: xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b,...] [--limits webgl2|native]\n"
-              << "                          [--define NAME=VALUE]... [--no-portable] [--wgsl]\n"
-              << "                          [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...   (MODE: points, lines,\n"
-              << "                          line_strip, line_loop, triangles, triangle_strip, triangle_fan)\n"
-              << "                          [--first-record N]   (several --draw: an append session; prints each part's range)\n";
+    std::cerr
+        << "xfb-inspect: " << why << "\n"
+        << "usage: xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b,...] [--limits webgl2|native]\n"
+        << "                          [--define NAME=VALUE]... [--no-portable] [--wgsl]\n"
+        << "                          [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...   (MODE: "
+           "points, lines,\n"
+        << "                          line_strip, line_loop, triangles, triangle_strip, triangle_fan)\n"
+        << "                          [--first-record N]   (several --draw: an append session; prints each part's "
+           "range)\n";
     std::exit(2);
 }
 
@@ -55,8 +58,7 @@ int main(int argc, char** argv) {
             std::size_t used = 0;
             long long v = std::stoll(s, &used, 0);
             if (used == s.size() && v >= 0 && v <= max) return v;
-        } catch (...) {
-        }
+        } catch (...) {}
         usage(std::string(what) + " needs a number 0.." + std::to_string(max) + ", got '" + s + "'");
     };
     for (int i = 1; i < argc; ++i) {
@@ -69,10 +71,14 @@ int main(int argc, char** argv) {
             std::string m = value();
             if (m != "interleaved" && m != "separate") usage("--mode must be interleaved or separate, got '" + m + "'");
             capture.mode = m == "separate" ? CaptureMode::Separate : CaptureMode::Interleaved;
-        } else if (a == "--varyings") capture.varyings = splitComma(value());
-        else if (a == "--limits") limitsName = value();
-        else if (a == "--no-portable") capture.portable = false;
-        else if (a == "--wgsl") wgsl = true;
+        } else if (a == "--varyings")
+            capture.varyings = splitComma(value());
+        else if (a == "--limits")
+            limitsName = value();
+        else if (a == "--no-portable")
+            capture.portable = false;
+        else if (a == "--wgsl")
+            wgsl = true;
         else if (a == "--define") {
             std::string d = value();
             auto eq = d.find('=');
@@ -82,21 +88,33 @@ int main(int argc, char** argv) {
             auto colon = d.find(':');
             auto mode = drawModeFromName(d.substr(0, colon));
             if (!mode) usage("--draw: unknown mode '" + d.substr(0, colon) + "'");
-            draws.push_back({*mode, colon == std::string::npos ? 0 : number(d.substr(colon + 1), "--draw MODE:COUNT", INT64_MAX), {}, std::nullopt});
-        } else if (a == "--first-record") firstRecord = number(value(), "--first-record", INT64_MAX);
+            draws.push_back(
+                {*mode,
+                 colon == std::string::npos ? 0 : number(d.substr(colon + 1), "--draw MODE:COUNT", INT64_MAX),
+                 {},
+                 std::nullopt});
+        } else if (a == "--first-record")
+            firstRecord = number(value(), "--first-record", INT64_MAX);
         else if (a == "--indices" || a == "--restart") {
             if (draws.empty()) usage(a + " needs --draw MODE before it");
             auto* draw = &draws.back();
-            if (a == "--restart") draw->restartIndex = std::uint32_t(number(value(), "--restart", UINT32_MAX));
+            if (a == "--restart")
+                draw->restartIndex = std::uint32_t(number(value(), "--restart", UINT32_MAX));
             else
-                for (auto& i : splitComma(value())) draw->indices.push_back(std::uint32_t(number(i, "--indices", UINT32_MAX)));
-        } else if (a == "--help" || a == "-h") usage("help");
-        else if (!a.empty() && a[0] == '-') usage("unknown option " + a);
-        else if (path.empty()) path = a;
-        else usage("only one shader file, got '" + path + "' and '" + a + "'");
+                for (auto& i : splitComma(value()))
+                    draw->indices.push_back(std::uint32_t(number(i, "--indices", UINT32_MAX)));
+        } else if (a == "--help" || a == "-h")
+            usage("help");
+        else if (!a.empty() && a[0] == '-')
+            usage("unknown option " + a);
+        else if (path.empty())
+            path = a;
+        else
+            usage("only one shader file, got '" + path + "' and '" + a + "'");
     }
     if (path.empty()) usage("no shader file given");
-    if (limitsName != "webgl2" && limitsName != "native") usage("--limits must be webgl2 or native, got '" + limitsName + "'");
+    if (limitsName != "webgl2" && limitsName != "native")
+        usage("--limits must be webgl2 or native, got '" + limitsName + "'");
     return tools::reportFailures(path, [&] {
         // Files up to 4x the reader's limit are read, so that a long shader gets XFB_SOURCE_TOO_LARGE.
         std::string source = tools::readFile(path, "shader", 4 * limits::maxSourceBytes);
@@ -117,9 +135,12 @@ int main(int argc, char** argv) {
         auto plan = planCapture(shader, capture, limits);
         nlohmann::ordered_json out = {{"shader", path}};
         out.update(toJson(shader, attributes, plan));
-        if (draws.size() == 1 && firstRecord == 0) out["draw"] = toJson(draws[0], countCapture(draws[0], plan));
-        else if (!draws.empty()) out["session"] = toJson(draws, planCaptureSession(draws, plan, firstRecord));
-        FusionDecision fusion = checkElementLocal(source, read); // the shader's half; a pipeline's layout may still refuse
+        if (draws.size() == 1 && firstRecord == 0)
+            out["draw"] = toJson(draws[0], countCapture(draws[0], plan));
+        else if (!draws.empty())
+            out["session"] = toJson(draws, planCaptureSession(draws, plan, firstRecord));
+        FusionDecision fusion =
+            checkElementLocal(source, read); // the shader's half; a pipeline's layout may still refuse
         out["fusion"] = {{"element_local", fusion.fused}, {"reason", fusion.reason}};
         out["portable"] = capture.portable;
         out["limits"] = toJson(limits);

@@ -1,6 +1,6 @@
-// xfb-run SCENARIO.json [--out RESULT.json] [--binary DIR] [--api gl43core|gles30] [--steps N] [--backend tf|compute|auto] [--brief]
-// Runs a simulation headless (EGL) from a scenario file (format: engine/tools/README.md). Prints a
-// summary as JSON on stdout (--brief: one line); --out writes every buffer's values as JSON,
+// xfb-run SCENARIO.json [--out RESULT.json] [--binary DIR] [--api gl43core|gles30] [--steps N] [--backend
+// tf|compute|auto] [--brief] Runs a simulation headless (EGL) from a scenario file (format: engine/tools/README.md).
+// Prints a summary as JSON on stdout (--brief: one line); --out writes every buffer's values as JSON,
 // --binary writes DIR/NAME.bin.
 // Invalid input: exit status 1, "SCENARIO: XFB_CODE: message" on stderr; bad arguments: exit status 2.
 #include "xfb/plan_json.hpp"
@@ -25,7 +25,8 @@ namespace {
 
 [[noreturn]] void usage(const std::string& why) {
     std::cerr << "xfb-run: " << why << "\n"
-              << "usage: xfb-run SCENARIO.json [--out RESULT.json] [--binary DIR] [--api gl43core|gles30] [--steps N] [--backend tf|compute|auto] [--brief]\n";
+              << "usage: xfb-run SCENARIO.json [--out RESULT.json] [--binary DIR] [--api gl43core|gles30] [--steps N] "
+                 "[--backend tf|compute|auto] [--brief]\n";
     std::exit(2);
 }
 
@@ -37,22 +38,33 @@ void setUniform(Program& program, const std::string& name, const nlohmann::json&
     if (kind == ScalarKind::Bool) kind = ScalarKind::Int;
     std::vector<std::byte> bytes;
     auto push = [&](const nlohmann::json& v) {
-        if (!v.is_number()) throw Error(ErrorCode::Scenario, "field 'uniforms." + name + "': must be a number or an array of numbers");
+        if (!v.is_number())
+            throw Error(ErrorCode::Scenario, "field 'uniforms." + name + "': must be a number or an array of numbers");
         std::byte b[4];
         double d = v.get<double>();
         // Integers must fit their uniform's type: 2^40 in an int uniform is an error, not 0.
         bool fits = kind == ScalarKind::Float  ? true
                     : kind == ScalarKind::UInt ? d >= 0 && d <= 4294967295.0 && d == std::floor(d)
                                                : d >= INT_MIN && d <= INT_MAX && d == std::floor(d);
-        if (!fits) throw Error(ErrorCode::Scenario, "field 'uniforms." + name + "': " + v.dump() + " is not " + (kind == ScalarKind::UInt ? "a uint" : "an int") +
-                                                        " value");
-        if (kind == ScalarKind::Float) { float f = v.get<float>(); std::memcpy(b, &f, 4); }
-        else if (kind == ScalarKind::UInt) { std::uint32_t u = v.get<std::uint32_t>(); std::memcpy(b, &u, 4); }
-        else { std::int32_t i = v.get<std::int32_t>(); std::memcpy(b, &i, 4); }
+        if (!fits)
+            throw Error(ErrorCode::Scenario, "field 'uniforms." + name + "': " + v.dump() + " is not " +
+                                                 (kind == ScalarKind::UInt ? "a uint" : "an int") + " value");
+        if (kind == ScalarKind::Float) {
+            float f = v.get<float>();
+            std::memcpy(b, &f, 4);
+        } else if (kind == ScalarKind::UInt) {
+            std::uint32_t u = v.get<std::uint32_t>();
+            std::memcpy(b, &u, 4);
+        } else {
+            std::int32_t i = v.get<std::int32_t>();
+            std::memcpy(b, &i, 4);
+        }
         bytes.insert(bytes.end(), b, b + 4);
     };
-    if (value.is_array()) for (auto& v : value) push(v);
-    else push(value);
+    if (value.is_array())
+        for (auto& v : value) push(v);
+    else
+        push(value);
     program.setUniform(name, kind, bytes);
 }
 
@@ -68,23 +80,30 @@ int main(int argc, char** argv) {
             if (i + 1 >= argc) usage(a + " needs a value");
             return argv[++i];
         };
-        if (a == "--out") outPath = value();
-        else if (a == "--binary") binaryDir = value();
-        else if (a == "--api") apiOverride = value();
-        else if (a == "--backend") backendOverride = value();
-        else if (a == "--brief") brief = true;
+        if (a == "--out")
+            outPath = value();
+        else if (a == "--binary")
+            binaryDir = value();
+        else if (a == "--api")
+            apiOverride = value();
+        else if (a == "--backend")
+            backendOverride = value();
+        else if (a == "--brief")
+            brief = true;
         else if (a == "--steps") {
             std::string v = value();
             try {
                 stepsOverride = std::stoi(v);
                 if (*stepsOverride < 0) throw std::out_of_range(v);
-            } catch (...) {
-                usage("--steps needs an integer >= 0, got '" + v + "'");
-            }
-        } else if (a == "--help" || a == "-h") usage("help");
-        else if (!a.empty() && a[0] == '-') usage("unknown option " + a);
-        else if (path.empty()) path = a;
-        else usage("only one scenario file");
+            } catch (...) { usage("--steps needs an integer >= 0, got '" + v + "'"); }
+        } else if (a == "--help" || a == "-h")
+            usage("help");
+        else if (!a.empty() && a[0] == '-')
+            usage("unknown option " + a);
+        else if (path.empty())
+            path = a;
+        else
+            usage("only one scenario file");
     }
     if (path.empty()) usage("no scenario file given");
     return tools::reportFailures(path, [&] {
@@ -94,14 +113,16 @@ int main(int argc, char** argv) {
             sc.api = apiOverride;
         }
         if (!backendOverride.empty()) {
-            if (backendOverride != "tf" && backendOverride != "compute" && backendOverride != "auto") usage("--backend must be tf, compute or auto");
+            if (backendOverride != "tf" && backendOverride != "compute" && backendOverride != "auto")
+                usage("--backend must be tf, compute or auto");
             sc.backend = backendOverride;
         }
         if (stepsOverride) sc.steps = *stepsOverride;
 
         HeadlessContext context(sc.api == "gles30" ? Api::OpenGLES30 : Api::OpenGL43Core);
         Device device;
-        Program program(device, {sc.source, sc.capture, sc.read, std::filesystem::path(sc.shaderPath).filename().string()});
+        Program program(device,
+                        {sc.source, sc.capture, sc.read, std::filesystem::path(sc.shaderPath).filename().string()});
         for (auto& [name, value] : sc.uniforms.items()) setUniform(program, name, value);
 
         // A state entry is one scenario buffer; its ping-pong partner is created here.
@@ -123,13 +144,17 @@ int main(int argc, char** argv) {
             }
             entries.push_back(e);
         }
-        Backend backend = sc.backend == "compute" ? Backend::Compute : sc.backend == "auto" ? Backend::Auto : Backend::TransformFeedback;
+        Backend backend = sc.backend == "compute" ? Backend::Compute
+                          : sc.backend == "auto"  ? Backend::Auto
+                                                  : Backend::TransformFeedback;
         Pipeline pipeline(device, program, entries, {.backend = backend});
 
         // The first step alone (it carries the driver's first-use work), then the others, each
         // span ended by a fence: GPU time of the steps, without the readback.
         using Clock = std::chrono::steady_clock;
-        auto since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+        auto since = [](Clock::time_point t) {
+            return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+        };
         auto runStep = [&] { sc.checked ? (void)pipeline.stepChecked() : pipeline.step(); };
         device.finish();
         auto start = Clock::now();
@@ -163,12 +188,15 @@ int main(int argc, char** argv) {
             json values = tools::bufferValues(b.format, sc.count, results[i]);
             json head = json::array();
             for (std::size_t k = 0; k < std::min<std::size_t>(values.size(), 8); ++k) head.push_back(values[k]);
-            summary["buffers"][b.name] = {{"bytes", results[i].size()}, {"format", b.format.describe()}, {"first_values", head}};
+            summary["buffers"][b.name] = {
+                {"bytes", results[i].size()}, {"format", b.format.describe()}, {"first_values", head}};
             full["buffers"][b.name] = {{"format", b.format.describe()}, {"values", values}};
             if (!binaryDir.empty()) {
                 std::error_code ec;
                 std::filesystem::create_directories(binaryDir, ec);
-                if (ec) throw Error(ErrorCode::FileWrite, "cannot create the --binary folder '" + binaryDir + "': " + ec.message());
+                if (ec)
+                    throw Error(ErrorCode::FileWrite,
+                                "cannot create the --binary folder '" + binaryDir + "': " + ec.message());
                 tools::writeFile((std::filesystem::path(binaryDir) / (b.name + ".bin")).string(), "--binary file",
                                  {reinterpret_cast<const char*>(results[i].data()), results[i].size()});
             }
@@ -181,10 +209,13 @@ int main(int argc, char** argv) {
             std::cout << summary.dump(2) << "\n";
             return 0;
         }
-        std::printf("%s: %lld elements, %d steps, backend %s (%s), %s on %s: %.3f ms/step\n", path.c_str(), (long long)sc.count, sc.steps,
-                    std::string(backendName(pipeline.backend().backend)).c_str(), pipeline.backend().reason.c_str(), sc.api.c_str(),
-                    device.capabilities().renderer.c_str(), sc.steps > 1 ? summary["ms_per_step"].get<double>() : firstMs);
-        for (auto& [name, b] : summary["buffers"].items()) std::printf("  %-10s %s first values %s\n", name.c_str(), b["format"].get<std::string>().c_str(), b["first_values"].dump().c_str());
+        std::printf("%s: %lld elements, %d steps, backend %s (%s), %s on %s: %.3f ms/step\n", path.c_str(),
+                    (long long)sc.count, sc.steps, std::string(backendName(pipeline.backend().backend)).c_str(),
+                    pipeline.backend().reason.c_str(), sc.api.c_str(), device.capabilities().renderer.c_str(),
+                    sc.steps > 1 ? summary["ms_per_step"].get<double>() : firstMs);
+        for (auto& [name, b] : summary["buffers"].items())
+            std::printf("  %-10s %s first values %s\n", name.c_str(), b["format"].get<std::string>().c_str(),
+                        b["first_values"].dump().c_str());
         return 0;
     });
 }

@@ -60,11 +60,16 @@ struct CommonOptions {
     /// Reads option `a`, its value from next(), when it is one of these; false when it is not.
     template<class Next>
     bool take(const std::string& a, Next&& next) {
-        if (a == "--api") api = next();
-        else if (a == "--json") jsonPath = next();
-        else if (a == "--steps") steps = std::max(3, std::stoi(next()));
-        else if (a == "--sizes") sizes = parseSizes(next());
-        else return false;
+        if (a == "--api")
+            api = next();
+        else if (a == "--json")
+            jsonPath = next();
+        else if (a == "--steps")
+            steps = std::max(3, std::stoi(next()));
+        else if (a == "--sizes")
+            sizes = parseSizes(next());
+        else
+            return false;
         return true;
     }
 };
@@ -78,20 +83,25 @@ double millisecondsOf(F&& step) {
 }
 
 /// Counts a variant whose result differs from its reference and says so on stderr.
-inline void reportMismatch(int& mismatches, const std::string& variant, long long elements, int steps, const std::string& problem) {
+inline void reportMismatch(int& mismatches, const std::string& variant, long long elements, int steps,
+                           const std::string& problem) {
     ++mismatches;
-    std::fprintf(stderr, "MISMATCH: %s at %lld elements after %d steps: %s\n", variant.c_str(), elements, steps, problem.c_str());
+    std::fprintf(stderr, "MISMATCH: %s at %lld elements after %d steps: %s\n", variant.c_str(), elements, steps,
+                 problem.c_str());
 }
 
 /// median[a] / median[b], or null where either variant did not run.
-inline nlohmann::ordered_json ratioOf(const std::map<std::string, double>& median, const std::string& a, const std::string& b) {
-    return median.count(a) && median.count(b) ? nlohmann::ordered_json(median.at(a) / median.at(b)) : nlohmann::ordered_json(nullptr);
+inline nlohmann::ordered_json ratioOf(const std::map<std::string, double>& median, const std::string& a,
+                                      const std::string& b) {
+    return median.count(a) && median.count(b) ? nlohmann::ordered_json(median.at(a) / median.at(b))
+                                              : nlohmann::ordered_json(nullptr);
 }
 
 /// Ends a run: writes `report` (with the mismatch count) to `jsonPath` unless it is empty, and
 /// returns the exit status: 1 after "<mismatches> <what> differ from the reference", else 0
 /// after `allMatch`.
-inline int finishReport(nlohmann::ordered_json& report, const std::string& jsonPath, int mismatches, const char* what, const char* allMatch) {
+inline int finishReport(nlohmann::ordered_json& report, const std::string& jsonPath, int mismatches, const char* what,
+                        const char* allMatch) {
     report["mismatches"] = mismatches;
     if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
     if (mismatches) {

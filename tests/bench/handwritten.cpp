@@ -39,11 +39,13 @@ void makeBuffers(GLuint (&b)[2], const void* data, GLsizeiptr bytes) {
 
 } // namespace
 
-HandwrittenTransformFeedback::HandwrittenTransformFeedback(const std::string& vs, const std::vector<float>& initial, GLsizei count, float dt)
+HandwrittenTransformFeedback::HandwrittenTransformFeedback(const std::string& vs, const std::vector<float>& initial,
+                                                           GLsizei count, float dt)
     : count_(count) {
     program_ = glCreateProgram();
     GLuint v = compile(GL_VERTEX_SHADER, vs);
-    GLuint f = compile(GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n");
+    GLuint f = compile(GL_FRAGMENT_SHADER,
+                       "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n");
     glAttachShader(program_, v);
     glAttachShader(program_, f);
     glBindAttribLocation(program_, 0, "position");
@@ -93,9 +95,11 @@ void HandwrittenTransformFeedback::step() {
     side_ ^= 1;
 }
 
-HandwrittenCompute::HandwrittenCompute(const std::vector<float>& initial, GLsizei count, float dt, int groupSize, bool es)
+HandwrittenCompute::HandwrittenCompute(const std::vector<float>& initial, GLsizei count, float dt, int groupSize,
+                                       bool es)
     : groups_(GLuint((count + groupSize - 1) / groupSize)) {
-    std::string src = std::string(es ? "#version 310 es\n" : "#version 430\n") + "layout(local_size_x = " + std::to_string(groupSize) +
+    std::string src = std::string(es ? "#version 310 es\n" : "#version 430\n") +
+                      "layout(local_size_x = " + std::to_string(groupSize) +
                       ") in;\n"
                       "layout(std430, binding = 0) readonly buffer A { vec4 a[]; };\n"
                       "layout(std430, binding = 1) writeonly buffer B { vec4 b[]; };\n"
@@ -143,11 +147,13 @@ BufferCopy::BufferCopy(GLsizeiptr bytes, bool kernel, int groupSize, bool es) : 
     if (!kernel) return;
     GLuint vec4s = GLuint(bytes / 16);
     groups_ = (vec4s + GLuint(groupSize) - 1) / GLuint(groupSize);
-    std::string src = std::string(es ? "#version 310 es\n" : "#version 430\n") + "layout(local_size_x = " + std::to_string(groupSize) +
+    std::string src = std::string(es ? "#version 310 es\n" : "#version 430\n") +
+                      "layout(local_size_x = " + std::to_string(groupSize) +
                       ") in;\n"
                       "layout(std430, binding = 0) readonly buffer A { uvec4 a[]; };\n"
                       "layout(std430, binding = 1) writeonly buffer B { uvec4 b[]; };\n"
-                      "void main() { uint i = gl_GlobalInvocationID.x; if (i < " + std::to_string(vec4s) + "u) b[i] = a[i]; }\n";
+                      "void main() { uint i = gl_GlobalInvocationID.x; if (i < " +
+                      std::to_string(vec4s) + "u) b[i] = a[i]; }\n";
     program_ = glCreateProgram();
     GLuint c = compile(GL_COMPUTE_SHADER, src);
     glAttachShader(program_, c);

@@ -12,7 +12,8 @@ namespace xfbbench {
 /// Interleaved {position, velocity} ping-pong with one VAO and one transform feedback object per side.
 class HandwrittenTransformFeedback {
 public:
-    HandwrittenTransformFeedback(const std::string& vertexSource, const std::vector<float>& initial, GLsizei count, float dt);
+    HandwrittenTransformFeedback(const std::string& vertexSource, const std::vector<float>& initial, GLsizei count,
+                                 float dt);
     ~HandwrittenTransformFeedback();
     void step();
     GLuint current() const { return buffers_[side_]; }
@@ -47,7 +48,9 @@ public:
     ~BufferCopy();
     void step();
     GLuint destination() const { return buffers_[1]; }
-    static unsigned char patternByte(std::size_t i) { return static_cast<unsigned char>((i * 7 + i / 251 + 3) & 0xffu); }
+    static unsigned char patternByte(std::size_t i) {
+        return static_cast<unsigned char>((i * 7 + i / 251 + 3) & 0xffu);
+    }
 
 private:
     GLuint buffers_[2]{};

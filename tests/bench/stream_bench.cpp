@@ -72,7 +72,8 @@ void main() {
 // The unordered baseline, written by hand: the same particle, sparks appended with atomicAdd.
 class AtomicAppend {
 public:
-    AtomicAppend(GLuint state, GLuint next, GLuint sparks, GLuint groups, bool es, GLint capacity) : groups_(groups), capacity_(capacity) {
+    AtomicAppend(GLuint state, GLuint next, GLuint sparks, GLuint groups, bool es, GLint capacity)
+        : groups_(groups), capacity_(capacity) {
         std::string src = std::string(es ? "#version 310 es\nprecision highp float;\n" : "#version 430\n") + R"(
 layout(local_size_x = 256) in;
 layout(std430, binding = 0) readonly buffer In { vec4 particles[]; };
@@ -154,7 +155,8 @@ int sparksOf(std::size_t i) { return std::max(0, int(i % 5) - 1); }
 std::vector<float> referenceSparks(std::size_t n, int steps) {
     std::vector<float> out;
     for (std::size_t i = 0; i < n; ++i)
-        for (int k = 0; k < sparksOf(i); ++k) out.insert(out.end(), {particleX(i) + float(k), float(k), float(steps - 1) + float(k), float(i)});
+        for (int k = 0; k < sparksOf(i); ++k)
+            out.insert(out.end(), {particleX(i) + float(k), float(k), float(steps - 1) + float(k), float(i)});
     return out;
 }
 
@@ -164,8 +166,9 @@ std::string checkParticles(const std::vector<float>& state, std::size_t n, int s
     for (std::size_t i = 0; i < n; ++i) {
         const float want[4] = {particleX(i), 0.0f, float(steps), particleEnergy(i)};
         if (std::memcmp(&state[i * 4], want, sizeof want) != 0)
-            return "particle " + std::to_string(i) + " is (" + std::to_string(state[i * 4]) + ", " + std::to_string(state[i * 4 + 1]) + ", " +
-                   std::to_string(state[i * 4 + 2]) + ", " + std::to_string(state[i * 4 + 3]) + ") after " + std::to_string(steps) + " steps";
+            return "particle " + std::to_string(i) + " is (" + std::to_string(state[i * 4]) + ", " +
+                   std::to_string(state[i * 4 + 1]) + ", " + std::to_string(state[i * 4 + 2]) + ", " +
+                   std::to_string(state[i * 4 + 3]) + ") after " + std::to_string(steps) + " steps";
     }
     return "";
 }
@@ -174,8 +177,8 @@ std::string checkParticles(const std::vector<float>& state, std::size_t n, int s
 std::string compareRecords(const float* got, const std::vector<float>& want, const char* what) {
     for (std::size_t f = 0; f < want.size(); ++f)
         if (std::memcmp(&got[f], &want[f], 4) != 0)
-            return std::string(what) + " record " + std::to_string(f / 4) + " float " + std::to_string(f % 4) + " is " + std::to_string(got[f]) +
-                   ", the reference " + std::to_string(want[f]);
+            return std::string(what) + " record " + std::to_string(f / 4) + " float " + std::to_string(f % 4) + " is " +
+                   std::to_string(got[f]) + ", the reference " + std::to_string(want[f]);
     return "";
 }
 
@@ -213,8 +216,9 @@ std::int64_t checkCapture(const std::vector<float>& got, std::int64_t vertices, 
         for (int i = 0; i < 9; ++i) {
             bool normal = i >= 4 && i < 7; // normalize() may round differently on the GPU
             if (normal ? std::fabs(g[i] - want[i]) > 1e-6f : std::memcmp(&g[i], &want[i], 4) != 0) {
-                problem = "record " + std::to_string(r) + " (vertex " + std::to_string(v) + ") float " + std::to_string(i) + " is " + std::to_string(g[i]) +
-                          ", the reference " + std::to_string(want[i]);
+                problem = "record " + std::to_string(r) + " (vertex " + std::to_string(v) + ") float " +
+                          std::to_string(i) + " is " + std::to_string(g[i]) + ", the reference " +
+                          std::to_string(want[i]);
                 break;
             }
         }
@@ -231,7 +235,8 @@ int main(int argc, char** argv) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
         if (!options.take(a, next)) {
-            std::cerr << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n";
+            std::cerr
+                << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n";
             return 2;
         }
     }
@@ -241,17 +246,25 @@ int main(int argc, char** argv) {
     Program mesh(device, {kMesh, {}, {}, "mesh"});
     Program split(device, {kSplit, {}, {}, "split"});
     const auto vec4 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
-    json report = {{"machine", {{"renderer", caps.renderer}, {"version", caps.version}, {"api", api}, {"subgroup_arithmetic", caps.subgroupArithmetic}}}, {"steps_timed", steps}, {"results", json::array()}};
+    json report = {{"machine",
+                    {{"renderer", caps.renderer},
+                     {"version", caps.version},
+                     {"api", api},
+                     {"subgroup_arithmetic", caps.subgroupArithmetic}}},
+                   {"steps_timed", steps},
+                   {"results", json::array()}};
     std::sort(sizes.begin(), sizes.end(), std::greater<>());
-    std::printf("%-26s %10s %10s %10s %10s %9s %11s  %s\n", "variant", "elements", "ms", "records", "expected", "GL calls", "glGetError", "result");
+    std::printf("%-26s %10s %10s %10s %10s %9s %11s  %s\n", "variant", "elements", "ms", "records", "expected",
+                "GL calls", "glGetError", "result");
     int mismatches = 0;
 
     for (long long n : sizes) {
         struct Run {
             std::string name;
             std::function<void()> step;
-            std::int64_t expected = 0;                         // records per step, from the CPU
-            std::function<std::int64_t(int, std::string&)> verify; // reads back after that many steps: records measured, `problem` set on a mismatch
+            std::int64_t expected = 0; // records per step, from the CPU
+            std::function<std::int64_t(int, std::string&)>
+                verify; // reads back after that many steps: records measured, `problem` set on a mismatch
             std::vector<double> ms;
             xfbtest::GlCalls glCalls;
             int stepsTaken = 0;
@@ -263,19 +276,29 @@ int main(int argc, char** argv) {
         // Capture: one strip over n vertices, into a buffer per expansion that starts unwritten.
         std::vector<float> vertices(std::size_t(n) * 6);
         for (std::size_t i = 0; i < vertices.size(); ++i) vertices[i] = stripValue(i);
-        auto input = std::make_shared<Buffer>(device, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), n,
-                                              std::span<const float>(vertices));
+        auto input = std::make_shared<Buffer>(
+            device,
+            VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), n,
+            std::span<const float>(vertices));
         keep.push_back(input);
         const std::int64_t records = 3 * (n - 2);
         const std::vector<float> unwritten(std::size_t(records) * 9, kUnwritten);
         for (Expansion e : {Expansion::Driver, Expansion::Engine}) {
             if (e == Expansion::Driver && caps.es) continue;
-            auto captured = std::make_shared<Buffer>(device, mesh.capture().buffers[0].asVertexFormat(), records, std::span<const float>(unwritten));
-            auto cap = std::make_shared<PrimitiveCapture>(device, mesh, std::vector<Entry>{{input.get(), nullptr}, {nullptr, captured.get()}},
-                                                          PrimitiveCaptureOptions{std::nullopt, e});
+            auto captured = std::make_shared<Buffer>(device, mesh.capture().buffers[0].asVertexFormat(), records,
+                                                     std::span<const float>(unwritten));
+            auto cap = std::make_shared<PrimitiveCapture>(
+                device, mesh, std::vector<Entry>{{input.get(), nullptr}, {nullptr, captured.get()}},
+                PrimitiveCaptureOptions{std::nullopt, e});
             keep.insert(keep.end(), {captured, cap});
-            runs.push_back({"capture_strip_" + std::string(expansionName(e)), [cap, n] { cap->capture({DrawMode::TriangleStrip, n}); }, records,
-                            [captured, n](int, std::string& problem) { return checkCapture(captured->readAs<float>(), n, problem); }});
+            runs.push_back({"capture_strip_" + std::string(expansionName(e)),
+                            [cap, n] {
+                                cap->capture({DrawMode::TriangleStrip, n});
+                            },
+                            records,
+                            [captured, n](int, std::string& problem) {
+                                return checkCapture(captured->readAs<float>(), n, problem);
+                            }});
         }
 
         // Emit: energies 0 .. 2 in steps of 0.5: 0, 0, 1, 2, 3 sparks; capacity for all of them.
@@ -284,17 +307,21 @@ int main(int argc, char** argv) {
             std::int64_t sparks = 0;
             for (std::size_t i = 0; i < std::size_t(n); ++i)
                 particles[i * 4] = particleX(i), particles[i * 4 + 3] = particleEnergy(i), sparks += sparksOf(i);
-            auto state = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch = std::make_shared<Buffer>(device, vec4, n);
-            auto state3 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch3 = std::make_shared<Buffer>(device, vec4, n);
+            auto state = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)),
+                 scratch = std::make_shared<Buffer>(device, vec4, n);
+            auto state3 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)),
+                 scratch3 = std::make_shared<Buffer>(device, vec4, n);
             auto out2 = std::make_shared<Buffer>(device, vec4, 3 * n);
             keep.insert(keep.end(), {state, scratch, state3, scratch3, out2});
             PipelineOptions o;
             o.backend = Backend::Compute;
             auto fixed = std::make_shared<Pipeline>(device, split, std::vector<Entry>{{state.get(), scratch.get()}}, o);
-            auto atomic = std::make_shared<AtomicAppend>(state3->glName(), scratch3->glName(), out2->glName(), GLuint((n + 255) / 256), caps.es, GLint(3 * n));
+            auto atomic = std::make_shared<AtomicAppend>(state3->glName(), scratch3->glName(), out2->glName(),
+                                                         GLuint((n + 255) / 256), caps.es, GLint(3 * n));
             atomic->setCount(GLuint(n));
             keep.insert(keep.end(), {fixed, atomic});
-            runs.push_back({"step_compute_no_emit", [fixed] { fixed->step(); }, 0, [state, n](int steps, std::string& problem) -> std::int64_t {
+            runs.push_back({"step_compute_no_emit", [fixed] { fixed->step(); }, 0,
+                            [state, n](int steps, std::string& problem) -> std::int64_t {
                                 problem = checkParticles(state->readAs<float>(), std::size_t(n), steps);
                                 return 0;
                             }});
@@ -309,14 +336,17 @@ int main(int argc, char** argv) {
             };
             std::vector<OrderedVariant> variants{{"step_compute_emit_ordered", detail::OrderedEmitPath::Auto},
                                                  {"emit_ordered_single_pass", detail::OrderedEmitPath::SinglePass}};
-            if (caps.subgroupArithmetic) variants.push_back({"emit_ordered_shared_scan", detail::OrderedEmitPath::SinglePass, false});
+            if (caps.subgroupArithmetic)
+                variants.push_back({"emit_ordered_shared_scan", detail::OrderedEmitPath::SinglePass, false});
             variants.push_back({"emit_ordered_multi_pass", detail::OrderedEmitPath::MultiPass});
             for (auto [name, path, subgroupScan] : variants) {
-                auto state2 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)), scratch2 = std::make_shared<Buffer>(device, vec4, n);
+                auto state2 = std::make_shared<Buffer>(device, vec4, n, std::span<const float>(particles)),
+                     scratch2 = std::make_shared<Buffer>(device, vec4, n);
                 auto out = std::make_shared<Buffer>(device, vec4, 3 * n);
                 detail::orderedEmitPath = path;
                 detail::orderedEmitSubgroupScan = subgroupScan;
-                auto emitting = std::make_shared<Pipeline>(device, split, std::vector<Entry>{{state2.get(), scratch2.get()}, {nullptr, out.get()}}, o);
+                auto emitting = std::make_shared<Pipeline>(
+                    device, split, std::vector<Entry>{{state2.get(), scratch2.get()}, {nullptr, out.get()}}, o);
                 detail::orderedEmitPath = detail::OrderedEmitPath::Auto;
                 detail::orderedEmitSubgroupScan = true;
                 keep.insert(keep.end(), {state2, scratch2, out, emitting});
@@ -327,24 +357,30 @@ int main(int argc, char** argv) {
                                     const auto got = out->readAs<float>();
                                     problem = checkParticles(state2->readAs<float>(), std::size_t(n), steps);
                                     if (problem.empty() && report.requested != std::int64_t(want.size() / 4))
-                                        problem = "the GPU counted " + std::to_string(report.requested) + " sparks requested, the reference " +
-                                                  std::to_string(want.size() / 4);
+                                        problem = "the GPU counted " + std::to_string(report.requested) +
+                                                  " sparks requested, the reference " + std::to_string(want.size() / 4);
                                     if (problem.empty()) problem = compareRecords(got.data(), want, "spark");
                                     return report.written;
                                 }});
             }
-            runs.push_back({"handwritten_atomic_append", [atomic] { atomic->step(); }, sparks, [atomic, n](int steps, std::string& problem) -> std::int64_t {
+            runs.push_back({"handwritten_atomic_append", [atomic] { atomic->step(); }, sparks,
+                            [atomic, n](int steps, std::string& problem) -> std::int64_t {
                                 const std::int64_t count = xfbbench::readBack<std::uint32_t>(atomic->counter(), 1)[0];
-                                problem = checkParticles(xfbbench::readBack<float>(atomic->current(), std::size_t(n) * 4), std::size_t(n), steps);
+                                problem =
+                                    checkParticles(xfbbench::readBack<float>(atomic->current(), std::size_t(n) * 4),
+                                                   std::size_t(n), steps);
                                 auto want = referenceSparks(std::size_t(n), steps);
                                 if (problem.empty() && count != std::int64_t(want.size() / 4))
-                                    problem = "the counter says " + std::to_string(count) + " sparks, the reference " + std::to_string(want.size() / 4);
+                                    problem = "the counter says " + std::to_string(count) + " sparks, the reference " +
+                                              std::to_string(want.size() / 4);
                                 if (problem.empty() && count > 0) {
                                     // Unordered: compare as sets, the sparks sorted by (element, k).
                                     auto read = xfbbench::readBack<float>(atomic->sparks(), std::size_t(count) * 4);
                                     std::vector<std::array<float, 4>> sorted(static_cast<std::size_t>(count));
                                     std::memcpy(sorted.data(), read.data(), read.size() * 4);
-                                    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return std::tie(x[3], x[1]) < std::tie(y[3], y[1]); });
+                                    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
+                                        return std::tie(x[3], x[1]) < std::tie(y[3], y[1]);
+                                    });
                                     problem = compareRecords(sorted.front().data(), want, "sorted spark");
                                 }
                                 return count;
@@ -384,23 +420,29 @@ int main(int argc, char** argv) {
                                          {"gl_objects_created_per_step", r.glCalls.created},
                                          {"steps_taken", r.stepsTaken},
                                          {"result", result}});
-            std::printf("%-26s %10lld %10.3f %10lld %10lld %9ld %11ld  %s\n", r.name.c_str(), n, med[r.name], (long long)measured, (long long)r.expected,
-                        r.glCalls.withoutGetError(), r.glCalls.getError, result.c_str());
+            std::printf("%-26s %10lld %10.3f %10lld %10lld %9ld %11ld  %s\n", r.name.c_str(), n, med[r.name],
+                        (long long)measured, (long long)r.expected, r.glCalls.withoutGetError(), r.glCalls.getError,
+                        result.c_str());
         }
         auto ratio = [&](const char* a, const char* b) { return xfbbench::ratioOf(med, a, b); };
-        json ratios = {{"elements", n},
-                       {"engine_expansion_over_driver", ratio("capture_strip_engine", "capture_strip_driver")},
-                       {"ordered_emit_over_atomic_append", ratio("step_compute_emit_ordered", "handwritten_atomic_append")},
-                       {"single_pass_over_atomic_append", ratio("emit_ordered_single_pass", "handwritten_atomic_append")},
-                       {"shared_scan_over_atomic_append", ratio("emit_ordered_shared_scan", "handwritten_atomic_append")},
-                       {"multi_pass_over_atomic_append", ratio("emit_ordered_multi_pass", "handwritten_atomic_append")},
-                       {"ordered_emit_over_no_emit", ratio("step_compute_emit_ordered", "step_compute_no_emit")}};
+        json ratios = {
+            {"elements", n},
+            {"engine_expansion_over_driver", ratio("capture_strip_engine", "capture_strip_driver")},
+            {"ordered_emit_over_atomic_append", ratio("step_compute_emit_ordered", "handwritten_atomic_append")},
+            {"single_pass_over_atomic_append", ratio("emit_ordered_single_pass", "handwritten_atomic_append")},
+            {"shared_scan_over_atomic_append", ratio("emit_ordered_shared_scan", "handwritten_atomic_append")},
+            {"multi_pass_over_atomic_append", ratio("emit_ordered_multi_pass", "handwritten_atomic_append")},
+            {"ordered_emit_over_no_emit", ratio("step_compute_emit_ordered", "step_compute_no_emit")}};
         report["ratios"].push_back(ratios);
-            std::printf("  ratios: engine/driver expansion %s; ordered emit / atomic append %s (single pass %s, its shared-memory scan %s, multi-pass %s); ordered emit / no emit %s\n",
-                    ratios["engine_expansion_over_driver"].dump().c_str(), ratios["ordered_emit_over_atomic_append"].dump().c_str(),
-                    ratios["single_pass_over_atomic_append"].dump().c_str(), ratios["shared_scan_over_atomic_append"].dump().c_str(),
+        std::printf("  ratios: engine/driver expansion %s; ordered emit / atomic append %s (single pass %s, its "
+                    "shared-memory scan %s, multi-pass %s); ordered emit / no emit %s\n",
+                    ratios["engine_expansion_over_driver"].dump().c_str(),
+                    ratios["ordered_emit_over_atomic_append"].dump().c_str(),
+                    ratios["single_pass_over_atomic_append"].dump().c_str(),
+                    ratios["shared_scan_over_atomic_append"].dump().c_str(),
                     ratios["multi_pass_over_atomic_append"].dump().c_str(),
                     ratios["ordered_emit_over_no_emit"].dump().c_str());
     }
-    return xfbbench::finishReport(report, jsonPath, mismatches, "variant(s)", "every variant's records match the reference");
+    return xfbbench::finishReport(report, jsonPath, mismatches, "variant(s)",
+                                  "every variant's records match the reference");
 }

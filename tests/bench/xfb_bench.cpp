@@ -47,7 +47,8 @@ std::optional<long long> freeVideoMemory() {
     GLint n = 0;
     glGetIntegerv(GL_NUM_EXTENSIONS, &n);
     for (GLint i = 0; i < n; ++i)
-        if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i))), "GL_NVX_gpu_memory_info") == 0) {
+        if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i))),
+                        "GL_NVX_gpu_memory_info") == 0) {
             GLint kb = 0;
             glGetIntegerv(0x9049 /* GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX */, &kb);
             return (long long)kb * 1024;
@@ -60,12 +61,14 @@ std::vector<float> readFloats(GLuint buffer, std::size_t count) { return xfbbenc
 // "" when `got` matches `expected` (bit for bit, or within `tolerance` when it is > 0), else
 // where it first differs.
 std::string compareStates(const std::vector<float>& got, const std::vector<float>& expected, float tolerance) {
-    if (got.size() != expected.size()) return std::to_string(got.size()) + " floats, expected " + std::to_string(expected.size());
+    if (got.size() != expected.size())
+        return std::to_string(got.size()) + " floats, expected " + std::to_string(expected.size());
     for (std::size_t i = 0; i < got.size(); ++i) {
-        bool same = std::memcmp(&got[i], &expected[i], 4) == 0 || (tolerance > 0 && std::fabs(got[i] - expected[i]) <= tolerance);
+        bool same = std::memcmp(&got[i], &expected[i], 4) == 0 ||
+                    (tolerance > 0 && std::fabs(got[i] - expected[i]) <= tolerance);
         if (!same)
-            return "float " + std::to_string(i) + " (element " + std::to_string(i / 8) + ") is " + std::to_string(got[i]) + ", the reference " +
-                   std::to_string(expected[i]);
+            return "float " + std::to_string(i) + " (element " + std::to_string(i / 8) + ") is " +
+                   std::to_string(got[i]) + ", the reference " + std::to_string(expected[i]);
     }
     return "";
 }
@@ -75,8 +78,8 @@ std::string checkCopy(GLuint destination, std::size_t bytes) {
     auto got = xfbbench::readBack<unsigned char>(destination, bytes);
     for (std::size_t i = 0; i < bytes; ++i)
         if (got[i] != xfbbench::BufferCopy::patternByte(i))
-            return "byte " + std::to_string(i) + " of the destination is " + std::to_string(got[i]) + ", the source's " +
-                   std::to_string(xfbbench::BufferCopy::patternByte(i));
+            return "byte " + std::to_string(i) + " of the destination is " + std::to_string(got[i]) +
+                   ", the source's " + std::to_string(xfbbench::BufferCopy::patternByte(i));
     return "";
 }
 
@@ -107,16 +110,20 @@ int main(int argc, char** argv) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
         if (options.take(a, next)) continue;
-        if (a == "--max-step-ms") maxStepMs = std::stod(next());
+        if (a == "--max-step-ms")
+            maxStepMs = std::stod(next());
         else if (a == "--only") {
             std::stringstream in(next());
             for (std::string v; std::getline(in, v, ',');) only.push_back(v);
-        }
-        else if (a == "--tolerance") tolerance = std::stof(next());
-        else if (a == "--fusion") fusionMode = true;
-        else if (a == "--substeps") substepCounts = xfbbench::parseSizes(next());
+        } else if (a == "--tolerance")
+            tolerance = std::stof(next());
+        else if (a == "--fusion")
+            fusionMode = true;
+        else if (a == "--substeps")
+            substepCounts = xfbbench::parseSizes(next());
         else {
-            std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms MS] [--json FILE] [--only a,b] [--tolerance ABS] [--fusion [--substeps 1,4,16]]\n";
+            std::cerr << "usage: xfb-bench [--api gl43core|gles30] [--sizes 1e4,1e5,...] [--steps K] [--max-step-ms "
+                         "MS] [--json FILE] [--only a,b] [--tolerance ABS] [--fusion [--substeps 1,4,16]]\n";
             return 2;
         }
     }
@@ -130,19 +137,24 @@ int main(int argc, char** argv) {
     separate.setUniform("dt", kDt);
     const VertexFormat stateFormat = VertexFormat::interleaved({{attr(0)}, {attr(1)}});
 
-    json report = {{"machine", {{"renderer", caps.renderer}, {"version", caps.version}, {"api", api}}},
-                   {"workload", "shaders/bench_particles.vert: vec4 position + vec4 velocity, 64 bytes read+written per element per step"},
-                   {"steps_timed", steps},
-                   {"gl_calls", "measured by tests/support/gl_call_counter (every GL function counted) on a warm-up step; glGetError apart"},
-                   {"result_check", tolerance > 0 ? "within " + std::to_string(tolerance) + " of the C++ reference" : "bit-identical to the C++ reference"},
-                   {"mode", fusionMode ? "fusion: step(k) fused into one pass vs k passes (fuseSubsteps off), same run" : "single steps"},
-                   {"results", json::array()},
-                   {"fusion", json::array()},
-                   {"ratios", json::array()},
-                   {"auto", json::array()}};
+    json report = {
+        {"machine", {{"renderer", caps.renderer}, {"version", caps.version}, {"api", api}}},
+        {"workload",
+         "shaders/bench_particles.vert: vec4 position + vec4 velocity, 64 bytes read+written per element per step"},
+        {"steps_timed", steps},
+        {"gl_calls",
+         "measured by tests/support/gl_call_counter (every GL function counted) on a warm-up step; glGetError apart"},
+        {"result_check", tolerance > 0 ? "within " + std::to_string(tolerance) + " of the C++ reference"
+                                       : "bit-identical to the C++ reference"},
+        {"mode",
+         fusionMode ? "fusion: step(k) fused into one pass vs k passes (fuseSubsteps off), same run" : "single steps"},
+        {"results", json::array()},
+        {"fusion", json::array()},
+        {"ratios", json::array()},
+        {"auto", json::array()}};
     std::sort(sizes.begin(), sizes.end(), std::greater<>()); // largest first, on memory nothing has used yet
-    std::printf("%-22s %10s %10s %12s %8s %9s %11s %10s %s\n", "variant", "elements", "ms/step", "Melem/s", "GB/s", "GL calls", "glGetError", "buffers MB",
-                "result (vs C++ reference)");
+    std::printf("%-22s %10s %10s %12s %8s %9s %11s %10s %s\n", "variant", "elements", "ms/step", "Melem/s", "GB/s",
+                "GL calls", "glGetError", "buffers MB", "result (vs C++ reference)");
 
     for (long long n : sizes) {
         std::mt19937 rng(7);
@@ -151,7 +163,9 @@ int main(int argc, char** argv) {
         for (auto& x : initial) x = dist(rng);
         std::vector<float> pos(std::size_t(n) * 4), vel(std::size_t(n) * 4);
         for (std::size_t e = 0; e < std::size_t(n); ++e)
-            for (int i = 0; i < 4; ++i) pos[e * 4 + std::size_t(i)] = initial[e * 8 + std::size_t(i)], vel[e * 4 + std::size_t(i)] = initial[e * 8 + 4 + std::size_t(i)];
+            for (int i = 0; i < 4; ++i)
+                pos[e * 4 + std::size_t(i)] = initial[e * 8 + std::size_t(i)],
+                            vel[e * 4 + std::size_t(i)] = initial[e * 8 + 4 + std::size_t(i)];
 
         // Every variant of this size is set up before any is timed, then timed in rounds (one step
         // of each per round): no variant runs on memory another just freed (on the H200 that
@@ -188,22 +202,28 @@ int main(int argc, char** argv) {
             r.result = [h, n] { return readFloats(h->current(), std::size_t(n) * 8); };
         });
         add("engine_tf_interleaved", true, [&](Run& r) {
-            auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)), b = std::make_shared<Buffer>(device, stateFormat, n);
+            auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)),
+                 b = std::make_shared<Buffer>(device, stateFormat, n);
             auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}});
             r.step = [p, a, b] { p->step(); };
             r.result = [a] { return a->readAs<float>(); };
         });
         add("engine_tf_separate", true, [&](Run& r) {
             auto f0 = VertexFormat::interleaved({{attr(0)}}), f1 = VertexFormat::interleaved({{attr(1)}});
-            auto p0 = std::make_shared<Buffer>(device, f0, n, std::span<const float>(pos)), p1 = std::make_shared<Buffer>(device, f0, n);
-            auto v0 = std::make_shared<Buffer>(device, f1, n, std::span<const float>(vel)), v1 = std::make_shared<Buffer>(device, f1, n);
-            auto p = std::make_shared<Pipeline>(device, separate, std::vector<Entry>{{p0.get(), p1.get()}, {v0.get(), v1.get()}});
+            auto p0 = std::make_shared<Buffer>(device, f0, n, std::span<const float>(pos)),
+                 p1 = std::make_shared<Buffer>(device, f0, n);
+            auto v0 = std::make_shared<Buffer>(device, f1, n, std::span<const float>(vel)),
+                 v1 = std::make_shared<Buffer>(device, f1, n);
+            auto p = std::make_shared<Pipeline>(device, separate,
+                                                std::vector<Entry>{{p0.get(), p1.get()}, {v0.get(), v1.get()}});
             r.step = [p, p0, p1, v0, v1] { p->step(); };
             r.result = [p0, v0, n] {
                 auto ps = p0->readAs<float>(), vs = v0->readAs<float>();
                 std::vector<float> out(std::size_t(n) * 8);
                 for (std::size_t e = 0; e < std::size_t(n); ++e)
-                    for (int i = 0; i < 4; ++i) out[e * 8 + std::size_t(i)] = ps[e * 4 + std::size_t(i)], out[e * 8 + 4 + std::size_t(i)] = vs[e * 4 + std::size_t(i)];
+                    for (int i = 0; i < 4; ++i)
+                        out[e * 8 + std::size_t(i)] = ps[e * 4 + std::size_t(i)],
+                                    out[e * 8 + 4 + std::size_t(i)] = vs[e * 4 + std::size_t(i)];
                 return out;
             };
         });
@@ -215,8 +235,10 @@ int main(int argc, char** argv) {
                 r.result = [h, n] { return readFloats(h->current(), std::size_t(n) * 8); };
             });
             add("engine_compute", true, [&](Run& r) {
-                auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)), b = std::make_shared<Buffer>(device, stateFormat, n);
-                auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}}, PipelineOptions{.backend = Backend::Compute});
+                auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)),
+                     b = std::make_shared<Buffer>(device, stateFormat, n);
+                auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}},
+                                                    PipelineOptions{.backend = Backend::Compute});
                 r.step = [p, a, b] { p->step(); };
                 r.result = [a] { return a->readAs<float>(); };
             });
@@ -237,12 +259,15 @@ int main(int argc, char** argv) {
             for (long long k : substepCounts)
                 for (bool fuse : {true, false}) {
                     if (k == 1 && fuse) continue; // step(1) is one ordinary pass either way
-                    std::string name = std::string(fuse ? "fused_" : "passes_") + std::string(backendName(backend)) + "_k" + std::to_string(k);
+                    std::string name = std::string(fuse ? "fused_" : "passes_") + std::string(backendName(backend)) +
+                                       "_k" + std::to_string(k);
                     add(name, true, [&, backend, k, fuse](Run& r) {
-                        auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)), b = std::make_shared<Buffer>(device, stateFormat, n);
+                        auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)),
+                             b = std::make_shared<Buffer>(device, stateFormat, n);
                         auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}},
                                                             PipelineOptions{.backend = backend, .fuseSubsteps = fuse});
-                        if (fuse && !p->fusion().fused) throw std::runtime_error("bench_particles.vert does not fuse: " + p->fusion().reason);
+                        if (fuse && !p->fusion().fused)
+                            throw std::runtime_error("bench_particles.vert does not fuse: " + p->fusion().reason);
                         r.substeps = int(k);
                         r.step = [p, a, b, k] { p->step(int(k)); };
                         r.result = [a] { return a->readAs<float>(); };
@@ -290,12 +315,14 @@ int main(int argc, char** argv) {
             double ms = r.ms[r.ms.size() / 2];
             median[r.name] = ms;
             std::string problem;
-            if (r.result) problem = compareStates(r.result(), referenceAfter(r.stepsTaken), tolerance);
-            else if (r.check) problem = r.check();
-            std::string same = !problem.empty()  ? "DIFFERS: " + problem
+            if (r.result)
+                problem = compareStates(r.result(), referenceAfter(r.stepsTaken), tolerance);
+            else if (r.check)
+                problem = r.check();
+            std::string same = !problem.empty()            ? "DIFFERS: " + problem
                                : r.name == "cpp_reference" ? "bit-identical (the reference, run in the timed loop)"
-                               : r.result    ? (tolerance > 0 ? "matches" : "bit-identical")
-                                             : "copy verified";
+                               : r.result                  ? (tolerance > 0 ? "matches" : "bit-identical")
+                                                           : "copy verified";
             if (!problem.empty()) xfbbench::reportMismatch(mismatches, r.name, n, r.stepsTaken, problem);
             double bytes = double(n) * 32 * (r.name == "cpp_reference" ? 1 : 2);
             double passesPerCall = r.name.starts_with("passes_") ? r.substeps : 1; // memory traffic: once per pass
@@ -317,8 +344,9 @@ int main(int argc, char** argv) {
                         {"result_vs_cpp_reference", same}};
             if (r.memoryUsed) row["gpu_memory_used_bytes"] = *r.memoryUsed;
             report["results"].push_back(row);
-            std::printf("%-22s %10lld %10.3f %12.1f %8.1f %9s %11s %10.1f %s\n", r.name.c_str(), n, ms, double(n) / ms / 1000,
-                        row["effective_gb_per_s"].get<double>(), r.gpu ? std::to_string(r.glCalls.withoutGetError()).c_str() : "-",
+            std::printf("%-22s %10lld %10.3f %12.1f %8.1f %9s %11s %10.1f %s\n", r.name.c_str(), n, ms,
+                        double(n) / ms / 1000, row["effective_gb_per_s"].get<double>(),
+                        r.gpu ? std::to_string(r.glCalls.withoutGetError()).c_str() : "-",
                         r.gpu ? std::to_string(r.glCalls.getError).c_str() : "-", bytes / 1e6, same.c_str());
         }
         runs.clear();
@@ -326,14 +354,21 @@ int main(int argc, char** argv) {
             for (const char* b : {"tf", "compute"}) {
                 std::string single = std::string("passes_") + b + "_k1";
                 for (long long k : substepCounts) {
-                    std::string fused = std::string("fused_") + b + "_k" + std::to_string(k), passes = std::string("passes_") + b + "_k" + std::to_string(k);
+                    std::string fused = std::string("fused_") + b + "_k" + std::to_string(k),
+                                passes = std::string("passes_") + b + "_k" + std::to_string(k);
                     if (k == 1 || !median.count(fused) || !median.count(passes)) continue;
                     double fusedSub = median[fused] / double(k), passesSub = median[passes] / double(k);
-                    json f = {{"elements", n}, {"backend", b}, {"substeps", k}, {"fused_ms_per_substep", fusedSub}, {"passes_ms_per_substep", passesSub},
+                    json f = {{"elements", n},
+                              {"backend", b},
+                              {"substeps", k},
+                              {"fused_ms_per_substep", fusedSub},
+                              {"passes_ms_per_substep", passesSub},
                               {"passes_over_fused", passesSub / fusedSub},
-                              {"single_step_over_fused", median.count(single) ? json(median[single] / fusedSub) : json(nullptr)}};
+                              {"single_step_over_fused",
+                               median.count(single) ? json(median[single] / fusedSub) : json(nullptr)}};
                     report["fusion"].push_back(f);
-                    std::printf("  fusion %s k=%lld: fused %.4f ms/substep, %lld passes %.4f ms/substep: %.2fx\n", b, k, fusedSub, k, passesSub, passesSub / fusedSub);
+                    std::printf("  fusion %s k=%lld: fused %.4f ms/substep, %lld passes %.4f ms/substep: %.2fx\n", b, k,
+                                fusedSub, k, passesSub, passesSub / fusedSub);
                 }
             }
             continue; // the Auto probe and the single-step ratios belong to the default mode
@@ -341,7 +376,8 @@ int main(int argc, char** argv) {
         {
             Buffer a(device, stateFormat, n, std::span<const float>(initial)), b(device, stateFormat, n);
             Pipeline p(device, interleaved, {{&a, &b}}, {.backend = Backend::Auto});
-            report["auto"].push_back({{"elements", n}, {"chose", backendName(p.backend().backend)}, {"reason", p.backend().reason}});
+            report["auto"].push_back(
+                {{"elements", n}, {"chose", backendName(p.backend().backend)}, {"reason", p.backend().reason}});
             std::printf("  auto at %lld elements: %s\n", n, p.backend().reason.c_str());
         }
         auto ratio = [&](const char* a, const char* b) { return xfbbench::ratioOf(median, a, b); };
@@ -353,9 +389,12 @@ int main(int argc, char** argv) {
                   {"copy_call_over_engine_compute", ratio("copy_buffer_sub_data", "engine_compute")},
                   {"copy_call_over_engine_tf", ratio("copy_buffer_sub_data", "engine_tf_interleaved")}};
         report["ratios"].push_back(r);
-        std::printf("  ratios: engine/hand-written tf %s, compute %s; copy-kernel time / step time: engine compute %s, hand-written compute %s\n",
-                    r["engine_tf_over_handwritten_tf"].dump().c_str(), r["engine_compute_over_handwritten_compute"].dump().c_str(),
-                    r["copy_kernel_over_engine_compute"].dump().c_str(), r["copy_kernel_over_handwritten_compute"].dump().c_str());
+        std::printf("  ratios: engine/hand-written tf %s, compute %s; copy-kernel time / step time: engine compute %s, "
+                    "hand-written compute %s\n",
+                    r["engine_tf_over_handwritten_tf"].dump().c_str(),
+                    r["engine_compute_over_handwritten_compute"].dump().c_str(),
+                    r["copy_kernel_over_engine_compute"].dump().c_str(),
+                    r["copy_kernel_over_handwritten_compute"].dump().c_str());
     }
     return xfbbench::finishReport(report, jsonPath, mismatches, "result(s)", "every result matches its reference");
 }

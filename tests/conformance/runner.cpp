@@ -67,7 +67,8 @@ std::vector<std::uint32_t> rawRead(GLuint name, std::size_t words) {
     glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
     words = std::min(words, std::size_t(size / 4));
     std::vector<std::uint32_t> out(words, 0);
-    if (auto* p = static_cast<const std::uint32_t*>(glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(words * 4), GL_MAP_READ_BIT))) {
+    if (auto* p = static_cast<const std::uint32_t*>(
+            glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(words * 4), GL_MAP_READ_BIT))) {
         std::memcpy(out.data(), p, words * 4);
         glUnmapBuffer(GL_COPY_READ_BUFFER);
     }
@@ -75,11 +76,16 @@ std::vector<std::uint32_t> rawRead(GLuint name, std::size_t words) {
     return out;
 }
 
-void compareWords(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want, const std::string& what) {
-    check(got.size() == want.size(), what + ": " + std::to_string(got.size()) + " words, expected " + std::to_string(want.size()));
+void compareWords(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want,
+                  const std::string& what) {
+    check(got.size() == want.size(),
+          what + ": " + std::to_string(got.size()) + " words, expected " + std::to_string(want.size()));
     for (std::size_t i = 0; i < want.size(); ++i)
-        check(got[i] == want[i], what + ": word " + std::to_string(i) + " is " + hex(got[i]) + ", expected " + hex(want[i]) +
-                                     (want[i] == kSentinel ? " (the sentinel: never written)" : got[i] == kSentinel ? " (the sentinel: not written)" : ""));
+        check(got[i] == want[i], what + ": word " + std::to_string(i) + " is " + hex(got[i]) + ", expected " +
+                                     hex(want[i]) +
+                                     (want[i] == kSentinel  ? " (the sentinel: never written)"
+                                      : got[i] == kSentinel ? " (the sentinel: not written)"
+                                                            : ""));
 }
 
 xfb::VertexFormat formatOf(const json& format) {
@@ -101,7 +107,8 @@ xfb::DrawDesc drawOf(const json& op) {
     d.mode = mode ? *mode : xfb::DrawMode(op.value("rawMode", 1000)); // out-of-enum modes are a case of their own
     d.vertexCount = op.value("count", 0);
     if (op.contains("indices")) d.indices = op.at("indices").get<std::vector<std::uint32_t>>();
-    if (op.contains("restartIndex") && !op.at("restartIndex").is_null()) d.restartIndex = op.at("restartIndex").get<std::uint32_t>();
+    if (op.contains("restartIndex") && !op.at("restartIndex").is_null())
+        d.restartIndex = op.at("restartIndex").get<std::uint32_t>();
     return d;
 }
 
@@ -114,7 +121,8 @@ struct AppFeedback {
     // `holds`: a GL buffer of xfb's bound at index 0 instead of its own buffer (bound state only).
     void create(const std::string& how, GLuint holds = 0) {
         state = how;
-        const char* vs = "#version 300 es\nout vec4 v;\nvoid main() { v = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); gl_Position = vec4(0.0); }\n";
+        const char* vs = "#version 300 es\nout vec4 v;\nvoid main() { v = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); "
+                         "gl_Position = vec4(0.0); }\n";
         const char* fs = "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
         vertexShader = glCreateShader(GL_VERTEX_SHADER);
         glShaderSource(vertexShader, 1, &vs, nullptr);
@@ -149,11 +157,14 @@ struct AppFeedback {
     // Its state is as it left it and its capture goes on: vertex 1 after vertex 0.
     void verifyAndRelease() {
         if (!object) return;
-        check(getInt(GL_TRANSFORM_FEEDBACK_BINDING) == GLint(object), "app feedback: its transform feedback object is no longer bound");
-        check(getInt(GL_VERTEX_ARRAY_BINDING) == GLint(vertexArray), "app feedback: its vertex array is no longer bound");
+        check(getInt(GL_TRANSFORM_FEEDBACK_BINDING) == GLint(object),
+              "app feedback: its transform feedback object is no longer bound");
+        check(getInt(GL_VERTEX_ARRAY_BINDING) == GLint(vertexArray),
+              "app feedback: its vertex array is no longer bound");
         if (state != "bound") {
             check(getBool(GL_TRANSFORM_FEEDBACK_ACTIVE), "app feedback: its transform feedback is no longer active");
-            check(getBool(GL_TRANSFORM_FEEDBACK_PAUSED) == (state == "paused"), "app feedback: its paused state changed");
+            check(getBool(GL_TRANSFORM_FEEDBACK_PAUSED) == (state == "paused"),
+                  "app feedback: its paused state changed");
             check(getInt(GL_CURRENT_PROGRAM) == GLint(program), "app feedback: its program is no longer current");
             if (state == "paused") glResumeTransformFeedback();
             glDrawArrays(GL_POINTS, 1, 1);
@@ -203,13 +214,13 @@ GLenum targetOf(const std::string& name) {
 
 GLenum bindingQueryOf(GLenum target) {
     switch (target) {
-    case GL_ARRAY_BUFFER: return GL_ARRAY_BUFFER_BINDING;
-    case GL_UNIFORM_BUFFER: return GL_UNIFORM_BUFFER_BINDING;
-    case GL_PIXEL_PACK_BUFFER: return GL_PIXEL_PACK_BUFFER_BINDING;
-    case GL_PIXEL_UNPACK_BUFFER: return GL_PIXEL_UNPACK_BUFFER_BINDING;
-    case GL_COPY_READ_BUFFER: return GL_COPY_READ_BUFFER_BINDING;
-    case GL_COPY_WRITE_BUFFER: return GL_COPY_WRITE_BUFFER_BINDING;
-    default: return GL_TRANSFORM_FEEDBACK_BUFFER_BINDING;
+        case GL_ARRAY_BUFFER: return GL_ARRAY_BUFFER_BINDING;
+        case GL_UNIFORM_BUFFER: return GL_UNIFORM_BUFFER_BINDING;
+        case GL_PIXEL_PACK_BUFFER: return GL_PIXEL_PACK_BUFFER_BINDING;
+        case GL_PIXEL_UNPACK_BUFFER: return GL_PIXEL_UNPACK_BUFFER_BINDING;
+        case GL_COPY_READ_BUFFER: return GL_COPY_READ_BUFFER_BINDING;
+        case GL_COPY_WRITE_BUFFER: return GL_COPY_WRITE_BUFFER_BINDING;
+        default: return GL_TRANSFORM_FEEDBACK_BUFFER_BINDING;
     }
 }
 
@@ -225,11 +236,15 @@ public:
     void run() {
         createBuffers();
         const auto& ops = case_.at("run");
-        for (std::size_t i = 0; i < ops.size(); ++i) runOp(ops[i], "op " + std::to_string(i) + " (" + ops[i].at("op").get<std::string>() + ")");
-        for (const auto& [name, words] : case_.at("expect").items()) compareWords(readWords(name), words.get<std::vector<std::uint32_t>>(), "buffer " + name);
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            runOp(ops[i], "op " + std::to_string(i) + " (" + ops[i].at("op").get<std::string>() + ")");
+        for (const auto& [name, words] : case_.at("expect").items())
+            compareWords(readWords(name), words.get<std::vector<std::uint32_t>>(), "buffer " + name);
         verifyApp();
         std::vector<unsigned> foreign = device_.takeForeignErrors();
-        check(foreign.empty(), "xfb saw " + std::to_string(foreign.size()) + " GL error(s) pending at its calls, first " + (foreign.empty() ? "" : hex(foreign[0])));
+        check(foreign.empty(), "xfb saw " + std::to_string(foreign.size()) +
+                                   " GL error(s) pending at its calls, first " +
+                                   (foreign.empty() ? "" : hex(foreign[0])));
         GLenum error = glGetError();
         check(error == GL_NO_ERROR, "a GL error is pending after the case: " + hex(error));
     }
@@ -264,7 +279,8 @@ private:
             BufferSlot slot;
             slot.words = initial.size();
             if (b.contains("adoptOf")) {
-                slot.buffer = std::make_unique<xfb::Buffer>(xfb::Buffer::adopt(device_, format, count, buffers_.at(b.at("adoptOf").get<std::string>()).own));
+                slot.buffer = std::make_unique<xfb::Buffer>(
+                    xfb::Buffer::adopt(device_, format, count, buffers_.at(b.at("adoptOf").get<std::string>()).own));
             } else if (b.value("adopt", false)) {
                 glGenBuffers(1, &slot.own);
                 glBindBuffer(GL_COPY_WRITE_BUFFER, slot.own);
@@ -272,7 +288,8 @@ private:
                 glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
                 slot.buffer = std::make_unique<xfb::Buffer>(xfb::Buffer::adopt(device_, format, count, slot.own));
             } else {
-                slot.buffer = std::make_unique<xfb::Buffer>(device_, format, count, std::span<const std::uint32_t>(initial));
+                slot.buffer =
+                    std::make_unique<xfb::Buffer>(device_, format, count, std::span<const std::uint32_t>(initial));
             }
             buffers_.emplace(name, std::move(slot));
         }
@@ -295,7 +312,8 @@ private:
     template<class T>
     T& named(std::map<std::string, std::unique_ptr<T>>& objects, const std::string& name, const char* kind) {
         auto it = objects.find(name);
-        if (it == objects.end() || !it->second) throw CaseFailure{std::string("no ") + kind + " named " + name + " (its creation failed or was refused)"};
+        if (it == objects.end() || !it->second)
+            throw CaseFailure{std::string("no ") + kind + " named " + name + " (its creation failed or was refused)"};
         return *it->second;
     }
 
@@ -317,8 +335,10 @@ private:
             perform(kind, op, where);
         } catch (const xfb::Error& e) {
             check(!error.empty(), where + " threw " + e.what());
-            check(std::string(xfb::errorCodeName(e.code())) == error, where + " threw " + e.what() + ", expected " + error);
-            for (auto& [name, words] : before) compareWords(readWords(name), words, where + " was refused but buffer " + name + " changed");
+            check(std::string(xfb::errorCodeName(e.code())) == error,
+                  where + " threw " + e.what() + ", expected " + error);
+            for (auto& [name, words] : before)
+                compareWords(readWords(name), words, where + " was refused but buffer " + name + " changed");
             return;
         }
         check(error.empty(), where + " returned normally, expected " + error);
@@ -328,7 +348,8 @@ private:
         if (kind == "program") {
             xfb::ProgramDesc desc;
             desc.source = op.at("source").get<std::string>();
-            desc.capture.mode = *xfb::enumFromName<xfb::CaptureMode>(xfb::captureModeNames, op.at("mode").get<std::string>());
+            desc.capture.mode =
+                *xfb::enumFromName<xfb::CaptureMode>(xfb::captureModeNames, op.at("mode").get<std::string>());
             if (op.contains("varyings")) desc.capture.varyings = op.at("varyings").get<std::vector<std::string>>();
             desc.capture.portable = op.value("portable", true);
             std::string name = op.value("name", "main");
@@ -340,47 +361,66 @@ private:
             options.backend = backend_;
             std::string name = op.value("name", "p");
             pipelines_[name] = nullptr;
-            pipelines_[name] = std::make_unique<xfb::Pipeline>(device_, named(programs_, op.value("program", "main"), "program"), entriesOf(op), options);
+            pipelines_[name] = std::make_unique<xfb::Pipeline>(
+                device_, named(programs_, op.value("program", "main"), "program"), entriesOf(op), options);
         } else if (kind == "step") {
             auto& p = named(pipelines_, op.value("pipeline", "p"), "pipeline");
             for (int t = 0, times = op.value("times", 1); t < times; ++t) p.step(op.value("substeps", 1));
         } else if (kind == "stepChecked") {
             auto report = named(pipelines_, op.value("pipeline", "p"), "pipeline").stepChecked();
-            if (op.contains("written")) check(report.written == op.at("written").get<std::int64_t>(), where + ": written " + std::to_string(report.written));
+            if (op.contains("written"))
+                check(report.written == op.at("written").get<std::int64_t>(),
+                      where + ": written " + std::to_string(report.written));
         } else if (kind == "capture") {
             xfb::PrimitiveCaptureOptions options;
             if (op.contains("vertexCount")) options.vertexCount = op.at("vertexCount").get<std::int64_t>();
-            if (op.contains("expansion")) options.expansion = *xfb::enumFromName<xfb::Expansion>(xfb::expansionNames, op.at("expansion").get<std::string>());
+            if (op.contains("expansion"))
+                options.expansion =
+                    *xfb::enumFromName<xfb::Expansion>(xfb::expansionNames, op.at("expansion").get<std::string>());
             std::string name = op.value("name", "c");
             captures_[name] = nullptr;
-            captures_[name] = std::make_unique<xfb::PrimitiveCapture>(device_, named(programs_, op.value("program", "main"), "program"), entriesOf(op), options);
+            captures_[name] = std::make_unique<xfb::PrimitiveCapture>(
+                device_, named(programs_, op.value("program", "main"), "program"), entriesOf(op), options);
         } else if (kind == "draw") {
             auto count = named(captures_, op.value("capture", "c"), "capture").capture(drawOf(op));
-            if (op.contains("records")) check(count.records == op.at("records").get<std::int64_t>(), where + ": records " + std::to_string(count.records));
-            if (op.contains("primitives")) check(count.primitives == op.at("primitives").get<std::int64_t>(), where + ": primitives " + std::to_string(count.primitives));
+            if (op.contains("records"))
+                check(count.records == op.at("records").get<std::int64_t>(),
+                      where + ": records " + std::to_string(count.records));
+            if (op.contains("primitives"))
+                check(count.primitives == op.at("primitives").get<std::int64_t>(),
+                      where + ": primitives " + std::to_string(count.primitives));
         } else if (kind == "session") {
             std::vector<xfb::CapturePart> parts;
             for (const auto& p : op.at("parts"))
-                parts.push_back({drawOf(p), p.contains("program") ? &named(programs_, p.at("program").get<std::string>(), "program") : nullptr});
-            const auto& plan = named(captures_, op.value("capture", "c"), "capture").captureSession(parts, op.value("firstRecord", 0));
-            if (op.contains("endRecord")) check(plan.endRecord == op.at("endRecord").get<std::int64_t>(), where + ": endRecord " + std::to_string(plan.endRecord));
+                parts.push_back({drawOf(p), p.contains("program")
+                                                ? &named(programs_, p.at("program").get<std::string>(), "program")
+                                                : nullptr});
+            const auto& plan =
+                named(captures_, op.value("capture", "c"), "capture").captureSession(parts, op.value("firstRecord", 0));
+            if (op.contains("endRecord"))
+                check(plan.endRecord == op.at("endRecord").get<std::int64_t>(),
+                      where + ": endRecord " + std::to_string(plan.endRecord));
         } else if (kind == "upload") {
             auto data = op.at("data").get<std::vector<std::uint32_t>>();
-            slot(op.at("buffer").get<std::string>()).buffer->upload(std::span<const std::uint32_t>(data), op.value("offset", 0));
+            slot(op.at("buffer").get<std::string>())
+                .buffer->upload(std::span<const std::uint32_t>(data), op.value("offset", 0));
         } else if (kind == "read") {
             auto& s = slot(op.at("buffer").get<std::string>());
             auto bytes = s.buffer->read();
             std::vector<std::uint32_t> words(bytes.size() / 4);
             std::memcpy(words.data(), bytes.data(), words.size() * 4);
-            compareWords(words, op.at("expect").get<std::vector<std::uint32_t>>(), where + ": xfb's read of " + op.at("buffer").get<std::string>());
+            compareWords(words, op.at("expect").get<std::vector<std::uint32_t>>(),
+                         where + ": xfb's read of " + op.at("buffer").get<std::string>());
         } else if (kind == "readAsync") {
-            reads_[op.at("name").get<std::string>()] = std::make_unique<xfb::ReadbackRequest>(slot(op.at("buffer").get<std::string>()).buffer->readAsync());
+            reads_[op.at("name").get<std::string>()] =
+                std::make_unique<xfb::ReadbackRequest>(slot(op.at("buffer").get<std::string>()).buffer->readAsync());
         } else if (kind == "take") {
             auto& request = named(reads_, op.at("name").get<std::string>(), "read");
             auto bytes = request.take();
             std::vector<std::uint32_t> words(bytes.size() / 4);
             std::memcpy(words.data(), bytes.data(), words.size() * 4);
-            if (op.contains("expect")) compareWords(words, op.at("expect").get<std::vector<std::uint32_t>>(), where + ": the read");
+            if (op.contains("expect"))
+                compareWords(words, op.at("expect").get<std::vector<std::uint32_t>>(), where + ": the read");
         } else if (kind == "lose") {
             device_.contextLost();
         } else if (kind == "restore") {
@@ -391,16 +431,23 @@ private:
             const xfb::Declaration* declared = nullptr;
             for (const auto& u : program.shader().uniforms)
                 if (u.name == name) declared = &u;
-            std::vector<double> values = op.at("value").is_array() ? op.at("value").get<std::vector<double>>() : std::vector<double>{op.at("value").get<double>()};
+            std::vector<double> values = op.at("value").is_array() ? op.at("value").get<std::vector<double>>()
+                                                                   : std::vector<double>{op.at("value").get<double>()};
             // setUniform takes float, int (also for bool and samplers) or uint values.
             xfb::ScalarKind scalar = declared ? declared->type.kind : xfb::ScalarKind::Float;
             if (scalar != xfb::ScalarKind::Float && scalar != xfb::ScalarKind::UInt) scalar = xfb::ScalarKind::Int;
             std::vector<std::uint32_t> words;
             for (double v : values) {
                 std::uint32_t w;
-                if (scalar == xfb::ScalarKind::Float) { float f = float(v); std::memcpy(&w, &f, 4); }
-                else if (scalar == xfb::ScalarKind::UInt) w = std::uint32_t(v);
-                else { std::int32_t i = std::int32_t(v); std::memcpy(&w, &i, 4); }
+                if (scalar == xfb::ScalarKind::Float) {
+                    float f = float(v);
+                    std::memcpy(&w, &f, 4);
+                } else if (scalar == xfb::ScalarKind::UInt)
+                    w = std::uint32_t(v);
+                else {
+                    std::int32_t i = std::int32_t(v);
+                    std::memcpy(&w, &i, 4);
+                }
                 words.push_back(w);
             }
             program.setUniform(name, scalar, std::as_bytes(std::span<const std::uint32_t>(words)));
@@ -417,7 +464,8 @@ private:
             appBindings_.push_back({target, name});
         } else if (op.contains("bindBase")) {
             GLenum target = targetOf(op.at("bindBase").get<std::string>());
-            GLuint index = op.at("index").get<GLuint>(), name = slot(op.at("buffer").get<std::string>()).buffer->glName();
+            GLuint index = op.at("index").get<GLuint>(),
+                   name = slot(op.at("buffer").get<std::string>()).buffer->glName();
             glBindBufferBase(target, index, name);
             appIndexed_.push_back({target, index, name});
             appBindings_.push_back({target, name}); // glBindBufferBase binds the generic point too
@@ -432,8 +480,10 @@ private:
             glVertexAttribPointer(location, 4, GL_FLOAT, GL_FALSE, 16, nullptr);
             glBindBuffer(GL_ARRAY_BUFFER, GLuint(savedArray));
         } else if (op.contains("feedback")) {
-            if (op.contains("holds") && op.at("feedback") != "bound") throw CaseFailure{where + ": holds is for a bound (not active) feedback object only"};
-            appFeedback_.create(op.at("feedback").get<std::string>(), op.contains("holds") ? slot(op.at("holds").get<std::string>()).buffer->glName() : 0);
+            if (op.contains("holds") && op.at("feedback") != "bound")
+                throw CaseFailure{where + ": holds is for a bound (not active) feedback object only"};
+            appFeedback_.create(op.at("feedback").get<std::string>(),
+                                op.contains("holds") ? slot(op.at("holds").get<std::string>()).buffer->glName() : 0);
         } else if (op.contains("respecify")) {
             GLint saved = getInt(GL_COPY_WRITE_BUFFER_BINDING);
             glBindBuffer(GL_COPY_WRITE_BUFFER, slot(op.at("respecify").get<std::string>()).buffer->glName());
@@ -448,17 +498,23 @@ private:
     // The application's state is as it made it; then it is released.
     void verifyApp() {
         for (auto [target, name] : appBindings_)
-            check(getInt(bindingQueryOf(target)) == GLint(name), "the application's binding " + hex(target) + " no longer holds its buffer " + std::to_string(name));
+            check(getInt(bindingQueryOf(target)) == GLint(name),
+                  "the application's binding " + hex(target) + " no longer holds its buffer " + std::to_string(name));
         for (auto [target, index, name] : appIndexed_) {
             GLint bound = -1;
-            glGetIntegeri_v(target == GL_UNIFORM_BUFFER ? GL_UNIFORM_BUFFER_BINDING : GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, index, &bound);
-            check(bound == GLint(name), "the application's indexed binding " + std::to_string(index) + " no longer holds its buffer");
+            glGetIntegeri_v(target == GL_UNIFORM_BUFFER ? GL_UNIFORM_BUFFER_BINDING
+                                                        : GL_TRANSFORM_FEEDBACK_BUFFER_BINDING,
+                            index, &bound);
+            check(bound == GLint(name),
+                  "the application's indexed binding " + std::to_string(index) + " no longer holds its buffer");
         }
         if (appVertexArray_) {
-            check(getInt(GL_VERTEX_ARRAY_BINDING) == GLint(appVertexArray_), "the application's vertex array is no longer bound");
+            check(getInt(GL_VERTEX_ARRAY_BINDING) == GLint(appVertexArray_),
+                  "the application's vertex array is no longer bound");
             GLint attribBuffer = -1;
             glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &attribBuffer);
-            check(attribBuffer == GLint(appVertexArrayBuffer_), "the application's vertex array no longer reads its buffer");
+            check(attribBuffer == GLint(appVertexArrayBuffer_),
+                  "the application's vertex array no longer reads its buffer");
         }
         appFeedback_.verifyAndRelease();
         releaseApp();
@@ -481,7 +537,8 @@ private:
 };
 
 // Why a case does not apply to a runtime (table.mjs notApplicable(), the same rules), or "".
-std::string notApplicable(const json& c, const std::string& runtime, const std::vector<std::string>& tags, const xfb::Limits& limits) {
+std::string notApplicable(const json& c, const std::string& runtime, const std::vector<std::string>& tags,
+                          const xfb::Limits& limits) {
     for (const auto& [key, reason] : c.at("na").items())
         if (key == runtime || std::find(tags.begin(), tags.end(), key) != tags.end()) return reason.get<std::string>();
     const std::map<std::string, int> have = {{"maxVertexAttribs", limits.maxVertexAttribs},
@@ -494,7 +551,8 @@ std::string notApplicable(const json& c, const std::string& runtime, const std::
         std::smatch m;
         std::string s = text.get<std::string>();
         auto it = have.find(name);
-        if (it == have.end() || !std::regex_match(s, m, rule)) throw CaseFailure{"unknown limit rule " + name + " " + s + " (a table error)"};
+        if (it == have.end() || !std::regex_match(s, m, rule))
+            throw CaseFailure{"unknown limit rule " + name + " " + s + " (a table error)"};
         int value = std::stoi(m[2]);
         bool ok = m[1] == ">=" ? it->second >= value : it->second < value;
         if (!ok) return "needs " + name + " " + s + "; this runtime has " + std::to_string(it->second);
@@ -530,13 +588,13 @@ int main(int argc, char** argv) {
             // A driver may answer an ES 3.0 request with ES 3.2 and compute (NVIDIA ignores Mesa's cap):
             // that runtime has the tags of gles32's.
             const auto& runtimes = table.at("runtimes");
-            auto tags = (runtimes.contains(runtime) ? runtimes.at(runtime) : runtimes.at("gles32." + runtime.substr(runtime.find('.') + 1))).get<std::vector<std::string>>();
+            auto tags = (runtimes.contains(runtime) ? runtimes.at(runtime)
+                                                    : runtimes.at("gles32." + runtime.substr(runtime.find('.') + 1)))
+                            .get<std::vector<std::string>>();
             std::string reason, failure;
             try {
                 reason = notApplicable(c, runtime, tags, device.limits());
-            } catch (const CaseFailure& f) {
-                failure = f.message;
-            }
+            } catch (const CaseFailure& f) { failure = f.message; }
             if (!reason.empty()) {
                 std::printf("N/A   %s %s: %s\n", runtime.c_str(), id.c_str(), reason.c_str());
                 ++totals[runtime][2];
@@ -544,20 +602,20 @@ int main(int argc, char** argv) {
             }
             try {
                 if (failure.empty()) CaseRun(device, c, backend).run();
-            } catch (const CaseFailure& f) {
-                failure = f.message;
-            } catch (const std::exception& e) {
+            } catch (const CaseFailure& f) { failure = f.message; } catch (const std::exception& e) {
                 failure = std::string("unexpected exception: ") + e.what();
             }
             while (glGetError() != GL_NO_ERROR) {} // a failed case's error must not fail the next one
             device.takeForeignErrors();
-            std::printf("%s  %s %s%s%s\n", failure.empty() ? "PASS" : "FAIL", runtime.c_str(), id.c_str(), failure.empty() ? "" : "\n      ", failure.c_str());
+            std::printf("%s  %s %s%s%s\n", failure.empty() ? "PASS" : "FAIL", runtime.c_str(), id.c_str(),
+                        failure.empty() ? "" : "\n      ", failure.c_str());
             ++totals[runtime][failure.empty() ? 0 : 1];
         }
     }
     int cases = 0, failed = 0;
     for (const auto& [runtime, t] : totals) {
-        std::printf("%s: %d cases, %d pass, %d fail, %d not applicable\n", runtime.c_str(), t[0] + t[1] + t[2], t[0], t[1], t[2]);
+        std::printf("%s: %d cases, %d pass, %d fail, %d not applicable\n", runtime.c_str(), t[0] + t[1] + t[2], t[0],
+                    t[1], t[2]);
         cases += t[0] + t[1] + t[2];
         failed += t[1];
     }

@@ -60,7 +60,8 @@ int run() {
 
     int wrong = 0;
     try {
-        xfb::Program broken(device, {"#version 300 es\nin vec4 position;\nout vec4 out_position;\nvoid main() { out_position = undeclared; }\n"});
+        xfb::Program broken(device, {"#version 300 es\nin vec4 position;\nout vec4 out_position;\nvoid main() { "
+                                     "out_position = undeclared; }\n"});
         std::printf("consumer: a shader that does not compile was accepted\n");
         ++wrong;
     } catch (const xfb::Error& e) {
@@ -72,10 +73,13 @@ int run() {
     for (std::size_t k = 0; k < reference.size(); ++k)
         if (k >= result.size() || result[k] != reference[k]) {
             if (++wrong <= 5)
-                std::printf("consumer: value %zu is %g, expected %g\n", k, k < result.size() ? result[k] : -1.0f, reference[k]);
+                std::printf("consumer: value %zu is %g, expected %g\n", k, k < result.size() ? result[k] : -1.0f,
+                            reference[k]);
         }
-    std::printf("consumer: %d particles, %d steps, element 5 = (%g %g %g %g)\n", count, steps, result[40], result[41], result[42], result[43]);
-    std::printf("consumer: %s (%d of %zu checks failed: values against the reference, ShaderCompile caught)\n", wrong ? "FAIL" : "PASS", wrong, reference.size() + 1);
+    std::printf("consumer: %d particles, %d steps, element 5 = (%g %g %g %g)\n", count, steps, result[40], result[41],
+                result[42], result[43]);
+    std::printf("consumer: %s (%d of %zu checks failed: values against the reference, ShaderCompile caught)\n",
+                wrong ? "FAIL" : "PASS", wrong, reference.size() + 1);
     return wrong ? 1 : 0;
 }
 

@@ -16,12 +16,12 @@ namespace xfb::fuzz {
 namespace {
 
 // Checked in every build type (assert() would vanish from release builds).
-#define XFB_FUZZ_EXPECT(condition)                                                                   \
-    do {                                                                                             \
-        if (!(condition)) {                                                                          \
-            std::fprintf(stderr, "planner invariant broken: %s (%s:%d)\n", #condition, __FILE__, __LINE__); \
-            std::abort();                                                                            \
-        }                                                                                            \
+#define XFB_FUZZ_EXPECT(condition)                                                                                     \
+    do {                                                                                                               \
+        if (!(condition)) {                                                                                            \
+            std::fprintf(stderr, "planner invariant broken: %s (%s:%d)\n", #condition, __FILE__, __LINE__);            \
+            std::abort();                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 constexpr std::int64_t kCount = 3; // elements per step in the planned pass
@@ -46,10 +46,12 @@ void checkCapture(const CapturePlan& plan, const CaptureOptions& options, const 
         }
         XFB_FUZZ_EXPECT(plan.buffers[0].stride == offset && total <= limits.maxInterleavedComponents);
     } else {
-        XFB_FUZZ_EXPECT(plan.buffers.size() == plan.varyings.size() && int(plan.varyings.size()) <= limits.maxSeparateAttribs);
+        XFB_FUZZ_EXPECT(plan.buffers.size() == plan.varyings.size() &&
+                        int(plan.varyings.size()) <= limits.maxSeparateAttribs);
         for (std::size_t i = 0; i < plan.varyings.size(); ++i) {
             XFB_FUZZ_EXPECT(plan.buffers[i].stride == plan.varyings[i].bytes() && plan.buffers[i].binding == int(i));
-            XFB_FUZZ_EXPECT(plan.varyings[i].components() <= limits.maxSeparateComponents && plan.varyings[i].components() <= 4);
+            XFB_FUZZ_EXPECT(plan.varyings[i].components() <= limits.maxSeparateComponents &&
+                            plan.varyings[i].components() <= 4);
         }
     }
 }
@@ -59,11 +61,13 @@ std::vector<EmitDesc> emitsOf(const ShaderInterface& shader) {
     std::vector<EmitDesc> emits;
     if (!shader.findOutput("emit_count")) return emits;
     for (const Declaration& o : shader.outputs)
-        if (o.name.starts_with("emit_") && o.name != "emit_count" && emits.size() < 4) emits.push_back({o.name, "emit_count"});
+        if (o.name.starts_with("emit_") && o.name != "emit_count" && emits.size() < 4)
+            emits.push_back({o.name, "emit_count"});
     return emits;
 }
 
-template <class F> bool attempt(F&& f) {
+template<class F>
+bool attempt(F&& f) {
     try {
         f();
         return true;
@@ -75,7 +79,8 @@ template <class F> bool attempt(F&& f) {
 void planEverything(std::string_view source, const ShaderInterface& shader, const Limits& limits, bool translate) {
     std::vector<AttributeSlot> slots;
     if (!attempt([&] { slots = planAttributes(shader, limits); })) return;
-    for (const AttributeSlot& s : slots) XFB_FUZZ_EXPECT(s.location >= 0 && s.location + s.locationCount <= limits.maxVertexAttribs);
+    for (const AttributeSlot& s : slots)
+        XFB_FUZZ_EXPECT(s.location >= 0 && s.location + s.locationCount <= limits.maxVertexAttribs);
 
     for (CaptureMode mode : {CaptureMode::Interleaved, CaptureMode::Separate}) {
         CaptureOptions options{mode, {}, true};
@@ -94,8 +99,11 @@ void planEverything(std::string_view source, const ShaderInterface& shader, cons
         }
         bool formatsFit = true;
         for (const OutputLayout& layout : capture.buffers) {
-            if (layout.fields.size() > 16) formatsFit = false; // more fields than a format has semantics for
-            else entries.push_back({std::nullopt, BufferDesc{layout.asVertexFormat(), std::uint64_t(kCount) * std::uint64_t(layout.stride)}});
+            if (layout.fields.size() > 16)
+                formatsFit = false; // more fields than a format has semantics for
+            else
+                entries.push_back({std::nullopt, BufferDesc{layout.asVertexFormat(),
+                                                            std::uint64_t(kCount) * std::uint64_t(layout.stride)}});
         }
         if (!formatsFit) continue;
         std::vector<EmitDesc> emits = emitsOf(shader);
@@ -108,20 +116,27 @@ void planEverything(std::string_view source, const ShaderInterface& shader, cons
                 break;
             }
             VertexFormat f = VertexFormat::interleaved({{attr(0), *type, components}});
-            entries.push_back({std::nullopt, BufferDesc{f, std::uint64_t(kCount) * std::uint64_t(d->arraySize) * std::uint64_t(f.stride)}});
+            entries.push_back({std::nullopt, BufferDesc{f, std::uint64_t(kCount) * std::uint64_t(d->arraySize) *
+                                                               std::uint64_t(f.stride)}});
         }
         if (emits.empty())
             while (entries.size() > slots.size() + capture.buffers.size()) entries.pop_back();
 
         PassPlan pass;
-        if (!attempt([&] { pass = planPass(slots, capture, entries, slots.empty() ? std::optional<std::int64_t>(kCount) : std::nullopt,
-                                           OutputSizing::PerElement, emits.size()); }))
+        if (!attempt([&] {
+                pass = planPass(slots, capture, entries,
+                                slots.empty() ? std::optional<std::int64_t>(kCount) : std::nullopt,
+                                OutputSizing::PerElement, emits.size());
+            }))
             continue;
         XFB_FUZZ_EXPECT(pass.count == kCount && pass.outputs.size() == capture.buffers.size());
-        for (const OutputBinding& o : pass.outputs) XFB_FUZZ_EXPECT(o.bytesPerStep == std::uint64_t(kCount) * std::uint64_t(o.stride));
+        for (const OutputBinding& o : pass.outputs)
+            XFB_FUZZ_EXPECT(o.bytesPerStep == std::uint64_t(kCount) * std::uint64_t(o.stride));
 
         EmitPlan emitPlan;
-        if (!emits.empty() && !attempt([&] { emitPlan = planEmits(shader, capture, emits, entries, pass.emitEntries); })) emits.clear();
+        if (!emits.empty() &&
+            !attempt([&] { emitPlan = planEmits(shader, capture, emits, entries, pass.emitEntries); }))
+            emits.clear();
         // The translation reads the source again: once per mode, with the portable limits only
         // (GLSL 4.30 for interleaved, ES 3.10 for separate), to keep the fuzzer fast.
         if (!translate) continue;
@@ -142,7 +157,8 @@ void runPlanner(std::string_view source) {
     checkDeclarations(shader.inputs);
     checkDeclarations(shader.outputs);
     checkDeclarations(shader.uniforms);
-    XFB_FUZZ_EXPECT(int(shader.inputs.size() + shader.outputs.size() + shader.uniforms.size()) <= limits::maxDeclarations);
+    XFB_FUZZ_EXPECT(int(shader.inputs.size() + shader.outputs.size() + shader.uniforms.size()) <=
+                    limits::maxDeclarations);
     // The portable minimums, and limits as wide as a desktop driver's (llvmpipe reports 64 separate components).
     planEverything(source, shader, Limits::portable(), true);
     planEverything(source, shader, Limits{16, 64, 4, 128}, false);

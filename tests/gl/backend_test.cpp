@@ -11,7 +11,9 @@ using namespace xfbtest;
 namespace {
 // 777 particles, some of which respawn within a few steps.
 struct Particles : ParticleSim {
-    explicit Particles(Device& dev) : ParticleSim(dev, 777, 0.0625f, {0.25f, -9.75f, 0.0f}, 13, [](std::size_t e) { return 0.125f * float(e % 13); }) {}
+    explicit Particles(Device& dev)
+        : ParticleSim(dev, 777, 0.0625f, {0.25f, -9.75f, 0.0f}, 13,
+                      [](std::size_t e) { return 0.125f * float(e % 13); }) {}
 };
 
 // Without compute (the ES 3.0 run) a compute-only test checks the refusal instead: asking for
@@ -21,7 +23,8 @@ bool refusesCompute(Device& dev) {
     if (dev.capabilities().compute) return false;
     Particles p(dev);
     Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n);
-    std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute}), ErrorCode::Unsupported);
+    std::string msg =
+        XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute}), ErrorCode::Unsupported);
     CHECK(contains(msg, "OpenGL ES 3.1+"));
     Pipeline pipeline(dev, p.program, {{&a, &b}});
     msg = XFB_REQUIRE_ERROR(pipeline.setBackend(Backend::Compute), ErrorCode::Unsupported);
@@ -45,7 +48,9 @@ TEST_CASE_FIXTURE(GlTest, "switching backend between steps gives the same state 
     Pipeline switching(dev, p.program, {{&a2, &b2}});
     std::vector<float> ref = p.initial;
     for (int step = 0; step < 50; ++step) {
-        if (step % 7 == 3) switching.setBackend(switching.backend().backend == Backend::Compute ? Backend::TransformFeedback : Backend::Compute);
+        if (step % 7 == 3)
+            switching.setBackend(switching.backend().backend == Backend::Compute ? Backend::TransformFeedback
+                                                                                 : Backend::Compute);
         steady.step();
         switching.step();
         p.advance(ref);
@@ -93,7 +98,8 @@ TEST_CASE_FIXTURE(GlTest, "auto measures both backends once per context and shap
     requireEqual(a.readAs<float>(), ref, "one step after auto");
 }
 
-TEST_CASE_FIXTURE(GlTest, "a shader the compute path cannot express: an error for Compute, transform feedback for Auto") {
+TEST_CASE_FIXTURE(GlTest,
+                  "a shader the compute path cannot express: an error for Compute, transform feedback for Auto") {
     const char* src = "#version 300 es\nuniform highp sampler2D table;\nin vec4 p;\nout vec4 out_p;\n"
                       "void main() { out_p = p + texture(table, p.xy); }";
     Program program(dev, {src, {}, {}, "sampling"});
@@ -141,7 +147,8 @@ TEST_CASE_FIXTURE(GlTest, "gl_Position and gl_PointSize can be captured on both 
     }
     for (Backend backend : backendsOf(dev)) {
         CAPTURE(backendName(backend));
-        Program program(dev, {src, {CaptureMode::Interleaved, {"gl_Position", "gl_PointSize", "out_w"}}, {}, "builtins"});
+        Program program(dev,
+                        {src, {CaptureMode::Interleaved, {"gl_Position", "gl_PointSize", "out_w"}}, {}, "builtins"});
         Buffer in(dev, vec4Format(0), 32, view(data));
         Buffer out(dev, program.capture().buffers[0].asVertexFormat(), 32);
         Pipeline pipeline(dev, program, {{&in, nullptr}, {nullptr, &out}}, {.backend = backend});
@@ -202,7 +209,8 @@ TEST_CASE_FIXTURE(GlTest, "the compute work-group size comes from the device lim
     std::vector<float> ref = p.initial;
     p.advance(ref);
     requireEqual(a.readAs<float>(), ref, "a step with 64-wide groups");
-    std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute, .workGroupSize = 1 << 20}),
-                                        ErrorCode::InvalidArgument);
+    std::string msg =
+        XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&a, &b}}, {.backend = Backend::Compute, .workGroupSize = 1 << 20}),
+                          ErrorCode::InvalidArgument);
     CHECK(contains(msg, "work-group size"));
 }

@@ -24,15 +24,19 @@ struct Mesh {
     Program program;
     Buffer input;
     Mesh(Device& dev, std::int64_t n, CaptureMode mode = CaptureMode::Interleaved)
-        : n(n), vertices(pseudoRandom(std::size_t(n) * 6, -1.0f, 1.0f, 7u)),
+        : n(n),
+          vertices(pseudoRandom(std::size_t(n) * 6, -1.0f, 1.0f, 7u)),
           program(dev, {std::string(xfb_shaders::capture_mesh_vert), {mode}, {}, "mesh"}),
-          input(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), n, view(vertices)) {
+          input(dev,
+                VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}),
+                n, view(vertices)) {
         program.setUniform("u_scale", 2.0f);
     }
     // What the shader writes for vertex v: the C++ reference, in the interleaved layout.
     std::array<float, kRecordFloats> record(std::uint32_t v) const {
         const float* p = &vertices[v * 6];
-        return {p[0] * 2.0f, p[1] * 2.0f, p[2] * 2.0f + float(v), p[3] * 2.0f, p[5], -p[4], 1.0f, p[4] * 2.0f, p[5] * 2.0f};
+        return {p[0] * 2.0f, p[1] * 2.0f, p[2] * 2.0f + float(v), p[3] * 2.0f, p[5], -p[4], 1.0f,
+                p[4] * 2.0f, p[5] * 2.0f};
     }
     std::vector<float> expected(const std::vector<std::uint32_t>& sources) const {
         std::vector<float> out;
@@ -45,7 +49,9 @@ struct Mesh {
 };
 
 VertexFormat recordFormat() {
-    return VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}, {attr(2), ComponentType::Float32, 2}});
+    return VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4},
+                                      {attr(1), ComponentType::Float32, 3},
+                                      {attr(2), ComponentType::Float32, 2}});
 }
 
 // The expansions this context can run: the engine's everywhere, the driver's on desktop GL.
@@ -62,8 +68,10 @@ std::vector<std::uint32_t> glRecordOrder(const DrawDesc& draw) {
     if (draw.indices.empty())
         for (std::uint32_t v = 0; v < std::uint32_t(draw.vertexCount); ++v) runs[0].push_back(v);
     for (std::uint32_t i : draw.indices) {
-        if (draw.restartIndex && i == *draw.restartIndex) runs.emplace_back();
-        else runs.back().push_back(i);
+        if (draw.restartIndex && i == *draw.restartIndex)
+            runs.emplace_back();
+        else
+            runs.back().push_back(i);
     }
     std::vector<std::uint32_t> out;
     for (const auto& r : runs) {
@@ -72,21 +80,33 @@ std::vector<std::uint32_t> glRecordOrder(const DrawDesc& draw) {
             for (std::size_t k : at) out.push_back(r[k]);
         };
         switch (draw.mode) {
-        case DrawMode::Points: for (std::size_t i = 0; i < n; ++i) emit({i}); break;
-        case DrawMode::Lines: for (std::size_t i = 0; i + 1 < n; i += 2) emit({i, i + 1}); break;
-        case DrawMode::LineStrip: for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1}); break;
-        case DrawMode::LineLoop:
-            for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1});
-            if (n >= 2) emit({n - 1, 0});
-            break;
-        case DrawMode::Triangles: for (std::size_t i = 0; i + 2 < n; i += 3) emit({i, i + 1, i + 2}); break;
-        case DrawMode::TriangleStrip:
-            for (std::size_t i = 0; i + 2 < n; ++i) {
-                if (i % 2) emit({i + 1, i, i + 2});
-                else emit({i, i + 1, i + 2});
-            }
-            break;
-        case DrawMode::TriangleFan: for (std::size_t i = 0; i + 2 < n; ++i) emit({0, i + 1, i + 2}); break;
+            case DrawMode::Points:
+                for (std::size_t i = 0; i < n; ++i) emit({i});
+                break;
+            case DrawMode::Lines:
+                for (std::size_t i = 0; i + 1 < n; i += 2) emit({i, i + 1});
+                break;
+            case DrawMode::LineStrip:
+                for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1});
+                break;
+            case DrawMode::LineLoop:
+                for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1});
+                if (n >= 2) emit({n - 1, 0});
+                break;
+            case DrawMode::Triangles:
+                for (std::size_t i = 0; i + 2 < n; i += 3) emit({i, i + 1, i + 2});
+                break;
+            case DrawMode::TriangleStrip:
+                for (std::size_t i = 0; i + 2 < n; ++i) {
+                    if (i % 2)
+                        emit({i + 1, i, i + 2});
+                    else
+                        emit({i, i + 1, i + 2});
+                }
+                break;
+            case DrawMode::TriangleFan:
+                for (std::size_t i = 0; i + 2 < n; ++i) emit({0, i + 1, i + 2});
+                break;
         }
     }
     return out;
@@ -121,7 +141,8 @@ TEST_CASE_FIXTURE(GlTest, "a 4-vertex triangle strip captures 2 triangles: 6 rec
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "a buffer too small for the records is refused before drawing, with both sizes, nothing is written") {
+TEST_CASE_FIXTURE(GlTest,
+                  "a buffer too small for the records is refused before drawing, with both sizes, nothing is written") {
     Mesh mesh(dev, 4);
     Buffer small(dev, recordFormat(), 4); // 144 bytes: 4 of the 6 records
     std::vector<float> sentinel(4 * kRecordFloats, 42.0f);
@@ -139,7 +160,8 @@ TEST_CASE_FIXTURE(GlTest, "a buffer too small for the records is refused before 
     requireEqual(got, want, "one triangle, then the untouched tail");
 }
 
-TEST_CASE_FIXTURE(GlTest, "every mode, indexed and with primitive restart: the GL's expansion, the engine's and the reference agree byte for byte") {
+TEST_CASE_FIXTURE(GlTest, "every mode, indexed and with primitive restart: the GL's expansion, the engine's and the "
+                          "reference agree byte for byte") {
     Mesh mesh(dev, 40);
     constexpr std::uint32_t kRestart = 0xFFFFFFFFu;
     std::vector<std::uint32_t> indices;
@@ -159,7 +181,8 @@ TEST_CASE_FIXTURE(GlTest, "every mode, indexed and with primitive restart: the G
             for (Expansion e : expansionsOf(dev)) {
                 CAPTURE(expansionName(e));
                 Buffer out(dev, recordFormat(), 200);
-                PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}}, {std::nullopt, e});
+                PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}},
+                                         {std::nullopt, e});
                 CaptureCount c = capture.capture(draw);
                 REQUIRE(std::size_t(c.records) * kRecordFloats == want.size());
                 requireEqual(firstFloats(out, want.size()), want, "captured records");
@@ -174,7 +197,9 @@ TEST_CASE_FIXTURE(GlTest, "separate mode: lines captured into one buffer per var
         uv(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 2}}), 10);
     for (Expansion e : expansionsOf(dev)) {
         CAPTURE(expansionName(e));
-        PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &pos}, {nullptr, &nrm}, {nullptr, &uv}}, {std::nullopt, e});
+        PrimitiveCapture capture(dev, mesh.program,
+                                 {{&mesh.input, nullptr}, {nullptr, &pos}, {nullptr, &nrm}, {nullptr, &uv}},
+                                 {std::nullopt, e});
         CaptureCount c = capture.capture({DrawMode::LineLoop, 5});
         CHECK(c.records == 10);
         CHECK(c.bytes == std::vector<std::uint64_t>{160, 120, 80});
@@ -198,15 +223,18 @@ TEST_CASE_FIXTURE(GlTest, "bad draws and entries get clear errors") {
     out.upload(view(sentinel));
     PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}});
     CHECK(contains(XFB_REQUIRE_ERROR(capture.drawCaptured(), ErrorCode::InvalidArgument), "nothing was captured yet"));
-    std::string msg = XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 0, {0, 1, 9}}), ErrorCode::InvalidArgument);
+    std::string msg =
+        XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 0, {0, 1, 9}}), ErrorCode::InvalidArgument);
     CHECK(contains(msg, "index 9 at position 2 is outside the 4 input vertices"));
-    CHECK(contains(XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 6}), ErrorCode::InvalidArgument), "the inputs hold 4"));
+    CHECK(contains(XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 6}), ErrorCode::InvalidArgument),
+                   "the inputs hold 4"));
     requireEqual(out.readAs<float>(), sentinel, "the output after the refused captures");
     capture.capture({DrawMode::Triangles, 3});
     CHECK(contains(XFB_REQUIRE_ERROR(capture.drawCaptured(std::nullopt, 0), ErrorCode::InvalidArgument), "instances"));
     XFB_REQUIRE_ERROR(PrimitiveCapture(dev, mesh.program, {{&out, &spare}}), ErrorCode::InvalidArgument);
     if (dev.capabilities().es) {
-        msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}}, {std::nullopt, Expansion::Driver}),
+        msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}},
+                                                 {std::nullopt, Expansion::Driver}),
                                 ErrorCode::Unsupported);
         CHECK(contains(msg, "Expansion::Engine"));
     }
@@ -252,8 +280,10 @@ void main() { out_position = a_position; gl_Position = a_position; }
 }
 
 TEST_CASE_FIXTURE(GlTest, "a capture reads the latest state of a Pipeline, whose buffer names swap every step") {
-    const char* step = "#version 300 es\nin vec4 a_position;\nout vec4 out_position;\nvoid main() { out_position = a_position + vec4(1.0, 0.0, 0.0, 0.0); }\n";
-    const char* mesh = "#version 300 es\nin vec4 a_position;\nout vec4 out_position;\nvoid main() { out_position = a_position * 2.0; }\n";
+    const char* step = "#version 300 es\nin vec4 a_position;\nout vec4 out_position;\nvoid main() { out_position = "
+                       "a_position + vec4(1.0, 0.0, 0.0, 0.0); }\n";
+    const char* mesh = "#version 300 es\nin vec4 a_position;\nout vec4 out_position;\nvoid main() { out_position = "
+                       "a_position * 2.0; }\n";
     Program simulation(dev, {step, {}, {}, "step"}), meshProgram(dev, {mesh, {}, {}, "mesh"});
     std::vector<float> initial = pseudoRandom(16, -1.0f, 1.0f, 9u);
     Buffer state(dev, vec4Format(0), 4, view(initial)), scratch(dev, vec4Format(0), 4);
@@ -274,12 +304,14 @@ TEST_CASE_FIXTURE(GlTest, "a capture reads the latest state of a Pipeline, whose
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "a handle moved from answers XFB_DISPOSED naming its class and the fix, for every handle class") {
+TEST_CASE_FIXTURE(GlTest,
+                  "a handle moved from answers XFB_DISPOSED naming its class and the fix, for every handle class") {
     Mesh mesh(dev, 4);
     Buffer out(dev, recordFormat(), 6);
     PrimitiveCapture capture(dev, mesh.program, {{&mesh.input, nullptr}, {nullptr, &out}});
     Buffer scratch(dev, mesh.input.format(), 4);
-    Program doubling(dev, {"#version 300 es\nin vec4 p; out vec4 out_p; void main() { out_p = p * 2.0; }", {}, {}, "double"});
+    Program doubling(
+        dev, {"#version 300 es\nin vec4 p; out vec4 out_p; void main() { out_p = p * 2.0; }", {}, {}, "double"});
     Buffer state(dev, vec4Format(0), 4), next(dev, vec4Format(0), 4);
     Pipeline pipeline(dev, doubling, {{&state, &next}});
     PrimitiveCapture capturedInto = std::move(capture);

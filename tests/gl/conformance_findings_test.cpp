@@ -18,7 +18,8 @@ constexpr float kSentinel = -12345.0f;
 std::vector<float> sentinelFloats(std::size_t n) { return std::vector<float>(n, kSentinel); }
 
 // Writes one vec4 per vertex from gl_VertexID alone: [id, 1, 2, 3].
-constexpr const char* kIdShader = "#version 300 es\nout vec4 out_p;\nvoid main() { out_p = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); }";
+constexpr const char* kIdShader =
+    "#version 300 es\nout vec4 out_p;\nvoid main() { out_p = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); }";
 
 std::vector<float> idRecords(int n) {
     std::vector<float> v;
@@ -29,7 +30,8 @@ std::vector<float> idRecords(int n) {
 } // namespace
 
 // Finding 6: a DrawMode outside the enum was a successful capture of nothing on ES.
-TEST_CASE_FIXTURE(GlTest, "finding 6: a DrawMode outside the enum is refused by capture, sessions and every draw, naming the value") {
+TEST_CASE_FIXTURE(
+    GlTest, "finding 6: a DrawMode outside the enum is refused by capture, sessions and every draw, naming the value") {
     const auto bad = static_cast<DrawMode>(42);
     Program program(dev, {kIdShader, {}, {}, "modes"});
     const auto sentinel = sentinelFloats(16 * 4);
@@ -60,11 +62,13 @@ TEST_CASE_FIXTURE(GlTest, "finding 6: a DrawMode outside the enum is refused by 
     requireEqual(out.readAs<float>(), want, "the session's records");
 
     if (dev.capabilities().compute) {
-        const char* src = "#version 300 es\nout vec4 out_p;\nout vec4 emit_s[2];\nflat out int emit_n;\n"
-                          "void main() { out_p = vec4(1.0); emit_n = 1; emit_s[0] = vec4(2.0); emit_s[1] = vec4(3.0); }";
+        const char* src =
+            "#version 300 es\nout vec4 out_p;\nout vec4 emit_s[2];\nflat out int emit_n;\n"
+            "void main() { out_p = vec4(1.0); emit_n = 1; emit_s[0] = vec4(2.0); emit_s[1] = vec4(3.0); }";
         Program emitting(dev, {src, {}, {}, "emitting"});
         Buffer state(dev, vec4Format(0), 8), sparks(dev, vec4Format(0), 16);
-        Pipeline pipeline(dev, emitting, {{nullptr, &state}, {nullptr, &sparks}}, {.count = 8, .backend = Backend::Compute, .emits = {{"emit_s", "emit_n"}}});
+        Pipeline pipeline(dev, emitting, {{nullptr, &state}, {nullptr, &sparks}},
+                          {.count = 8, .backend = Backend::Compute, .emits = {{"emit_s", "emit_n"}}});
         pipeline.step();
         msg = XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_n", bad), ErrorCode::InvalidArgument);
         CHECK(contains(msg, "42"));
@@ -102,7 +106,8 @@ std::vector<Expansion> expansionsOf(const Device& dev) {
 } // namespace
 
 // Finding 5: after other code re-specified an output buffer smaller, capture() reported success.
-TEST_CASE_FIXTURE(GlTest, "finding 5: a capture or session into an output buffer that other code re-specified smaller is refused, writing nothing") {
+TEST_CASE_FIXTURE(GlTest, "finding 5: a capture or session into an output buffer that other code re-specified smaller "
+                          "is refused, writing nothing") {
     Program program(dev, {kIdShader, {}, {}, "respecified"});
     for (Expansion e : expansionsOf(dev)) {
         CAPTURE(expansionName(e));
@@ -129,7 +134,9 @@ TEST_CASE_FIXTURE(GlTest, "finding 5: a capture or session into an output buffer
 
 // Finding 5, Pipeline::stepChecked: refused (XFB_SHORT_WRITE, not swapped) on every backend, and
 // without drawing into the shrunk buffer.
-TEST_CASE_FIXTURE(GlTest, "finding 5: a checked step into an output that other code re-specified smaller writes nothing on every backend") {
+TEST_CASE_FIXTURE(
+    GlTest,
+    "finding 5: a checked step into an output that other code re-specified smaller writes nothing on every backend") {
     Program program(dev, {kIdShader, {}, {}, "respecified"});
     for (Backend b : backendsOf(dev)) {
         CAPTURE(backendName(b));
@@ -152,8 +159,10 @@ struct ApplicationFeedback {
     GLuint program = 0, buffer = 0, feedback = 0, vertexArray = 0;
     ApplicationFeedback() {
         program = glCreateProgram();
-        const char* sources[2] = {"#version 300 es\nout vec4 v;\nvoid main() { v = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); gl_Position = vec4(0.0); }\n",
-                                  "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n"};
+        const char* sources[2] = {
+            "#version 300 es\nout vec4 v;\nvoid main() { v = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); gl_Position = "
+            "vec4(0.0); }\n",
+            "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n"};
         const GLenum stages[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
         for (int i = 0; i < 2; ++i) {
             GLuint s = glCreateShader(stages[i]);
@@ -213,7 +222,8 @@ struct ApplicationFeedback {
 
 // Finding 2: xfb calls inside the application's transform feedback ended it (its next draw
 // failed) or left GL_INVALID_OPERATION pending.
-TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's active or paused transform feedback is refused before touching GL") {
+TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's active or paused transform feedback is "
+                          "refused before touching GL") {
     Program program(dev, {kIdShader, {}, {}, "inside"});
     const auto sentinel = sentinelFloats(32);
     Buffer pipelineOut(dev, vec4Format(0), 8, view(sentinel)), captureOut(dev, vec4Format(0), 8, view(sentinel));
@@ -231,23 +241,36 @@ TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's ac
         if (paused) glPauseTransformFeedback();
         REQUIRE(glGetError() == GL_NO_ERROR);
         std::vector<std::pair<const char*, std::function<void()>>> calls = {
-            {"Program", [&] { Program p(dev, {kIdShader, {}, {}, "new"}); }},
+            {"Program",
+             [&] {
+                 Program p(dev, {kIdShader, {}, {}, "new"});
+             }},
             {"Buffer", [&] { Buffer b(dev, vec4Format(0), 4); }},
             {"Buffer::adopt", [&] { (void)Buffer::adopt(dev, vec4Format(0), 2, app.buffer); }},
             {"upload", [&] { pipelineOut.upload(std::span<const std::byte>(bytes)); }},
             {"read", [&] { (void)pipelineOut.read(); }},
             {"readAsync", [&] { (void)pipelineOut.readAsync(); }},
             {"bindAsVertexInput", [&] { pipelineOut.bindAsVertexInput(0, attr(0)); }},
-            {"Pipeline", [&] { Pipeline p(dev, program, {{nullptr, &pipelineOut}}, {.count = 8}); }},
-            {"PrimitiveCapture", [&] { PrimitiveCapture c(dev, program, {{nullptr, &captureOut}}, {.vertexCount = 8}); }},
+            {"Pipeline",
+             [&] {
+                 Pipeline p(dev, program, {{nullptr, &pipelineOut}}, {.count = 8});
+             }},
+            {"PrimitiveCapture",
+             [&] {
+                 PrimitiveCapture c(dev, program, {{nullptr, &captureOut}}, {.vertexCount = 8});
+             }},
             {"step", [&] { pipeline.step(); }},
             {"step(3)", [&] { pipeline.step(3); }},
             {"stepChecked", [&] { (void)pipeline.stepChecked(); }},
             {"beginCheckedStep", [&] { pipeline.beginCheckedStep(); }},
             {"setBackend", [&] { pipeline.setBackend(Backend::TransformFeedback); }},
             {"drawEmitted", [&] { pipeline.drawEmitted("emit_n", DrawMode::Points); }},
-            {"capture", [&] { (void)capture.capture({DrawMode::Points, 8}); }},
-            {"captureSession", [&] {
+            {"capture",
+             [&] {
+                 (void)capture.capture({DrawMode::Points, 8});
+             }},
+            {"captureSession",
+             [&] {
                  std::vector<CapturePart> parts{{{DrawMode::Points, 2}}};
                  (void)capture.captureSession(parts);
              }},
@@ -273,21 +296,26 @@ TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's ac
         if (paused) glResumeTransformFeedback();
         app.finish();
         CHECK(glGetError() == GL_NO_ERROR);
-        requireEqual(glFloats(app.buffer, 32), {0.0f, 1.0f, 2.0f, 3.0f, 1.0f, 1.0f, 2.0f, 3.0f}, "the application's capture");
+        requireEqual(glFloats(app.buffer, 32), {0.0f, 1.0f, 2.0f, 3.0f, 1.0f, 1.0f, 2.0f, 3.0f},
+                     "the application's capture");
     }
     requireEqual(pipelineOut.readAs<float>(), sentinel, "xfb's pipeline output, unchanged");
     requireEqual(captureOut.readAs<float>(), captured, "xfb's capture output, unchanged");
     CHECK(pipeline.stepsTaken() == 0);
     // Afterwards xfb runs as before.
     pipeline.step();
-    requireEqual(pipelineOut.readAs<float>(), idRecords(8), "a step after the application ended its transform feedback");
+    requireEqual(pipelineOut.readAs<float>(), idRecords(8),
+                 "a step after the application ended its transform feedback");
 }
 
 // Finding 1: a declared, captured output that no code path writes captured leftovers (3, 5, 7, ...)
 // on GL 4.5 and ES 3.0, transform feedback and compute, where WebGL2 and WebGPU give 0.
-TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output the shader never writes reads 0 on every backend, fused or not, and in captures") {
+TEST_CASE_FIXTURE(
+    GlTest,
+    "finding 1: a captured output the shader never writes reads 0 on every backend, fused or not, and in captures") {
     const char* unwritten = "#version 300 es\nout vec4 out_a;\nout vec4 out_b;\n"
-                            "void main() {\n  out_a = vec4(float(gl_VertexID), 1.0, 2.0, 3.0);\n  if (gl_VertexID > 100) out_b = vec4(7.0);\n}";
+                            "void main() {\n  out_a = vec4(float(gl_VertexID), 1.0, 2.0, 3.0);\n  if (gl_VertexID > "
+                            "100) out_b = vec4(7.0);\n}";
     // The same with a state the substeps of step(3) feed (fused: one pass of three substeps).
     const char* stateful = "#version 300 es\nin vec4 a_p;\nout vec4 out_a;\nout vec4 out_b;\n"
                            "void main() {\n  out_a = a_p + vec4(1.0);\n  if (gl_VertexID > 100) out_b = vec4(7.0);\n}";
@@ -300,7 +328,8 @@ TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output the shader never writes 
         }
         return out;
     };
-    const VertexFormat pair = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}});
+    const VertexFormat pair =
+        VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}});
     for (CaptureMode mode : {CaptureMode::Interleaved, CaptureMode::Separate}) {
         CAPTURE(captureModeName(mode));
         Program program(dev, {unwritten, {mode}, {}, "unwritten"});
@@ -313,7 +342,8 @@ TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output the shader never writes 
                 pipeline.step();
                 requireEqual(out.readAs<float>(), interleave(ids, zeros), "interleaved [out_a, out_b]");
             } else {
-                Buffer a(dev, vec4Format(0), 8, view(sentinelFloats(32))), c(dev, vec4Format(1), 8, view(sentinelFloats(32)));
+                Buffer a(dev, vec4Format(0), 8, view(sentinelFloats(32))),
+                    c(dev, vec4Format(1), 8, view(sentinelFloats(32)));
                 Pipeline pipeline(dev, program, {{nullptr, &a}, {nullptr, &c}}, {.count = 8, .backend = b});
                 pipeline.step();
                 requireEqual(a.readAs<float>(), ids, "out_a");
@@ -340,8 +370,10 @@ TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output the shader never writes 
                 capture.capture({DrawMode::Points, 8});
                 requireEqual(out.readAs<float>(), interleave(ids, zeros), "captured [out_a, out_b]");
             } else {
-                Buffer a(dev, vec4Format(0), 8, view(sentinelFloats(32))), c(dev, vec4Format(1), 8, view(sentinelFloats(32)));
-                PrimitiveCapture capture(dev, program, {{nullptr, &a}, {nullptr, &c}}, {.vertexCount = 8, .expansion = e});
+                Buffer a(dev, vec4Format(0), 8, view(sentinelFloats(32))),
+                    c(dev, vec4Format(1), 8, view(sentinelFloats(32)));
+                PrimitiveCapture capture(dev, program, {{nullptr, &a}, {nullptr, &c}},
+                                         {.vertexCount = 8, .expansion = e});
                 capture.capture({DrawMode::Points, 8});
                 requireEqual(a.readAs<float>(), ids, "captured out_a");
                 requireEqual(c.readAs<float>(), zeros, "captured out_b");
@@ -354,8 +386,10 @@ TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output the shader never writes 
 // to drop it, a misleading XFB_VARYING_OPTIMIZED_AWAY).
 TEST_CASE_FIXTURE(GlTest, "finding 1: a captured output no statement assigns reads 0 on every backend") {
     // s_extra: a struct output, not captured, zeroed in the compute shader through xfb_zero_S().
-    const char* src = "#version 300 es\nstruct S { vec4 a; vec2 b; };\nout vec4 out_a;\nout vec4 out_c;\nout S s_extra;\n"
-                      "void main() { out_a = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); if (gl_VertexID > 100) s_extra.b = vec2(1.0); }";
+    const char* src =
+        "#version 300 es\nstruct S { vec4 a; vec2 b; };\nout vec4 out_a;\nout vec4 out_c;\nout S s_extra;\n"
+        "void main() { out_a = vec4(float(gl_VertexID), 1.0, 2.0, 3.0); if (gl_VertexID > 100) s_extra.b = vec2(1.0); "
+        "}";
     Program program(dev, {src, {CaptureMode::Separate}, {}, "never-written"});
     for (Backend b : backendsOf(dev)) {
         CAPTURE(backendName(b));
@@ -387,9 +421,11 @@ std::vector<std::string> driverVaryings(const Program& program) {
 // Finding 3: ANGLE (WebGL2 in Chromium) refuses to link a whole array in glTransformFeedbackVaryings;
 // the driver gets element names (or, in separate mode, one packed vector) for the same bytes, and
 // an element name is a varying of its own.
-TEST_CASE_FIXTURE(GlTest, "finding 3: array varyings are captured as their elements, and an element alone, with the same bytes on every backend") {
+TEST_CASE_FIXTURE(GlTest, "finding 3: array varyings are captured as their elements, and an element alone, with the "
+                          "same bytes on every backend") {
     const char* src = "#version 300 es\nout vec2 out_r[2];\nout float out_f;\n"
-                      "void main() {\n  float id = float(gl_VertexID);\n  out_r[0] = vec2(id, 10.0 + id);\n  out_r[1] = vec2(20.0 + id, 30.0 + id);\n"
+                      "void main() {\n  float id = float(gl_VertexID);\n  out_r[0] = vec2(id, 10.0 + id);\n  out_r[1] "
+                      "= vec2(20.0 + id, 30.0 + id);\n"
                       "  out_f = 40.0 + id;\n}";
     constexpr int n = 8;
     // Element e's values: r0 = (e, 10+e), r1 = (20+e, 30+e), f = 40+e.
@@ -406,10 +442,21 @@ TEST_CASE_FIXTURE(GlTest, "finding 3: array varyings are captured as their eleme
         std::vector<std::string> driver;          // what the driver was asked to capture
     };
     const std::vector<Case> cases = {
-        {"interleaved, whole array", {CaptureMode::Interleaved}, {values({0, 10, 20, 30, 40})}, {"xfb_packed_out_r_0 x1", "xfb_packed_out_r_1 x1", "out_f x1"}},
-        {"separate, whole array", {CaptureMode::Separate}, {values({0, 10, 20, 30}), values({40})}, {"xfb_packed_out_r x1", "out_f x1"}},
-        {"interleaved, one element", {CaptureMode::Interleaved, {"out_r[1]", "out_f"}}, {values({20, 30, 40})}, {"xfb_packed_out_r_1 x1", "out_f x1"}},
-        {"separate, elements", {CaptureMode::Separate, {"out_r[1]", "out_f", "out_r[0]"}}, {values({20, 30}), values({40}), values({0, 10})},
+        {"interleaved, whole array",
+         {CaptureMode::Interleaved},
+         {values({0, 10, 20, 30, 40})},
+         {"xfb_packed_out_r_0 x1", "xfb_packed_out_r_1 x1", "out_f x1"}},
+        {"separate, whole array",
+         {CaptureMode::Separate},
+         {values({0, 10, 20, 30}), values({40})},
+         {"xfb_packed_out_r x1", "out_f x1"}},
+        {"interleaved, one element",
+         {CaptureMode::Interleaved, {"out_r[1]", "out_f"}},
+         {values({20, 30, 40})},
+         {"xfb_packed_out_r_1 x1", "out_f x1"}},
+        {"separate, elements",
+         {CaptureMode::Separate, {"out_r[1]", "out_f", "out_r[0]"}},
+         {values({20, 30}), values({40}), values({0, 10})},
          {"xfb_packed_out_r_1 x1", "out_f x1", "xfb_packed_out_r_0 x1"}},
     };
     for (const Case& c : cases) {
@@ -421,29 +468,39 @@ TEST_CASE_FIXTURE(GlTest, "finding 3: array varyings are captured as their eleme
         for (Backend b : backendsOf(dev)) {
             CAPTURE(backendName(b));
             std::vector<Buffer> outs;
-            for (const auto& layout : plan.buffers) outs.emplace_back(dev, layout.asVertexFormat(), n, view(sentinelFloats(std::size_t(layout.stride / 4 * n))));
+            for (const auto& layout : plan.buffers)
+                outs.emplace_back(dev, layout.asVertexFormat(), n,
+                                  view(sentinelFloats(std::size_t(layout.stride / 4 * n))));
             std::vector<Entry> entries;
             for (const auto& o : outs) entries.push_back({nullptr, &o});
             Pipeline pipeline(dev, program, entries, {.count = n, .backend = b});
             pipeline.step();
-            for (std::size_t i = 0; i < outs.size(); ++i) requireEqual(outs[i].readAs<float>(), c.expected[i], "a captured buffer");
+            for (std::size_t i = 0; i < outs.size(); ++i)
+                requireEqual(outs[i].readAs<float>(), c.expected[i], "a captured buffer");
         }
         std::vector<Buffer> outs;
-        for (const auto& layout : plan.buffers) outs.emplace_back(dev, layout.asVertexFormat(), n, view(sentinelFloats(std::size_t(layout.stride / 4 * n))));
+        for (const auto& layout : plan.buffers)
+            outs.emplace_back(dev, layout.asVertexFormat(), n,
+                              view(sentinelFloats(std::size_t(layout.stride / 4 * n))));
         std::vector<Entry> entries;
         for (const auto& o : outs) entries.push_back({nullptr, &o});
         PrimitiveCapture capture(dev, program, entries, {.vertexCount = n});
         capture.capture({DrawMode::Points, n});
-        for (std::size_t i = 0; i < outs.size(); ++i) requireEqual(outs[i].readAs<float>(), c.expected[i], "a primitive capture's buffer");
+        for (std::size_t i = 0; i < outs.size(); ++i)
+            requireEqual(outs[i].readAs<float>(), c.expected[i], "a primitive capture's buffer");
     }
 }
 
 // Finding 4: outputs over the varying-vector limit failed at link with a misleading
 // XFB_VARYING_OPTIMIZED_AWAY (WebGL2: 32 vec4 over MAX_VARYING_VECTORS 31).
-TEST_CASE_FIXTURE(GlTest, "finding 4: the varying-vector limit is queried, outputs at it link and one row past it is XFB_VARYING_VECTORS") {
+TEST_CASE_FIXTURE(
+    GlTest,
+    "finding 4: the varying-vector limit is queried, outputs at it link and one row past it is XFB_VARYING_VECTORS") {
     GLint v = 0;
-    if (dev.capabilities().es) glGetIntegerv(GL_MAX_VARYING_VECTORS, &v);
-    else glGetIntegerv(GL_MAX_VERTEX_OUTPUT_COMPONENTS, &v), v = v / 4 - 1; // one vector kept for gl_Position
+    if (dev.capabilities().es)
+        glGetIntegerv(GL_MAX_VARYING_VECTORS, &v);
+    else
+        glGetIntegerv(GL_MAX_VERTEX_OUTPUT_COMPONENTS, &v), v = v / 4 - 1; // one vector kept for gl_Position
     CHECK(dev.limits().maxVaryingVectors == v);
     REQUIRE(v >= 15);
     MESSAGE("varying vectors: ", v);
@@ -452,11 +509,15 @@ TEST_CASE_FIXTURE(GlTest, "finding 4: the varying-vector limit is queried, outpu
         std::string s = "#version 300 es\n";
         for (int i = 0; i < rows; ++i) s += "out vec4 out_v" + std::to_string(i) + ";\n";
         s += "void main() {\n";
-        for (int i = 0; i < rows; ++i) s += "  out_v" + std::to_string(i) + " = vec4(float(gl_VertexID + " + std::to_string(i) + "));\n";
+        for (int i = 0; i < rows; ++i)
+            s += "  out_v" + std::to_string(i) + " = vec4(float(gl_VertexID + " + std::to_string(i) + "));\n";
         return s + "}\n";
     };
-    Program atLimit(dev, {shader(v), {CaptureMode::Interleaved, {"out_v0", "out_v" + std::to_string(v - 1)}}, {}, "at the limit"});
-    Buffer out(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}}), 4);
+    Program atLimit(
+        dev, {shader(v), {CaptureMode::Interleaved, {"out_v0", "out_v" + std::to_string(v - 1)}}, {}, "at the limit"});
+    Buffer out(dev,
+               VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}}),
+               4);
     Pipeline pipeline(dev, atLimit, {{nullptr, &out}}, {.count = 4});
     pipeline.step();
     std::vector<float> want;
@@ -465,7 +526,8 @@ TEST_CASE_FIXTURE(GlTest, "finding 4: the varying-vector limit is queried, outpu
         for (int c = 0; c < 4; ++c) want.push_back(float(e + v - 1));
     }
     requireEqual(out.readAs<float>(), want, "the first and last of the outputs at the limit");
-    std::string msg = XFB_REQUIRE_ERROR(Program(dev, {shader(v + 1), {CaptureMode::Interleaved, {"out_v0"}}, {}, "over"}), ErrorCode::VaryingVectors);
+    std::string msg = XFB_REQUIRE_ERROR(
+        Program(dev, {shader(v + 1), {CaptureMode::Interleaved, {"out_v0"}}, {}, "over"}), ErrorCode::VaryingVectors);
     CHECK(contains(msg, std::to_string(v + 1) + " rows"));
     CHECK(contains(msg, "MAX_VARYING_VECTORS is " + std::to_string(v)));
     CHECK(glGetError() == GL_NO_ERROR);

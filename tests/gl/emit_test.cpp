@@ -41,12 +41,16 @@ struct Split {
     Program program;
     Buffer state, scratch;
     Split(Device& dev, std::int64_t n)
-        : n(n), particles(pseudoRandom(std::size_t(n) * 4, -8.0f, 8.0f, 11u)), program(dev, {kSplitShader, {}, {}, "split"}),
-          state(dev, vec4Format(0), n, view(withEnergies())), scratch(dev, vec4Format(0), n) {
+        : n(n),
+          particles(pseudoRandom(std::size_t(n) * 4, -8.0f, 8.0f, 11u)),
+          program(dev, {kSplitShader, {}, {}, "split"}),
+          state(dev, vec4Format(0), n, view(withEnergies())),
+          scratch(dev, vec4Format(0), n) {
         program.setUniform("u_threshold", 0.5f);
     }
     std::vector<float>& withEnergies() {
-        for (std::int64_t i = 0; i < n; ++i) particles[std::size_t(i) * 4 + 3] = 0.5f * float((i * 7) % 11); // 0 .. 5: counts -1 .. 9
+        for (std::int64_t i = 0; i < n; ++i)
+            particles[std::size_t(i) * 4 + 3] = 0.5f * float((i * 7) % 11); // 0 .. 5: counts -1 .. 9
         return particles;
     }
     // The reference: the next state, and the sparks and colours in input order.
@@ -91,8 +95,10 @@ bool refusedWithoutCompute(Device& dev) {
     if (dev.capabilities().compute) return false;
     Split split(dev, 8);
     Buffer sparks(dev, vec4Format(0), 24), colors(dev, vec2Format(), 24);
-    std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting()),
-                                        ErrorCode::Unsupported);
+    std::string msg = XFB_REQUIRE_ERROR(
+        Pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}},
+                 emitting()),
+        ErrorCode::Unsupported);
     CHECK(contains(msg, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+"));
     requireEqual(split.state.readAs<float>(), split.particles, "state after the refusal");
     return true;
@@ -100,7 +106,8 @@ bool refusedWithoutCompute(Device& dev) {
 
 } // namespace
 
-TEST_CASE_FIXTURE(GlTest, "emitted records land in input order, byte for byte as the reference, with the totals on the GPU") {
+TEST_CASE_FIXTURE(GlTest,
+                  "emitted records land in input order, byte for byte as the reference, with the totals on the GPU") {
     if (refusedWithoutCompute(dev)) return;
     // 70000 elements: a three-level prefix sum with 32-wide groups (256 counts per group), two with 256.
     for (int groupSize : {32, 256}) {
@@ -109,7 +116,8 @@ TEST_CASE_FIXTURE(GlTest, "emitted records land in input order, byte for byte as
         auto ref = split.reference();
         const std::size_t records = ref.sparks.size() / 4;
         Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n);
-        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting(groupSize));
+        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}},
+                          emitting(groupSize));
         CHECK(pipeline.backend().backend == Backend::Compute);
         pipeline.stepChecked();
         requireEqual(split.state.readAs<float>(), ref.state, "state");
@@ -126,7 +134,8 @@ TEST_CASE_FIXTURE(GlTest, "emitted records land in input order, byte for byte as
         std::vector<std::uint32_t> words(8);
         std::memcpy(words.data(), raw.data(), 32);
         auto groups = std::uint32_t((records + std::size_t(groupSize) - 1) / std::size_t(groupSize));
-        CHECK(words == std::vector<std::uint32_t>{std::uint32_t(records), 1, 0, 0, groups, 1, 1, std::uint32_t(records)});
+        CHECK(words ==
+              std::vector<std::uint32_t>{std::uint32_t(records), 1, 0, 0, groups, 1, 1, std::uint32_t(records)});
     }
 }
 
@@ -136,18 +145,22 @@ TEST_CASE_FIXTURE(GlTest, "the emitted output is identical across repeated runs 
     for (int run = 0; run < 4; ++run) {
         Split split(dev, 3000);
         Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n);
-        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting(run % 2 ? 64 : 128));
+        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}},
+                          emitting(run % 2 ? 64 : 128));
         pipeline.step();
         const std::int64_t written = pipeline.emitted()[0].written;
         REQUIRE(written > 0); // 3000 elements with energies 0..5 emit thousands of sparks
         auto bytes = sparks.read();
         bytes.resize(std::size_t(written) * 16);
-        if (run == 0) first = bytes;
-        else CHECK_MESSAGE(bytes == first, "run ", run, " differs from run 0");
+        if (run == 0)
+            first = bytes;
+        else
+            CHECK_MESSAGE(bytes == first, "run ", run, " differs from run 0");
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "exceeding the capacity: an error with the numbers and no swap, or a clamp that keeps the first records") {
+TEST_CASE_FIXTURE(
+    GlTest, "exceeding the capacity: an error with the numbers and no swap, or a clamp that keeps the first records") {
     if (refusedWithoutCompute(dev)) return;
     Split split(dev, 200);
     auto ref = split.reference();
@@ -155,7 +168,8 @@ TEST_CASE_FIXTURE(GlTest, "exceeding the capacity: an error with the numbers and
     Buffer sparks(dev, vec4Format(0), 100), colors(dev, vec2Format(), 150); // the budget holds 100
     REQUIRE(records > 100);
     {
-        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting());
+        Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}},
+                          emitting());
         const unsigned before = split.state.glName();
         std::string msg = XFB_REQUIRE_ERROR(pipeline.stepChecked(), ErrorCode::Capacity);
         CHECK(contains(msg, "emitted " + std::to_string(records) + " records for budget 'emit_count'"));
@@ -166,7 +180,8 @@ TEST_CASE_FIXTURE(GlTest, "exceeding the capacity: an error with the numbers and
         CHECK(r.overflowed());
         CHECK(r.written == 100);
     }
-    Pipeline clamped(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting(0, EmitOverflow::Clamp));
+    Pipeline clamped(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}},
+                     emitting(0, EmitOverflow::Clamp));
     CHECK(clamped.stepChecked().written == split.n);
     auto r = clamped.emitted()[0];
     CHECK(r.requested == records);
@@ -197,7 +212,8 @@ void main() {
     const int n = 20;
     std::vector<float> init(n * 4, 1.0f);
     Buffer state(dev, vec4Format(0), n, view(init)), scratch(dev, vec4Format(0), n);
-    Buffer sparks(dev, vec4Format(0), 2 * n), smoke(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), 4 * n);
+    Buffer sparks(dev, vec4Format(0), 2 * n),
+        smoke(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), 4 * n);
     PipelineOptions o;
     o.backend = Backend::Compute;
     o.emits = {{"emit_spark", "emit_sparks"}, {"emit_smoke", "emit_puffs"}};
@@ -218,9 +234,10 @@ void main() {
     // Draw the smoke records as points, one pixel each along a row: lit pixels = the GPU's count.
     Offscreen row(64, 1);
     row.clear();
-    GLuint draw = linkDrawProgram(
-        "#version 300 es\nvoid main() { gl_Position = vec4(-1.0 + (2.0 * float(gl_VertexID) + 1.0) / 64.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }\n",
-        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+    GLuint draw =
+        linkDrawProgram("#version 300 es\nvoid main() { gl_Position = vec4(-1.0 + (2.0 * float(gl_VertexID) + 1.0) / "
+                        "64.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }\n",
+                        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
     GLuint vao = 0;
     glUseProgram(draw);
     glGenVertexArrays(1, &vao);
@@ -229,7 +246,9 @@ void main() {
     auto lit = row.lit();
     CHECK(std::count(lit.begin(), lit.end(), true) == std::ptrdiff_t(wantSmoke.size()));
     row.clear();
-    CHECK(contains(XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_nothing", DrawMode::Points), ErrorCode::InvalidArgument), "emit_sparks, emit_puffs"));
+    CHECK(
+        contains(XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_nothing", DrawMode::Points), ErrorCode::InvalidArgument),
+                 "emit_sparks, emit_puffs"));
     lit = row.lit();
     CHECK_MESSAGE(std::count(lit.begin(), lit.end(), true) == 0, "a refused drawEmitted drew nothing");
     glBindVertexArray(0);
@@ -248,20 +267,33 @@ TEST_CASE_FIXTURE(GlTest, "emitted outputs: every declaration error is named") {
         o.emits = std::move(emits);
         return o;
     };
-    auto msg = XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_spark", "emit_count"}, {"emit_color", "emit_count"}}, Backend::TransformFeedback)),
-                                 ErrorCode::Unsupported);
+    auto msg = XFB_REQUIRE_ERROR(
+        Pipeline(dev, split.program, entries,
+                 with({{"emit_spark", "emit_count"}, {"emit_color", "emit_count"}}, Backend::TransformFeedback)),
+        ErrorCode::Unsupported);
     CHECK(contains(msg, "need the compute backend"));
-    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_sparkle", "emit_count"}, {"emit_color", "emit_count"}})), ErrorCode::UnknownVarying),
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries,
+                                              with({{"emit_sparkle", "emit_count"}, {"emit_color", "emit_count"}})),
+                                     ErrorCode::UnknownVarying),
                    "'emit_sparkle'"));
-    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_count", "emit_count"}, {"emit_color", "emit_count"}})), ErrorCode::VaryingType),
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries,
+                                              with({{"emit_count", "emit_count"}, {"emit_color", "emit_count"}})),
+                                     ErrorCode::VaryingType),
                    "must be an array"));
-    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_spark", "emit_color"}, {"emit_color", "emit_count"}})), ErrorCode::VaryingType),
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries,
+                                              with({{"emit_spark", "emit_color"}, {"emit_color", "emit_count"}})),
+                                     ErrorCode::VaryingType),
                    "single int or uint"));
-    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_color", "emit_count"}, {"emit_spark", "emit_count"}})),
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries,
+                                              with({{"emit_color", "emit_count"}, {"emit_spark", "emit_count"}})),
                                      ErrorCode::OutputLayoutMismatch),
                    "emitting emit_color"));
-    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_spark", "emit_count"}})), ErrorCode::OutputCountMismatch), "interleaved"));
-    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"out_particle", "emit_count"}, {"emit_color", "emit_count"}})), ErrorCode::VaryingType),
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries, with({{"emit_spark", "emit_count"}})),
+                                     ErrorCode::OutputCountMismatch),
+                   "interleaved"));
+    CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries,
+                                              with({{"out_particle", "emit_count"}, {"emit_color", "emit_count"}})),
+                                     ErrorCode::VaryingType),
                    "must be an array"));
     requireEqual(split.state.readAs<float>(), split.particles, "state after the refused pipelines");
     Pipeline plain(dev, split.program, {{&split.state, &split.scratch}});
@@ -273,8 +305,10 @@ TEST_CASE_FIXTURE(GlTest, "emitted records are processed by an indirect dispatch
     Split split(dev, 1000);
     auto ref = split.reference();
     const std::size_t records = ref.sparks.size() / 4;
-    Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n), doubled(dev, vec4Format(0), 3 * split.n);
-    Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}}, emitting(64));
+    Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n),
+        doubled(dev, vec4Format(0), 3 * split.n);
+    Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}},
+                      emitting(64));
     pipeline.step();
     // A user kernel of the same work-group size as the pipeline: the dispatch command at byte 16
     // has ceil(written / 64) groups, word 0 the exact count.

@@ -61,19 +61,29 @@ void requireCalls(const GlCalls& measured, Calls expected) {
     CHECK(measured.created == 0);
 }
 
-const Calls kTransformFeedbackStep = {{"glUseProgram", 1},          {"glBindVertexArray", 1},     {"glBindTransformFeedback", 2},
-                                      {"glEnable", 1},              {"glBeginTransformFeedback", 1}, {"glDrawArrays", 1},
-                                      {"glEndTransformFeedback", 1}, {"glDisable", 1}};
+const Calls kTransformFeedbackStep = {{"glUseProgram", 1},
+                                      {"glBindVertexArray", 1},
+                                      {"glBindTransformFeedback", 2},
+                                      {"glEnable", 1},
+                                      {"glBeginTransformFeedback", 1},
+                                      {"glDrawArrays", 1},
+                                      {"glEndTransformFeedback", 1},
+                                      {"glDisable", 1}};
 
 struct SeparateParticles {
     Program program;
     Buffer position, positionNext, velocity, velocityNext;
     SeparateParticles(Device& dev, std::int64_t n)
-        : program(dev, {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nuniform float dt;\nout vec4 out_position;\nout vec4 out_velocity;\n"
+        : program(dev, {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nuniform float dt;\nout vec4 "
+                        "out_position;\nout vec4 out_velocity;\n"
                         "void main() { out_velocity = velocity; out_position = position + velocity * dt; }",
-                        {CaptureMode::Separate}, {}, "separate"}),
-          position(dev, vec4Format(0), n, view(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 5))), positionNext(dev, vec4Format(0), n),
-          velocity(dev, vec4Format(1), n, view(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 6))), velocityNext(dev, vec4Format(1), n) {
+                        {CaptureMode::Separate},
+                        {},
+                        "separate"}),
+          position(dev, vec4Format(0), n, view(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 5))),
+          positionNext(dev, vec4Format(0), n),
+          velocity(dev, vec4Format(1), n, view(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 6))),
+          velocityNext(dev, vec4Format(1), n) {
         program.setUniform("dt", 0.5f);
     }
 };
@@ -87,7 +97,8 @@ Device& owningDevice() {
 
 } // namespace
 
-TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady interleaved transform-feedback step makes 9 calls in its pass and 1 check besides glGetError, and creates nothing") {
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady interleaved transform-feedback step makes 9 calls in its pass "
+                          "and 1 check besides glGetError, and creates nothing") {
     Device& owner = owningDevice();
     ParticleSim sim(owner, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
     Buffer state(owner, sim.format, sim.n, view(sim.initial)), scratch(owner, sim.format, sim.n);
@@ -95,14 +106,16 @@ TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady interleaved transform-fee
     requireCalls(steadyStep(pipeline), kTransformFeedbackStep);
 }
 
-TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady separate transform-feedback step makes 9 calls in its pass and 1 check besides glGetError, and creates nothing") {
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady separate transform-feedback step makes 9 calls in its pass and "
+                          "1 check besides glGetError, and creates nothing") {
     Device& owner = owningDevice();
     SeparateParticles p(owner, 64);
     Pipeline pipeline(owner, p.program, {{&p.position, &p.positionNext}, {&p.velocity, &p.velocityNext}});
     requireCalls(steadyStep(pipeline), kTransformFeedbackStep);
 }
 
-TEST_CASE_FIXTURE(GlTest, "measured GL calls: a changed uniform adds exactly one glUniform call to the next step only") {
+TEST_CASE_FIXTURE(GlTest,
+                  "measured GL calls: a changed uniform adds exactly one glUniform call to the next step only") {
     Device& owner = owningDevice();
     ParticleSim sim(owner, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
     Buffer state(owner, sim.format, sim.n, view(sim.initial)), scratch(owner, sim.format, sim.n);
@@ -112,40 +125,50 @@ TEST_CASE_FIXTURE(GlTest, "measured GL calls: a changed uniform adds exactly one
     resetGlCalls();
     pipeline.step();
     GlCalls calls = glCalls();
-    CHECK(pipeline.lastStepGlCalls() == calls.withoutGetError() - kEntryCheck); // the upload is counted by the engine too
+    CHECK(pipeline.lastStepGlCalls() ==
+          calls.withoutGetError() - kEntryCheck); // the upload is counted by the engine too
     // Exactly one glUniform* call (which variant is the engine's business), then the usual 9.
     long uniformCalls = 0;
     for (auto it = calls.byFunction.begin(); it != calls.byFunction.end();)
-        if (it->first.starts_with("glUniform")) uniformCalls += it->second, calls.total -= it->second, it = calls.byFunction.erase(it);
-        else ++it;
+        if (it->first.starts_with("glUniform"))
+            uniformCalls += it->second, calls.total -= it->second, it = calls.byFunction.erase(it);
+        else
+            ++it;
     CHECK(uniformCalls == 1);
     requireCalls(calls, kTransformFeedbackStep);
     requireCalls(steadyStep(pipeline), kTransformFeedbackStep);
 }
 
-TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady compute step makes 3 calls plus one glBindBufferBase per buffer, and the check, and creates nothing") {
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady compute step makes 3 calls plus one glBindBufferBase per "
+                          "buffer, and the check, and creates nothing") {
     Device& owner = owningDevice();
     if (!owner.capabilities().compute) return; // no compute on this context: the transform-feedback cases cover it
     SUBCASE("interleaved state pair") {
         ParticleSim sim(owner, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
         Buffer state(owner, sim.format, sim.n, view(sim.initial)), scratch(owner, sim.format, sim.n);
         Pipeline pipeline(owner, sim.program, {{&state, &scratch}}, {.backend = Backend::Compute});
-        requireCalls(steadyStep(pipeline), {{"glUseProgram", 1}, {"glBindBufferBase", 2}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
+        requireCalls(steadyStep(pipeline),
+                     {{"glUseProgram", 1}, {"glBindBufferBase", 2}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
     }
     SUBCASE("two separate state pairs") {
         SeparateParticles p(owner, 64);
-        Pipeline pipeline(owner, p.program, {{&p.position, &p.positionNext}, {&p.velocity, &p.velocityNext}}, {.backend = Backend::Compute});
-        requireCalls(steadyStep(pipeline), {{"glUseProgram", 1}, {"glBindBufferBase", 4}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
+        Pipeline pipeline(owner, p.program, {{&p.position, &p.positionNext}, {&p.velocity, &p.velocityNext}},
+                          {.backend = Backend::Compute});
+        requireCalls(steadyStep(pipeline),
+                     {{"glUseProgram", 1}, {"glBindBufferBase", 4}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady emitting compute step, single pass and multi-pass, creates nothing") {
+TEST_CASE_FIXTURE(GlTest,
+                  "measured GL calls: a steady emitting compute step, single pass and multi-pass, creates nothing") {
     Device& owner = owningDevice();
     if (!owner.capabilities().compute) return;
-    const char* src = "#version 300 es\nin vec4 a_p;\nout vec4 out_p;\nout vec4 emit_s[3];\nflat out int emit_n;\n"
-                      "void main() { out_p = a_p; emit_n = gl_VertexID % 4; for (int k = 0; k < 3; ++k) emit_s[k] = a_p; }";
+    const char* src =
+        "#version 300 es\nin vec4 a_p;\nout vec4 out_p;\nout vec4 emit_s[3];\nflat out int emit_n;\n"
+        "void main() { out_p = a_p; emit_n = gl_VertexID % 4; for (int k = 0; k < 3; ++k) emit_s[k] = a_p; }";
     Program program(owner, {src, {}, {}, "emitting"});
-    Buffer state(owner, vec4Format(0), 64, view(std::vector<float>(256, 1.0f))), scratch(owner, vec4Format(0), 64), sparks(owner, vec4Format(0), 192);
+    Buffer state(owner, vec4Format(0), 64, view(std::vector<float>(256, 1.0f))), scratch(owner, vec4Format(0), 64),
+        sparks(owner, vec4Format(0), 192);
     PipelineOptions o;
     o.backend = Backend::Compute;
     o.emits = {{"emit_s", "emit_n"}};
@@ -154,18 +177,25 @@ TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady emitting compute step, si
         Pipeline pipeline(owner, program, {{&state, &scratch}, {nullptr, &sparks}}, o);
         detail::orderedEmitPath = detail::OrderedEmitPath::Auto;
         GlCalls calls = steadyStep(pipeline);
-        requireCalls(calls, {{"glUseProgram", 1}, {"glBindBufferBase", 6}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
+        requireCalls(calls,
+                     {{"glUseProgram", 1}, {"glBindBufferBase", 6}, {"glDispatchCompute", 1}, {"glMemoryBarrier", 1}});
     }
     SUBCASE("multi-pass: the count pass, one scan level and the totals kernel, then the main pass") {
         detail::orderedEmitPath = detail::OrderedEmitPath::MultiPass;
         Pipeline pipeline(owner, program, {{&state, &scratch}, {nullptr, &sparks}}, o);
         detail::orderedEmitPath = detail::OrderedEmitPath::Auto;
         GlCalls calls = steadyStep(pipeline);
-        requireCalls(calls, {{"glUseProgram", 4}, {"glUniform1ui", 3}, {"glBindBufferBase", 12}, {"glDispatchCompute", 4}, {"glMemoryBarrier", 3}});
+        requireCalls(calls, {{"glUseProgram", 4},
+                             {"glUniform1ui", 3},
+                             {"glBindBufferBase", 12},
+                             {"glDispatchCompute", 4},
+                             {"glMemoryBarrier", 3}});
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "measured GL calls: the default shared-context step adds the guard's queries and rebinds, and creates nothing") {
+TEST_CASE_FIXTURE(
+    GlTest,
+    "measured GL calls: the default shared-context step adds the guard's queries and rebinds, and creates nothing") {
     ParticleSim sim(dev, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
     Buffer state(dev, sim.format, sim.n, view(sim.initial)), scratch(dev, sim.format, sim.n);
     Pipeline pipeline(dev, sim.program, {{&state, &scratch}});
@@ -177,7 +207,8 @@ TEST_CASE_FIXTURE(GlTest, "measured GL calls: the default shared-context step ad
     expected["glUseProgram"] += 1;
     expected["glBindVertexArray"] += 1;
     long guardCalls = 0;
-    for (const auto& [f, n] : expected) guardCalls += n - (kTransformFeedbackStep.count(f) ? kTransformFeedbackStep.at(f) : 0);
+    for (const auto& [f, n] : expected)
+        guardCalls += n - (kTransformFeedbackStep.count(f) ? kTransformFeedbackStep.at(f) : 0);
     requireCalls(steadyStep(pipeline, guardCalls), expected); // lastStepGlCalls(): the pass alone, 9
     CHECK(pipeline.lastStepGlCalls() == 9);
 }
@@ -191,7 +222,8 @@ TEST_CASE_FIXTURE(GlTest, "the counting layer counts the GL calls a test makes i
     glGenBuffers(1, &buffer);
     glDeleteBuffers(1, &buffer);
     GlCalls calls = glCalls();
-    CHECK(calls.byFunction == Calls{{"glGetIntegerv", 1}, {"glGetError", 1}, {"glGenBuffers", 1}, {"glDeleteBuffers", 1}});
+    CHECK(calls.byFunction ==
+          Calls{{"glGetIntegerv", 1}, {"glGetError", 1}, {"glGenBuffers", 1}, {"glDeleteBuffers", 1}});
     CHECK(calls.total == 4);
     CHECK(glCallTotal() == 4);
     CHECK(calls.getError == 1);

@@ -28,7 +28,9 @@ inline std::string apiNameUnderTest() {
     return api ? api : "gl43core";
 }
 
-inline xfb::Api apiUnderTest() { return apiNameUnderTest().rfind("gles", 0) == 0 ? xfb::Api::OpenGLES30 : xfb::Api::OpenGL43Core; }
+inline xfb::Api apiUnderTest() {
+    return apiNameUnderTest().rfind("gles", 0) == 0 ? xfb::Api::OpenGLES30 : xfb::Api::OpenGL43Core;
+}
 
 inline xfb::Device& device() {
     static xfb::HeadlessContext context(apiUnderTest());
@@ -69,9 +71,13 @@ inline std::vector<float> pseudoRandom(std::size_t n, float lo, float hi, unsign
 }
 
 template<class T>
-std::span<const T> view(const std::vector<T>& v) { return {v.data(), v.size()}; }
+std::span<const T> view(const std::vector<T>& v) {
+    return {v.data(), v.size()};
+}
 
-inline xfb::VertexFormat vec4Format(int slot) { return xfb::VertexFormat::interleaved({{xfb::attr(slot), xfb::ComponentType::Float32, 4}}); }
+inline xfb::VertexFormat vec4Format(int slot) {
+    return xfb::VertexFormat::interleaved({{xfb::attr(slot), xfb::ComponentType::Float32, 4}});
+}
 
 // Whether the driver may contract a * b + c into a fused multiply-add. GLSL ES 3.00 has no
 // `precise`, and NVIDIA does fuse (flock_separate.vert differs from the C++ reference, built with
@@ -113,8 +119,8 @@ void compareElements(const std::vector<T>& gpu, const std::vector<T>& ref, const
         bool same = tolerant ? closeEnoughForFusedDriver(double(gpu[i]), double(ref[i]))
                              : std::memcmp(&gpu[i], &ref[i], sizeof(T)) == 0;
         if (!same) {
-            FAIL_CHECK(std::string(what), ": element ", i, " differs: GPU ", exactText(gpu[i]), ", reference ", exactText(ref[i]),
-                       tolerant ? " (beyond the fused multiply-add tolerance)" : " (bit for bit)");
+            FAIL_CHECK(std::string(what), ": element ", i, " differs: GPU ", exactText(gpu[i]), ", reference ",
+                       exactText(ref[i]), tolerant ? " (beyond the fused multiply-add tolerance)" : " (bit for bit)");
             return;
         }
     }

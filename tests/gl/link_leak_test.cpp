@@ -25,7 +25,8 @@ void requireBalanced(const GlCalls& calls) {
 TEST_CASE_FIXTURE(GlTest, "a Program whose link fails deletes the GL program it created") {
     resetGlCalls();
     failNextLinks(1);
-    std::string msg = XFB_REQUIRE_ERROR(Program(dev, {std::string(xfb_shaders::capture_mesh_vert), {}, {}, "injected"}), ErrorCode::ProgramLink);
+    std::string msg = XFB_REQUIRE_ERROR(Program(dev, {std::string(xfb_shaders::capture_mesh_vert), {}, {}, "injected"}),
+                                        ErrorCode::ProgramLink);
     failNextLinks(0);
     CHECK(contains(msg, "xfb_test_injected_link_failure")); // the linker's own log names the missing output
     requireBalanced(glCalls());
@@ -33,12 +34,19 @@ TEST_CASE_FIXTURE(GlTest, "a Program whose link fails deletes the GL program it 
 
 TEST_CASE_FIXTURE(GlTest, "a primitive capture whose gather program fails to link deletes it: no program leaks") {
     Program program(dev, {std::string(xfb_shaders::capture_mesh_vert), {}, {}, "mesh"});
-    Buffer input(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), 3);
-    Buffer out(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}, {attr(2), ComponentType::Float32, 2}}), 3);
+    Buffer input(
+        dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}),
+        3);
+    Buffer out(dev,
+               VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4},
+                                          {attr(1), ComponentType::Float32, 3},
+                                          {attr(2), ComponentType::Float32, 2}}),
+               3);
     resetGlCalls();
     failNextLinks(1); // the gather's link: the user's program is linked already
-    std::string msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, program, {{&input, nullptr}, {nullptr, &out}}, {std::nullopt, Expansion::Engine}),
-                                        ErrorCode::ProgramLink);
+    std::string msg = XFB_REQUIRE_ERROR(
+        PrimitiveCapture(dev, program, {{&input, nullptr}, {nullptr, &out}}, {std::nullopt, Expansion::Engine}),
+        ErrorCode::ProgramLink);
     failNextLinks(0);
     CHECK(contains(msg, "record-gather program does not link"));
     requireBalanced(glCalls());

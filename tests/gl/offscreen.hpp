@@ -66,8 +66,9 @@ struct Offscreen {
 struct RedCoverage {
     static constexpr int kSize = 16;
     Offscreen screen{kSize, kSize};
-    GLuint program = linkDrawProgram("#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }\n",
-                                     "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+    GLuint program = linkDrawProgram(
+        "#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(p.xy, 0.0, 1.0); }\n",
+        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.0, 0.0, 1.0); }\n");
     GLuint vao = 0;
     explicit RedCoverage(const xfb::Buffer& captured, int stride = 16) {
         glGenVertexArrays(1, &vao);

@@ -77,15 +77,25 @@ Expected reference(const std::vector<float>& state, std::int64_t n) {
 
 std::vector<std::uint32_t> commands(std::int64_t requested, std::int64_t capacity, int groupSize) {
     auto written = std::uint32_t(std::min(requested, capacity));
-    return {written, 1, 0, 0, (written + std::uint32_t(groupSize) - 1) / std::uint32_t(groupSize), 1, 1, std::uint32_t(requested)};
+    return {written,
+            1,
+            0,
+            0,
+            (written + std::uint32_t(groupSize) - 1) / std::uint32_t(groupSize),
+            1,
+            1,
+            std::uint32_t(requested)};
 }
 
 std::string pathName(Path p) {
-    return p.path == detail::OrderedEmitPath::MultiPass ? "multi-pass" : p.sharedScan ? "single pass, shared-memory scan" : "single pass";
+    return p.path == detail::OrderedEmitPath::MultiPass ? "multi-pass"
+           : p.sharedScan                               ? "single pass, shared-memory scan"
+                                                        : "single pass";
 }
 
 // Runs `steps` steps of n elements on one path, each checked against the reference.
-void runAndCompare(Device& dev, Path path, std::int64_t n, int groupSize, std::int64_t capacityA, std::int64_t capacityB, int steps = 3) {
+void runAndCompare(Device& dev, Path path, std::int64_t n, int groupSize, std::int64_t capacityA,
+                   std::int64_t capacityB, int steps = 3) {
     PathGuard guard(path);
     const std::string name = pathName(path);
     CAPTURE(name);
@@ -95,7 +105,8 @@ void runAndCompare(Device& dev, Path path, std::int64_t n, int groupSize, std::i
     for (std::int64_t i = 0; i < n; ++i) init[std::size_t(i) * 4 + 3] = 0.0f;
     Program program(dev, {kTwoBudgets, {}, {}, "two budgets"});
     Buffer state(dev, vec4Format(0), n, view(init)), scratch(dev, vec4Format(0), n);
-    Buffer a(dev, vec4Format(0), capacityA), b(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), capacityB);
+    Buffer a(dev, vec4Format(0), capacityA),
+        b(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), capacityB);
     PipelineOptions o;
     o.backend = Backend::Compute;
     o.workGroupSize = groupSize;
@@ -110,8 +121,10 @@ void runAndCompare(Device& dev, Path path, std::int64_t n, int groupSize, std::i
         pipeline.step();
         // The path really taken: one dispatch for the single pass, count + scan + main otherwise.
         long dispatches = glCalls().byFunction["glDispatchCompute"];
-        if (path.path == detail::OrderedEmitPath::SinglePass) CHECK(dispatches == 1);
-        else CHECK(dispatches >= 5);
+        if (path.path == detail::OrderedEmitPath::SinglePass)
+            CHECK(dispatches == 1);
+        else
+            CHECK(dispatches >= 5);
         for (std::int64_t i = 0; i < n; ++i) current[std::size_t(i) * 4 + 3] += 1.0f;
         requireEqual(state.readAs<float>(), current, "state");
         auto reports = pipeline.emitted();
@@ -147,31 +160,36 @@ std::vector<Path> paths(const Device& dev) {
 
 } // namespace
 
-TEST_CASE_FIXTURE(GlTest, "ordered emit, both paths: sizes around one work group match the reference, two budgets, clamped counts, commands") {
+TEST_CASE_FIXTURE(GlTest, "ordered emit, both paths: sizes around one work group match the reference, two budgets, "
+                          "clamped counts, commands") {
     if (!dev.capabilities().compute) return; // ES 3.0: emit_test.cpp checks the refusal
     const std::string scans = dev.capabilities().subgroupArithmetic ? "yes, both scans tested" : "no";
     MESSAGE("GL_KHR_shader_subgroup with arithmetic in compute shaders: " << scans);
     for (auto path : paths(dev))
-        for (std::int64_t n : {1, 63, 64, 65, 129})
-            runAndCompare(dev, path, n, 64, 3 * n, 5 * n);
+        for (std::int64_t n : {1, 63, 64, 65, 129}) runAndCompare(dev, path, n, 64, 3 * n, 5 * n);
     // 100 invocations: the last subgroup of every tile is partial (4 of 32 on NVIDIA).
     for (auto path : paths(dev)) runAndCompare(dev, path, 250, 100, 3 * 250, 5 * 250);
 }
 
-TEST_CASE_FIXTURE(GlTest, "ordered emit, both paths: 100003 elements over 1563 tiles match the reference at every step") {
+TEST_CASE_FIXTURE(GlTest,
+                  "ordered emit, both paths: 100003 elements over 1563 tiles match the reference at every step") {
     if (!dev.capabilities().compute) return;
     for (auto path : paths(dev)) runAndCompare(dev, path, 100003, 64, 3 * 100003, 5 * 100003);
     // The default work-group size (256): 391 tiles.
     for (auto path : paths(dev)) runAndCompare(dev, path, 100003, 0, 3 * 100003, 5 * 100003, 1);
 }
 
-TEST_CASE_FIXTURE(GlTest, "ordered emit, both paths: a budget over its capacity keeps the first records and reports what was requested") {
+TEST_CASE_FIXTURE(
+    GlTest,
+    "ordered emit, both paths: a budget over its capacity keeps the first records and reports what was requested") {
     if (!dev.capabilities().compute) return;
     // 5000 elements ask for about 7500 a-records and 14000 b-records; the buffers hold 1000 and 20000.
     for (auto path : paths(dev)) runAndCompare(dev, path, 5000, 64, 1000, 20000);
 }
 
-TEST_CASE_FIXTURE(GlTest, "ordered emit: the single pass is refused where its 30-bit values or 16 KB of shared memory could not suffice") {
+TEST_CASE_FIXTURE(
+    GlTest,
+    "ordered emit: the single pass is refused where its 30-bit values or 16 KB of shared memory could not suffice") {
     EmitPlan plan;
     plan.budgets.resize(2);
     plan.budgets[0].maxRecords = 3;

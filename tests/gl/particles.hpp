@@ -19,8 +19,12 @@ struct ParticleSim {
     xfb::Program program;
 
     /// `life(e)`: the initial remaining life of particle e (decides when it respawns).
-    ParticleSim(xfb::Device& dev, std::int64_t count, float step, std::array<float, 3> g, unsigned seed, const std::function<float(std::size_t)>& life)
-        : n(count), dt(step), gravity(g), initial(pseudoRandom(std::size_t(count) * 8, -1.0f, 1.0f, seed)),
+    ParticleSim(xfb::Device& dev, std::int64_t count, float step, std::array<float, 3> g, unsigned seed,
+                const std::function<float(std::size_t)>& life)
+        : n(count),
+          dt(step),
+          gravity(g),
+          initial(pseudoRandom(std::size_t(count) * 8, -1.0f, 1.0f, seed)),
           program(dev, {std::string(xfb_shaders::particles_vert), {}, {}, "particles"}) {
         for (std::size_t e = 0; e < std::size_t(n); ++e) initial[e * 8 + 3] = life(e);
         program.setUniform("dt", dt);

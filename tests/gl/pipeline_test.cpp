@@ -19,7 +19,8 @@ struct Particles : ParticleSim {
     Buffer state, scratch;
     explicit Particles(Device& dev)
         : ParticleSim(dev, 256, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; }),
-          state(dev, format, n, view(initial)), scratch(dev, format, n) {}
+          state(dev, format, n, view(initial)),
+          scratch(dev, format, n) {}
     void advanceReference() { advance(ref); }
 };
 
@@ -34,7 +35,8 @@ void respecify(unsigned name, std::size_t bytes) {
 TEST_CASE_FIXTURE(GlTest, "an output buffer below count x stride is refused before anything is drawn") {
     Particles p(dev);
     Buffer tooSmall(dev, p.format, p.n - 1);
-    std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, nullptr}, {nullptr, &tooSmall}}), ErrorCode::Capacity);
+    std::string msg =
+        XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, nullptr}, {nullptr, &tooSmall}}), ErrorCode::Capacity);
     CHECK(contains(msg, "8160 bytes"));
     CHECK(contains(msg, "8192"));
     requireEqual(p.state.readAs<float>(), p.ref, "state untouched");
@@ -70,7 +72,8 @@ TEST_CASE_FIXTURE(GlTest, "unchecked steps report their PRIMITIVES_WRITTEN async
     for (int i = 0; i < 5; ++i) pipeline.step();
     std::vector<StepReport> reports;
     glFlush(); // a frame's swap would do this; without it results may never become available
-    for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10); reports.size() < 5 && std::chrono::steady_clock::now() < until;) {
+    for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+         reports.size() < 5 && std::chrono::steady_clock::now() < until;) {
         pipeline.pollQueries([&](const StepReport& r) { reports.push_back(r); });
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -120,15 +123,14 @@ TEST_CASE_FIXTURE(GlTest, "the steady-state step creates no GL object") {
 TEST_CASE_FIXTURE(GlTest, "buffers are shared with the pipeline: the user's handles may go away") {
     auto format = vec4Format(0);
     std::vector<float> data = pseudoRandom(64, 0.0f, 1.0f, 4);
-    Program program(dev, {"#version 300 es\nin vec4 p; out vec4 out_p; void main() { out_p = p * 2.0; }", {}, {}, "double"});
+    Program program(dev,
+                    {"#version 300 es\nin vec4 p; out vec4 out_p; void main() { out_p = p * 2.0; }", {}, {}, "double"});
     auto a = std::make_unique<Buffer>(dev, format, 16, view(data));
     auto b = std::make_unique<Buffer>(dev, format, 16);
     Pipeline pipeline(dev, program, {{a.get(), b.get()}});
     Buffer kept = std::move(*a); // moving the handle keeps the pipeline's buffer
     a.reset();
-    {
-        Buffer destroyedSoon = std::move(*b);
-    }
+    { Buffer destroyedSoon = std::move(*b); }
     XFB_REQUIRE_ERROR(b->glName(), ErrorCode::Disposed);
     b.reset();
     pipeline.step();
@@ -140,12 +142,15 @@ TEST_CASE_FIXTURE(GlTest, "buffers are shared with the pipeline: the user's hand
 TEST_CASE_FIXTURE(GlTest, "role errors reach the user from the Pipeline constructor") {
     Particles p(dev);
     Buffer other(dev, p.format, p.n);
-    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {nullptr, &other}}), ErrorCode::OutputCountMismatch);
+    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {nullptr, &other}}),
+                      ErrorCode::OutputCountMismatch);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.state}}), ErrorCode::InvalidArgument);
     // Aliasing WebGL2/GL forbid, refused before the roles are planned: one buffer bound twice for
     // transform feedback, and a buffer read as an attribute while it is written (both orders).
-    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {nullptr, &p.scratch}}), ErrorCode::InvalidArgument);
-    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {&p.scratch, nullptr}}), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {nullptr, &p.scratch}}),
+                      ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &p.scratch}, {&p.scratch, nullptr}}),
+                      ErrorCode::InvalidArgument);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, nullptr}, {nullptr, &p.state}}), ErrorCode::InvalidArgument);
     Buffer wrongCount(dev, p.format, p.n + 1);
     XFB_REQUIRE_ERROR(Pipeline(dev, p.program, {{&p.state, &wrongCount}}), ErrorCode::StateFormatMismatch);
@@ -168,7 +173,8 @@ TEST_CASE_FIXTURE(GlTest, "the non-blocking checked step: begin, poll until a re
         XFB_REQUIRE_ERROR(pipeline.beginCheckedStep(), ErrorCode::InvalidArgument);
         std::optional<StepReport> report;
         glFlush();
-        for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10); !report && std::chrono::steady_clock::now() < until;)
+        for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+             !report && std::chrono::steady_clock::now() < until;)
             report = pipeline.pollCheckedStep();
         REQUIRE(report);
         CHECK(report->written == p.n);
@@ -179,14 +185,20 @@ TEST_CASE_FIXTURE(GlTest, "the non-blocking checked step: begin, poll until a re
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, and a step makes 9 GL calls in its pass and 1 check besides glGetError (measured)") {
+TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, and a step makes 9 GL calls in its pass "
+                          "and 1 check besides glGetError (measured)") {
     // An application that owns its context gets the minimal step (the shared-context default adds
     // the guard's calls: gl_calls_test.cpp).
     Device owner(DeviceOptions{.ownsContext = true});
     Particles p(owner);
     Pipeline first(owner, p.program, {{&p.state, &p.scratch}});
-    Program doubled(owner, {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nout vec4 out_position;\nout vec4 out_velocity;\n"
-                          "void main() { out_position = position * 2.0; out_velocity = velocity; }", {}, {}, "doubled"});
+    Program doubled(
+        owner,
+        {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nout vec4 out_position;\nout vec4 out_velocity;\n"
+         "void main() { out_position = position * 2.0; out_velocity = velocity; }",
+         {},
+         {},
+         "doubled"});
     Pipeline second(owner, doubled, {{&p.state, &p.scratch}});
     first.step();
     p.advanceReference();
@@ -201,12 +213,15 @@ TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, a
     requireEqual(p.state.readAs<float>(), p.ref, "interleaved use of two pipelines");
     INFO("measured: ", calls.describe());
     CHECK(calls.withoutGetError() == 10);
-    CHECK(calls.byFunction.at("glGetBooleanv") == 1); // the entry check: is the application's transform feedback active?
+    CHECK(calls.byFunction.at("glGetBooleanv") ==
+          1); // the entry check: is the application's transform feedback active?
     CHECK(calls.created == 0);
-    CHECK(first.lastStepGlCalls() == calls.withoutGetError() - 1); // the engine's own figure of the pass agrees with the measured one
+    CHECK(first.lastStepGlCalls() ==
+          calls.withoutGetError() - 1); // the engine's own figure of the pass agrees with the measured one
 }
 
-TEST_CASE_FIXTURE(GlTest, "steps made from stepRecipe() and reported with stepsReplayed() advance like step(), and stepRecipe() says why it refuses") {
+TEST_CASE_FIXTURE(GlTest, "steps made from stepRecipe() and reported with stepsReplayed() advance like step(), and "
+                          "stepRecipe() says why it refuses") {
     Particles p(dev);
     Pipeline pipe(dev, p.program, {{&p.state, &p.scratch}});
     pipe.step();

@@ -50,11 +50,14 @@ TEST_CASE_FIXTURE(GlTest, "each test binary runs on the context it is named afte
 TEST_CASE_FIXTURE(GlTest, "separate mode: the portable 4-component rule holds even where the driver allows more") {
     const char* mat = "#version 300 es\nin vec4 p;\nout vec4 out_position;\nout mat4 out_transform;\n"
                       "void main() { out_position = p; out_transform = mat4(p.x); }";
-    std::string msg = XFB_REQUIRE_ERROR(Program(dev, {mat, {CaptureMode::Separate}, {}, "mat"}), ErrorCode::SeparateComponents);
+    std::string msg =
+        XFB_REQUIRE_ERROR(Program(dev, {mat, {CaptureMode::Separate}, {}, "mat"}), ErrorCode::SeparateComponents);
     CHECK(contains(msg, "'out_transform' (mat4, 16 components)"));
     // A vec4 + float state wrongly merged into one 5-component varying (vec4[2] here: 8).
-    const char* merged = "#version 300 es\nin vec4 p;\nout vec4 out_state[2];\nvoid main() { out_state[0] = p; out_state[1] = p; }";
-    msg = XFB_REQUIRE_ERROR(Program(dev, {merged, {CaptureMode::Separate}, {}, "merged"}), ErrorCode::SeparateComponents);
+    const char* merged =
+        "#version 300 es\nin vec4 p;\nout vec4 out_state[2];\nvoid main() { out_state[0] = p; out_state[1] = p; }";
+    msg =
+        XFB_REQUIRE_ERROR(Program(dev, {merged, {CaptureMode::Separate}, {}, "merged"}), ErrorCode::SeparateComponents);
     CHECK(contains(msg, "split it"));
     // Fixed the two documented ways: interleaved, or split into vec4 + float.
     CHECK_NOTHROW(Program(dev, {mat, {CaptureMode::Interleaved}, {}, "mat-interleaved"}));
@@ -62,8 +65,11 @@ TEST_CASE_FIXTURE(GlTest, "separate mode: the portable 4-component rule holds ev
                         "void main() { out_position = p; out_life = p.w; }";
     CHECK_NOTHROW(Program(dev, {split, {CaptureMode::Separate}, {}, "split"}));
     // Only with portability off, the driver's own limit decides.
-    if (dev.limits().maxSeparateComponents >= 16) CHECK_NOTHROW(Program(dev, {mat, {CaptureMode::Separate, {}, false}, {}, "mat-native"}));
-    else XFB_REQUIRE_ERROR(Program(dev, {mat, {CaptureMode::Separate, {}, false}, {}, "mat-native"}), ErrorCode::SeparateComponentsDriver);
+    if (dev.limits().maxSeparateComponents >= 16)
+        CHECK_NOTHROW(Program(dev, {mat, {CaptureMode::Separate, {}, false}, {}, "mat-native"}));
+    else
+        XFB_REQUIRE_ERROR(Program(dev, {mat, {CaptureMode::Separate, {}, false}, {}, "mat-native"}),
+                          ErrorCode::SeparateComponentsDriver);
 }
 
 TEST_CASE_FIXTURE(GlTest, "compile errors carry GL's log with the line") {
@@ -79,7 +85,8 @@ TEST_CASE_FIXTURE(GlTest, "a captured varying the GL compiler does not see is re
     // what the source defines, so it sees out_ghost where GL does not. (This case used __FILE__,
     // which Mesa does not define for #ifndef: GL saw out_ghost too and only dropped it as never
     // written. Outputs are zeroed now, so a declared output is always kept and reads 0.)
-    const char* src = "#version 300 es\nin vec4 p;\nout vec4 out_p;\n#ifndef GL_ES_DIFFERS\n#ifndef GL_FRAGMENT_PRECISION_HIGH\nout vec4 out_ghost;\n#endif\n#endif\n"
+    const char* src = "#version 300 es\nin vec4 p;\nout vec4 out_p;\n#ifndef GL_ES_DIFFERS\n#ifndef "
+                      "GL_FRAGMENT_PRECISION_HIGH\nout vec4 out_ghost;\n#endif\n#endif\n"
                       "void main() { out_p = p; }";
     auto iface = readShaderInterface(src);
     REQUIRE(iface.findOutput("out_ghost"));
@@ -101,8 +108,9 @@ TEST_CASE_FIXTURE(GlTest, "defines reach both the reader and the GL compiler") {
 }
 
 TEST_CASE_FIXTURE(GlTest, "uniform errors name the uniform and the types") {
-    const char* src = "#version 300 es\nin vec4 p;\nuniform float dt;\nuniform vec3 unused;\nuniform int mode[3];\nout vec4 out_p;\n"
-                      "void main() { out_p = p * dt + float(mode[2]); }";
+    const char* src =
+        "#version 300 es\nin vec4 p;\nuniform float dt;\nuniform vec3 unused;\nuniform int mode[3];\nout vec4 out_p;\n"
+        "void main() { out_p = p * dt + float(mode[2]); }";
     Program program(dev, {src, {}, {}, "uniforms"});
     program.setUniform("dt", 1.0f);
     std::string msg = XFB_REQUIRE_ERROR(program.setUniform("dT", 1.0f), ErrorCode::UnknownUniform);
@@ -117,7 +125,8 @@ TEST_CASE_FIXTURE(GlTest, "uniform errors name the uniform and the types") {
     std::vector<int> modes{1, 2, 3};
     program.setUniform("mode", ScalarKind::Int, std::as_bytes(std::span<const int>(modes)));
     std::vector<int> tooMany{1, 2, 3, 4};
-    XFB_REQUIRE_ERROR(program.setUniform("mode", ScalarKind::Int, std::as_bytes(std::span<const int>(tooMany))), ErrorCode::UniformType);
+    XFB_REQUIRE_ERROR(program.setUniform("mode", ScalarKind::Int, std::as_bytes(std::span<const int>(tooMany))),
+                      ErrorCode::UniformType);
 
     // The values reach the GPU at the next step; the refused ones changed nothing (dt 1, mode[2] 3).
     std::vector<float> data{1, 2, 3, 4};
@@ -145,16 +154,15 @@ TEST_CASE_FIXTURE(GlTest, "GL errors, missing contexts and unusable platforms ar
     glDeleteBuffers(1, &name);
     std::string msg = XFB_REQUIRE_ERROR(doomed.upload(view(data)), ErrorCode::Disposed);
     // Debug builds name the GL call itself, release builds the operation.
-    CHECK_MESSAGE((contains(msg, "Buffer::upload") || contains(msg, "glBindBuffer") || contains(msg, "glBufferSubData")), msg);
+    CHECK_MESSAGE(
+        (contains(msg, "Buffer::upload") || contains(msg, "glBindBuffer") || contains(msg, "glBufferSubData")), msg);
     CHECK(glGetError() == GL_NO_ERROR); // drained by the check
     // No context current on this thread.
     std::string noContext;
     std::thread([&] {
         try {
             Device orphan;
-        } catch (const Error& e) {
-            noContext = std::string(errorCodeName(e.code())) + " " + e.message();
-        }
+        } catch (const Error& e) { noContext = std::string(errorCodeName(e.code())) + " " + e.message(); }
     }).join();
     CHECK(contains(noContext, "XFB_UNSUPPORTED"));
     CHECK(contains(noContext, "no GL context is current"));
@@ -163,17 +171,16 @@ TEST_CASE_FIXTURE(GlTest, "GL errors, missing contexts and unusable platforms ar
     std::thread([&] {
         try {
             HeadlessContext impossible(apiUnderTest(), {});
-        } catch (const Error& e) {
-            none = std::string(errorCodeName(e.code())) + " " + e.message();
-        }
+        } catch (const Error& e) { none = std::string(errorCodeName(e.code())) + " " + e.message(); }
     }).join();
     CHECK(contains(none, "XFB_CONTEXT_CREATION"));
     CHECK(contains(none, "no platform tried"));
 }
 
 TEST_CASE_FIXTURE(GlTest, "non-square matrix uniforms and sampler units") {
-    const char* src = "#version 300 es\nin vec4 p;\nuniform mat2x3 m;\nuniform highp sampler2D table;\nout vec4 out_p;\n"
-                      "void main() { out_p = vec4(m * p.xy, 1.0 + texelFetch(table, ivec2(0), 0).x); }"; // unbound unit: x = 0
+    const char* src =
+        "#version 300 es\nin vec4 p;\nuniform mat2x3 m;\nuniform highp sampler2D table;\nout vec4 out_p;\n"
+        "void main() { out_p = vec4(m * p.xy, 1.0 + texelFetch(table, ivec2(0), 0).x); }"; // unbound unit: x = 0
     Program program(dev, {src, {}, {}, "mat2x3"});
     const float m[6] = {1, 2, 3, 4, 5, 6}; // column-major: columns (1,2,3) and (4,5,6)
     program.setUniform("m", ScalarKind::Float, std::as_bytes(std::span<const float>(m)));
@@ -183,5 +190,6 @@ TEST_CASE_FIXTURE(GlTest, "non-square matrix uniforms and sampler units") {
     Buffer in(dev, vec4Format(0), 1, view(data)), out(dev, vec4Format(5), 1);
     Pipeline pipeline(dev, program, {{&in, nullptr}, {nullptr, &out}});
     pipeline.step();
-    requireEqual(out.readAs<float>(), std::vector<float>{2 * 1 + 10 * 4, 2 * 2 + 10 * 5, 2 * 3 + 10 * 6, 1}, "m * p.xy");
+    requireEqual(out.readAs<float>(), std::vector<float>{2 * 1 + 10 * 4, 2 * 2 + 10 * 5, 2 * 3 + 10 * 6, 1},
+                 "m * p.xy");
 }

@@ -7,7 +7,8 @@
 using namespace xfb;
 using namespace xfbtest;
 
-TEST_CASE_FIXTURE(GlTest, "a readback taken during a context loss refuses with ContextLost, before and after the restoration") {
+TEST_CASE_FIXTURE(GlTest,
+                  "a readback taken during a context loss refuses with ContextLost, before and after the restoration") {
     std::vector<float> data = pseudoRandom(4 * 16, -1.0f, 1.0f, 5);
     Buffer a(dev, vec4Format(0), 16, view(data));
     ReadbackRequest during = a.readAsync(), blocking = a.readAsync();

@@ -16,7 +16,8 @@ using namespace xfbtest;
 
 namespace {
 
-const char* kDoubleSource = "#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p * 2.0 + vec4(1.0, 0.0, -1.0, 0.5); }\n";
+const char* kDoubleSource =
+    "#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p * 2.0 + vec4(1.0, 0.0, -1.0, 0.5); }\n";
 
 /// The application's state: every piece of the contract at a non-default value. Restores the
 /// defaults (and deletes its objects) when destroyed, so the fixture's checks see a clean context.
@@ -24,13 +25,14 @@ struct ForeignState {
     bool desktop;
     GLint units = 0;
     GLuint program = 0, vao = 0, tf = 0, activeTexture = 0;
-    GLuint buffers[7] = {};        // array, element, copy read, copy write, unpack, pack, feedback
+    GLuint buffers[7] = {}; // array, element, copy read, copy write, unpack, pack, feedback
     GLuint textures[4] = {}, samplers[4] = {};
 
     explicit ForeignState(bool desktop) : desktop(desktop) {
         glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
-        program = linkDrawProgram("#version 300 es\nin vec4 a;\nvoid main() { gl_Position = a; }\n",
-                                  "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+        program =
+            linkDrawProgram("#version 300 es\nin vec4 a;\nvoid main() { gl_Position = a; }\n",
+                            "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
         glGenVertexArrays(1, &vao);
         glGenTransformFeedbacks(1, &tf);
         glGenBuffers(7, buffers);
@@ -131,7 +133,9 @@ struct ForeignState {
     ~ForeignState() {
         glUseProgram(0);
         glBindVertexArray(0);
-        for (GLenum t : {GL_ARRAY_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_PIXEL_PACK_BUFFER}) glBindBuffer(t, 0);
+        for (GLenum t :
+             {GL_ARRAY_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_PIXEL_PACK_BUFFER})
+            glBindBuffer(t, 0);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
         glDisable(GL_RASTERIZER_DISCARD);
@@ -156,7 +160,8 @@ VertexFormat vec4At(int slot) { return VertexFormat::interleaved({{attr(slot), C
 
 } // namespace
 
-TEST_CASE_FIXTURE(GlTest, "every piece of the contract set to a non-default value before each call is as found after it") {
+TEST_CASE_FIXTURE(GlTest,
+                  "every piece of the contract set to a non-default value before each call is as found after it") {
     ForeignState app(!dev.capabilities().es);
     constexpr std::int64_t n = 64;
     auto initial = pseudoRandom(n * 4, -1.0f, 1.0f, 5u);
@@ -195,17 +200,27 @@ TEST_CASE_FIXTURE(GlTest, "every piece of the contract set to a non-default valu
         mesh->setUniform("u_scale", 2.0f);
     });
     app.around("Buffer (mesh)", [&] {
-        input.emplace(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), 4, view(vertices));
-        out.emplace(dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}, {attr(2), ComponentType::Float32, 2}}), 6);
+        input.emplace(
+            dev,
+            VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 2}}), 4,
+            view(vertices));
+        out.emplace(dev,
+                    VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4},
+                                               {attr(1), ComponentType::Float32, 3},
+                                               {attr(2), ComponentType::Float32, 2}}),
+                    6);
     });
     app.around("PrimitiveCapture", [&] {
-        capture.emplace(dev, *mesh, std::vector<Entry>{{&*input, nullptr}, {nullptr, &*out}}, PrimitiveCaptureOptions{std::nullopt, Expansion::Engine});
+        capture.emplace(dev, *mesh, std::vector<Entry>{{&*input, nullptr}, {nullptr, &*out}},
+                        PrimitiveCaptureOptions{std::nullopt, Expansion::Engine});
     });
     app.around("capture", [&] { CHECK(capture->capture({DrawMode::TriangleStrip, 4}).records == 6); });
     std::vector<float> expected;
     for (std::uint32_t v : {0u, 1u, 2u, 2u, 1u, 3u}) {
         const float* p = &vertices[v * 6];
-        for (float x : {p[0] * 2.0f, p[1] * 2.0f, p[2] * 2.0f + float(v), p[3] * 2.0f, p[5], -p[4], 1.0f, p[4] * 2.0f, p[5] * 2.0f}) expected.push_back(x);
+        for (float x : {p[0] * 2.0f, p[1] * 2.0f, p[2] * 2.0f + float(v), p[3] * 2.0f, p[5], -p[4], 1.0f, p[4] * 2.0f,
+                        p[5] * 2.0f})
+            expected.push_back(x);
     }
     app.around("read (capture)", [&] { got = out->readAs<float>(); });
     CHECK(got == expected);
@@ -215,7 +230,9 @@ TEST_CASE_FIXTURE(GlTest, "every piece of the contract set to a non-default valu
     std::vector<float> twoTriangles(expected.begin(), expected.begin() + 3 * 9);
     for (std::uint32_t v : {1u, 2u, 3u}) {
         const float* p = &vertices[v * 6];
-        for (float x : {p[0] * 2.0f, p[1] * 2.0f, p[2] * 2.0f + float(v), p[3] * 2.0f, p[5], -p[4], 1.0f, p[4] * 2.0f, p[5] * 2.0f}) twoTriangles.push_back(x);
+        for (float x : {p[0] * 2.0f, p[1] * 2.0f, p[2] * 2.0f + float(v), p[3] * 2.0f, p[5], -p[4], 1.0f, p[4] * 2.0f,
+                        p[5] * 2.0f})
+            twoTriangles.push_back(x);
     }
     app.around("captureSession", [&] { CHECK(capture->captureSession(parts).endRecord == 6); });
     app.around("read (session)", [&] { got = out->readAs<float>(); });
@@ -223,7 +240,8 @@ TEST_CASE_FIXTURE(GlTest, "every piece of the contract set to a non-default valu
     if (!dev.capabilities().es) {
         std::optional<PrimitiveCapture> driver;
         app.around("PrimitiveCapture (driver)", [&] {
-            driver.emplace(dev, *mesh, std::vector<Entry>{{&*input, nullptr}, {nullptr, &*out}}, PrimitiveCaptureOptions{std::nullopt, Expansion::Driver});
+            driver.emplace(dev, *mesh, std::vector<Entry>{{&*input, nullptr}, {nullptr, &*out}},
+                           PrimitiveCaptureOptions{std::nullopt, Expansion::Driver});
         });
         out->upload(view(std::vector<float>(6 * 9, 0.0f)));
         app.around("captureSession (driver)", [&] { CHECK(driver->captureSession(parts).endRecord == 6); });
@@ -233,9 +251,11 @@ TEST_CASE_FIXTURE(GlTest, "every piece of the contract set to a non-default valu
     CHECK(dev.takeForeignErrors().empty());
 }
 
-TEST_CASE_FIXTURE(GlTest, "ownsContext keeps the minimal step: xfb's program stays bound, the default restores the application's") {
-    GLuint mine = linkDrawProgram("#version 300 es\nin vec4 a;\nvoid main() { gl_Position = a; }\n",
-                                  "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+TEST_CASE_FIXTURE(
+    GlTest, "ownsContext keeps the minimal step: xfb's program stays bound, the default restores the application's") {
+    GLuint mine =
+        linkDrawProgram("#version 300 es\nin vec4 a;\nvoid main() { gl_Position = a; }\n",
+                        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
     for (bool owns : {true, false}) {
         CAPTURE(owns);
         Device device(DeviceOptions{owns});
@@ -254,7 +274,8 @@ TEST_CASE_FIXTURE(GlTest, "ownsContext keeps the minimal step: xfb's program sta
     glDeleteProgram(mine);
 }
 
-TEST_CASE_FIXTURE(GlTest, "an error the application left pending is kept as foreign, not thrown by xfb, and not left behind") {
+TEST_CASE_FIXTURE(GlTest,
+                  "an error the application left pending is kept as foreign, not thrown by xfb, and not left behind") {
     glBindBuffer(0x1234, 0); // GL_INVALID_ENUM, left pending by "the application"
     Buffer a(dev, vec4At(0), 4);
     auto foreign = dev.takeForeignErrors();
@@ -270,7 +291,5 @@ TEST_CASE_FIXTURE(GlTest, "a buffer deleted by other code is reported with a cod
     CHECK_THROWS_WITH_AS(a.read(), doctest::Contains("deleted by other code"), Error);
     try {
         a.read();
-    } catch (const Error& e) {
-        CHECK(e.code() == ErrorCode::Disposed);
-    }
+    } catch (const Error& e) { CHECK(e.code() == ErrorCode::Disposed); }
 }

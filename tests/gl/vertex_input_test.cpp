@@ -45,9 +45,12 @@ struct VertexArray {
 
 } // namespace
 
-TEST_CASE_FIXTURE(GlTest, "bindAsVertexInput points a location at a field of the buffer's format, with its stride and offset") {
+TEST_CASE_FIXTURE(GlTest,
+                  "bindAsVertexInput points a location at a field of the buffer's format, with its stride and offset") {
     // {ATTR0 float32x3 @0, ATTR1 uint32x1 @12, ATTR2 float32x4 @16} stride 32
-    auto format = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 3}, {attr(1), ComponentType::UInt32, 1}, {attr(2), ComponentType::Float32, 4}});
+    auto format = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 3},
+                                             {attr(1), ComponentType::UInt32, 1},
+                                             {attr(2), ComponentType::Float32, 4}});
     REQUIRE(format.stride == 32);
     Buffer buffer(dev, format, 10);
     VertexArray vao;
@@ -73,7 +76,8 @@ TEST_CASE_FIXTURE(GlTest, "bindAsVertexInput points a location at a field of the
     std::string msg = XFB_REQUIRE_ERROR(buffer.bindAsVertexInput(0, attr(7)), ErrorCode::InvalidArgument);
     CHECK(contains(msg, "ATTR7"));
     CHECK(contains(msg, "stride 32"));
-    msg = XFB_REQUIRE_ERROR(buffer.bindAsVertexInput(unsigned(dev.capabilities().limits.maxVertexAttribs), attr(0)), ErrorCode::InvalidArgument);
+    msg = XFB_REQUIRE_ERROR(buffer.bindAsVertexInput(unsigned(dev.capabilities().limits.maxVertexAttribs), attr(0)),
+                            ErrorCode::InvalidArgument);
     CHECK(contains(msg, "GL_MAX_VERTEX_ATTRIBS"));
     msg = XFB_REQUIRE_ERROR(buffer.bindAsVertexInput(0xFFFFFFFFu, attr(0)), ErrorCode::InvalidArgument);
     CHECK(contains(msg, "location 4294967295"));
@@ -84,7 +88,9 @@ TEST_CASE_FIXTURE(GlTest, "bindAsVertexInput points a location at a field of the
     CHECK(contains(msg, "column by column"));
 }
 
-TEST_CASE_FIXTURE(GlTest, "generation() moves with every swap of a state pair, so a vertex array bound to it knows when to bind again") {
+TEST_CASE_FIXTURE(
+    GlTest,
+    "generation() moves with every swap of a state pair, so a vertex array bound to it knows when to bind again") {
     ParticleSim sim(dev, 16, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
     Buffer state(dev, sim.format, sim.n, view(sim.initial)), scratch(dev, sim.format, sim.n);
     Buffer unused(dev, sim.format, sim.n);
@@ -96,8 +102,8 @@ TEST_CASE_FIXTURE(GlTest, "generation() moves with every swap of a state pair, s
     for (int i = 0; i < 3; ++i) pipeline.step(); // one swap each (step(3) may fuse them into one pass, one swap)
     CHECK(state.generation() == g0 + 3);
     CHECK(scratch.generation() == s0 + 3);
-    CHECK(unused.generation() == u0); // not in the pipeline
-    CHECK(state.glName() != before);  // an odd number of swaps: the other object
+    CHECK(unused.generation() == u0);              // not in the pipeline
+    CHECK(state.glName() != before);               // an odd number of swaps: the other object
     CHECK(attribState(0).buffer == GLint(before)); // what the vertex array still reads: stale
     state.bindAsVertexInput(0, attr(0));
     CHECK(attribState(0).buffer == GLint(state.glName()));

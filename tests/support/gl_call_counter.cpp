@@ -20,7 +20,8 @@ const char* const kNames[] = {
 static_assert(sizeof kNames / sizeof kNames[0] == XFB_GL_FUNCTION_COUNT);
 
 bool createsObject(std::string_view name) {
-    return (name.starts_with("glGen") && !name.starts_with("glGenerate")) || name.starts_with("glCreate") || name == "glFenceSync";
+    return (name.starts_with("glGen") && !name.starts_with("glGenerate")) || name.starts_with("glCreate") ||
+           name == "glFenceSync";
 }
 
 } // namespace
@@ -37,7 +38,8 @@ void* next(int index) {
     static void* const library = dlopen("libOpenGL.so.0", RTLD_NOW | RTLD_GLOBAL);
     void* f = library ? dlsym(library, kNames[index]) : nullptr;
     if (!f) {
-        std::fprintf(stderr, "gl_call_counter: %s not found in libOpenGL.so.0 (%s)\n", kNames[index], library ? "not exported" : dlerror());
+        std::fprintf(stderr, "gl_call_counter: %s not found in libOpenGL.so.0 (%s)\n", kNames[index],
+                     library ? "not exported" : dlerror());
         std::abort();
     }
     return f;
@@ -79,27 +81,27 @@ std::string GlCalls::describe() const {
 } // namespace xfbtest
 
 // One definition per GL function: count, then call the real one (looked up on first use).
-#define XFB_COUNTED(index, R, name, params, args)                                                     \
-    extern "C" R APIENTRY name params {                                                               \
-        static const auto real = reinterpret_cast<R(APIENTRY*) params>(xfbtest::detail::next(index)); \
-        ++xfbtest::detail::counts[index];                                                             \
-        ++xfbtest::detail::total;                                                                     \
-        return real args;                                                                             \
+#define XFB_COUNTED(index, R, name, params, args)                                                                      \
+    extern "C" R APIENTRY name params {                                                                                \
+        static const auto real = reinterpret_cast<R(APIENTRY*) params>(xfbtest::detail::next(index));                  \
+        ++xfbtest::detail::counts[index];                                                                              \
+        ++xfbtest::detail::total;                                                                                      \
+        return real args;                                                                                              \
     }
 // glLinkProgram: counted the same; with failNextLinks() pending, the program is first asked to
 // capture an output no shader has, which the linker refuses.
-#define XFB_COUNTED_LINK(index, R, name, params, args)                                                 \
-    extern "C" R APIENTRY name params {                                                               \
-        static const auto real = reinterpret_cast<R(APIENTRY*) params>(xfbtest::detail::next(index)); \
-        ++xfbtest::detail::counts[index];                                                             \
-        ++xfbtest::detail::total;                                                                     \
-        if (xfbtest::detail::linkFailures > 0) {                                                      \
-            --xfbtest::detail::linkFailures;                                                          \
-            static const auto varyings = reinterpret_cast<PFNGLTRANSFORMFEEDBACKVARYINGSPROC>(        \
-                dlsym(dlopen("libOpenGL.so.0", RTLD_NOW | RTLD_GLOBAL), "glTransformFeedbackVaryings")); \
-            const char* missing = "xfb_test_injected_link_failure";                                   \
-            varyings(program, 1, &missing, GL_INTERLEAVED_ATTRIBS);                                   \
-        }                                                                                             \
-        return real args;                                                                             \
+#define XFB_COUNTED_LINK(index, R, name, params, args)                                                                 \
+    extern "C" R APIENTRY name params {                                                                                \
+        static const auto real = reinterpret_cast<R(APIENTRY*) params>(xfbtest::detail::next(index));                  \
+        ++xfbtest::detail::counts[index];                                                                              \
+        ++xfbtest::detail::total;                                                                                      \
+        if (xfbtest::detail::linkFailures > 0) {                                                                       \
+            --xfbtest::detail::linkFailures;                                                                           \
+            static const auto varyings = reinterpret_cast<PFNGLTRANSFORMFEEDBACKVARYINGSPROC>(                         \
+                dlsym(dlopen("libOpenGL.so.0", RTLD_NOW | RTLD_GLOBAL), "glTransformFeedbackVaryings"));               \
+            const char* missing = "xfb_test_injected_link_failure";                                                    \
+            varyings(program, 1, &missing, GL_INTERLEAVED_ATTRIBS);                                                    \
+        }                                                                                                              \
+        return real args;                                                                                              \
     }
 #include "gl_call_counter_functions.inc"

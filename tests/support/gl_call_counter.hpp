@@ -11,9 +11,9 @@ namespace xfbtest {
 
 /// GL calls made since the last resetGlCalls().
 struct GlCalls {
-    long total = 0;    ///< every GL function, glGetError included
-    long getError = 0; ///< glGetError alone (debug builds check after each call)
-    long created = 0;  ///< glGen* / glCreate* / glFenceSync: GL objects created
+    long total = 0;                         ///< every GL function, glGetError included
+    long getError = 0;                      ///< glGetError alone (debug builds check after each call)
+    long created = 0;                       ///< glGen* / glCreate* / glFenceSync: GL objects created
     std::map<std::string, long> byFunction; ///< the functions called at least once
 
     long withoutGetError() const { return total - getError; }

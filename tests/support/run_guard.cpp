@@ -13,10 +13,10 @@ namespace xfbtest {
 namespace {
 
 struct Verdict {
-    bool ran = false;              // a test run happened (not a query such as --list-test-cases)
-    unsigned cases = 0;            // test cases that passed the filters and were executed
+    bool ran = false;   // a test run happened (not a query such as --list-test-cases)
+    unsigned cases = 0; // test cases that passed the filters and were executed
     int asserts = 0;
-    std::string splittableNames;   // names containing ';', found while listing
+    std::string splittableNames; // names containing ';', found while listing
 };
 Verdict verdict;
 
@@ -25,7 +25,8 @@ struct RunGuardListener : doctest::IReporter {
 
     void report_query(const doctest::QueryData& q) override {
         for (unsigned i = 0; q.data && i < q.num_data; ++i)
-            if (std::strchr(q.data[i]->m_name, ';')) verdict.splittableNames += std::string("\n  '") + q.data[i]->m_name + "'";
+            if (std::strchr(q.data[i]->m_name, ';'))
+                verdict.splittableNames += std::string("\n  '") + q.data[i]->m_name + "'";
     }
     void test_run_end(const doctest::TestRunStats& s) override {
         verdict.ran = true;
@@ -55,8 +56,10 @@ int runGuarded(int argc, char** argv) {
     int status = context.run();
     if (!verdict.splittableNames.empty()) {
         // CMake splits test names at ';' into entries that select nothing: rename with ',' or ':'.
-        std::fprintf(stderr, "xfb-test-run: test names containing ';' (CMake would split them into entries that run nothing):%s\n",
-                     verdict.splittableNames.c_str());
+        std::fprintf(
+            stderr,
+            "xfb-test-run: test names containing ';' (CMake would split them into entries that run nothing):%s\n",
+            verdict.splittableNames.c_str());
         return status ? status : 3;
     }
     if (verdict.ran && verdict.cases == 0) {

@@ -33,7 +33,8 @@ TEST_CASE("xfb-inspect prints the attribute assignment, captured varyings and th
     CHECK(j["limits"]["max_separate_components"] == 4);
     CHECK(j["fusion"]["element_local"] == true);
 
-    r = run(std::string(XFB_INSPECT) + " " + kShaders + "flock_separate.vert --mode separate --varyings out_instance,out_position");
+    r = run(std::string(XFB_INSPECT) + " " + kShaders +
+            "flock_separate.vert --mode separate --varyings out_instance,out_position");
     REQUIRE(r.status == 0);
     j = json::parse(r.out);
     CHECK(j["buffers"].size() == 2);
@@ -42,8 +43,10 @@ TEST_CASE("xfb-inspect prints the attribute assignment, captured varyings and th
 }
 
 TEST_CASE("xfb-inspect says whether substeps fuse and why not") {
-    auto path = writeFile("reads_texture.vert", "#version 300 es\nprecision highp float;\nin vec4 p;\nuniform highp sampler2D all_;\nout vec4 out_p;\n"
-                                                "void main() { out_p = p + texelFetch(all_, ivec2(gl_VertexID, 0), 0); }\n");
+    auto path = writeFile(
+        "reads_texture.vert",
+        "#version 300 es\nprecision highp float;\nin vec4 p;\nuniform highp sampler2D all_;\nout vec4 out_p;\n"
+        "void main() { out_p = p + texelFetch(all_, ivec2(gl_VertexID, 0), 0); }\n");
     auto r = run(std::string(XFB_INSPECT) + " " + path);
     REQUIRE(r.status == 0);
     json j = json::parse(r.out);
@@ -59,7 +62,8 @@ TEST_CASE("xfb-inspect prints the records and bytes a draw writes") {
     CHECK(d["primitives"] == 2);
     CHECK(d["records"] == 6);
     CHECK(d["bytes"] == json::array({216}));
-    r = run(std::string(XFB_INSPECT) + " " + kShaders + "layout36.vert --draw triangle_strip --indices 0,1,2,3,65535,4,5,6 --restart 65535");
+    r = run(std::string(XFB_INSPECT) + " " + kShaders +
+            "layout36.vert --draw triangle_strip --indices 0,1,2,3,65535,4,5,6 --restart 65535");
     REQUIRE(r.status == 0);
     CHECK(json::parse(r.out)["draw"]["records"] == 9);
     CHECK(run(std::string(XFB_INSPECT) + " " + kShaders + "layout36.vert --draw quads:4").status == 2);
@@ -67,7 +71,8 @@ TEST_CASE("xfb-inspect prints the records and bytes a draw writes") {
 
 TEST_CASE("xfb-inspect plans an append session: several --draw, each part's range") {
     auto r = run(std::string(XFB_INSPECT) + " " + kShaders +
-                 "layout36.vert --draw triangle_strip:5 --draw line_loop:3 --draw triangle_fan --indices 3,9,4,99,20,21 --restart 99 --first-record 7");
+                 "layout36.vert --draw triangle_strip:5 --draw line_loop:3 --draw triangle_fan --indices "
+                 "3,9,4,99,20,21 --restart 99 --first-record 7");
     REQUIRE(r.status == 0);
     json s = json::parse(r.out)["session"];
     CHECK(s["first_record"] == 7);
@@ -86,7 +91,8 @@ TEST_CASE("xfb-inspect plans an append session: several --draw, each part's rang
 }
 
 TEST_CASE("xfb-inspect: invalid input gives a non-zero exit and the code on stderr") {
-    std::string mat = writeFile("mat.vert", "#version 300 es\nin vec4 p;\nout mat4 out_m;\nvoid main() { out_m = mat4(p.x); }\n");
+    std::string mat =
+        writeFile("mat.vert", "#version 300 es\nin vec4 p;\nout mat4 out_m;\nvoid main() { out_m = mat4(p.x); }\n");
     auto r = run(std::string(XFB_INSPECT) + " " + mat + " --mode separate");
     CHECK(r.status == 1);
     CHECK(r.out.empty());
@@ -103,41 +109,46 @@ TEST_CASE("xfb-inspect: invalid input gives a non-zero exit and the code on stde
 }
 
 TEST_CASE("xfb-run runs a scenario and writes the buffers, equal to the C++ reference") {
-    std::vector<float> state{0.5f, 1.0f, -0.25f, 0.75f, 1.0f, 2.0f, 0.0f, 7.0f,
-                             -1.0f, 0.0f, 0.125f, 2.0f, 0.0f, -1.0f, 0.5f, 8.0f};
-    json scenario = {{"shader", kShaders + "particles.vert"},
-                     {"count", 2},
-                     {"steps", 5},
-                     {"checked", true},
-                     {"uniforms", {{"dt", 0.25}, {"gravity", {0.0, -2.0, 0.0}}}},
-                     {"buffers", {{{"name", "state"},
-                                   {"role", {"input", "output"}},
-                                   {"format", {{{"semantic", "ATTR0"}, {"components", 4}}, {{"semantic", "ATTR1"}, {"components", 4}}}},
-                                   {"data", state}}}}};
+    std::vector<float> state{0.5f,  1.0f, -0.25f, 0.75f, 1.0f, 2.0f,  0.0f, 7.0f,
+                             -1.0f, 0.0f, 0.125f, 2.0f,  0.0f, -1.0f, 0.5f, 8.0f};
+    json scenario = {
+        {"shader", kShaders + "particles.vert"},
+        {"count", 2},
+        {"steps", 5},
+        {"checked", true},
+        {"uniforms", {{"dt", 0.25}, {"gravity", {0.0, -2.0, 0.0}}}},
+        {"buffers",
+         {{{"name", "state"},
+           {"role", {"input", "output"}},
+           {"format", {{{"semantic", "ATTR0"}, {"components", 4}}, {{"semantic", "ATTR1"}, {"components", 4}}}},
+           {"data", state}}}}};
     std::string path = writeFile("particles.json", scenario.dump());
     for (std::string api : {"gl43core", "gles30"})
-      for (std::string backend : {"tf", "compute", "auto"}) {
-        CAPTURE(api);
-        CAPTURE(backend);
-        // Fresh paths each time: a run that writes nothing must not find the previous run's files.
-        std::string out = freshPath("result.json"), bin = freshPath("bin");
-        auto r = run(std::string(XFB_RUN) + " " + path + " --api " + api + " --backend " + backend + " --out " + out + " --binary " + bin);
-        REQUIRE_MESSAGE(r.status == 0, r.err);
-        json summary = json::parse(r.out);
-        CHECK(summary["api"] == api);
-        if (backend != "auto") CHECK(summary["backend"] == backend);
-        else CHECK(summary["backend_reason"].get<std::string>().find("auto") == 0);
-        // Timing: steps 2..5 fenced, step 1 and the readback apart.
-        CHECK(summary["ms_per_step"].is_number());
-        CHECK(summary["first_step_ms"].is_number());
-        CHECK(summary["readback_ms"].is_number());
-        std::vector<float> ref = state;
-        for (int s = 0; s < 5; ++s) xfbtest::particlesStep(ref, 0.25f, {0.0f, -2.0f, 0.0f});
-        std::ifstream f(out);
-        auto values = json::parse(f)["buffers"]["state"]["values"].get<std::vector<float>>();
-        CHECK(values == ref);
-        CHECK(std::filesystem::file_size(bin + "/state.bin") == 64);
-      }
+        for (std::string backend : {"tf", "compute", "auto"}) {
+            CAPTURE(api);
+            CAPTURE(backend);
+            // Fresh paths each time: a run that writes nothing must not find the previous run's files.
+            std::string out = freshPath("result.json"), bin = freshPath("bin");
+            auto r = run(std::string(XFB_RUN) + " " + path + " --api " + api + " --backend " + backend + " --out " +
+                         out + " --binary " + bin);
+            REQUIRE_MESSAGE(r.status == 0, r.err);
+            json summary = json::parse(r.out);
+            CHECK(summary["api"] == api);
+            if (backend != "auto")
+                CHECK(summary["backend"] == backend);
+            else
+                CHECK(summary["backend_reason"].get<std::string>().find("auto") == 0);
+            // Timing: steps 2..5 fenced, step 1 and the readback apart.
+            CHECK(summary["ms_per_step"].is_number());
+            CHECK(summary["first_step_ms"].is_number());
+            CHECK(summary["readback_ms"].is_number());
+            std::vector<float> ref = state;
+            for (int s = 0; s < 5; ++s) xfbtest::particlesStep(ref, 0.25f, {0.0f, -2.0f, 0.0f});
+            std::ifstream f(out);
+            auto values = json::parse(f)["buffers"]["state"]["values"].get<std::vector<float>>();
+            CHECK(values == ref);
+            CHECK(std::filesystem::file_size(bin + "/state.bin") == 64);
+        }
 }
 
 // The bad formats the web suite gives both JavaScript engines (tests/web/page/webgpu.js): xfb-run
@@ -148,12 +159,16 @@ TEST_CASE("xfb-run: a bad format gives the code and message JavaScript gives") {
     REQUIRE(cases.size() >= 8);
     int n = 0;
     for (const auto& c : cases) {
-        json scenario = {{"shader", kShaders + "particles.vert"}, {"count", 1}, {"buffers", {{{"role", {"input"}}, {"format", c["format"]}}}}};
-        auto r = run(std::string(XFB_RUN) + " " + writeFile("bad_format" + std::to_string(n++) + ".json", scenario.dump()));
+        json scenario = {{"shader", kShaders + "particles.vert"},
+                         {"count", 1},
+                         {"buffers", {{{"role", {"input"}}, {"format", c["format"]}}}}};
+        auto r =
+            run(std::string(XFB_RUN) + " " + writeFile("bad_format" + std::to_string(n++) + ".json", scenario.dump()));
         CHECK(r.status == 1);
         std::string message = c["message"];
         if (message.starts_with("format")) message = "buffers[0]." + message;
-        CHECK_MESSAGE(r.err.find(c["code"].get<std::string>() + ": " + message + "\n") != std::string::npos, r.err, " expected ", message);
+        CHECK_MESSAGE(r.err.find(c["code"].get<std::string>() + ": " + message + "\n") != std::string::npos, r.err,
+                      " expected ", message);
     }
 }
 
@@ -167,15 +182,21 @@ TEST_CASE("xfb-run: a bad scenario names the field") {
     std::string shader = "\"shader\": \"" + kShaders + "particles.vert\"";
     std::string fmt = "\"format\": [{\"semantic\": \"ATTR0\"}, {\"semantic\": \"ATTR1\"}]";
     expect("no_count.json", "{" + shader + ", \"buffers\": [{\"role\": [\"input\"], " + fmt + "}]}", "'count'");
-    expect("bad_role.json", "{" + shader + ", \"count\": 1, \"buffers\": [{\"role\": [\"inout\"], " + fmt + "}]}", "'buffers[0].role'");
-    expect("bad_data.json", "{" + shader + ", \"count\": 2, \"buffers\": [{\"role\": [\"input\"], " + fmt + ", \"data\": [1, 2, 3]}]}",
+    expect("bad_role.json", "{" + shader + ", \"count\": 1, \"buffers\": [{\"role\": [\"inout\"], " + fmt + "}]}",
+           "'buffers[0].role'");
+    expect("bad_data.json",
+           "{" + shader + ", \"count\": 2, \"buffers\": [{\"role\": [\"input\"], " + fmt + ", \"data\": [1, 2, 3]}]}",
            "'buffers[0].data'");
     expect("unknown.json", "{" + shader + ", \"count\": 1, \"stpes\": 3, \"buffers\": []}", "'stpes'");
-    expect("backend.json", "{" + shader + ", \"count\": 1, \"backend\": \"vulkan\", \"buffers\": [{\"role\": [\"input\"], " + fmt + "}]}",
+    expect("backend.json",
+           "{" + shader + ", \"count\": 1, \"backend\": \"vulkan\", \"buffers\": [{\"role\": [\"input\"], " + fmt +
+               "}]}",
            "'backend'");
     expect("not_json.json", "{ count: 1 ", "not valid JSON");
     // Engine errors pass through with their own codes.
-    auto r = run(std::string(XFB_RUN) + " " + writeFile("roles.json", "{" + shader + ", \"count\": 4, \"buffers\": [{\"role\": [\"input\"], " + fmt + "}]}"));
+    auto r = run(
+        std::string(XFB_RUN) + " " +
+        writeFile("roles.json", "{" + shader + ", \"count\": 4, \"buffers\": [{\"role\": [\"input\"], " + fmt + "}]}"));
     CHECK(r.status == 1);
     CHECK(r.err.find("XFB_OUTPUT_COUNT_MISMATCH") != std::string::npos);
 }
@@ -184,8 +205,10 @@ TEST_CASE("xfb-inspect --wgsl prints the WebGPU compute shader, and names what d
     auto r = run(std::string(XFB_INSPECT) + " " + XFB_SOURCE_DIR + "/shaders/layout36.vert --wgsl");
     CHECK(r.status == 0);
     CHECK(r.out.find("@compute @workgroup_size(256)") != std::string::npos);
-    CHECK(r.out.find("xfb_b2[xfb_i * 9u + 4u] = bitcast<u32>(out_normal[0]);") != std::string::npos); // the 36-byte record
-    std::string bad = writeFile("wgsl_bad.vert", "#version 300 es\nin vec4 p;\nout vec4 out_p;\nuniform sampler2D s;\nvoid main() {\n  out_p = texture(s, p.xy);\n}\n");
+    CHECK(r.out.find("xfb_b2[xfb_i * 9u + 4u] = bitcast<u32>(out_normal[0]);") !=
+          std::string::npos); // the 36-byte record
+    std::string bad = writeFile("wgsl_bad.vert", "#version 300 es\nin vec4 p;\nout vec4 out_p;\nuniform sampler2D "
+                                                 "s;\nvoid main() {\n  out_p = texture(s, p.xy);\n}\n");
     r = run(std::string(XFB_INSPECT) + " " + bad + " --wgsl");
     CHECK(r.status == 1);
     CHECK(r.err.find("XFB_COMPUTE_TRANSLATION: WGSL: line 6: 'texture()'") != std::string::npos);

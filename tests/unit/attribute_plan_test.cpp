@@ -26,7 +26,8 @@ TEST_CASE("explicit locations are honoured, later inputs continue after them") {
     CHECK(a[0].explicitLocation);
     CHECK(a[1].location == 5);
     CHECK(a[2].location == 0);
-    auto msg = XFB_REQUIRE_ERROR(plan("in mat4 m; layout(location = 2) in vec4 x;"), ErrorCode::AttributeLocationCollision);
+    auto msg =
+        XFB_REQUIRE_ERROR(plan("in mat4 m; layout(location = 2) in vec4 x;"), ErrorCode::AttributeLocationCollision);
     CHECK(contains(msg, "'x'"));
     CHECK(contains(msg, "'m'"));
     XFB_REQUIRE_ERROR(plan("in vec4 b; layout(location = 0) in vec4 a;"), ErrorCode::AttributeLocationCollision);
@@ -54,7 +55,8 @@ TEST_CASE("limits and types") {
 }
 
 TEST_CASE("semantic names round-trip") {
-    for (auto s : {Semantic::Position, Semantic::TexCoord7, attr(0), attr(15)}) CHECK(semanticFromName(semanticName(s)) == s);
+    for (auto s : {Semantic::Position, Semantic::TexCoord7, attr(0), attr(15)})
+        CHECK(semanticFromName(semanticName(s)) == s);
     CHECK_FALSE(semanticFromName("ATTRx"));
     CHECK_FALSE(semanticFromName("ATTR99"));
 }

@@ -40,7 +40,8 @@ TEST_CASE("separate mode rejects 5+ components even where the driver allows them
     Limits llvmpipe{16, 64, 4, 64};
     CaptureOptions o{CaptureMode::Separate};
     // A vec4 + float struct flattened into one vec4[2]-sized varying by mistake, and a mat4.
-    auto msg = XFB_REQUIRE_ERROR(capture("out vec4 out_position; out mat4 out_transform;", o, llvmpipe), ErrorCode::SeparateComponents);
+    auto msg = XFB_REQUIRE_ERROR(capture("out vec4 out_position; out mat4 out_transform;", o, llvmpipe),
+                                 ErrorCode::SeparateComponents);
     CHECK(contains(msg, "'out_transform'"));
     CHECK(contains(msg, "16 components"));
     CHECK(contains(msg, "4-component limit"));
@@ -59,20 +60,24 @@ TEST_CASE("separate mode rejects 5+ components even where the driver allows them
 
 TEST_CASE("separate attribs and interleaved components limits") {
     CaptureOptions sep{CaptureMode::Separate};
-    auto msg = XFB_REQUIRE_ERROR(capture("out float out_a, out_b, out_c, out_d, out_e;", sep), ErrorCode::SeparateAttribs);
+    auto msg =
+        XFB_REQUIRE_ERROR(capture("out float out_a, out_b, out_c, out_d, out_e;", sep), ErrorCode::SeparateAttribs);
     CHECK(contains(msg, "5 varyings"));
     Limits l;
     l.maxInterleavedComponents = 8;
-    msg = XFB_REQUIRE_ERROR(capture("out vec4 out_a; out vec4 out_b; out float out_c;", {}, l), ErrorCode::InterleavedComponents);
+    msg = XFB_REQUIRE_ERROR(capture("out vec4 out_a; out vec4 out_b; out float out_c;", {}, l),
+                            ErrorCode::InterleavedComponents);
     CHECK(contains(msg, "9 components"));
 }
 
 TEST_CASE("capture list errors") {
     XFB_REQUIRE_ERROR(capture("out vec4 position;"), ErrorCode::NoCapturedVaryings);
-    auto msg = XFB_REQUIRE_ERROR(capture("in vec4 velocity; out vec4 out_p;", {CaptureMode::Interleaved, {"velocity"}}), ErrorCode::UnknownVarying);
+    auto msg = XFB_REQUIRE_ERROR(capture("in vec4 velocity; out vec4 out_p;", {CaptureMode::Interleaved, {"velocity"}}),
+                                 ErrorCode::UnknownVarying);
     CHECK(contains(msg, "is an input"));
     CHECK(contains(msg, "out_p"));
-    XFB_REQUIRE_ERROR(capture("out vec4 out_p;", {CaptureMode::Interleaved, {"out_p", "out_p"}}), ErrorCode::DuplicateVarying);
+    XFB_REQUIRE_ERROR(capture("out vec4 out_p;", {CaptureMode::Interleaved, {"out_p", "out_p"}}),
+                      ErrorCode::DuplicateVarying);
     XFB_REQUIRE_ERROR(capture("struct S { vec4 a; float b; }; out S out_s;"), ErrorCode::VaryingType);
     auto p = capture("out vec4 out_p;", {CaptureMode::Interleaved, {"gl_Position", "out_p", "gl_PointSize"}});
     CHECK(p.buffers[0].stride == 36);

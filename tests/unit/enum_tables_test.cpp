@@ -29,7 +29,8 @@ TEST_CASE("error codes keep their stable names, in declaration order") {
 TEST_CASE("draw modes, capture modes and component types round-trip through their names") {
     CHECK(drawModeName(DrawMode::TriangleStrip) == "triangle_strip");
     CHECK(drawModeName(DrawMode::LineLoop) == "line_loop");
-    for (std::size_t i = 0; i < std::size(drawModeNames); ++i) CHECK(drawModeFromName(drawModeName(DrawMode(i))) == DrawMode(i));
+    for (std::size_t i = 0; i < std::size(drawModeNames); ++i)
+        CHECK(drawModeFromName(drawModeName(DrawMode(i))) == DrawMode(i));
     CHECK_FALSE(drawModeFromName("quads"));
     CHECK(captureModeName(CaptureMode::Interleaved) == "interleaved");
     CHECK(captureModeName(CaptureMode::Separate) == "separate");

@@ -15,9 +15,7 @@ std::vector<std::string> inputNames(const ShaderInterface& s) {
 ErrorCode codeOf(std::string_view src, const ReadOptions& o = {}) {
     try {
         readShaderInterface(src, o);
-    } catch (const Error& e) {
-        return e.code();
-    }
+    } catch (const Error& e) { return e.code(); }
     FAIL("expected an error");
     return ErrorCode::InvalidArgument;
 }

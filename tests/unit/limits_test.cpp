@@ -21,7 +21,8 @@ std::string repeat(const std::string& s, int n) {
 }
 std::string doublingMacros(int levels) {
     std::string s = kV + "#define A0 x\n";
-    for (int i = 1; i <= levels; ++i) s += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
+    for (int i = 1; i <= levels; ++i)
+        s += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
     return s + "A" + std::to_string(levels) + "\nvoid main() {}\n";
 }
 std::string outputs(int n) {
@@ -32,52 +33,66 @@ std::string outputs(int n) {
 } // namespace
 
 TEST_CASE("#if arithmetic that overflows 64 bits is an error with the line, never a wrapped value") {
-    auto m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "\n#if (-9223372036854775807 - 1) / -1\n#endif\n"), ErrorCode::ConstantExpression);
+    auto m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "\n#if (-9223372036854775807 - 1) / -1\n#endif\n"),
+                               ErrorCode::ConstantExpression);
     CHECK(contains(m, "line 3"));
     CHECK(contains(m, "-9223372036854775808 / -1 overflows"));
-    XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if (-9223372036854775807 - 1) % -1\n#endif\n"), ErrorCode::ConstantExpression);
-    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 9223372036854775807 * 2 < 0\nin vec4 wrong;\n#endif\n"), ErrorCode::ConstantExpression);
+    XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if (-9223372036854775807 - 1) % -1\n#endif\n"),
+                      ErrorCode::ConstantExpression);
+    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 9223372036854775807 * 2 < 0\nin vec4 wrong;\n#endif\n"),
+                          ErrorCode::ConstantExpression);
     CHECK(contains(m, "9223372036854775807 * 2 overflows"));
     XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 9223372036854775807 + 1\n#endif\n"), ErrorCode::ConstantExpression);
-    XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if -9223372036854775807 - 2\n#endif\n"), ErrorCode::ConstantExpression);
-    XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if -(-9223372036854775807 - 1)\n#endif\n"), ErrorCode::ConstantExpression);
+    XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if -9223372036854775807 - 2\n#endif\n"),
+                      ErrorCode::ConstantExpression);
+    XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if -(-9223372036854775807 - 1)\n#endif\n"),
+                      ErrorCode::ConstantExpression);
     XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 1 << 63\n#endif\n"), ErrorCode::ConstantExpression);
     m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 1 << 64\n#endif\n"), ErrorCode::ConstantExpression);
     CHECK(contains(m, "shift by 64"));
-    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 18446744073709551616\n#endif\n"), ErrorCode::ConstantExpression);
+    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 18446744073709551616\n#endif\n"),
+                          ErrorCode::ConstantExpression);
     CHECK(contains(m, "18446744073709551616"));
     // What does fit is computed exactly.
-    CHECK(readShaderInterface(kV + "#if (1 << 62) - 1 + (1 << 62) == 9223372036854775807 && -4 / 3 == -1 && -4 % 3 == -1\nin vec4 a;\n#endif\n").inputs.size() == 1);
+    CHECK(readShaderInterface(kV + "#if (1 << 62) - 1 + (1 << 62) == 9223372036854775807 && -4 / 3 == -1 && -4 % 3 == "
+                                   "-1\nin vec4 a;\n#endif\n")
+              .inputs.size() == 1);
     CHECK(readShaderInterface(kV + "#if (-1 << 63) < 0\nin vec4 a;\n#endif\n").inputs.size() == 1);
 }
 
 TEST_CASE("division by zero is an error with the line, except where && or || does not evaluate it") {
-    auto m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "in vec4 a;\n#if 7 / (2 - 2)\n#endif\n"), ErrorCode::ConstantExpression);
+    auto m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "in vec4 a;\n#if 7 / (2 - 2)\n#endif\n"),
+                               ErrorCode::ConstantExpression);
     CHECK(contains(m, "line 3"));
     CHECK(contains(m, "division by zero"));
     XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 7 % 0\n#endif\n"), ErrorCode::ConstantExpression);
     XFB_REQUIRE_ERROR(readShaderInterface(kV + "in vec4 a[4 / 0];\n"), ErrorCode::ConstantExpression);
     // The GLSL ES preprocessor does not evaluate the decided side: no error, and no undefined-identifier error either.
-    CHECK(readShaderInterface(kV + "#if 0 && (1 / 0)\nin vec4 a;\n#else\nin vec4 b;\n#endif\n").inputs.at(0).name == "b");
+    CHECK(readShaderInterface(kV + "#if 0 && (1 / 0)\nin vec4 a;\n#else\nin vec4 b;\n#endif\n").inputs.at(0).name ==
+          "b");
     CHECK(readShaderInterface(kV + "#if 1 || UNDEFINED_NAME > 2\nin vec4 a;\n#endif\n").inputs.size() == 1);
     CHECK(readShaderInterface(kV + "#if defined(Q) && Q > 2\nin vec4 a;\n#endif\n").inputs.empty());
-    XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 1 && UNDEFINED_NAME > 2\n#endif\n"), ErrorCode::PreprocessorUnevaluable);
+    XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if 1 && UNDEFINED_NAME > 2\n#endif\n"),
+                      ErrorCode::PreprocessorUnevaluable);
 }
 
 TEST_CASE("#line and #version numbers beyond int range are coded errors") {
-    auto m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "#line 99999999999\nin vec4 a;\n"), ErrorCode::ConstantExpression);
+    auto m =
+        XFB_REQUIRE_ERROR(readShaderInterface(kV + "#line 99999999999\nin vec4 a;\n"), ErrorCode::ConstantExpression);
     CHECK(contains(m, "line 2"));
     CHECK(contains(m, "#line 99999999999 is out of range"));
     m = XFB_REQUIRE_ERROR(readShaderInterface("#version 99999999999\nin vec4 a;\n"), ErrorCode::ConstantExpression);
     CHECK(contains(m, "#version 99999999999"));
     XFB_REQUIRE_ERROR(readShaderInterface("#version 0x12c es\n"), ErrorCode::PreprocessorDirective);
     // #line at the largest int, then one line more: numbering would pass INT_MAX.
-    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "#line 2147483647\nin vec4 a;\nin vec4 b;\n"), ErrorCode::ConstantExpression);
+    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "#line 2147483647\nin vec4 a;\nin vec4 b;\n"),
+                          ErrorCode::ConstantExpression);
     CHECK(contains(m, "2147483648"));
     CHECK(readShaderInterface(kV + "#line 2147483647\nin vec4 a;\n").inputs.at(0).line == INT_MAX);
     // The same number through the compute translation and the GLSL ES 3.00 conversion.
     CHECK(toGlslEs300("#version 99999999999\nvoid main() {}\n") == "#version 99999999999\nvoid main() {}\n");
-    XFB_REQUIRE_ERROR(translateToCompute("#version 99999999999\nin vec4 a;\n", {}, {}, {}, 0), ErrorCode::ConstantExpression);
+    XFB_REQUIRE_ERROR(translateToCompute("#version 99999999999\nin vec4 a;\n", {}, {}, {}, 0),
+                      ErrorCode::ConstantExpression);
 }
 
 TEST_CASE("array sizes are checked, never wrapped") {
@@ -91,13 +106,16 @@ TEST_CASE("array sizes are checked, never wrapped") {
     auto s = readShaderInterface(kV + "uniform float u[65536];\nuniform mat4 m[65536];\n");
     CHECK(s.uniforms.at(0).arraySize == 65536);
     CHECK(s.uniforms.at(1).components() == 1 << 20);
-    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "struct S { vec4 a[65536]; vec4 b[65536]; vec4 c[65536]; vec4 d[65536]; vec4 e; };\n"
-                                                   "uniform S s;\n"),
-                          ErrorCode::ArraySize);
+    m = XFB_REQUIRE_ERROR(
+        readShaderInterface(kV + "struct S { vec4 a[65536]; vec4 b[65536]; vec4 c[65536]; vec4 d[65536]; vec4 e; };\n"
+                                 "uniform S s;\n"),
+        ErrorCode::ArraySize);
     CHECK(contains(m, "struct S has 1048580 components"));
-    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "struct S { vec4 a[65536]; };\nuniform S s[5];\n"), ErrorCode::ArraySize);
+    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "struct S { vec4 a[65536]; };\nuniform S s[5];\n"),
+                          ErrorCode::ArraySize);
     CHECK(contains(m, "'s' (S[5]) has 1310720 components"));
-    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "layout(location = 4294967296) in vec4 a;\n"), ErrorCode::ConstantExpression);
+    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + "layout(location = 4294967296) in vec4 a;\n"),
+                          ErrorCode::ConstantExpression);
     CHECK(contains(m, "layout(location = 4294967296) is out of range"));
 }
 
@@ -109,9 +127,11 @@ TEST_CASE("macro expansion has a budget: doubling macros stop with a coded error
     XFB_REQUIRE_ERROR(readShaderInterface(doublingMacros(40)), ErrorCode::ExpansionLimit);
     // In an #if condition, and with macros that expand to nothing (no output, still work).
     std::string ifs = kV + "#define A0 1\n";
-    for (int i = 1; i <= 40; ++i) ifs += "#define A" + std::to_string(i) + " (A" + std::to_string(i - 1) + " + A" + std::to_string(i - 1) + ")\n";
+    for (int i = 1; i <= 40; ++i)
+        ifs += "#define A" + std::to_string(i) + " (A" + std::to_string(i - 1) + " + A" + std::to_string(i - 1) + ")\n";
     XFB_REQUIRE_ERROR(readShaderInterface(ifs + "#if A40\n#endif\n"), ErrorCode::ExpansionLimit);
-    std::string empty = kV + "#define E\n#define D " + repeat("E ", 200) + "\n#define C " + repeat("D ", 200) + "\n#define B " + repeat("C ", 200) + "\nB\n";
+    std::string empty = kV + "#define E\n#define D " + repeat("E ", 200) + "\n#define C " + repeat("D ", 200) +
+                        "\n#define B " + repeat("C ", 200) + "\nB\n";
     XFB_REQUIRE_ERROR(readShaderInterface(empty), ErrorCode::ExpansionLimit);
 }
 
@@ -123,10 +143,14 @@ TEST_CASE("nesting is depth-checked: parentheses, unary operators, #if blocks, s
     XFB_REQUIRE_ERROR(readShaderInterface(kV + "in vec4 a[" + deep + "];\n"), ErrorCode::NestingDepth);
     XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if " + repeat("- ", 50000) + "1\n#endif\n"), ErrorCode::NestingDepth);
     XFB_REQUIRE_ERROR(readShaderInterface(kV + "#if " + repeat("!", 257) + "1\n#endif\n"), ErrorCode::NestingDepth);
-    CHECK(readShaderInterface(kV + "in vec4 a[" + repeat("(", 200) + "3" + repeat(")", 200) + "];\n").inputs.at(0).arraySize == 3);
-    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + repeat("#if 1\n", 257) + repeat("#endif\n", 257)), ErrorCode::NestingDepth);
+    CHECK(readShaderInterface(kV + "in vec4 a[" + repeat("(", 200) + "3" + repeat(")", 200) + "];\n")
+              .inputs.at(0)
+              .arraySize == 3);
+    m = XFB_REQUIRE_ERROR(readShaderInterface(kV + repeat("#if 1\n", 257) + repeat("#endif\n", 257)),
+                          ErrorCode::NestingDepth);
     CHECK(contains(m, "line 258"));
-    CHECK(readShaderInterface(kV + repeat("#if 1\n", 256) + "in vec4 a;\n" + repeat("#endif\n", 256)).inputs.size() == 1);
+    CHECK(readShaderInterface(kV + repeat("#if 1\n", 256) + "in vec4 a;\n" + repeat("#endif\n", 256)).inputs.size() ==
+          1);
     std::string structs;
     for (int i = 0; i < 300; ++i) structs += "struct S" + std::to_string(i) + " { ";
     structs += "float x;" + repeat(" } s;", 300) + "\n";
@@ -166,12 +190,14 @@ TEST_CASE("thousands of outputs plan in linear time, with exact offsets") {
     CHECK(contains(m, "needs 4095 components"));
     CHECK(contains(m, "(4095 in all)"));
     CHECK(m.size() < 1000);
-    XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_v7", "out_v9", "out_v7"}}, wide), ErrorCode::DuplicateVarying);
+    XFB_REQUIRE_ERROR(planCapture(s, {CaptureMode::Interleaved, {"out_v7", "out_v9", "out_v7"}}, wide),
+                      ErrorCode::DuplicateVarying);
 }
 
 TEST_CASE("buffer byte sizes are checked: count x stride never wraps") {
     CHECK(checkedBufferBytes(536870911, 4, limits::maxWebGLBufferBytes, "b") == 2147483644u);
-    auto m = XFB_REQUIRE_ERROR(checkedBufferBytes(std::int64_t(1) << 31, 4, limits::maxWebGLBufferBytes, "buffers[0]"), ErrorCode::BufferTooLarge);
+    auto m = XFB_REQUIRE_ERROR(checkedBufferBytes(std::int64_t(1) << 31, 4, limits::maxWebGLBufferBytes, "buffers[0]"),
+                               ErrorCode::BufferTooLarge);
     CHECK(contains(m, "buffers[0]: 2147483648 elements x 4 bytes exceeds 2147483647 bytes"));
     XFB_REQUIRE_ERROR(checkedBufferBytes(std::int64_t(1) << 62, 8, UINT64_MAX, "b"), ErrorCode::BufferTooLarge);
     XFB_REQUIRE_ERROR(checkedBufferBytes(-1, 8, UINT64_MAX, "b"), ErrorCode::InvalidArgument);
@@ -187,7 +213,8 @@ TEST_CASE("buffer byte sizes are checked: count x stride never wraps") {
 
 TEST_CASE("a #line jump is re-stated in the compute translation, not padded with newlines") {
     // Found by the fuzzer: `#line 2147483647` made the translation write 2^31 newlines (2 GB).
-    std::string src = kV + "in vec4 a;\nout vec4 out_a;\n#line 2000000000\nvoid main() { out_a = a; }\n#line 7\nvoid f() {}\n";
+    std::string src =
+        kV + "in vec4 a;\nout vec4 out_a;\n#line 2000000000\nvoid main() { out_a = a; }\n#line 7\nvoid f() {}\n";
     ShaderInterface s = readShaderInterface(src);
     CapturePlan cap = planCapture(s, {}, Limits::portable());
     VertexFormat f = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});

@@ -23,7 +23,9 @@ struct Fixture {
                 {desc(params, n), std::nullopt},
                 {std::nullopt, desc(vec4At(12), n)}};
     }
-    PassPlan run(const std::vector<EntryDesc>& e, std::optional<std::int64_t> count = std::nullopt) { return planPass(attrs, cap, e, count); }
+    PassPlan run(const std::vector<EntryDesc>& e, std::optional<std::int64_t> count = std::nullopt) {
+        return planPass(attrs, cap, e, count);
+    }
 };
 } // namespace
 
@@ -62,14 +64,16 @@ TEST_CASE("semantics must match the shader's assignment") {
     auto msg = XFB_REQUIRE_ERROR(f.run(e), ErrorCode::SemanticMissing);
     CHECK(contains(msg, "'params' (ATTR2)"));
     e = f.entries();
-    e[2].input = desc(VertexFormat::interleaved({{attr(2), ComponentType::Float32, 2}, {attr(5), ComponentType::Float32, 1}}), 100);
+    e[2].input = desc(
+        VertexFormat::interleaved({{attr(2), ComponentType::Float32, 2}, {attr(5), ComponentType::Float32, 1}}), 100);
     XFB_REQUIRE_ERROR(f.run(e), ErrorCode::SemanticUnused);
     e = f.entries();
     e[2].input = desc(VertexFormat::interleaved({{attr(2), ComponentType::Int32, 2}}), 100);
     msg = XFB_REQUIRE_ERROR(f.run(e), ErrorCode::SemanticTypeMismatch);
     CHECK(contains(msg, "int32x2"));
     e = f.entries();
-    e[2].input = desc(VertexFormat::interleaved({{attr(2), ComponentType::Float32, 2}, {attr(1), ComponentType::Float32, 4}}), 100);
+    e[2].input = desc(
+        VertexFormat::interleaved({{attr(2), ComponentType::Float32, 2}, {attr(1), ComponentType::Float32, 4}}), 100);
     XFB_REQUIRE_ERROR(f.run(e), ErrorCode::SemanticDuplicate);
 }
 
@@ -101,8 +105,10 @@ TEST_CASE("output formats must agree with what is captured into them") {
     auto cap = planCapture(shader, {}, Limits::portable());
     VertexFormat in = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
     // A render format reading position.xyz, life (w) and uv of the 36-byte record is fine.
-    VertexFormat render = VertexFormat::interleaved(
-        {{attr(10), ComponentType::Float32, 3, 0}, {attr(11), ComponentType::Float32, 1, 12}, {attr(12), ComponentType::Float32, 2, 28}}, 36);
+    VertexFormat render = VertexFormat::interleaved({{attr(10), ComponentType::Float32, 3, 0},
+                                                     {attr(11), ComponentType::Float32, 1, 12},
+                                                     {attr(12), ComponentType::Float32, 2, 28}},
+                                                    36);
     std::vector<EntryDesc> e{{desc(in, 8), std::nullopt}, {std::nullopt, desc(render, 8)}};
     CHECK(planPass(attrs, cap, e).outputs[0].stride == 36);
     e[1].output = desc(VertexFormat::interleaved({{attr(10), ComponentType::Float32, 4}}, 32), 9);
@@ -112,10 +118,15 @@ TEST_CASE("output formats must agree with what is captured into them") {
 }
 
 TEST_CASE("vertex formats are validated") {
-    XFB_REQUIRE_ERROR(VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4, 8}}).validate(),
+    XFB_REQUIRE_ERROR(
+        VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4, 8}})
+            .validate(),
+        ErrorCode::FormatInvalid);
+    XFB_REQUIRE_ERROR(VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}, 8).validate(),
                       ErrorCode::FormatInvalid);
-    XFB_REQUIRE_ERROR(VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}, 8).validate(), ErrorCode::FormatInvalid);
-    XFB_REQUIRE_ERROR(VertexFormat::interleaved({{attr(0), ComponentType::Float32, 0}}).validate(), ErrorCode::FormatInvalid);
+    XFB_REQUIRE_ERROR(VertexFormat::interleaved({{attr(0), ComponentType::Float32, 0}}).validate(),
+                      ErrorCode::FormatInvalid);
     XFB_REQUIRE_ERROR(VertexFormat{}.validate(), ErrorCode::FormatInvalid);
-    CHECK_NOTHROW(VertexFormat::interleaved({{attr(0), ComponentType::Float32, 3}, {attr(1), ComponentType::UInt32, 1}}).validate());
+    CHECK_NOTHROW(VertexFormat::interleaved({{attr(0), ComponentType::Float32, 3}, {attr(1), ComponentType::UInt32, 1}})
+                      .validate());
 }

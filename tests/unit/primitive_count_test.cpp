@@ -5,7 +5,8 @@ using namespace xfb;
 
 namespace {
 CapturePlan plan36() {
-    return planCapture(readShaderInterface("out vec4 out_position; out vec3 out_normal; out vec2 out_uv;"), {}, Limits::portable());
+    return planCapture(readShaderInterface("out vec4 out_position; out vec3 out_normal; out vec2 out_uv;"), {},
+                       Limits::portable());
 }
 } // namespace
 
@@ -29,11 +30,11 @@ TEST_CASE("records per mode: lists, strips, loops and fans") {
     auto p = plan36();
     auto records = [&](DrawMode m, std::int64_t n) { return countCapture({m, n}, p).records; };
     CHECK(records(DrawMode::Points, 7) == 7);
-    CHECK(records(DrawMode::Lines, 7) == 6);      // 3 lines, the 7th vertex is dropped
-    CHECK(records(DrawMode::LineStrip, 5) == 8);  // 4 lines
-    CHECK(records(DrawMode::LineLoop, 5) == 10);  // 5 lines, closing the loop
+    CHECK(records(DrawMode::Lines, 7) == 6);     // 3 lines, the 7th vertex is dropped
+    CHECK(records(DrawMode::LineStrip, 5) == 8); // 4 lines
+    CHECK(records(DrawMode::LineLoop, 5) == 10); // 5 lines, closing the loop
     CHECK(records(DrawMode::LineLoop, 1) == 0);
-    CHECK(records(DrawMode::Triangles, 8) == 6);  // 2 triangles
+    CHECK(records(DrawMode::Triangles, 8) == 6); // 2 triangles
     CHECK(records(DrawMode::TriangleFan, 6) == 12);
     CHECK(records(DrawMode::TriangleStrip, 2) == 0);
     XFB_REQUIRE_ERROR(countCapture({DrawMode::Points, -1}, p), ErrorCode::InvalidArgument);
@@ -51,7 +52,8 @@ TEST_CASE("primitive restart splits strips into runs counted separately") {
 }
 
 TEST_CASE("separate mode: bytes per output buffer") {
-    auto p = planCapture(readShaderInterface("out vec4 out_a; out float out_b;"), {CaptureMode::Separate}, Limits::portable());
+    auto p = planCapture(readShaderInterface("out vec4 out_a; out float out_b;"), {CaptureMode::Separate},
+                         Limits::portable());
     auto c = countCapture({DrawMode::Lines, 10}, p);
     CHECK(c.records == 10);
     CHECK(c.bytes == std::vector<std::uint64_t>{160, 40});

@@ -104,9 +104,7 @@ TEST_CASE("syntax errors name the line") {
     auto code = [](std::string_view src) {
         try {
             readShaderInterface(src);
-        } catch (const Error& e) {
-            return e.code();
-        }
+        } catch (const Error& e) { return e.code(); }
         return ErrorCode::InvalidArgument;
     };
     CHECK(code("in vec4 a") == ErrorCode::ShaderSyntax);
@@ -121,9 +119,7 @@ TEST_CASE("syntax errors name the line") {
     try {
         readShaderInterface("#version 300 es\n\nin vec4 a b;\n");
         FAIL("expected an error");
-    } catch (const Error& e) {
-        CHECK(e.message().find("line 3") != std::string::npos);
-    }
+    } catch (const Error& e) { CHECK(e.message().find("line 3") != std::string::npos); }
 }
 
 TEST_CASE("builtin type table") {
@@ -138,7 +134,8 @@ TEST_CASE("builtin type table") {
 }
 
 TEST_CASE("legacy sources are rewritten as GLSL ES 3.00 with the user's line numbers") {
-    std::string legacy = "// header\nattribute vec4 vertex_position;\nvarying vec4 out_p; // a varying comment\nvoid main() { out_p = vertex_position; }\n";
+    std::string legacy = "// header\nattribute vec4 vertex_position;\nvarying vec4 out_p; // a varying comment\nvoid "
+                         "main() { out_p = vertex_position; }\n";
     std::string modern = toGlslEs300(legacy);
     auto s = readShaderInterface(modern);
     CHECK(s.version == 300);

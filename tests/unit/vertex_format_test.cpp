@@ -31,11 +31,15 @@ TEST_CASE("a bad described format names the attribute, the field and the rule") 
     CHECK(message({}) == "buffers[1].format must be a non-empty array of { semantic, type?, components?, offset? }");
     CHECK(message({{std::nullopt}}) == "buffers[1].format[0].semantic must be a string such as 'ATTR0' or 'POSITION'");
     CHECK(contains(message({{"ATTR0"}, {"ATTR32"}}), "buffers[1].format[1].semantic must be ATTR0..ATTR31, "));
-    CHECK(message({{"ATTR0", "float16"}}) == "buffers[1].format[0].type must be float32, int32 or uint32, got 'float16'");
+    CHECK(message({{"ATTR0", "float16"}}) ==
+          "buffers[1].format[0].type must be float32, int32 or uint32, got 'float16'");
     CHECK(message({{"ATTR0", std::nullopt, 17}}) == "buffers[1].format[0].components must be an integer 1..16, got 17");
-    CHECK(message({{"ATTR0", std::nullopt, -0.25}}) == "buffers[1].format[0].components must be an integer 1..16, got -0.25");
-    CHECK(message({{"ATTR0", std::nullopt, std::nan("")}}) == "buffers[1].format[0].components must be an integer 1..16, got a value that is not a number");
+    CHECK(message({{"ATTR0", std::nullopt, -0.25}}) ==
+          "buffers[1].format[0].components must be an integer 1..16, got -0.25");
+    CHECK(message({{"ATTR0", std::nullopt, std::nan("")}}) ==
+          "buffers[1].format[0].components must be an integer 1..16, got a value that is not a number");
     CHECK(message({{"ATTR0", std::nullopt, std::nullopt, 1e300}}) ==
-          "buffers[1].format[0].offset must be a non-negative integer number of bytes below 2^30, got Infinity or a number above 10^15");
+          "buffers[1].format[0].offset must be a non-negative integer number of bytes below 2^30, got Infinity or a "
+          "number above 10^15");
     CHECK(contains(message({{"ATTR0"}, {"ATTR0"}}, ErrorCode::FormatInvalid), "ATTR0 appears twice"));
 }

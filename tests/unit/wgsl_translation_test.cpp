@@ -41,7 +41,8 @@ void main() {
 })");
     // Input stride 4 + 3 + 2 + 2 = 11 words: a u32 view, bitcast per component.
     CHECK(t.has("@group(0) @binding(1) var<storage, read> xfb_b1: array<u32>;"));
-    CHECK(t.has("position = bitcast<vec4<f32>>(vec4<u32>(xfb_b1[xfb_i * 11u + 0u], xfb_b1[xfb_i * 11u + 1u], xfb_b1[xfb_i * 11u + 2u], xfb_b1[xfb_i * 11u + 3u]));"));
+    CHECK(t.has("position = bitcast<vec4<f32>>(vec4<u32>(xfb_b1[xfb_i * 11u + 0u], xfb_b1[xfb_i * 11u + 1u], "
+                "xfb_b1[xfb_i * 11u + 2u], xfb_b1[xfb_i * 11u + 3u]));"));
     CHECK(t.has("normal = bitcast<vec3<f32>>(vec3<u32>(xfb_b1[xfb_i * 11u + 4u]"));
     CHECK(t.has("ids = bitcast<vec2<i32>>(vec2<u32>(xfb_b1[xfb_i * 11u + 9u], xfb_b1[xfb_i * 11u + 10u]));"));
     // Captured interleaved: 36 bytes, offsets 0, 16, 28.
@@ -67,7 +68,8 @@ in vec4 velocity;
 uniform float dt;
 out vec4 out_position;
 out vec4 out_velocity;
-void main() { out_position = position + velocity * dt; out_velocity = velocity; })", {CaptureMode::Separate});
+void main() { out_position = position + velocity * dt; out_velocity = velocity; })",
+                  {CaptureMode::Separate});
     CHECK(t.has("var<storage, read> xfb_b1: array<vec4<u32>>;"));
     CHECK(t.has("velocity = bitcast<vec4<f32>>(xfb_b1[xfb_i * 2u + 1u]);"));
     CHECK(t.has("xfb_b2[xfb_i * 1u + 0u] = bitcast<vec4<u32>>(out_position);"));
@@ -88,13 +90,21 @@ uniform uint n;
 )"));
     auto& u = t.shader.uniforms;
     REQUIRE(u.size() == 8);
-    CHECK(u[0].offset == 4);                                   // after xfb_count
-    CHECK(u[1].offset == 16);  CHECK(u[1].size == 12);         // vec3 aligned to 16
-    CHECK(u[2].offset == 32);                                  // vec2 aligned to 8, after 28
-    CHECK(u[3].offset == 48);  CHECK(u[3].columnStride == 16); CHECK(u[3].size == 48);
-    CHECK(u[4].offset == 96);  CHECK(u[4].arrayStride == 64);  CHECK(u[4].size == 256);
-    CHECK(u[5].offset == 352); CHECK(u[5].arrayStride == 16);
-    CHECK(u[6].offset == 384); CHECK(u[6].columnStride == 8);  CHECK(u[6].size == 16);
+    CHECK(u[0].offset == 4); // after xfb_count
+    CHECK(u[1].offset == 16);
+    CHECK(u[1].size == 12);   // vec3 aligned to 16
+    CHECK(u[2].offset == 32); // vec2 aligned to 8, after 28
+    CHECK(u[3].offset == 48);
+    CHECK(u[3].columnStride == 16);
+    CHECK(u[3].size == 48);
+    CHECK(u[4].offset == 96);
+    CHECK(u[4].arrayStride == 64);
+    CHECK(u[4].size == 256);
+    CHECK(u[5].offset == 352);
+    CHECK(u[5].arrayStride == 16);
+    CHECK(u[6].offset == 384);
+    CHECK(u[6].columnStride == 8);
+    CHECK(u[6].size == 16);
     CHECK(u[7].offset == 400);
     CHECK(t.shader.uniformBytes == 416);
     CHECK(t.has("@align(16) bones: array<mat4x4<f32>, 4>,"));
@@ -127,9 +137,10 @@ void main() {
     float a = atan(v.y, v.x) + atan(v.z) + float(floatBitsToUint(s)) + float(-u);
     out_position = vec4(v, s + m + mv.x + float(r) + hash(len) + a + float(calls) + float(b));
 })"));
-    CHECK(t.has("fn hash(xfb_a_x: f32) -> f32 {\n    var x: f32 = xfb_a_x;\n    return fract((sin((x * 12.9898f)) * 43758.5453f));"));
-    CHECK(t.has("x = (x ^ (x >> u32(16)));"));                  // ^= with a shift amount as u32
-    CHECK(t.has("x = (x << u32(3));"));                          // <<= joined by the translator
+    CHECK(t.has("fn hash(xfb_a_x: f32) -> f32 {\n    var x: f32 = xfb_a_x;\n    return fract((sin((x * 12.9898f)) * "
+                "43758.5453f));"));
+    CHECK(t.has("x = (x ^ (x >> u32(16)));")); // ^= with a shift amount as u32
+    CHECK(t.has("x = (x << u32(3));"));        // <<= joined by the translator
     CHECK(t.has("x = (x * 0x7feb352du);"));
     CHECK(t.has("fn split(xfb_a_v: vec3<f32>, len: ptr<function, f32>, calls: ptr<function, i32>) {"));
     CHECK(t.has("(*len) = length(v);"));
@@ -147,15 +158,16 @@ void main() {
     CHECK(t.has("if ((all((v == w)) && (any(v != w)))) {"));
     CHECK(t.has("inverseSqrt(2.0f)"));
     CHECK(t.has("xfb_mat3x3_from4x4(xfb_diag4x4(1.0f))"));
-    CHECK(t.has("fn xfb_mat3x3_from4x4(m: mat4x4<f32>) -> mat3x3<f32> { return mat3x3<f32>(vec3<f32>(m[0][0], m[0][1], m[0][2])"));
-    CHECK(t.has("clamp(v, vec3<f32>(0.0f), vec3<f32>(1.0f))"));  // scalars splatted to the vector
+    CHECK(t.has("fn xfb_mat3x3_from4x4(m: mat4x4<f32>) -> mat3x3<f32> { return mat3x3<f32>(vec3<f32>(m[0][0], m[0][1], "
+                "m[0][2])"));
+    CHECK(t.has("clamp(v, vec3<f32>(0.0f), vec3<f32>(1.0f))")); // scalars splatted to the vector
     CHECK(t.has("step(vec3<f32>(0.5f), v)"));
     CHECK(t.has("mix(v, w, 0.5f)"));
     CHECK(t.has("var b: bool = ((all(v == w)) != true);")); // vector == is all(), ^^ is !=
     CHECK(t.has("atan2(v.y, v.x)"));
     CHECK(t.has("atan(v.z)"));
     CHECK(t.has("bitcast<u32>(s)"));
-    CHECK(t.has("(u32() - u)"));                                 // unary minus of a uint wraps
+    CHECK(t.has("(u32() - u)")); // unary minus of a uint wraps
     CHECK(t.has("fn xfb_user_main() {"));
 }
 
@@ -187,7 +199,7 @@ void main() {
     CHECK(t.has("xfb_position = out_position;"));
     REQUIRE(t.shader.textures.size() == 2);
     CHECK(t.shader.textures[1].sampleKind == ScalarKind::Int);
-    CHECK(t.shader.readBinding[0] == 3);                      // storage after the textures
+    CHECK(t.shader.readBinding[0] == 3); // storage after the textures
 }
 
 TEST_CASE("WGSL: integer attributes and outputs keep their bits, uint without bitcast") {
@@ -205,26 +217,42 @@ void main() { out_key = key + 1u; out_id = -id; })");
 }
 
 TEST_CASE("WGSL: constructs outside the subset are coded errors naming the construct and the line") {
-    CHECK(contains(refused(body("void main() {\n  out_position = texture(s, vec2(0.0));\n}", "uniform sampler2D s;\n")), "line 7: 'texture()' samples"));
-    CHECK(contains(refused(body("void main() {\n  switch (gl_VertexID) { default: break; }\n out_position = position; }")), "line 6: switch"));
-    CHECK(contains(refused(body("void main() {\n  int i = 0;\n  int j = i++ + 1;\n out_position = position; }")), "line 7: '++' inside an expression"));
-    CHECK(contains(refused(body("void main() {\n  float a, b;\n  a = b = 1.0;\n out_position = position; }")), "line 7: an assignment inside an expression"));
-    CHECK(contains(refused(body("float f(float x) { out_position = vec4(x); return x; }\nvoid main() {\n  float y = gl_VertexID > 0 ? f(1.0) : 0.0;\n}")),
+    CHECK(contains(refused(body("void main() {\n  out_position = texture(s, vec2(0.0));\n}", "uniform sampler2D s;\n")),
+                   "line 7: 'texture()' samples"));
+    CHECK(contains(
+        refused(body("void main() {\n  switch (gl_VertexID) { default: break; }\n out_position = position; }")),
+        "line 6: switch"));
+    CHECK(contains(refused(body("void main() {\n  int i = 0;\n  int j = i++ + 1;\n out_position = position; }")),
+                   "line 7: '++' inside an expression"));
+    CHECK(contains(refused(body("void main() {\n  float a, b;\n  a = b = 1.0;\n out_position = position; }")),
+                   "line 7: an assignment inside an expression"));
+    CHECK(contains(refused(body("float f(float x) { out_position = vec4(x); return x; }\nvoid main() {\n  float y = "
+                                "gl_VertexID > 0 ? f(1.0) : 0.0;\n}")),
                    "line 7: ?: with a function call that writes"));
-    CHECK(contains(refused(body("void main() { out_position = position * float(gl_DrawID); }")), "'gl_DrawID' has no equivalent"));
-    CHECK(contains(refused(body("void main() { out_position = position; }", "uniform float weights[4];\n")), "uniform array 'weights' of float"));
-    CHECK(contains(refused(body("void main() { out_position = position; }", "uniform bool on;\n")), "bool uniform 'on'"));
-    CHECK(contains(refused(body("void main() { mat2 m = mat2(1.0) + 1.0; out_position = position; }")), "matrix + scalar"));
-    CHECK(contains(refused(body("void main() { out_position = position; if (isnan(position.x)) return; }")), "'isnan()' has no WGSL"));
-    CHECK(contains(refused(body("void g(out float x) { x = 1.0; }\nvoid main() { g(out_position.x); }")), "out/inout argument 'out_position.x'"));
-    CHECK(contains(refused(body("#define TWICE(x) ((x) * 2.0)\nvoid main() { out_position = TWICE(position); }")), "function-like macro 'TWICE'"));
-    CHECK(contains(refused(body("void main() { float xfb_t = 1.0; out_position = position; }")), "reserved prefix xfb_"));
+    CHECK(contains(refused(body("void main() { out_position = position * float(gl_DrawID); }")),
+                   "'gl_DrawID' has no equivalent"));
+    CHECK(contains(refused(body("void main() { out_position = position; }", "uniform float weights[4];\n")),
+                   "uniform array 'weights' of float"));
+    CHECK(
+        contains(refused(body("void main() { out_position = position; }", "uniform bool on;\n")), "bool uniform 'on'"));
+    CHECK(contains(refused(body("void main() { mat2 m = mat2(1.0) + 1.0; out_position = position; }")),
+                   "matrix + scalar"));
+    CHECK(contains(refused(body("void main() { out_position = position; if (isnan(position.x)) return; }")),
+                   "'isnan()' has no WGSL"));
+    CHECK(contains(refused(body("void g(out float x) { x = 1.0; }\nvoid main() { g(out_position.x); }")),
+                   "out/inout argument 'out_position.x'"));
+    CHECK(contains(refused(body("#define TWICE(x) ((x) * 2.0)\nvoid main() { out_position = TWICE(position); }")),
+                   "function-like macro 'TWICE'"));
+    CHECK(
+        contains(refused(body("void main() { float xfb_t = 1.0; out_position = position; }")), "reserved prefix xfb_"));
     CHECK(contains(refused(body("void main() { int i = 0, j = (i, 2); out_position = position; }")), "comma operator"));
     CHECK(contains(refused(body("void main() { out_position = vec4(position.x % 2.0); }")), "% on floats"));
-    XFB_REQUIRE_ERROR(translateToWgsl(body("void main() { out_position = position; }"), {}, CaptureOptions{}, {512}), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(translateToWgsl(body("void main() { out_position = position; }"), {}, CaptureOptions{}, {512}),
+                      ErrorCode::InvalidArgument);
 }
 
-TEST_CASE("WGSL emitted outputs: a count pass stores clamped counts, main stores records at first + k within capacity") {
+TEST_CASE(
+    "WGSL emitted outputs: a count pass stores clamped counts, main stores records at first + k within capacity") {
     const std::string src = R"(#version 300 es
 in vec4 a;
 out vec4 out_a;
@@ -239,10 +267,11 @@ void main() { out_a = a; emit_count = 2; emit_ids = 1u; for (int k = 0; k < 3; +
     auto attrs = planAttributes(iface, Limits::portable());
     auto cap = planCapture(iface, {}, Limits::portable());
     VertexFormat vec4 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
-    std::vector<EntryDesc> entries{{BufferDesc{vec4, 160}, BufferDesc{vec4, 160}},
-                                   {std::nullopt, BufferDesc{vec4, 16 * 25}},
-                                   {std::nullopt, BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), 4 * 30}},
-                                   {std::nullopt, BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::UInt32, 2}}), 8 * 7}}};
+    std::vector<EntryDesc> entries{
+        {BufferDesc{vec4, 160}, BufferDesc{vec4, 160}},
+        {std::nullopt, BufferDesc{vec4, 16 * 25}},
+        {std::nullopt, BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 1}}), 4 * 30}},
+        {std::nullopt, BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::UInt32, 2}}), 8 * 7}}};
     auto pass = planPass(attrs, cap, entries, std::nullopt, OutputSizing::PerElement, 3);
     std::vector<EmitDesc> descs{{"emit_spark", "emit_count"}, {"emit_heat", "emit_count"}, {"emit_id", "emit_ids"}};
     EmitPlan plan = planEmits(iface, cap, descs, entries, pass.emitEntries);
@@ -262,7 +291,9 @@ void main() { out_a = a; emit_count = 2; emit_ids = 1u; for (int k = 0; k < 3; +
     CHECK(in(w.source, "@group(0) @binding(7) var<storage, read> xfb_first0: array<u32>;"));
     CHECK_FALSE(in(w.source, "xfb_emitted0"));
     // Records at first + k, never at or past the budget's capacity (the smaller buffer: 25 records).
-    CHECK(in(w.source, "for (var xfb_k = 0u; xfb_k < u32(clamp(emit_count, 0, 3)) && (xfb_first0[xfb_i] + xfb_k) < 25u; xfb_k++) {"));
+    CHECK(in(
+        w.source,
+        "for (var xfb_k = 0u; xfb_k < u32(clamp(emit_count, 0, 3)) && (xfb_first0[xfb_i] + xfb_k) < 25u; xfb_k++) {"));
     CHECK(in(w.source, "xfb_b3[(xfb_first0[xfb_i] + xfb_k) * 1u + 0u] = bitcast<vec4<u32>>(emit_spark[xfb_k]);"));
     CHECK(in(w.source, "xfb_b4[(xfb_first0[xfb_i] + xfb_k) * 1u + 0u] = bitcast<u32>(emit_heat[xfb_k]);"));
     CHECK(in(w.source, "(xfb_first1[xfb_i] + xfb_k) < 7u; xfb_k++) {"));
@@ -271,7 +302,8 @@ void main() { out_a = a; emit_count = 2; emit_ids = 1u; for (int k = 0; k < 3; +
     XFB_REQUIRE_ERROR(translateToWgsl(src, {}, pass, cap, entries.size()), ErrorCode::InvalidArgument);
 }
 
-TEST_CASE("WGSL fused substeps: the body loops xfb_u.xfb_substeps times, captured words feed the state by offset, stores follow the loop") {
+TEST_CASE("WGSL fused substeps: the body loops xfb_u.xfb_substeps times, captured words feed the state by offset, "
+          "stores follow the loop") {
     // State record {uint id, int hits, float x}; the outputs are declared in another order.
     const std::string src = R"(#version 300 es
 precision highp float;
@@ -285,7 +317,9 @@ flat out int out_hits;
 out float out_x;
 void main() { out_id = id + 1u; out_hits = hits - xfb_substep; out_x = x * scale; gl_PointSize = 1.0; }
 )";
-    auto p = planState(src, {{attr(1), ComponentType::UInt32, 1}, {attr(2), ComponentType::Int32, 1}, {attr(0), ComponentType::Float32, 1}});
+    auto p = planState(src, {{attr(1), ComponentType::UInt32, 1},
+                             {attr(2), ComponentType::Int32, 1},
+                             {attr(0), ComponentType::Float32, 1}});
     auto in = [](const std::string& text, const std::string& s) { return text.find(s) != std::string::npos; };
     WgslTranslationOptions options;
     options.fuseSubsteps = true;
@@ -303,11 +337,13 @@ void main() { out_id = id + 1u; out_hits = hits - xfb_substep; out_x = x * scale
     // The built-in is a private the loop (or, unfused, the uniform) sets.
     CHECK(in(fused.source, "var<private> xfb_substep: i32;"));
     // Each substep starts from zeroed outputs, as k single passes would.
-    CHECK(in(fused.source, "for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n        xfb_substep = i32(xfb_s);\n"
-                           "        out_id = u32();\n        out_hits = i32();\n        out_x = f32();\n        xfb_user_main();\n"));
+    CHECK(in(fused.source,
+             "for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n        xfb_substep = i32(xfb_s);\n"
+             "        out_id = u32();\n        out_hits = i32();\n        out_x = f32();\n        xfb_user_main();\n"));
     CHECK(in(single.source, "    xfb_substep = xfb_u.xfb_substep;\n    xfb_user_main();\n"));
     CHECK_FALSE(in(single.source, "xfb_s++"));
-    CHECK(in(fused.source, "out_hits = ((hits - xfb_substep) + 1)") == false); // the user's code reads the private as is
+    CHECK(in(fused.source, "out_hits = ((hits - xfb_substep) + 1)") ==
+          false); // the user's code reads the private as is
     CHECK(in(fused.source, "out_hits = (hits - xfb_substep);"));
     // Feedback by offset, in the inputs' order: x reads word 2 (out_x), id word 0 (out_id), hits word 1 (out_hits).
     CHECK(in(fused.source, "        x = out_x;\n        id = out_id;\n        hits = out_hits;\n    }\n"));
@@ -318,16 +354,21 @@ void main() { out_id = id + 1u; out_hits = hits - xfb_substep; out_x = x * scale
     CHECK(store > loop);
     CHECK(fused.source.find("xfb_b2[", store + 1) != std::string::npos);
     // Refusals: a sampler (the planner's reason), emitted outputs, a mistyped built-in.
-    const std::string texel = "#version 300 es\nprecision highp float;\nin vec4 position;\nuniform highp sampler2D s;\nout vec4 out_position;\n"
+    const std::string texel = "#version 300 es\nprecision highp float;\nin vec4 position;\nuniform highp sampler2D "
+                              "s;\nout vec4 out_position;\n"
                               "void main() { out_position = position + texelFetch(s, ivec2(0), 0); }\n";
     auto t = planState(texel, {{attr(0)}});
-    CHECK(in(XFB_REQUIRE_ERROR(translateToWgsl(texel, {}, t.pass, t.capture, 1, options), ErrorCode::InvalidArgument), "uniform 's' is a sampler2D"));
+    CHECK(in(XFB_REQUIRE_ERROR(translateToWgsl(texel, {}, t.pass, t.capture, 1, options), ErrorCode::InvalidArgument),
+             "uniform 's' is a sampler2D"));
     EmitPlan someEmits;
     someEmits.outputs.push_back({});
     WgslTranslationOptions withEmits = options;
     withEmits.emits = &someEmits;
-    CHECK(in(XFB_REQUIRE_ERROR(translateToWgsl(src, {}, p.pass, p.capture, 1, withEmits), ErrorCode::InvalidArgument), "emitted outputs"));
-    CHECK(in(refused(body("void main() { out_position = position * float(xfb_substep); }\n", "uniform float xfb_substep;\n")),
+    CHECK(in(XFB_REQUIRE_ERROR(translateToWgsl(src, {}, p.pass, p.capture, 1, withEmits), ErrorCode::InvalidArgument),
+             "emitted outputs"));
+    CHECK(in(refused(body("void main() { out_position = position * float(xfb_substep); }\n",
+                          "uniform float xfb_substep;\n")),
              "the built-in 'xfb_substep' must be declared `uniform int xfb_substep;`"));
-    CHECK(in(refused(body("void main() { xfb_substep = 2; out_position = position; }\n", "uniform int xfb_substep;\n")), "needs a variable"));
+    CHECK(in(refused(body("void main() { xfb_substep = 2; out_position = position; }\n", "uniform int xfb_substep;\n")),
+             "needs a variable"));
 }

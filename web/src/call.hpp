@@ -1,10 +1,9 @@
 #pragma once
-// The extern "C" boundary's calling convention (web/package/src/core/boundary.ts and webgl2/wasm_module.ts are the other side).
-// Every xfb_* function returns 0, or an ErrorCode's value + 1 when it failed; then xfb_result()
-// holds the call's result as JSON text ("" for none), or the failure's message. Numbers and ids
-// cross as numbers, a string as (pointer, byte length) into the heap, a list of strings as one
-// such text with each item ended by '\0', a list of numbers as (pointer, count) of doubles.
-// Nothing throws across the boundary.
+// The extern "C" boundary's calling convention (web/package/src/core/boundary.ts and webgl2/wasm_module.ts are the
+// other side). Every xfb_* function returns 0, or an ErrorCode's value + 1 when it failed; then xfb_result() holds the
+// call's result as JSON text ("" for none), or the failure's message. Numbers and ids cross as numbers, a string as
+// (pointer, byte length) into the heap, a list of strings as one such text with each item ended by '\0', a list of
+// numbers as (pointer, count) of doubles. Nothing throws across the boundary.
 #include "xfb/error.hpp"
 
 #include <emscripten/emscripten.h>
@@ -45,9 +44,7 @@ int guarded(F&& f) {
     try {
         lastResult() = f();
         return 0;
-    } catch (...) {
-        return currentFailure();
-    }
+    } catch (...) { return currentFailure(); }
 }
 
 inline std::string text(const char* p, int bytes) { return {p, std::size_t(bytes)}; }

@@ -52,7 +52,9 @@ struct Engine {
     }
 };
 
-std::span<const std::byte> heapBytes(const void* p, double bytes) { return {static_cast<const std::byte*>(p), std::size_t(bytes)}; }
+std::span<const std::byte> heapBytes(const void* p, double bytes) {
+    return {static_cast<const std::byte*>(p), std::size_t(bytes)};
+}
 
 std::optional<DrawMode> drawMode(const std::string& mode, bool optional) {
     if (optional && mode.empty()) return std::nullopt;
@@ -104,21 +106,30 @@ XFB_C int xfb_capabilities(Engine* e) {
         JsonBuilder::set(o, "renderer", c.renderer);
         JsonBuilder::set(o, "es", c.es);
         JsonBuilder::set(o, "compute", c.compute);
-        JsonBuilder::set(o, "limits", fields({{"maxVertexAttribs", l.maxVertexAttribs}, {"maxSeparateComponents", l.maxSeparateComponents},
-                                              {"maxSeparateAttribs", l.maxSeparateAttribs}, {"maxInterleavedComponents", l.maxInterleavedComponents},
-                                              {"maxVaryingVectors", l.maxVaryingVectors}}));
+        JsonBuilder::set(o, "limits",
+                         fields({{"maxVertexAttribs", l.maxVertexAttribs},
+                                 {"maxSeparateComponents", l.maxSeparateComponents},
+                                 {"maxSeparateAttribs", l.maxSeparateAttribs},
+                                 {"maxInterleavedComponents", l.maxInterleavedComponents},
+                                 {"maxVaryingVectors", l.maxVaryingVectors}}));
         return std::move(o).done();
     });
 }
 
-XFB_C int xfb_create_buffer(Engine* e, const char* texts, int textBytes, const double* format, int formatCount, double count, const void* data, double bytes) {
-    return guarded([&] { return e->add(e->buffers, *e->device, parseFormat(texts, textBytes, format, formatCount), std::int64_t(count), heapBytes(data, bytes)); });
+XFB_C int xfb_create_buffer(Engine* e, const char* texts, int textBytes, const double* format, int formatCount,
+                            double count, const void* data, double bytes) {
+    return guarded([&] {
+        return e->add(e->buffers, *e->device, parseFormat(texts, textBytes, format, formatCount), std::int64_t(count),
+                      heapBytes(data, bytes));
+    });
 }
 /// Adopts the GL buffer Emscripten knows as `glName` (registered by JavaScript), never deleting it.
-XFB_C int xfb_adopt_buffer(Engine* e, const char* texts, int textBytes, const double* format, int formatCount, double count, int glName) {
+XFB_C int xfb_adopt_buffer(Engine* e, const char* texts, int textBytes, const double* format, int formatCount,
+                           double count, int glName) {
     return guarded([&] {
         int id = e->next++;
-        e->buffers.emplace(id, Buffer::adopt(*e->device, parseFormat(texts, textBytes, format, formatCount), std::int64_t(count), unsigned(glName)));
+        e->buffers.emplace(id, Buffer::adopt(*e->device, parseFormat(texts, textBytes, format, formatCount),
+                                             std::int64_t(count), unsigned(glName)));
         return std::to_string(id);
     });
 }
@@ -151,17 +162,20 @@ XFB_C int xfb_take_readback(Engine* e, int rid) {
     });
 }
 
-XFB_C int xfb_create_program(Engine* e, const char* source, int sourceBytes, const char* mode, int modeBytes, const char* varyings, int varyingBytes,
-                             bool portable, const char* defines, int defineBytes, const char* label, int labelBytes) {
+XFB_C int xfb_create_program(Engine* e, const char* source, int sourceBytes, const char* mode, int modeBytes,
+                             const char* varyings, int varyingBytes, bool portable, const char* defines,
+                             int defineBytes, const char* label, int labelBytes) {
     return guarded([&] {
         return e->add(e->programs, *e->device,
-                      ProgramDesc{text(source, sourceBytes), parseCapture(mode, modeBytes, varyings, varyingBytes, portable), parseRead(defines, defineBytes),
-                                  text(label, labelBytes)});
+                      ProgramDesc{text(source, sourceBytes),
+                                  parseCapture(mode, modeBytes, varyings, varyingBytes, portable),
+                                  parseRead(defines, defineBytes), text(label, labelBytes)});
     });
 }
 /// kind: a ScalarKind's value, the kind of the values at `data`; `uploaded`: a step replayed in
 /// JavaScript gave the value to the GL program already (detail::uniformUploaded).
-XFB_C int xfb_set_uniform(Engine* e, int id, const char* name, int nameBytes, int kind, const void* data, double bytes, bool uploaded) {
+XFB_C int xfb_set_uniform(Engine* e, int id, const char* name, int nameBytes, int kind, const void* data, double bytes,
+                          bool uploaded) {
     return guarded([&] {
         std::string n = text(name, nameBytes);
         e->program(id).setUniform(n, ScalarKind(kind), heapBytes(data, bytes));
@@ -187,7 +201,8 @@ XFB_C int xfb_uniforms(Engine* e, int id) {
 }
 
 /// count: NaN when not given.
-XFB_C int xfb_create_pipeline(Engine* e, int programId, const double* entries, int entryCount, double count, bool queries, bool fuseSubsteps) {
+XFB_C int xfb_create_pipeline(Engine* e, int programId, const double* entries, int entryCount, double count,
+                              bool queries, bool fuseSubsteps) {
     return guarded([&] {
         PipelineOptions o;
         if (!std::isnan(count)) o.count = std::int64_t(count);
@@ -209,7 +224,8 @@ XFB_C int xfb_step_substeps(Engine* e, int id, int substeps) {
         return std::string();
     });
 }
-/// detail::stepRecipe() for the replayed step (webgl2/replay.ts): { refusal } or { program, vao, tf, side, count, uniforms: [...] }.
+/// detail::stepRecipe() for the replayed step (webgl2/replay.ts): { refusal } or { program, vao, tf, side, count,
+/// uniforms: [...] }.
 XFB_C int xfb_replay_recipe(Engine* e, int id) {
     return guarded([&] {
         detail::StepRecipe r = detail::stepRecipe(e->pipeline(id));
@@ -220,7 +236,11 @@ XFB_C int xfb_replay_recipe(Engine* e, int id) {
         }
         Json uniforms = JsonBuilder::array();
         for (const auto& u : r.uniforms) {
-            Json f = fields({{"location", u.location}, {"type", u.type}, {"kind", int(u.kind)}, {"components", u.components}, {"arraySize", u.arraySize}});
+            Json f = fields({{"location", u.location},
+                             {"type", u.type},
+                             {"kind", int(u.kind)},
+                             {"components", u.components},
+                             {"arraySize", u.arraySize}});
             JsonBuilder::set(f, "name", u.name);
             JsonBuilder::push(uniforms, std::move(f));
         }
@@ -273,7 +293,8 @@ XFB_C int xfb_pipeline_info(Engine* e, int id) {
     return guarded([&] {
         auto& p = e->pipeline(id);
         Json outputs = JsonBuilder::array();
-        for (const auto& o : p.plan().outputs) JsonBuilder::push(outputs, fields({{"entry", o.entry}, {"binding", o.binding}, {"stride", o.stride}}));
+        for (const auto& o : p.plan().outputs)
+            JsonBuilder::push(outputs, fields({{"entry", o.entry}, {"binding", o.binding}, {"stride", o.stride}}));
         Json o = JsonBuilder::object();
         JsonBuilder::set(o, "count", p.count());
         JsonBuilder::set(o, "steps", p.stepsTaken());
@@ -284,7 +305,8 @@ XFB_C int xfb_pipeline_info(Engine* e, int id) {
 }
 
 /// vertexCount: NaN when not given.
-XFB_C int xfb_create_capture(Engine* e, int programId, const double* entries, int entryCount, double vertexCount, const char* expansion, int expansionBytes) {
+XFB_C int xfb_create_capture(Engine* e, int programId, const double* entries, int entryCount, double vertexCount,
+                             const char* expansion, int expansionBytes) {
     return guarded([&] {
         PrimitiveCaptureOptions o;
         if (!std::isnan(vertexCount)) o.vertexCount = std::int64_t(vertexCount);
@@ -293,7 +315,8 @@ XFB_C int xfb_create_capture(Engine* e, int programId, const double* entries, in
     });
 }
 /// indexCount < 0: a non-indexed draw of `vertexCount` vertices; restart < 0: no restart index.
-XFB_C int xfb_capture(Engine* e, int id, const char* mode, int modeBytes, double vertexCount, const std::uint32_t* indices, double indexCount, double restart) {
+XFB_C int xfb_capture(Engine* e, int id, const char* mode, int modeBytes, double vertexCount,
+                      const std::uint32_t* indices, double indexCount, double restart) {
     return guarded([&] {
         DrawDesc d;
         d.mode = *drawMode(text(mode, modeBytes), false);
@@ -317,8 +340,8 @@ XFB_C int xfb_draw_captured(Engine* e, int id, const char* mode, int modeBytes, 
 }
 /// Parts: their modes, and five numbers each: count, first index in `indices`, index count
 /// (< 0: not indexed), restart index (< 0: none), program id (0: the capture's).
-XFB_C int xfb_capture_session(Engine* e, int id, const char* modes, int modeBytes, const double* numbers, int count, const std::uint32_t* indices,
-                              int indexCount, double firstRecord) {
+XFB_C int xfb_capture_session(Engine* e, int id, const char* modes, int modeBytes, const double* numbers, int count,
+                              const std::uint32_t* indices, int indexCount, double firstRecord) {
     return guarded([&] {
         auto modeList = textList(modes, modeBytes);
         std::vector<CapturePart> parts(std::size_t(count / 5));
@@ -327,7 +350,8 @@ XFB_C int xfb_capture_session(Engine* e, int id, const char* modes, int modeByte
             auto& draw = parts[i].draw;
             draw.mode = *drawMode(modeList.at(i), false);
             draw.vertexCount = std::int64_t(n[0]);
-            if (n[1] + std::max(n[2], 0.0) > indexCount) throw Error(ErrorCode::Internal, "captureSession: a part's indices lie outside the index list");
+            if (n[1] + std::max(n[2], 0.0) > indexCount)
+                throw Error(ErrorCode::Internal, "captureSession: a part's indices lie outside the index list");
             if (n[2] >= 0) draw.indices.assign(indices + std::size_t(n[1]), indices + std::size_t(n[1] + n[2]));
             if (n[3] >= 0) draw.restartIndex = std::uint32_t(n[3]);
             if (n[4]) parts[i].program = &e->program(int(n[4]));
@@ -355,7 +379,8 @@ XFB_C int xfb_capture_session(Engine* e, int id, const char* modes, int modeByte
 /// part < 0: the whole session.
 XFB_C int xfb_draw_session(Engine* e, int id, int part, const char* mode, int modeBytes, int instances) {
     return guarded([&] {
-        e->capture(id).drawSession(part < 0 ? std::nullopt : std::optional<std::size_t>(std::size_t(part)), drawMode(text(mode, modeBytes), true), instances);
+        e->capture(id).drawSession(part < 0 ? std::nullopt : std::optional<std::size_t>(std::size_t(part)),
+                                   drawMode(text(mode, modeBytes), true), instances);
         return std::string();
     });
 }
@@ -382,8 +407,10 @@ XFB_C int xfb_dispose(Engine* e, int kind, int id) {
 }
 XFB_C int xfb_live_objects(Engine* e) {
     return guarded([&] {
-        return fields({{"buffers", std::int64_t(e->buffers.size())}, {"programs", std::int64_t(e->programs.size())},
-                       {"pipelines", std::int64_t(e->pipelines.size())}, {"captures", std::int64_t(e->captures.size())},
+        return fields({{"buffers", std::int64_t(e->buffers.size())},
+                       {"programs", std::int64_t(e->programs.size())},
+                       {"pipelines", std::int64_t(e->pipelines.size())},
+                       {"captures", std::int64_t(e->captures.size())},
                        {"readbacks", std::int64_t(e->readbacks.size())}})
             .done();
     });

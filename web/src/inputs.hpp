@@ -39,7 +39,8 @@ inline VertexFormat parseFormat(const char* texts, int textBytes, const double* 
     return parseVertexFormat(described);
 }
 
-inline CaptureOptions parseCapture(const char* mode, int modeBytes, const char* varyings, int varyingBytes, bool portable) {
+inline CaptureOptions parseCapture(const char* mode, int modeBytes, const char* varyings, int varyingBytes,
+                                   bool portable) {
     CaptureOptions c;
     c.mode = fromName<CaptureMode>(text(mode, modeBytes), captureModeNames, "mode");
     c.varyings = textList(varyings, varyingBytes);

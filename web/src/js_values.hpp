@@ -26,10 +26,14 @@ using emscripten::val;
 /// can reach), strings, booleans; vals as they are.
 template<class T>
 val js(const T& v) {
-    if constexpr (std::same_as<T, val>) return v;
-    else if constexpr (std::same_as<T, bool>) return val(v);
-    else if constexpr (std::integral<T> || std::floating_point<T>) return val(double(v));
-    else return val(std::string(v));
+    if constexpr (std::same_as<T, val>)
+        return v;
+    else if constexpr (std::same_as<T, bool>)
+        return val(v);
+    else if constexpr (std::integral<T> || std::floating_point<T>)
+        return val(double(v));
+    else
+        return val(std::string(v));
 }
 
 /// planFields() and the results of the bindings writing JavaScript objects.
@@ -37,8 +41,14 @@ struct ValBuilder {
     using Value = val;
     Value object() { return val::object(); }
     Value array() { return val::array(); }
-    template<class T> void set(Value& o, const char* key, const T& v) { o.set(key, js(v)); }
-    template<class T> void push(Value& a, const T& v) { a.call<void>("push", js(v)); }
+    template<class T>
+    void set(Value& o, const char* key, const T& v) {
+        o.set(key, js(v));
+    }
+    template<class T>
+    void push(Value& a, const T& v) {
+        a.call<void>("push", js(v));
+    }
 };
 
 /// An object from key/value pairs: object({{"a", js(1)}, {"b", js(s)}}).
@@ -63,13 +73,9 @@ inline val failure(std::string_view code, const std::string& message) {
 [[gnu::noinline]] inline val currentFailure() {
     try {
         throw;
-    } catch (const Error& e) {
-        return failure(errorCodeName(e.code()), e.message());
-    } catch (const std::bad_alloc&) {
+    } catch (const Error& e) { return failure(errorCodeName(e.code()), e.message()); } catch (const std::bad_alloc&) {
         return failure("XFB_OUT_OF_MEMORY", "the WebAssembly heap has no room for this; use smaller buffers or counts");
-    } catch (const std::exception& e) {
-        return failure("XFB_INTERNAL", e.what());
-    }
+    } catch (const std::exception& e) { return failure("XFB_INTERNAL", e.what()); }
 }
 
 /// Runs `f` (returning a val); a failure becomes an XfbError value (currentFailure()).
@@ -77,14 +83,14 @@ template<class F>
 val guarded(F&& f) {
     try {
         return f();
-    } catch (...) {
-        return currentFailure();
-    }
+    } catch (...) { return currentFailure(); }
 }
 
 inline bool has(const val& o, const char* key) { return !o[key].isUndefined(); }
 template<class T>
-T get(const val& o, const char* key, T fallback) { return has(o, key) ? o[key].as<T>() : fallback; }
+T get(const val& o, const char* key, T fallback) {
+    return has(o, key) ? o[key].as<T>() : fallback;
+}
 
 /// The enumerator named `name` in its table's names (xfb/enum_tables.hpp); an unknown name is
 /// XFB_INVALID_ARGUMENT listing the names, never a silent default.
@@ -111,7 +117,9 @@ inline VertexFormat parseFormat(const val& list) {
     std::vector<AttributeDescription> described;
     for (const val& a : emscripten::vecFromJSArray<val>(list)) {
         AttributeDescription d;
-        auto text = [](const val& v) { return v.isString() ? v.as<std::string>() : val::global("String")(v).as<std::string>(); };
+        auto text = [](const val& v) {
+            return v.isString() ? v.as<std::string>() : val::global("String")(v).as<std::string>();
+        };
         auto number = [](const val& v) { return v.isNumber() ? v.as<double>() : std::nan(""); };
         if (a["semantic"].isString()) d.semantic = a["semantic"].as<std::string>();
         if (has(a, "type")) d.type = text(a["type"]);
@@ -126,8 +134,10 @@ inline VertexFormat parseFormat(const val& list) {
 inline val formatObject(const VertexFormat& format) {
     val attributes = val::array();
     for (const auto& a : format.attributes)
-        attributes.call<void>("push", object({{"semantic", js(semanticName(a.semantic))}, {"type", js(componentTypeName(a.type))},
-                                              {"components", js(a.components)}, {"offset", js(a.offset)}}));
+        attributes.call<void>("push", object({{"semantic", js(semanticName(a.semantic))},
+                                              {"type", js(componentTypeName(a.type))},
+                                              {"components", js(a.components)},
+                                              {"offset", js(a.offset)}}));
     return object({{"attributes", attributes}, {"stride", js(format.stride)}});
 }
 
@@ -149,7 +159,9 @@ inline ReadOptions parseRead(const val& o) {
         val v = defines[k];
         std::string type = v.typeOf().as<std::string>();
         if (type != "string" && type != "number" && type != "boolean")
-            throw Error(ErrorCode::InvalidArgument, "defines['" + k + "'] must be a string, a number or a boolean, got " + (v.isNull() ? "null" : type));
+            throw Error(ErrorCode::InvalidArgument, "defines['" + k +
+                                                        "'] must be a string, a number or a boolean, got " +
+                                                        (v.isNull() ? "null" : type));
         r.defines[k] = v.call<std::string>("toString");
     }
     return r;

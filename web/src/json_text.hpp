@@ -26,8 +26,7 @@ void write(std::string& out, const Json& v);
 inline void write(std::string& out, const std::string& s) { write(out, std::string_view(s)); }
 inline void write(std::string& out, const char* s) { write(out, std::string_view(s)); }
 template<std::integral T>
-    requires(!std::same_as<T, bool>)
-void write(std::string& out, T v) { write(out, std::int64_t(v)); }
+requires(!std::same_as<T, bool>) void write(std::string& out, T v) { write(out, std::int64_t(v)); }
 template<class T>
 void write(std::string& out, const std::vector<T>& list) {
     out += '[';
@@ -46,11 +45,13 @@ struct JsonBuilder {
     using Value = Json;
     static Json object() { return {"{", '}'}; }
     static Json array() { return {"[", ']'}; }
-    template<class T> static void set(Json& o, const char* key, const T& v) {
+    template<class T>
+    static void set(Json& o, const char* key, const T& v) {
         next(o, key);
         write(o.text, v);
     }
-    template<class T> static void push(Json& a, const T& v) {
+    template<class T>
+    static void push(Json& a, const T& v) {
         next(a, nullptr);
         write(a.text, v);
     }

@@ -17,8 +17,9 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* xfb_result() { return lastResult().c_str(); }
 
 /// The plan of a shader (xfb/plan_fields.hpp) under the portable limits.
-EMSCRIPTEN_KEEPALIVE int xfb_inspect(const char* source, int sourceBytes, const char* mode, int modeBytes, const char* varyings, int varyingBytes,
-                                     bool portable, const char* defines, int defineBytes) {
+EMSCRIPTEN_KEEPALIVE int xfb_inspect(const char* source, int sourceBytes, const char* mode, int modeBytes,
+                                     const char* varyings, int varyingBytes, bool portable, const char* defines,
+                                     int defineBytes) {
     return guarded([&] {
         Limits limits = Limits::portable();
         ShaderInterface shader = readShaderInterface(text(source, sourceBytes), parseRead(defines, defineBytes));
@@ -58,7 +59,8 @@ EMSCRIPTEN_KEEPALIVE int xfb_enums() {
     return guarded([] {
         auto list = [](const auto& names) { return std::vector<std::string_view>(std::begin(names), std::end(names)); };
         Json kinds = JsonBuilder::object();
-        for (std::size_t i = 0; i < std::size(scalarKindNames); ++i) JsonBuilder::set(kinds, std::string(scalarKindNames[i]).c_str(), int(i));
+        for (std::size_t i = 0; i < std::size(scalarKindNames); ++i)
+            JsonBuilder::set(kinds, std::string(scalarKindNames[i]).c_str(), int(i));
         Json constants = JsonBuilder::object();
         JsonBuilder::set(constants, "maxBufferBytes", std::int64_t(limits::maxWebGLBufferBytes));
         JsonBuilder::set(constants, "maxSubsteps", limits::maxSubsteps);

@@ -58,7 +58,8 @@ Planned plan(const std::string& source, const val& o, const val& entries) {
     std::optional<std::int64_t> count;
     if (has(o, "count")) count = std::int64_t(o["count"].as<double>());
     if (has(o, "emits"))
-        for (const val& e : emscripten::vecFromJSArray<val>(o["emits"])) p.emitDescs.push_back({e["varying"].as<std::string>(), e["count"].as<std::string>()});
+        for (const val& e : emscripten::vecFromJSArray<val>(o["emits"]))
+            p.emitDescs.push_back({e["varying"].as<std::string>(), e["count"].as<std::string>()});
     p.pass = planPass(p.attrs, p.capture, p.entries, count, OutputSizing::PerElement, p.emitDescs.size());
     return p;
 }
@@ -76,15 +77,20 @@ static val wgsl(std::string source, val o, val entries) {
         ValBuilder b;
         val r = object({{"plan", planFields(b, p.shader, p.attrs, p.capture)}});
         WgslShader w;
-        if (!p.roles) w = translateToWgsl(source, p.read, p.captureOptions, options);
+        if (!p.roles)
+            w = translateToWgsl(source, p.read, p.captureOptions, options);
         else {
             EmitPlan emits = planEmits(p.shader, p.capture, p.emitDescs, p.entries, p.pass.emitEntries);
             options.emits = &emits;
             w = translateToWgsl(source, p.read, p.pass, p.capture, p.entries.size(), options);
             val budgets = val::array(), outputs = val::array();
             for (const auto& e : emits.budgets)
-                budgets.call<void>("push", object({{"budget", js(e.count)}, {"maxRecords", js(e.maxRecords)}, {"capacity", js(e.capacity)}}));
-            for (const auto& e : p.pass.outputs) outputs.call<void>("push", object({{"entry", js(e.entry)}, {"binding", js(e.binding)}, {"stride", js(e.stride)}}));
+                budgets.call<void>(
+                    "push",
+                    object({{"budget", js(e.count)}, {"maxRecords", js(e.maxRecords)}, {"capacity", js(e.capacity)}}));
+            for (const auto& e : p.pass.outputs)
+                outputs.call<void>(
+                    "push", object({{"entry", js(e.entry)}, {"binding", js(e.binding)}, {"stride", js(e.stride)}}));
             r.set("countSource", w.countSource);
             r.set("countsBinding", array(w.countsBinding));
             r.set("firstBinding", array(w.firstBinding));
@@ -94,13 +100,27 @@ static val wgsl(std::string source, val o, val entries) {
         }
         val uniforms = val::array(), textures = val::array();
         for (const auto& u : w.uniforms)
-            uniforms.call<void>("push", object({{"name", js(u.name)}, {"kind", js(int(u.type.kind))}, {"columns", js(u.type.columns)}, {"rows", js(u.type.rows)},
-                                                {"arraySize", js(u.arraySize)}, {"offset", js(u.offset)}, {"arrayStride", js(u.arrayStride)},
+            uniforms.call<void>("push", object({{"name", js(u.name)},
+                                                {"kind", js(int(u.type.kind))},
+                                                {"columns", js(u.type.columns)},
+                                                {"rows", js(u.type.rows)},
+                                                {"arraySize", js(u.arraySize)},
+                                                {"offset", js(u.offset)},
+                                                {"arrayStride", js(u.arrayStride)},
                                                 {"columnStride", js(u.columnStride)}}));
-        for (const auto& t : w.textures) textures.call<void>("push", object({{"name", js(t.name)}, {"binding", js(t.binding)}, {"kind", js(int(t.sampleKind))}}));
-        for (const auto& [k, v] : {std::pair<const char*, val>{"source", js(w.source)}, {"entryPoint", js(w.entryPoint)}, {"workGroupSize", js(w.workGroupSize)},
-                                   {"uniformBinding", js(w.uniformBinding)}, {"uniformBytes", js(w.uniformBytes)}, {"countOffset", js(w.countOffset)},
-                                   {"uniforms", uniforms}, {"textures", textures}, {"readBinding", array(w.readBinding)}, {"writeBinding", array(w.writeBinding)}})
+        for (const auto& t : w.textures)
+            textures.call<void>(
+                "push", object({{"name", js(t.name)}, {"binding", js(t.binding)}, {"kind", js(int(t.sampleKind))}}));
+        for (const auto& [k, v] : {std::pair<const char*, val>{"source", js(w.source)},
+                                   {"entryPoint", js(w.entryPoint)},
+                                   {"workGroupSize", js(w.workGroupSize)},
+                                   {"uniformBinding", js(w.uniformBinding)},
+                                   {"uniformBytes", js(w.uniformBytes)},
+                                   {"countOffset", js(w.countOffset)},
+                                   {"uniforms", uniforms},
+                                   {"textures", textures},
+                                   {"readBinding", array(w.readBinding)},
+                                   {"writeBinding", array(w.writeBinding)}})
             r.set(k, v);
         return r;
     });

@@ -32,7 +32,8 @@ out vec2 out_uv;
 void main() { out_position = position; out_normal = vec3(0.0, 0.0, 1.0); out_uv = position.xy; })";
 
 // Record r of a capture holds the position of vertex `source[r]`.
-void checkRecords(const std::vector<float>& records, const std::vector<float>& quad, std::vector<int> source, const char* what) {
+void checkRecords(const std::vector<float>& records, const std::vector<float>& quad, std::vector<int> source,
+                  const char* what) {
     bool ok = records.size() >= source.size() * 9;
     for (std::size_t r = 0; ok && r < source.size(); ++r)
         for (int c = 0; c < 4; ++c) ok = ok && records[r * 9 + c] == quad[source[r] * 4 + c];
@@ -45,17 +46,19 @@ void run() {
     const std::vector<float> quad{0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1};
     auto vertexFormat = xfb::VertexFormat::interleaved({{xfb::attr(0)}});
     // [docs:capture]
-    xfb::Program mesh(device, {meshSource});                 // out_position vec4, out_normal vec3, out_uv vec2
+    xfb::Program mesh(device, {meshSource}); // out_position vec4, out_normal vec3, out_uv vec2
     xfb::Buffer vertices(device, vertexFormat, 4, std::span<const float>(quad));
-    xfb::Buffer captured(device, mesh.capture().buffers[0].asVertexFormat(), 6);   // offsets 0, 16, 28
+    xfb::Buffer captured(device, mesh.capture().buffers[0].asVertexFormat(), 6); // offsets 0, 16, 28
     xfb::PrimitiveCapture cap(device, mesh, {{&vertices, nullptr}, {nullptr, &captured}});
-    xfb::CaptureCount c = cap.capture({xfb::DrawMode::TriangleStrip, 4});  // 2 triangles, 6 records, 216 bytes
+    xfb::CaptureCount c = cap.capture({xfb::DrawMode::TriangleStrip, 4}); // 2 triangles, 6 records, 216 bytes
     // [docs:end]
-    check(c.primitives == 2 && c.records == 6 && c.bytes.size() == 1 && c.bytes[0] == 216, "a strip of 4: 2 triangles, 6 records, 216 bytes");
-    checkRecords(captured.readAs<float>(), quad, {0, 1, 2, 2, 1, 3}, "the strip's odd triangle keeps the winding: (2, 1, 3)");
+    check(c.primitives == 2 && c.records == 6 && c.bytes.size() == 1 && c.bytes[0] == 216,
+          "a strip of 4: 2 triangles, 6 records, 216 bytes");
+    checkRecords(captured.readAs<float>(), quad, {0, 1, 2, 2, 1, 3},
+                 "the strip's odd triangle keeps the winding: (2, 1, 3)");
     // [docs:capture-indexed]
     std::vector<std::uint32_t> indices{0, 1, 2, 0xFFFF, 1, 2, 3};
-    cap.capture({xfb::DrawMode::TriangleStrip, 0, indices, 0xFFFFu});      // indexed, primitive restart
+    cap.capture({xfb::DrawMode::TriangleStrip, 0, indices, 0xFFFFu}); // indexed, primitive restart
     // [docs:end]
     checkRecords(captured.readAs<float>(), quad, {0, 1, 2, 1, 2, 3}, "indexed strip with a restart: two triangles");
     GLuint vao = 0; // a core profile draws only with a vertex array bound (here, an empty one)
@@ -63,7 +66,7 @@ void run() {
     glBindVertexArray(vao);
     // [docs:capture-draw]
     // bind your render program and a vertex array reading `captured`, then:
-    cap.drawCaptured();          // glDrawTransformFeedback natively; the planned count on ES / WebGL2
+    cap.drawCaptured(); // glDrawTransformFeedback natively; the planned count on ES / WebGL2
     // [docs:end]
 
     xfb::Buffer appended(device, mesh.capture().buffers[0].asVertexFormat(), 10);
@@ -74,9 +77,10 @@ void run() {
                                         {{xfb::DrawMode::Lines, 0, hairIndices}}};
     const xfb::SessionPlan& s = session.captureSession(parts, /*firstRecord*/ 0);
     // s.parts[i]: primitive, firstRecord, records, firstByte[] and bytes[] per output buffer; s.endRecord
-    session.drawSession(1);      // one part: glDrawArrays(LINES, firstRecord, records)
+    session.drawSession(1); // one part: glDrawArrays(LINES, firstRecord, records)
     // [docs:end]
-    check(s.parts.size() == 2 && s.parts[0].records == 6 && s.parts[1].firstRecord == 6 && s.parts[1].records == 4 && s.endRecord == 10,
+    check(s.parts.size() == 2 && s.parts[0].records == 6 && s.parts[1].firstRecord == 6 && s.parts[1].records == 4 &&
+              s.endRecord == 10,
           "the session plan: 6 triangle records then 4 line records, end 10");
     check(s.parts[1].firstByte.size() == 1 && s.parts[1].firstByte[0] == 216, "the lines start at byte 216");
     checkRecords(appended.readAs<float>(), quad, {0, 1, 2, 2, 1, 3, 0, 3, 1, 2}, "the parts land end to end");

@@ -69,11 +69,11 @@ void run() {
     xfb::PipelineOptions o;
     o.backend = xfb::Backend::Compute;
     o.emits = {{"emit_spark", "emit_count"}, {"emit_color", "emit_count"}};
-    o.overflow = xfb::EmitOverflow::Error;                  // or Clamp
+    o.overflow = xfb::EmitOverflow::Error; // or Clamp
     xfb::Pipeline p(device, sim, {{&state, &scratch}, {nullptr, &sparks}, {nullptr, &colors}}, o);
-    p.step();                                      // one pass (or count pass + prefix sum), records in input order
-    p.drawEmitted("emit_count", xfb::DrawMode::Points);    // glDrawArraysIndirect: the total stays on the GPU
-    p.stepChecked();                               // XFB_CAPACITY with the numbers and no swap on overflow
+    p.step();                                           // one pass (or count pass + prefix sum), records in input order
+    p.drawEmitted("emit_count", xfb::DrawMode::Points); // glDrawArraysIndirect: the total stays on the GPU
+    p.stepChecked();                                    // XFB_CAPACITY with the numbers and no swap on overflow
     // [docs:end]
     std::vector<xfb::EmitReport> totals = p.emitted();
     check(totals.size() == 1 && totals[0].budget == "emit_count", "one budget, named by its count output");

@@ -12,7 +12,7 @@
 
 // [docs:native-readme]
 #include <xfb/xfb.hpp>
-#include <xfb/headless_context.hpp>   // or make your own GLFW / EGL context current
+#include <xfb/headless_context.hpp> // or make your own GLFW / EGL context current
 
 const char* simulation = R"(#version 300 es
 in vec4 position;                     // ATTR0: inputs take ATTR0, ATTR1, ... in declaration order
@@ -24,15 +24,15 @@ void main() { out_position = position + velocity * dt; out_velocity = velocity *
 
 std::vector<float> simulate(std::span<const float> initial, std::int64_t count, int steps) {
     xfb::HeadlessContext context(xfb::Api::OpenGL43Core);
-    xfb::Device device;                                                  // limits queried once
+    xfb::Device device; // limits queried once
     xfb::Program sim(device, {simulation});
     auto format = xfb::VertexFormat::interleaved({{xfb::attr(0)}, {xfb::attr(1)}}); // vec4 + vec4
     xfb::Buffer state(device, format, count, initial);
     xfb::Buffer scratch(device, format, count);
-    xfb::Pipeline pipeline(device, sim, {{&state, &scratch}});           // {input, output}: state
+    xfb::Pipeline pipeline(device, sim, {{&state, &scratch}}); // {input, output}: state
     sim.setUniform("dt", 0.5f);
-    for (int s = 0; s < steps; ++s) pipeline.step();                     // `state` is the new data
-    return state.readAs<float>();                                        // blocking: fence + map
+    for (int s = 0; s < steps; ++s) pipeline.step(); // `state` is the new data
+    return state.readAs<float>();                    // blocking: fence + map
 }
 // [docs:end]
 
@@ -78,7 +78,7 @@ void checkedStepAndDraw(std::span<const float> initial, std::int64_t count) {
         // [docs:end]
         check(report.ok() && report.written == count, "stepChecked() reports every element written");
         // [docs:bind-vertex-input]
-        if (state.generation() != bound) {            // once per step: the step swapped the GL names
+        if (state.generation() != bound) { // once per step: the step swapped the GL names
             glBindVertexArray(vao);
             state.bindAsVertexInput(0, xfb::attr(0)); // position
             state.bindAsVertexInput(1, xfb::attr(1)); // velocity
@@ -91,7 +91,8 @@ void checkedStepAndDraw(std::span<const float> initial, std::int64_t count) {
     check(name != 0, "the vertex array reads a buffer after bindAsVertexInput()");
     // [docs:read-async]
     xfb::ReadbackRequest request = state.readAsync(); // a copy + fence; later steps do not change it
-    while (!request.ready()) { /* render a frame */ }
+    while (!request.ready()) {                        /* render a frame */
+    }
     std::vector<std::byte> bytes = request.take();
     // [docs:end]
     const std::vector<float> expected = reference({initial.begin(), initial.end()}, 2);

@@ -14,7 +14,10 @@
 
 namespace xfb {
 
-namespace detail { struct BufferState; struct Access; }
+namespace detail {
+struct BufferState;
+struct Access;
+}
 class ReadbackRequest;
 
 /// A GPU buffer holding `count` elements of `format`. Move-only. A Pipeline that uses it as
@@ -47,12 +50,16 @@ public:
 
     /// glBufferSubData at `byteOffset`. @throws Error InvalidArgument when out of range.
     void upload(std::span<const std::byte> data, std::uint64_t byteOffset = 0);
-    template<class T> void upload(std::span<const T> data, std::uint64_t byteOffset = 0) { upload(std::as_bytes(data), byteOffset); }
+    template<class T>
+    void upload(std::span<const T> data, std::uint64_t byteOffset = 0) {
+        upload(std::as_bytes(data), byteOffset);
+    }
 
     /// Blocking readback: a fence (glFenceSync + glClientWaitSync) then glMapBufferRange(READ).
     /// For native tools and tests; in a frame loop use readAsync().
     std::vector<std::byte> read() const;
-    template<class T> std::vector<T> readAs() const;
+    template<class T>
+    std::vector<T> readAs() const;
 
     /// Non-blocking readback: copies the current contents (glCopyBufferSubData) into a staging
     /// buffer and fences it. Later steps do not change what the request returns.
@@ -79,10 +86,10 @@ public:
     /// the latest data while generation() == g.
     std::uint64_t generation() const;
 
-    unsigned glName() const;        ///< the GL buffer holding the latest data
+    unsigned glName() const; ///< the GL buffer holding the latest data
     const VertexFormat& format() const;
     std::int64_t count() const;
-    std::uint64_t bytes() const;    ///< count x stride
+    std::uint64_t bytes() const; ///< count x stride
 
 private:
     friend struct detail::Access; // the engine's way to the state (src/gl/access.hpp)
@@ -100,4 +107,3 @@ std::vector<T> Buffer::readAs() const {
 }
 
 } // namespace xfb
-

@@ -16,7 +16,7 @@ namespace xfb {
 /// GL_INTERLEAVED_ATTRIBS (all varyings in one buffer) or GL_SEPARATE_ATTRIBS (one buffer each).
 /// Fixed when the program is linked (glTransformFeedbackVaryings), so it is never inferred.
 enum class CaptureMode { XFB_CAPTURE_MODES(XFB_ENUMERATOR) }; // names: XFB_CAPTURE_MODES (xfb/enum_tables.hpp)
-std::string_view captureModeName(CaptureMode m); // "interleaved" / "separate"
+std::string_view captureModeName(CaptureMode m);              // "interleaved" / "separate"
 
 struct CaptureOptions {
     CaptureMode mode = CaptureMode::Interleaved;
@@ -37,7 +37,7 @@ struct CapturedVarying {
     std::string name;
     GlslType type;
     int arraySize = 0;
-    int line = 0;                ///< 0 for builtins
+    int line = 0; ///< 0 for builtins
     int components() const { return type.components() * (arraySize > 0 ? arraySize : 1); }
     int bytes() const { return components() * 4; }
 };
@@ -45,7 +45,7 @@ struct CapturedVarying {
 /// One varying's place in an output buffer.
 struct BufferField {
     std::string varying;
-    int offset = 0;          ///< bytes from the start of the element
+    int offset = 0; ///< bytes from the start of the element
     int components = 0;
     ComponentType type = ComponentType::Float32;
 };
@@ -63,8 +63,8 @@ struct OutputLayout {
 
 struct CapturePlan {
     CaptureMode mode = CaptureMode::Interleaved;
-    std::vector<CapturedVarying> varyings;   ///< in glTransformFeedbackVaryings order
-    std::vector<OutputLayout> buffers;       ///< interleaved: one; separate: one per varying
+    std::vector<CapturedVarying> varyings; ///< in glTransformFeedbackVaryings order
+    std::vector<OutputLayout> buffers;     ///< interleaved: one; separate: one per varying
 };
 
 /// One vertex output as the varying packing sees it: a grid of 4 columns and
@@ -72,8 +72,9 @@ struct CapturePlan {
 /// applies it for WebGL (what decides whether a WebGL2 program links).
 struct VaryingShape {
     std::string name;
-    int rows = 1;              ///< rows one element takes: 1 for scalars and vectors, C for a matCxR (one row per column)
-    int columns = 1;           ///< components a row of it takes: a vector's size, a matCxR's R (a mat2 is packed as two whole rows)
+    int rows = 1; ///< rows one element takes: 1 for scalars and vectors, C for a matCxR (one row per column)
+    int columns =
+        1; ///< components a row of it takes: a vector's size, a matCxR's R (a mat2 is packed as two whole rows)
     std::int64_t elements = 1; ///< array elements (1 when not an array)
 };
 

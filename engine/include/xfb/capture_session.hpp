@@ -19,12 +19,12 @@ namespace xfb {
 
 /// Where one part of a session lies in the output buffers.
 struct PartRange {
-    DrawMode primitive = DrawMode::Points;   ///< what it captures: points, lines or triangles
+    DrawMode primitive = DrawMode::Points; ///< what it captures: points, lines or triangles
     std::int64_t primitives = 0;
-    std::int64_t firstRecord = 0;            ///< its first record (a vertex index when drawing it back)
+    std::int64_t firstRecord = 0; ///< its first record (a vertex index when drawing it back)
     std::int64_t records = 0;
-    std::vector<std::uint64_t> firstByte;    ///< per output buffer: firstRecord x stride
-    std::vector<std::uint64_t> bytes;        ///< per output buffer: records x stride
+    std::vector<std::uint64_t> firstByte; ///< per output buffer: firstRecord x stride
+    std::vector<std::uint64_t> bytes;     ///< per output buffer: records x stride
 };
 
 /// A whole session: parts in order, contiguous, from `firstRecord` to `endRecord` (the filled
@@ -33,13 +33,14 @@ struct SessionPlan {
     std::int64_t firstRecord = 0;
     std::int64_t endRecord = 0;
     std::vector<PartRange> parts;
-    std::vector<std::uint64_t> endBytes;     ///< per output buffer: endRecord x stride, the size it must have
+    std::vector<std::uint64_t> endBytes; ///< per output buffer: endRecord x stride, the size it must have
     std::int64_t records() const { return endRecord - firstRecord; }
 };
 
 /// Plans `parts` written one after another from record `firstRecord` of `capture`'s buffers.
 /// @throws Error InvalidArgument (no part, firstRecord < 0, a negative vertex count, naming the part)
-SessionPlan planCaptureSession(std::span<const DrawDesc> parts, const CapturePlan& capture, std::int64_t firstRecord = 0);
+SessionPlan planCaptureSession(std::span<const DrawDesc> parts, const CapturePlan& capture,
+                               std::int64_t firstRecord = 0);
 
 /// Refuses a session that does not fit, before anything is written: `bufferBytes[i]` is the size
 /// of output buffer i.

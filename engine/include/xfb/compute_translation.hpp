@@ -21,8 +21,8 @@
 namespace xfb {
 
 struct ComputeTranslationOptions {
-    bool es = false;          ///< emit `#version 310 es` instead of `#version 430`
-    int workGroupSize = 256;  ///< local_size_x
+    bool es = false;         ///< emit `#version 310 es` instead of `#version 430`
+    int workGroupSize = 256; ///< local_size_x
     /// Variable-count outputs: adds a count pass (countSource) that stores each element's
     /// clamped count per budget, and makes main() store record k of an element at
     /// first[element] + k (first: the budget's exclusive prefix sum), never past the capacity.
@@ -51,8 +51,8 @@ struct ComputeTranslationOptions {
 /// Shader storage buffer bindings of the generated shader, per entry of the role list.
 struct ComputeShader {
     std::string source;
-    std::vector<int> readBinding;   ///< per entry: SSBO binding the entry's input is read from, or -1
-    std::vector<int> writeBinding;  ///< per entry: SSBO binding its output is written to, or -1
+    std::vector<int> readBinding;  ///< per entry: SSBO binding the entry's input is read from, or -1
+    std::vector<int> writeBinding; ///< per entry: SSBO binding its output is written to, or -1
     int bindingCount = 0;
     /// With emits: the count pass, and per budget the SSBO binding of its counts (written by the
     /// count pass) and of its first-record offsets (read by main()).
@@ -75,7 +75,8 @@ struct ComputeShader {
 ///         gl_ClipDistance / gl_CullDistance, in/out interface blocks, identifiers in the reserved
 ///         `xfb_` namespace (except the built-in `xfb_substep`, fusion_plan.hpp). Plus the reader's
 ///         errors; InvalidArgument for substeps that cannot be fused.
-ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
-                                 std::size_t entryCount, const ComputeTranslationOptions& options = {});
+ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                                 const CapturePlan& capture, std::size_t entryCount,
+                                 const ComputeTranslationOptions& options = {});
 
 } // namespace xfb

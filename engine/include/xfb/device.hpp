@@ -10,17 +10,20 @@
 
 namespace xfb {
 
-namespace detail { struct DeviceState; struct Access; }
+namespace detail {
+struct DeviceState;
+struct Access;
+}
 
 /// What the current context offers. Queried once, when the Device is created.
 struct Capabilities {
-    bool es = false;               ///< OpenGL ES / WebGL2 rather than desktop OpenGL
-    int major = 0, minor = 0;      ///< context version (WebGL2 reports ES 3.0)
-    std::string version;           ///< GL_VERSION
-    std::string renderer;          ///< GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
-    bool compute = false;          ///< compute shaders: desktop GL 4.3+ or ES 3.1+
+    bool es = false;                    ///< OpenGL ES / WebGL2 rather than desktop OpenGL
+    int major = 0, minor = 0;           ///< context version (WebGL2 reports ES 3.0)
+    std::string version;                ///< GL_VERSION
+    std::string renderer;               ///< GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+    bool compute = false;               ///< compute shaders: desktop GL 4.3+ or ES 3.1+
     bool drawTransformFeedback = false; ///< glDrawTransformFeedback: desktop GL 4.0+
-    Limits limits;                 ///< GL_MAX_VERTEX_ATTRIBS, the three transform-feedback limits, the varying vectors
+    Limits limits; ///< GL_MAX_VERTEX_ATTRIBS, the three transform-feedback limits, the varying vectors
     // Compute limits (0 without compute): GL_MAX_COMPUTE_WORK_GROUP_SIZE (x),
     // GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS.
     int maxComputeGroupSizeX = 0, maxComputeInvocations = 0, maxComputeStorageBlocks = 0;
@@ -37,8 +40,8 @@ struct DeviceOptions {
     /// binding, rasterizer discard, active texture and the textures it bound), at the cost of a
     /// few glGet* queries and rebinds per call. true: the application owns the context alone and
     /// accepts that xfb leaves its own program and vertex array bound after a step (the minimal
-    /// step: the transform-feedback check and 9 calls). In both modes xfb sets the pixel-store unpack parameters and sampler bindings
-    /// it relies on and restores them.
+    /// step: the transform-feedback check and 9 calls). In both modes xfb sets the pixel-store unpack parameters and
+    /// sampler bindings it relies on and restores them.
     bool ownsContext = false;
 };
 

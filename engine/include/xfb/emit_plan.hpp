@@ -40,20 +40,20 @@ enum class EmitOverflow {
 
 struct EmitOutputPlan {
     std::string varying;
-    GlslType type;               ///< of one record
-    int entry = 0;               ///< the {output} entry written
-    int budget = 0;              ///< index into EmitPlan::budgets
-    int stride = 0;              ///< bytes per record
+    GlslType type;  ///< of one record
+    int entry = 0;  ///< the {output} entry written
+    int budget = 0; ///< index into EmitPlan::budgets
+    int stride = 0; ///< bytes per record
     ComponentType componentType = ComponentType::Float32;
-    std::int64_t capacity = 0;   ///< records the buffer holds
+    std::int64_t capacity = 0; ///< records the buffer holds
 };
 
 struct EmitBudgetPlan {
-    std::string count;           ///< the count output's name
+    std::string count; ///< the count output's name
     ScalarKind kind = ScalarKind::Int;
-    int maxRecords = 0;          ///< per element: the arrays' length
-    std::int64_t capacity = 0;   ///< records per step: the smallest buffer of the budget
-    std::vector<int> outputs;    ///< indices into EmitPlan::outputs
+    int maxRecords = 0;        ///< per element: the arrays' length
+    std::int64_t capacity = 0; ///< records per step: the smallest buffer of the budget
+    std::vector<int> outputs;  ///< indices into EmitPlan::outputs
 };
 
 struct EmitPlan {

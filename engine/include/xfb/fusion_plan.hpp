@@ -43,14 +43,14 @@ FusionDecision checkElementLocal(std::string_view vertexSource, const ReadOption
 /// The shader with a pipeline's layout: element-local, no emitted outputs, and every word a
 /// state input reads is written by a captured varying (a gap would read stale bytes).
 /// @throws Error from the reader
-FusionDecision checkFusion(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
-                           bool hasEmittedOutputs = false);
+FusionDecision checkFusion(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                           const CapturePlan& capture, bool hasEmittedOutputs = false);
 
 /// The vertex shader that runs `substeps` substeps in one transform-feedback pass: the user's
 /// inputs stay attributes of the same names and locations (read once), the body runs on private
 /// copies, the captured varyings are the same.
 /// @throws Error InvalidArgument when checkFusion() refuses (its reason) or substeps < 1
-std::string fuseVertexShader(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
-                             int substeps);
+std::string fuseVertexShader(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                             const CapturePlan& capture, int substeps);
 
 } // namespace xfb

@@ -38,7 +38,8 @@ class HeadlessContext {
 public:
     /// Tries the platforms in `order`.
     /// @throws Error ContextCreation naming each platform tried and why it failed.
-    explicit HeadlessContext(Api api, std::vector<EglPlatform> order = {EglPlatform::Device, EglPlatform::Surfaceless, EglPlatform::Default});
+    explicit HeadlessContext(Api api, std::vector<EglPlatform> order = {EglPlatform::Device, EglPlatform::Surfaceless,
+                                                                        EglPlatform::Default});
     ~HeadlessContext();
     HeadlessContext(const HeadlessContext&) = delete;
     HeadlessContext& operator=(const HeadlessContext&) = delete;

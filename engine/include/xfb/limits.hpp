@@ -16,10 +16,10 @@ namespace xfb {
 /// Limits that decide whether a plan fits. On a live context they come from glGetIntegerv
 /// (queried once per context, see Device::limits()); offline, use a preset.
 struct Limits {
-    int maxVertexAttribs = 16;             ///< GL_MAX_VERTEX_ATTRIBS
-    int maxSeparateComponents = 4;         ///< GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS
-    int maxSeparateAttribs = 4;            ///< GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
-    int maxInterleavedComponents = 64;     ///< GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
+    int maxVertexAttribs = 16;         ///< GL_MAX_VERTEX_ATTRIBS
+    int maxSeparateComponents = 4;     ///< GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS
+    int maxSeparateAttribs = 4;        ///< GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
+    int maxInterleavedComponents = 64; ///< GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
     /// Rows of 4 components the vertex shader's outputs pack into (GLSL ES varying packing, see
     /// varyingsFit() in xfb/capture_plan.hpp): GL_MAX_VARYING_VECTORS on ES / WebGL2,
     /// GL_MAX_VERTEX_OUTPUT_COMPONENTS / 4 on desktop GL (GL 3.2).
@@ -59,6 +59,7 @@ inline constexpr int maxSubsteps = 256;
 /// count x stride in bytes, checked: `what` names the buffer in the message.
 /// @throws Error InvalidArgument (count < 0 or stride <= 0), BufferTooLarge (the product overflows
 ///         or exceeds maxBytes, e.g. limits::maxWebGLBufferBytes)
-std::uint64_t checkedBufferBytes(std::int64_t count, std::int64_t stride, std::uint64_t maxBytes, std::string_view what);
+std::uint64_t checkedBufferBytes(std::int64_t count, std::int64_t stride, std::uint64_t maxBytes,
+                                 std::string_view what);
 
 } // namespace xfb

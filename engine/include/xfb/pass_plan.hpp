@@ -27,13 +27,13 @@ struct EntryDesc {
 
 /// Where one shader input is read from.
 struct AttributeBinding {
-    std::string input;          ///< shader input name
-    int entry = 0;              ///< index into the entry list
-    int location = 0;           ///< first location
+    std::string input; ///< shader input name
+    int entry = 0;     ///< index into the entry list
+    int location = 0;  ///< first location
     int locationCount = 1;
     int componentsPerLocation = 4;
     ComponentType type = ComponentType::Float32;
-    int offset = 0;             ///< bytes, of the first location
+    int offset = 0; ///< bytes, of the first location
     int stride = 0;
 };
 

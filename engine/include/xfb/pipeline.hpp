@@ -18,7 +18,10 @@
 
 namespace xfb {
 
-namespace detail { struct PipelineState; struct StepReplay; }
+namespace detail {
+struct PipelineState;
+struct StepReplay;
+}
 
 /// One entry of the role list (see EntryDesc): {input, output} state, {input} constants,
 /// {output} write-only. Buffers are shared with the pipeline: the Buffer objects may be moved
@@ -30,9 +33,9 @@ struct Entry {
 
 /// Result of a step whose PRIMITIVES_WRITTEN query was read.
 struct StepReport {
-    std::uint64_t step = 0;       ///< 0-based index of the step
-    std::int64_t written = 0;     ///< records written (TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
-    std::int64_t expected = 0;    ///< the element count
+    std::uint64_t step = 0;    ///< 0-based index of the step
+    std::int64_t written = 0;  ///< records written (TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+    std::int64_t expected = 0; ///< the element count
     bool ok() const { return written == expected; }
 };
 
@@ -72,28 +75,25 @@ struct PipelineOptions {
 
 /// One budget of emitted records after a step, read from the GPU.
 struct EmitReport {
-    std::string budget;          ///< the count output's name
-    std::int64_t requested = 0;  ///< records the elements asked for
-    std::int64_t written = 0;    ///< records written: min(requested, capacity)
-    std::int64_t capacity = 0;   ///< records the budget's smallest buffer holds
+    std::string budget;         ///< the count output's name
+    std::int64_t requested = 0; ///< records the elements asked for
+    std::int64_t written = 0;   ///< records written: min(requested, capacity)
+    std::int64_t capacity = 0;  ///< records the budget's smallest buffer holds
     bool overflowed() const { return requested > capacity; }
 };
 
-
-/// Transform-feedback backend: builds, once, one vertex array object and one transform feedback object per ping-pong side
-/// (glGenVertexArrays, glGenTransformFeedbacks, glVertexAttrib(I)Pointer, glBindBufferBase).
-/// A steady-state step creates no GL object. The pass makes 9 GL calls (plus glUniform* for
-/// changed uniforms): glUseProgram, glBindVertexArray, glBindTransformFeedback,
-/// glEnable(RASTERIZER_DISCARD), glBeginTransformFeedback(POINTS), glDrawArrays(POINTS),
-/// glEndTransformFeedback, glDisable, and glBindTransformFeedback(0), so no buffer stays bound for
-/// transform feedback. Before it, one glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) refuses to run
-/// inside the application's transform feedback (FeedbackActive; every entry point makes it). By
-/// default (DeviceOptions::ownsContext false) the shared-context guard adds glGetIntegerv x4 and
-/// glIsEnabled (1, desktop GL 2) to read what the application had bound, then binds its program
-/// and vertex array again (docs/guide/sharing-a-context.md); with ownsContext the step is the check and
-/// the 9 calls (10) and its vertex array object stays bound: bind your own before setting
-/// attribute pointers. Measured in tests/gl/gl_calls_test.cpp.
-/// Needs GL 4.0 / ES 3.0 / WebGL2.
+/// Transform-feedback backend: builds, once, one vertex array object and one transform feedback object per ping-pong
+/// side (glGenVertexArrays, glGenTransformFeedbacks, glVertexAttrib(I)Pointer, glBindBufferBase). A steady-state step
+/// creates no GL object. The pass makes 9 GL calls (plus glUniform* for changed uniforms): glUseProgram,
+/// glBindVertexArray, glBindTransformFeedback, glEnable(RASTERIZER_DISCARD), glBeginTransformFeedback(POINTS),
+/// glDrawArrays(POINTS), glEndTransformFeedback, glDisable, and glBindTransformFeedback(0), so no buffer stays bound
+/// for transform feedback. Before it, one glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) refuses to run inside the
+/// application's transform feedback (FeedbackActive; every entry point makes it). By default
+/// (DeviceOptions::ownsContext false) the shared-context guard adds glGetIntegerv x4 and glIsEnabled (1, desktop GL 2)
+/// to read what the application had bound, then binds its program and vertex array again
+/// (docs/guide/sharing-a-context.md); with ownsContext the step is the check and the 9 calls (10) and its vertex array
+/// object stays bound: bind your own before setting attribute pointers. Measured in tests/gl/gl_calls_test.cpp. Needs
+/// GL 4.0 / ES 3.0 / WebGL2.
 ///
 /// Compute backend (GL 4.3 / ES 3.1): the same check, then glUseProgram, glBindBufferBase(GL_SHADER_STORAGE_BUFFER)
 /// per buffer, glDispatchCompute, glMemoryBarrier (so vertex fetch, transform feedback, the next
@@ -116,7 +116,8 @@ public:
     /// by k, a PipelineOptions::queries report covers the fused pass, and the state's partner
     /// buffer holds the state from before the call (k substeps back). Otherwise k ordinary passes.
     /// Either way a `uniform int xfb_substep;` holds the substep's index (0 for a plain step()).
-    /// @throws Error InvalidArgument (substeps outside 1..limits::maxSubsteps), ContextLost, FeedbackActive; GlError in debug builds;
+    /// @throws Error InvalidArgument (substeps outside 1..limits::maxSubsteps), ContextLost, FeedbackActive; GlError in
+    /// debug builds;
     ///         ShaderCompile / ProgramLink / ComputeTranslation while building a fused program
     void step(int substeps = 1);
     /// Whether step(k > 1) runs the k substeps in one pass, and why not

@@ -18,7 +18,8 @@ namespace xfb {
 /// { version, es, mode, attributes: [...], varyings: [...], buffers: [{ binding, stride, fields }] };
 /// format in engine/tools/README.md (fields are only ever added).
 template<class B>
-typename B::Value planFields(B& b, const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes, const CapturePlan& capture) {
+typename B::Value planFields(B& b, const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes,
+                             const CapturePlan& capture) {
     auto attrs = b.array();
     for (const auto& a : attributes) {
         auto slots = b.array();

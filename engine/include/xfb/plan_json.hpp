@@ -15,7 +15,8 @@
 namespace xfb {
 
 nlohmann::ordered_json toJson(const Limits& limits);
-nlohmann::ordered_json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes, const CapturePlan& capture);
+nlohmann::ordered_json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes,
+                              const CapturePlan& capture);
 nlohmann::ordered_json toJson(const DrawDesc& draw, const CaptureCount& count);
 /// An append session: its range and each part's draw and range (first record, first byte per buffer).
 nlohmann::ordered_json toJson(std::span<const DrawDesc> parts, const SessionPlan& session);

@@ -15,7 +15,9 @@
 
 namespace xfb {
 
-namespace detail { struct CaptureState; }
+namespace detail {
+struct CaptureState;
+}
 
 /// Who turns strips, loops, fans and index lists into the independent primitives transform
 /// feedback records.
@@ -59,7 +61,8 @@ class PrimitiveCapture {
 public:
     /// @throws Error from planPass() (roles, semantics, counts), InvalidArgument (a state pair),
     ///         Unsupported (Driver expansion on ES), Capacity (Engine: words over the texture limit)
-    PrimitiveCapture(const Device& device, const Program& program, std::vector<Entry> entries, PrimitiveCaptureOptions options = {});
+    PrimitiveCapture(const Device& device, const Program& program, std::vector<Entry> entries,
+                     PrimitiveCaptureOptions options = {});
     PrimitiveCapture(PrimitiveCapture&&) noexcept;
     PrimitiveCapture& operator=(PrimitiveCapture&&) noexcept;
     ~PrimitiveCapture();
@@ -112,7 +115,8 @@ public:
     /// through glBindBufferRange at the part's first byte. Every mix of modes works.
     /// The bytes are identical under both, and identical to capturing the parts one by one.
     /// @throws Error InvalidArgument (no part, firstRecord < 0, an index outside the inputs or a mode
-    ///         outside DrawMode, naming the part), Capacity, OutputLayoutMismatch, SemanticMissing, Disposed, ContextLost
+    ///         outside DrawMode, naming the part), Capacity, OutputLayoutMismatch, SemanticMissing, Disposed,
+    ///         ContextLost
     const SessionPlan& captureSession(std::span<const CapturePart> parts, std::int64_t firstRecord = 0);
 
     /// Draws the last session's records, of one part (`part`) or of all of them, with the
@@ -125,13 +129,14 @@ public:
     /// @param instances instances of the draw, at least 1
     /// @throws Error InvalidArgument (no session yet, part out of range, mixed primitives without
     ///         a mode, instances < 1, a mode outside DrawMode), ContextLost
-    void drawSession(std::optional<std::size_t> part = std::nullopt, std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;
+    void drawSession(std::optional<std::size_t> part = std::nullopt, std::optional<DrawMode> mode = std::nullopt,
+                     int instances = 1) const;
     /// The last session's plan (empty before the first).
     const SessionPlan& lastSession() const;
 
     /// The last capture's counts (zero before the first).
     const CaptureCount& lastCount() const;
-    Expansion expansion() const;     ///< never Auto
+    Expansion expansion() const;      ///< never Auto
     std::int64_t vertexCount() const; ///< vertices the draws may refer to
     const PassPlan& plan() const;
 

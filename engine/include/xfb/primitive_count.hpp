@@ -19,7 +19,7 @@ namespace xfb {
 
 /// The draw's primitive mode (GL_POINTS ... GL_TRIANGLE_FAN).
 enum class DrawMode { XFB_DRAW_MODES(XFB_ENUMERATOR) }; // names: XFB_DRAW_MODES (xfb/enum_tables.hpp)
-std::string_view drawModeName(DrawMode m); // "points", "triangle_strip", ...
+std::string_view drawModeName(DrawMode m);              // "points", "triangle_strip", ...
 std::optional<DrawMode> drawModeFromName(std::string_view name);
 /// Refuses a value outside XFB_DRAW_MODES, e.g. `static_cast<DrawMode>(42)`: every function that
 /// takes a DrawMode (here, Pipeline::drawEmitted, PrimitiveCapture's captures and draws) calls it
@@ -32,16 +32,16 @@ DrawMode capturedPrimitive(DrawMode m);
 
 struct DrawDesc {
     DrawMode mode = DrawMode::Points;
-    std::int64_t vertexCount = 0;                 ///< non-indexed draws
-    std::vector<std::uint32_t> indices;           ///< indexed draws (vertexCount is then ignored)
-    std::optional<std::uint32_t> restartIndex;    ///< primitive restart (e.g. 0xFFFF for 16-bit indices)
+    std::int64_t vertexCount = 0;              ///< non-indexed draws
+    std::vector<std::uint32_t> indices;        ///< indexed draws (vertexCount is then ignored)
+    std::optional<std::uint32_t> restartIndex; ///< primitive restart (e.g. 0xFFFF for 16-bit indices)
 };
 
 struct CaptureCount {
-    DrawMode primitive = DrawMode::Points;        ///< Points, Lines or Triangles
+    DrawMode primitive = DrawMode::Points; ///< Points, Lines or Triangles
     std::int64_t primitives = 0;
-    std::int64_t records = 0;                     ///< vertex records written per output buffer
-    std::vector<std::uint64_t> bytes;             ///< per output buffer of the capture plan: records x stride
+    std::int64_t records = 0;         ///< vertex records written per output buffer
+    std::vector<std::uint64_t> bytes; ///< per output buffer of the capture plan: records x stride
 };
 
 /// Counts what `draw` writes with `capture`'s buffers.

@@ -14,13 +14,16 @@
 
 namespace xfb {
 
-namespace detail { struct ProgramState; struct Access; }
+namespace detail {
+struct ProgramState;
+struct Access;
+}
 
 struct ProgramDesc {
-    std::string source;        ///< GLSL ES 1.00/3.00 or GLSL 3.30+ vertex shader (the simulation)
-    CaptureOptions capture;    ///< mode, varyings (default: every out_*), portability
-    ReadOptions read;          ///< extra `#define`s for the declaration reader; also prepended for GL
-    std::string label;         ///< used in messages
+    std::string source;     ///< GLSL ES 1.00/3.00 or GLSL 3.30+ vertex shader (the simulation)
+    CaptureOptions capture; ///< mode, varyings (default: every out_*), portability
+    ReadOptions read;       ///< extra `#define`s for the declaration reader; also prepended for GL
+    std::string label;      ///< used in messages
 };
 
 /// Plans attributes and capture (pure, against Device::limits()), then compiles the vertex

@@ -8,7 +8,10 @@
 
 namespace xfb {
 
-namespace detail { struct ReadbackState; struct Access; }
+namespace detail {
+struct ReadbackState;
+struct Access;
+}
 
 /// Created by Buffer::readAsync(). Poll ready() once per frame; take() then maps the staging
 /// buffer without waiting. Move-only; destroying it deletes the staging buffer and the fence.

@@ -25,10 +25,10 @@ enum class ScalarKind { XFB_SCALAR_KINDS(XFB_ENUMERATOR) }; // names: XFB_SCALAR
 
 /// A GLSL type: scalar, vector (columns = 1) or matrix (columns x rows).
 struct GlslType {
-    std::string name;              ///< as written: "vec4", "mat3x2", a struct's name
+    std::string name; ///< as written: "vec4", "mat3x2", a struct's name
     ScalarKind kind = ScalarKind::Float;
-    int columns = 1;               ///< matrices: number of columns (= attribute locations taken)
-    int rows = 1;                  ///< vector size, or matrix rows
+    int columns = 1; ///< matrices: number of columns (= attribute locations taken)
+    int rows = 1;    ///< vector size, or matrix rows
     int components() const { return columns * rows; }
     bool isMatrix() const { return columns > 1; }
 };
@@ -44,10 +44,10 @@ struct Declaration {
     std::string name;
     GlslType type;
     StorageQualifier storage = StorageQualifier::In;
-    int arraySize = 0;                  ///< 0: not an array
-    std::optional<int> location;        ///< from layout(location = N)
-    std::vector<std::string> qualifiers;///< flat, centroid, invariant, highp, ... as written
-    int line = 0;                       ///< 1-based source line of the declarator
+    int arraySize = 0;                   ///< 0: not an array
+    std::optional<int> location;         ///< from layout(location = N)
+    std::vector<std::string> qualifiers; ///< flat, centroid, invariant, highp, ... as written
+    int line = 0;                        ///< 1-based source line of the declarator
 
     int elementCount() const { return arraySize > 0 ? arraySize : 1; }
     /// Scalar components in total (a vec3[2] has 6).
@@ -64,11 +64,11 @@ struct StructDefinition {
 
 /// Everything readShaderInterface() found.
 struct ShaderInterface {
-    int version = 100;                  ///< from #version; 100 when absent
-    bool es = true;                     ///< an ES shader (`#version 300 es`, or 100)
-    std::vector<Declaration> inputs;    ///< `in` / `attribute`, declaration order
-    std::vector<Declaration> outputs;   ///< `out` / `varying`, declaration order
-    std::vector<Declaration> uniforms;  ///< plain uniforms (not blocks), declaration order
+    int version = 100;                        ///< from #version; 100 when absent
+    bool es = true;                           ///< an ES shader (`#version 300 es`, or 100)
+    std::vector<Declaration> inputs;          ///< `in` / `attribute`, declaration order
+    std::vector<Declaration> outputs;         ///< `out` / `varying`, declaration order
+    std::vector<Declaration> uniforms;        ///< plain uniforms (not blocks), declaration order
     std::vector<std::string> interfaceBlocks; ///< names of in/out/uniform blocks (read, not expanded)
     std::map<std::string, StructDefinition> structs;
 

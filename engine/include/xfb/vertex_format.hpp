@@ -17,8 +17,20 @@ namespace xfb {
 /// = N); inputs with a standard name (vertex_position, vertex_normal, ...) get the standard
 /// semantic at its fixed location. The two kinds must not be mixed in one shader.
 enum class Semantic : std::uint8_t {
-    Position, Normal, Tangent, BlendWeight, BlendIndices, Color,
-    TexCoord0, TexCoord1, TexCoord2, TexCoord3, TexCoord4, TexCoord5, TexCoord6, TexCoord7,
+    Position,
+    Normal,
+    Tangent,
+    BlendWeight,
+    BlendIndices,
+    Color,
+    TexCoord0,
+    TexCoord1,
+    TexCoord2,
+    TexCoord3,
+    TexCoord4,
+    TexCoord5,
+    TexCoord6,
+    TexCoord7,
     Attr0 = 32, // Attr0 + n for n in [0, 32)
 };
 
@@ -36,15 +48,17 @@ int semanticLocation(Semantic s);
 
 /// Component type of an attribute. Transform feedback writes 32-bit values only, so these are
 /// the types a buffer that is both read and written can hold.
-enum class ComponentType : std::uint8_t { XFB_COMPONENT_TYPES(XFB_ENUMERATOR) }; // names: XFB_COMPONENT_TYPES (xfb/enum_tables.hpp)
+enum class ComponentType : std::uint8_t {
+    XFB_COMPONENT_TYPES(XFB_ENUMERATOR)
+};                                                   // names: XFB_COMPONENT_TYPES (xfb/enum_tables.hpp)
 std::string_view componentTypeName(ComponentType t); // "float32", "int32", "uint32"
 
 /// One attribute of an interleaved vertex format.
 struct VertexAttribute {
     Semantic semantic = Semantic::Attr0;
     ComponentType type = ComponentType::Float32;
-    int components = 4;  ///< 1..4, or columns x rows for a matrix input (e.g. 16 for mat4)
-    int offset = -1;     ///< byte offset in the element; -1: packed after the previous attribute
+    int components = 4; ///< 1..4, or columns x rows for a matrix input (e.g. 16 for mat4)
+    int offset = -1;    ///< byte offset in the element; -1: packed after the previous attribute
 };
 
 /// An interleaved layout: each element is `stride` bytes holding the attributes at their offsets.

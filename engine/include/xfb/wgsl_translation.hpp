@@ -73,18 +73,18 @@ struct WgslTranslationOptions {
 /// Where one uniform lives in the uniform buffer: element e, column c, row r of it is the
 /// 4-byte value at offset + e * arrayStride + c * columnStride + r * 4.
 struct WgslUniform {
-    std::string name;      ///< as declared in GLSL
+    std::string name; ///< as declared in GLSL
     GlslType type;
-    int arraySize = 0;     ///< 0: not an array
-    int offset = 0;        ///< bytes
-    int size = 0;          ///< bytes, every element included
-    int arrayStride = 0;   ///< bytes between elements (multiple of 16), 0 when not an array
-    int columnStride = 0;  ///< bytes between matrix columns (16 for vec3/vec4 columns, 8 for vec2)
+    int arraySize = 0;    ///< 0: not an array
+    int offset = 0;       ///< bytes
+    int size = 0;         ///< bytes, every element included
+    int arrayStride = 0;  ///< bytes between elements (multiple of 16), 0 when not an array
+    int columnStride = 0; ///< bytes between matrix columns (16 for vec3/vec4 columns, 8 for vec2)
 };
 
 /// A texture the shader reads with texelFetch (a GLSL sampler uniform).
 struct WgslTexture {
-    std::string name;      ///< the sampler uniform's GLSL name
+    std::string name; ///< the sampler uniform's GLSL name
     int binding = 0;
     ScalarKind sampleKind = ScalarKind::Float; ///< Float: 'unfilterable-float', Int: 'sint', UInt: 'uint'
 };
@@ -100,8 +100,8 @@ struct WgslShader {
     int substepsOffset = -1;           ///< fused only: where the u32 substep count k lives in it
     std::vector<WgslUniform> uniforms; ///< the shader's uniforms, declaration order (samplers excluded)
     std::vector<WgslTexture> textures;
-    std::vector<int> readBinding;      ///< per entry: storage binding its input is read from (read-only), or -1
-    std::vector<int> writeBinding;     ///< per entry: storage binding its output is written to (read_write), or -1
+    std::vector<int> readBinding;  ///< per entry: storage binding its input is read from (read-only), or -1
+    std::vector<int> writeBinding; ///< per entry: storage binding its output is written to (read_write), or -1
     /// Emitted outputs only. The count pass (same entry point and bindings): runs the user's
     /// main and stores each budget's count, clamped to 0..maxRecords, at `xfb_emitted<b>[i]`
     /// (countsBinding[b], read_write). The main pass then stores element i's k-th record at
@@ -121,8 +121,9 @@ struct WgslShader {
 /// @throws Error ComputeTranslation naming the construct and its line; InvalidArgument for a
 ///         work-group size outside 1..256, or a pass plan with emitted entries but no
 ///         options.emits. Plus the reader's errors.
-WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
-                           std::size_t entryCount, const WgslTranslationOptions& options = {});
+WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                           const CapturePlan& capture, std::size_t entryCount,
+                           const WgslTranslationOptions& options = {});
 
 /// The same with a default role list, for inspection (`xfb-inspect --wgsl`): every input packed
 /// in one {input} buffer in declaration order, then one {output} entry per captured buffer.

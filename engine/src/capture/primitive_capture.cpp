@@ -17,12 +17,12 @@ namespace xfb {
 
 namespace {
 // Building: vertex arrays, transform feedback objects, the gather program and its buffers.
-constexpr unsigned kBuildState = gl::CachedProgram | gl::CachedVertexArray | gl::CachedArrayBuffer | gl::CachedWrittenBindings | gl::CachedTransformFeedback |
-                                  gl::CachedFeedbackBuffer;
+constexpr unsigned kBuildState = gl::CachedProgram | gl::CachedVertexArray | gl::CachedArrayBuffer |
+                                 gl::CachedWrittenBindings | gl::CachedTransformFeedback | gl::CachedFeedbackBuffer;
 // A capture: the build state (buffer names may have changed), the pass, and the gather's upload
 // from a pixel-unpack buffer into textures on the units it samples.
-constexpr unsigned kCaptureState = kBuildState | gl::CachedDiscard | gl::CachedUnpackBuffer | gl::CachedTextures | gl::ReliedPixelStore |
-                                   gl::ReliedSamplers;
+constexpr unsigned kCaptureState = kBuildState | gl::CachedDiscard | gl::CachedUnpackBuffer | gl::CachedTextures |
+                                   gl::ReliedPixelStore | gl::ReliedSamplers;
 } // namespace
 
 namespace detail {
@@ -33,18 +33,18 @@ struct CaptureState final : Recoverable {
     std::vector<std::shared_ptr<BufferState>> inputs, outputs; // per entry; null where absent
     PassPlan plan;
     Expansion expansion = Expansion::Driver;
-    gl::VertexArrayName vertexArray;   // the user's program reads the inputs through it
+    gl::VertexArrayName vertexArray;    // the user's program reads the inputs through it
     gl::TransformFeedbackName feedback; // Driver: writes the outputs
     gl::BufferName elements;            // Driver: indices of indexed draws (element binding of vertexArray)
     std::uint64_t elementCapacity = 0;
     std::unique_ptr<RecordGather> gather; // Engine
     CaptureCount last;
-    bool captured = false;        // capture() ran last: drawCaptured() may use the object's count
+    bool captured = false; // capture() ran last: drawCaptured() may use the object's count
     SessionPlan session;
-    bool sessionCaptured = false; // captureSession() ran last
+    bool sessionCaptured = false;                // captureSession() ran last
     std::vector<std::uint64_t> boundGenerations; // every entry's input and output generation when last bound
-    std::vector<std::uint64_t> outputBytes; // per captured buffer: its size as created
-    std::vector<std::uint64_t> glBytes;     // per captured buffer: its GL size when the capture began (checkGlSizes)
+    std::vector<std::uint64_t> outputBytes;      // per captured buffer: its size as created
+    std::vector<std::uint64_t> glBytes; // per captured buffer: its GL size when the capture began (checkGlSizes)
 
     // Context loss (gl/recoverable.hpp): the gather forgets its own names.
     void forget() override {
@@ -76,7 +76,8 @@ struct CaptureState final : Recoverable {
         XFB_GL(glBindVertexArray(0));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather ? gather->outputFeedback : feedback));
         auto names = outputNames();
-        for (std::size_t b = 0; b < names.size(); ++b) XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
+        for (std::size_t b = 0; b < names.size(); ++b)
+            XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
         boundGenerations.resize(inputs.size() * 2);
@@ -92,12 +93,13 @@ struct CaptureState final : Recoverable {
         for (std::size_t b = 0; b < names.size(); ++b) {
             glBytes[b] = glBufferSize(names[b], GL_ARRAY_BUFFER); // the guard saved ARRAY_BUFFER
             if (b >= needed.size() || glBytes[b] >= needed[b]) continue;
-            throw Error(ErrorCode::Capacity, what + ": output buffer " + std::to_string(b) + " (entry #" + std::to_string(plan.outputs[b].entry) +
-                                                 ", GL buffer " + std::to_string(names[b]) + ") holds " + std::to_string(glBytes[b]) +
-                                                 " bytes (GL_BUFFER_SIZE) but needs " + std::to_string(needed[b]) +
-                                                 " bytes: other code re-specified it (glBufferData) below the " + std::to_string(outputBytes[b]) +
-                                                 " bytes it was created with. Give it back at least " + std::to_string(needed[b]) +
-                                                 " bytes or capture into a larger Buffer. Nothing was written");
+            throw Error(ErrorCode::Capacity,
+                        what + ": output buffer " + std::to_string(b) + " (entry #" +
+                            std::to_string(plan.outputs[b].entry) + ", GL buffer " + std::to_string(names[b]) +
+                            ") holds " + std::to_string(glBytes[b]) + " bytes (GL_BUFFER_SIZE) but needs " +
+                            std::to_string(needed[b]) + " bytes: other code re-specified it (glBufferData) below the " +
+                            std::to_string(outputBytes[b]) + " bytes it was created with. Give it back at least " +
+                            std::to_string(needed[b]) + " bytes or capture into a larger Buffer. Nothing was written");
         }
     }
 
@@ -129,8 +131,9 @@ struct CaptureState final : Recoverable {
     std::int64_t validate(const DrawDesc& draw) const {
         if (draw.indices.empty()) {
             if (draw.vertexCount > plan.count)
-                throw Error(ErrorCode::InvalidArgument, "the draw has " + std::to_string(draw.vertexCount) + " vertices but the inputs hold " +
-                                                            std::to_string(plan.count) + "; draw at most " + std::to_string(plan.count));
+                throw Error(ErrorCode::InvalidArgument,
+                            "the draw has " + std::to_string(draw.vertexCount) + " vertices but the inputs hold " +
+                                std::to_string(plan.count) + "; draw at most " + std::to_string(plan.count));
             return draw.vertexCount;
         }
         std::int64_t referenced = 0;
@@ -138,9 +141,10 @@ struct CaptureState final : Recoverable {
             std::uint32_t i = draw.indices[k];
             if (draw.restartIndex && i == *draw.restartIndex) continue;
             if (std::int64_t(i) >= plan.count)
-                throw Error(ErrorCode::InvalidArgument, "index " + std::to_string(i) + " at position " + std::to_string(k) + " is outside the " +
-                                                            std::to_string(plan.count) + " input vertices (0.." + std::to_string(plan.count - 1) + ")" +
-                                                            (draw.restartIndex ? "" : "; set restartIndex if it marks a restart"));
+                throw Error(ErrorCode::InvalidArgument,
+                            "index " + std::to_string(i) + " at position " + std::to_string(k) + " is outside the " +
+                                std::to_string(plan.count) + " input vertices (0.." + std::to_string(plan.count - 1) +
+                                ")" + (draw.restartIndex ? "" : "; set restartIndex if it marks a restart"));
             referenced = std::max(referenced, std::int64_t(i) + 1);
         }
         return referenced;
@@ -167,8 +171,10 @@ struct CaptureState final : Recoverable {
 #endif
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
         gl::feedbackPass(gl::primitiveMode(last.primitive), 0, [&] {
-            if (indexed) glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
-            else glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
+            if (indexed)
+                glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
+            else
+                glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
         });
 #ifndef __EMSCRIPTEN__
         if (draw.restartIndex && indexed) glDisable(GL_PRIMITIVE_RESTART);
@@ -192,7 +198,8 @@ struct CaptureState final : Recoverable {
     void restoreOutputBindings(GLuint object) {
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, object);
         auto names = outputNames();
-        for (std::size_t b = 0; b < names.size(); ++b) glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]);
+        for (std::size_t b = 0; b < names.size(); ++b)
+            glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // the generic binding follows the indexed ones
     }
@@ -232,8 +239,10 @@ struct CaptureState final : Recoverable {
                 glEndTransformFeedback();
                 active = false;
             }
-            if (active) glPauseTransformFeedback();
-            else useProgram(*programs[i]);
+            if (active)
+                glPauseTransformFeedback();
+            else
+                useProgram(*programs[i]);
             activeProgram = programs[i];
             const DrawDesc& draw = parts[i].draw;
             bool indexed = !draw.indices.empty();
@@ -256,7 +265,8 @@ struct CaptureState final : Recoverable {
             if (indexed)
                 glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT,
                                reinterpret_cast<const void*>(std::uintptr_t(indexStart[i] * 4)));
-            else glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
+            else
+                glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
         }
         if (active) glEndTransformFeedback();
         glDisable(GL_RASTERIZER_DISCARD);
@@ -268,7 +278,8 @@ struct CaptureState final : Recoverable {
     }
 
     // Engine expansion of a session: each part's two passes, the gather writing at its first byte.
-    void engineSession(std::span<const CapturePart> parts, const std::vector<ProgramState*>& programs, const std::vector<std::int64_t>& vertices) {
+    void engineSession(std::span<const CapturePart> parts, const std::vector<ProgramState*>& programs,
+                       const std::vector<std::int64_t>& vertices) {
         for (std::size_t i = 0; i < parts.size(); ++i) {
             const PartRange& range = session.parts[i];
             if (range.records == 0) continue;
@@ -288,20 +299,23 @@ struct CaptureState final : Recoverable {
         if (!p) throw Error(ErrorCode::Disposed, "part " + std::to_string(i) + ": its Program was moved from");
         if (p == program.get()) return *p;
         if (!sameCaptureLayout(p->capture, program->capture))
-            throw Error(ErrorCode::OutputLayoutMismatch, "part " + std::to_string(i) + ": program '" + p->desc.label + "' writes records as {" +
-                                                             describeCaptureLayout(p->capture) + "} but the capture's program '" +
-                                                             program->desc.label + "' writes {" + describeCaptureLayout(program->capture) +
-                                                             "}; a session appends records of one layout: give the parts the same varyings "
-                                                             "(types, order, mode) or capture into another buffer");
+            throw Error(ErrorCode::OutputLayoutMismatch,
+                        "part " + std::to_string(i) + ": program '" + p->desc.label + "' writes records as {" +
+                            describeCaptureLayout(p->capture) + "} but the capture's program '" + program->desc.label +
+                            "' writes {" + describeCaptureLayout(program->capture) +
+                            "}; a session appends records of one layout: give the parts the same varyings "
+                            "(types, order, mode) or capture into another buffer");
         for (const auto& a : p->attributes) {
             bool provided = false;
             for (const auto& b : program->attributes)
                 provided |= b.location == a.location && b.type.name == a.type.name && b.arraySize == a.arraySize;
             if (!provided)
-                throw Error(ErrorCode::SemanticMissing, "part " + std::to_string(i) + ": program '" + p->desc.label + "' reads input '" + a.name +
-                                                            "' (" + a.type.name + ") at location " + std::to_string(a.location) +
-                                                            ", which the capture's program '" + program->desc.label +
-                                                            "' does not read there with that type, so the capture's vertex array does not provide it");
+                throw Error(
+                    ErrorCode::SemanticMissing,
+                    "part " + std::to_string(i) + ": program '" + p->desc.label + "' reads input '" + a.name + "' (" +
+                        a.type.name + ") at location " + std::to_string(a.location) +
+                        ", which the capture's program '" + program->desc.label +
+                        "' does not read there with that type, so the capture's vertex array does not provide it");
         }
         return *p;
     }
@@ -322,15 +336,18 @@ struct CaptureState final : Recoverable {
 
 std::string_view expansionName(Expansion e) { return enumName(expansionNames, e); }
 
-PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program, std::vector<Entry> entries, PrimitiveCaptureOptions options) {
+PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program, std::vector<Entry> entries,
+                                   PrimitiveCaptureOptions options) {
     auto s = std::make_unique<detail::CaptureState>();
     s->program = detail::Access::state(program);
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
     auto resolved = detail::resolveEntries(entries);
     for (std::size_t i = 0; i < entries.size(); ++i)
         if (resolved.inputs[i] && resolved.outputs[i])
-            throw Error(ErrorCode::InvalidArgument, "entry #" + std::to_string(i) + " is a state pair {input, output}; a primitive capture reads "
-                                                    "{input} vertex buffers and writes {output} buffers. Use a Pipeline for state");
+            throw Error(ErrorCode::InvalidArgument,
+                        "entry #" + std::to_string(i) +
+                            " is a state pair {input, output}; a primitive capture reads "
+                            "{input} vertex buffers and writes {output} buffers. Use a Pipeline for state");
     s->inputs = std::move(resolved.inputs);
     s->outputs = std::move(resolved.outputs);
     const auto& descs = resolved.descs;
@@ -339,11 +356,14 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     s->device = detail::Access::state(device);
     s->device->requireContext("creating a PrimitiveCapture");
     const Capabilities& caps = s->device->caps;
-    s->expansion = options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;
+    s->expansion =
+        options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;
     if (s->expansion == Expansion::Driver && caps.es)
-        throw Error(ErrorCode::Unsupported, "driver expansion needs desktop OpenGL; on '" + caps.version +
-                                                "' transform feedback requires the draw mode to equal the capture mode and forbids indexed draws. "
-                                                "Use Expansion::Engine or Auto");
+        throw Error(
+            ErrorCode::Unsupported,
+            "driver expansion needs desktop OpenGL; on '" + caps.version +
+                "' transform feedback requires the draw mode to equal the capture mode and forbids indexed draws. "
+                "Use Expansion::Engine or Auto");
     {
         gl::StateGuard guard(*s->device, kBuildState | gl::TakeForeignErrors);
         s->build();
@@ -356,7 +376,9 @@ PrimitiveCapture::PrimitiveCapture(PrimitiveCapture&&) noexcept = default;
 PrimitiveCapture& PrimitiveCapture::operator=(PrimitiveCapture&&) noexcept = default;
 PrimitiveCapture::~PrimitiveCapture() = default;
 
-static detail::CaptureState& live(const std::unique_ptr<detail::CaptureState>& s) { return detail::liveState(s, "PrimitiveCapture"); }
+static detail::CaptureState& live(const std::unique_ptr<detail::CaptureState>& s) {
+    return detail::liveState(s, "PrimitiveCapture");
+}
 
 CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     auto& s = live(state_);
@@ -367,7 +389,8 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     // The pixel store and sampler bindings are set for the gather's upload and texelFetch; errors
     // pending before this call are the application's (Device::takeForeignErrors).
     const detail::RecordGather* g = s.gather.get();
-    gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0, g ? unsigned(g->textures.size()) : 0);
+    gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0,
+                         g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
     s.checkGlSizes(count.bytes, "PrimitiveCapture::capture of " + std::to_string(count.records) + " records");
@@ -375,8 +398,10 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
     s.captured = s.sessionCaptured = false;
-    if (s.expansion == Expansion::Driver) s.driverPass(draw);
-    else s.enginePass(draw, vertices);
+    if (s.expansion == Expansion::Driver)
+        s.driverPass(draw);
+    else
+        s.enginePass(draw, vertices);
     // Checked here, not at a later read: a failed pass or upload is this call's error.
     gl::check("PrimitiveCapture::capture");
     s.captured = true;
@@ -394,23 +419,25 @@ const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart>
         programs.push_back(&s.partProgram(parts[i], i));
         try {
             vertices.push_back(s.validate(parts[i].draw));
-        } catch (const Error& e) {
-            throw Error(e.code(), "part " + std::to_string(i) + ": " + e.message());
-        }
+        } catch (const Error& e) { throw Error(e.code(), "part " + std::to_string(i) + ": " + e.message()); }
         draws.push_back(parts[i].draw);
     }
     SessionPlan plan = planCaptureSession(draws, s.program->capture, firstRecord);
     checkSessionCapacity(plan, s.outputBytes);
     const detail::RecordGather* g = s.gather.get();
-    gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0, g ? unsigned(g->textures.size()) : 0);
+    gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0,
+                         g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::captureSession (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::captureSession (an output)");
-    s.checkGlSizes(plan.endBytes, "PrimitiveCapture::captureSession of records " + std::to_string(plan.firstRecord) + ".." + std::to_string(plan.endRecord));
+    s.checkGlSizes(plan.endBytes, "PrimitiveCapture::captureSession of records " + std::to_string(plan.firstRecord) +
+                                      ".." + std::to_string(plan.endRecord));
     if (s.buffersChanged()) s.bindBuffers();
     s.session = std::move(plan);
     s.captured = s.sessionCaptured = false;
-    if (s.expansion == Expansion::Driver) s.driverSession(parts, programs);
-    else s.engineSession(parts, programs, vertices);
+    if (s.expansion == Expansion::Driver)
+        s.driverSession(parts, programs);
+    else
+        s.engineSession(parts, programs, vertices);
     gl::check("PrimitiveCapture::captureSession");
     s.sessionCaptured = true;
     return s.session;
@@ -420,24 +447,29 @@ void PrimitiveCapture::drawSession(std::optional<std::size_t> part, std::optiona
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::drawSession");
     if (mode) checkDrawMode(*mode, "PrimitiveCapture::drawSession");
-    if (!s.sessionCaptured) throw Error(ErrorCode::InvalidArgument, "no session was captured since the last capture(); call captureSession() before drawSession()");
-    if (instances < 1) throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
+    if (!s.sessionCaptured)
+        throw Error(ErrorCode::InvalidArgument,
+                    "no session was captured since the last capture(); call captureSession() before drawSession()");
+    if (instances < 1)
+        throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
     const auto& parts = s.session.parts;
     std::int64_t first = s.session.firstRecord, count = s.session.records();
     DrawMode primitive = parts[0].primitive;
     if (part) {
         if (*part >= parts.size())
-            throw Error(ErrorCode::InvalidArgument, "part " + std::to_string(*part) + " does not exist; the session has " + std::to_string(parts.size()) +
-                                                        " parts (0.." + std::to_string(parts.size() - 1) + ")");
+            throw Error(ErrorCode::InvalidArgument,
+                        "part " + std::to_string(*part) + " does not exist; the session has " +
+                            std::to_string(parts.size()) + " parts (0.." + std::to_string(parts.size() - 1) + ")");
         first = parts[*part].firstRecord;
         count = parts[*part].records;
         primitive = parts[*part].primitive;
     } else if (!mode) {
         for (std::size_t i = 1; i < parts.size(); ++i)
             if (parts[i].primitive != primitive)
-                throw Error(ErrorCode::InvalidArgument, "part 0 captured " + std::string(drawModeName(primitive)) + " and part " + std::to_string(i) + " " +
-                                                            std::string(drawModeName(parts[i].primitive)) +
-                                                            "; draw the session part by part, or give the mode to draw every record with");
+                throw Error(ErrorCode::InvalidArgument,
+                            "part 0 captured " + std::string(drawModeName(primitive)) + " and part " +
+                                std::to_string(i) + " " + std::string(drawModeName(parts[i].primitive)) +
+                                "; draw the session part by part, or give the mode to draw every record with");
     }
     if (count == 0) return;
     glDrawArraysInstanced(gl::primitiveMode(mode.value_or(primitive)), GLint(first), GLsizei(count), instances);
@@ -450,16 +482,21 @@ void PrimitiveCapture::drawCaptured(std::optional<DrawMode> mode, int instances)
     s.device->requireContext("PrimitiveCapture::drawCaptured");
     if (mode) checkDrawMode(*mode, "PrimitiveCapture::drawCaptured");
     if (s.sessionCaptured)
-        throw Error(ErrorCode::InvalidArgument, "the last capture was a session (captureSession); draw it with drawSession(), whole or by part");
-    if (!s.captured) throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before drawCaptured()");
-    if (instances < 1) throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
+        throw Error(ErrorCode::InvalidArgument,
+                    "the last capture was a session (captureSession); draw it with drawSession(), whole or by part");
+    if (!s.captured)
+        throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before drawCaptured()");
+    if (instances < 1)
+        throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
     GLenum m = gl::primitiveMode(mode.value_or(s.last.primitive));
 #ifndef __EMSCRIPTEN__
     const Capabilities& caps = s.device->caps;
     if (caps.drawTransformFeedback && (instances == 1 || caps.major > 4 || caps.minor >= 2)) {
         GLuint object = s.gather ? s.gather->outputFeedback : s.feedback;
-        if (instances == 1) glDrawTransformFeedback(m, object);
-        else glDrawTransformFeedbackInstanced(m, object, instances);
+        if (instances == 1)
+            glDrawTransformFeedback(m, object);
+        else
+            glDrawTransformFeedbackInstanced(m, object, instances);
         return;
     }
 #endif

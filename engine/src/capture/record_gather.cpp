@@ -25,7 +25,8 @@ struct GatherSource {
 };
 
 // The shader switches on DrawMode values.
-static_assert(int(DrawMode::LineStrip) == 2 && int(DrawMode::LineLoop) == 3 && int(DrawMode::TriangleStrip) == 5 && int(DrawMode::TriangleFan) == 6);
+static_assert(int(DrawMode::LineStrip) == 2 && int(DrawMode::LineLoop) == 3 && int(DrawMode::TriangleStrip) == 5 &&
+              int(DrawMode::TriangleFan) == 6);
 
 GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
     GatherSource g;
@@ -40,35 +41,41 @@ GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
             decl += std::string("flat out ") + uintVector(size) + " " + name + ";\n";
             std::string args;
             for (int c = 0; c < size; ++c)
-                args += (c ? ", " : "") + std::string("xfb_word(xfb_words") + n + ", base" + n + " + " + std::to_string(w + c) + "u)";
-            body += "    " + name + " = " + (size == 1 ? args : std::string(uintVector(size)) + "(" + args + ")") + ";\n";
+                args += (c ? ", " : "") + std::string("xfb_word(xfb_words") + n + ", base" + n + " + " +
+                        std::to_string(w + c) + "u)";
+            body +=
+                "    " + name + " = " + (size == 1 ? args : std::string(uintVector(size)) + "(" + args + ")") + ";\n";
             g.varyings.push_back(name);
         }
     }
     // Non-indexed draws compute each record's source vertex from gl_VertexID (the same rules as
     // expandPrimitives, by DrawMode value); indexed ones read the CPU's list from xfb_source.
-    g.vertex = "#version 300 es\nprecision highp float;\nprecision highp int;\nlayout(location = 0) in uint xfb_source;\n"
-               "uniform int xfb_mode;\nuniform uint xfb_vertices;\n" + decl +
+    g.vertex = "#version 300 es\nprecision highp float;\nprecision highp int;\nlayout(location = 0) in uint "
+               "xfb_source;\n"
+               "uniform int xfb_mode;\nuniform uint xfb_vertices;\n" +
+               decl +
                "uint xfb_word(highp usampler2D words, uint i) {\n"
                "    uint width = uint(textureSize(words, 0).x);\n"
                "    return texelFetch(words, ivec2(int(i % width), int(i / width)), 0).r;\n}\n"
                "uint xfb_source_of(uint r) {\n"
                "    uint line = r / 2u, triangle = r / 3u, corner = r % 3u, odd = triangle & 1u;\n"
                "    switch (xfb_mode) {\n"
-               "    case 2: return line + r % 2u;\n"                                     // line strip
-               "    case 3: return (line + r % 2u) % xfb_vertices;\n"                    // line loop
-               "    case 5: return corner == 0u ? triangle + odd : corner == 1u ? triangle + 1u - odd : triangle + 2u;\n" // strip
-               "    case 6: return corner == 0u ? 0u : triangle + corner;\n"             // fan
-               "    default: return r;\n"                                               // points, lines, triangles
+               "    case 2: return line + r % 2u;\n"                  // line strip
+               "    case 3: return (line + r % 2u) % xfb_vertices;\n" // line loop
+               "    case 5: return corner == 0u ? triangle + odd : corner == 1u ? triangle + 1u - odd : triangle + "
+               "2u;\n"                                                       // strip
+               "    case 6: return corner == 0u ? 0u : triangle + corner;\n" // fan
+               "    default: return r;\n"                                    // points, lines, triangles
                "    }\n}\n"
-               "void main() {\n    uint xfb_src = xfb_mode < 0 ? xfb_source : xfb_source_of(uint(gl_VertexID));\n" + body +
-               "    gl_Position = vec4(0.0);\n}\n";
+               "void main() {\n    uint xfb_src = xfb_mode < 0 ? xfb_source : xfb_source_of(uint(gl_VertexID));\n" +
+               body + "    gl_Position = vec4(0.0);\n}\n";
     return g;
 }
 
 } // namespace
 
-RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount, const std::shared_ptr<DeviceState>& devicePtr) {
+RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
+                           const std::shared_ptr<DeviceState>& devicePtr) {
     DeviceState& device = *devicePtr;
     enroll(devicePtr);
     const Capabilities& caps = device.caps;
@@ -80,25 +87,32 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
         if (capture.mode == CaptureMode::Separate && words > 4)
             throw Error(ErrorCode::Unsupported, "varying '" + b.fields[0].varying + "' has " + std::to_string(words) +
                                                     " components; expanding primitives on " + caps.version +
-                                                    " captures one varying of at most 4 components per separate buffer. Keep the portable 4-component rule");
+                                                    " captures one varying of at most 4 components per separate "
+                                                    "buffer. Keep the portable 4-component rule");
         wordsPerRecord.push_back(words);
     }
     // The widest row a texture may have; enough rows for every word of every vertex.
     std::int64_t maxWords = vertexCount * *std::max_element(wordsPerRecord.begin(), wordsPerRecord.end());
     textureWidth = int(std::clamp<std::int64_t>(maxWords, 1, maxTexture));
     if ((maxWords + textureWidth - 1) / textureWidth > maxTexture)
-        throw Error(ErrorCode::Capacity, std::to_string(vertexCount) + " vertices of " + std::to_string(maxWords / std::max<std::int64_t>(vertexCount, 1)) +
-                                             " words do not fit in a " + std::to_string(maxTexture) + "x" + std::to_string(maxTexture) +
-                                             " texture, which primitive expansion on this context goes through; capture fewer vertices at once");
+        throw Error(
+            ErrorCode::Capacity,
+            std::to_string(vertexCount) + " vertices of " +
+                std::to_string(maxWords / std::max<std::int64_t>(vertexCount, 1)) + " words do not fit in a " +
+                std::to_string(maxTexture) + "x" + std::to_string(maxTexture) +
+                " texture, which primitive expansion on this context goes through; capture fewer vertices at once");
     firstUnit = GLuint(units) - GLuint(wordsPerRecord.size());
 
     GatherSource src = gatherSource(wordsPerRecord);
     // A member from here: deleted with the half-built gather if the link or anything later throws.
-    program = gl::linkProgram({{GL_VERTEX_SHADER, src.vertex, "the generated record-gather shader"},
-                               {GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n",
-                                "the record-gather fragment shader"}},
-                              [&](GLuint p) { gl::feedbackVaryings(p, src.varyings, capture.mode == CaptureMode::Interleaved); });
-    if (auto log = gl::linkFailure(program)) throw Error(ErrorCode::ProgramLink, "the generated record-gather program does not link: " + *log);
+    program = gl::linkProgram(
+        {{GL_VERTEX_SHADER, src.vertex, "the generated record-gather shader"},
+         {GL_FRAGMENT_SHADER,
+          "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n",
+          "the record-gather fragment shader"}},
+        [&](GLuint p) { gl::feedbackVaryings(p, src.varyings, capture.mode == CaptureMode::Interleaved); });
+    if (auto log = gl::linkFailure(program))
+        throw Error(ErrorCode::ProgramLink, "the generated record-gather program does not link: " + *log);
     glUseProgram(program);
     for (std::size_t b = 0; b < wordsPerRecord.size(); ++b)
         glUniform1i(glGetUniformLocation(program, ("xfb_words" + std::to_string(b)).c_str()), GLint(firstUnit + b));
@@ -124,7 +138,8 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
         glBindBuffer(GL_ARRAY_BUFFER, scratch[b]);
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::int64_t>(words, 1) * 4), nullptr, GL_DYNAMIC_COPY);
         glBindTexture(GL_TEXTURE_2D, textures[b]);
-        glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, textureWidth, GLsizei(std::max<std::int64_t>(1, (words + textureWidth - 1) / textureWidth)));
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, textureWidth,
+                       GLsizei(std::max<std::int64_t>(1, (words + textureWidth - 1) / textureWidth)));
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST); // integer textures are incomplete otherwise
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, scratchFeedback);
@@ -157,7 +172,8 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
 
 void RecordGather::setSource(int mode, GLuint vertexCount) {
     setUniformValue(values.find("xfb_mode")->second, versions, std::as_bytes(std::span<const int>(&mode, 1)));
-    setUniformValue(values.find("xfb_vertices")->second, versions, std::as_bytes(std::span<const GLuint>(&vertexCount, 1)));
+    setUniformValue(values.find("xfb_vertices")->second, versions,
+                    std::as_bytes(std::span<const GLuint>(&vertexCount, 1)));
     vertices = vertexCount;
     mirror.flush(values, versions);
 }
@@ -177,7 +193,9 @@ void RecordGather::gather(std::int64_t vertices, const DrawDesc& draw, std::int6
         glBindTexture(GL_TEXTURE_2D, textures[b]);
         std::int64_t words = vertices * wordsPerRecord[b], rows = words / textureWidth, rest = words % textureWidth;
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, scratch[b]);
-        if (rows) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, textureWidth, GLsizei(rows), GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+        if (rows)
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, textureWidth, GLsizei(rows), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                            nullptr);
         if (rest)
             glTexSubImage2D(GL_TEXTURE_2D, 0, 0, GLint(rows), GLsizei(rest), 1, GL_RED_INTEGER, GL_UNSIGNED_INT,
                             reinterpret_cast<const void*>(std::uintptr_t(rows * textureWidth * 4)));

@@ -31,7 +31,7 @@ struct RecordGather final : Recoverable {
     UniformValues values;
     std::uint64_t versions = 0;
     gl::UniformMirror mirror;
-    GLuint vertices = 0; // xfb_vertices as last set
+    GLuint vertices = 0;              // xfb_vertices as last set
     std::uint64_t sourceCapacity = 0; // bytes allocated in `sources`
     std::vector<gl::BufferName> scratch;
     std::vector<gl::TextureName> textures;

@@ -10,11 +10,14 @@
 namespace xfb::detail {
 
 #ifdef __EMSCRIPTEN__ // WebGL2 has no compute shaders: the pipeline keeps transform feedback.
-std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t, const Capabilities& caps, int, const EmitPlan&, int) {
-    throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
+std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t,
+                                                const Capabilities& caps, int, const EmitPlan&, int) {
+    throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" +
+                                            caps.version +
                                             "' (WebGL2 has no compute shaders). Use the transform-feedback backend");
 }
-void ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&, const std::vector<std::shared_ptr<BufferState>>&) {}
+void ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&,
+                           const std::vector<std::shared_ptr<BufferState>>&) {}
 void ComputePass::forget() {}
 #else
 
@@ -27,7 +30,8 @@ void ComputePass::forget() {
     if (ordered) ordered->forget();
 }
 
-void ComputeKernel::build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count) {
+void ComputeKernel::build(const ProgramState& program, const std::string& source, const std::string& what,
+                          std::int64_t count) {
     this->program = gl::linkComputeProgram(source, what + " (line numbers are the vertex shader's)");
     for (const auto& [name, u] : program.uniforms) {
         GLint location = glGetUniformLocation(this->program, name.c_str());
@@ -43,22 +47,26 @@ void ComputeKernel::use(const ProgramState& program) {
     uniforms.flush(program.uniforms, program.versions);
 }
 
-std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount, const Capabilities& caps,
+std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan,
+                                                std::size_t entryCount, const Capabilities& caps,
                                                 int requestedGroupSize, const EmitPlan& emits, int substeps) {
     const std::string& label = program.desc.label;
     if (!caps.compute)
-        throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
-                                                "'. Use the transform-feedback backend");
+        throw Error(ErrorCode::Unsupported,
+                    "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
+                        "'. Use the transform-feedback backend");
     int maxGroup = std::min(caps.maxComputeGroupSizeX, caps.maxComputeInvocations);
     int groupSize = requestedGroupSize > 0 ? requestedGroupSize : std::min(256, maxGroup);
     if (groupSize > maxGroup)
-        throw Error(ErrorCode::InvalidArgument, "work-group size " + std::to_string(groupSize) + " exceeds this device's limit of " +
-                                                    std::to_string(maxGroup) + " (GL_MAX_COMPUTE_WORK_GROUP_SIZE / _INVOCATIONS)");
+        throw Error(ErrorCode::InvalidArgument, "work-group size " + std::to_string(groupSize) +
+                                                    " exceeds this device's limit of " + std::to_string(maxGroup) +
+                                                    " (GL_MAX_COMPUTE_WORK_GROUP_SIZE / _INVOCATIONS)");
     auto pass = std::make_unique<ComputePass>();
     pass->enroll(program.device);
     pass->workGroupSize = groupSize;
     pass->emits = emits;
-    bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass && singlePassEmitUnsafe(emits, plan.count, groupSize).empty() &&
+    bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass &&
+                      singlePassEmitUnsafe(emits, plan.count, groupSize).empty() &&
                       (orderedEmitPath == OrderedEmitPath::SinglePass || singlePassEmitByDefault(caps));
     const bool subgroupScan = singlePass && orderedEmitSubgroupScan && caps.subgroupArithmetic;
     pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount,
@@ -71,16 +79,18 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
                                           {caps.es, groupSize, &pass->emits, substeps, false});
     }
     if (pass->shader.bindingCount > caps.maxComputeStorageBlocks)
-        throw Error(ErrorCode::Unsupported, "program '" + label + "' needs " + std::to_string(pass->shader.bindingCount) +
-                                                " shader storage buffers in the compute backend but this device allows " +
-                                                std::to_string(caps.maxComputeStorageBlocks) + "; use the transform-feedback backend");
+        throw Error(ErrorCode::Unsupported,
+                    "program '" + label + "' needs " + std::to_string(pass->shader.bindingCount) +
+                        " shader storage buffers in the compute backend but this device allows " +
+                        std::to_string(caps.maxComputeStorageBlocks) + "; use the transform-feedback backend");
     pass->groups = GLuint((plan.count + groupSize - 1) / groupSize);
     pass->main.build(program, pass->shader.source, "the compute shader generated from '" + label + "'", plan.count);
     if (singlePass) {
         pass->ordered = std::make_unique<OrderedEmitState>(std::int64_t(pass->groups), emits.budgets.size());
         pass->totals = storageBuffer(emits.budgets.size() * kTotalsWords * 4);
     } else if (!emits.empty()) {
-        pass->counting.build(program, pass->shader.countSource, "the count pass generated from '" + label + "'", plan.count);
+        pass->counting.build(program, pass->shader.countSource, "the count pass generated from '" + label + "'",
+                             plan.count);
         // The scan's group size: the pass's, rounded down to a power of two (its shared-memory
         // loop doubles the stride), at most 256 (9 KB of shared memory; ES 3.1 guarantees 16).
         int scanGroup = 1;
@@ -101,7 +111,8 @@ void ComputePass::dispatch(const ProgramState& program, const std::vector<std::s
                            const std::vector<std::shared_ptr<BufferState>>& outputs) {
     auto bindInputs = [&] {
         for (std::size_t e = 0; e < inputs.size(); ++e)
-            if (int b = shader.readBinding[e]; b >= 0) XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name));
+            if (int b = shader.readBinding[e]; b >= 0)
+                XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name));
     };
     if (ordered) {
         // The single pass: this step's look-back state, the next step's, the totals it writes.
@@ -123,13 +134,15 @@ void ComputePass::dispatch(const ProgramState& program, const std::vector<std::s
     main.use(program);
     bindInputs();
     for (std::size_t e = 0; e < outputs.size(); ++e)
-        if (int b = shader.writeBinding[e]; b >= 0) XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name));
+        if (int b = shader.writeBinding[e]; b >= 0)
+            XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name));
     XFB_GL_COUNTED(glDispatchCompute(groups, 1, 1));
     // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform feedback
     // writing over these buffers (a backend switch), the next dispatch, a readback, or an
     // indirect draw / dispatch of the emitted totals.
-    XFB_GL_COUNTED(glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT |
-                                   GL_BUFFER_UPDATE_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT | GL_COMMAND_BARRIER_BIT));
+    XFB_GL_COUNTED(glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
+                                   GL_TRANSFORM_FEEDBACK_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
+                                   GL_ELEMENT_ARRAY_BARRIER_BIT | GL_COMMAND_BARRIER_BIT));
 }
 #endif
 

@@ -27,7 +27,7 @@ struct ComputeKernel {
 };
 
 struct ComputePass final : Recoverable {
-    ComputeKernel main, counting;   // counting: only with emitted outputs on the multi-pass path
+    ComputeKernel main, counting; // counting: only with emitted outputs on the multi-pass path
     ComputeShader shader;
     EmitPlan emits;
     int workGroupSize = 0;
@@ -35,14 +35,15 @@ struct ComputePass final : Recoverable {
     std::unique_ptr<OrderedEmitState> ordered; // the single pass's state, or null: the multi-pass path
     std::unique_ptr<PrefixScan> scan;
     std::vector<gl::BufferName> counts, firsts; // per budget: counts of the count pass, their prefix sum
-    gl::BufferName totals;              // per budget: indirect commands and totals (prefix_scan.hpp)
+    gl::BufferName totals;                      // per budget: indirect commands and totals (prefix_scan.hpp)
 
     ComputePass() = default;
 
     /// `substeps` > 1: the fused kernel (ComputeTranslationOptions::substeps).
     /// @throws Error Unsupported, ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
     static std::unique_ptr<ComputePass> build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount,
-                                              const Capabilities& caps, int requestedGroupSize, const EmitPlan& emits, int substeps = 1);
+                                              const Capabilities& caps, int requestedGroupSize, const EmitPlan& emits,
+                                              int substeps = 1);
     /// One pass: glUseProgram, changed uniforms, glBindBufferBase(GL_SHADER_STORAGE_BUFFER) for
     /// each entry's current input and output, glDispatchCompute, glMemoryBarrier; with emitted
     /// outputs either the look-back state and totals bound too (single pass), or the count pass

@@ -19,7 +19,8 @@ std::string singlePassEmitUnsafe(const EmitPlan& emits, std::int64_t count, int 
     // Per budget a scan array, a base and a total; the ticket, the look-back window (32) and walk (2).
     const std::int64_t sharedBytes = (std::int64_t(emits.budgets.size()) * (groupSize + 2) + 35) * 4;
     if (sharedBytes > 16384)
-        return "the scan needs " + std::to_string(sharedBytes) + " bytes of shared memory, more than the 16384 every device has";
+        return "the scan needs " + std::to_string(sharedBytes) +
+               " bytes of shared memory, more than the 16384 every device has";
     return {};
 }
 

@@ -60,7 +60,8 @@ void main() {
     }
     if (l == G - 1u) xsums[gl_WorkGroupID.x] = t[l];
 }
-)", "the prefix-sum scan kernel");
+)",
+                                  "the prefix-sum scan kernel");
     add = gl::linkComputeProgram(header + perThread + R"(
 layout(std430, binding = 0) readonly buffer In { uint xscanned[]; };
 layout(std430, binding = 1) buffer Out { uint xout[]; };
@@ -69,7 +70,8 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i < n) xout[i] += xscanned[i / (gl_WorkGroupSize.x * K)];
 }
-)", "the prefix-sum add kernel");
+)",
+                                 "the prefix-sum add kernel");
     total = gl::linkComputeProgram(std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") + R"(
 layout(local_size_x = 1) in;
 layout(std430, binding = 0) readonly buffer Counts { uint xcounts[]; };
@@ -92,7 +94,8 @@ void main() {
     xtotals[o + 6u] = 1u;
     xtotals[o + 7u] = requested;
 }
-)", "the prefix-sum total kernel");
+)",
+                                   "the prefix-sum total kernel");
     scanN = glGetUniformLocation(scan, "n");
     addN = glGetUniformLocation(add, "n");
     totalCapacity = glGetUniformLocation(total, "capacity");
@@ -125,7 +128,9 @@ void PrefixScan::forget() {
 
 void PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity) {
     auto groups = [&](std::int64_t k) { return GLuint((k + groupSize - 1) / groupSize); };
-    auto scanGroups = [&](std::int64_t k) { return GLuint((k + std::int64_t(groupSize) * kPerThread - 1) / (std::int64_t(groupSize) * kPerThread)); };
+    auto scanGroups = [&](std::int64_t k) {
+        return GLuint((k + std::int64_t(groupSize) * kPerThread - 1) / (std::int64_t(groupSize) * kPerThread));
+    };
     auto barrier = [] { XFB_GL_COUNTED(glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)); };
     const std::size_t top = sizes.size() - 1;
     XFB_GL_COUNTED(glUseProgram(scan));

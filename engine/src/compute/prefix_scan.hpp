@@ -27,11 +27,11 @@ gl::BufferName storageBuffer(std::uint64_t bytes);
 struct PrefixScan final : Recoverable {
     std::int64_t n = 0;
     int groupSize = 0;
-    gl::ProgramName scan, add, total;              // programs
-    GLint scanN = -1, addN = -1;                   // uniform locations
+    gl::ProgramName scan, add, total; // programs
+    GLint scanN = -1, addN = -1;      // uniform locations
     GLint totalCapacity = -1, totalSlot = -1;
-    std::vector<std::int64_t> sizes;               // elements per level; the last fits one group
-    std::vector<gl::BufferName> sums, scanned;     // per level >= 1 (index 0 unused), plus one spare sum
+    std::vector<std::int64_t> sizes;           // elements per level; the last fits one group
+    std::vector<gl::BufferName> sums, scanned; // per level >= 1 (index 0 unused), plus one spare sum
     /// `dispatchGroupSize`: the group size the indirect dispatch command is computed for.
     PrefixScan(std::int64_t n, int groupSize, int dispatchGroupSize, bool es);
     /// Forgets every GL name (after a context loss); the pipeline that owns it builds a new one.

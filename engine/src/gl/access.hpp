@@ -24,7 +24,9 @@ struct Access {
 /// XFB_DISPOSED naming the handle's class when it was moved from.
 template<class Pointer>
 auto& liveState(const Pointer& state, const char* handle) {
-    if (!state) throw Error(ErrorCode::Disposed, std::string("this ") + handle + " was moved from; use the " + handle + " it was moved into");
+    if (!state)
+        throw Error(ErrorCode::Disposed,
+                    std::string("this ") + handle + " was moved from; use the " + handle + " it was moved into");
     return *state;
 }
 

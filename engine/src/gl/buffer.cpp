@@ -15,10 +15,13 @@ namespace xfb {
 namespace detail {
 void requireLiveBuffer(const BufferState& s, const std::string& what) {
     if (s.name && !glIsBuffer(s.name.get()))
-        throw Error(ErrorCode::Disposed, what + ": the GL buffer object of this " + std::to_string(s.count) + "-element Buffer (GL name " +
-                                             std::to_string(s.name.get()) + ") was deleted by other code, e.g. an engine's dispose()/destroy() of a "
-                                             "vertex buffer or attribute that wrapped it. Detach xfb's buffers from the engine's objects before "
-                                             "disposing them (docs/guide/sharing-a-context.md), and create this Buffer again");
+        throw Error(
+            ErrorCode::Disposed,
+            what + ": the GL buffer object of this " + std::to_string(s.count) + "-element Buffer (GL name " +
+                std::to_string(s.name.get()) +
+                ") was deleted by other code, e.g. an engine's dispose()/destroy() of a "
+                "vertex buffer or attribute that wrapped it. Detach xfb's buffers from the engine's objects before "
+                "disposing them (docs/guide/sharing-a-context.md), and create this Buffer again");
 }
 
 void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what) {
@@ -53,12 +56,14 @@ void BufferState::restore() { allocateBuffer(*this, nullptr); }
 
 Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, std::span<const std::byte> data) {
     format.validate();
-    if (count <= 0) throw Error(ErrorCode::InvalidArgument, "buffer element count must be > 0, got " + std::to_string(count));
+    if (count <= 0)
+        throw Error(ErrorCode::InvalidArgument, "buffer element count must be > 0, got " + std::to_string(count));
     auto bytes = std::uint64_t(count) * std::uint64_t(format.stride);
     if (!data.empty() && data.size() != bytes)
-        throw Error(ErrorCode::InvalidArgument, "buffer of " + std::to_string(count) + " x " + std::to_string(format.stride) + "-byte elements (" +
-                                                    format.describe() + ") needs " + std::to_string(bytes) + " bytes of data, got " +
-                                                    std::to_string(data.size()));
+        throw Error(ErrorCode::InvalidArgument, "buffer of " + std::to_string(count) + " x " +
+                                                    std::to_string(format.stride) + "-byte elements (" +
+                                                    format.describe() + ") needs " + std::to_string(bytes) +
+                                                    " bytes of data, got " + std::to_string(data.size()));
     detail::Access::state(device)->requireContext("creating a Buffer");
     auto s = std::make_shared<detail::BufferState>();
     s->device = detail::Access::state(device);
@@ -73,7 +78,8 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
 
 Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t count, unsigned glName) {
     format.validate();
-    if (count <= 0) throw Error(ErrorCode::InvalidArgument, "buffer element count must be > 0, got " + std::to_string(count));
+    if (count <= 0)
+        throw Error(ErrorCode::InvalidArgument, "buffer element count must be > 0, got " + std::to_string(count));
     detail::Access::state(device)->requireContext("adopting a Buffer");
     auto s = std::make_shared<detail::BufferState>();
     s->device = detail::Access::state(device);
@@ -83,15 +89,19 @@ Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t cou
     s->owned = false;
     gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     if (glName == 0 || !glIsBuffer(glName))
-        throw Error(ErrorCode::InvalidArgument, "adoptBuffer(): glBuffer (GL buffer " + std::to_string(glName) + ") is not a live buffer object of this context (created and bound once)");
+        throw Error(ErrorCode::InvalidArgument,
+                    "adoptBuffer(): glBuffer (GL buffer " + std::to_string(glName) +
+                        ") is not a live buffer object of this context (created and bound once)");
     GLint size = 0;
     glBindBuffer(GL_COPY_WRITE_BUFFER, glName);
     glGetBufferParameteriv(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     gl::check("adopting a buffer (glGetBufferParameteriv)");
     if (std::uint64_t(size) < s->bytes)
-        throw Error(ErrorCode::Capacity, "the adopted GL buffer holds " + std::to_string(size) + " bytes; " + std::to_string(count) + " elements of " +
-                                             std::to_string(s->format.stride) + " bytes (" + s->format.describe() + ") need " + std::to_string(s->bytes));
+        throw Error(ErrorCode::Capacity, "the adopted GL buffer holds " + std::to_string(size) + " bytes; " +
+                                             std::to_string(count) + " elements of " +
+                                             std::to_string(s->format.stride) + " bytes (" + s->format.describe() +
+                                             ") need " + std::to_string(s->bytes));
     s->name = gl::BufferName::adopt(glName); // released, never deleted: owned is false
     Buffer b;
     b.state_ = std::move(s);
@@ -102,7 +112,9 @@ Buffer::Buffer(Buffer&&) noexcept = default;
 Buffer& Buffer::operator=(Buffer&&) noexcept = default;
 Buffer::~Buffer() = default;
 
-static detail::BufferState& live(const std::shared_ptr<detail::BufferState>& s) { return detail::liveState(s, "Buffer"); }
+static detail::BufferState& live(const std::shared_ptr<detail::BufferState>& s) {
+    return detail::liveState(s, "Buffer");
+}
 
 void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     auto& s = live(state_);
@@ -110,8 +122,9 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     detail::requireLiveBuffer(s, "Buffer::upload");
     if (byteOffset > s.bytes || data.size() > s.bytes - byteOffset)
-        throw Error(ErrorCode::InvalidArgument, "upload of " + std::to_string(data.size()) + " bytes at offset " + std::to_string(byteOffset) +
-                                                    " does not fit the " + std::to_string(s.bytes) + "-byte buffer");
+        throw Error(ErrorCode::InvalidArgument, "upload of " + std::to_string(data.size()) + " bytes at offset " +
+                                                    std::to_string(byteOffset) + " does not fit the " +
+                                                    std::to_string(s.bytes) + "-byte buffer");
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s.name.get()));
     XFB_GL(glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(byteOffset), GLsizeiptr(data.size()), data.data()));
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
@@ -134,19 +147,24 @@ void Buffer::bindAsVertexInput(unsigned location, Semantic field, std::int64_t f
     s.device->requireContext("Buffer::bindAsVertexInput");
     const VertexAttribute* a = s.format.find(field);
     if (!a)
-        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: this buffer's format " + s.format.describe() + " has no field " +
-                                                    semanticName(field) + "; bind one of its fields");
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: this buffer's format " +
+                                                    s.format.describe() + " has no field " + semanticName(field) +
+                                                    "; bind one of its fields");
     if (a->components > 4)
-        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: field " + semanticName(field) + " has " + std::to_string(a->components) +
-                                                    " components, more than one attribute location takes; bind a matrix column by column "
-                                                    "with glVertexAttribPointer (stride " + std::to_string(s.format.stride) + ", offset " +
-                                                    std::to_string(a->offset) + ")");
+        throw Error(ErrorCode::InvalidArgument,
+                    "Buffer::bindAsVertexInput: field " + semanticName(field) + " has " +
+                        std::to_string(a->components) +
+                        " components, more than one attribute location takes; bind a matrix column by column "
+                        "with glVertexAttribPointer (stride " +
+                        std::to_string(s.format.stride) + ", offset " + std::to_string(a->offset) + ")");
     if (int max = s.device->caps.limits.maxVertexAttribs; location >= unsigned(max))
-        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: location " + std::to_string(location) + " is beyond this device's " +
-                                                    std::to_string(max) + " vertex attributes (GL_MAX_VERTEX_ATTRIBS); use a location below " +
-                                                    std::to_string(max));
+        throw Error(ErrorCode::InvalidArgument,
+                    "Buffer::bindAsVertexInput: location " + std::to_string(location) + " is beyond this device's " +
+                        std::to_string(max) + " vertex attributes (GL_MAX_VERTEX_ATTRIBS); use a location below " +
+                        std::to_string(max));
     if (firstElement < 0 || firstElement >= s.count)
-        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: firstElement " + std::to_string(firstElement) + " is outside the " +
+        throw Error(ErrorCode::InvalidArgument, "Buffer::bindAsVertexInput: firstElement " +
+                                                    std::to_string(firstElement) + " is outside the " +
                                                     std::to_string(s.count) + " elements");
     std::int64_t offset = std::int64_t(a->offset) + firstElement * s.format.stride;
     if (offset > std::int64_t(0x7fffffff))

@@ -7,13 +7,13 @@ namespace xfb::gl {
 
 inline GLenum primitiveMode(DrawMode m) {
     switch (m) {
-    case DrawMode::Points: return GL_POINTS;
-    case DrawMode::Lines: return GL_LINES;
-    case DrawMode::LineStrip: return GL_LINE_STRIP;
-    case DrawMode::LineLoop: return GL_LINE_LOOP;
-    case DrawMode::Triangles: return GL_TRIANGLES;
-    case DrawMode::TriangleStrip: return GL_TRIANGLE_STRIP;
-    case DrawMode::TriangleFan: return GL_TRIANGLE_FAN;
+        case DrawMode::Points: return GL_POINTS;
+        case DrawMode::Lines: return GL_LINES;
+        case DrawMode::LineStrip: return GL_LINE_STRIP;
+        case DrawMode::LineLoop: return GL_LINE_LOOP;
+        case DrawMode::Triangles: return GL_TRIANGLES;
+        case DrawMode::TriangleStrip: return GL_TRIANGLE_STRIP;
+        case DrawMode::TriangleFan: return GL_TRIANGLE_FAN;
     }
     return GL_POINTS;
 }

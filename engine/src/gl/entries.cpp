@@ -11,25 +11,30 @@ ResolvedEntries resolveEntries(const std::vector<Entry>& entries) {
         auto take = [&](const Buffer* b, const char* role) -> std::shared_ptr<BufferState> {
             if (!b) return nullptr;
             auto st = detail::Access::state(*b);
-            if (!st) throw Error(ErrorCode::Disposed, "entry #" + std::to_string(i) + " " + role + " is a moved-from Buffer");
+            if (!st)
+                throw Error(ErrorCode::Disposed,
+                            "entry #" + std::to_string(i) + " " + role + " is a moved-from Buffer");
             return st;
         };
         auto in = take(entries[i].input, "input"), out = take(entries[i].output, "output");
         if (in && out && (in == out || (in->name != 0 && in->name == out->name)))
-            throw Error(ErrorCode::InvalidArgument, "entry #" + std::to_string(i) + " uses the same Buffer as input and output; "
-                                                    "a state pair needs two buffers of the same format and size");
+            throw Error(ErrorCode::InvalidArgument, "entry #" + std::to_string(i) +
+                                                        " uses the same Buffer as input and output; "
+                                                        "a state pair needs two buffers of the same format and size");
         // WebGL2/GL forbid one buffer bound twice for transform feedback, and a buffer read as a
         // vertex attribute while transform feedback writes it (INVALID_OPERATION at the draw):
         // refused here, with both roles named, so no step can fail silently.
         for (std::size_t j = 0; j < i; ++j) {
-            auto clash = [&](const std::shared_ptr<BufferState>& a, const char* roleA, const std::shared_ptr<BufferState>& b, const char* roleB) {
+            auto clash = [&](const std::shared_ptr<BufferState>& a, const char* roleA,
+                             const std::shared_ptr<BufferState>& b, const char* roleB) {
                 if (!a || !b || !(a == b || (a->name != 0 && a->name == b->name))) return;
-                throw Error(ErrorCode::InvalidArgument, "entry #" + std::to_string(j) + " " + roleB + " and entry #" + std::to_string(i) + " " + roleA +
-                                                            " are the same buffer; WebGL2/GL cannot " +
-                                                            (std::string(roleA) == "output" && std::string(roleB) == "output"
-                                                                 ? "bind one buffer twice for transform feedback"
-                                                                 : "read a buffer as a vertex attribute while transform feedback writes it") +
-                                                            ": give each role its own buffer");
+                throw Error(ErrorCode::InvalidArgument,
+                            "entry #" + std::to_string(j) + " " + roleB + " and entry #" + std::to_string(i) + " " +
+                                roleA + " are the same buffer; WebGL2/GL cannot " +
+                                (std::string(roleA) == "output" && std::string(roleB) == "output"
+                                     ? "bind one buffer twice for transform feedback"
+                                     : "read a buffer as a vertex attribute while transform feedback writes it") +
+                                ": give each role its own buffer");
             };
             clash(out, "output", r.outputs[j], "output");
             clash(out, "output", r.inputs[j], "input");

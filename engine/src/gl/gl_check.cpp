@@ -8,12 +8,12 @@ namespace xfb::gl {
 
 const char* errorName(GLenum error) {
     switch (error) {
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    default: return "unknown GL error";
+        case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+        case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+        case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+        case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+        case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+        default: return "unknown GL error";
     }
 }
 
@@ -37,7 +37,8 @@ void check(const char* what) {
     drainErrors(); // so the next check reports only its own call
     std::string hint = first == GL_INVALID_FRAMEBUFFER_OPERATION
                            ? " (no complete framebuffer is bound: a headless context needs one, see HeadlessContext)"
-                           : first == GL_OUT_OF_MEMORY ? " (reduce the element count)" : "";
+                       : first == GL_OUT_OF_MEMORY ? " (reduce the element count)"
+                                                   : "";
     throw Error(ErrorCode::GlError, std::string(what) + " raised " + errorName(first) + hint);
 }
 

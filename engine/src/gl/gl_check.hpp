@@ -31,7 +31,11 @@ void check(const char* what);
 // XFB_GL(call): counted as well, and in debug builds followed by a check naming it (whose
 // glGetError is not counted).
 #ifdef XFB_GL_CHECK_EVERY_CALL
-#define XFB_GL(call) do { XFB_GL_COUNTED(call); ::xfb::gl::check(#call); } while (0)
+#define XFB_GL(call)                                                                                                   \
+    do {                                                                                                               \
+        XFB_GL_COUNTED(call);                                                                                          \
+        ::xfb::gl::check(#call);                                                                                       \
+    } while (0)
 #else
 #define XFB_GL(call) XFB_GL_COUNTED(call)
 #endif

@@ -20,7 +20,9 @@ public:
     Owned() = default;
     /// A new object (glGen* / glCreate*); `args` go to the creating call (a shader's stage).
     template<class... Args>
-    static Owned create(Args... args) { return adopt(Kind::create(args...)); }
+    static Owned create(Args... args) {
+        return adopt(Kind::create(args...));
+    }
     /// Owns `handle` from now on: deleted with this owner.
     static Owned adopt(Handle handle) {
         Owned o;
@@ -64,7 +66,11 @@ namespace kinds {
 template<auto Gen, auto Delete>
 struct Generated {
     using Handle = GLuint;
-    static GLuint create() { GLuint n = 0; Gen(1, &n); return n; }
+    static GLuint create() {
+        GLuint n = 0;
+        Gen(1, &n);
+        return n;
+    }
     static void destroy(GLuint n) { Delete(1, &n); }
 };
 using Buffer = Generated<glGenBuffers, glDeleteBuffers>;

@@ -22,28 +22,32 @@ void uploadUniform(GLint location, GLenum type, int components, const std::vecto
     const auto* i = reinterpret_cast<const GLint*>(value.data());
     const auto* ui = reinterpret_cast<const GLuint*>(value.data());
     switch (type) {
-    case GL_FLOAT: XFB_GL_COUNTED(glUniform1fv(location, n, f)); break;
-    case GL_FLOAT_VEC2: XFB_GL_COUNTED(glUniform2fv(location, n, f)); break;
-    case GL_FLOAT_VEC3: XFB_GL_COUNTED(glUniform3fv(location, n, f)); break;
-    case GL_FLOAT_VEC4: XFB_GL_COUNTED(glUniform4fv(location, n, f)); break;
-    case GL_INT: case GL_BOOL: XFB_GL_COUNTED(glUniform1iv(location, n, i)); break;
-    case GL_INT_VEC2: case GL_BOOL_VEC2: XFB_GL_COUNTED(glUniform2iv(location, n, i)); break;
-    case GL_INT_VEC3: case GL_BOOL_VEC3: XFB_GL_COUNTED(glUniform3iv(location, n, i)); break;
-    case GL_INT_VEC4: case GL_BOOL_VEC4: XFB_GL_COUNTED(glUniform4iv(location, n, i)); break;
-    case GL_UNSIGNED_INT: XFB_GL_COUNTED(glUniform1uiv(location, n, ui)); break;
-    case GL_UNSIGNED_INT_VEC2: XFB_GL_COUNTED(glUniform2uiv(location, n, ui)); break;
-    case GL_UNSIGNED_INT_VEC3: XFB_GL_COUNTED(glUniform3uiv(location, n, ui)); break;
-    case GL_UNSIGNED_INT_VEC4: XFB_GL_COUNTED(glUniform4uiv(location, n, ui)); break;
-    case GL_FLOAT_MAT2: XFB_GL_COUNTED(glUniformMatrix2fv(location, n, GL_FALSE, f)); break;
-    case GL_FLOAT_MAT3: XFB_GL_COUNTED(glUniformMatrix3fv(location, n, GL_FALSE, f)); break;
-    case GL_FLOAT_MAT4: XFB_GL_COUNTED(glUniformMatrix4fv(location, n, GL_FALSE, f)); break;
-    case GL_FLOAT_MAT2x3: XFB_GL_COUNTED(glUniformMatrix2x3fv(location, n, GL_FALSE, f)); break;
-    case GL_FLOAT_MAT2x4: XFB_GL_COUNTED(glUniformMatrix2x4fv(location, n, GL_FALSE, f)); break;
-    case GL_FLOAT_MAT3x2: XFB_GL_COUNTED(glUniformMatrix3x2fv(location, n, GL_FALSE, f)); break;
-    case GL_FLOAT_MAT3x4: XFB_GL_COUNTED(glUniformMatrix3x4fv(location, n, GL_FALSE, f)); break;
-    case GL_FLOAT_MAT4x2: XFB_GL_COUNTED(glUniformMatrix4x2fv(location, n, GL_FALSE, f)); break;
-    case GL_FLOAT_MAT4x3: XFB_GL_COUNTED(glUniformMatrix4x3fv(location, n, GL_FALSE, f)); break;
-    default: XFB_GL_COUNTED(glUniform1iv(location, n, i)); break; // samplers: a texture unit
+        case GL_FLOAT: XFB_GL_COUNTED(glUniform1fv(location, n, f)); break;
+        case GL_FLOAT_VEC2: XFB_GL_COUNTED(glUniform2fv(location, n, f)); break;
+        case GL_FLOAT_VEC3: XFB_GL_COUNTED(glUniform3fv(location, n, f)); break;
+        case GL_FLOAT_VEC4: XFB_GL_COUNTED(glUniform4fv(location, n, f)); break;
+        case GL_INT:
+        case GL_BOOL: XFB_GL_COUNTED(glUniform1iv(location, n, i)); break;
+        case GL_INT_VEC2:
+        case GL_BOOL_VEC2: XFB_GL_COUNTED(glUniform2iv(location, n, i)); break;
+        case GL_INT_VEC3:
+        case GL_BOOL_VEC3: XFB_GL_COUNTED(glUniform3iv(location, n, i)); break;
+        case GL_INT_VEC4:
+        case GL_BOOL_VEC4: XFB_GL_COUNTED(glUniform4iv(location, n, i)); break;
+        case GL_UNSIGNED_INT: XFB_GL_COUNTED(glUniform1uiv(location, n, ui)); break;
+        case GL_UNSIGNED_INT_VEC2: XFB_GL_COUNTED(glUniform2uiv(location, n, ui)); break;
+        case GL_UNSIGNED_INT_VEC3: XFB_GL_COUNTED(glUniform3uiv(location, n, ui)); break;
+        case GL_UNSIGNED_INT_VEC4: XFB_GL_COUNTED(glUniform4uiv(location, n, ui)); break;
+        case GL_FLOAT_MAT2: XFB_GL_COUNTED(glUniformMatrix2fv(location, n, GL_FALSE, f)); break;
+        case GL_FLOAT_MAT3: XFB_GL_COUNTED(glUniformMatrix3fv(location, n, GL_FALSE, f)); break;
+        case GL_FLOAT_MAT4: XFB_GL_COUNTED(glUniformMatrix4fv(location, n, GL_FALSE, f)); break;
+        case GL_FLOAT_MAT2x3: XFB_GL_COUNTED(glUniformMatrix2x3fv(location, n, GL_FALSE, f)); break;
+        case GL_FLOAT_MAT2x4: XFB_GL_COUNTED(glUniformMatrix2x4fv(location, n, GL_FALSE, f)); break;
+        case GL_FLOAT_MAT3x2: XFB_GL_COUNTED(glUniformMatrix3x2fv(location, n, GL_FALSE, f)); break;
+        case GL_FLOAT_MAT3x4: XFB_GL_COUNTED(glUniformMatrix3x4fv(location, n, GL_FALSE, f)); break;
+        case GL_FLOAT_MAT4x2: XFB_GL_COUNTED(glUniformMatrix4x2fv(location, n, GL_FALSE, f)); break;
+        case GL_FLOAT_MAT4x3: XFB_GL_COUNTED(glUniformMatrix4x3fv(location, n, GL_FALSE, f)); break;
+        default: XFB_GL_COUNTED(glUniform1iv(location, n, i)); break; // samplers: a texture unit
     }
 }
 
@@ -86,9 +90,7 @@ void UniformMirror::markApplied(std::string_view name, std::uint64_t version) {
 }
 } // namespace gl
 
-namespace detail {
-
-} // namespace detail
+namespace detail {} // namespace detail
 
 namespace {
 
@@ -99,29 +101,32 @@ struct UniformShape {
 
 UniformShape shapeOf(GLenum type) {
     switch (type) {
-    case GL_FLOAT: return {ScalarKind::Float, 1};
-    case GL_FLOAT_VEC2: return {ScalarKind::Float, 2};
-    case GL_FLOAT_VEC3: return {ScalarKind::Float, 3};
-    case GL_FLOAT_VEC4: return {ScalarKind::Float, 4};
-    case GL_FLOAT_MAT2: return {ScalarKind::Float, 4};
-    case GL_FLOAT_MAT3: return {ScalarKind::Float, 9};
-    case GL_FLOAT_MAT4: return {ScalarKind::Float, 16};
-    case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT3x2: return {ScalarKind::Float, 6};
-    case GL_FLOAT_MAT2x4: case GL_FLOAT_MAT4x2: return {ScalarKind::Float, 8};
-    case GL_FLOAT_MAT3x4: case GL_FLOAT_MAT4x3: return {ScalarKind::Float, 12};
-    case GL_INT: return {ScalarKind::Int, 1};
-    case GL_INT_VEC2: return {ScalarKind::Int, 2};
-    case GL_INT_VEC3: return {ScalarKind::Int, 3};
-    case GL_INT_VEC4: return {ScalarKind::Int, 4};
-    case GL_UNSIGNED_INT: return {ScalarKind::UInt, 1};
-    case GL_UNSIGNED_INT_VEC2: return {ScalarKind::UInt, 2};
-    case GL_UNSIGNED_INT_VEC3: return {ScalarKind::UInt, 3};
-    case GL_UNSIGNED_INT_VEC4: return {ScalarKind::UInt, 4};
-    case GL_BOOL: return {ScalarKind::Int, 1};
-    case GL_BOOL_VEC2: return {ScalarKind::Int, 2};
-    case GL_BOOL_VEC3: return {ScalarKind::Int, 3};
-    case GL_BOOL_VEC4: return {ScalarKind::Int, 4};
-    default: return {ScalarKind::Int, 1}; // samplers and images: set with the texture unit, an int
+        case GL_FLOAT: return {ScalarKind::Float, 1};
+        case GL_FLOAT_VEC2: return {ScalarKind::Float, 2};
+        case GL_FLOAT_VEC3: return {ScalarKind::Float, 3};
+        case GL_FLOAT_VEC4: return {ScalarKind::Float, 4};
+        case GL_FLOAT_MAT2: return {ScalarKind::Float, 4};
+        case GL_FLOAT_MAT3: return {ScalarKind::Float, 9};
+        case GL_FLOAT_MAT4: return {ScalarKind::Float, 16};
+        case GL_FLOAT_MAT2x3:
+        case GL_FLOAT_MAT3x2: return {ScalarKind::Float, 6};
+        case GL_FLOAT_MAT2x4:
+        case GL_FLOAT_MAT4x2: return {ScalarKind::Float, 8};
+        case GL_FLOAT_MAT3x4:
+        case GL_FLOAT_MAT4x3: return {ScalarKind::Float, 12};
+        case GL_INT: return {ScalarKind::Int, 1};
+        case GL_INT_VEC2: return {ScalarKind::Int, 2};
+        case GL_INT_VEC3: return {ScalarKind::Int, 3};
+        case GL_INT_VEC4: return {ScalarKind::Int, 4};
+        case GL_UNSIGNED_INT: return {ScalarKind::UInt, 1};
+        case GL_UNSIGNED_INT_VEC2: return {ScalarKind::UInt, 2};
+        case GL_UNSIGNED_INT_VEC3: return {ScalarKind::UInt, 3};
+        case GL_UNSIGNED_INT_VEC4: return {ScalarKind::UInt, 4};
+        case GL_BOOL: return {ScalarKind::Int, 1};
+        case GL_BOOL_VEC2: return {ScalarKind::Int, 2};
+        case GL_BOOL_VEC3: return {ScalarKind::Int, 3};
+        case GL_BOOL_VEC4: return {ScalarKind::Int, 4};
+        default: return {ScalarKind::Int, 1}; // samplers and images: set with the texture unit, an int
     }
 }
 
@@ -136,20 +141,20 @@ GLenum glTypeOf(const GlslType& t) {
     static const GLenum bools[4] = {GL_BOOL, GL_BOOL_VEC2, GL_BOOL_VEC3, GL_BOOL_VEC4};
     if (t.rows < 1 || t.rows > 4 || t.columns < 1 || t.columns > 4) return 0;
     switch (t.kind) {
-    case ScalarKind::Float: return floats[t.columns - 1][t.rows - 1];
-    case ScalarKind::Int: return t.columns == 1 ? ints[t.rows - 1] : 0;
-    case ScalarKind::UInt: return t.columns == 1 ? uints[t.rows - 1] : 0;
-    case ScalarKind::Bool: return t.columns == 1 ? bools[t.rows - 1] : 0;
-    default: return 0;
+        case ScalarKind::Float: return floats[t.columns - 1][t.rows - 1];
+        case ScalarKind::Int: return t.columns == 1 ? ints[t.rows - 1] : 0;
+        case ScalarKind::UInt: return t.columns == 1 ? uints[t.rows - 1] : 0;
+        case ScalarKind::Bool: return t.columns == 1 ? bools[t.rows - 1] : 0;
+        default: return 0;
     }
 }
 
 std::string kindName(ScalarKind k) {
     switch (k) {
-    case ScalarKind::Float: return "float";
-    case ScalarKind::Int: return "int";
-    case ScalarKind::UInt: return "uint";
-    default: return "opaque";
+        case ScalarKind::Float: return "float";
+        case ScalarKind::Int: return "int";
+        case ScalarKind::UInt: return "uint";
+        default: return "opaque";
     }
 }
 
@@ -163,7 +168,8 @@ std::string withDefines(const std::string& source, const std::map<std::string, s
     auto eol = source.find('\n', versionPos);
     if (eol == std::string::npos) return source + "\n" + block;
     int versionLine = int(std::count(source.begin(), source.begin() + long(eol), '\n')) + 1;
-    return source.substr(0, eol + 1) + block + "#line " + std::to_string(versionLine + 1) + "\n" + source.substr(eol + 1);
+    return source.substr(0, eol + 1) + block + "#line " + std::to_string(versionLine + 1) + "\n" +
+           source.substr(eol + 1);
 }
 
 // The smallest fragment shader of the vertex shader's dialect: ES 3.0 cannot link without one.
@@ -189,7 +195,8 @@ void ProgramState::link() {
                                  "the fragment shader generated for '" + label + "'"}},
                                [&](GLuint p) {
                                    for (const auto& a : attributes)
-                                       if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
+                                       if (!a.explicitLocation)
+                                           glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
                                    std::vector<std::string> names;
                                    for (const auto& v : driver) names.push_back(v.name);
                                    gl::feedbackVaryings(p, names, capture.mode == CaptureMode::Interleaved);
@@ -211,9 +218,12 @@ void ProgramState::link() {
         const std::string& log = *failure;
         for (const auto& v : capture.varyings)
             if (log.find(v.name) != std::string::npos)
-                throw Error(ErrorCode::VaryingOptimizedAway,
-                            "program '" + label + "': the GL linker has no output '" + v.name + "' to capture, although the declaration reader found it (line " +
-                                std::to_string(v.line) + "). Is it in an #if branch that depends on a macro only the GL compiler defines? Linker log: " + log);
+                throw Error(
+                    ErrorCode::VaryingOptimizedAway,
+                    "program '" + label + "': the GL linker has no output '" + v.name +
+                        "' to capture, although the declaration reader found it (line " + std::to_string(v.line) +
+                        "). Is it in an #if branch that depends on a macro only the GL compiler defines? Linker log: " +
+                        log);
         throw Error(ErrorCode::ProgramLink, "program '" + label + "' does not link; the GL linker says: " + log);
     }
 
@@ -223,29 +233,35 @@ void ProgramState::link() {
     glGetProgramiv(program, GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
     for (std::size_t i = 0, k = 0; i < capture.varyings.size(); ++i) {
         const auto& v = capture.varyings[i];
-        const std::size_t parts = capture.mode == CaptureMode::Interleaved && v.arraySize > 0 ? std::size_t(v.arraySize) : 1;
+        const std::size_t parts =
+            capture.mode == CaptureMode::Interleaved && v.arraySize > 0 ? std::size_t(v.arraySize) : 1;
         for (std::size_t p = 0; p < parts; ++p, ++k) {
             char name[256] = {};
             GLsizei size = 0;
             GLenum type = 0;
-            if (GLint(k) < count) glGetTransformFeedbackVarying(program, GLuint(k), sizeof name, nullptr, &size, &type, name);
+            if (GLint(k) < count)
+                glGetTransformFeedbackVarying(program, GLuint(k), sizeof name, nullptr, &size, &type, name);
             if (GLint(k) < count && driver[k].name == name && size == driver[k].size) continue;
             const std::string as = driver[k].name != v.name ? " (captured as '" + driver[k].name + "')" : "";
-            throw Error(ErrorCode::VaryingOptimizedAway, "program '" + label + "': captured varying '" + v.name + "'" + as + " is not among the " +
-                                                             std::to_string(count) + " varyings the linker kept" +
-                                                             (name[0] ? " (found '" + std::string(name) + "' at its place)" : "") +
-                                                             "; make sure the shader declares and writes it");
+            throw Error(ErrorCode::VaryingOptimizedAway,
+                        "program '" + label + "': captured varying '" + v.name + "'" + as + " is not among the " +
+                            std::to_string(count) + " varyings the linker kept" +
+                            (name[0] ? " (found '" + std::string(name) + "' at its place)" : "") +
+                            "; make sure the shader declares and writes it");
         }
     }
     // The user's source links with every captured varying, but not inside the engine's main(): a bug.
     if (wrapperFailed)
-        throw Error(ErrorCode::Internal, "program '" + label + "' compiles alone but not inside the main() that zeroes its captured outputs: " +
-                                             wrapperFailed->message() + ". Please report it with the shader");
+        throw Error(ErrorCode::Internal,
+                    "program '" + label +
+                        "' compiles alone but not inside the main() that zeroes its captured outputs: " +
+                        wrapperFailed->message() + ". Please report it with the shader");
     for (const auto& a : attributes) {
         GLint loc = glGetAttribLocation(program, a.name.c_str());
         if (loc >= 0 && loc != a.location)
-            throw Error(ErrorCode::ProgramLink, "program '" + label + "': the linker placed input '" + a.name + "' at location " + std::to_string(loc) +
-                                                    " instead of " + std::to_string(a.location) + " (" + semanticName(a.semantic) + ")");
+            throw Error(ErrorCode::ProgramLink, "program '" + label + "': the linker placed input '" + a.name +
+                                                    "' at location " + std::to_string(loc) + " instead of " +
+                                                    std::to_string(a.location) + " (" + semanticName(a.semantic) + ")");
     }
 
     GLint active = 0;
@@ -305,7 +321,9 @@ Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
-static detail::ProgramState& live(const std::shared_ptr<detail::ProgramState>& s) { return detail::liveState(s, "Program"); }
+static detail::ProgramState& live(const std::shared_ptr<detail::ProgramState>& s) {
+    return detail::liveState(s, "Program");
+}
 
 const ShaderInterface& Program::shader() const { return live(state_).shader; }
 const std::vector<AttributeSlot>& Program::attributes() const { return live(state_).attributes; }
@@ -318,16 +336,19 @@ void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const
     if (it == s.uniforms.end()) {
         std::string known;
         for (auto& [n, u] : s.uniforms) known += (known.empty() ? "" : ", ") + n;
-        throw Error(ErrorCode::UnknownUniform, "program '" + s.desc.label + "' declares no uniform '" + std::string(name) + "'" +
+        throw Error(ErrorCode::UnknownUniform, "program '" + s.desc.label + "' declares no uniform '" +
+                                                   std::string(name) + "'" +
                                                    "; uniforms: " + (known.empty() ? "none" : known));
     }
     detail::Uniform& u = it->second;
     int given = int(values.size() / 4);
     if (u.kind != kind || given % u.components != 0 || given > u.components * u.arraySize || given == 0)
-        throw Error(ErrorCode::UniformType, "uniform '" + std::string(name) + "' is " + kindName(u.kind) + "x" + std::to_string(u.components) +
-                                                (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") + 
-                                                (u.kind == kind ? std::string(" but the value has ") + std::to_string(given) + " numbers"
-                                                                : std::string(" but the value is ") + kindName(kind) + "x" + std::to_string(given)));
+        throw Error(ErrorCode::UniformType,
+                    "uniform '" + std::string(name) + "' is " + kindName(u.kind) + "x" + std::to_string(u.components) +
+                        (u.arraySize > 1 ? "[" + std::to_string(u.arraySize) + "]" : "") +
+                        (u.kind == kind
+                             ? std::string(" but the value has ") + std::to_string(given) + " numbers"
+                             : std::string(" but the value is ") + kindName(kind) + "x" + std::to_string(given)));
     u.value.assign(values.begin(), values.end());
     u.version = ++s.versions; // set again even when equal: one glUniform call, as before
 }

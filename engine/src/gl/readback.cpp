@@ -95,14 +95,18 @@ bool ReadbackRequest::ready() {
 }
 
 std::vector<std::byte> ReadbackRequest::take() {
-    if (!state_ || state_->taken) throw Error(ErrorCode::Disposed, "this readback was already taken; request a new one with Buffer::readAsync()");
+    if (!state_ || state_->taken)
+        throw Error(ErrorCode::Disposed, "this readback was already taken; request a new one with Buffer::readAsync()");
     // state_->lost: forgotten by a restoration; device->lost: the context is lost now (the copy
     // is not forgotten until contextRestored(), but it is gone, and GL must not be called).
     if (state_->lost || state_->device->lost)
-        throw Error(ErrorCode::ContextLost, "ReadbackRequest::take: the GL context was lost after this readback was requested and its copy died with it; "
+        throw Error(ErrorCode::ContextLost, "ReadbackRequest::take: the GL context was lost after this readback was "
+                                            "requested and its copy died with it; "
                                             "request a new one with Buffer::readAsync() once the context is restored");
 #ifdef __EMSCRIPTEN__
-    if (!ready()) throw Error(ErrorCode::InvalidArgument, "the readback is not ready yet: WebGL cannot wait, poll ready() across frames");
+    if (!ready())
+        throw Error(ErrorCode::InvalidArgument,
+                    "the readback is not ready yet: WebGL cannot wait, poll ready() across frames");
 #else
     gl::waitFor(state_->fence.get());
 #endif

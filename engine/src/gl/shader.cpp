@@ -10,9 +10,11 @@ namespace xfb::gl {
 
 std::string infoLog(GLuint object, bool isProgram) {
     GLint length = 0;
-    isProgram ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &length) : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &length);
+    isProgram ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &length)
+              : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &length);
     std::string log(std::size_t(std::max(length, 1)), '\0');
-    isProgram ? glGetProgramInfoLog(object, length, nullptr, log.data()) : glGetShaderInfoLog(object, length, nullptr, log.data());
+    isProgram ? glGetProgramInfoLog(object, length, nullptr, log.data())
+              : glGetShaderInfoLog(object, length, nullptr, log.data());
     log.resize(std::strlen(log.c_str()));
     while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
     return log;
@@ -46,7 +48,8 @@ ProgramName linkProgram(const std::vector<StageSource>& stages, const std::funct
 void feedbackVaryings(GLuint program, const std::vector<std::string>& names, bool interleaved) {
     std::vector<const char*> pointers;
     for (const auto& n : names) pointers.push_back(n.c_str());
-    glTransformFeedbackVaryings(program, GLsizei(pointers.size()), pointers.data(), interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
+    glTransformFeedbackVaryings(program, GLsizei(pointers.size()), pointers.data(),
+                                interleaved ? GL_INTERLEAVED_ATTRIBS : GL_SEPARATE_ATTRIBS);
 }
 
 std::optional<std::string> linkFailure(GLuint program) {

@@ -65,7 +65,7 @@ struct Uniform {
     GLint location = -1;
     GLenum type = 0;
     ScalarKind kind = ScalarKind::Float;
-    int components = 1;      // per element (16 for mat4)
+    int components = 1; // per element (16 for mat4)
     int arraySize = 1;
     std::vector<std::byte> value;
     std::uint64_t version = 0; // bumped by every setUniform; what programs hold: gl::UniformMirror

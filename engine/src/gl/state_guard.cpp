@@ -83,16 +83,21 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
         if ((saved = getInt(query))) XFB_GL_COUNTED(glBindBuffer(target, 0));
     };
     if (bits_ & CachedArrayBuffer) clear(GL_ARRAY_BUFFER_BINDING, GL_ARRAY_BUFFER, arrayBuffer_);
-    if (bits_ & CachedCopyBuffers) clear(GL_COPY_READ_BUFFER_BINDING, GL_COPY_READ_BUFFER, copyRead_), clear(GL_COPY_WRITE_BUFFER_BINDING, GL_COPY_WRITE_BUFFER, copyWrite_);
+    if (bits_ & CachedCopyBuffers)
+        clear(GL_COPY_READ_BUFFER_BINDING, GL_COPY_READ_BUFFER, copyRead_),
+            clear(GL_COPY_WRITE_BUFFER_BINDING, GL_COPY_WRITE_BUFFER, copyWrite_);
     if (bits_ & CachedUnpackBuffer) clear(GL_PIXEL_UNPACK_BUFFER_BINDING, GL_PIXEL_UNPACK_BUFFER, unpack_);
     if (bits_ & (CachedTransformFeedback | CachedCopyBuffers)) feedback_ = getInt(GL_TRANSFORM_FEEDBACK_BINDING);
     // As on WebGL (above): the application's transform feedback object is unbound around copies,
     // unless it is active and not paused: it cannot be unbound then (xfb's entry points refuse).
     if ((bits_ & CachedCopyBuffers) && feedback_) {
-        if (!getInt(GL_TRANSFORM_FEEDBACK_ACTIVE) || getInt(GL_TRANSFORM_FEEDBACK_PAUSED)) XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
-        else if (!(bits_ & CachedTransformFeedback)) feedback_ = 0; // left bound: nothing to rebind
+        if (!getInt(GL_TRANSFORM_FEEDBACK_ACTIVE) || getInt(GL_TRANSFORM_FEEDBACK_PAUSED))
+            XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
+        else if (!(bits_ & CachedTransformFeedback))
+            feedback_ = 0; // left bound: nothing to rebind
     }
-    if (bits_ & CachedFeedbackBuffer) clear(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER, feedbackBuffer_);
+    if (bits_ & CachedFeedbackBuffer)
+        clear(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER, feedbackBuffer_);
     if (bits_ & CachedDiscard) {
         discard_ = XFB_GL_COUNTED(glIsEnabled(GL_RASTERIZER_DISCARD));
         if (desktop_) restart_ = XFB_GL_COUNTED(glIsEnabled(GL_PRIMITIVE_RESTART));
@@ -120,8 +125,8 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
 }
 
 GLenum StateGuard::pixelStoreName(int i) const {
-    static constexpr GLenum names[kPixelStore] = {GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_ALIGNMENT,
-                                                  GL_UNPACK_SWAP_BYTES};
+    static constexpr GLenum names[kPixelStore] = {GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
+                                                  GL_UNPACK_ALIGNMENT, GL_UNPACK_SWAP_BYTES};
     return i == 4 && !desktop_ ? 0 : names[i]; // UNPACK_SWAP_BYTES is desktop only
 }
 
@@ -135,7 +140,8 @@ StateGuard::~StateGuard() {
         if ((bits_ & bit) && (saved || all)) bind(GLuint(saved));
     };
     // A program deleted while current stays current until replaced; it cannot be made current again.
-    if (bits_ & CachedProgram) XFB_GL_COUNTED(glUseProgram(program_ && XFB_GL_COUNTED(glIsProgram(GLuint(program_))) ? GLuint(program_) : 0));
+    if (bits_ & CachedProgram)
+        XFB_GL_COUNTED(glUseProgram(program_ && XFB_GL_COUNTED(glIsProgram(GLuint(program_))) ? GLuint(program_) : 0));
     if (bits_ & CachedVertexArray) XFB_GL_COUNTED(glBindVertexArray(GLuint(vertexArray_)));
     rebind(CachedArrayBuffer, arrayBuffer_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_ARRAY_BUFFER, n)); });
     rebind(CachedCopyBuffers, copyRead_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_COPY_READ_BUFFER, n)); });
@@ -144,20 +150,25 @@ StateGuard::~StateGuard() {
     // (CachedCopyBuffers alone: only an object it unbound; xfb's copies bind none.)
     if ((bits_ & CachedTransformFeedback) ? (feedback_ || all) : (bits_ & CachedCopyBuffers) && feedback_)
         XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, GLuint(feedback_)));
-    rebind(CachedFeedbackBuffer, feedbackBuffer_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, n)); });
-    if ((bits_ & CachedDiscard) && (discard_ || all)) discard_ ? XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD)) : XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
-    if ((bits_ & CachedDiscard) && desktop_ && (restart_ || all)) restart_ ? XFB_GL_COUNTED(glEnable(GL_PRIMITIVE_RESTART)) : XFB_GL_COUNTED(glDisable(GL_PRIMITIVE_RESTART));
+    rebind(CachedFeedbackBuffer, feedbackBuffer_,
+           [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, n)); });
+    if ((bits_ & CachedDiscard) && (discard_ || all))
+        discard_ ? XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD)) : XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
+    if ((bits_ & CachedDiscard) && desktop_ && (restart_ || all))
+        restart_ ? XFB_GL_COUNTED(glEnable(GL_PRIMITIVE_RESTART)) : XFB_GL_COUNTED(glDisable(GL_PRIMITIVE_RESTART));
     for (unsigned i = 0; i < units_; ++i) {
         if (bits_ & CachedTextures) {
             XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0 + firstUnit_ + i));
             XFB_GL_COUNTED(glBindTexture(GL_TEXTURE_2D, GLuint(textures_[i])));
         }
-        if ((bits_ & ReliedSamplers) && samplers_[i]) XFB_GL_COUNTED(glBindSampler(firstUnit_ + i, GLuint(samplers_[i])));
+        if ((bits_ & ReliedSamplers) && samplers_[i])
+            XFB_GL_COUNTED(glBindSampler(firstUnit_ + i, GLuint(samplers_[i])));
     }
     if (bits_ & CachedTextures) XFB_GL_COUNTED(glActiveTexture(GLenum(activeTexture_)));
     if (bits_ & ReliedPixelStore)
         for (int i = 0; i < kPixelStore; ++i)
-            if (GLenum name = pixelStoreName(i); name && pixelStore_[i] != pixelStoreDefault(i)) XFB_GL_COUNTED(glPixelStorei(name, pixelStore_[i]));
+            if (GLenum name = pixelStoreName(i); name && pixelStore_[i] != pixelStoreDefault(i))
+                XFB_GL_COUNTED(glPixelStorei(name, pixelStore_[i]));
 }
 
 #endif

@@ -15,18 +15,20 @@
 
 #include <bit>
 
-namespace xfb::detail { struct DeviceState; }
+namespace xfb::detail {
+struct DeviceState;
+}
 
 namespace xfb::gl {
 
 /// What an entry point touches. Cached* bits are restored unless the context is owned;
 /// Relied* bits are set to what xfb needs and restored in both modes.
 enum StateBit : unsigned {
-    CachedProgram = 1u << 0,           // glUseProgram
-    CachedVertexArray = 1u << 1,       // glBindVertexArray (and with it ELEMENT_ARRAY_BUFFER)
+    CachedProgram = 1u << 0,     // glUseProgram
+    CachedVertexArray = 1u << 1, // glBindVertexArray (and with it ELEMENT_ARRAY_BUFFER)
     // Generic buffer bindings: a non-zero one is unbound when the guard starts (a transform-feedback
     // draw fails on WebGL2 while its buffer is bound to another target) and rebound when it ends.
-    CachedArrayBuffer = 1u << 2,       // glBindBuffer(GL_ARRAY_BUFFER)
+    CachedArrayBuffer = 1u << 2, // glBindBuffer(GL_ARRAY_BUFFER)
     // Copies and fences: also a non-zero transform feedback object is unbound around them (WebGL
     // refuses a copy from or into a buffer the bound object holds; Chromium was seen losing the page's
     // contexts on a copy and a fence with one bound). On WebGL a guard with CachedTransformFeedback
@@ -52,19 +54,23 @@ enum StateBit : unsigned {
 
 /// The state bits by the names JavaScript reads them under (state_guard_library.js, which the
 /// bindings give them to at start-up, and the npm package's replayed step): never retyped there.
-#define XFB_GUARDED_STATE(X)                                                                                              \
-    X(CachedProgram, "program") X(CachedVertexArray, "vertexArray") X(CachedArrayBuffer, "arrayBuffer")                 \
-    X(CachedCopyBuffers, "copyBuffers") X(CachedUnpackBuffer, "unpackBuffer") X(CachedTransformFeedback, "transformFeedback") \
-    X(CachedDiscard, "discard") X(CachedTextures, "textures") X(ReliedPixelStore, "pixelStore") X(ReliedSamplers, "samplers") \
-    X(CachedFeedbackBuffer, "feedbackBuffer") X(CachedWrittenBindings, "writtenBindings")
+#define XFB_GUARDED_STATE(X)                                                                                           \
+    X(CachedProgram, "program")                                                                                        \
+    X(CachedVertexArray, "vertexArray") X(CachedArrayBuffer, "arrayBuffer") X(CachedCopyBuffers, "copyBuffers")        \
+        X(CachedUnpackBuffer, "unpackBuffer") X(CachedTransformFeedback, "transformFeedback")                          \
+            X(CachedDiscard, "discard") X(CachedTextures, "textures") X(ReliedPixelStore, "pixelStore")                \
+                X(ReliedSamplers, "samplers") X(CachedFeedbackBuffer, "feedbackBuffer")                                \
+                    X(CachedWrittenBindings, "writtenBindings")
 #define XFB_STATE_BIT_OR(bit, name) | bit
 
 /// What a transform-feedback step touches (ARRAY_BUFFER: cleared, see CachedArrayBuffer).
-constexpr unsigned kStepState = CachedProgram | CachedVertexArray | CachedArrayBuffer | CachedWrittenBindings | CachedTransformFeedback | CachedDiscard;
+constexpr unsigned kStepState = CachedProgram | CachedVertexArray | CachedArrayBuffer | CachedWrittenBindings |
+                                CachedTransformFeedback | CachedDiscard;
 /// Everything (object creation, context restoration, captures): every bit but TakeForeignErrors.
 constexpr unsigned kAllState = 0u XFB_GUARDED_STATE(XFB_STATE_BIT_OR);
 #define XFB_STATE_BIT_COUNT(bit, name) +1
-static_assert(std::popcount(kAllState) == 0 XFB_GUARDED_STATE(XFB_STATE_BIT_COUNT), "XFB_GUARDED_STATE: one row per bit, no bit twice");
+static_assert(std::popcount(kAllState) == 0 XFB_GUARDED_STATE(XFB_STATE_BIT_COUNT),
+              "XFB_GUARDED_STATE: one row per bit, no bit twice");
 static_assert(!(kAllState & TakeForeignErrors), "TakeForeignErrors is no state: the JavaScript guard never sees it");
 
 class StateGuard {
@@ -84,7 +90,8 @@ private:
     GLenum pixelStoreName(int i) const;
     static GLint pixelStoreDefault(int i);
     bool desktop_ = false;
-    GLint program_ = 0, vertexArray_ = 0, arrayBuffer_ = 0, copyRead_ = 0, copyWrite_ = 0, unpack_ = 0, feedback_ = 0, feedbackBuffer_ = 0;
+    GLint program_ = 0, vertexArray_ = 0, arrayBuffer_ = 0, copyRead_ = 0, copyWrite_ = 0, unpack_ = 0, feedback_ = 0,
+          feedbackBuffer_ = 0;
     GLboolean discard_ = GL_FALSE, restart_ = GL_FALSE;
     GLint activeTexture_ = 0, textures_[kMaxUnits] = {}, samplers_[kMaxUnits] = {}, pixelStore_[kPixelStore] = {};
     unsigned firstUnit_ = 0, units_ = 0;

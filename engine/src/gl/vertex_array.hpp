@@ -11,6 +11,7 @@ namespace xfb::gl {
 /// For the bound vertex array object: glEnableVertexAttribArray + glVertexAttrib(I)Pointer for
 /// every location of every binding, reading entry e from buffer `bufferOf(e)`. Leaves
 /// GL_ARRAY_BUFFER unbound.
-void setAttributePointers(const std::vector<AttributeBinding>& attributes, const std::function<GLuint(int entry)>& bufferOf);
+void setAttributePointers(const std::vector<AttributeBinding>& attributes,
+                          const std::function<GLuint(int entry)>& bufferOf);
 
 } // namespace xfb::gl

@@ -54,8 +54,9 @@ void PipelineState::select(Backend wanted, int groupSize) {
     if (!emits.empty()) {
         // A vertex shader writes one record per vertex: emitted outputs exist only in compute.
         if (wanted == Backend::TransformFeedback)
-            throw Error(ErrorCode::Unsupported, "emitted outputs (a variable number of records per element) need the compute backend: "
-                                                "use Backend::Compute or Auto (GL 4.3 / ES 3.1)");
+            throw Error(ErrorCode::Unsupported,
+                        "emitted outputs (a variable number of records per element) need the compute backend: "
+                        "use Backend::Compute or Auto (GL 4.3 / ES 3.1)");
         wanted = Backend::Compute;
     }
     if (wanted == Backend::TransformFeedback) {
@@ -67,7 +68,8 @@ void PipelineState::select(Backend wanted, int groupSize) {
         choice = {Backend::Compute, "requested", 0, 0};
         return;
     }
-    std::string key = program->desc.source + "|" + std::string(captureModeName(program->capture.mode)) + "|" + std::to_string(plan.count);
+    std::string key = program->desc.source + "|" + std::string(captureModeName(program->capture.mode)) + "|" +
+                      std::to_string(plan.count);
     if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
         if (Backend(it->second.first) == Backend::Compute) ensureCompute(groupSize);
         choice = {Backend(it->second.first), "auto, decided earlier on this context: " + it->second.second, 0, 0};
@@ -83,8 +85,9 @@ void PipelineState::select(Backend wanted, int groupSize) {
     constexpr int kTrials = 5;
     double tf = timePasses(Backend::TransformFeedback, kTrials), cs = timePasses(Backend::Compute, kTrials);
     Backend best = cs < tf ? Backend::Compute : Backend::TransformFeedback;
-    std::string reason = std::string("auto: ") + (best == Backend::Compute ? "compute" : "transform feedback") + " was faster, transform feedback " +
-                         milliseconds(tf) + " ms vs compute " + milliseconds(cs) + " ms per pass (" + std::to_string(kTrials) + " trial passes each, " +
+    std::string reason = std::string("auto: ") + (best == Backend::Compute ? "compute" : "transform feedback") +
+                         " was faster, transform feedback " + milliseconds(tf) + " ms vs compute " + milliseconds(cs) +
+                         " ms per pass (" + std::to_string(kTrials) + " trial passes each, " +
                          std::to_string(plan.count) + " elements, " + device->caps.renderer + ")";
     choice = {best, reason, tf, cs};
     device->autoDecisions[key] = {int(best), reason};

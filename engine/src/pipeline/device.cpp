@@ -25,19 +25,22 @@ int getInt(GLenum name) {
 bool hasSubgroupArithmetic() {
     bool listed = false;
     for (int i = 0, n = getInt(GL_NUM_EXTENSIONS); i < n && !listed; ++i)
-        if (const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i)))) listed = std::strcmp(e, "GL_KHR_shader_subgroup") == 0;
+        if (const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i))))
+            listed = std::strcmp(e, "GL_KHR_shader_subgroup") == 0;
     if (!listed) return false;
-    constexpr GLint kComputeBit = 0x20; // GL_COMPUTE_SHADER_BIT
+    constexpr GLint kComputeBit = 0x20;          // GL_COMPUTE_SHADER_BIT
     constexpr GLint kFeatures = 0x1 | 0x4 | 0x8; // GL_SUBGROUP_FEATURE_BASIC / _ARITHMETIC / _BALLOT_BIT_KHR
-    return (getInt(0x9533 /* GL_SUBGROUP_SUPPORTED_STAGES_KHR */) & kComputeBit) && (getInt(0x9534 /* _FEATURES_KHR */) & kFeatures) == kFeatures;
+    return (getInt(0x9533 /* GL_SUBGROUP_SUPPORTED_STAGES_KHR */) & kComputeBit) &&
+           (getInt(0x9534 /* _FEATURES_KHR */) & kFeatures) == kFeatures;
 }
 #endif
 
 Capabilities queryCapabilities() {
     const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
     if (!version)
-        throw Error(ErrorCode::Unsupported, "no GL context is current on this thread; create one (HeadlessContext, GLFW, emscripten_webgl_*) "
-                                            "and make it current before creating a Device");
+        throw Error(ErrorCode::Unsupported,
+                    "no GL context is current on this thread; create one (HeadlessContext, GLFW, emscripten_webgl_*) "
+                    "and make it current before creating a Device");
     Capabilities c;
     c.version = version;
     const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
@@ -55,8 +58,9 @@ Capabilities queryCapabilities() {
 #endif
     bool ok = c.es ? c.major >= 3 : c.major >= 4;
     if (!ok)
-        throw Error(ErrorCode::Unsupported, "context '" + c.version + "' is too old: xfb needs OpenGL 4.0+ (transform feedback objects), "
-                                            "OpenGL ES 3.0+ or WebGL2");
+        throw Error(ErrorCode::Unsupported, "context '" + c.version +
+                                                "' is too old: xfb needs OpenGL 4.0+ (transform feedback objects), "
+                                                "OpenGL ES 3.0+ or WebGL2");
     c.compute = c.es ? (c.major > 3 || c.minor >= 1) : (c.major > 4 || c.minor >= 3);
     c.drawTransformFeedback = !c.es;
     c.limits.maxVertexAttribs = getInt(GL_MAX_VERTEX_ATTRIBS);
@@ -67,7 +71,8 @@ Capabilities queryCapabilities() {
     // Desktop GL counts gl_Position in MAX_VERTEX_OUTPUT_COMPONENTS (NVIDIA refuses 32 vec4 outputs
     // and gl_Position in 128: "too many result variable components written"); ES's
     // MAX_VARYING_VECTORS leaves it out. One vector is kept for it.
-    c.limits.maxVaryingVectors = c.es ? getInt(GL_MAX_VARYING_VECTORS) : getInt(GL_MAX_VERTEX_OUTPUT_COMPONENTS) / 4 - 1;
+    c.limits.maxVaryingVectors =
+        c.es ? getInt(GL_MAX_VARYING_VECTORS) : getInt(GL_MAX_VERTEX_OUTPUT_COMPONENTS) / 4 - 1;
 #ifndef __EMSCRIPTEN__
     if (c.compute) {
         GLint x = 0;
@@ -101,7 +106,10 @@ std::vector<unsigned> Device::takeForeignErrors() {
 const Capabilities& Device::capabilities() const { return state_->caps; }
 
 void detail::DeviceState::requireContext(const char* what) const {
-    if (lost) throw Error(ErrorCode::ContextLost, std::string(what) + ": the GL context is lost; wait until it is restored (Device::contextRestored)");
+    if (lost)
+        throw Error(ErrorCode::ContextLost,
+                    std::string(what) +
+                        ": the GL context is lost; wait until it is restored (Device::contextRestored)");
     gl::refuseApplicationFeedback(what);
 }
 

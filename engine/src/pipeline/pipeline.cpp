@@ -10,7 +10,8 @@ namespace xfb {
 namespace {
 // Building, checked steps and the backend choice (which times passes): a step's state plus
 // the buffer bindings used to set up vertex arrays and to read sizes and totals.
-constexpr unsigned kBuildState = gl::kStepState | gl::CachedArrayBuffer | gl::CachedCopyBuffers | gl::CachedFeedbackBuffer;
+constexpr unsigned kBuildState =
+    gl::kStepState | gl::CachedArrayBuffer | gl::CachedCopyBuffers | gl::CachedFeedbackBuffer;
 } // namespace
 
 namespace detail {
@@ -48,10 +49,13 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
         for (const auto& b : *list)
             if (b) ++b->pipelines;
     const auto& descs = resolved.descs;
-    s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count, OutputSizing::PerElement, options.emits.size());
+    s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count, OutputSizing::PerElement,
+                       options.emits.size());
 #ifdef __EMSCRIPTEN__ // emitted outputs need compute shaders, which WebGL2 lacks: keep the planner out of the module
     if (!options.emits.empty())
-        throw Error(ErrorCode::Unsupported, "emitted outputs (a variable number of records per element) need the compute backend, which WebGL2 lacks");
+        throw Error(
+            ErrorCode::Unsupported,
+            "emitted outputs (a variable number of records per element) need the compute backend, which WebGL2 lacks");
 #else
     s->emits = planEmits(s->program->shader, s->program->capture, options.emits, descs, s->plan.emitEntries);
 #endif
@@ -71,14 +75,17 @@ Pipeline::Pipeline(Pipeline&&) noexcept = default;
 Pipeline& Pipeline::operator=(Pipeline&&) noexcept = default;
 Pipeline::~Pipeline() = default;
 
-static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>& s) { return detail::liveState(s, "Pipeline"); }
+static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>& s) {
+    return detail::liveState(s, "Pipeline");
+}
 
 // One pass (ordinary, or `fused` substeps in one) and its swap.
 static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass* fused) {
     GLuint query = 0;
     if (s.options.queries && s.choice.backend == Backend::TransformFeedback) {
         gl::QueryName q;
-        if (s.freeQueries.empty()) q = gl::QueryName::create(); // grows only until results come back
+        if (s.freeQueries.empty())
+            q = gl::QueryName::create(); // grows only until results come back
         else {
             q = std::move(s.freeQueries.back());
             s.freeQueries.pop_back();
@@ -93,7 +100,9 @@ static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass*
 #endif
     gl::StateGuard guard(*s.device, gl::kStepState | (checkErrors ? gl::TakeForeignErrors : 0u));
     if (GLenum err = s.pass(query, checkErrors, fused); err != GL_NO_ERROR)
-        throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the " + std::string(backendName(s.choice.backend)) + " pass raised " + gl::errorName(err) +
+        throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the " +
+                                            std::string(backendName(s.choice.backend)) + " pass raised " +
+                                            gl::errorName(err) +
                                             "; the step was not swapped, the state buffers hold the previous state");
     s.swap();
     if (fused) s.steps += std::uint64_t(fused->substeps - 1);
@@ -104,8 +113,10 @@ void Pipeline::step(int substeps) {
     s.device->requireContext("Pipeline::step");
     s.refuseWhileChecking("step()");
     if (substeps < 1 || substeps > limits::maxSubsteps)
-        throw Error(ErrorCode::InvalidArgument, "step(" + std::to_string(substeps) + "): the number of substeps must be 1.." +
-                                                    std::to_string(limits::maxSubsteps) + " (limits::maxSubsteps); call step() more often for more");
+        throw Error(ErrorCode::InvalidArgument, "step(" + std::to_string(substeps) +
+                                                    "): the number of substeps must be 1.." +
+                                                    std::to_string(limits::maxSubsteps) +
+                                                    " (limits::maxSubsteps); call step() more often for more");
     if (substeps > 1 && s.fusion().fused) return stepOnce(s, &s.fusedPass(substeps));
     for (int i = 0; i < substeps; ++i) {
         s.setSubstep(i);
@@ -126,7 +137,8 @@ void Pipeline::beginCheckedStep() {
     // An output that other code re-specified smaller is refused before the pass, on both backends:
     // nothing is written into it (a transform-feedback pass would fill what fits).
     if (auto shrunk = s.shrunkOutput()) {
-        c.why = " (" + *shrunk + "; nothing was " + (s.choice.backend == Backend::Compute ? "dispatched" : "drawn") + ")";
+        c.why =
+            " (" + *shrunk + "; nothing was " + (s.choice.backend == Backend::Compute ? "dispatched" : "drawn") + ")";
         c.written = 0;
     } else if (s.choice.backend == Backend::Compute) {
         // A dispatch has no PRIMITIVES_WRITTEN; it writes every element.
@@ -142,7 +154,8 @@ void Pipeline::beginCheckedStep() {
 
 std::optional<StepReport> Pipeline::pollCheckedStep() {
     auto& s = live(state_);
-    if (!s.checking) throw Error(ErrorCode::InvalidArgument, "no checked step is pending; call beginCheckedStep() first");
+    if (!s.checking)
+        throw Error(ErrorCode::InvalidArgument, "no checked step is pending; call beginCheckedStep() first");
     if (!s.checking->written) {
         GLuint available = 0;
         glGetQueryObjectuiv(s.checkQuery, GL_QUERY_RESULT_AVAILABLE, &available);
@@ -155,23 +168,28 @@ std::optional<StepReport> Pipeline::pollCheckedStep() {
     s.checking.reset();
     StepReport r{s.steps, std::int64_t(*c.written), s.plan.count};
     if (c.overflow)
-        throw Error(ErrorCode::Capacity, "step " + std::to_string(r.step) + ": the elements emitted " + std::to_string(c.overflow->requested) +
-                                             " records for budget '" + c.overflow->budget + "' but its buffers hold " +
-                                             std::to_string(c.overflow->capacity) + "; the step was not swapped, so the state buffers still hold the previous state. "
-                                             "Allocate larger output buffers or choose EmitOverflow::Clamp");
+        throw Error(ErrorCode::Capacity,
+                    "step " + std::to_string(r.step) + ": the elements emitted " +
+                        std::to_string(c.overflow->requested) + " records for budget '" + c.overflow->budget +
+                        "' but its buffers hold " + std::to_string(c.overflow->capacity) +
+                        "; the step was not swapped, so the state buffers still hold the previous state. "
+                        "Allocate larger output buffers or choose EmitOverflow::Clamp");
     if (c.error != GL_NO_ERROR || !r.ok())
-        throw Error(ErrorCode::ShortWrite, "step " + std::to_string(r.step) + " wrote " + std::to_string(r.written) + " of " +
-                                               std::to_string(r.expected) + " records" +
-                                               (c.error != GL_NO_ERROR ? std::string(" (the pass raised ") + gl::errorName(c.error) + ")" : c.why) +
-                                               "; the step was not swapped, so the state buffers still hold the previous state. "
-                                               "Check that no other code resized the output buffers");
+        throw Error(
+            ErrorCode::ShortWrite,
+            "step " + std::to_string(r.step) + " wrote " + std::to_string(r.written) + " of " +
+                std::to_string(r.expected) + " records" +
+                (c.error != GL_NO_ERROR ? std::string(" (the pass raised ") + gl::errorName(c.error) + ")" : c.why) +
+                "; the step was not swapped, so the state buffers still hold the previous state. "
+                "Check that no other code resized the output buffers");
     s.swap();
     return r;
 }
 
 StepReport Pipeline::stepChecked() {
 #ifdef __EMSCRIPTEN__
-    throw Error(ErrorCode::Unsupported, "WebGL cannot wait for a query: use beginCheckedStep() and pollCheckedStep() across frames");
+    throw Error(ErrorCode::Unsupported,
+                "WebGL cannot wait for a query: use beginCheckedStep() and pollCheckedStep() across frames");
 #else
     auto& s = live(state_);
     beginCheckedStep();
@@ -239,7 +257,8 @@ void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
     std::size_t b = s.budgetIndex(budget);
 #ifndef __EMSCRIPTEN__
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.compute->totals);
-    glDrawArraysIndirect(gl::primitiveMode(mode), reinterpret_cast<const void*>(std::uintptr_t(b * detail::kTotalsWords * 4)));
+    glDrawArraysIndirect(gl::primitiveMode(mode),
+                         reinterpret_cast<const void*>(std::uintptr_t(b * detail::kTotalsWords * 4)));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
 #else
     (void)b;

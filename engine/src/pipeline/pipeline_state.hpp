@@ -63,8 +63,11 @@ struct PipelineState final : Recoverable {
     std::vector<FusedPass> fused;
 
     const FusionDecision& fusion() {
-        if (!fusionDecision && !options.fuseSubsteps) fusionDecision = FusionDecision{false, "PipelineOptions::fuseSubsteps is off"};
-        if (!fusionDecision) fusionDecision = checkFusion(program->desc.source, program->desc.read, plan, program->capture, !emits.empty());
+        if (!fusionDecision && !options.fuseSubsteps)
+            fusionDecision = FusionDecision{false, "PipelineOptions::fuseSubsteps is off"};
+        if (!fusionDecision)
+            fusionDecision =
+                checkFusion(program->desc.source, program->desc.read, plan, program->capture, !emits.empty());
         return *fusionDecision;
     }
     FusedPass& fusedPass(int substeps) {
@@ -72,12 +75,14 @@ struct PipelineState final : Recoverable {
             if (f.backend == choice.backend && f.substeps == substeps) return f;
         FusedPass f{choice.backend, substeps, nullptr, nullptr};
         if (f.backend == Backend::Compute) {
-            f.compute = ComputePass::build(*program, plan, inputs.size(), device->caps, compute->workGroupSize, emits, substeps);
+            f.compute = ComputePass::build(*program, plan, inputs.size(), device->caps, compute->workGroupSize, emits,
+                                           substeps);
         } else {
             f.tf = std::make_shared<ProgramState>();
             f.tf->device = device;
             f.tf->desc = program->desc;
-            f.tf->desc.source = fuseVertexShader(program->desc.source, program->desc.read, plan, program->capture, substeps);
+            f.tf->desc.source =
+                fuseVertexShader(program->desc.source, program->desc.read, plan, program->capture, substeps);
             f.tf->desc.read.defines.clear(); // already expanded into the generated source
             f.tf->desc.label += " (" + std::to_string(substeps) + " fused substeps)";
             f.tf->shader = program->shader;
@@ -98,7 +103,9 @@ struct PipelineState final : Recoverable {
 
     void refuseWhileChecking(const char* what) const {
         if (checking)
-            throw Error(ErrorCode::InvalidArgument, std::string(what) + " while a checked step is pending; poll it (pollCheckedStep) until it returns first");
+            throw Error(ErrorCode::InvalidArgument,
+                        std::string(what) +
+                            " while a checked step is pending; poll it (pollCheckedStep) until it returns first");
     }
 
     // Context loss (gl/recoverable.hpp): the compute passes and fused programs forget their own names.
@@ -130,7 +137,8 @@ struct PipelineState final : Recoverable {
             XFB_GL(glBindVertexArray(0));
             XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(s)]));
             for (const auto& o : plan.outputs)
-                XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding), sideWriteName(std::size_t(o.entry), s)));
+                XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(o.binding),
+                                        sideWriteName(std::size_t(o.entry), s)));
             XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         }
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0); // glBindBufferBase also set the generic binding
@@ -183,14 +191,15 @@ struct PipelineState final : Recoverable {
             const GLuint name = outputs[std::size_t(o.entry)]->name;
             const std::uint64_t size = glBufferSize(name, GL_COPY_WRITE_BUFFER);
             if (size < o.bytesPerStep)
-                return "entry #" + std::to_string(o.entry) + "'s output (GL buffer " + std::to_string(name) + ") holds " + std::to_string(size) +
-                       " bytes, a step writes " + std::to_string(o.bytesPerStep);
+                return "entry #" + std::to_string(o.entry) + "'s output (GL buffer " + std::to_string(name) +
+                       ") holds " + std::to_string(size) + " bytes, a step writes " + std::to_string(o.bytesPerStep);
         }
         return std::nullopt;
     }
 
     GLenum pass(GLuint query, bool collectError, FusedPass* fusedWith = nullptr) {
-        if (choice.backend == Backend::Compute) return dispatch(collectError, fusedWith ? fusedWith->compute.get() : nullptr);
+        if (choice.backend == Backend::Compute)
+            return dispatch(collectError, fusedWith ? fusedWith->compute.get() : nullptr);
         return draw(query, collectError, fusedWith ? fusedWith->tf.get() : nullptr);
     }
 
@@ -201,7 +210,8 @@ struct PipelineState final : Recoverable {
 
     void requireEmits() const {
         if (emits.empty() || !compute)
-            throw Error(ErrorCode::InvalidArgument, "this pipeline has no emitted outputs; declare them in PipelineOptions::emits");
+            throw Error(ErrorCode::InvalidArgument,
+                        "this pipeline has no emitted outputs; declare them in PipelineOptions::emits");
     }
     std::size_t budgetIndex(std::string_view name) const {
         requireEmits();
@@ -209,7 +219,8 @@ struct PipelineState final : Recoverable {
             if (emits.budgets[b].count == name) return b;
         std::string known;
         for (auto& b : emits.budgets) known += (known.empty() ? "" : ", ") + b.count;
-        throw Error(ErrorCode::InvalidArgument, "no emitted budget '" + std::string(name) + "'; budgets are named by their count output: " + known);
+        throw Error(ErrorCode::InvalidArgument,
+                    "no emitted budget '" + std::string(name) + "'; budgets are named by their count output: " + known);
     }
     // The GPU totals of every budget (blocking: waits for the last step).
     std::vector<EmitReport> readEmitted() const {

@@ -21,19 +21,27 @@ StepRecipe stepRecipe(const Pipeline& pipeline) {
                 if (b && b->pipelines > 1) return true;
         return false;
     };
-    if (s.device->lost) r.refusal = "the context is lost";
-    else if (s.choice.backend != Backend::TransformFeedback) r.refusal = "the compute backend";
-    else if (s.options.queries) r.refusal = "queries: a PRIMITIVES_WRITTEN query per step";
-    else if (!s.emits.empty()) r.refusal = "emitted outputs";
-    else if (s.checking) r.refusal = "a checked step is pending";
-    else if (shared()) r.refusal = "a buffer is shared with another pipeline";
+    if (s.device->lost)
+        r.refusal = "the context is lost";
+    else if (s.choice.backend != Backend::TransformFeedback)
+        r.refusal = "the compute backend";
+    else if (s.options.queries)
+        r.refusal = "queries: a PRIMITIVES_WRITTEN query per step";
+    else if (!s.emits.empty())
+        r.refusal = "emitted outputs";
+    else if (s.checking)
+        r.refusal = "a checked step is pending";
+    else if (shared())
+        r.refusal = "a buffer is shared with another pipeline";
     if (!r.refusal.empty()) return r;
     r.program = s.program->program;
-    for (int i = 0; i < 2; ++i) r.vertexArrays[i] = s.vao[std::size_t(i)], r.transformFeedbacks[i] = s.tf[std::size_t(i)];
+    for (int i = 0; i < 2; ++i)
+        r.vertexArrays[i] = s.vao[std::size_t(i)], r.transformFeedbacks[i] = s.tf[std::size_t(i)];
     r.side = s.currentSide();
     r.count = s.plan.count;
     for (const auto& [name, u] : s.program->uniforms)
-        if (u.location >= 0 && name != kSubstepUniform) r.uniforms.push_back({name, u.location, u.type, u.kind, u.components, u.arraySize});
+        if (u.location >= 0 && name != kSubstepUniform)
+            r.uniforms.push_back({name, u.location, u.type, u.kind, u.components, u.arraySize});
     return r;
 }
 
@@ -41,8 +49,9 @@ void stepsReplayed(Pipeline& pipeline, std::uint64_t steps, int lastCalls) {
     auto& s = StepReplay::state(pipeline);
     // What no replay can have made: swapping for it would lose the state.
     if (s.choice.backend != Backend::TransformFeedback)
-        throw Error(ErrorCode::InvalidArgument, "stepsReplayed: this pipeline runs the compute backend, which stepRecipe() refuses; "
-                                                "step it with step()");
+        throw Error(ErrorCode::InvalidArgument,
+                    "stepsReplayed: this pipeline runs the compute backend, which stepRecipe() refuses; "
+                    "step it with step()");
     if (lastCalls < 0)
         throw Error(ErrorCode::InvalidArgument, "stepsReplayed: lastCalls " + std::to_string(lastCalls) +
                                                     " is negative; pass the GL calls the last replayed step made");
@@ -53,7 +62,9 @@ void stepsReplayed(Pipeline& pipeline, std::uint64_t steps, int lastCalls) {
 void uniformUploaded(Program& program, std::string_view name) {
     auto& s = liveState(Access::state(program), "Program");
     auto it = s.uniforms.find(name);
-    if (it == s.uniforms.end()) throw Error(ErrorCode::UnknownUniform, "program '" + s.desc.label + "' declares no uniform '" + std::string(name) + "'");
+    if (it == s.uniforms.end())
+        throw Error(ErrorCode::UnknownUniform,
+                    "program '" + s.desc.label + "' declares no uniform '" + std::string(name) + "'");
     s.mirror.markApplied(name, it->second.version);
 }
 

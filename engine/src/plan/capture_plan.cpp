@@ -18,7 +18,8 @@ VertexFormat OutputLayout::asVertexFormat(int firstAttr) const {
     std::vector<VertexAttribute> attributes;
     for (const auto& field : fields)
         for (int done = 0; done < field.components; done += 16)
-            attributes.push_back({attr(firstAttr + int(attributes.size())), field.type, std::min(16, field.components - done), field.offset + 4 * done});
+            attributes.push_back({attr(firstAttr + int(attributes.size())), field.type,
+                                  std::min(16, field.components - done), field.offset + 4 * done});
     return VertexFormat::interleaved(std::move(attributes), stride);
 }
 
@@ -47,8 +48,10 @@ std::optional<ElementName> splitElement(const std::string& name) {
     if (open == std::string::npos) return std::nullopt;
     ElementName e{name.substr(0, open), std::nullopt};
     const std::size_t close = name.size() - 1;
-    const std::string digits = name[close] == ']' && close > open ? name.substr(open + 1, close - open - 1) : std::string();
-    if (!digits.empty() && digits.size() <= 10 && digits.find_first_not_of("0123456789") == std::string::npos && std::stoll(digits) <= 0x7fffffff)
+    const std::string digits =
+        name[close] == ']' && close > open ? name.substr(open + 1, close - open - 1) : std::string();
+    if (!digits.empty() && digits.size() <= 10 && digits.find_first_not_of("0123456789") == std::string::npos &&
+        std::stoll(digits) <= 0x7fffffff)
         e.index = std::stoll(digits);
     return e;
 }
@@ -64,27 +67,36 @@ CapturedVarying lookUp(const ShaderInterface& shader, const OutputIndex& outputs
         for (auto& o : shader.outputs) outs.push_back(o.name);
         std::string hint = shader.findInput(name) ? " ('" + name + "' is an input, not an output)" : "";
         throw Error(ErrorCode::UnknownVarying, "captured varying '" + name + "' is not an output of the shader" + hint +
-                                                   "; outputs are: " + joined(outs) + " (an array's element is named name[i])");
+                                                   "; outputs are: " + joined(outs) +
+                                                   " (an array's element is named name[i])");
     }
     if (element) {
         const std::string at = "captured varying '" + name + "' (line " + std::to_string(d->line) + "): ";
         if (d->arraySize == 0)
-            throw Error(ErrorCode::UnknownVarying, at + "'" + d->name + "' is not an array (" + d->type.name + "); capture it as '" + d->name + "'");
+            throw Error(ErrorCode::UnknownVarying, at + "'" + d->name + "' is not an array (" + d->type.name +
+                                                       "); capture it as '" + d->name + "'");
         if (!element->index)
-            throw Error(ErrorCode::UnknownVarying, at + "not an element name: write '" + d->name + "[i]' with a decimal index i in 0.." +
-                                                       std::to_string(d->arraySize - 1) + " ('" + d->name + "' has " + std::to_string(d->arraySize) + " elements)");
+            throw Error(ErrorCode::UnknownVarying, at + "not an element name: write '" + d->name +
+                                                       "[i]' with a decimal index i in 0.." +
+                                                       std::to_string(d->arraySize - 1) + " ('" + d->name + "' has " +
+                                                       std::to_string(d->arraySize) + " elements)");
         if (*element->index >= d->arraySize)
-            throw Error(ErrorCode::UnknownVarying, at + "the index is outside the array: '" + d->name + "' has " + std::to_string(d->arraySize) +
-                                                       " elements (" + d->name + "[0].." + d->name + "[" + std::to_string(d->arraySize - 1) +
+            throw Error(ErrorCode::UnknownVarying, at + "the index is outside the array: '" + d->name + "' has " +
+                                                       std::to_string(d->arraySize) + " elements (" + d->name +
+                                                       "[0].." + d->name + "[" + std::to_string(d->arraySize - 1) +
                                                        "]); name one of them, or '" + d->name + "' for all");
     }
     if (d->type.kind == ScalarKind::Struct)
-        throw Error(ErrorCode::VaryingType, "varying '" + name + "' (line " + std::to_string(d->line) + ") is a struct (" + d->type.name +
+        throw Error(ErrorCode::VaryingType, "varying '" + name + "' (line " + std::to_string(d->line) +
+                                                ") is a struct (" + d->type.name +
                                                 "); declare its members as separate outputs and capture those");
     if (!componentTypeOf(d->type.kind))
-        throw Error(ErrorCode::VaryingType, "varying '" + name + "' (line " + std::to_string(d->line) + ") has type " + d->type.name +
-                                                ", which transform feedback cannot capture portably; use float, int or uint types");
-    if (element) return {d->name + "[" + std::to_string(*element->index) + "]", d->type, 0, d->line}; // one element: its own type, no array
+        throw Error(ErrorCode::VaryingType,
+                    "varying '" + name + "' (line " + std::to_string(d->line) + ") has type " + d->type.name +
+                        ", which transform feedback cannot capture portably; use float, int or uint types");
+    if (element)
+        return {d->name + "[" + std::to_string(*element->index) + "]", d->type, 0,
+                d->line}; // one element: its own type, no array
     return {d->name, d->type, d->arraySize, d->line};
 }
 
@@ -98,22 +110,27 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
         for (auto& o : shader.outputs)
             if (o.name.starts_with("out_")) names.push_back(o.name);
         if (names.empty())
-            throw Error(ErrorCode::NoCapturedVaryings, "the shader has no output named out_* and no varyings were listed; "
-                                                       "prefix the outputs to capture with out_ or pass the varying list");
+            throw Error(ErrorCode::NoCapturedVaryings,
+                        "the shader has no output named out_* and no varyings were listed; "
+                        "prefix the outputs to capture with out_ or pass the varying list");
     }
     OutputIndex outputs;
-    for (const Declaration& o : shader.outputs) outputs.emplace(o.name, &o); // the first declaration wins, as findOutput()
+    for (const Declaration& o : shader.outputs)
+        outputs.emplace(o.name, &o); // the first declaration wins, as findOutput()
     std::set<std::string_view> seen;
     std::set<std::string> planned; // as planned: out_r[01] is out_r[1]
-    std::map<std::string, std::string> wholeArrays, firstElement; // base -> the name capturing all of it / one element of it
+    std::map<std::string, std::string> wholeArrays,
+        firstElement; // base -> the name capturing all of it / one element of it
     for (size_t i = 0; i < names.size(); ++i) {
         if (!seen.insert(names[i]).second)
-            throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is listed twice in " + joined(names) + "; list each once");
+            throw Error(ErrorCode::DuplicateVarying,
+                        "varying '" + names[i] + "' is listed twice in " + joined(names) + "; list each once");
         plan.varyings.push_back(lookUp(shader, outputs, names[i]));
         // An element and its whole array capture the same bytes twice: GL refuses the link.
         const CapturedVarying& v = plan.varyings.back();
         if (!planned.insert(v.name).second)
-            throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is '" + v.name + "', listed before in " + joined(names) + "; list each once");
+            throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is '" + v.name +
+                                                         "', listed before in " + joined(names) + "; list each once");
         const auto element = splitElement(v.name);
         const std::string base = element ? element->base : v.name;
         const std::string* other = nullptr;
@@ -125,33 +142,42 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
             wholeArrays.emplace(base, v.name);
         }
         if (other)
-            throw Error(ErrorCode::DuplicateVarying, "varying '" + v.name + "' overlaps '" + *other + "' in " + joined(names) +
-                                                         ": the whole array captures every element; list either the array or its elements");
+            throw Error(ErrorCode::DuplicateVarying,
+                        "varying '" + v.name + "' overlaps '" + *other + "' in " + joined(names) +
+                            ": the whole array captures every element; list either the array or its elements");
     }
 
     auto describe = [](const CapturedVarying& v) {
-        return "'" + v.name + "' (" + v.type.name + (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : "") + ", " +
-               std::to_string(v.components()) + " components)";
+        return "'" + v.name + "' (" + v.type.name + (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : "") +
+               ", " + std::to_string(v.components()) + " components)";
     };
     if (options.mode == CaptureMode::Separate) {
         if (int(plan.varyings.size()) > limits.maxSeparateAttribs)
-            throw Error(ErrorCode::SeparateAttribs, "separate mode captures " + std::to_string(plan.varyings.size()) + " varyings (" + joined(names) +
-                                                        ") but MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS is " + std::to_string(limits.maxSeparateAttribs) +
+            throw Error(ErrorCode::SeparateAttribs, "separate mode captures " + std::to_string(plan.varyings.size()) +
+                                                        " varyings (" + joined(names) +
+                                                        ") but MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS is " +
+                                                        std::to_string(limits.maxSeparateAttribs) +
                                                         "; merge varyings into vec4s, or use interleaved mode");
         for (const auto& v : plan.varyings) {
             if (options.portable && v.components() > 4)
                 throw Error(ErrorCode::SeparateComponents,
-                            "varying " + describe(v) + " exceeds the 4-component limit of separate mode (the portable guarantee of WebGL2 and "
-                            "OpenGL ES 3.0: MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS >= 4). Fix: split it into varyings of at most 4 "
-                            "components each (e.g. a vec4 and a float, each with its own buffer), or capture in interleaved mode");
+                            "varying " + describe(v) +
+                                " exceeds the 4-component limit of separate mode (the portable guarantee of WebGL2 and "
+                                "OpenGL ES 3.0: MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS >= 4). Fix: split it into "
+                                "varyings of at most 4 "
+                                "components each (e.g. a vec4 and a float, each with its own buffer), or capture in "
+                                "interleaved mode");
             if (v.components() > limits.maxSeparateComponents)
                 throw Error(ErrorCode::SeparateComponentsDriver,
-                            "varying " + describe(v) + " exceeds this driver's MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS = " +
-                                std::to_string(limits.maxSeparateComponents) + ". Fix: split it into smaller varyings, or capture in interleaved mode");
+                            "varying " + describe(v) +
+                                " exceeds this driver's MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS = " +
+                                std::to_string(limits.maxSeparateComponents) +
+                                ". Fix: split it into smaller varyings, or capture in interleaved mode");
         }
         int binding = 0;
         for (const auto& v : plan.varyings)
-            plan.buffers.push_back({binding++, v.bytes(), {{v.name, 0, v.components(), *componentTypeOf(v.type.kind)}}});
+            plan.buffers.push_back(
+                {binding++, v.bytes(), {{v.name, 0, v.components(), *componentTypeOf(v.type.kind)}}});
     } else {
         // A 64-bit sum first: thousands of varyings of up to limits::maxDeclarationComponents each.
         long long total = 0;
@@ -166,7 +192,8 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
         if (total > limits.maxInterleavedComponents)
             throw Error(ErrorCode::InterleavedComponents,
                         "interleaved capture of " + joined(names) + " needs " + std::to_string(total) +
-                            " components but MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is " + std::to_string(limits.maxInterleavedComponents) +
+                            " components but MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is " +
+                            std::to_string(limits.maxInterleavedComponents) +
                             "; capture fewer varyings per pass or split the state over separate buffers");
         layout.stride = offset;
         plan.buffers.push_back(std::move(layout));
@@ -178,10 +205,13 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
         std::vector<std::string> outs;
         for (const auto& v : shapes) outs.push_back(v.name);
         throw Error(ErrorCode::VaryingVectors,
-                    "the vertex shader's outputs (" + joined(outs) + ", captured or not) need " + std::to_string(varyingRows(shapes)) +
+                    "the vertex shader's outputs (" + joined(outs) + ", captured or not) need " +
+                        std::to_string(varyingRows(shapes)) +
                         " rows of 4 components by the GLSL ES varying packing rules, but MAX_VARYING_VECTORS is " +
-                        std::to_string(limits.maxVaryingVectors) + "; declare fewer outputs, or pack them into fewer vectors (two vec2 or "
-                        "four floats into one vec4), drop outputs the simulation does not capture, or split the simulation over two programs");
+                        std::to_string(limits.maxVaryingVectors) +
+                        "; declare fewer outputs, or pack them into fewer vectors (two vec2 or "
+                        "four floats into one vec4), drop outputs the simulation does not capture, or split the "
+                        "simulation over two programs");
     }
     return plan;
 }

@@ -11,22 +11,23 @@ namespace {
 // The byte at which `record` starts in a buffer of `stride`-byte records (checked).
 std::uint64_t byteOffset(std::int64_t record, std::int64_t stride, std::size_t part) {
     return checkedBufferBytes(record, stride, std::numeric_limits<std::uint64_t>::max(),
-                              "the capture session's record " + std::to_string(record) + " (part " + std::to_string(part) + ")");
+                              "the capture session's record " + std::to_string(record) + " (part " +
+                                  std::to_string(part) + ")");
 }
 } // namespace
 
 SessionPlan planCaptureSession(std::span<const DrawDesc> parts, const CapturePlan& capture, std::int64_t firstRecord) {
     if (parts.empty()) throw Error(ErrorCode::InvalidArgument, "a capture session needs at least one part (draw)");
-    if (firstRecord < 0) throw Error(ErrorCode::InvalidArgument, "the session's first record must be >= 0, got " + std::to_string(firstRecord));
+    if (firstRecord < 0)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the session's first record must be >= 0, got " + std::to_string(firstRecord));
     SessionPlan s;
     s.firstRecord = s.endRecord = firstRecord;
     for (std::size_t i = 0; i < parts.size(); ++i) {
         CaptureCount c;
         try {
             c = countCapture(parts[i], capture);
-        } catch (const Error& e) {
-            throw Error(e.code(), "part " + std::to_string(i) + ": " + e.message());
-        }
+        } catch (const Error& e) { throw Error(e.code(), "part " + std::to_string(i) + ": " + e.message()); }
         PartRange r;
         r.primitive = c.primitive;
         r.primitives = c.primitives;
@@ -36,8 +37,9 @@ SessionPlan planCaptureSession(std::span<const DrawDesc> parts, const CapturePla
         // Record and byte positions never wrap: a far record offset is an error, not a small one.
         for (const auto& b : capture.buffers) r.firstByte.push_back(byteOffset(r.firstRecord, b.stride, i));
         if (c.records > std::numeric_limits<std::int64_t>::max() - s.endRecord)
-            throw Error(ErrorCode::BufferTooLarge, "part " + std::to_string(i) + ": records " + std::to_string(s.endRecord) + " + " +
-                                                       std::to_string(c.records) + " overflow 64 bits");
+            throw Error(ErrorCode::BufferTooLarge, "part " + std::to_string(i) + ": records " +
+                                                       std::to_string(s.endRecord) + " + " + std::to_string(c.records) +
+                                                       " overflow 64 bits");
         s.endRecord += c.records;
         s.parts.push_back(std::move(r));
     }
@@ -51,10 +53,12 @@ void checkSessionCapacity(const SessionPlan& session, std::span<const std::uint6
         const std::uint64_t stride = session.endRecord ? session.endBytes[i] / std::uint64_t(session.endRecord) : 0;
         throw Error(ErrorCode::Capacity,
                     "output buffer " + std::to_string(i) + " holds " + std::to_string(bufferBytes[i]) + " bytes (" +
-                        std::to_string(stride ? bufferBytes[i] / stride : 0) + " records) but the session of " + std::to_string(session.parts.size()) +
-                        " parts writes records " + std::to_string(session.firstRecord) + ".." + std::to_string(session.endRecord) + " (" +
-                        std::to_string(session.records()) + " records of " + std::to_string(stride) + " bytes), so it needs " +
-                        std::to_string(session.endBytes[i]) + " bytes; allocate at least that or start earlier. Nothing was written");
+                        std::to_string(stride ? bufferBytes[i] / stride : 0) + " records) but the session of " +
+                        std::to_string(session.parts.size()) + " parts writes records " +
+                        std::to_string(session.firstRecord) + ".." + std::to_string(session.endRecord) + " (" +
+                        std::to_string(session.records()) + " records of " + std::to_string(stride) +
+                        " bytes), so it needs " + std::to_string(session.endBytes[i]) +
+                        " bytes; allocate at least that or start earlier. Nothing was written");
     }
 }
 
@@ -66,8 +70,10 @@ std::string describeCaptureLayout(const CapturePlan& capture) {
             const auto& field = b.fields[f];
             std::string type;
             for (const auto& v : capture.varyings)
-                if (v.name == field.varying) type = v.type.name + (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : "");
-            if (type.empty()) type = std::to_string(field.components) + " x " + std::string(componentTypeName(field.type));
+                if (v.name == field.varying)
+                    type = v.type.name + (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : "");
+            if (type.empty())
+                type = std::to_string(field.components) + " x " + std::string(componentTypeName(field.type));
             out += (f ? ", " : " ") + field.varying + " " + type + " @" + std::to_string(field.offset);
         }
     }
@@ -75,7 +81,8 @@ std::string describeCaptureLayout(const CapturePlan& capture) {
 }
 
 bool sameCaptureLayout(const CapturePlan& a, const CapturePlan& b) {
-    if (a.mode != b.mode || a.varyings.size() != b.varyings.size() || a.buffers.size() != b.buffers.size()) return false;
+    if (a.mode != b.mode || a.varyings.size() != b.varyings.size() || a.buffers.size() != b.buffers.size())
+        return false;
     for (std::size_t i = 0; i < a.varyings.size(); ++i) {
         const auto &x = a.varyings[i], &y = b.varyings[i];
         if (x.type.name != y.type.name || x.arraySize != y.arraySize) return false;
@@ -84,7 +91,8 @@ bool sameCaptureLayout(const CapturePlan& a, const CapturePlan& b) {
         const auto &x = a.buffers[i], &y = b.buffers[i];
         if (x.binding != y.binding || x.stride != y.stride || x.fields.size() != y.fields.size()) return false;
         for (std::size_t f = 0; f < x.fields.size(); ++f)
-            if (x.fields[f].offset != y.fields[f].offset || x.fields[f].components != y.fields[f].components || x.fields[f].type != y.fields[f].type)
+            if (x.fields[f].offset != y.fields[f].offset || x.fields[f].components != y.fields[f].components ||
+                x.fields[f].type != y.fields[f].type)
                 return false;
     }
     return true;

@@ -22,13 +22,17 @@ using plan::TokenKind;
 }
 
 // Builtins of the vertex stage and what they become in the compute shader.
-const std::map<std::string, std::string, std::less<>> kRenamed = {
-    {"gl_VertexID", "xfb_vertex_id"}, {"gl_InstanceID", "xfb_instance_id"}, {"gl_Position", "xfb_position"}, {"gl_PointSize", "xfb_point_size"}};
-const std::set<std::string, std::less<>> kNoComputeEquivalent = {"gl_DrawID", "gl_BaseVertex", "gl_BaseInstance", "gl_ClipDistance", "gl_CullDistance",
-                                                                 "gl_PerVertex"};
-const std::set<std::string, std::less<>> kImplicitLod = {"texture", "textureProj", "textureOffset", "textureProjOffset", "texture2D", "textureCube"};
-const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in", "out", "attribute", "varying", "flat", "smooth", "noperspective",
-                                                                 "centroid", "sample", "invariant", "precise"};
+const std::map<std::string, std::string, std::less<>> kRenamed = {{"gl_VertexID", "xfb_vertex_id"},
+                                                                  {"gl_InstanceID", "xfb_instance_id"},
+                                                                  {"gl_Position", "xfb_position"},
+                                                                  {"gl_PointSize", "xfb_point_size"}};
+const std::set<std::string, std::less<>> kNoComputeEquivalent = {
+    "gl_DrawID", "gl_BaseVertex", "gl_BaseInstance", "gl_ClipDistance", "gl_CullDistance", "gl_PerVertex"};
+const std::set<std::string, std::less<>> kImplicitLod = {"texture",           "textureProj", "textureOffset",
+                                                         "textureProjOffset", "texture2D",   "textureCube"};
+const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in",     "out",       "attribute",     "varying",
+                                                                 "flat",   "smooth",    "noperspective", "centroid",
+                                                                 "sample", "invariant", "precise"};
 
 std::string scalarName(ScalarKind k) { return k == ScalarKind::Int ? "int" : k == ScalarKind::UInt ? "uint" : "float"; }
 std::string vectorName(ScalarKind k, int n) {
@@ -66,22 +70,27 @@ public:
 
 } // namespace
 
-ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
-                                 std::size_t entryCount, const ComputeTranslationOptions& options) {
+ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                                 const CapturePlan& capture, std::size_t entryCount,
+                                 const ComputeTranslationOptions& options) {
     const std::string modern = toGlslEs300(vertexSource);
     const ShaderInterface shader = readShaderInterface(modern, read);
     plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
     if (options.workGroupSize <= 0) throw Error(ErrorCode::InvalidArgument, "work-group size must be > 0");
-    if (options.substeps < 1) throw Error(ErrorCode::InvalidArgument, "substeps must be >= 1, got " + std::to_string(options.substeps));
+    if (options.substeps < 1)
+        throw Error(ErrorCode::InvalidArgument, "substeps must be >= 1, got " + std::to_string(options.substeps));
     const bool fused = options.substeps > 1;
     std::string feedback;
     if (fused) {
-        if (options.emits && !options.emits->empty()) throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
+        if (options.emits && !options.emits->empty())
+            throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
         FusionDecision decision = checkFusion(vertexSource, read, pass, capture);
-        if (!decision.fused) throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
+        if (!decision.fused)
+            throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
         std::string refusal;
-        feedback = plan::substepFeedback(shader, pass, capture, [](const std::string& n) { return n; },
-                                         [](const std::string& n) { return kRenamed.count(n) ? kRenamed.at(n) : n; }, "        ", refusal);
+        feedback = plan::substepFeedback(
+            shader, pass, capture, [](const std::string& n) { return n; },
+            [](const std::string& n) { return kRenamed.count(n) ? kRenamed.at(n) : n; }, "        ", refusal);
     }
     bool substepDeclared = false;
 
@@ -126,22 +135,26 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     std::string header = options.es ? "#version 310 es\n" : "#version 430\n";
     for (const auto& d : pre.passThrough) header += d + "\n";
     if (singlePass && options.subgroupScan)
-        header += "#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_ballot : require\n"
-                  "#extension GL_KHR_shader_subgroup_arithmetic : require\n";
+        header +=
+            "#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_ballot : require\n"
+            "#extension GL_KHR_shader_subgroup_arithmetic : require\n";
     header += "layout(local_size_x = " + std::to_string(options.workGroupSize) + ") in;\n";
     if (options.es) header += "precision highp float;\nprecision highp int;\n";
     for (const auto& [b, v] : views) {
         std::string n = std::to_string(b);
-        header += "layout(std430, binding = " + n + ") " + (v.readOnly ? "readonly" : "writeonly") + " buffer xfb_buffer" + n + " { " +
-                  (v.vec4 ? "uvec4" : "uint") + " xfb_b" + n + "[]; };\n";
+        header += "layout(std430, binding = " + n + ") " + (v.readOnly ? "readonly" : "writeonly") +
+                  " buffer xfb_buffer" + n + " { " + (v.vec4 ? "uvec4" : "uint") + " xfb_b" + n + "[]; };\n";
     }
     std::string countHeader, writeHeader, orderedHeader;
     for (std::size_t k = 0; k < result.countsBinding.size(); ++k) {
         std::string n = std::to_string(k);
-        countHeader += "layout(std430, binding = " + std::to_string(result.countsBinding[k]) + ") writeonly buffer xfb_counts" + n + " { uint xfb_emitted" + n + "[]; };\n";
-        writeHeader += "layout(std430, binding = " + std::to_string(result.firstBinding[k]) + ") readonly buffer xfb_firsts" + n + " { uint xfb_first" + n + "[]; };\n";
+        countHeader += "layout(std430, binding = " + std::to_string(result.countsBinding[k]) +
+                       ") writeonly buffer xfb_counts" + n + " { uint xfb_emitted" + n + "[]; };\n";
+        writeHeader += "layout(std430, binding = " + std::to_string(result.firstBinding[k]) +
+                       ") readonly buffer xfb_firsts" + n + " { uint xfb_first" + n + "[]; };\n";
     }
-    header += "uniform uint xfb_count;\nint xfb_vertex_id;\nconst int xfb_instance_id = 0;\nvec4 xfb_position;\nfloat xfb_point_size;\n";
+    header += "uniform uint xfb_count;\nint xfb_vertex_id;\nconst int xfb_instance_id = 0;\nvec4 xfb_position;\nfloat "
+              "xfb_point_size;\n";
 
     // The user's code, token by token on its own lines: interface qualifiers dropped (inputs and
     // outputs become plain globals), builtins renamed, main() renamed.
@@ -154,10 +167,13 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         if (tok.kind == TokenKind::Identifier) {
             if (tok.text.starts_with("xfb_") && tok.text != kSubstepUniform)
                 untranslatable(tok.line, "identifier '" + tok.text + "' uses the reserved prefix xfb_; rename it");
-            if (kNoComputeEquivalent.count(tok.text)) untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a compute shader");
+            if (kNoComputeEquivalent.count(tok.text))
+                untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a compute shader");
             if (kImplicitLod.count(tok.text) && i + 1 < t.size() && t[i + 1].text == "(")
-                untranslatable(tok.line, "'" + tok.text + "()' samples with an implicit level of detail, which compute shaders do not have; "
-                                                          "use textureLod(sampler, coord, 0.0)");
+                untranslatable(tok.line,
+                               "'" + tok.text +
+                                   "()' samples with an implicit level of detail, which compute shaders do not have; "
+                                   "use textureLod(sampler, coord, 0.0)");
         }
         if (depth == 0 && i == statementStart) {
             // Start of a global statement: find its end to decide how to emit it.
@@ -183,7 +199,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             }
             bool onlyQualifiers = k < end && t[k].text.starts_with("gl_"); // `invariant gl_Position;`
             if (end < t.size() && t[end].text == "{" && (interfaceDecl || (k + 1 < end && t[k + 1].text == "{")))
-                untranslatable(t[k].line, "interface block '" + t[k].text + "': declare its members as separate inputs/outputs");
+                untranslatable(t[k].line,
+                               "interface block '" + t[k].text + "': declare its members as separate inputs/outputs");
             if (onlyQualifiers) {
                 i = end; // drop the whole redeclaration, ';' included
                 statementStart = i + 1;
@@ -198,7 +215,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             }
         }
         Token copy = tok;
-        if (auto it = kRenamed.find(tok.text); tok.kind == TokenKind::Identifier && it != kRenamed.end()) copy.text = it->second;
+        if (auto it = kRenamed.find(tok.text); tok.kind == TokenKind::Identifier && it != kRenamed.end())
+            copy.text = it->second;
         if (depth == 0 && tok.text == "main" && i + 1 < t.size() && t[i + 1].text == "(") copy.text = "xfb_user_main";
         body.token(copy);
         if (tok.text == "{") ++depth;
@@ -211,12 +229,15 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     // A uvec4 view is addressed in whole vec4s: the compiler emits one 128-bit access.
     auto element = [&](int binding, int strideWords, int offsetWord, const std::string& index = "xfb_i") {
         std::string b = "xfb_b" + std::to_string(binding);
-        if (views.at(binding).vec4) return b + "[" + index + " * " + std::to_string(strideWords / 4) + "u + " + std::to_string(offsetWord / 4) + "u]";
+        if (views.at(binding).vec4)
+            return b + "[" + index + " * " + std::to_string(strideWords / 4) + "u + " + std::to_string(offsetWord / 4) +
+                   "u]";
         return b + "[" + index + " * " + std::to_string(strideWords) + "u + " + std::to_string(offsetWord) + "u]";
     };
     auto fromBits = [](ScalarKind kind, const std::string& bits, int n) {
         if (kind == ScalarKind::Float) return "uintBitsToFloat(" + bits + ")";
-        if (kind == ScalarKind::Int) return (n == 1 ? std::string("int(") : "ivec" + std::to_string(n) + "(") + bits + ")";
+        if (kind == ScalarKind::Int)
+            return (n == 1 ? std::string("int(") : "ivec" + std::to_string(n) + "(") + bits + ")";
         return bits;
     };
     // The element's work: load its inputs, run the user's main.
@@ -233,7 +254,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                 value = fromBits(kind, element(binding, a.stride / 4, firstWord), 4);
             } else {
                 std::string args;
-                for (int c = 0; c < perLocation; ++c) args += (c ? ", " : "") + fromBits(kind, element(binding, a.stride / 4, firstWord + c), 1);
+                for (int c = 0; c < perLocation; ++c)
+                    args += (c ? ", " : "") + fromBits(kind, element(binding, a.stride / 4, firstWord + c), 1);
                 value = perLocation == 1 ? args : vectorName(kind, perLocation) + "(" + args + ")";
             }
             std::string target = d->name;
@@ -245,7 +267,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     // The outputs are plain globals here, undefined until written: zeroed before the user's main()
     // runs (every substep), as the transform-feedback program does (plan/vertex_wrapper.hpp).
     auto renamed = [](const std::string& n) { return kRenamed.count(n) ? kRenamed.at(n) : n; };
-    const plan::ZeroCode zero = plan::zeroOutputs(shader, capture, fused ? "        " : "    ", plan::ZeroedOutputs::Declared, renamed);
+    const plan::ZeroCode zero =
+        plan::zeroOutputs(shader, capture, fused ? "        " : "    ", plan::ZeroedOutputs::Declared, renamed);
     if (fused) {
         work += "    for (int xfb_s = 0; xfb_s < " + std::to_string(options.substeps) + "; ++xfb_s) {\n";
         if (substepDeclared) work += "        xfb_substep = xfb_s;\n";
@@ -256,10 +279,12 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     // Per budget: the element's count, clamped to 0..maxRecords.
     auto clampedCount = [&](const EmitBudgetPlan& b) {
         std::string max = std::to_string(b.maxRecords);
-        return b.kind == ScalarKind::UInt ? "min(" + b.count + ", " + max + "u)" : "uint(clamp(" + b.count + ", 0, " + max + "))";
+        return b.kind == ScalarKind::UInt ? "min(" + b.count + ", " + max + "u)"
+                                          : "uint(clamp(" + b.count + ", 0, " + max + "))";
     };
-    const std::string multiPassPrologue = "\nvoid main() {\n    uint xfb_i = gl_GlobalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
-                                          "    xfb_vertex_id = int(xfb_i);\n";
+    const std::string multiPassPrologue =
+        "\nvoid main() {\n    uint xfb_i = gl_GlobalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
+        "    xfb_vertex_id = int(xfb_i);\n";
     std::string countMain = multiPassPrologue + work;
     for (std::size_t k = 0; k < emits.budgets.size(); ++k)
         countMain += "    xfb_emitted" + std::to_string(k) + "[xfb_i] = " + clampedCount(emits.budgets[k]) + ";\n";
@@ -269,19 +294,24 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     for (const auto& o : pass.outputs) {
         int binding = result.writeBinding[std::size_t(o.entry)];
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
-            const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f.varying; });
+            const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(),
+                                                     [&](auto& x) { return x.name == f.varying; });
             std::string name = kRenamed.count(v.name) ? kRenamed.at(v.name) : v.name;
             int rows = v.type.rows, cols = v.type.columns;
             // Component c of the flattened varying (array element, matrix column, row) as uint bits.
             auto bits = [&](int c) {
-                int perElement = rows * cols, elementIndex = c / perElement, col = (c % perElement) / rows, row = c % rows;
+                int perElement = rows * cols, elementIndex = c / perElement, col = (c % perElement) / rows,
+                    row = c % rows;
                 std::string expr = name + (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : "") +
-                                   (cols > 1 ? "[" + std::to_string(col) + "]" : "") + (rows > 1 ? "[" + std::to_string(row) + "]" : "");
+                                   (cols > 1 ? "[" + std::to_string(col) + "]" : "") +
+                                   (rows > 1 ? "[" + std::to_string(row) + "]" : "");
                 return v.type.kind == ScalarKind::Float ? "floatBitsToUint(" + expr + ")" : "uint(" + expr + ")";
             };
             bool vec4 = views.at(binding).vec4;
             for (int c = 0; c < f.components; c += vec4 ? 4 : 1) {
-                std::string value = vec4 ? "uvec4(" + bits(c) + ", " + bits(c + 1) + ", " + bits(c + 2) + ", " + bits(c + 3) + ")" : bits(c);
+                std::string value =
+                    vec4 ? "uvec4(" + bits(c) + ", " + bits(c + 1) + ", " + bits(c + 2) + ", " + bits(c + 3) + ")"
+                         : bits(c);
                 stores += "    " + element(binding, o.stride / 4, f.offset / 4 + c) + " = " + value + ";\n";
             }
         }
@@ -289,8 +319,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     // Emitted records: k-th record of the element at first + k, in input order, within capacity.
     auto records = [&](std::size_t k, const std::string& count, const std::string& first) {
         const EmitBudgetPlan& b = emits.budgets[k];
-        std::string loop = "    for (uint xfb_k = 0u, xfb_n = " + count + ", xfb_r = " + first + "; xfb_k < xfb_n && xfb_r + xfb_k < " +
-                           std::to_string(b.capacity) + "u; ++xfb_k) {\n";
+        std::string loop = "    for (uint xfb_k = 0u, xfb_n = " + count + ", xfb_r = " + first +
+                           "; xfb_k < xfb_n && xfb_r + xfb_k < " + std::to_string(b.capacity) + "u; ++xfb_k) {\n";
         for (int o : b.outputs) {
             const EmitOutputPlan& out = emits.outputs[std::size_t(o)];
             int binding = result.writeBinding[std::size_t(out.entry)];
@@ -301,7 +331,9 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             };
             bool vec4 = views.at(binding).vec4;
             for (int c = 0; c < rows; c += vec4 ? 4 : 1) {
-                std::string value = vec4 ? "uvec4(" + bits(c) + ", " + bits(c + 1) + ", " + bits(c + 2) + ", " + bits(c + 3) + ")" : bits(c);
+                std::string value =
+                    vec4 ? "uvec4(" + bits(c) + ", " + bits(c + 1) + ", " + bits(c + 2) + ", " + bits(c + 3) + ")"
+                         : bits(c);
                 loop += "        " + element(binding, out.stride / 4, c, "(xfb_r + xfb_k)") + " = " + value + ";\n";
             }
         }
@@ -319,18 +351,25 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         // the shared-memory scan adds them up with shared atomics from zero.
         const bool subgroups = options.subgroupScan;
         std::string zeroTotals;
-        for (std::size_t k = 0; k < budgets && !subgroups; ++k) zeroTotals += "        xfb_total" + std::to_string(k) + " = 0u;\n";
+        for (std::size_t k = 0; k < budgets && !subgroups; ++k)
+            zeroTotals += "        xfb_total" + std::to_string(k) + " = 0u;\n";
         main = "\nvoid main() {\n"
                "    uint xfb_l = gl_LocalInvocationID.x;\n"
-               "    if (xfb_l == 0u) {\n        xfb_tile = atomicAdd(xfb_ticket, 1u);\n" + zeroTotals + "    }\n"
+               "    if (xfb_l == 0u) {\n        xfb_tile = atomicAdd(xfb_ticket, 1u);\n" +
+               zeroTotals +
+               "    }\n"
                "    memoryBarrierShared();\n    barrier();\n"
                // The element index comes from the ticket, not gl_WorkGroupID: every tile before this one has started.
-               "    uint xfb_t = xfb_tile, xfb_i = xfb_t * " + G + "u + xfb_l;\n"
+               "    uint xfb_t = xfb_tile, xfb_i = xfb_t * " +
+               G +
+               "u + xfb_l;\n"
                "    bool xfb_live = xfb_i < xfb_count;\n"
                // The next step's ticket and this tile's status words there: that state is not in use in this step.
                "    if (xfb_l == 0u) {\n"
                "        if (xfb_t == 0u) xfb_next_ticket = 0u;\n"
-               "        for (uint xfb_b = 0u; xfb_b < " + B + "u; ++xfb_b) xfb_next_status[xfb_t * " + B + "u + xfb_b] = 0u;\n"
+               "        for (uint xfb_b = 0u; xfb_b < " +
+               B + "u; ++xfb_b) xfb_next_status[xfb_t * " + B +
+               "u + xfb_b] = 0u;\n"
                "    }\n";
         std::string counts = "    if (xfb_live) {\n        xfb_vertex_id = int(xfb_i);\n";
         for (std::size_t p = 0; p < work.size();) { // indent the element's work one level
@@ -355,10 +394,12 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             std::string n = std::to_string(k);
             main += "    uint xfb_c" + n + " = xfb_live ? " + clampedCount(emits.budgets[k]) + " : 0u;\n";
             if (subgroups)
-                main += "    uint xfb_s" + n + " = subgroupInclusiveAdd(xfb_c" + n + ");\n    if (gl_SubgroupInvocationID == xfb_top) xfb_scan" + n +
-                        "[gl_SubgroupID] = xfb_s" + n + ";\n";
+                main += "    uint xfb_s" + n + " = subgroupInclusiveAdd(xfb_c" + n +
+                        ");\n    if (gl_SubgroupInvocationID == xfb_top) xfb_scan" + n + "[gl_SubgroupID] = xfb_s" + n +
+                        ";\n";
             else
-                main += "    xfb_scan" + n + "[xfb_l] = xfb_c" + n + ";\n    if (xfb_c" + n + " != 0u) atomicAdd(xfb_total" + n + ", xfb_c" + n + ");\n";
+                main += "    xfb_scan" + n + "[xfb_l] = xfb_c" + n + ";\n    if (xfb_c" + n +
+                        " != 0u) atomicAdd(xfb_total" + n + ", xfb_c" + n + ");\n";
             step1 += "        uint xfb_a" + n + " = xfb_l >= xfb_d ? xfb_scan" + n + "[xfb_l - xfb_d] : 0u;\n";
             step2 += "        xfb_scan" + n + "[xfb_l] += xfb_a" + n + ";\n";
         }
@@ -371,25 +412,40 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             std::string aggregates = "        if (subgroupElect()) {\n", lookBack;
             for (std::size_t k = 0; k < budgets; ++k) {
                 const std::string n = std::to_string(k), total = "xfb_before" + n + " + xfb_sum" + n;
-                main += "    for (uint xfb_g = 0u; xfb_g < gl_SubgroupID; ++xfb_g) xfb_s" + n + " += xfb_scan" + n + "[xfb_g];\n";
-                aggregates = "        uint xfb_sum" + n + " = 0u;\n        for (uint xfb_g = 0u; xfb_g < gl_NumSubgroups; ++xfb_g) xfb_sum" + n + " += xfb_scan" + n +
-                             "[xfb_g];\n" + aggregates + "            xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_sum" + n + ");\n";
-                lookBack += "        uint xfb_before" + n + " = 0u;\n"
+                main += "    for (uint xfb_g = 0u; xfb_g < gl_SubgroupID; ++xfb_g) xfb_s" + n + " += xfb_scan" + n +
+                        "[xfb_g];\n";
+                aggregates = "        uint xfb_sum" + n +
+                             " = 0u;\n        for (uint xfb_g = 0u; xfb_g < gl_NumSubgroups; ++xfb_g) xfb_sum" + n +
+                             " += xfb_scan" + n + "[xfb_g];\n" + aggregates + "            xfb_publish(xfb_t, " + n +
+                             "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_sum" + n + ");\n";
+                lookBack += "        uint xfb_before" + n +
+                            " = 0u;\n"
                             "        for (uint xfb_j = xfb_t; xfb_j > 0u;) {\n"
-                            "            uint xfb_at = (xfb_j - 1u - gl_SubgroupInvocationID) * " + B + "u + " + n + "u;\n"
-                            "            uint xfb_w = gl_SubgroupInvocationID < xfb_j ? atomicAdd(xfb_status[xfb_at], 0u) : XFB_PREFIX;\n"
+                            "            uint xfb_at = (xfb_j - 1u - gl_SubgroupInvocationID) * " +
+                            B + "u + " + n +
+                            "u;\n"
+                            "            uint xfb_w = gl_SubgroupInvocationID < xfb_j ? atomicAdd(xfb_status[xfb_at], "
+                            "0u) : XFB_PREFIX;\n"
                             "            while (subgroupBallot(xfb_w == 0u) != uvec4(0u))\n"
                             "                if (xfb_w == 0u) xfb_w = atomicAdd(xfb_status[xfb_at], 0u);\n"
                             "            uvec4 xfb_p = subgroupBallot(xfb_w >= XFB_PREFIX);\n"
                             "            bool xfb_found = subgroupBallotBitCount(xfb_p) != 0u;\n"
                             "            uint xfb_near = xfb_found ? subgroupBallotFindLSB(xfb_p) : gl_SubgroupSize;\n"
-                            "            xfb_before" + n + " += subgroupAdd(gl_SubgroupInvocationID <= xfb_near ? xfb_w & XFB_VALUE : 0u);\n"
+                            "            xfb_before" +
+                            n +
+                            " += subgroupAdd(gl_SubgroupInvocationID <= xfb_near ? xfb_w & XFB_VALUE : 0u);\n"
                             "            xfb_j = xfb_found ? 0u : xfb_j - gl_SubgroupSize;\n"
                             "        }\n"
                             "        if (subgroupElect()) {\n"
-                            "            xfb_base" + n + " = xfb_before" + n + ";\n"
-                            "            if (xfb_t != 0u) xfb_publish(xfb_t, " + n + "u, XFB_PREFIX, " + total + ");\n"
-                            "            if (xfb_t == xfb_last) xfb_write_totals(" + n + "u, " + total + ", " + std::to_string(emits.budgets[k].capacity) + "u);\n"
+                            "            xfb_base" +
+                            n + " = xfb_before" + n +
+                            ";\n"
+                            "            if (xfb_t != 0u) xfb_publish(xfb_t, " +
+                            n + "u, XFB_PREFIX, " + total +
+                            ");\n"
+                            "            if (xfb_t == xfb_last) xfb_write_totals(" +
+                            n + "u, " + total + ", " + std::to_string(emits.budgets[k].capacity) +
+                            "u);\n"
                             "        }\n";
             }
             main += "    if (gl_SubgroupID == 0u) {\n" + aggregates + "        }\n" + lookBack + "    }\n";
@@ -401,7 +457,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         if (!subgroups) main += "    if (xfb_l == 0u) {\n";
         for (std::size_t k = 0; k < budgets && !subgroups; ++k) {
             std::string n = std::to_string(k);
-            main += "        xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_total" + n + ");\n";
+            main += "        xfb_publish(xfb_t, " + n + "u, xfb_t == 0u ? XFB_PREFIX : XFB_AGGREGATE, xfb_total" + n +
+                    ");\n";
         }
         if (!subgroups) main += "    }\n";
         for (std::size_t k = 0; k < budgets && !subgroups; ++k) {
@@ -412,16 +469,26 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                     "    memoryBarrierShared();\n    barrier();\n"
                     "    while (xfb_walk[0] > 0u) {\n"
                     "        uint xfb_j = xfb_walk[0];\n"
-                    "        if (xfb_l < " + W + "u) xfb_window[xfb_l] = xfb_l < xfb_j ? atomicAdd(xfb_status[(xfb_j - 1u - xfb_l) * " + B + "u + " + n +
+                    "        if (xfb_l < " +
+                    W + "u) xfb_window[xfb_l] = xfb_l < xfb_j ? atomicAdd(xfb_status[(xfb_j - 1u - xfb_l) * " + B +
+                    "u + " + n +
                     "u], 0u) : XFB_PREFIX;\n"
                     "        memoryBarrierShared();\n        barrier();\n"
-                    "        if (xfb_l == 0u) xfb_walk_window(" + n + "u, xfb_j);\n"
+                    "        if (xfb_l == 0u) xfb_walk_window(" +
+                    n +
+                    "u, xfb_j);\n"
                     "        memoryBarrierShared();\n        barrier();\n"
                     "    }\n"
                     "    if (xfb_l == 0u) {\n"
-                    "        xfb_base" + n + " = xfb_walk[1];\n"
-                    "        if (xfb_t != 0u) xfb_publish(xfb_t, " + n + "u, XFB_PREFIX, " + total + ");\n"
-                    "        if (xfb_t == xfb_last) xfb_write_totals(" + n + "u, " + total + ", " + std::to_string(b.capacity) + "u);\n"
+                    "        xfb_base" +
+                    n +
+                    " = xfb_walk[1];\n"
+                    "        if (xfb_t != 0u) xfb_publish(xfb_t, " +
+                    n + "u, XFB_PREFIX, " + total +
+                    ");\n"
+                    "        if (xfb_t == xfb_last) xfb_write_totals(" +
+                    n + "u, " + total + ", " + std::to_string(b.capacity) +
+                    "u);\n"
                     "    }\n";
         }
         // Without subgroups: the inclusive scan of each budget's counts over the tile
@@ -433,55 +500,73 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         main += "    memoryBarrierShared();\n    barrier();\n    if (!xfb_live) return;\n";
         for (std::size_t k = 0; k < budgets; ++k) {
             std::string n = std::to_string(k);
-            main += records(k, "xfb_c" + n, "xfb_base" + n + " + " + (subgroups ? "xfb_s" + n : "xfb_scan" + n + "[xfb_l]") + " - xfb_c" + n);
+            main += records(k, "xfb_c" + n,
+                            "xfb_base" + n + " + " + (subgroups ? "xfb_s" + n : "xfb_scan" + n + "[xfb_l]") +
+                                " - xfb_c" + n);
         }
         main += "}\n";
         std::string spinReads;
         constexpr int kSpinReads = 64;
         for (int r = 0; r < kSpinReads; ++r)
-            spinReads += "            if (word == 0u) word = atomicAdd(xfb_status[(j - 1u - i) * " + B + "u + budget], 0u);\n";
+            spinReads +=
+                "            if (word == 0u) word = atomicAdd(xfb_status[(j - 1u - i) * " + B + "u + budget], 0u);\n";
         // Status word of (tile, budget): 2 bits of state, 30 bits of value, one atomic for both.
-        orderedHeader = "layout(std430, binding = " + std::to_string(result.stateBinding) + ") buffer xfb_state { uint xfb_ticket; uint xfb_status[]; };\n"
-                        "layout(std430, binding = " + std::to_string(result.nextStateBinding) +
+        orderedHeader = "layout(std430, binding = " + std::to_string(result.stateBinding) +
+                        ") buffer xfb_state { uint xfb_ticket; uint xfb_status[]; };\n"
+                        "layout(std430, binding = " +
+                        std::to_string(result.nextStateBinding) +
                         ") writeonly buffer xfb_next_state { uint xfb_next_ticket; uint xfb_next_status[]; };\n"
-                        "layout(std430, binding = " + std::to_string(result.totalsBinding) + ") writeonly buffer xfb_totals { uint xfb_totals_words[]; };\n"
-                        "shared uint xfb_tile;\nshared uint xfb_window[" + W + "];\nshared uint xfb_walk[2];\n";
+                        "layout(std430, binding = " +
+                        std::to_string(result.totalsBinding) +
+                        ") writeonly buffer xfb_totals { uint xfb_totals_words[]; };\n"
+                        "shared uint xfb_tile;\nshared uint xfb_window[" +
+                        W + "];\nshared uint xfb_walk[2];\n";
         for (std::size_t k = 0; k < budgets; ++k)
-            orderedHeader += "shared uint xfb_scan" + std::to_string(k) + "[" + G + "];\nshared uint xfb_base" + std::to_string(k) + ", xfb_total" + std::to_string(k) + ";\n";
-        orderedHeader += "const uint XFB_AGGREGATE = 1u << 30, XFB_PREFIX = 2u << 30, XFB_VALUE = (1u << 30) - 1u;\n"
-                         "void xfb_publish(uint tile, uint budget, uint state, uint value) { atomicExchange(xfb_status[tile * " + B +
-                         "u + budget], state | value); }\n"
-                         // Walks one window of predecessors, nearest first, adding their values up
-                         // to the first inclusive prefix (entries before tile 0 read as prefix 0).
-                         // A word still 0 belongs to a tile that has taken its ticket: it will
-                         // publish, so it is read again until it has. Mesa's llvmpipe ends all loops
-                         // of an invocation after 65535 iterations in all (one shared guard): each
-                         // iteration reads up to kSpinReads times, so that a wait lasts that much longer.
-                         "void xfb_walk_window(uint budget, uint j) {\n"
-                         "    uint sum = xfb_walk[1];\n"
-                         "    for (uint i = 0u; i < " + W + "u; ++i) {\n"
-                         "        uint word = xfb_window[i];\n"
-                         "        while (word == 0u) {\n" + spinReads +
-                         "        }\n"
-                         "        sum += word & XFB_VALUE;\n"
-                         "        if (word >= XFB_PREFIX) {\n"
-                         "            xfb_walk[0] = 0u;\n"
-                         "            xfb_walk[1] = sum;\n"
-                         "            return;\n"
-                         "        }\n"
-                         "    }\n"
-                         "    xfb_walk[0] = j - " + W + "u;\n"
-                         "    xfb_walk[1] = sum;\n"
-                         "}\n"
-                         // The budget's indirect commands and totals (compute/prefix_scan.hpp, kTotalsWords).
-                         "void xfb_write_totals(uint budget, uint requested, uint capacity) {\n"
-                         "    uint written = min(requested, capacity), o = budget * 8u;\n"
-                         "    xfb_totals_words[o] = written;\n    xfb_totals_words[o + 1u] = 1u;\n"
-                         "    xfb_totals_words[o + 2u] = 0u;\n    xfb_totals_words[o + 3u] = 0u;\n"
-                         "    xfb_totals_words[o + 4u] = (written + " + G + "u - 1u) / " + G + "u;\n"
-                         "    xfb_totals_words[o + 5u] = 1u;\n    xfb_totals_words[o + 6u] = 1u;\n"
-                         "    xfb_totals_words[o + 7u] = requested;\n"
-                         "}\n";
+            orderedHeader += "shared uint xfb_scan" + std::to_string(k) + "[" + G + "];\nshared uint xfb_base" +
+                             std::to_string(k) + ", xfb_total" + std::to_string(k) + ";\n";
+        orderedHeader +=
+            "const uint XFB_AGGREGATE = 1u << 30, XFB_PREFIX = 2u << 30, XFB_VALUE = (1u << 30) - 1u;\n"
+            "void xfb_publish(uint tile, uint budget, uint state, uint value) { atomicExchange(xfb_status[tile * " +
+            B +
+            "u + budget], state | value); }\n"
+            // Walks one window of predecessors, nearest first, adding their values up
+            // to the first inclusive prefix (entries before tile 0 read as prefix 0).
+            // A word still 0 belongs to a tile that has taken its ticket: it will
+            // publish, so it is read again until it has. Mesa's llvmpipe ends all loops
+            // of an invocation after 65535 iterations in all (one shared guard): each
+            // iteration reads up to kSpinReads times, so that a wait lasts that much longer.
+            "void xfb_walk_window(uint budget, uint j) {\n"
+            "    uint sum = xfb_walk[1];\n"
+            "    for (uint i = 0u; i < " +
+            W +
+            "u; ++i) {\n"
+            "        uint word = xfb_window[i];\n"
+            "        while (word == 0u) {\n" +
+            spinReads +
+            "        }\n"
+            "        sum += word & XFB_VALUE;\n"
+            "        if (word >= XFB_PREFIX) {\n"
+            "            xfb_walk[0] = 0u;\n"
+            "            xfb_walk[1] = sum;\n"
+            "            return;\n"
+            "        }\n"
+            "    }\n"
+            "    xfb_walk[0] = j - " +
+            W +
+            "u;\n"
+            "    xfb_walk[1] = sum;\n"
+            "}\n"
+            // The budget's indirect commands and totals (compute/prefix_scan.hpp, kTotalsWords).
+            "void xfb_write_totals(uint budget, uint requested, uint capacity) {\n"
+            "    uint written = min(requested, capacity), o = budget * 8u;\n"
+            "    xfb_totals_words[o] = written;\n    xfb_totals_words[o + 1u] = 1u;\n"
+            "    xfb_totals_words[o + 2u] = 0u;\n    xfb_totals_words[o + 3u] = 0u;\n"
+            "    xfb_totals_words[o + 4u] = (written + " +
+            G + "u - 1u) / " + G +
+            "u;\n"
+            "    xfb_totals_words[o + 5u] = 1u;\n    xfb_totals_words[o + 6u] = 1u;\n"
+            "    xfb_totals_words[o + 7u] = requested;\n"
+            "}\n";
     } else {
         main = multiPassPrologue + work + stores;
         for (std::size_t k = 0; k < emits.budgets.size(); ++k)
@@ -489,8 +574,10 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         main += "}\n";
     }
     if (substepDeclared) header += "int xfb_substep;\n";
-    result.source = header + (singlePass ? orderedHeader : writeHeader) + "#line 1\n" + body.out + "\n" + zero.functions + main;
-    if (!emits.empty() && !singlePass) result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + zero.functions + countMain;
+    result.source =
+        header + (singlePass ? orderedHeader : writeHeader) + "#line 1\n" + body.out + "\n" + zero.functions + main;
+    if (!emits.empty() && !singlePass)
+        result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + zero.functions + countMain;
     return result;
 }
 

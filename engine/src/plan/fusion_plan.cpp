@@ -15,8 +15,9 @@ namespace plan {
 namespace {
 
 const std::set<std::string, std::less<>> kPrecision = {"highp", "mediump", "lowp"};
-const std::set<std::string, std::less<>> kStorage = {"const", "uniform", "in", "out", "attribute", "varying", "buffer", "shared",
-                                                     "flat", "smooth", "noperspective", "centroid", "sample", "patch"};
+const std::set<std::string, std::less<>> kStorage = {"const",         "uniform",  "in",     "out",  "attribute",
+                                                     "varying",       "buffer",   "shared", "flat", "smooth",
+                                                     "noperspective", "centroid", "sample", "patch"};
 
 // First token of a global statement past `layout(...)`, precision and invariance qualifiers.
 std::size_t skipLeadingQualifiers(const std::vector<Token>& t, std::size_t k, std::size_t end) {
@@ -53,11 +54,15 @@ void forEachGlobalStatement(const std::vector<Token>& t, F&& visit) {
 }
 
 bool readsOtherElements(const std::string& name) {
-    return name.starts_with("texture") || name.starts_with("texel") || name.starts_with("image") || name.starts_with("atomic") ||
-           name == "interpolateAtCentroid";
+    return name.starts_with("texture") || name.starts_with("texel") || name.starts_with("image") ||
+           name.starts_with("atomic") || name == "interpolateAtCentroid";
 }
 
-ScalarKind kindOf(ComponentType t) { return t == ComponentType::Int32 ? ScalarKind::Int : t == ComponentType::UInt32 ? ScalarKind::UInt : ScalarKind::Float; }
+ScalarKind kindOf(ComponentType t) {
+    return t == ComponentType::Int32    ? ScalarKind::Int
+           : t == ComponentType::UInt32 ? ScalarKind::UInt
+                                        : ScalarKind::Float;
+}
 
 } // namespace
 
@@ -70,35 +75,43 @@ bool declaresSubstepUniform(const std::vector<Token>& t, std::size_t start, std:
 
 std::string substepFeedback(const ShaderInterface& shader, const PassPlan& pass, const CapturePlan& capture,
                             const std::function<std::string(const std::string&)>& inputName,
-                            const std::function<std::string(const std::string&)>& varyingName, const std::string& indent, std::string& refusal) {
+                            const std::function<std::string(const std::string&)>& varyingName,
+                            const std::string& indent, std::string& refusal) {
     std::string out;
     for (const auto& a : pass.attributes) {
-        auto o = std::find_if(pass.outputs.begin(), pass.outputs.end(), [&](const OutputBinding& b) { return b.entry == a.entry; });
+        auto o = std::find_if(pass.outputs.begin(), pass.outputs.end(),
+                              [&](const OutputBinding& b) { return b.entry == a.entry; });
         if (o == pass.outputs.end()) continue; // a per-element constant: never written
         const Declaration* d = shader.findInput(a.input);
         const auto& fields = capture.buffers[std::size_t(o->binding)].fields;
         if (kindOf(a.type) != d->type.kind) {
-            refusal = "input '" + a.input + "' converts " + std::string(componentTypeName(a.type)) + " data to " + d->type.name +
-                      " when it is fetched, so its bytes are not the captured ones";
+            refusal = "input '" + a.input + "' converts " + std::string(componentTypeName(a.type)) + " data to " +
+                      d->type.name + " when it is fetched, so its bytes are not the captured ones";
             return {};
         }
         for (int l = 0; l < a.locationCount; ++l)
             for (int c = 0; c < a.componentsPerLocation; ++c) {
                 int word = a.offset / 4 + l * a.componentsPerLocation + c;
-                auto f = std::find_if(fields.begin(), fields.end(), [&](const BufferField& x) { return word >= x.offset / 4 && word < x.offset / 4 + x.components; });
+                auto f = std::find_if(fields.begin(), fields.end(), [&](const BufferField& x) {
+                    return word >= x.offset / 4 && word < x.offset / 4 + x.components;
+                });
                 if (f == fields.end()) {
-                    refusal = "input '" + a.input + "' reads bytes " + std::to_string(word * 4) + ".." + std::to_string(word * 4 + 3) + " of entry #" +
-                              std::to_string(a.entry) + ", which no captured varying writes: a step reads what the output buffer held before";
+                    refusal = "input '" + a.input + "' reads bytes " + std::to_string(word * 4) + ".." +
+                              std::to_string(word * 4 + 3) + " of entry #" + std::to_string(a.entry) +
+                              ", which no captured varying writes: a step reads what the output buffer held before";
                     return {};
                 }
-                const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f->varying; });
+                const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(),
+                                                         [&](auto& x) { return x.name == f->varying; });
                 // Component `vc` of the flattened varying: array element, matrix column, row.
                 int vc = word - f->offset / 4, rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
-                std::string source = varyingName(v.name) + (v.arraySize > 0 ? "[" + std::to_string(vc / perElement) + "]" : "") +
+                std::string source = varyingName(v.name) +
+                                     (v.arraySize > 0 ? "[" + std::to_string(vc / perElement) + "]" : "") +
                                      (cols > 1 ? "[" + std::to_string((vc % perElement) / rows) + "]" : "") +
                                      (rows > 1 ? "[" + std::to_string(vc % rows) + "]" : "");
                 std::string target = inputName(d->name);
-                if (d->arraySize > 0) target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
+                if (d->arraySize > 0)
+                    target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
                 if (d->type.isMatrix()) target += "[" + std::to_string(l % d->type.columns) + "]";
                 if (d->type.rows > 1) target += "[" + std::to_string(c) + "]";
                 out += indent + target + " = " + source + ";\n"; // planPass matched the kinds
@@ -118,22 +131,26 @@ FusionDecision checkElementLocal(std::string_view vertexSource, const ReadOption
     for (const auto& u : shader.uniforms)
         if (u.type.kind == ScalarKind::Opaque)
             return {false, "line " + std::to_string(u.line) + ": uniform '" + u.name + "' is a " + u.type.name +
-                               ": what an element reads through it may be another element's state, which changes between substeps"};
+                               ": what an element reads through it may be another element's state, which changes "
+                               "between substeps"};
     const auto& t = pre.tokens;
     for (std::size_t i = 0; i + 1 < t.size(); ++i)
         if (t[i].kind == plan::TokenKind::Identifier && t[i + 1].text == "(" && plan::readsOtherElements(t[i].text))
-            return {false, "line " + std::to_string(t[i].line) + ": '" + t[i].text + "()' reads memory that other elements write"};
+            return {false, "line " + std::to_string(t[i].line) + ": '" + t[i].text +
+                               "()' reads memory that other elements write"};
     std::string refusal;
     plan::forEachGlobalStatement(t, [&](std::size_t start, std::size_t end) {
         if (!refusal.empty()) return;
         std::size_t k = plan::skipLeadingQualifiers(t, start, end);
         if (k < end && t[k].text == "buffer") {
-            refusal = "line " + std::to_string(t[k].line) + ": a shader storage buffer is memory that other elements write";
+            refusal =
+                "line " + std::to_string(t[k].line) + ": a shader storage buffer is memory that other elements write";
             return;
         }
         if (end >= t.size() || t[end].text != ";") return; // functions, structs, blocks
         if (k >= end || t[k].text == "precision" || t[k].text.starts_with("gl_")) return;
-        bool mentionsSubstep = std::any_of(t.begin() + long(start), t.begin() + long(end), [](const Token& x) { return x.text == kSubstepUniform; });
+        bool mentionsSubstep = std::any_of(t.begin() + long(start), t.begin() + long(end),
+                                           [](const Token& x) { return x.text == kSubstepUniform; });
         if (mentionsSubstep && !plan::declaresSubstepUniform(t, start, end)) {
             refusal = "line " + std::to_string(t[k].line) + ": the built-in '" + std::string(kSubstepUniform) +
                       "' must be declared alone as `uniform int xfb_substep;`";
@@ -143,13 +160,14 @@ FusionDecision checkElementLocal(std::string_view vertexSource, const ReadOption
         // `type name (` is a prototype; `type name ;`, `= ...` or `[...]` a global variable.
         if (k + 2 < end && t[k + 2].text == "(") return;
         refusal = "line " + std::to_string(t[k + 1].line) + ": global variable '" + t[k + 1].text +
-                      "' would keep its value from one substep to the next; declare it inside main() or make it const";
+                  "' would keep its value from one substep to the next; declare it inside main() or make it const";
     });
     if (!refusal.empty()) return {false, refusal};
     return {true, "element-local: each element reads only its own attributes, constants, uniforms and gl_VertexID"};
 }
 
-FusionDecision checkFusion(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture, bool hasEmittedOutputs) {
+FusionDecision checkFusion(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                           const CapturePlan& capture, bool hasEmittedOutputs) {
     FusionDecision local = checkElementLocal(vertexSource, read);
     if (!local.fused) return local;
     if (hasEmittedOutputs) return {false, "emitted outputs are counted and ordered per step, between passes"};
@@ -161,10 +179,12 @@ FusionDecision checkFusion(std::string_view vertexSource, const ReadOptions& rea
     return {true, "element-local, and every state input is fed by a captured varying: k substeps run in one pass"};
 }
 
-std::string fuseVertexShader(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture, int substeps) {
+std::string fuseVertexShader(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                             const CapturePlan& capture, int substeps) {
     if (substeps < 1) throw Error(ErrorCode::InvalidArgument, "substeps must be >= 1, got " + std::to_string(substeps));
     FusionDecision decision = checkFusion(vertexSource, read, pass, capture);
-    if (!decision.fused) throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
+    if (!decision.fused)
+        throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
     const std::string modern = toGlslEs300(vertexSource);
     const ShaderInterface shader = readShaderInterface(modern, read);
     const plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
@@ -176,8 +196,10 @@ std::string fuseVertexShader(std::string_view vertexSource, const ReadOptions& r
     std::string body;
     int line = 1;
     auto emit = [&](const Token& tok, const std::string& text) {
-        if (tok.line > line) body.append(std::size_t(tok.line - line), '\n'), line = tok.line;
-        else if (!body.empty() && body.back() != '\n') body += ' ';
+        if (tok.line > line)
+            body.append(std::size_t(tok.line - line), '\n'), line = tok.line;
+        else if (!body.empty() && body.back() != '\n')
+            body += ' ';
         body += text;
     };
     const auto& t = pre.tokens;
@@ -195,14 +217,17 @@ std::string fuseVertexShader(std::string_view vertexSource, const ReadOptions& r
         if (k >= end || t[k].text != "in") return;
         for (std::size_t q = start; q <= end; ++q) verbatim.insert(q);
         for (const auto& d : shader.inputs)
-            if (std::any_of(t.begin() + long(start), t.begin() + long(end), [&](const Token& x) { return x.text == d.name; }))
-                afterToken[end] += " " + d.type.name + " " + stateName(d.name) + (d.arraySize > 0 ? "[" + std::to_string(d.arraySize) + "]" : "") + ";";
+            if (std::any_of(t.begin() + long(start), t.begin() + long(end),
+                            [&](const Token& x) { return x.text == d.name; }))
+                afterToken[end] += " " + d.type.name + " " + stateName(d.name) +
+                                   (d.arraySize > 0 ? "[" + std::to_string(d.arraySize) + "]" : "") + ";";
     });
     for (std::size_t i = 0; i < t.size(); ++i) {
         if (skipped.count(i)) continue;
         std::string text = t[i].text;
         bool member = i > 0 && t[i - 1].text == ".";
-        if (!verbatim.count(i) && t[i].kind == plan::TokenKind::Identifier && !member && shader.findInput(text)) text = stateName(text);
+        if (!verbatim.count(i) && t[i].kind == plan::TokenKind::Identifier && !member && shader.findInput(text))
+            text = stateName(text);
         if (text == "main" && i + 1 < t.size() && t[i + 1].text == "(") text = "xfb_user_main";
         emit(t[i], text);
         if (auto it = afterToken.find(i); it != afterToken.end()) body += it->second;

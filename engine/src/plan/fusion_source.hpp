@@ -22,6 +22,7 @@ bool declaresSubstepUniform(const std::vector<Token>& tokens, std::size_t start,
 /// `refusal` when a word a state input reads is written by no captured varying.
 std::string substepFeedback(const ShaderInterface& shader, const PassPlan& pass, const CapturePlan& capture,
                             const std::function<std::string(const std::string&)>& inputName,
-                            const std::function<std::string(const std::string&)>& varyingName, const std::string& indent, std::string& refusal);
+                            const std::function<std::string(const std::string&)>& varyingName,
+                            const std::string& indent, std::string& refusal);
 
 } // namespace xfb::plan

@@ -26,14 +26,18 @@ int versionOf(std::string_view source) {
 
 std::string toGlslEs300(std::string_view source) {
     if (versionOf(source) != 100) return std::string(source);
-    static const std::map<std::string, std::string, std::less<>> renames = {
-        {"attribute", "in"}, {"varying", "out"}, {"texture2D", "texture"}, {"textureCube", "texture"}, {"texture2DLod", "textureLod"}};
+    static const std::map<std::string, std::string, std::less<>> renames = {{"attribute", "in"},
+                                                                            {"varying", "out"},
+                                                                            {"texture2D", "texture"},
+                                                                            {"textureCube", "texture"},
+                                                                            {"texture2DLod", "textureLod"}};
     std::string out = "#version 300 es\nprecision highp float;\n#line 1\n";
     int line = 1;
     for (const auto& logical : plan::splitLogicalLines(source)) {
         for (; line < logical.line; ++line) out += '\n'; // lines folded by continuations or comments
         std::string_view text = logical.text;
-        if (text.find_first_not_of(' ') != std::string_view::npos && text.substr(text.find_first_not_of(' ')).starts_with("#version")) {
+        if (text.find_first_not_of(' ') != std::string_view::npos &&
+            text.substr(text.find_first_not_of(' ')).starts_with("#version")) {
             out += "\n";
             ++line;
             continue;

@@ -43,7 +43,8 @@ std::vector<SourceLine> splitLogicalLines(std::string_view src) {
             }
             continue;
         }
-        if (c == '\\' && (i + 1 < src.size()) && (src[i + 1] == '\n' || (src[i + 1] == '\r' && i + 2 < src.size() && src[i + 2] == '\n'))) {
+        if (c == '\\' && (i + 1 < src.size()) &&
+            (src[i + 1] == '\n' || (src[i + 1] == '\r' && i + 2 < src.size() && src[i + 2] == '\n'))) {
             i += src[i + 1] == '\r' ? 2 : 1;
             ++physical;
             continue;
@@ -70,19 +71,25 @@ std::vector<Token> tokenizeLine(std::string_view s, int line) {
     size_t i = 0;
     while (i < s.size()) {
         char c = s[i];
-        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
         size_t b = i;
         if (isIdentStart(c)) {
             while (i < s.size() && isIdentChar(s[i])) ++i;
             out.push_back({TokenKind::Identifier, std::string(s.substr(b, i - b)), line, int(b)});
-        } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+        } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+                   (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
             bool hex = c == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X');
             if (hex) i += 2;
             while (i < s.size()) {
                 char d = s[i];
                 bool exponentSign = !hex && (d == '+' || d == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E');
-                if (isIdentChar(d) || d == '.' || exponentSign) ++i;
-                else break;
+                if (isIdentChar(d) || d == '.' || exponentSign)
+                    ++i;
+                else
+                    break;
             }
             out.push_back({TokenKind::Number, std::string(s.substr(b, i - b)), line, int(b)});
         } else if (c == '"') {
@@ -94,7 +101,10 @@ std::vector<Token> tokenizeLine(std::string_view s, int line) {
             std::string_view two = s.substr(i, 2);
             bool matched = false;
             for (auto op : twoCharOps)
-                if (two == op) { matched = true; break; }
+                if (two == op) {
+                    matched = true;
+                    break;
+                }
             i += matched ? 2 : 1;
             out.push_back({TokenKind::Punct, std::string(s.substr(b, i - b)), line, int(b)});
         }

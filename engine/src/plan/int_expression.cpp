@@ -27,8 +27,8 @@ public:
 private:
     static int precedence(const std::string& op) {
         static const std::pair<const char*, int> table[] = {
-            {"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4}, {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7}, {">", 7},
-            {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10}};
+            {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7},  {">", 7},
+            {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
         for (auto& [name, p] : table)
             if (op == name) return p;
         return -1;
@@ -88,9 +88,11 @@ private:
         if (op == "+" && !__builtin_add_overflow(a, b, &r)) return r;
         if (op == "-" && !__builtin_sub_overflow(a, b, &r)) return r;
         if (op == "*" && !__builtin_mul_overflow(a, b, &r)) return r;
-        if (op == "+" || op == "-" || op == "*") arithmetic(text(a) + " " + op + " " + text(b) + " overflows 64-bit integers");
+        if (op == "+" || op == "-" || op == "*")
+            arithmetic(text(a) + " " + op + " " + text(b) + " overflows 64-bit integers");
         if (b == 0) arithmetic("division by zero (" + text(a) + " " + op + " 0)");
-        if (a == std::numeric_limits<long long>::min() && b == -1) arithmetic(text(a) + " " + op + " -1 overflows 64-bit integers");
+        if (a == std::numeric_limits<long long>::min() && b == -1)
+            arithmetic(text(a) + " " + op + " -1 overflows 64-bit integers");
         return op == "/" ? a / b : a % b;
     }
 
@@ -110,7 +112,8 @@ private:
             if (t.text == "+") return unary();
             if (t.text == "-") {
                 long long v = unary();
-                if (!skipping_ && v == std::numeric_limits<long long>::min()) arithmetic("-(" + std::to_string(v) + ") overflows 64-bit integers");
+                if (!skipping_ && v == std::numeric_limits<long long>::min())
+                    arithmetic("-(" + std::to_string(v) + ") overflows 64-bit integers");
                 return skipping_ ? 0 : -v;
             }
             if (t.text == "!") return !unary();
@@ -131,7 +134,8 @@ private:
         std::string digits = text;
         bool isUnsigned = !digits.empty() && (digits.back() == 'u' || digits.back() == 'U');
         if (isUnsigned) digits.pop_back();
-        if (digits.empty() || digits[0] == '-' || digits[0] == '+' || digits[0] == ' ') throw Unevaluable{"'" + text + "' is not an integer literal"};
+        if (digits.empty() || digits[0] == '-' || digits[0] == '+' || digits[0] == ' ')
+            throw Unevaluable{"'" + text + "' is not an integer literal"};
         char* end = nullptr;
         errno = 0;
         unsigned long long v = std::strtoull(digits.c_str(), &end, 0);

@@ -21,8 +21,14 @@ struct JsonBuilder {
     using Value = json;
     Value object() { return json::object(); }
     Value array() { return json::array(); }
-    template<class T> void set(Value& o, const char* key, T&& v) { o[key] = std::forward<T>(v); }
-    template<class T> void push(Value& a, T&& v) { a.push_back(std::forward<T>(v)); }
+    template<class T>
+    void set(Value& o, const char* key, T&& v) {
+        o[key] = std::forward<T>(v);
+    }
+    template<class T>
+    void push(Value& a, T&& v) {
+        a.push_back(std::forward<T>(v));
+    }
 };
 } // namespace
 
@@ -50,7 +56,10 @@ json toJson(std::span<const DrawDesc> parts, const SessionPlan& session) {
         part["first_byte"] = r.firstByte;
         list.push_back(part);
     }
-    return {{"first_record", session.firstRecord}, {"end_record", session.endRecord}, {"end_bytes", session.endBytes}, {"parts", list}};
+    return {{"first_record", session.firstRecord},
+            {"end_record", session.endRecord},
+            {"end_bytes", session.endBytes},
+            {"parts", list}};
 }
 
 } // namespace xfb

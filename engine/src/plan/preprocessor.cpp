@@ -35,8 +35,8 @@ int directiveNumber(const Token& t, int line, const std::string& directive) {
     if (!digits) directiveError(line, directive + " needs a decimal number, got '" + s + "'");
     std::size_t first = std::min(s.find_first_not_of('0'), s.size() - 1);
     if (s.size() - first > 10 || std::stoll(s.substr(first)) > INT_MAX)
-        throw Error(ErrorCode::ConstantExpression, "line " + std::to_string(line) + ": " + directive + " " + s + " is out of range 0.." +
-                                                       std::to_string(INT_MAX));
+        throw Error(ErrorCode::ConstantExpression, "line " + std::to_string(line) + ": " + directive + " " + s +
+                                                       " is out of range 0.." + std::to_string(INT_MAX));
     return std::stoi(s.substr(first));
 }
 
@@ -48,15 +48,18 @@ public:
 
     PreprocessedSource run(std::string_view source) {
         if (source.size() > limits::maxSourceBytes)
-            throw Error(ErrorCode::SourceTooLarge, "the shader source has " + std::to_string(source.size()) + " bytes; the reader accepts at most " +
+            throw Error(ErrorCode::SourceTooLarge, "the shader source has " + std::to_string(source.size()) +
+                                                       " bytes; the reader accepts at most " +
                                                        std::to_string(limits::maxSourceBytes) + " (xfb/limits.hpp)");
         auto lines = splitLogicalLines(source);
         bool sawVersion = false;
         for (auto& [text, physical] : lines) {
             const long long numbered = physical + lineDelta_; // as numbered by #line
             if (numbered > INT_MAX && text.find_first_not_of(' ') != std::string::npos)
-                throw Error(ErrorCode::ConstantExpression, "line " + std::to_string(physical) + ": #line numbers this line " + std::to_string(numbered) +
-                                                               ", past " + std::to_string(INT_MAX) + "; use a smaller #line");
+                throw Error(ErrorCode::ConstantExpression, "line " + std::to_string(physical) +
+                                                               ": #line numbers this line " + std::to_string(numbered) +
+                                                               ", past " + std::to_string(INT_MAX) +
+                                                               "; use a smaller #line");
             const int line = int(std::min<long long>(numbered, INT_MAX)); // blank lines past INT_MAX are harmless
             auto tokens = tokenizeLine(text, line);
             if (tokens.empty()) continue;
@@ -82,7 +85,8 @@ private:
         if (name == "if" || name == "ifdef" || name == "ifndef") {
             bool parent = active();
             if (stack_.size() >= std::size_t(limits::maxNestingDepth))
-                throw Error(ErrorCode::NestingDepth, "line " + std::to_string(line) + ": #if blocks nested deeper than " +
+                throw Error(ErrorCode::NestingDepth, "line " + std::to_string(line) +
+                                                         ": #if blocks nested deeper than " +
                                                          std::to_string(limits::maxNestingDepth) + " levels");
             bool cond = parent ? condition(name, t, line) : false;
             stack_.push_back({parent, cond, cond, false, line});
@@ -104,14 +108,18 @@ private:
         } else if (!active()) {
             return; // other directives in inactive regions are ignored
         } else if (name == "version") {
-            if (sawVersion || sawCode_) directiveError(line, "#version must be the first line of the shader and appear once");
-            if (t.size() < 3 || t[2].kind != TokenKind::Number) directiveError(line, "#version needs a number, e.g. #version 300 es");
+            if (sawVersion || sawCode_)
+                directiveError(line, "#version must be the first line of the shader and appear once");
+            if (t.size() < 3 || t[2].kind != TokenKind::Number)
+                directiveError(line, "#version needs a number, e.g. #version 300 es");
             sawVersion = true;
             out_.version = directiveNumber(t[2], line, "#version");
             out_.es = out_.version == 100 || (t.size() > 3 && t[3].text == "es");
             macros_["__VERSION__"] = Macro{{{TokenKind::Number, t[2].text, line}}, false};
-            if (out_.es) macros_["GL_ES"] = Macro{{{TokenKind::Number, "1", line}}, false};
-            else macros_.erase("GL_ES");
+            if (out_.es)
+                macros_["GL_ES"] = Macro{{{TokenKind::Number, "1", line}}, false};
+            else
+                macros_.erase("GL_ES");
         } else if (name == "define") {
             if (t.size() < 3 || t[2].kind != TokenKind::Identifier) directiveError(line, "#define needs a macro name");
             Macro m;
@@ -149,7 +157,8 @@ private:
 
     bool condition(const std::string& kind, const std::vector<Token>& t, int line) {
         if (kind == "ifdef" || kind == "ifndef") {
-            if (t.size() != 3 || t[2].kind != TokenKind::Identifier) directiveError(line, "#" + kind + " needs exactly one macro name");
+            if (t.size() != 3 || t[2].kind != TokenKind::Identifier)
+                directiveError(line, "#" + kind + " needs exactly one macro name");
             bool defined = macros_.count(t[2].text) > 0;
             return kind == "ifdef" ? defined : !defined;
         }
@@ -160,10 +169,12 @@ private:
                 size_t j = i + 1;
                 bool paren = j < t.size() && t[j].text == "(";
                 if (paren) ++j;
-                if (j >= t.size() || t[j].kind != TokenKind::Identifier) directiveError(line, "'defined' needs a macro name");
+                if (j >= t.size() || t[j].kind != TokenKind::Identifier)
+                    directiveError(line, "'defined' needs a macro name");
                 replaced.push_back({TokenKind::Number, macros_.count(t[j].text) ? "1" : "0", line});
                 if (paren) {
-                    if (j + 1 >= t.size() || t[j + 1].text != ")") directiveError(line, "missing ')' after defined(" + t[j].text);
+                    if (j + 1 >= t.size() || t[j + 1].text != ")")
+                        directiveError(line, "missing ')' after defined(" + t[j].text);
                     ++j;
                 }
                 i = j;
@@ -175,12 +186,13 @@ private:
         expandInto(replaced, expanded, 0, 0);
         try {
             return evaluateIntExpression(expanded, [&](const std::string& id) -> std::optional<long long> {
-                if (id == "__LINE__") return line;
-                auto it = macros_.find(id);
-                if (it != macros_.end() && it->second.functionLike)
-                    throw Unevaluable{"function-like macro '" + id + "' is not evaluated by the declaration reader"};
-                return std::nullopt;
-            }) != 0;
+                       if (id == "__LINE__") return line;
+                       auto it = macros_.find(id);
+                       if (it != macros_.end() && it->second.functionLike)
+                           throw Unevaluable{"function-like macro '" + id +
+                                             "' is not evaluated by the declaration reader"};
+                       return std::nullopt;
+                   }) != 0;
         } catch (const ExpressionError& e) {
             throw Error(e.code, "line " + std::to_string(line) + ": #" + kind + " condition: " + e.reason);
         } catch (const Unevaluable& u) {
@@ -196,9 +208,11 @@ private:
     void expandInto(std::span<const Token> in, std::vector<Token>& out, int line, int depth) {
         for (const Token& tok : in) {
             if (++visited_ > limits::maxTokens)
-                throw Error(ErrorCode::ExpansionLimit, "line " + std::to_string(line ? line : tok.line) + ": macro expansion produces more than " +
-                                                           std::to_string(limits::maxTokens) + " tokens (xfb/limits.hpp); a macro that uses another "
-                                                           "twice doubles the output at every level: use fewer levels or a const");
+                throw Error(ErrorCode::ExpansionLimit,
+                            "line " + std::to_string(line ? line : tok.line) + ": macro expansion produces more than " +
+                                std::to_string(limits::maxTokens) +
+                                " tokens (xfb/limits.hpp); a macro that uses another "
+                                "twice doubles the output at every level: use fewer levels or a const");
             auto it = tok.kind == TokenKind::Identifier ? macros_.find(tok.text) : macros_.end();
             if (it == macros_.end() || it->second.functionLike || it->second.expanding) {
                 out.push_back(tok);
@@ -206,8 +220,9 @@ private:
                 continue;
             }
             if (depth >= limits::maxNestingDepth)
-                throw Error(ErrorCode::NestingDepth, "line " + std::to_string(line ? line : tok.line) + ": macros expand macros deeper than " +
-                                                         std::to_string(limits::maxNestingDepth) + " levels (at '" + tok.text + "')");
+                throw Error(ErrorCode::NestingDepth,
+                            "line " + std::to_string(line ? line : tok.line) + ": macros expand macros deeper than " +
+                                std::to_string(limits::maxNestingDepth) + " levels (at '" + tok.text + "')");
             Macro& m = it->second;
             m.expanding = true;
             expandInto(m.body, out, line ? line : tok.line, depth + 1);

@@ -13,7 +13,7 @@ namespace xfb::plan {
 struct PreprocessedSource {
     int version = 100;
     bool es = true;
-    std::vector<Token> tokens; // active code only, object-like macros expanded
+    std::vector<Token> tokens;               // active code only, object-like macros expanded
     std::vector<std::string> functionMacros; // names of function-like macros (not expanded)
     /// Active directives a translation must re-emit for `tokens` to compile: #extension and the
     /// #define/#undef of function-like macros, as written, in order.

@@ -12,13 +12,13 @@ namespace {
 // Primitives formed by one run of n vertices.
 std::int64_t primitivesOf(DrawMode m, std::int64_t n) {
     switch (m) {
-    case DrawMode::Points: return n;
-    case DrawMode::Lines: return n / 2;
-    case DrawMode::LineStrip: return n >= 2 ? n - 1 : 0;
-    case DrawMode::LineLoop: return n >= 2 ? n : 0;
-    case DrawMode::Triangles: return n / 3;
-    case DrawMode::TriangleStrip:
-    case DrawMode::TriangleFan: return n >= 3 ? n - 2 : 0;
+        case DrawMode::Points: return n;
+        case DrawMode::Lines: return n / 2;
+        case DrawMode::LineStrip: return n >= 2 ? n - 1 : 0;
+        case DrawMode::LineLoop: return n >= 2 ? n : 0;
+        case DrawMode::Triangles: return n / 3;
+        case DrawMode::TriangleStrip:
+        case DrawMode::TriangleFan: return n >= 3 ? n - 2 : 0;
     }
     return 0;
 }
@@ -32,17 +32,18 @@ void checkDrawMode(DrawMode m, std::string_view what) {
     if (std::size_t(m) < std::size(drawModeNames)) return;
     std::string modes;
     for (auto name : drawModeNames) modes += (modes.empty() ? "" : ", ") + std::string(name);
-    throw Error(ErrorCode::InvalidArgument, std::string(what) + ": draw mode " + std::to_string(int(m)) + " is not a DrawMode; use one of " + modes);
+    throw Error(ErrorCode::InvalidArgument, std::string(what) + ": draw mode " + std::to_string(int(m)) +
+                                                " is not a DrawMode; use one of " + modes);
 }
 
 DrawMode capturedPrimitive(DrawMode m) {
     checkDrawMode(m, "capturedPrimitive");
     switch (m) {
-    case DrawMode::Points: return DrawMode::Points;
-    case DrawMode::Lines:
-    case DrawMode::LineStrip:
-    case DrawMode::LineLoop: return DrawMode::Lines;
-    default: return DrawMode::Triangles;
+        case DrawMode::Points: return DrawMode::Points;
+        case DrawMode::Lines:
+        case DrawMode::LineStrip:
+        case DrawMode::LineLoop: return DrawMode::Lines;
+        default: return DrawMode::Triangles;
     }
 }
 
@@ -51,7 +52,9 @@ CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture) {
     CaptureCount c;
     c.primitive = capturedPrimitive(draw.mode);
     if (draw.indices.empty()) {
-        if (draw.vertexCount < 0) throw Error(ErrorCode::InvalidArgument, "vertex count must be >= 0, got " + std::to_string(draw.vertexCount));
+        if (draw.vertexCount < 0)
+            throw Error(ErrorCode::InvalidArgument,
+                        "vertex count must be >= 0, got " + std::to_string(draw.vertexCount));
         c.primitives = primitivesOf(draw.mode, draw.vertexCount);
     } else {
         std::int64_t run = 0; // restart indices end a run; strips and fans start again after them
@@ -68,10 +71,12 @@ CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture) {
     const int perPrimitive = c.primitive == DrawMode::Points ? 1 : c.primitive == DrawMode::Lines ? 2 : 3;
     // Checked: a vertex count near INT64_MAX must not wrap into a small, wrong capacity.
     auto tooLarge = [&](const std::string& what) {
-        throw Error(ErrorCode::BufferTooLarge, std::to_string(c.primitives) + " " + std::string(drawModeName(c.primitive)) + " capture " + what +
+        throw Error(ErrorCode::BufferTooLarge, std::to_string(c.primitives) + " " +
+                                                   std::string(drawModeName(c.primitive)) + " capture " + what +
                                                    ", which overflows 64 bits; draw fewer vertices per call");
     };
-    if (__builtin_mul_overflow(c.primitives, std::int64_t(perPrimitive), &c.records)) tooLarge("more than 2^63 records");
+    if (__builtin_mul_overflow(c.primitives, std::int64_t(perPrimitive), &c.records))
+        tooLarge("more than 2^63 records");
     for (const auto& b : capture.buffers) {
         std::uint64_t bytes = 0;
         if (__builtin_mul_overflow(std::uint64_t(c.records), std::uint64_t(b.stride), &bytes))
@@ -93,19 +98,27 @@ std::vector<std::uint32_t> expandPrimitives(const DrawDesc& draw) {
             for (auto i : at) out.push_back(run[i]);
         };
         switch (draw.mode) {
-        case DrawMode::Points: out.insert(out.end(), run.begin(), run.end()); break;
-        case DrawMode::Lines: for (std::size_t i = 0; i + 1 < n; i += 2) emit({i, i + 1}); break;
-        case DrawMode::LineStrip: for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1}); break;
-        case DrawMode::LineLoop:
-            if (n < 2) break;
-            for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1});
-            emit({n - 1, 0});
-            break;
-        case DrawMode::Triangles: for (std::size_t i = 0; i + 2 < n; i += 3) emit({i, i + 1, i + 2}); break;
-        case DrawMode::TriangleStrip:
-            for (std::size_t i = 0; i + 2 < n; ++i) emit({i + (i & 1), i + 1 - (i & 1), i + 2});
-            break;
-        case DrawMode::TriangleFan: for (std::size_t i = 0; i + 2 < n; ++i) emit({0, i + 1, i + 2}); break;
+            case DrawMode::Points: out.insert(out.end(), run.begin(), run.end()); break;
+            case DrawMode::Lines:
+                for (std::size_t i = 0; i + 1 < n; i += 2) emit({i, i + 1});
+                break;
+            case DrawMode::LineStrip:
+                for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1});
+                break;
+            case DrawMode::LineLoop:
+                if (n < 2) break;
+                for (std::size_t i = 0; i + 1 < n; ++i) emit({i, i + 1});
+                emit({n - 1, 0});
+                break;
+            case DrawMode::Triangles:
+                for (std::size_t i = 0; i + 2 < n; i += 3) emit({i, i + 1, i + 2});
+                break;
+            case DrawMode::TriangleStrip:
+                for (std::size_t i = 0; i + 2 < n; ++i) emit({i + (i & 1), i + 1 - (i & 1), i + 2});
+                break;
+            case DrawMode::TriangleFan:
+                for (std::size_t i = 0; i + 2 < n; ++i) emit({0, i + 1, i + 2});
+                break;
         }
         run.clear();
     };
@@ -113,8 +126,10 @@ std::vector<std::uint32_t> expandPrimitives(const DrawDesc& draw) {
         for (std::int64_t i = 0; i < draw.vertexCount; ++i) run.push_back(std::uint32_t(i));
     } else {
         for (std::uint32_t i : draw.indices) {
-            if (draw.restartIndex && i == *draw.restartIndex) flush();
-            else run.push_back(i);
+            if (draw.restartIndex && i == *draw.restartIndex)
+                flush();
+            else
+                run.push_back(i);
         }
     }
     flush();
@@ -125,12 +140,13 @@ void checkCaptureCapacity(const CaptureCount& count, std::span<const std::uint64
     for (std::size_t i = 0; i < count.bytes.size() && i < bufferBytes.size(); ++i) {
         if (bufferBytes[i] >= count.bytes[i]) continue;
         std::uint64_t stride = count.records ? count.bytes[i] / std::uint64_t(count.records) : 0;
-        throw Error(ErrorCode::Capacity, "output buffer " + std::to_string(i) + " holds " + std::to_string(bufferBytes[i]) + " bytes (" +
-                                             std::to_string(stride ? bufferBytes[i] / stride : 0) + " records) but the draw writes " +
-                                             std::to_string(count.records) + " records of " + std::to_string(stride) + " bytes = " +
-                                             std::to_string(count.bytes[i]) + " bytes (" + std::to_string(count.primitives) + " " +
-                                             std::string(drawModeName(count.primitive)) + "); allocate at least " +
-                                             std::to_string(count.bytes[i]) + " bytes. Nothing was drawn");
+        throw Error(ErrorCode::Capacity,
+                    "output buffer " + std::to_string(i) + " holds " + std::to_string(bufferBytes[i]) + " bytes (" +
+                        std::to_string(stride ? bufferBytes[i] / stride : 0) + " records) but the draw writes " +
+                        std::to_string(count.records) + " records of " + std::to_string(stride) +
+                        " bytes = " + std::to_string(count.bytes[i]) + " bytes (" + std::to_string(count.primitives) +
+                        " " + std::string(drawModeName(count.primitive)) + "); allocate at least " +
+                        std::to_string(count.bytes[i]) + " bytes. Nothing was drawn");
     }
 }
 

@@ -19,27 +19,32 @@ std::optional<GlslType> builtinType(std::string_view name) {
     if (n == "uint") return make(ScalarKind::UInt, 1, 1);
     if (n == "bool") return make(ScalarKind::Bool, 1, 1);
     if (n == "double") return make(ScalarKind::Double, 1, 1);
-    if (n.size() == 4 && n.compare(0, 3, "vec") == 0 && n[3] >= '2' && n[3] <= '4') return make(ScalarKind::Float, 1, n[3] - '0');
+    if (n.size() == 4 && n.compare(0, 3, "vec") == 0 && n[3] >= '2' && n[3] <= '4')
+        return make(ScalarKind::Float, 1, n[3] - '0');
     if (n.size() == 5 && n[1] == 'v' && n.compare(1, 3, "vec") == 0 && n[4] >= '2' && n[4] <= '4') {
         int size = n[4] - '0';
         switch (n[0]) {
-        case 'i': return make(ScalarKind::Int, 1, size);
-        case 'u': return make(ScalarKind::UInt, 1, size);
-        case 'b': return make(ScalarKind::Bool, 1, size);
-        case 'd': return make(ScalarKind::Double, 1, size);
-        default: break;
+            case 'i': return make(ScalarKind::Int, 1, size);
+            case 'u': return make(ScalarKind::UInt, 1, size);
+            case 'b': return make(ScalarKind::Bool, 1, size);
+            case 'd': return make(ScalarKind::Double, 1, size);
+            default: break;
         }
     }
     // matN, matNxM, dmatN, dmatNxM
     std::string_view m = name;
     ScalarKind kind = ScalarKind::Float;
-    if (m.starts_with("dmat")) { kind = ScalarKind::Double; m.remove_prefix(1); }
+    if (m.starts_with("dmat")) {
+        kind = ScalarKind::Double;
+        m.remove_prefix(1);
+    }
     if (m.starts_with("mat") && (m.size() == 4 || (m.size() == 6 && m[4] == 'x'))) {
         int cols = m[3] - '0';
         int rows = m.size() == 6 ? m[5] - '0' : cols;
         if (cols >= 2 && cols <= 4 && rows >= 2 && rows <= 4) return make(kind, cols, rows);
     }
-    static const std::set<std::string, std::less<>> opaquePrefixes = {"sampler", "isampler", "usampler", "image", "iimage", "uimage", "atomic_uint"};
+    static const std::set<std::string, std::less<>> opaquePrefixes = {"sampler", "isampler", "usampler",   "image",
+                                                                      "iimage",  "uimage",   "atomic_uint"};
     for (auto& p : opaquePrefixes)
         if (name.starts_with(p)) return make(ScalarKind::Opaque, 1, 1);
     return std::nullopt;
@@ -58,8 +63,8 @@ using plan::Token;
 using plan::TokenKind;
 
 const std::set<std::string, std::less<>> kInterpolationAndPrecision = {
-    "flat", "smooth", "noperspective", "centroid", "sample", "patch", "invariant", "precise",
-    "highp", "mediump", "lowp", "coherent", "volatile", "restrict", "readonly", "writeonly"};
+    "flat",  "smooth",  "noperspective", "centroid", "sample",   "patch",    "invariant", "precise",
+    "highp", "mediump", "lowp",          "coherent", "volatile", "restrict", "readonly",  "writeonly"};
 
 [[noreturn]] void syntaxError(int line, const std::string& what) {
     throw Error(ErrorCode::ShaderSyntax, "line " + std::to_string(line) + ": " + what);
@@ -77,7 +82,8 @@ struct ReaderState {
 
 class DeclarationReader {
 public:
-    DeclarationReader(ReaderState& state, std::span<const Token> tokens, int depth) : state_(state), tokens_(tokens), depth_(depth) {
+    DeclarationReader(ReaderState& state, std::span<const Token> tokens, int depth)
+        : state_(state), tokens_(tokens), depth_(depth) {
         result_.version = state.src.version;
         result_.es = state.src.es;
         if (depth_ > limits::maxNestingDepth)
@@ -127,9 +133,11 @@ private:
             statement.clear();
             return close;
         }
-        auto structPos = std::find_if(statement.begin(), statement.end(), [](const Token& x) { return x.text == "struct"; });
+        auto structPos =
+            std::find_if(statement.begin(), statement.end(), [](const Token& x) { return x.text == "struct"; });
         if (structPos != statement.end()) {
-            if (structPos + 1 == statement.end()) syntaxError(structPos->line, "anonymous structs are not supported; name the struct");
+            if (structPos + 1 == statement.end())
+                syntaxError(structPos->line, "anonymous structs are not supported; name the struct");
             StructDefinition def{(structPos + 1)->text, {}};
             DeclarationReader inner(state_, t.subspan(open + 1, close - open - 1), depth_ + 1);
             inner.memberMode_ = true;
@@ -154,8 +162,10 @@ private:
         int depth = 0;
         for (size_t i = open; i < t.size(); ++i) {
             if (t[i].kind != TokenKind::Punct) continue;
-            if (t[i].text == "{") ++depth;
-            else if (t[i].text == "}" && --depth == 0) return i;
+            if (t[i].text == "{")
+                ++depth;
+            else if (t[i].text == "}" && --depth == 0)
+                return i;
         }
         syntaxError(t[open].line, "'{' without a matching '}'");
     }
@@ -165,7 +175,8 @@ private:
         try {
             return plan::evaluateIntExpression(expr, [&](const std::string& id) -> std::optional<long long> {
                 if (state_.functionMacros.count(id))
-                    throw plan::Unevaluable{"function-like macro '" + id + "' is not expanded by the declaration reader"};
+                    throw plan::Unevaluable{"function-like macro '" + id +
+                                            "' is not expanded by the declaration reader"};
                 auto it = state_.consts.find(id);
                 if (it != state_.consts.end()) return it->second;
                 return std::nullopt;
@@ -173,8 +184,9 @@ private:
         } catch (const plan::ExpressionError& e) {
             syntaxLimit(e.code, line, what + ": " + e.reason);
         } catch (const plan::Unevaluable& u) {
-            throw Error(ErrorCode::PreprocessorUnevaluable, "line " + std::to_string(line) + ": cannot evaluate " + what + ": " + u.reason +
-                                                                ". Use an integer literal, a #define, or a global const int.");
+            throw Error(ErrorCode::PreprocessorUnevaluable,
+                        "line " + std::to_string(line) + ": cannot evaluate " + what + ": " + u.reason +
+                            ". Use an integer literal, a #define, or a global const int.");
         }
     }
 
@@ -200,10 +212,12 @@ private:
             }
             if (e > b && s[b].text == "location") {
                 if (e < b + 3 || s[b + 1].text != "=") syntaxError(s[b].line, "layout(location) needs '= N'");
-                long long v = constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line, "layout(location)");
+                long long v = constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line,
+                                       "layout(location)");
                 if (v < 0 || v > limits::maxArraySize)
-                    syntaxLimit(ErrorCode::ConstantExpression, s[b].line, "layout(location = " + std::to_string(v) + ") is out of range 0.." +
-                                                                          std::to_string(limits::maxArraySize));
+                    syntaxLimit(ErrorCode::ConstantExpression, s[b].line,
+                                "layout(location = " + std::to_string(v) + ") is out of range 0.." +
+                                    std::to_string(limits::maxArraySize));
                 location = int(v);
             }
             b = e + 1;
@@ -220,37 +234,52 @@ private:
         size_t i = 0;
         while (i < s.size()) {
             const std::string& w = s[i].text;
-            if (w == "layout") { layoutQualifier(s, i, location); continue; }
-            if (w == "in" || w == "attribute") storage = StorageQualifier::In;
-            else if (w == "out" || w == "varying") storage = StorageQualifier::Out;
-            else if (w == "uniform") storage = StorageQualifier::Uniform;
-            else if (w == "const") isConst = true;
-            else if (w == "buffer" || w == "shared") isBuffer = true;
-            else if (kInterpolationAndPrecision.count(w)) qualifiers.push_back(w);
-            else break;
+            if (w == "layout") {
+                layoutQualifier(s, i, location);
+                continue;
+            }
+            if (w == "in" || w == "attribute")
+                storage = StorageQualifier::In;
+            else if (w == "out" || w == "varying")
+                storage = StorageQualifier::Out;
+            else if (w == "uniform")
+                storage = StorageQualifier::Uniform;
+            else if (w == "const")
+                isConst = true;
+            else if (w == "buffer" || w == "shared")
+                isBuffer = true;
+            else if (kInterpolationAndPrecision.count(w))
+                qualifiers.push_back(w);
+            else
+                break;
             ++i;
         }
-        if (i >= s.size()) return; // e.g. `layout(...) in;` defaults: nothing declared
+        if (i >= s.size()) return;                       // e.g. `layout(...) in;` defaults: nothing declared
         if (memberMode_) storage = StorageQualifier::In; // struct members are collected as inputs
         // `invariant gl_Position;` re-declares a builtin; no type follows.
         if (s[i].text.starts_with("gl_")) return;
-        if (s.size() > i + 1 && s[i + 1].text == "(") return;           // constructor call or prototype without storage
-        if (std::any_of(s.begin() + long(i), s.end(), [](const Token& x) { return x.text == "("; }) &&
-            !storage && !isConst)
+        if (s.size() > i + 1 && s[i + 1].text == "(") return; // constructor call or prototype without storage
+        if (std::any_of(s.begin() + long(i), s.end(), [](const Token& x) { return x.text == "("; }) && !storage &&
+            !isConst)
             return; // function prototype such as `vec3 f(vec3 x);`
         if (s[i].kind != TokenKind::Identifier) syntaxError(s[i].line, "expected a type, found '" + s[i].text + "'");
 
         GlslType type;
-        if (auto b = builtinType(s[i].text)) type = *b;
-        else if (state_.structs.count(s[i].text)) type = GlslType{s[i].text, ScalarKind::Struct, 1, structComponents(s[i].text)};
-        else if (storage || memberMode_) syntaxError(s[i].line, "unknown type '" + s[i].text + "'");
-        else return; // a global of a type we do not know (not an interface variable): irrelevant here
+        if (auto b = builtinType(s[i].text))
+            type = *b;
+        else if (state_.structs.count(s[i].text))
+            type = GlslType{s[i].text, ScalarKind::Struct, 1, structComponents(s[i].text)};
+        else if (storage || memberMode_)
+            syntaxError(s[i].line, "unknown type '" + s[i].text + "'");
+        else
+            return; // a global of a type we do not know (not an interface variable): irrelevant here
         ++i;
         int typeArray = arraySuffix(s, i, s[i - 1].line);
 
         // Declarators: name [array] [= init], separated by top-level commas.
         while (i < s.size()) {
-            if (s[i].kind != TokenKind::Identifier) syntaxError(s[i].line, "expected a variable name, found '" + s[i].text + "'");
+            if (s[i].kind != TokenKind::Identifier)
+                syntaxError(s[i].line, "expected a variable name, found '" + s[i].text + "'");
             Declaration d;
             d.name = s[i].text;
             d.line = s[i].line;
@@ -263,9 +292,11 @@ private:
             // Sizes are checked one by one (arraySuffix); their product with the type's too, so
             // components() and bytes never overflow further down.
             if ((long long)d.type.components() * d.elementCount() > limits::maxDeclarationComponents)
-                syntaxLimit(ErrorCode::ArraySize, d.line, "'" + d.name + "' (" + d.type.name + (d.arraySize ? "[" + std::to_string(d.arraySize) + "]" : "") +
-                                                              ") has " + std::to_string((long long)d.type.components() * d.elementCount()) +
-                                                              " components; at most " + std::to_string(limits::maxDeclarationComponents) + " are accepted");
+                syntaxLimit(
+                    ErrorCode::ArraySize, d.line,
+                    "'" + d.name + "' (" + d.type.name + (d.arraySize ? "[" + std::to_string(d.arraySize) + "]" : "") +
+                        ") has " + std::to_string((long long)d.type.components() * d.elementCount()) +
+                        " components; at most " + std::to_string(limits::maxDeclarationComponents) + " are accepted");
             size_t initStart = 0, initEnd = 0;
             if (i < s.size() && s[i].text == "=") {
                 initStart = ++i;
@@ -282,21 +313,25 @@ private:
                 ++i;
                 if (i >= s.size()) syntaxError(s[i - 1].line, "a declaration ends with ','");
             }
-            if (isConst && !storage && (type.kind == ScalarKind::Int || type.kind == ScalarKind::UInt) && d.arraySize == 0 && initEnd > initStart) {
+            if (isConst && !storage && (type.kind == ScalarKind::Int || type.kind == ScalarKind::UInt) &&
+                d.arraySize == 0 && initEnd > initStart) {
                 try {
-                    state_.consts[d.name] = constant(std::vector<Token>(s.begin() + long(initStart), s.begin() + long(initEnd)), d.line, "const");
+                    state_.consts[d.name] = constant(
+                        std::vector<Token>(s.begin() + long(initStart), s.begin() + long(initEnd)), d.line, "const");
                 } catch (const Error&) {
                     // A const the reader cannot fold is fine unless an array size uses it.
                 }
             }
             if (isBuffer || !storage) continue;
             if (++state_.declarations > limits::maxDeclarations)
-                syntaxLimit(ErrorCode::TooManyDeclarations, d.line, "more than " + std::to_string(limits::maxDeclarations) +
-                                                                        " in/out/uniform declarations (struct members included); the reader stops at '" +
-                                                                        d.name + "'");
+                syntaxLimit(ErrorCode::TooManyDeclarations, d.line,
+                            "more than " + std::to_string(limits::maxDeclarations) +
+                                " in/out/uniform declarations (struct members included); the reader stops at '" +
+                                d.name + "'");
             d.storage = *storage;
-            auto& list = *storage == StorageQualifier::In ? result_.inputs
-                       : *storage == StorageQualifier::Out ? result_.outputs : result_.uniforms;
+            auto& list = *storage == StorageQualifier::In    ? result_.inputs
+                         : *storage == StorageQualifier::Out ? result_.outputs
+                                                             : result_.uniforms;
             list.push_back(std::move(d));
         }
     }
@@ -317,9 +352,12 @@ private:
         long long n = constant(expr, line, "array size");
         if (n <= 0) syntaxError(line, "array size must be > 0, got " + std::to_string(n));
         if (n > limits::maxArraySize)
-            syntaxLimit(ErrorCode::ArraySize, line, "array size " + std::to_string(n) + " is over the limit of " + std::to_string(limits::maxArraySize) +
-                                                        " elements (xfb/limits.hpp; no GL implementation accepts such an array in a vertex shader)");
-        if (i < s.size() && s[i].text == "[") syntaxError(line, "arrays of arrays are not supported in interface declarations");
+            syntaxLimit(
+                ErrorCode::ArraySize, line,
+                "array size " + std::to_string(n) + " is over the limit of " + std::to_string(limits::maxArraySize) +
+                    " elements (xfb/limits.hpp; no GL implementation accepts such an array in a vertex shader)");
+        if (i < s.size() && s[i].text == "[")
+            syntaxError(line, "arrays of arrays are not supported in interface declarations");
         return int(n);
     }
 
@@ -330,8 +368,8 @@ private:
         for (auto& m : def.members) n += m.components();
         if (n > limits::maxDeclarationComponents)
             syntaxLimit(ErrorCode::ArraySize, def.members.empty() ? 0 : def.members[0].line,
-                        "struct " + name + " has " + std::to_string(n) + " components; at most " + std::to_string(limits::maxDeclarationComponents) +
-                            " are accepted");
+                        "struct " + name + " has " + std::to_string(n) + " components; at most " +
+                            std::to_string(limits::maxDeclarationComponents) + " are accepted");
         return int(n);
     }
 

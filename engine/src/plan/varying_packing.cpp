@@ -27,8 +27,10 @@ int sortOrder(const VaryingShape& v) {
 int packedColumns(const VaryingShape& v) { return v.rows == 2 && v.columns == 2 ? 4 : std::clamp(v.columns, 1, 4); }
 
 // Rows a value of `type` takes, its members flattened (memoised per struct: nesting must not multiply the work).
-std::int64_t rowsOf(const ShaderInterface& shader, const GlslType& type, std::map<std::string, std::int64_t, std::less<>>& memo, int depth = 0) {
-    if (type.kind != ScalarKind::Struct) return type.columns * (type.kind == ScalarKind::Double && type.rows > 2 ? 2 : 1);
+std::int64_t rowsOf(const ShaderInterface& shader, const GlslType& type,
+                    std::map<std::string, std::int64_t, std::less<>>& memo, int depth = 0) {
+    if (type.kind != ScalarKind::Struct)
+        return type.columns * (type.kind == ScalarKind::Double && type.rows > 2 ? 2 : 1);
     if (auto m = memo.find(type.name); m != memo.end()) return m->second;
     std::int64_t rows = 0;
     if (auto s = shader.structs.find(type.name); s != shader.structs.end() && depth <= 256)
@@ -40,18 +42,20 @@ std::int64_t rowsOf(const ShaderInterface& shader, const GlslType& type, std::ma
 // output counts as whole rows (far beyond any limit, it never fits either way).
 constexpr std::int64_t kMaxFlattened = 4096;
 
-void addShape(const ShaderInterface& shader, const std::string& name, const GlslType& type, std::int64_t elements, std::vector<VaryingShape>& out,
-              std::map<std::string, std::int64_t, std::less<>>& memo, int depth = 0) {
+void addShape(const ShaderInterface& shader, const std::string& name, const GlslType& type, std::int64_t elements,
+              std::vector<VaryingShape>& out, std::map<std::string, std::int64_t, std::less<>>& memo, int depth = 0) {
     if (type.kind == ScalarKind::Struct) {
         const std::int64_t rows = rowsOf(shader, type, memo) * elements;
         auto s = shader.structs.find(type.name);
         if (s == shader.structs.end() || depth > 256) return;
         if (rows > kMaxFlattened) return out.push_back({name, 1, 4, rows});
-        for (const auto& m : s->second.members) addShape(shader, name + "." + m.name, m.type, elements * m.elementCount(), out, memo, depth + 1);
+        for (const auto& m : s->second.members)
+            addShape(shader, name + "." + m.name, m.type, elements * m.elementCount(), out, memo, depth + 1);
         return;
     }
     VaryingShape v{name, type.columns, type.rows, elements};
-    if (type.kind == ScalarKind::Double) v.columns = std::min(4, 2 * v.columns), v.rows *= type.rows > 2 ? 2 : 1; // 64-bit: twice the components
+    if (type.kind == ScalarKind::Double)
+        v.columns = std::min(4, 2 * v.columns), v.rows *= type.rows > 2 ? 2 : 1; // 64-bit: twice the components
     out.push_back(v);
 }
 
@@ -118,10 +122,12 @@ std::vector<VaryingShape> varyingShapes(const ShaderInterface& shader, const Cap
     std::map<std::string, std::int64_t, std::less<>> memo;
     std::set<std::string, std::less<>> seen; // a redeclared name is one variable
     for (const auto& d : shader.outputs)
-        if (!d.name.starts_with("gl_") && seen.insert(d.name).second) addShape(shader, d.name, d.type, d.elementCount(), out, memo);
+        if (!d.name.starts_with("gl_") && seen.insert(d.name).second)
+            addShape(shader, d.name, d.type, d.elementCount(), out, memo);
     if (capture.mode == CaptureMode::Separate)
         for (const auto& v : capture.varyings)
-            if (plan::packedInSeparateMode(v)) out.push_back({std::string(plan::kPackedPrefix) + v.name, 1, v.components(), 1});
+            if (plan::packedInSeparateMode(v))
+                out.push_back({std::string(plan::kPackedPrefix) + v.name, 1, v.components(), 1});
     return out;
 }
 
@@ -152,8 +158,10 @@ std::int64_t varyingRows(const std::vector<VaryingShape>& shapes) {
     std::int64_t lo = std::max((cells + 3) / 4, tallest), hi = upper;
     while (lo < hi) { // fits in hi; the packing only gains from more rows
         const std::int64_t mid = lo + (hi - lo) / 2;
-        if (varyingsFit(shapes, int(mid))) hi = mid;
-        else lo = mid + 1;
+        if (varyingsFit(shapes, int(mid)))
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return hi;
 }

@@ -87,21 +87,27 @@ VertexFormat VertexFormat::interleaved(std::vector<VertexAttribute> attributes, 
 }
 
 void VertexFormat::validate() const {
-    auto fail = [&](const std::string& what) { throw Error(ErrorCode::FormatInvalid, "vertex format " + describe() + ": " + what); };
+    auto fail = [&](const std::string& what) {
+        throw Error(ErrorCode::FormatInvalid, "vertex format " + describe() + ": " + what);
+    };
     if (attributes.empty()) fail("has no attributes; give at least one");
     // An unaligned offset first: it is the cause of the unaligned stride it implies.
     for (const auto& a : attributes)
         if (a.offset < 0 || a.offset % 4)
-            fail(semanticName(a.semantic) + " offset must be a non-negative multiple of 4, got " + std::to_string(a.offset));
+            fail(semanticName(a.semantic) + " offset must be a non-negative multiple of 4, got " +
+                 std::to_string(a.offset));
     if (stride <= 0 || stride % 4) fail("stride must be a positive multiple of 4 bytes, got " + std::to_string(stride));
     for (size_t i = 0; i < attributes.size(); ++i) {
         const auto& a = attributes[i];
         std::string name = semanticName(a.semantic);
-        if (a.components < 1 || a.components > 16) fail(name + " must have 1..16 components, got " + std::to_string(a.components));
-        if (a.offset < 0 || a.offset % 4) fail(name + " offset must be a non-negative multiple of 4, got " + std::to_string(a.offset));
+        if (a.components < 1 || a.components > 16)
+            fail(name + " must have 1..16 components, got " + std::to_string(a.components));
+        if (a.offset < 0 || a.offset % 4)
+            fail(name + " offset must be a non-negative multiple of 4, got " + std::to_string(a.offset));
         int end = a.offset + a.components * componentBytes(a.type);
-        if (end > stride) fail(name + " ends at byte " + std::to_string(end) + ", beyond the stride " + std::to_string(stride) +
-                               ": the format must be interleaved (every attribute inside one element)");
+        if (end > stride)
+            fail(name + " ends at byte " + std::to_string(end) + ", beyond the stride " + std::to_string(stride) +
+                 ": the format must be interleaved (every attribute inside one element)");
         for (size_t j = 0; j < i; ++j) {
             const auto& b = attributes[j];
             int bEnd = b.offset + b.components * componentBytes(b.type);
@@ -133,7 +139,8 @@ namespace {
 // one. Hand-formatted: printf's float formatting would add kilobytes to the WebAssembly modules.
 std::string shown(double v) {
     if (std::isnan(v)) return "a value that is not a number";
-    if (!(std::fabs(v) < 1e15)) return v < 0 ? "-Infinity or a number below -10^15" : "Infinity or a number above 10^15";
+    if (!(std::fabs(v) < 1e15))
+        return v < 0 ? "-Infinity or a number below -10^15" : "Infinity or a number above 10^15";
     long long micro = std::llround(std::fabs(v) * 1e6);
     std::string text = (v < 0 && micro ? "-" : "") + std::to_string(micro / 1000000);
     if (long long fraction = micro % 1000000) {
@@ -146,7 +153,8 @@ std::string shown(double v) {
 std::string typeList() {
     std::string list;
     constexpr auto n = std::size(componentTypeNames);
-    for (std::size_t i = 0; i < n; ++i) list += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(componentTypeNames[i]);
+    for (std::size_t i = 0; i < n; ++i)
+        list += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(componentTypeNames[i]);
     return list;
 }
 
@@ -154,7 +162,8 @@ std::string typeList() {
 
 VertexFormat parseVertexFormat(const std::vector<AttributeDescription>& described, std::string_view what) {
     auto fail = [](const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); };
-    if (described.empty()) fail(std::string(what) + " must be a non-empty array of { semantic, type?, components?, offset? }");
+    if (described.empty())
+        fail(std::string(what) + " must be a non-empty array of { semantic, type?, components?, offset? }");
     std::vector<VertexAttribute> attributes;
     for (std::size_t i = 0; i < described.size(); ++i) {
         const auto& d = described[i];
@@ -162,7 +171,9 @@ VertexFormat parseVertexFormat(const std::vector<AttributeDescription>& describe
         if (!d.semantic) fail(field + ".semantic must be a string such as 'ATTR0' or 'POSITION'");
         auto semantic = semanticFromName(*d.semantic);
         if (!semantic)
-            fail(field + ".semantic must be ATTR0..ATTR31, POSITION, NORMAL, TANGENT, BLENDWEIGHT, BLENDINDICES, COLOR or TEXCOORD0..TEXCOORD7, got '" +
+            fail(field +
+                 ".semantic must be ATTR0..ATTR31, POSITION, NORMAL, TANGENT, BLENDWEIGHT, BLENDINDICES, COLOR or "
+                 "TEXCOORD0..TEXCOORD7, got '" +
                  *d.semantic + "'");
         VertexAttribute a{*semantic};
         if (d.type) {
@@ -172,7 +183,8 @@ VertexFormat parseVertexFormat(const std::vector<AttributeDescription>& describe
         }
         if (d.components) {
             double c = *d.components;
-            if (!(c >= 1 && c <= 16 && c == std::floor(c))) fail(field + ".components must be an integer 1..16, got " + shown(c));
+            if (!(c >= 1 && c <= 16 && c == std::floor(c)))
+                fail(field + ".components must be an integer 1..16, got " + shown(c));
             a.components = static_cast<int>(c);
         }
         if (d.offset) {

@@ -13,8 +13,8 @@ namespace {
 
 // `target = 0` for a value of `type` (`arraySize` elements when > 0): arrays in a loop (`depth`
 // names nested counters apart), structs through xfb_zero_<name>(), whose name goes to `structs`.
-void zeroValue(const std::string& target, const GlslType& type, int arraySize, const std::string& indent, int depth, std::string& out,
-               std::vector<std::string>& structs) {
+void zeroValue(const std::string& target, const GlslType& type, int arraySize, const std::string& indent, int depth,
+               std::string& out, std::vector<std::string>& structs) {
     if (arraySize > 0) {
         const std::string i = "xfb_z" + std::to_string(depth);
         out += indent + "for (int " + i + " = 0; " + i + " < " + std::to_string(arraySize) + "; ++" + i + ") {\n";
@@ -24,7 +24,8 @@ void zeroValue(const std::string& target, const GlslType& type, int arraySize, c
         out += indent + "xfb_zero_" + type.name + "(" + target + ");\n";
         structs.push_back(type.name);
     } else if (type.kind != ScalarKind::Opaque) { // an opaque output is the compiler's error to report
-        out += indent + target + " = " + type.name + "(0);\n"; // a scalar converted: every component (a matrix: its diagonal, the rest 0)
+        out += indent + target + " = " + type.name +
+               "(0);\n"; // a scalar converted: every component (a matrix: its diagonal, the rest 0)
     }
 }
 
@@ -51,17 +52,19 @@ std::string zeroFunctions(const ShaderInterface& shader, std::vector<std::string
 
 } // namespace
 
-ZeroCode zeroOutputs(const ShaderInterface& shader, const CapturePlan& capture, const std::string& indent, ZeroedOutputs which,
-                     const std::function<std::string(const std::string&)>& rename) {
+ZeroCode zeroOutputs(const ShaderInterface& shader, const CapturePlan& capture, const std::string& indent,
+                     ZeroedOutputs which, const std::function<std::string(const std::string&)>& rename) {
     auto held = [&](const std::string& n) { return rename ? rename(n) : n; };
     ZeroCode code;
     std::vector<std::string> structs;
     if (which == ZeroedOutputs::Captured) {
-        for (const auto& v : capture.varyings) zeroValue(held(v.name), v.type, v.arraySize, indent, 0, code.statements, structs);
+        for (const auto& v : capture.varyings)
+            zeroValue(held(v.name), v.type, v.arraySize, indent, 0, code.statements, structs);
     } else {
         std::set<std::string, std::less<>> done;
         for (const auto& d : shader.outputs)
-            if (!d.name.starts_with("gl_") && done.insert(d.name).second) zeroValue(held(d.name), d.type, d.arraySize, indent, 0, code.statements, structs);
+            if (!d.name.starts_with("gl_") && done.insert(d.name).second)
+                zeroValue(held(d.name), d.type, d.arraySize, indent, 0, code.statements, structs);
         for (const auto& v : capture.varyings)
             if ((v.name == "gl_Position" || v.name == "gl_PointSize") && done.insert(v.name).second)
                 code.statements += indent + held(v.name) + " = " + v.type.name + "(0);\n";
@@ -81,22 +84,30 @@ std::optional<std::pair<std::string, std::string>> elementOf(const std::string& 
 }
 
 // One engine output holding one element of an array: `xfb_packed_<array>_<index>`.
-std::string elementOutput(const std::string& array, const std::string& index) { return std::string(kPackedPrefix) + array + "_" + index; }
+std::string elementOutput(const std::string& array, const std::string& index) {
+    return std::string(kPackedPrefix) + array + "_" + index;
+}
 
 // What an engine output of `v`'s kind is declared with: highp (the user's default precision must
 // not narrow what is captured), flat for integers.
-std::string outputQualifiers(const CapturedVarying& v) { return std::string(v.type.kind == ScalarKind::Float ? "" : "flat ") + "out highp "; }
+std::string outputQualifiers(const CapturedVarying& v) {
+    return std::string(v.type.kind == ScalarKind::Float ? "" : "flat ") + "out highp ";
+}
 } // namespace
 
 std::vector<DriverVarying> driverVaryings(const CapturePlan& capture) {
     std::vector<DriverVarying> out;
     for (const auto& v : capture.varyings) {
-        if (auto element = elementOf(v.name)) out.push_back({elementOutput(element->first, element->second), 1});
-        else if (v.arraySize == 0) out.push_back({v.name, 1});
+        if (auto element = elementOf(v.name))
+            out.push_back({elementOutput(element->first, element->second), 1});
+        else if (v.arraySize == 0)
+            out.push_back({v.name, 1});
         else if (capture.mode == CaptureMode::Interleaved)
             for (int e = 0; e < v.arraySize; ++e) out.push_back({elementOutput(v.name, std::to_string(e)), 1});
-        else if (packedInSeparateMode(v)) out.push_back({std::string(kPackedPrefix) + v.name, 1});
-        else out.push_back({v.name, v.arraySize});
+        else if (packedInSeparateMode(v))
+            out.push_back({std::string(kPackedPrefix) + v.name, 1});
+        else
+            out.push_back({v.name, v.arraySize});
     }
     return out;
 }
@@ -123,13 +134,20 @@ void packOutputs(const CapturePlan& capture, std::string& declarations, std::str
         }
         if (!packedInSeparateMode(v)) continue;
         const int n = v.components(), rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
-        const std::string scalar = v.type.kind == ScalarKind::Int ? "int" : v.type.kind == ScalarKind::UInt ? "uint" : "float";
-        const std::string vector = n == 1 ? scalar : (v.type.kind == ScalarKind::Int ? "ivec" : v.type.kind == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
+        const std::string scalar = v.type.kind == ScalarKind::Int    ? "int"
+                                   : v.type.kind == ScalarKind::UInt ? "uint"
+                                                                     : "float";
+        const std::string vector = n == 1 ? scalar
+                                          : (v.type.kind == ScalarKind::Int    ? "ivec"
+                                             : v.type.kind == ScalarKind::UInt ? "uvec"
+                                                                               : "vec") +
+                                                std::to_string(n);
         const std::string name = std::string(kPackedPrefix) + v.name;
         declarations += outputQualifiers(v) + vector + " " + name + ";\n";
         std::string args;
         for (int c = 0; c < n; ++c)
-            args += (c ? ", " : "") + v.name + "[" + std::to_string(c / perElement) + "]" + (cols > 1 ? "[" + std::to_string((c % perElement) / rows) + "]" : "") +
+            args += (c ? ", " : "") + v.name + "[" + std::to_string(c / perElement) + "]" +
+                    (cols > 1 ? "[" + std::to_string((c % perElement) / rows) + "]" : "") +
                     (rows > 1 ? "[" + std::to_string(c % rows) + "]" : "");
         statements += "    " + name + " = " + vector + "(" + args + ");\n";
     }
@@ -164,8 +182,8 @@ std::string wrapVertexMain(std::string_view source, const ShaderInterface& shade
     const ZeroCode zero = zeroOutputs(shader, capture, "    ", ZeroedOutputs::Captured);
     std::string packedDeclarations, packing;
     packOutputs(capture, packedDeclarations, packing);
-    out += "\n\n#undef main\n" + packedDeclarations + zero.functions + "void main() {\n" + zero.statements + "    " + std::string(kWrappedMain) + "();\n" +
-           packing + "}\n";
+    out += "\n\n#undef main\n" + packedDeclarations + zero.functions + "void main() {\n" + zero.statements + "    " +
+           std::string(kWrappedMain) + "();\n" + packing + "}\n";
     return out;
 }
 

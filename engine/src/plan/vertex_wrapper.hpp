@@ -28,7 +28,7 @@ enum class ZeroedOutputs { Declared, Captured };
 /// Code that sets outputs to zero: `statements` for the start of main() (one per line after the
 /// indent), `functions` to define at global scope after the user's struct definitions and before them.
 struct ZeroCode {
-    std::string functions;  ///< `void xfb_zero_<S>(inout S v)` per struct type met, callees first
+    std::string functions; ///< `void xfb_zero_<S>(inout S v)` per struct type met, callees first
     std::string statements;
 };
 
@@ -36,8 +36,9 @@ struct ZeroCode {
 /// linear in the source): Declared, every output `shader` declares and every builtin `capture`
 /// records (gl_Position, gl_PointSize); Captured, what `capture` records (an array element alone
 /// when only it is captured). `rename` gives the variable an output is held in (identity when empty).
-ZeroCode zeroOutputs(const ShaderInterface& shader, const CapturePlan& capture, const std::string& indent, ZeroedOutputs which = ZeroedOutputs::Declared,
-                        const std::function<std::string(const std::string&)>& rename = {});
+ZeroCode zeroOutputs(const ShaderInterface& shader, const CapturePlan& capture, const std::string& indent,
+                     ZeroedOutputs which = ZeroedOutputs::Declared,
+                     const std::function<std::string(const std::string&)>& rename = {});
 
 /// One name given to glTransformFeedbackVaryings, and the array size glGetTransformFeedbackVarying
 /// must report for it after the link.

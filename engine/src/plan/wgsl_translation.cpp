@@ -41,28 +41,229 @@ S cat(std::initializer_list<std::string_view> parts) {
 
 // WGSL keywords, reserved words and the predeclared names this translation emits: a user
 // identifier spelled like one is renamed (xfb_r_name).
-constexpr std::string_view kWgslReserved[] = { // sorted: binary search
-    "NULL", "Self", "abstract", "active", "alias", "alignas", "alignof", "all", "any", "array", "as", "asm", "asm_fragment", "async",
-    "atan2", "atomic", "attribute", "auto", "await", "become", "binding_array", "bitcast", "break", "case", "cast", "catch", "class",
-    "co_await", "co_return", "co_yield", "coherent", "column_major", "common", "compile", "compile_fragment", "concept", "const",
-    "const_assert", "const_cast", "consteval", "constexpr", "constinit", "continue", "continuing", "crate", "debugger", "decltype",
-    "default", "delete", "demote", "demote_to_helper", "diagnostic", "discard", "do", "dynamic_cast", "else", "enable", "enum", "explicit",
-    "export", "extends", "extern", "external", "f16", "f32", "faceForward", "fallthrough", "false", "filter", "final", "finally", "fn",
-    "for", "friend", "from", "function", "fxgroup", "get", "goto", "groupshared", "highp", "i32", "if", "impl", "implements", "import",
-    "inline", "instanceof", "interface", "inverseSqrt", "layout", "let", "loop", "lowp", "macro", "macro_rules", "main", "mat2x2", "mat2x3",
-    "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4", "match", "mediump", "meta", "mod", "module", "move", "mut",
-    "mutable", "namespace", "new", "nil", "noexcept", "noinline", "nointerpolation", "non_coherent", "noncoherent", "noperspective", "null",
-    "nullptr", "of", "override", "pack2x16float", "pack2x16snorm", "pack2x16unorm", "package", "packoffset", "partition", "pass", "patch",
-    "pixelfragment", "precise", "precision", "premerge", "priv", "private", "protected", "ptr", "pub", "public", "read", "read_write",
-    "readonly", "ref", "regardless", "register", "reinterpret_cast", "require", "requires", "resource", "restrict", "return", "round",
-    "sampler", "select", "self", "set", "shared", "sizeof", "smooth", "snorm", "static", "static_assert", "static_cast", "std", "storage",
-    "struct", "subroutine", "super", "switch", "target", "template", "textureDimensions", "textureLoad", "texture_2d", "this",
-    "thread_local", "throw", "trait", "true", "try", "type", "typedef", "typeid", "typename", "typeof", "u32", "uniform", "union", "unless",
-    "unorm", "unpack2x16float", "unpack2x16snorm", "unpack2x16unorm", "unsafe", "unsized", "use", "using", "var", "varying", "vec2", "vec3",
-    "vec4", "virtual", "volatile", "wgsl", "where", "while", "with", "writeonly", "yield",
+constexpr std::string_view kWgslReserved[] = {
+    // sorted: binary search
+    "NULL",
+    "Self",
+    "abstract",
+    "active",
+    "alias",
+    "alignas",
+    "alignof",
+    "all",
+    "any",
+    "array",
+    "as",
+    "asm",
+    "asm_fragment",
+    "async",
+    "atan2",
+    "atomic",
+    "attribute",
+    "auto",
+    "await",
+    "become",
+    "binding_array",
+    "bitcast",
+    "break",
+    "case",
+    "cast",
+    "catch",
+    "class",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "coherent",
+    "column_major",
+    "common",
+    "compile",
+    "compile_fragment",
+    "concept",
+    "const",
+    "const_assert",
+    "const_cast",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "continue",
+    "continuing",
+    "crate",
+    "debugger",
+    "decltype",
+    "default",
+    "delete",
+    "demote",
+    "demote_to_helper",
+    "diagnostic",
+    "discard",
+    "do",
+    "dynamic_cast",
+    "else",
+    "enable",
+    "enum",
+    "explicit",
+    "export",
+    "extends",
+    "extern",
+    "external",
+    "f16",
+    "f32",
+    "faceForward",
+    "fallthrough",
+    "false",
+    "filter",
+    "final",
+    "finally",
+    "fn",
+    "for",
+    "friend",
+    "from",
+    "function",
+    "fxgroup",
+    "get",
+    "goto",
+    "groupshared",
+    "highp",
+    "i32",
+    "if",
+    "impl",
+    "implements",
+    "import",
+    "inline",
+    "instanceof",
+    "interface",
+    "inverseSqrt",
+    "layout",
+    "let",
+    "loop",
+    "lowp",
+    "macro",
+    "macro_rules",
+    "main",
+    "mat2x2",
+    "mat2x3",
+    "mat2x4",
+    "mat3x2",
+    "mat3x3",
+    "mat3x4",
+    "mat4x2",
+    "mat4x3",
+    "mat4x4",
+    "match",
+    "mediump",
+    "meta",
+    "mod",
+    "module",
+    "move",
+    "mut",
+    "mutable",
+    "namespace",
+    "new",
+    "nil",
+    "noexcept",
+    "noinline",
+    "nointerpolation",
+    "non_coherent",
+    "noncoherent",
+    "noperspective",
+    "null",
+    "nullptr",
+    "of",
+    "override",
+    "pack2x16float",
+    "pack2x16snorm",
+    "pack2x16unorm",
+    "package",
+    "packoffset",
+    "partition",
+    "pass",
+    "patch",
+    "pixelfragment",
+    "precise",
+    "precision",
+    "premerge",
+    "priv",
+    "private",
+    "protected",
+    "ptr",
+    "pub",
+    "public",
+    "read",
+    "read_write",
+    "readonly",
+    "ref",
+    "regardless",
+    "register",
+    "reinterpret_cast",
+    "require",
+    "requires",
+    "resource",
+    "restrict",
+    "return",
+    "round",
+    "sampler",
+    "select",
+    "self",
+    "set",
+    "shared",
+    "sizeof",
+    "smooth",
+    "snorm",
+    "static",
+    "static_assert",
+    "static_cast",
+    "std",
+    "storage",
+    "struct",
+    "subroutine",
+    "super",
+    "switch",
+    "target",
+    "template",
+    "textureDimensions",
+    "textureLoad",
+    "texture_2d",
+    "this",
+    "thread_local",
+    "throw",
+    "trait",
+    "true",
+    "try",
+    "type",
+    "typedef",
+    "typeid",
+    "typename",
+    "typeof",
+    "u32",
+    "uniform",
+    "union",
+    "unless",
+    "unorm",
+    "unpack2x16float",
+    "unpack2x16snorm",
+    "unpack2x16unorm",
+    "unsafe",
+    "unsized",
+    "use",
+    "using",
+    "var",
+    "varying",
+    "vec2",
+    "vec3",
+    "vec4",
+    "virtual",
+    "volatile",
+    "wgsl",
+    "where",
+    "while",
+    "with",
+    "writeonly",
+    "yield",
 };
 
-bool inTable(std::span<const std::string_view> sorted, std::string_view name) { return std::binary_search(sorted.begin(), sorted.end(), name); }
+bool inTable(std::span<const std::string_view> sorted, std::string_view name) {
+    return std::binary_search(sorted.begin(), sorted.end(), name);
+}
 
 S ident(const S& name) { return inTable(kWgslReserved, name) ? "xfb_r_" + name : name; }
 // A captured varying's variable: an element `a[1]` (CaptureOptions::varyings) keeps its index.
@@ -81,26 +282,44 @@ struct Ty {
     bool vector() const { return cols == 1 && rows > 1 && array == 0; }
     bool matrix() const { return cols > 1 && array == 0; }
     bool numeric() const { return array == 0 && kind <= ScalarKind::Bool; }
-    bool operator==(const Ty& o) const { return kind == o.kind && cols == o.cols && rows == o.rows && array == o.array && name == o.name && isVoid == o.isVoid; }
+    bool operator==(const Ty& o) const {
+        return kind == o.kind && cols == o.cols && rows == o.rows && array == o.array && name == o.name &&
+               isVoid == o.isVoid;
+    }
 };
 Ty scalarTy(ScalarKind k) { return Ty{k}; }
 Ty vecTy(ScalarKind k, int n) { return Ty{k, 1, n}; }
 
-S scalarW(ScalarKind k) { return k == ScalarKind::Int ? "i32" : k == ScalarKind::UInt ? "u32" : k == ScalarKind::Bool ? "bool" : "f32"; }
-S shapeW(ScalarKind k, int rows) { return rows == 1 ? scalarW(k) : "vec" + std::to_string(rows) + "<" + scalarW(k) + ">"; }
+S scalarW(ScalarKind k) {
+    return k == ScalarKind::Int ? "i32" : k == ScalarKind::UInt ? "u32" : k == ScalarKind::Bool ? "bool" : "f32";
+}
+S shapeW(ScalarKind k, int rows) {
+    return rows == 1 ? scalarW(k) : "vec" + std::to_string(rows) + "<" + scalarW(k) + ">";
+}
 
 S wgslType(const Ty& t, int line) {
     S s;
-    if (t.kind == ScalarKind::Struct) s = ident(t.name);
+    if (t.kind == ScalarKind::Struct)
+        s = ident(t.name);
     else if (t.kind == ScalarKind::Opaque) {
         ScalarKind k = t.name[0] == 'i' ? ScalarKind::Int : t.name[0] == 'u' ? ScalarKind::UInt : ScalarKind::Float;
         S base = k == ScalarKind::Float ? t.name : t.name.substr(1);
-        const char* dim = base == "sampler2D" ? "2d" : base == "sampler3D" ? "3d" : base == "sampler2DArray" ? "2d_array" : nullptr;
-        if (!dim) refuse(line, {"'", t.name, "': the WGSL translation reads sampler2D, sampler3D and sampler2DArray (and their i/u forms) only"});
+        const char* dim = base == "sampler2D"        ? "2d"
+                          : base == "sampler3D"      ? "3d"
+                          : base == "sampler2DArray" ? "2d_array"
+                                                     : nullptr;
+        if (!dim)
+            refuse(
+                line,
+                {"'", t.name,
+                 "': the WGSL translation reads sampler2D, sampler3D and sampler2DArray (and their i/u forms) only"});
         s = S("texture_") + dim + "<" + scalarW(k) + ">";
-    } else if (t.kind == ScalarKind::Double) refuse(line, "double types have no WGSL equivalent");
-    else if (t.cols > 1) s = "mat" + std::to_string(t.cols) + "x" + std::to_string(t.rows) + "<f32>";
-    else s = shapeW(t.kind, t.rows);
+    } else if (t.kind == ScalarKind::Double)
+        refuse(line, "double types have no WGSL equivalent");
+    else if (t.cols > 1)
+        s = "mat" + std::to_string(t.cols) + "x" + std::to_string(t.rows) + "<f32>";
+    else
+        s = shapeW(t.kind, t.rows);
     return t.array ? "array<" + s + ", " + std::to_string(t.array) + ">" : s;
 }
 
@@ -125,14 +344,14 @@ struct Fn {
 struct Ex {
     S s;
     Ty ty;
-    bool lvalue = false;      // a reference that can be assigned
-    bool effects = false;     // calls something that writes (a user function that is not pure)
-    S root;                   // lvalue: the variable at its root
-    S swizzleBase, swizzle;   // lvalue of 2+ swizzled components: base text and the components
-    bool wholeVar = false;    // a bare variable name
+    bool lvalue = false;    // a reference that can be assigned
+    bool effects = false;   // calls something that writes (a user function that is not pure)
+    S root;                 // lvalue: the variable at its root
+    S swizzleBase, swizzle; // lvalue of 2+ swizzled components: base text and the components
+    bool wholeVar = false;  // a bare variable name
     bool literal = false;
-    bool incdec = false;      // x++ / x--: a statement of its own in WGSL
-    bool userCall = false;    // a call of a user function: a statement of its own in WGSL
+    bool incdec = false;   // x++ / x--: a statement of its own in WGSL
+    bool userCall = false; // a call of a user function: a statement of its own in WGSL
 };
 
 struct Builtin {
@@ -142,38 +361,102 @@ struct Builtin {
     enum Splat { None, ToFirst, ToLast } splat = None;
 };
 const Builtin kBuiltins[] = {
-    {"radians", "radians", Builtin::First}, {"degrees", "degrees", Builtin::First}, {"sin", "sin", Builtin::First}, {"cos", "cos", Builtin::First},
-    {"tan", "tan", Builtin::First}, {"asin", "asin", Builtin::First}, {"acos", "acos", Builtin::First}, {"sinh", "sinh", Builtin::First},
-    {"cosh", "cosh", Builtin::First}, {"tanh", "tanh", Builtin::First}, {"asinh", "asinh", Builtin::First}, {"acosh", "acosh", Builtin::First},
-    {"atanh", "atanh", Builtin::First}, {"pow", "pow", Builtin::First}, {"exp", "exp", Builtin::First}, {"log", "log", Builtin::First},
-    {"exp2", "exp2", Builtin::First}, {"log2", "log2", Builtin::First}, {"sqrt", "sqrt", Builtin::First}, {"inversesqrt", "inverseSqrt", Builtin::First},
-    {"abs", "abs", Builtin::First}, {"sign", "sign", Builtin::First}, {"floor", "floor", Builtin::First}, {"ceil", "ceil", Builtin::First},
-    {"trunc", "trunc", Builtin::First}, {"round", "round", Builtin::First}, {"roundEven", "round", Builtin::First}, {"fract", "fract", Builtin::First},
-    {"min", "min", Builtin::First, Builtin::ToFirst}, {"max", "max", Builtin::First, Builtin::ToFirst}, {"clamp", "clamp", Builtin::First, Builtin::ToFirst},
-    {"mix", "mix", Builtin::First}, {"step", "step", Builtin::Last, Builtin::ToLast}, {"smoothstep", "smoothstep", Builtin::Last, Builtin::ToLast},
-    {"length", "length", Builtin::Float}, {"distance", "distance", Builtin::Float}, {"dot", "dot", Builtin::Float}, {"cross", "cross", Builtin::Vec3},
-    {"normalize", "normalize", Builtin::First}, {"faceforward", "faceForward", Builtin::First}, {"reflect", "reflect", Builtin::First},
-    {"refract", "refract", Builtin::First}, {"transpose", "transpose", Builtin::Custom}, {"determinant", "determinant", Builtin::Float},
-    {"any", "any", Builtin::Bool}, {"all", "all", Builtin::Bool}, {"not", "!", Builtin::First},
-    {"lessThan", "<", Builtin::BoolShape}, {"lessThanEqual", "<=", Builtin::BoolShape}, {"greaterThan", ">", Builtin::BoolShape},
-    {"greaterThanEqual", ">=", Builtin::BoolShape}, {"equal", "==", Builtin::BoolShape}, {"notEqual", "!=", Builtin::BoolShape},
-    {"floatBitsToInt", "bitcast", Builtin::Custom}, {"floatBitsToUint", "bitcast", Builtin::Custom}, {"intBitsToFloat", "bitcast", Builtin::Custom},
-    {"uintBitsToFloat", "bitcast", Builtin::Custom}, {"packHalf2x16", "pack2x16float", Builtin::Custom}, {"unpackHalf2x16", "unpack2x16float", Builtin::Custom},
-    {"packUnorm2x16", "pack2x16unorm", Builtin::Custom}, {"unpackUnorm2x16", "unpack2x16unorm", Builtin::Custom},
-    {"packSnorm2x16", "pack2x16snorm", Builtin::Custom}, {"unpackSnorm2x16", "unpack2x16snorm", Builtin::Custom},
-    {"texelFetch", "textureLoad", Builtin::Custom}, {"textureSize", "textureDimensions", Builtin::Custom}, {"atan", "atan", Builtin::Custom},
+    {"radians", "radians", Builtin::First},
+    {"degrees", "degrees", Builtin::First},
+    {"sin", "sin", Builtin::First},
+    {"cos", "cos", Builtin::First},
+    {"tan", "tan", Builtin::First},
+    {"asin", "asin", Builtin::First},
+    {"acos", "acos", Builtin::First},
+    {"sinh", "sinh", Builtin::First},
+    {"cosh", "cosh", Builtin::First},
+    {"tanh", "tanh", Builtin::First},
+    {"asinh", "asinh", Builtin::First},
+    {"acosh", "acosh", Builtin::First},
+    {"atanh", "atanh", Builtin::First},
+    {"pow", "pow", Builtin::First},
+    {"exp", "exp", Builtin::First},
+    {"log", "log", Builtin::First},
+    {"exp2", "exp2", Builtin::First},
+    {"log2", "log2", Builtin::First},
+    {"sqrt", "sqrt", Builtin::First},
+    {"inversesqrt", "inverseSqrt", Builtin::First},
+    {"abs", "abs", Builtin::First},
+    {"sign", "sign", Builtin::First},
+    {"floor", "floor", Builtin::First},
+    {"ceil", "ceil", Builtin::First},
+    {"trunc", "trunc", Builtin::First},
+    {"round", "round", Builtin::First},
+    {"roundEven", "round", Builtin::First},
+    {"fract", "fract", Builtin::First},
+    {"min", "min", Builtin::First, Builtin::ToFirst},
+    {"max", "max", Builtin::First, Builtin::ToFirst},
+    {"clamp", "clamp", Builtin::First, Builtin::ToFirst},
+    {"mix", "mix", Builtin::First},
+    {"step", "step", Builtin::Last, Builtin::ToLast},
+    {"smoothstep", "smoothstep", Builtin::Last, Builtin::ToLast},
+    {"length", "length", Builtin::Float},
+    {"distance", "distance", Builtin::Float},
+    {"dot", "dot", Builtin::Float},
+    {"cross", "cross", Builtin::Vec3},
+    {"normalize", "normalize", Builtin::First},
+    {"faceforward", "faceForward", Builtin::First},
+    {"reflect", "reflect", Builtin::First},
+    {"refract", "refract", Builtin::First},
+    {"transpose", "transpose", Builtin::Custom},
+    {"determinant", "determinant", Builtin::Float},
+    {"any", "any", Builtin::Bool},
+    {"all", "all", Builtin::Bool},
+    {"not", "!", Builtin::First},
+    {"lessThan", "<", Builtin::BoolShape},
+    {"lessThanEqual", "<=", Builtin::BoolShape},
+    {"greaterThan", ">", Builtin::BoolShape},
+    {"greaterThanEqual", ">=", Builtin::BoolShape},
+    {"equal", "==", Builtin::BoolShape},
+    {"notEqual", "!=", Builtin::BoolShape},
+    {"floatBitsToInt", "bitcast", Builtin::Custom},
+    {"floatBitsToUint", "bitcast", Builtin::Custom},
+    {"intBitsToFloat", "bitcast", Builtin::Custom},
+    {"uintBitsToFloat", "bitcast", Builtin::Custom},
+    {"packHalf2x16", "pack2x16float", Builtin::Custom},
+    {"unpackHalf2x16", "unpack2x16float", Builtin::Custom},
+    {"packUnorm2x16", "pack2x16unorm", Builtin::Custom},
+    {"unpackUnorm2x16", "unpack2x16unorm", Builtin::Custom},
+    {"packSnorm2x16", "pack2x16snorm", Builtin::Custom},
+    {"unpackSnorm2x16", "unpack2x16snorm", Builtin::Custom},
+    {"texelFetch", "textureLoad", Builtin::Custom},
+    {"textureSize", "textureDimensions", Builtin::Custom},
+    {"atan", "atan", Builtin::Custom},
     {"mod", "mod", Builtin::Custom},
 };
-constexpr std::string_view kRefusedBuiltins[] = { // sorted
-    "dFdx", "dFdy", "fwidth", "inverse", "isinf", "isnan", "matrixCompMult", "outerProduct", "texelFetchOffset", "texture", "textureGrad",
-    "textureGradOffset", "textureLod", "textureLodOffset", "textureOffset", "textureProj", "textureProjGrad", "textureProjLod",
+constexpr std::string_view kRefusedBuiltins[] = {
+    // sorted
+    "dFdx",
+    "dFdy",
+    "fwidth",
+    "inverse",
+    "isinf",
+    "isnan",
+    "matrixCompMult",
+    "outerProduct",
+    "texelFetchOffset",
+    "texture",
+    "textureGrad",
+    "textureGradOffset",
+    "textureLod",
+    "textureLodOffset",
+    "textureOffset",
+    "textureProj",
+    "textureProjGrad",
+    "textureProjLod",
     "textureProjOffset",
 };
 constexpr std::string_view kAssignOps[] = {"%=", "&=", "*=", "+=", "-=", "/=", "<<=", "=", ">>=", "^=", "|="};
 
 int precedence(std::string_view op) {
-    static constexpr std::pair<std::string_view, int> table[] = {{"||", 1}, {"^^", 2}, {"&&", 3}, {"|", 4}, {"^", 5}, {"&", 6}, {"==", 7}, {"!=", 7}, {"<", 8},
-                                                                 {">", 8},  {"<=", 8}, {">=", 8}, {"<<", 9}, {">>", 9}, {"+", 10}, {"-", 10}, {"*", 11}, {"/", 11}, {"%", 11}};
+    static constexpr std::pair<std::string_view, int> table[] = {
+        {"||", 1}, {"^^", 2}, {"&&", 3}, {"|", 4},  {"^", 5},  {"&", 6},  {"==", 7}, {"!=", 7}, {"<", 8}, {">", 8},
+        {"<=", 8}, {">=", 8}, {"<<", 9}, {">>", 9}, {"+", 10}, {"-", 10}, {"*", 11}, {"/", 11}, {"%", 11}};
     for (auto& [o, p] : table)
         if (o == op) return p;
     return 0;
@@ -181,13 +464,16 @@ int precedence(std::string_view op) {
 
 class Translator {
 public:
-    Translator(const std::vector<Token>& tokens, const std::vector<S>& functionMacros) : macros_(functionMacros.begin(), functionMacros.end()) {
+    Translator(const std::vector<Token>& tokens, const std::vector<S>& functionMacros)
+        : macros_(functionMacros.begin(), functionMacros.end()) {
         // The lexer splits the three-character operators and ^^: join adjacent pieces.
         for (const Token& k : tokens) {
             if (!t_.empty()) {
                 Token& b = t_.back();
-                bool adjacent = b.line == k.line && b.column + int(b.text.size()) == k.column && k.kind == TokenKind::Punct;
-                if (adjacent && ((k.text == "=" && (b.text == "<<" || b.text == ">>")) || (k.text == "^" && b.text == "^"))) {
+                bool adjacent =
+                    b.line == k.line && b.column + int(b.text.size()) == k.column && k.kind == TokenKind::Punct;
+                if (adjacent &&
+                    ((k.text == "=" && (b.text == "<<" || b.text == ">>")) || (k.text == "^" && b.text == "^"))) {
                     b.text += k.text;
                     continue;
                 }
@@ -198,8 +484,8 @@ public:
 
     std::map<S, Var> globals;
     std::map<S, std::vector<std::pair<S, Ty>>> structs;
-    S out;     // module-scope WGSL of the user's code
-    S helpers; // generated helper functions (mod, matrix resizes)
+    S out;                       // module-scope WGSL of the user's code
+    S helpers;                   // generated helper functions (mod, matrix resizes)
     bool substepBuiltin = false; // `uniform int xfb_substep;`: read as the private xfb_substep
 
     void translateModule() {
@@ -245,24 +531,34 @@ private:
         const S& n = tok(k).text;
         return tok(k).kind == TokenKind::Identifier && (n == "void" || builtinType(n) || structs.count(n));
     }
-    static bool isQualifier(const S& n) { return n == "highp" || n == "mediump" || n == "lowp" || n == "const" || n == "precise" || n == "invariant"; }
+    static bool isQualifier(const S& n) {
+        return n == "highp" || n == "mediump" || n == "lowp" || n == "const" || n == "precise" || n == "invariant";
+    }
     Ty typeName() {
         int l = line();
         S n = name();
         Ty t;
-        if (n == "void") t.isVoid = true;
-        else if (structs.count(n)) t = Ty{ScalarKind::Struct, 1, 1, 0, n};
-        else if (auto b = builtinType(n)) t = Ty{b->kind, b->columns, b->rows, 0, b->kind == ScalarKind::Opaque ? n : S()};
-        else refuse(l, {"unknown type '", n, "'"});
+        if (n == "void")
+            t.isVoid = true;
+        else if (structs.count(n))
+            t = Ty{ScalarKind::Struct, 1, 1, 0, n};
+        else if (auto b = builtinType(n))
+            t = Ty{b->kind, b->columns, b->rows, 0, b->kind == ScalarKind::Opaque ? n : S()};
+        else
+            refuse(l, {"unknown type '", n, "'"});
         if (t.kind == ScalarKind::Double) refuse(l, {"'", n, "': double types have no WGSL equivalent"});
         return t;
     }
     int arraySize() { // after '[': a literal or a const int, then ']'
         int l = line();
         int n = 0;
-        if (tok().kind == TokenKind::Number) n = std::stoi(t_[p_++].text, nullptr, 0);
-        else if (tok().kind == TokenKind::Identifier && constInts_.count(tok().text)) n = constInts_[t_[p_++].text];
-        else refuse(l, {"array size '", tok().text, "': the WGSL translation needs a literal or a const int initialised with a literal"});
+        if (tok().kind == TokenKind::Number)
+            n = std::stoi(t_[p_++].text, nullptr, 0);
+        else if (tok().kind == TokenKind::Identifier && constInts_.count(tok().text))
+            n = constInts_[t_[p_++].text];
+        else
+            refuse(l, {"array size '", tok().text,
+                       "': the WGSL translation needs a literal or a const int initialised with a literal"});
         expect("]");
         if (n <= 0) refuse(l, "array size must be > 0");
         return n;
@@ -277,16 +573,24 @@ private:
     }
     void declare(const S& n, Var v, int l) {
         if (n.starts_with("xfb_")) refuse(l, {"identifier '", n, "' uses the reserved prefix xfb_; rename it"});
-        if (scopes_.empty()) globals[n] = std::move(v);
-        else scopes_.back()[n] = std::move(v);
+        if (scopes_.empty())
+            globals[n] = std::move(v);
+        else
+            scopes_.back()[n] = std::move(v);
     }
 
     // Module scope -------------------------------------------------------------------------
     void globalDeclaration() {
         int l = line();
         if (accept(";")) return;
-        if (is("precision")) { skipTo(";"); return; }
-        if (is("struct")) { structDefinition(); return; }
+        if (is("precision")) {
+            skipTo(";");
+            return;
+        }
+        if (is("struct")) {
+            structDefinition();
+            return;
+        }
         // Interface declarations (in/out/uniform, layout(...)) were read by readShaderInterface().
         std::size_t k = 0;
         bool interface = false, isConst = false;
@@ -297,22 +601,36 @@ private:
                 ++k;
                 continue;
             }
-            if (q == "in" || q == "out" || q == "uniform" || q == "attribute" || q == "varying" || q == "buffer" || q == "shared") interface = true;
-            else if (q == "const") isConst = true;
-            else if (!(q == "flat" || q == "smooth" || q == "noperspective" || q == "centroid" || isQualifier(q))) break;
+            if (q == "in" || q == "out" || q == "uniform" || q == "attribute" || q == "varying" || q == "buffer" ||
+                q == "shared")
+                interface = true;
+            else if (q == "const")
+                isConst = true;
+            else if (!(q == "flat" || q == "smooth" || q == "noperspective" || q == "centroid" || isQualifier(q)))
+                break;
             ++k;
         }
-        if (tok(k).text.starts_with("gl_")) { skipTo(";"); return; } // `invariant gl_Position;`
+        if (tok(k).text.starts_with("gl_")) {
+            skipTo(";");
+            return;
+        } // `invariant gl_Position;`
         if (interface) {
-            if (tok(k).kind == TokenKind::Identifier && is("{", k + 1)) refuse(l, {"interface block '", tok(k).text, "': declare its members as separate variables"});
+            if (tok(k).kind == TokenKind::Identifier && is("{", k + 1))
+                refuse(l, {"interface block '", tok(k).text, "': declare its members as separate variables"});
             skipTo(";");
             return;
         }
         p_ += k;
         Ty type = typeName();
-        if (is("[")) { ++p_; type.array = arraySize(); }
+        if (is("[")) {
+            ++p_;
+            type.array = arraySize();
+        }
         S n = name();
-        if (is("(")) { function(type, n, l); return; }
+        if (is("(")) {
+            function(type, n, l);
+            return;
+        }
         variables(type, n, isConst, true);
     }
     void skipTo(const char* s) {
@@ -357,7 +675,9 @@ private:
             if (accept("=")) {
                 Ex e = conditional();
                 init = convertTo(e, t, l);
-                if (isConst && t.kind == ScalarKind::Int && t.scalar() && e.literal && std::isdigit((unsigned char)e.s[0])) constInts_[n] = int(std::stoll(e.s, nullptr, 0));
+                if (isConst && t.kind == ScalarKind::Int && t.scalar() && e.literal &&
+                    std::isdigit((unsigned char)e.s[0]))
+                    constInts_[n] = int(std::stoll(e.s, nullptr, 0));
             }
             if (t.kind == ScalarKind::Opaque) refuse(l, {"'", n, "': a sampler can only be a uniform or a parameter"});
             S w = ident(n);
@@ -380,8 +700,10 @@ private:
         while (!is(")")) {
             bool pointer = false;
             while (true) {
-                if (is("out") || is("inout")) pointer = true;
-                else if (!(is("in") || isQualifier(tok().text))) break;
+                if (is("out") || is("inout"))
+                    pointer = true;
+                else if (!(is("in") || isQualifier(tok().text)))
+                    break;
                 ++p_;
             }
             Ty pt = typeName();
@@ -398,7 +720,9 @@ private:
         for (auto& o : overloads)
             if (o.params == f.params) fn = &o;
         if (!fn) {
-            f.wgsl = n == "main" ? "xfb_user_main" : overloads.empty() ? ident(n) : "xfb_o" + std::to_string(overloads.size()) + "_" + n;
+            f.wgsl = n == "main"         ? "xfb_user_main"
+                     : overloads.empty() ? ident(n)
+                                         : "xfb_o" + std::to_string(overloads.size()) + "_" + n;
             overloads.push_back(f);
             fn = &overloads.back();
         }
@@ -413,7 +737,10 @@ private:
             const Ty& pt = f.params[i];
             S pn = names[i], w = ident(pn);
             if (i) head += ", ";
-            if (pn.empty()) { head += "xfb_unused" + std::to_string(i) + ": " + wgslType(pt, l); continue; }
+            if (pn.empty()) {
+                head += "xfb_unused" + std::to_string(i) + ": " + wgslType(pt, l);
+                continue;
+            }
             if (f.byPointer[i]) {
                 cat(head, {w, ": ptr<function, ", wgslType(pt, l), ">"});
                 declare(pn, {pt, Where::PtrParam, w}, l);
@@ -451,7 +778,8 @@ private:
                 if (atEnd()) refuse(line(), "missing '}'");
                 statement();
             }
-        } else statement();
+        } else
+            statement();
         scopes_.pop_back();
         --indent_;
     }
@@ -474,7 +802,10 @@ private:
             cat(out, {pad(), "}\n"});
             return;
         }
-        if (is("precision")) { skipTo(";"); return; }
+        if (is("precision")) {
+            skipTo(";");
+            return;
+        }
         if (accept("if")) {
             expect("(");
             Ex c = expression();
@@ -491,7 +822,10 @@ private:
             out += "\n";
             return;
         }
-        if (accept("for")) { forLoop(l); return; }
+        if (accept("for")) {
+            forLoop(l);
+            return;
+        }
         if (accept("while")) {
             expect("(");
             Ex c = expression();
@@ -511,20 +845,33 @@ private:
             expect(")");
             expect(";");
             requireBool(c, l, "do-while");
-            cat(out, {pad(), "    continuing {\n", pad(), "        break if !(", c.s, ");\n", pad(), "    }\n", pad(), "}\n"});
+            cat(out, {pad(), "    continuing {\n", pad(), "        break if !(", c.s, ");\n", pad(), "    }\n", pad(),
+                      "}\n"});
             return;
         }
-        if (is("switch")) refuse(l, "switch has no exact WGSL equivalent (its cases fall through in GLSL); write it as if/else");
+        if (is("switch"))
+            refuse(l, "switch has no exact WGSL equivalent (its cases fall through in GLSL); write it as if/else");
         if (is("discard")) refuse(l, "discard exists only in fragment shaders");
         if (accept("return")) {
-            if (accept(";")) { out += pad() + "return;\n"; return; }
+            if (accept(";")) {
+                out += pad() + "return;\n";
+                return;
+            }
             Ex e = expression();
             expect(";");
             cat(out, {pad(), "return ", (current_ ? convertTo(e, current_->result, l) : e.s), ";\n"});
             return;
         }
-        if (accept("break")) { expect(";"); out += pad() + "break;\n"; return; }
-        if (accept("continue")) { expect(";"); out += pad() + "continue;\n"; return; }
+        if (accept("break")) {
+            expect(";");
+            out += pad() + "break;\n";
+            return;
+        }
+        if (accept("continue")) {
+            expect(";");
+            out += pad() + "continue;\n";
+            return;
+        }
         if (declarationAhead() && !(isTypeName() && is("[", 1) && constructorArrayAhead())) {
             out += localDeclaration();
             expect(";");
@@ -568,8 +915,10 @@ private:
                 init = init.substr(init.find_first_not_of(' '));
                 init.pop_back(); // ";\n"
                 init.pop_back();
-                if (std::count(init.begin(), init.end(), '\n')) refuse(l, "for: declare one loop variable only (WGSL's for takes one)");
-            } else init = simpleStatement(l);
+                if (std::count(init.begin(), init.end(), '\n'))
+                    refuse(l, "for: declare one loop variable only (WGSL's for takes one)");
+            } else
+                init = simpleStatement(l);
         }
         expect(";");
         if (!is(";")) {
@@ -580,7 +929,8 @@ private:
         expect(";");
         if (!is(")")) update = simpleStatement(l);
         expect(")");
-        if (update.find('{') != S::npos) refuse(l, "for: the update of a loop cannot assign several swizzled components");
+        if (update.find('{') != S::npos)
+            refuse(l, "for: the update of a loop cannot assign several swizzled components");
         cat(out, {pad(), "for (", init, "; ", cond, "; ", update, ") {\n"});
         block();
         cat(out, {pad(), "}\n"});
@@ -606,16 +956,20 @@ private:
         S op = t_[p_++].text;
         requireLvalue(lhs, l, op);
         Ex rhs = conditional();
-        if (inTable(kAssignOps, tok().text)) refuse(l, "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
+        if (inTable(kAssignOps, tok().text))
+            refuse(l, "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
         if (is(",")) refuse(l, "the comma operator has no WGSL equivalent; write separate statements");
         S value;
-        if (op == "=") value = convertTo(rhs, lhs.ty, l);
-        else value = binary(withoutSwizzleTarget(lhs), op.substr(0, op.size() - 1), rhs, l).s;
+        if (op == "=")
+            value = convertTo(rhs, lhs.ty, l);
+        else
+            value = binary(withoutSwizzleTarget(lhs), op.substr(0, op.size() - 1), rhs, l).s;
         markWrite(lhs);
         if (!lhs.swizzle.empty()) { // v.xz = e -> { let t = e; v.x = t.x; v.z = t.y; }
             static const char* xyzw = "xyzw";
             S r = cat({"{ let xfb_s = ", value, ";"});
-            for (std::size_t i = 0; i < lhs.swizzle.size(); ++i) r += S(" ") + lhs.swizzleBase + "." + lhs.swizzle[i] + " = xfb_s." + xyzw[i] + ";";
+            for (std::size_t i = 0; i < lhs.swizzle.size(); ++i)
+                r += S(" ") + lhs.swizzleBase + "." + lhs.swizzle[i] + " = xfb_s." + xyzw[i] + ";";
             return r + " }";
         }
         return lhs.s + " = " + value;
@@ -625,9 +979,11 @@ private:
         return e;
     }
     void requireLvalue(const Ex& e, int l, const S& op) {
-        if (!e.lvalue) refuse(l, {"'", op, "' needs a variable, an element or a component on its left, got '", e.s, "'"});
+        if (!e.lvalue)
+            refuse(l, {"'", op, "' needs a variable, an element or a component on its left, got '", e.s, "'"});
         const Var* v = lookup(e.root);
-        if (v && (v->where == Where::Uniform || v->where == Where::Const)) refuse(l, {"'", e.root, "' cannot be assigned (a uniform or a const)"});
+        if (v && (v->where == Where::Uniform || v->where == Where::Const))
+            refuse(l, {"'", e.root, "' cannot be assigned (a uniform or a const)"});
         markWrite(e);
     }
     void markWrite(const Ex& e) {
@@ -641,7 +997,9 @@ private:
     // Expressions --------------------------------------------------------------------------
     Ex expression() {
         Ex e = conditional();
-        if (inTable(kAssignOps, tok().text)) refuse(line(), "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
+        if (inTable(kAssignOps, tok().text))
+            refuse(line(),
+                   "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
         if (is(",")) refuse(line(), "the comma operator has no WGSL equivalent; write separate statements");
         return e;
     }
@@ -655,7 +1013,9 @@ private:
         Ex b = conditional();
         requireBool(c, l, "?:");
         if (a.effects || b.effects)
-            refuse(l, "?: with a function call that writes to a variable: WGSL's select() evaluates both sides; use if/else");
+            refuse(
+                l,
+                "?: with a function call that writes to a variable: WGSL's select() evaluates both sides; use if/else");
         if (!(a.ty == b.ty)) refuse(l, "?: with sides of different types");
         if (a.ty.array || a.ty.kind == ScalarKind::Struct) refuse(l, "?: of arrays or structs: use if/else");
         return {"select(" + b.s + ", " + a.s + ", " + c.s + ")", a.ty, false, c.effects};
@@ -674,7 +1034,9 @@ private:
         }
     }
 
-    S splat(const Ex& e, const Ty& to) { return e.ty.scalar() && to.vector() ? shapeW(e.ty.kind, to.rows) + "(" + e.s + ")" : e.s; }
+    S splat(const Ex& e, const Ty& to) {
+        return e.ty.scalar() && to.vector() ? shapeW(e.ty.kind, to.rows) + "(" + e.s + ")" : e.s;
+    }
 
     Ex binary(const Ex& a, const S& op, const Ex& b, int l) {
         bool effects = a.effects || b.effects;
@@ -688,30 +1050,42 @@ private:
             if (a.ty.vector()) s = (op == "==" ? "all(" : "any(") + s + ")";
             return make(s, scalarTy(ScalarKind::Bool));
         }
-        if (op == "<" || op == ">" || op == "<=" || op == ">=") return make(a.s + " " + op + " " + b.s, scalarTy(ScalarKind::Bool));
+        if (op == "<" || op == ">" || op == "<=" || op == ">=")
+            return make(a.s + " " + op + " " + b.s, scalarTy(ScalarKind::Bool));
         if (op == "<<" || op == ">>") {
-            S amount = b.ty.kind == ScalarKind::UInt && b.ty.rows == a.ty.rows ? b.s : shapeW(ScalarKind::UInt, a.ty.rows) + "(" + b.s + ")";
+            S amount = b.ty.kind == ScalarKind::UInt && b.ty.rows == a.ty.rows
+                           ? b.s
+                           : shapeW(ScalarKind::UInt, a.ty.rows) + "(" + b.s + ")";
             return make(a.s + " " + op + " " + amount, a.ty);
         }
-        if (op == "%" && (a.ty.kind == ScalarKind::Float || b.ty.kind == ScalarKind::Float)) refuse(l, "operator % on floats does not exist in GLSL; use mod()");
+        if (op == "%" && (a.ty.kind == ScalarKind::Float || b.ty.kind == ScalarKind::Float))
+            refuse(l, "operator % on floats does not exist in GLSL; use mod()");
         if (a.ty.matrix() || b.ty.matrix()) {
             if (op != "*" && !(a.ty == b.ty && (op == "+" || op == "-")))
-                refuse(l, {"matrix ", op, " ", (b.ty.matrix() ? S("matrix") : S("scalar")), ": WGSL has only +, - between matrices and * ; write it per column"});
+                refuse(l, {"matrix ", op, " ", (b.ty.matrix() ? S("matrix") : S("scalar")),
+                           ": WGSL has only +, - between matrices and * ; write it per column"});
             Ty r = a.ty;
-            if (a.ty.matrix() && b.ty.matrix()) r = Ty{ScalarKind::Float, b.ty.cols, a.ty.rows};
-            else if (a.ty.matrix() && b.ty.vector()) r = vecTy(ScalarKind::Float, a.ty.rows);
-            else if (a.ty.vector() && b.ty.matrix()) r = vecTy(ScalarKind::Float, b.ty.cols);
-            else if (a.ty.scalar()) r = b.ty;
+            if (a.ty.matrix() && b.ty.matrix())
+                r = Ty{ScalarKind::Float, b.ty.cols, a.ty.rows};
+            else if (a.ty.matrix() && b.ty.vector())
+                r = vecTy(ScalarKind::Float, a.ty.rows);
+            else if (a.ty.vector() && b.ty.matrix())
+                r = vecTy(ScalarKind::Float, b.ty.cols);
+            else if (a.ty.scalar())
+                r = b.ty;
             return make(a.s + " " + op + " " + b.s, r);
         }
         Ty r = a.ty.scalar() ? b.ty : a.ty;
-        if (op == "&" || op == "|" || op == "^") return make(splat(a, r) + " " + op + " " + splat(b, r), r); // WGSL: no scalar-vector mix
+        if (op == "&" || op == "|" || op == "^")
+            return make(splat(a, r) + " " + op + " " + splat(b, r), r); // WGSL: no scalar-vector mix
         return make(a.s + " " + op + " " + b.s, r);
     }
 
     Ex unary() {
         int l = line();
-        if (is("++") || is("--")) refuse(l, {"'", tok().text, "' inside an expression has no WGSL equivalent; increment in a statement of its own"});
+        if (is("++") || is("--"))
+            refuse(l, {"'", tok().text,
+                       "' inside an expression has no WGSL equivalent; increment in a statement of its own"});
         if (accept("+")) return unary();
         for (const char* op : {"-", "!", "~"})
             if (accept(op)) {
@@ -732,17 +1106,29 @@ private:
                 Ex i = expression();
                 expect("]");
                 Ty t = e.ty;
-                if (t.array) t.array = 0;
-                else if (t.matrix()) t = vecTy(ScalarKind::Float, t.rows);
-                else if (t.vector()) t = scalarTy(t.kind);
-                else refuse(l, {"'", e.s, "' cannot be indexed"});
+                if (t.array)
+                    t.array = 0;
+                else if (t.matrix())
+                    t = vecTy(ScalarKind::Float, t.rows);
+                else if (t.vector())
+                    t = scalarTy(t.kind);
+                else
+                    refuse(l, {"'", e.s, "' cannot be indexed"});
                 e = {e.s + "[" + i.s + "]", t, e.lvalue && e.swizzle.empty(), e.effects || i.effects, e.root};
             } else if (accept(".")) {
                 S m = name();
                 if (m == "length" && accept("(")) {
                     expect(")");
                     if (!e.ty.array) refuse(l, ".length() of a non-array");
-                    e = {std::to_string(e.ty.array), scalarTy(ScalarKind::Int), false, e.effects, "", "", "", false, true};
+                    e = {std::to_string(e.ty.array),
+                         scalarTy(ScalarKind::Int),
+                         false,
+                         e.effects,
+                         "",
+                         "",
+                         "",
+                         false,
+                         true};
                 } else if (e.ty.kind == ScalarKind::Struct && !e.ty.array) {
                     auto& members = structs.at(e.ty.name);
                     auto it = std::find_if(members.begin(), members.end(), [&](auto& x) { return x.first == m; });
@@ -755,27 +1141,35 @@ private:
                         std::size_t at = S::npos;
                         for (auto& set : sets)
                             if ((at = set.find(c)) != S::npos) break;
-                        if (at == S::npos || int(at) >= e.ty.rows) refuse(l, {"swizzle '.", m, "' of a vector of ", std::to_string(e.ty.rows)});
+                        if (at == S::npos || int(at) >= e.ty.rows)
+                            refuse(l, {"swizzle '.", m, "' of a vector of ", std::to_string(e.ty.rows)});
                         sw += "xyzw"[at];
                     }
                     if (sw.size() > 4) refuse(l, {"swizzle '.", m, "' is longer than 4"});
-                    Ex r{e.s + "." + sw, sw.size() == 1 ? scalarTy(e.ty.kind) : vecTy(e.ty.kind, int(sw.size())), e.lvalue, e.effects, e.root};
+                    Ex r{e.s + "." + sw, sw.size() == 1 ? scalarTy(e.ty.kind) : vecTy(e.ty.kind, int(sw.size())),
+                         e.lvalue, e.effects, e.root};
                     S sorted = sw;
                     std::sort(sorted.begin(), sorted.end());
                     bool repeated = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
                     if (repeated) r.lvalue = false;
-                    if (r.lvalue && sw.size() > 1) { r.swizzleBase = e.s; r.swizzle = sw; }
+                    if (r.lvalue && sw.size() > 1) {
+                        r.swizzleBase = e.s;
+                        r.swizzle = sw;
+                    }
                     e = r;
-                } else refuse(l, {"'.", m, "' on '", e.s, "'"});
+                } else
+                    refuse(l, {"'.", m, "' on '", e.s, "'"});
             } else if (is("++") || is("--")) {
                 S op = t_[p_++].text;
                 requireLvalue(e, l, op);
                 if (start != statementStart_ || (!is(";") && !is(")")))
-                    refuse(l, {"'", op, "' inside an expression has no WGSL equivalent; increment in a statement of its own"});
+                    refuse(l, {"'", op,
+                               "' inside an expression has no WGSL equivalent; increment in a statement of its own"});
                 e = {e.s + op, e.ty};
                 e.incdec = true;
                 return e;
-            } else return e;
+            } else
+                return e;
         }
     }
 
@@ -789,13 +1183,22 @@ private:
             if (!e.swizzle.empty()) e.swizzleBase = "(" + e.swizzleBase + ")";
             return e;
         }
-        if (k.kind == TokenKind::Number) { ++p_; return number(k.text, l); }
+        if (k.kind == TokenKind::Number) {
+            ++p_;
+            return number(k.text, l);
+        }
         if (k.kind != TokenKind::Identifier) refuse(l, {"unexpected '", k.text, "'"});
         const S n = k.text;
-        if (n == "true" || n == "false") { ++p_; return {n, scalarTy(ScalarKind::Bool), false, false, "", "", "", false, true}; }
+        if (n == "true" || n == "false") {
+            ++p_;
+            return {n, scalarTy(ScalarKind::Bool), false, false, "", "", "", false, true};
+        }
         if (macros_.count(n)) refuse(l, {"function-like macro '", n, "': WGSL has no preprocessor; expand it by hand"});
         if (n.starts_with("xfb_")) {
-            if (n == kSubstepUniform && substepBuiltin && !is("(", 1)) { ++p_; return {"xfb_substep", scalarTy(ScalarKind::Int)}; } // not assignable
+            if (n == kSubstepUniform && substepBuiltin && !is("(", 1)) {
+                ++p_;
+                return {"xfb_substep", scalarTy(ScalarKind::Int)};
+            } // not assignable
             refuse(l, {"identifier '", n, "' uses the reserved prefix xfb_; rename it"});
         }
         if (isTypeName() && (is("(", 1) || is("[", 1))) return constructor(l);
@@ -807,9 +1210,12 @@ private:
         if (n == "gl_PointSize") return {"xfb_point_size", scalarTy(ScalarKind::Float), true, false, n, "", "", true};
         if (n.starts_with("gl_")) refuse(l, {"'", n, "' has no equivalent in a WebGPU compute shader"});
         const Var* v = lookup(n);
-        // Not a construct WGSL lacks: the GLSL does not compile (XFB_SHADER_COMPILE, as the GL compiler says on WebGL2).
+        // Not a construct WGSL lacks: the GLSL does not compile (XFB_SHADER_COMPILE, as the GL compiler says on
+        // WebGL2).
         if (!v) throw Error(ErrorCode::ShaderCompile, cat({"line ", std::to_string(l), ": '", n, "' is not declared"}));
-        S s = v->where == Where::Uniform ? "xfb_u." + v->wgsl : v->where == Where::PtrParam ? "(*" + v->wgsl + ")" : v->wgsl;
+        S s = v->where == Where::Uniform    ? "xfb_u." + v->wgsl
+              : v->where == Where::PtrParam ? "(*" + v->wgsl + ")"
+                                            : v->wgsl;
         return {s, v->type, v->where != Where::Texture, false, n, "", "", true};
     }
 
@@ -835,7 +1241,8 @@ private:
             std::size_t digits = text.back() == 'u' ? text.size() - 1 : text.size();
             unsigned long long v = std::stoull(text.substr(0, digits), nullptr, 0);
             if (v > 0xFFFFFFFFull) refuse(l, {"integer literal ", text, " does not fit 32 bits"});
-            if (e.ty.kind == ScalarKind::Int && v > 0x7FFFFFFFull) text = "i32(" + std::to_string(v) + "u)"; // GLSL: wraps to negative
+            if (e.ty.kind == ScalarKind::Int && v > 0x7FFFFFFFull)
+                text = "i32(" + std::to_string(v) + "u)"; // GLSL: wraps to negative
         }
         e.s = text;
         return e;
@@ -847,7 +1254,9 @@ private:
         if (is("void") && is(")", 1)) ++p_;
         while (!accept(")")) {
             args.push_back(conditional());
-            if (inTable(kAssignOps, tok().text)) refuse(line(), "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
+            if (inTable(kAssignOps, tok().text))
+                refuse(line(),
+                       "an assignment inside an expression has no WGSL equivalent; assign in a statement of its own");
             if (!is(")")) expect(",");
         }
         return args;
@@ -856,24 +1265,35 @@ private:
     // Converts e to type t the way a GLSL constructor argument or an initializer needs it.
     S convertTo(const Ex& e, const Ty& t, int l) {
         if (e.ty == t || !t.numeric()) return e.s;
-        if (e.ty.rows == t.rows && e.ty.cols == t.cols && e.ty.numeric() && t.cols == 1) return shapeW(t.kind, t.rows) + "(" + e.s + ")";
+        if (e.ty.rows == t.rows && e.ty.cols == t.cols && e.ty.numeric() && t.cols == 1)
+            return shapeW(t.kind, t.rows) + "(" + e.s + ")";
         if (e.literal && e.ty.scalar() && t.scalar()) return scalarW(t.kind) + "(" + e.s + ")";
         refuse(l, {"a ", describe(e.ty), " where a ", describe(t), " is needed"});
     }
     static S describe(const Ty& t) {
         if (t.isVoid) return "void";
         if (t.kind == ScalarKind::Struct || t.kind == ScalarKind::Opaque) return t.name;
-        S k = t.kind == ScalarKind::Int ? "i" : t.kind == ScalarKind::UInt ? "u" : t.kind == ScalarKind::Bool ? "b" : "";
-        S s = t.cols > 1 ? "mat" + std::to_string(t.cols) + "x" + std::to_string(t.rows)
-                         : t.rows > 1 ? k + "vec" + std::to_string(t.rows) : (t.kind == ScalarKind::Int ? "int" : t.kind == ScalarKind::UInt ? "uint" : t.kind == ScalarKind::Bool ? "bool" : "float");
+        S k = t.kind == ScalarKind::Int    ? "i"
+              : t.kind == ScalarKind::UInt ? "u"
+              : t.kind == ScalarKind::Bool ? "b"
+                                           : "";
+        S s = t.cols > 1   ? "mat" + std::to_string(t.cols) + "x" + std::to_string(t.rows)
+              : t.rows > 1 ? k + "vec" + std::to_string(t.rows)
+                           : (t.kind == ScalarKind::Int    ? "int"
+                              : t.kind == ScalarKind::UInt ? "uint"
+                              : t.kind == ScalarKind::Bool ? "bool"
+                                                           : "float");
         return t.array ? s + "[" + std::to_string(t.array) + "]" : s;
     }
 
     Ex constructor(int l) {
         Ty t = typeName();
         if (accept("[")) {
-            if (is("]")) { ++p_; t.array = -1; }
-            else t.array = arraySize();
+            if (is("]")) {
+                ++p_;
+                t.array = -1;
+            } else
+                t.array = arraySize();
         }
         std::vector<Ex> args = arguments();
         bool effects = std::any_of(args.begin(), args.end(), [](auto& a) { return a.effects; });
@@ -884,12 +1304,16 @@ private:
         };
         if (t.array) {
             if (t.array < 0) t.array = int(args.size());
-            if (int(args.size()) != t.array) refuse(l, {"array constructor with ", std::to_string(args.size()), " values for ", std::to_string(t.array), " elements"});
+            if (int(args.size()) != t.array)
+                refuse(l, {"array constructor with ", std::to_string(args.size()), " values for ",
+                           std::to_string(t.array), " elements"});
             Ty el = t;
             el.array = 0;
-            return {wgslType(t, l) + "(" + joined([&](const Ex& a) { return convertTo(a, el, l); }) + ")", t, false, effects};
+            return {wgslType(t, l) + "(" + joined([&](const Ex& a) { return convertTo(a, el, l); }) + ")", t, false,
+                    effects};
         }
-        if (t.kind == ScalarKind::Struct) return {ident(t.name) + "(" + joined([](const Ex& a) { return a.s; }) + ")", t, false, effects};
+        if (t.kind == ScalarKind::Struct)
+            return {ident(t.name) + "(" + joined([](const Ex& a) { return a.s; }) + ")", t, false, effects};
         if (args.empty()) refuse(l, {"constructor ", describe(t), "() without arguments"});
         for (auto& a : args)
             if (!a.ty.numeric()) refuse(l, {"constructor ", describe(t), " of an array, struct or sampler"});
@@ -900,8 +1324,10 @@ private:
             return {a.ty.kind == t.kind && a.ty.scalar() ? a.s : w + "(" + v + ")", t, false, effects};
         }
         if (t.vector()) {
-            if (args.size() == 1 && args[0].ty.scalar()) return {w + "(" + convertTo(args[0], scalarTy(t.kind), l) + ")", t, false, effects};
-            if (args.size() == 1 && args[0].ty.vector() && args[0].ty.rows == t.rows) return {convertTo(args[0], t, l), t, false, effects};
+            if (args.size() == 1 && args[0].ty.scalar())
+                return {w + "(" + convertTo(args[0], scalarTy(t.kind), l) + ")", t, false, effects};
+            if (args.size() == 1 && args[0].ty.vector() && args[0].ty.rows == t.rows)
+                return {convertTo(args[0], t, l), t, false, effects};
             if (args.size() == 1 && args[0].ty.vector() && args[0].ty.rows > t.rows)
                 return {w + "(" + args[0].s + "." + S("xyzw").substr(0, std::size_t(t.rows)) + ")", t, false, effects};
             int total = 0;
@@ -909,8 +1335,10 @@ private:
                 if (a.ty.matrix()) refuse(l, {"constructor ", describe(t), " from a matrix: take its columns"});
                 total += a.ty.rows;
             }
-            if (total != t.rows) refuse(l, {"constructor ", describe(t), " with ", std::to_string(total), " components"});
-            return {w + "(" + joined([&](const Ex& a) { return convertTo(a, vecTy(t.kind, a.ty.rows), l); }) + ")", t, false, effects};
+            if (total != t.rows)
+                refuse(l, {"constructor ", describe(t), " with ", std::to_string(total), " components"});
+            return {w + "(" + joined([&](const Ex& a) { return convertTo(a, vecTy(t.kind, a.ty.rows), l); }) + ")", t,
+                    false, effects};
         }
         // Matrices.
         if (args.size() == 1 && args[0].ty.scalar()) { // diagonal
@@ -925,22 +1353,36 @@ private:
         if (args.size() == 1 && args[0].ty.matrix()) { // resize: the upper-left part, identity elsewhere
             const Ty& m = args[0].ty;
             if (m == t) return {args[0].s, t, false, effects};
-            S fn = helper("xfb_mat" + std::to_string(t.cols) + "x" + std::to_string(t.rows) + "_from" + std::to_string(m.cols) + "x" + std::to_string(m.rows), [&](const S& fn) {
-                S cols;
-                for (int c = 0; c < t.cols; ++c) {
-                    S col = cat({"vec", std::to_string(t.rows), "<f32>("});
-                    for (int r = 0; r < t.rows; ++r)
-                        cat(col, {S(r ? ", " : ""), (c < m.cols && r < m.rows ? "m[" + std::to_string(c) + "][" + std::to_string(r) + "]" : c == r ? "1.0f" : "0.0f")});
-                    cat(cols, {S(c ? ", " : ""), col, ")"});
-                }
-                return "fn " + fn + "(m: " + wgslType(m, l) + ") -> " + w + " { return " + w + "(" + cols + "); }\n";
-            });
+            S fn = helper(
+                "xfb_mat" + std::to_string(t.cols) + "x" + std::to_string(t.rows) + "_from" + std::to_string(m.cols) +
+                    "x" + std::to_string(m.rows),
+                [&](const S& fn) {
+                    S cols;
+                    for (int c = 0; c < t.cols; ++c) {
+                        S col = cat({"vec", std::to_string(t.rows), "<f32>("});
+                        for (int r = 0; r < t.rows; ++r)
+                            cat(col, {S(r ? ", " : ""), (c < m.cols && r < m.rows
+                                                             ? "m[" + std::to_string(c) + "][" + std::to_string(r) + "]"
+                                                         : c == r ? "1.0f"
+                                                                  : "0.0f")});
+                        cat(cols, {S(c ? ", " : ""), col, ")"});
+                    }
+                    return "fn " + fn + "(m: " + wgslType(m, l) + ") -> " + w + " { return " + w + "(" + cols +
+                           "); }\n";
+                });
             return {fn + "(" + args[0].s + ")", t, false, effects};
         }
-        bool columns = int(args.size()) == t.cols && std::all_of(args.begin(), args.end(), [&](auto& a) { return a.ty.vector() && a.ty.rows == t.rows; });
-        bool scalars = int(args.size()) == t.cols * t.rows && std::all_of(args.begin(), args.end(), [](auto& a) { return a.ty.scalar(); });
-        if (!columns && !scalars) refuse(l, {"constructor ", describe(t), ": give ", std::to_string(t.cols), " columns or ", std::to_string(t.cols * t.rows), " scalars"});
-        return {w + "(" + joined([&](const Ex& a) { return convertTo(a, vecTy(ScalarKind::Float, a.ty.rows), l); }) + ")", t, false, effects};
+        bool columns = int(args.size()) == t.cols && std::all_of(args.begin(), args.end(), [&](auto& a) {
+                           return a.ty.vector() && a.ty.rows == t.rows;
+                       });
+        bool scalars = int(args.size()) == t.cols * t.rows &&
+                       std::all_of(args.begin(), args.end(), [](auto& a) { return a.ty.scalar(); });
+        if (!columns && !scalars)
+            refuse(l, {"constructor ", describe(t), ": give ", std::to_string(t.cols), " columns or ",
+                       std::to_string(t.cols * t.rows), " scalars"});
+        return {w + "(" + joined([&](const Ex& a) { return convertTo(a, vecTy(ScalarKind::Float, a.ty.rows), l); }) +
+                    ")",
+                t, false, effects};
     }
 
     template<class F>
@@ -953,7 +1395,9 @@ private:
         S n = name();
         if (inTable(kRefusedBuiltins, n)) {
             if (n.starts_with("texture"))
-                refuse(l, {"'", n, "()' samples through a sampler; the WGSL translation reads textures with texelFetch() only"});
+                refuse(l,
+                       {"'", n,
+                        "()' samples through a sampler; the WGSL translation reads textures with texelFetch() only"});
             refuse(l, {"'", n, "()' has no WGSL built-in equivalent; write it out"});
         }
         if (functions_.count(n)) return userCall(n, l);
@@ -973,48 +1417,58 @@ private:
         auto make = [&](S s, Ty t) { return Ex{s, t, false, effects}; };
         S w = b->wgsl;
         switch (b->result) {
-        case Builtin::First:
-            if (n == "not") return make("(!" + args[0].s + ")", first);
-            if (n == "mix" && args.size() == 3 && args[2].ty.kind == ScalarKind::Bool) return make("select(" + list() + ")", first);
-            if (b->splat == Builtin::ToFirst)
-                for (std::size_t i = 1; i < args.size(); ++i) args[i].s = splat(args[i], first);
-            return make(w + "(" + list() + ")", first);
-        case Builtin::Last: {
-            Ty t = args.back().ty;
-            for (std::size_t i = 0; i + 1 < args.size(); ++i) args[i].s = splat(args[i], t);
-            return make(w + "(" + list() + ")", t);
+            case Builtin::First:
+                if (n == "not") return make("(!" + args[0].s + ")", first);
+                if (n == "mix" && args.size() == 3 && args[2].ty.kind == ScalarKind::Bool)
+                    return make("select(" + list() + ")", first);
+                if (b->splat == Builtin::ToFirst)
+                    for (std::size_t i = 1; i < args.size(); ++i) args[i].s = splat(args[i], first);
+                return make(w + "(" + list() + ")", first);
+            case Builtin::Last: {
+                Ty t = args.back().ty;
+                for (std::size_t i = 0; i + 1 < args.size(); ++i) args[i].s = splat(args[i], t);
+                return make(w + "(" + list() + ")", t);
+            }
+            case Builtin::Float: return make(w + "(" + list() + ")", scalarTy(ScalarKind::Float));
+            case Builtin::Bool: return make(w + "(" + list() + ")", scalarTy(ScalarKind::Bool));
+            case Builtin::Vec3: return make(w + "(" + list() + ")", vecTy(ScalarKind::Float, 3));
+            case Builtin::BoolShape:
+                if (args.size() != 2) refuse(l, {"'", n, "()' takes two vectors"});
+                return make("(" + args[0].s + " " + w + " " + args[1].s + ")", vecTy(ScalarKind::Bool, first.rows));
+            case Builtin::Custom: break;
         }
-        case Builtin::Float: return make(w + "(" + list() + ")", scalarTy(ScalarKind::Float));
-        case Builtin::Bool: return make(w + "(" + list() + ")", scalarTy(ScalarKind::Bool));
-        case Builtin::Vec3: return make(w + "(" + list() + ")", vecTy(ScalarKind::Float, 3));
-        case Builtin::BoolShape:
-            if (args.size() != 2) refuse(l, {"'", n, "()' takes two vectors"});
-            return make("(" + args[0].s + " " + w + " " + args[1].s + ")", vecTy(ScalarKind::Bool, first.rows));
-        case Builtin::Custom: break;
-        }
-        if (n == "transpose") return make("transpose(" + args[0].s + ")", Ty{ScalarKind::Float, first.rows, first.cols});
+        if (n == "transpose")
+            return make("transpose(" + args[0].s + ")", Ty{ScalarKind::Float, first.rows, first.cols});
         if (n == "atan") return make((args.size() == 2 ? "atan2(" : "atan(") + list() + ")", first);
         if (n == "mod") {
             if (args.size() != 2) refuse(l, "mod() takes two arguments");
             const Ty& y = args[1].ty;
-            S fn = helper("xfb_mod_" + S(first.rows > 1 ? "v" + std::to_string(first.rows) : "s") + (y.rows > 1 ? "v" : "s"), [&](const S& fn) {
-                return "fn " + fn + "(x: " + shapeW(ScalarKind::Float, first.rows) + ", y: " + shapeW(ScalarKind::Float, y.rows) + ") -> " +
-                       shapeW(ScalarKind::Float, first.rows) + " { return x - y * floor(x / y); }\n";
-            });
+            S fn = helper("xfb_mod_" + S(first.rows > 1 ? "v" + std::to_string(first.rows) : "s") +
+                              (y.rows > 1 ? "v" : "s"),
+                          [&](const S& fn) {
+                              return "fn " + fn + "(x: " + shapeW(ScalarKind::Float, first.rows) +
+                                     ", y: " + shapeW(ScalarKind::Float, y.rows) + ") -> " +
+                                     shapeW(ScalarKind::Float, first.rows) + " { return x - y * floor(x / y); }\n";
+                          });
             return make(fn + "(" + list() + ")", first);
         }
         if (n.find("Bits") != S::npos) {
-            ScalarKind to = n.starts_with("floatBitsToInt") ? ScalarKind::Int : n.starts_with("floatBitsToUint") ? ScalarKind::UInt : ScalarKind::Float;
+            ScalarKind to = n.starts_with("floatBitsToInt")    ? ScalarKind::Int
+                            : n.starts_with("floatBitsToUint") ? ScalarKind::UInt
+                                                               : ScalarKind::Float;
             return make("bitcast<" + shapeW(to, first.rows) + ">(" + args[0].s + ")", vecTy(to, first.rows));
         }
         if (n.starts_with("pack")) return make(w + "(" + list() + ")", scalarTy(ScalarKind::UInt));
         if (n.starts_with("unpack")) return make(w + "(" + list() + ")", vecTy(ScalarKind::Float, 2));
         if (first.kind != ScalarKind::Opaque) refuse(l, {"'", n, "()' needs a sampler as its first argument"});
-        ScalarKind k = first.name[0] == 'i' ? ScalarKind::Int : first.name[0] == 'u' ? ScalarKind::UInt : ScalarKind::Float;
+        ScalarKind k = first.name[0] == 'i'   ? ScalarKind::Int
+                       : first.name[0] == 'u' ? ScalarKind::UInt
+                                              : ScalarKind::Float;
         int dims = first.name.find("3D") != S::npos || first.name.find("Array") != S::npos ? 3 : 2;
         if (n == "textureSize") {
             if (first.name.find("Array") != S::npos) refuse(l, "textureSize() of an array texture: not translated");
-            return make(shapeW(ScalarKind::Int, dims) + "(textureDimensions(" + list() + "))", vecTy(ScalarKind::Int, dims));
+            return make(shapeW(ScalarKind::Int, dims) + "(textureDimensions(" + list() + "))",
+                        vecTy(ScalarKind::Int, dims));
         }
         if (args.size() != 3) refuse(l, "texelFetch() takes a sampler, a coordinate and a level");
         S coords = args[1].s;
@@ -1027,8 +1481,11 @@ private:
         Fn* fn = nullptr;
         for (auto& o : functions_[n]) {
             bool match = o.params.size() == args.size();
-            for (std::size_t i = 0; match && i < args.size(); ++i) match = o.params[i] == args[i].ty || (args[i].literal && o.params[i].scalar() && args[i].ty.scalar());
-            if (match && (!fn || std::equal(o.params.begin(), o.params.end(), args.begin(), [](auto& p, auto& a) { return p == a.ty; }))) fn = &o;
+            for (std::size_t i = 0; match && i < args.size(); ++i)
+                match = o.params[i] == args[i].ty || (args[i].literal && o.params[i].scalar() && args[i].ty.scalar());
+            if (match && (!fn || std::equal(o.params.begin(), o.params.end(), args.begin(),
+                                            [](auto& p, auto& a) { return p == a.ty; })))
+                fn = &o;
         }
         if (!fn) refuse(l, {"no function '", n, "' takes these argument types"});
         bool effects = !fn->pure;
@@ -1043,7 +1500,8 @@ private:
                 for (auto& sc : scopes_)
                     if (sc.count(a.root)) local = true;
                 if (!var || !local || (var->where != Where::Local && var->where != Where::PtrParam))
-                    refuse(l, {"out/inout argument '", a.s, "' of '", n, "': the WGSL translation passes whole local variables only; copy into a local first"});
+                    refuse(l, {"out/inout argument '", a.s, "' of '", n,
+                               "': the WGSL translation passes whole local variables only; copy into a local first"});
                 v = var->where == Where::PtrParam ? var->wgsl : "&" + var->wgsl;
                 markWrite(a);
             }
@@ -1070,17 +1528,20 @@ int roundUp(int v, int a) { return (v + a - 1) / a * a; }
 
 } // namespace
 
-WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
-                           std::size_t entryCount, const WgslTranslationOptions& options) {
-    if (options.workGroupSize < 1 || options.workGroupSize > 256) throw Error(ErrorCode::InvalidArgument, "work-group size must be 1..256");
+WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                           const CapturePlan& capture, std::size_t entryCount, const WgslTranslationOptions& options) {
+    if (options.workGroupSize < 1 || options.workGroupSize > 256)
+        throw Error(ErrorCode::InvalidArgument, "work-group size must be 1..256");
     const std::string modern = toGlslEs300(vertexSource);
     const ShaderInterface shader = readShaderInterface(modern, read);
     plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
     const bool fused = options.fuseSubsteps;
     if (fused) {
-        if (options.emits && !options.emits->empty()) throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
+        if (options.emits && !options.emits->empty())
+            throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
         FusionDecision decision = checkFusion(vertexSource, read, pass, capture);
-        if (!decision.fused) throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
+        if (!decision.fused)
+            throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
     }
 
     WgslShader result;
@@ -1093,39 +1554,50 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     S uniformStruct = "struct XfbUniforms {\n    xfb_count: u32,\n";
     int cursor = 4, maxAlign = 16, binding = 1;
     for (const auto& d : shader.uniforms) {
-        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize, d.type.kind == ScalarKind::Opaque ? d.type.name : S()};
+        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize,
+              d.type.kind == ScalarKind::Opaque ? d.type.name : S()};
         if (d.type.kind == ScalarKind::Opaque) {
             if (d.arraySize) refuse(d.line, {"sampler array '", d.name, "': declare one sampler per texture"});
             S w = wgslType(ty, d.line);
-            ScalarKind k = d.type.name[0] == 'i' ? ScalarKind::Int : d.type.name[0] == 'u' ? ScalarKind::UInt : ScalarKind::Float;
+            ScalarKind k = d.type.name[0] == 'i'   ? ScalarKind::Int
+                           : d.type.name[0] == 'u' ? ScalarKind::UInt
+                                                   : ScalarKind::Float;
             result.textures.push_back({d.name, binding, k});
-            cat(tr.helpers, {"@group(0) @binding(", std::to_string(binding++), ") var ", ident(d.name), ": ", w, ";\n"});
+            cat(tr.helpers,
+                {"@group(0) @binding(", std::to_string(binding++), ") var ", ident(d.name), ": ", w, ";\n"});
             tr.globals[d.name] = {ty, Where::Texture, ident(d.name)};
             continue;
         }
-        if (d.type.kind == ScalarKind::Bool) refuse(d.line, {"bool uniform '", d.name, "': WebGPU buffers hold no bool; declare it int"});
+        if (d.type.kind == ScalarKind::Bool)
+            refuse(d.line, {"bool uniform '", d.name, "': WebGPU buffers hold no bool; declare it int"});
         bool substep = d.name == kSubstepUniform;
         if (substep && (d.type.kind != ScalarKind::Int || d.type.components() != 1 || d.arraySize))
             refuse(d.line, {"the built-in '", d.name, "' must be declared `uniform int ", d.name, ";`"});
         if (d.type.kind != ScalarKind::Float && d.type.kind != ScalarKind::Int && d.type.kind != ScalarKind::UInt)
-            refuse(d.line, {"uniform '", d.name, "' of type ", d.type.name, ": the WGSL translation takes float, int, uint vectors and matrices"});
+            refuse(d.line, {"uniform '", d.name, "' of type ", d.type.name,
+                            ": the WGSL translation takes float, int, uint vectors and matrices"});
         Layout lay = uniformLayout(d.type);
         WgslUniform u{d.name, d.type, d.arraySize, 0, lay.size, 0, lay.columnStride};
         int align = lay.align;
         if (d.arraySize) {
             u.arrayStride = roundUp(lay.size, lay.align);
             if (u.arrayStride % 16)
-                refuse(d.line, {"uniform array '", d.name, "' of ", d.type.name, ": WGSL uniform arrays need a 16-byte element stride; declare it vec4[" +
-                                   std::to_string(d.arraySize), "] (or ivec4/uvec4)"});
+                refuse(d.line, {"uniform array '", d.name, "' of ", d.type.name,
+                                ": WGSL uniform arrays need a 16-byte element stride; declare it vec4[" +
+                                    std::to_string(d.arraySize),
+                                "] (or ivec4/uvec4)"});
             align = roundUp(align, 16);
             u.size = u.arrayStride * d.arraySize;
         }
         u.offset = cursor = roundUp(cursor, align);
         cursor += u.size;
         maxAlign = std::max(maxAlign, align);
-        cat(uniformStruct, {S("    "), (d.arraySize ? "@align(16) " : ""), ident(d.name), ": ", wgslType(ty, d.line), ",\n"});
-        if (substep) tr.substepBuiltin = true; // the entry point (or the substep loop) sets the private
-        else tr.globals[d.name] = {ty, Where::Uniform, ident(d.name)};
+        cat(uniformStruct,
+            {S("    "), (d.arraySize ? "@align(16) " : ""), ident(d.name), ": ", wgslType(ty, d.line), ",\n"});
+        if (substep)
+            tr.substepBuiltin = true; // the entry point (or the substep loop) sets the private
+        else
+            tr.globals[d.name] = {ty, Where::Uniform, ident(d.name)};
         result.uniforms.push_back(u);
     }
     if (fused) {
@@ -1147,37 +1619,48 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         int b = result.writeBinding[std::size_t(o.entry)] = binding++;
         views[b] = {false, true};
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
-            auto v = std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f.varying; });
-            views[b].second = views[b].second && v->type.rows == 4 && f.components % 4 == 0 && f.offset % 16 == 0 && o.stride % 16 == 0;
+            auto v = std::find_if(capture.varyings.begin(), capture.varyings.end(),
+                                  [&](auto& x) { return x.name == f.varying; });
+            views[b].second = views[b].second && v->type.rows == 4 && f.components % 4 == 0 && f.offset % 16 == 0 &&
+                              o.stride % 16 == 0;
         }
     }
     const EmitPlan noEmits;
     const EmitPlan& emits = options.emits ? *options.emits : noEmits;
     if (pass.emitEntries.size() != emits.outputs.size())
-        throw Error(ErrorCode::InvalidArgument, "the pass plan has " + std::to_string(pass.emitEntries.size()) + " emitted entries but the emit plan " +
-                                                    std::to_string(emits.outputs.size()) + " outputs; give WgslTranslationOptions::emits from planEmits()");
-    for (const auto& o : emits.outputs) views[result.writeBinding[std::size_t(o.entry)] = binding++] = {false, o.type.rows == 4};
+        throw Error(ErrorCode::InvalidArgument, "the pass plan has " + std::to_string(pass.emitEntries.size()) +
+                                                    " emitted entries but the emit plan " +
+                                                    std::to_string(emits.outputs.size()) +
+                                                    " outputs; give WgslTranslationOptions::emits from planEmits()");
+    for (const auto& o : emits.outputs)
+        views[result.writeBinding[std::size_t(o.entry)] = binding++] = {false, o.type.rows == 4};
     S buffers, countBuffers, firstBuffers;
     for (const auto& [b, v] : views)
-        buffers += "@group(0) @binding(" + std::to_string(b) + ") var<storage, " + (v.first ? "read" : "read_write") + "> xfb_b" + std::to_string(b) + ": array<" +
-                   (v.second ? "vec4<u32>" : "u32") + ">;\n";
+        buffers += "@group(0) @binding(" + std::to_string(b) + ") var<storage, " + (v.first ? "read" : "read_write") +
+                   "> xfb_b" + std::to_string(b) + ": array<" + (v.second ? "vec4<u32>" : "u32") + ">;\n";
     for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
         result.countsBinding.push_back(binding++);
         result.firstBinding.push_back(binding++);
         S n = std::to_string(k), head = "@group(0) @binding(";
-        cat(countBuffers, {head, std::to_string(result.countsBinding[k]), ") var<storage, read_write> xfb_emitted", n, ": array<u32>;\n"});
-        cat(firstBuffers, {head, std::to_string(result.firstBinding[k]), ") var<storage, read> xfb_first", n, ": array<u32>;\n"});
+        cat(countBuffers, {head, std::to_string(result.countsBinding[k]), ") var<storage, read_write> xfb_emitted", n,
+                           ": array<u32>;\n"});
+        cat(firstBuffers,
+            {head, std::to_string(result.firstBinding[k]), ") var<storage, read> xfb_first", n, ": array<u32>;\n"});
     }
 
     // Interface variables: private globals the entry point loads and stores.
-    S privates = "var<private> xfb_vertex_id: i32;\nconst xfb_instance_id: i32 = 0;\nvar<private> xfb_position: vec4<f32>;\nvar<private> xfb_point_size: f32;\n";
+    S privates = "var<private> xfb_vertex_id: i32;\nconst xfb_instance_id: i32 = 0;\nvar<private> xfb_position: "
+                 "vec4<f32>;\nvar<private> xfb_point_size: f32;\n";
     auto declareInterface = [&](const Declaration& d) {
-        if (d.name.starts_with("xfb_")) refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});
-        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize, d.type.kind == ScalarKind::Struct ? d.type.name : S()};
+        if (d.name.starts_with("xfb_"))
+            refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});
+        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize,
+              d.type.kind == ScalarKind::Struct ? d.type.name : S()};
         tr.globals[d.name] = {ty, Where::Private, ident(d.name)};
         return ty;
     };
-    for (const auto& d : shader.inputs) privates += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
+    for (const auto& d : shader.inputs)
+        privates += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
     if (tr.substepBuiltin) privates += "var<private> xfb_substep: i32;\n";
     // Struct outputs need their struct definitions first: their declarations follow the user's code.
     // Private variables start at zero in WGSL, so one pass reads 0 from an output no code path
@@ -1190,8 +1673,10 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         if (zeroed.insert(d.name).second) zeroes += "        " + ident(d.name) + " = " + type + "();\n";
     }
     for (const auto& v : capture.varyings)
-        if (v.name == "gl_Position") zeroes += "        xfb_position = vec4<f32>();\n";
-        else if (v.name == "gl_PointSize") zeroes += "        xfb_point_size = 0.0;\n";
+        if (v.name == "gl_Position")
+            zeroes += "        xfb_position = vec4<f32>();\n";
+        else if (v.name == "gl_PointSize")
+            zeroes += "        xfb_point_size = 0.0;\n";
 
     tr.translateModule();
 
@@ -1199,11 +1684,16 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     auto element = [&](int b, int strideWords, int word) {
         bool vec4 = views.at(b).second;
         int div = vec4 ? 4 : 1;
-        return "xfb_b" + std::to_string(b) + "[xfb_i * " + std::to_string(strideWords / div) + "u + " + std::to_string(word / div) + "u]";
+        return "xfb_b" + std::to_string(b) + "[xfb_i * " + std::to_string(strideWords / div) + "u + " +
+               std::to_string(word / div) + "u]";
     };
     S wg = std::to_string(options.workGroupSize);
-    S main = "@compute @workgroup_size(" + wg + ")\nfn xfb_main(@builtin(global_invocation_id) xfb_gid: vec3<u32>, @builtin(num_workgroups) xfb_groups: vec3<u32>) {\n"
-             "    let xfb_i = xfb_gid.x + xfb_gid.y * xfb_groups.x * " + wg + "u;\n    if (xfb_i >= xfb_u.xfb_count) {\n        return;\n    }\n"
+    S main = "@compute @workgroup_size(" + wg +
+             ")\nfn xfb_main(@builtin(global_invocation_id) xfb_gid: vec3<u32>, @builtin(num_workgroups) xfb_groups: "
+             "vec3<u32>) {\n"
+             "    let xfb_i = xfb_gid.x + xfb_gid.y * xfb_groups.x * " +
+             wg +
+             "u;\n    if (xfb_i >= xfb_u.xfb_count) {\n        return;\n    }\n"
              "    xfb_vertex_id = i32(xfb_i);\n";
     for (const auto& a : pass.attributes) {
         const Declaration* d = shader.findInput(a.input);
@@ -1212,8 +1702,10 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         for (int l = 0; l < a.locationCount; ++l) {
             int word = a.offset / 4 + l * n;
             S bits;
-            if (views.at(b).second) bits = element(b, a.stride / 4, word);
-            else if (n == 1) bits = element(b, a.stride / 4, word);
+            if (views.at(b).second)
+                bits = element(b, a.stride / 4, word);
+            else if (n == 1)
+                bits = element(b, a.stride / 4, word);
             else {
                 bits = "vec" + std::to_string(n) + "<u32>(";
                 for (int c = 0; c < n; ++c) bits += (c ? ", " : "") + element(b, a.stride / 4, word + c);
@@ -1222,16 +1714,24 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             S target = ident(d->name);
             if (d->arraySize > 0) target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
             if (d->type.isMatrix()) target += "[" + std::to_string(l % d->type.columns) + "]";
-            cat(main, {"    ", target, " = ", (d->type.kind == ScalarKind::UInt ? bits : "bitcast<" + shapeW(d->type.kind, n) + ">(" + bits + ")"), ";\n"});
+            cat(main,
+                {"    ", target, " = ",
+                 (d->type.kind == ScalarKind::UInt ? bits : "bitcast<" + shapeW(d->type.kind, n) + ">(" + bits + ")"),
+                 ";\n"});
         }
     }
     if (fused) {
         // The state stays in the input privates between substeps; stores follow the loop, so
         // write-only outputs keep the last substep's values.
         std::string refusal;
-        S feedback = plan::substepFeedback(shader, pass, capture, [](const S& n) { return ident(n); },
-                                           [](const S& n) { return n == "gl_Position" ? S("xfb_position") : n == "gl_PointSize" ? S("xfb_point_size") : identVarying(n); },
-                                           "        ", refusal);
+        S feedback = plan::substepFeedback(
+            shader, pass, capture, [](const S& n) { return ident(n); },
+            [](const S& n) {
+                return n == "gl_Position"    ? S("xfb_position")
+                       : n == "gl_PointSize" ? S("xfb_point_size")
+                                             : identVarying(n);
+            },
+            "        ", refusal);
         main += "    for (var xfb_s = 0u; xfb_s < xfb_u.xfb_substeps; xfb_s++) {\n";
         if (tr.substepBuiltin) main += "        xfb_substep = i32(xfb_s);\n";
         main += zeroes + "        xfb_user_main();\n" + feedback + "    }\n";
@@ -1243,24 +1743,32 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     S countMain = main;
     auto clampedCount = [&](const EmitBudgetPlan& b) {
         S max = std::to_string(b.maxRecords);
-        return b.kind == ScalarKind::UInt ? "min(" + ident(b.count) + ", " + max + "u)" : "u32(clamp(" + ident(b.count) + ", 0, " + max + "))";
+        return b.kind == ScalarKind::UInt ? "min(" + ident(b.count) + ", " + max + "u)"
+                                          : "u32(clamp(" + ident(b.count) + ", 0, " + max + "))";
     };
-    for (std::size_t k = 0; k < emits.budgets.size(); ++k) cat(countMain, {"    xfb_emitted", std::to_string(k), "[xfb_i] = ", clampedCount(emits.budgets[k]), ";\n"});
+    for (std::size_t k = 0; k < emits.budgets.size(); ++k)
+        cat(countMain, {"    xfb_emitted", std::to_string(k), "[xfb_i] = ", clampedCount(emits.budgets[k]), ";\n"});
     countMain += "}\n";
     for (const auto& o : pass.outputs) {
         int b = result.writeBinding[std::size_t(o.entry)];
         bool vec4 = views.at(b).second;
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
-            const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f.varying; });
-            S name = v.name == "gl_Position" ? "xfb_position" : v.name == "gl_PointSize" ? "xfb_point_size" : identVarying(v.name);
+            const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(),
+                                                     [&](auto& x) { return x.name == f.varying; });
+            S name = v.name == "gl_Position"    ? "xfb_position"
+                     : v.name == "gl_PointSize" ? "xfb_point_size"
+                                                : identVarying(v.name);
             int rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
             // `per` components at a time: a whole column when the view is vec4, else one.
             for (int c = 0; c < f.components; c += vec4 ? 4 : 1) {
                 int elementIndex = c / perElement, col = (c % perElement) / rows, row = c % rows;
-                S expr = cat({name, (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : ""), (cols > 1 ? "[" + std::to_string(col) + "]" : "")});
+                S expr = cat({name, (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : ""),
+                              (cols > 1 ? "[" + std::to_string(col) + "]" : "")});
                 if (!vec4 && rows > 1) expr += "[" + std::to_string(row) + "]";
                 int n = vec4 ? 4 : 1;
-                S value = v.type.kind == ScalarKind::UInt ? expr : "bitcast<" + shapeW(ScalarKind::UInt, n) + ">(" + expr + ")";
+                S value = v.type.kind == ScalarKind::UInt
+                              ? expr
+                              : "bitcast<" + shapeW(ScalarKind::UInt, n) + ">(" + expr + ")";
                 cat(main, {"    ", element(b, o.stride / 4, f.offset / 4 + c), " = ", value, ";\n"});
             }
         }
@@ -1269,16 +1777,20 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     for (std::size_t k = 0; k < emits.budgets.size(); ++k) {
         const EmitBudgetPlan& bp = emits.budgets[k];
         S n = std::to_string(k), r = "(xfb_first" + n + "[xfb_i] + xfb_k)";
-        cat(main, {"    for (var xfb_k = 0u; xfb_k < ", clampedCount(bp), " && ", r, " < ", std::to_string(bp.capacity), "u; xfb_k++) {\n"});
+        cat(main, {"    for (var xfb_k = 0u; xfb_k < ", clampedCount(bp), " && ", r, " < ", std::to_string(bp.capacity),
+                   "u; xfb_k++) {\n"});
         for (int oi : bp.outputs) {
             const EmitOutputPlan& o = emits.outputs[std::size_t(oi)];
             int b = result.writeBinding[std::size_t(o.entry)], rows = o.type.rows;
             bool vec4 = views.at(b).second;
             for (int c = 0; c < rows; c += vec4 ? 4 : 1) {
                 S expr = ident(o.varying) + "[xfb_k]" + (!vec4 && rows > 1 ? "[" + std::to_string(c) + "]" : "");
-                S value = o.type.kind == ScalarKind::UInt ? expr : "bitcast<" + shapeW(ScalarKind::UInt, vec4 ? 4 : 1) + ">(" + expr + ")";
+                S value = o.type.kind == ScalarKind::UInt
+                              ? expr
+                              : "bitcast<" + shapeW(ScalarKind::UInt, vec4 ? 4 : 1) + ">(" + expr + ")";
                 int div = vec4 ? 4 : 1;
-                cat(main, {"        xfb_b", std::to_string(b), "[", r, " * ", std::to_string(o.stride / 4 / div), "u + ", std::to_string(c / div), "u] = ", value, ";\n"});
+                cat(main, {"        xfb_b", std::to_string(b), "[", r, " * ", std::to_string(o.stride / 4 / div),
+                           "u + ", std::to_string(c / div), "u] = ", value, ";\n"});
             }
         }
         main += "    }\n";
@@ -1307,7 +1819,8 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         VertexFormat f = VertexFormat::interleaved(packed);
         entries.push_back({BufferDesc{f, std::uint64_t(f.stride)}, std::nullopt});
     }
-    for (const auto& b : capture.buffers) entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(20), std::uint64_t(b.stride)}});
+    for (const auto& b : capture.buffers)
+        entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(20), std::uint64_t(b.stride)}});
     const auto pass = planPass(attributes, capture, entries, std::int64_t(1));
     return translateToWgsl(vertexSource, read, pass, capture, entries.size(), options);
 }

@@ -49,7 +49,8 @@ EGLContext tryDisplay(EGLDisplay display, Api api, std::string& why) {
         eglTerminate(display);
         return EGL_NO_CONTEXT;
     }
-    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, gl ? EGL_OPENGL_BIT : EGL_OPENGL_ES3_BIT, EGL_NONE};
+    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, gl ? EGL_OPENGL_BIT : EGL_OPENGL_ES3_BIT,
+                                    EGL_NONE};
     EGLConfig config = nullptr;
     EGLint n = 0;
     // Some drivers list no config without a surface type: fall back to any renderable config.
@@ -61,8 +62,9 @@ EGLContext tryDisplay(EGLDisplay display, Api api, std::string& why) {
             return EGL_NO_CONTEXT;
         }
     }
-    const EGLint glAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint glAttribs[] = {
+        EGL_CONTEXT_MAJOR_VERSION,           4,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     const EGLint esAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE};
     EGLContext ctx = eglCreateContext(display, config, EGL_NO_CONTEXT, gl ? glAttribs : esAttribs);
     if (ctx == EGL_NO_CONTEXT) {
@@ -98,7 +100,8 @@ HeadlessContext::HeadlessContext(Api api, std::vector<EglPlatform> order) : impl
     };
 
     const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    auto getPlatformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    auto getPlatformDisplay =
+        reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
     bool done = false;
     for (EglPlatform platform : order) {
         if (done) break;
@@ -111,21 +114,25 @@ HeadlessContext::HeadlessContext(Api api, std::vector<EglPlatform> order) : impl
             EGLDeviceEXT devices[16];
             EGLint count = 0;
             if (queryDevices && queryDevices(16, devices, &count))
-                for (EGLint i = 0; i < count && !done; ++i) done = attempt("device", getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
+                for (EGLint i = 0; i < count && !done; ++i)
+                    done = attempt("device", getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
         } else if (platform == EglPlatform::Surfaceless) {
             if (getPlatformDisplay && hasExtension(clientExtensions, "EGL_MESA_platform_surfaceless"))
-                done = attempt("surfaceless", getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr));
+                done = attempt("surfaceless",
+                               getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr));
             else
-                tried += std::string(tried.empty() ? "" : "; ") + "surfaceless: EGL_MESA_platform_surfaceless is not available";
+                tried += std::string(tried.empty() ? "" : "; ") +
+                         "surfaceless: EGL_MESA_platform_surfaceless is not available";
         } else {
             done = attempt("default", eglGetDisplay(EGL_DEFAULT_DISPLAY));
         }
     }
     if (!done)
-        throw Error(ErrorCode::ContextCreation, std::string("no headless ") + (api == Api::OpenGL43Core ? "OpenGL 4.3 core" : "OpenGL ES 3.0") +
-                                                    " context could be created (" + (tried.empty() ? std::string("no platform tried") : tried) +
-                                                    "). Install Mesa's EGL driver (apt-get install libegl-mesa0 libgl1-mesa-dri) "
-                                                    "or set EGL_PLATFORM=surfaceless");
+        throw Error(ErrorCode::ContextCreation,
+                    std::string("no headless ") + (api == Api::OpenGL43Core ? "OpenGL 4.3 core" : "OpenGL ES 3.0") +
+                        " context could be created (" + (tried.empty() ? std::string("no platform tried") : tried) +
+                        "). Install Mesa's EGL driver (apt-get install libegl-mesa0 libgl1-mesa-dri) "
+                        "or set EGL_PLATFORM=surfaceless");
 
     // No surface means no default framebuffer: draws would fail with INVALID_FRAMEBUFFER_OPERATION.
     glGenRenderbuffers(1, &impl_->renderbuffer);

@@ -38,11 +38,11 @@ struct StepRecipe {
     std::int64_t count = 0;
     /// The program's uniforms a step uploads when changed (all but xfb_substep, which stays 0).
     struct Uniform {
-        std::string name;    ///< without "[0]" for arrays
-        int location = -1;   ///< glGetUniformLocation
-        unsigned type = 0;   ///< GL_FLOAT_VEC3 ...: which glUniform*
+        std::string name;                    ///< without "[0]" for arrays
+        int location = -1;                   ///< glGetUniformLocation
+        unsigned type = 0;                   ///< GL_FLOAT_VEC3 ...: which glUniform*
         ScalarKind kind = ScalarKind::Float; ///< what Program::setUniform() takes (Int for bool and samplers)
-        int components = 1;  ///< per element (16 for mat4)
+        int components = 1;                  ///< per element (16 for mat4)
         int arraySize = 1;
     };
     std::vector<Uniform> uniforms;
