@@ -44,8 +44,10 @@ const commands = {
   prettier: [bin('prettier'), ['--config', join(tools, 'prettier.config.mjs'), '--check', target], count(/^\[warn\] (?!Code style issues)\S+/gm)],
 };
 const [command, args, problemsIn] = commands[tool];
-// From the repository root: ESLint lints only files below its working directory.
-const run = spawnSync(command, args, { cwd: root, encoding: 'utf8', env: { ...process.env, XFB_TSCONFIG: tsconfig } });
+// From the repository root: ESLint lints only files below its working directory. No colours: the
+// counts read plain lines (CI=true makes Prettier colour its output).
+const env = { ...process.env, XFB_TSCONFIG: tsconfig, NO_COLOR: '1', FORCE_COLOR: '0' };
+const run = spawnSync(command, args, { cwd: root, encoding: 'utf8', env });
 const output = `${run.stdout}${run.stderr}`;
 if (tool !== 'eslint') process.stdout.write(output);
 else if (run.stderr) process.stdout.write(run.stderr);

@@ -54,13 +54,22 @@ enum StateBit : unsigned {
 
 /// The state bits by the names JavaScript reads them under (state_guard_library.js, which the
 /// bindings give them to at start-up, and the npm package's replayed step): never retyped there.
+// One row per line (clang-format would fold macro rows into each other).
+// clang-format off
 #define XFB_GUARDED_STATE(X)                                                                                           \
     X(CachedProgram, "program")                                                                                        \
-    X(CachedVertexArray, "vertexArray") X(CachedArrayBuffer, "arrayBuffer") X(CachedCopyBuffers, "copyBuffers")        \
-        X(CachedUnpackBuffer, "unpackBuffer") X(CachedTransformFeedback, "transformFeedback")                          \
-            X(CachedDiscard, "discard") X(CachedTextures, "textures") X(ReliedPixelStore, "pixelStore")                \
-                X(ReliedSamplers, "samplers") X(CachedFeedbackBuffer, "feedbackBuffer")                                \
-                    X(CachedWrittenBindings, "writtenBindings")
+    X(CachedVertexArray, "vertexArray")                                                                                \
+    X(CachedArrayBuffer, "arrayBuffer")                                                                                \
+    X(CachedCopyBuffers, "copyBuffers")                                                                                \
+    X(CachedUnpackBuffer, "unpackBuffer")                                                                              \
+    X(CachedTransformFeedback, "transformFeedback")                                                                    \
+    X(CachedDiscard, "discard")                                                                                        \
+    X(CachedTextures, "textures")                                                                                      \
+    X(ReliedPixelStore, "pixelStore")                                                                                  \
+    X(ReliedSamplers, "samplers")                                                                                      \
+    X(CachedFeedbackBuffer, "feedbackBuffer")                                                                          \
+    X(CachedWrittenBindings, "writtenBindings")
+// clang-format on
 #define XFB_STATE_BIT_OR(bit, name) | bit
 
 /// What a transform-feedback step touches (ARRAY_BUFFER: cleared, see CachedArrayBuffer).
