@@ -3,6 +3,7 @@
 // then judged by the engine's own validators (parseVertexFormat(), the planners). Defaults and
 // type checks of the options objects are the package's (core/, webgl2/wasm_module.ts).
 #include "call.hpp"
+#include "enum_name.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/enum_tables.hpp"
 #include "xfb/shader_interface.hpp"
@@ -11,16 +12,6 @@
 #include <cmath>
 
 namespace xfb::boundary {
-
-/// The enumerator named `name` (xfb/enum_tables.hpp); an unknown name is XFB_INVALID_ARGUMENT
-/// listing the names, never a silent default.
-template<class E, std::size_t N>
-E fromName(const std::string& name, const std::string_view (&names)[N], const char* what) {
-    if (auto e = enumFromName<E>(names, name)) return *e;
-    std::string list;
-    for (auto n : names) list += (list.empty() ? "'" : ", '") + std::string(n) + "'";
-    throw Error(ErrorCode::InvalidArgument, std::string(what) + " must be one of " + list + ", got '" + name + "'");
-}
 
 /// Per attribute, two texts (semantic, type) and three numbers: which fields were given (bits:
 /// 1 semantic as a string, 2 type, 4 components, 8 offset), components and offset (NaN: not a number).

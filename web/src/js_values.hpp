@@ -4,6 +4,7 @@
 // arguments arrive as the JavaScript objects the package checked, results leave as JavaScript
 // objects, and a failure leaves as an XfbError (Module.XfbError, handed to the module by the
 // package), never as a sentinel ('', -1, null). No JSON library. Plan headers only (no GL).
+#include "enum_name.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/error.hpp"
 #include "xfb/shader_interface.hpp"
@@ -92,24 +93,6 @@ T get(const val& o, const char* key, T fallback) {
     return has(o, key) ? o[key].as<T>() : fallback;
 }
 
-/// The enumerator named `name` in its table's names (xfb/enum_tables.hpp); an unknown name is
-/// XFB_INVALID_ARGUMENT listing the names, never a silent default.
-template<class E, std::size_t N>
-E fromName(const std::string& name, const std::string_view (&names)[N], const char* what) {
-    if (auto e = enumFromName<E>(names, name)) return *e;
-    std::string list;
-    for (auto n : names) list += (list.empty() ? "'" : ", '") + std::string(n) + "'";
-    throw Error(ErrorCode::InvalidArgument, std::string(what) + " must be one of " + list + ", got '" + name + "'");
-}
-
-/// A table's names as a JavaScript array.
-template<std::size_t N>
-val names(const std::string_view (&list)[N]) {
-    val a = val::array();
-    for (auto n : list) a.call<void>("push", std::string(n));
-    return a;
-}
-
 /// [{ semantic, type?, components?, offset? }] (index.js checked it is an array of plain objects
 /// with known keys): read without judging, then checked by parseVertexFormat(), the validator
 /// the CLI's scenario reader uses too.
@@ -128,17 +111,6 @@ inline VertexFormat parseFormat(const val& list) {
         described.push_back(std::move(d));
     }
     return parseVertexFormat(described);
-}
-
-/// A format as index.js holds it: { attributes: [{ semantic, type, components, offset }], stride }.
-inline val formatObject(const VertexFormat& format) {
-    val attributes = val::array();
-    for (const auto& a : format.attributes)
-        attributes.call<void>("push", object({{"semantic", js(semanticName(a.semantic))},
-                                              {"type", js(componentTypeName(a.type))},
-                                              {"components", js(a.components)},
-                                              {"offset", js(a.offset)}}));
-    return object({{"attributes", attributes}, {"stride", js(format.stride)}});
 }
 
 /// { mode?, varyings?, portable? }
