@@ -49,6 +49,14 @@
     X(SeparateComponentsDriver, "XFB_SEPARATE_COMPONENTS_DRIVER") /* separate mode: a varying over the driver's MAX_..._SEPARATE_COMPONENTS */ \
     X(SeparateAttribs, "XFB_SEPARATE_ATTRIBS") /* separate mode: more varyings than MAX_..._SEPARATE_ATTRIBS */                                \
     X(InterleavedComponents, "XFB_INTERLEAVED_COMPONENTS") /* interleaved mode: total over MAX_..._INTERLEAVED_COMPONENTS */                   \
+    X(LayoutOffset, "XFB_LAYOUT_OFFSET") /* a declared offset that is not a multiple of 4 bytes (32-bit components) */                          \
+    X(LayoutOverlap, "XFB_LAYOUT_OVERLAP") /* two declared entries share bytes of one buffer */                                                \
+    X(LayoutStride, "XFB_LAYOUT_STRIDE") /* a declared stride not a multiple of 4, below the buffer's extent, two different strides for */     \
+    /*   ... one buffer, or over MAX_..._INTERLEAVED_COMPONENTS x 4 bytes */                                                                    \
+    X(LayoutBuffer, "XFB_LAYOUT_BUFFER") /* a declared buffer index at or over MAX_..._SEPARATE_ATTRIBS, or buffers not numbered 0..n-1 */    \
+    X(LayoutComponents, "XFB_LAYOUT_COMPONENTS") /* a declared component range outside its varying, or a gap of no components */              \
+    X(LayoutConflict, "XFB_LAYOUT_CONFLICT") /* two ways of declaring a layout at once, a declared layout in separate mode, or xfb_* */       \
+    /*   ... qualifiers where the reader cannot place them (interface blocks, inputs) */                                                        \
     X(VaryingVectors, "XFB_VARYING_VECTORS") /* the vertex outputs, captured or not, need more varying rows than MAX_VARYING_VECTORS */        \
     /*   ... (GLSL ES packing: 4 components a row; desktop: MAX_VERTEX_OUTPUT_COMPONENTS / 4) */                                               \
     X(VaryingOptimizedAway, "XFB_VARYING_OPTIMIZED_AWAY") /* the linker did not keep a captured varying (checked after link) */                \

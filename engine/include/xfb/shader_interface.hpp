@@ -46,6 +46,11 @@ struct Declaration {
     StorageQualifier storage = StorageQualifier::In;
     int arraySize = 0;                   ///< 0: not an array
     std::optional<int> location;         ///< from layout(location = N)
+    /// Transform-feedback layout (GLSL 4.40 / ARB_enhanced_layouts): `xfb_offset` in bytes, and the
+    /// buffer it goes to (`xfb_buffer`, else the current default set by `layout(xfb_buffer = N) out;`).
+    /// Only an output with an offset is captured by its qualifiers.
+    std::optional<int> xfbOffset;
+    int xfbBuffer = 0;
     std::vector<std::string> qualifiers; ///< flat, centroid, invariant, highp, ... as written
     int line = 0;                        ///< 1-based source line of the declarator
 
@@ -54,6 +59,13 @@ struct Declaration {
     int components() const { return type.components() * elementCount(); }
     /// Attribute locations taken (a mat4 takes 4, a vec4[3] takes 3).
     int locationCount() const { return type.columns * elementCount(); }
+};
+
+/// `xfb_stride` declared for a buffer, on an output or on a default `layout(xfb_buffer = B, xfb_stride = S) out;`.
+struct XfbStrideDeclaration {
+    int buffer = 0;
+    int stride = 0; ///< bytes, as written (checked by the capture plan)
+    int line = 0;
 };
 
 /// Members of a struct declared in the shader, for outputs of struct type.
@@ -71,6 +83,13 @@ struct ShaderInterface {
     std::vector<Declaration> uniforms;        ///< plain uniforms (not blocks), declaration order
     std::vector<std::string> interfaceBlocks; ///< names of in/out/uniform blocks (read, not expanded)
     std::map<std::string, StructDefinition> structs;
+    std::vector<XfbStrideDeclaration> xfbStrides; ///< every xfb_stride, in source order
+    /// The line of the first xfb_* qualifier the reader cannot place (on an interface block or its
+    /// members, which it does not expand); 0 when none. The capture plan refuses it.
+    int unplacedXfbLine = 0;
+
+    /// Whether the shader declares its capture layout (an output with xfb_offset, or an xfb_stride).
+    bool declaresXfbLayout() const;
 
     const Declaration* findOutput(std::string_view name) const;
     const Declaration* findInput(std::string_view name) const;

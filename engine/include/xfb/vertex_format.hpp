@@ -42,6 +42,8 @@ std::string semanticName(Semantic s);
 std::optional<Semantic> semanticFromName(std::string_view name);
 /// The standard semantic of a shader input name ("vertex_position" -> Position), if any.
 std::optional<Semantic> standardSemantic(std::string_view inputName);
+/// The standard input name of a semantic (Position -> "vertex_position"); empty for Attr n.
+std::string_view standardInputName(Semantic s);
 /// The attribute location of a semantic: Attr n -> n; standard ones -> their fixed slot
 /// (Position 0, Normal 1, Tangent 2, BlendWeight 3, BlendIndices 4, Color 5, TexCoord n -> 6 + n).
 int semanticLocation(Semantic s);

@@ -1,5 +1,6 @@
 #include "xfb/capture_plan.hpp"
 
+#include "declared_layout.hpp"
 #include "xfb/attribute_plan.hpp"
 #include "xfb/error.hpp"
 
@@ -23,10 +24,18 @@ VertexFormat OutputLayout::asVertexFormat(int firstAttr) const {
     return VertexFormat::interleaved(std::move(attributes), stride);
 }
 
-namespace {
+bool CapturePlan::tight(std::size_t b) const {
+    int next = 0;
+    for (const auto& f : buffers.at(b).fields) {
+        if (f.offset != next) return false;
+        next += 4 * f.components;
+    }
+    return next == buffers.at(b).stride;
+}
 
-// A list for a message: the first 16 names, then how many there are in all.
-std::string joined(const std::vector<std::string>& names) {
+namespace plan {
+
+std::string joinedNames(const std::vector<std::string>& names) {
     std::string s;
     for (std::size_t i = 0; i < names.size() && i < 16; ++i) s += (s.empty() ? "" : ", ") + names[i];
     if (names.size() > 16) s += ", ... (" + std::to_string(names.size()) + " in all)";
@@ -36,7 +45,13 @@ std::string joined(const std::vector<std::string>& names) {
 // Outputs by name, built once: a linear search per captured name made thousands of outputs quadratic.
 // Ordered containers here, not hash tables: these were the wasm module's only ones, and their hashing
 // and rehashing cost 2.5 KB gzipped (web.size); a lookup in log n is as good at these sizes.
-using OutputIndex = std::map<std::string_view, const Declaration*>;
+OutputIndex indexOutputs(const ShaderInterface& shader) {
+    OutputIndex outputs;
+    for (const Declaration& o : shader.outputs) outputs.emplace(o.name, &o); // the first declaration wins
+    return outputs;
+}
+
+namespace {
 
 // `base[index]`, the name of one element of an output array: a decimal index, nothing around it.
 struct ElementName {
@@ -56,7 +71,9 @@ std::optional<ElementName> splitElement(const std::string& name) {
     return e;
 }
 
-CapturedVarying lookUp(const ShaderInterface& shader, const OutputIndex& outputs, const std::string& name) {
+} // namespace
+
+CapturedVarying lookUpVarying(const ShaderInterface& shader, const OutputIndex& outputs, const std::string& name) {
     if (name == "gl_Position") return {name, *builtinType("vec4"), 0, 0};
     if (name == "gl_PointSize") return {name, *builtinType("float"), 0, 0};
     const auto element = splitElement(name);
@@ -67,7 +84,7 @@ CapturedVarying lookUp(const ShaderInterface& shader, const OutputIndex& outputs
         for (auto& o : shader.outputs) outs.push_back(o.name);
         std::string hint = shader.findInput(name) ? " ('" + name + "' is an input, not an output)" : "";
         throw Error(ErrorCode::UnknownVarying, "captured varying '" + name + "' is not an output of the shader" + hint +
-                                                   "; outputs are: " + joined(outs) +
+                                                   "; outputs are: " + joinedNames(outs) +
                                                    " (an array's element is named name[i])");
     }
     if (element) {
@@ -100,9 +117,15 @@ CapturedVarying lookUp(const ShaderInterface& shader, const OutputIndex& outputs
     return {d->name, d->type, d->arraySize, d->line};
 }
 
-} // namespace
+} // namespace plan
 
-CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits) {
+namespace {
+
+using plan::joinedNames;
+using plan::splitElement;
+
+// The plan of a list of whole varyings, interleaved or one buffer each (the layout GL derives).
+CapturePlan planVaryingList(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits) {
     CapturePlan plan;
     plan.mode = options.mode;
     std::vector<std::string> names = options.varyings;
@@ -114,9 +137,7 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
                         "the shader has no output named out_* and no varyings were listed; "
                         "prefix the outputs to capture with out_ or pass the varying list");
     }
-    OutputIndex outputs;
-    for (const Declaration& o : shader.outputs)
-        outputs.emplace(o.name, &o); // the first declaration wins, as findOutput()
+    const plan::OutputIndex outputs = plan::indexOutputs(shader);
     std::set<std::string_view> seen;
     std::set<std::string> planned; // as planned: out_r[01] is out_r[1]
     std::map<std::string, std::string> wholeArrays,
@@ -124,13 +145,13 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
     for (size_t i = 0; i < names.size(); ++i) {
         if (!seen.insert(names[i]).second)
             throw Error(ErrorCode::DuplicateVarying,
-                        "varying '" + names[i] + "' is listed twice in " + joined(names) + "; list each once");
-        plan.varyings.push_back(lookUp(shader, outputs, names[i]));
+                        "varying '" + names[i] + "' is listed twice in " + joinedNames(names) + "; list each once");
+        plan.varyings.push_back(plan::lookUpVarying(shader, outputs, names[i]));
         // An element and its whole array capture the same bytes twice: GL refuses the link.
         const CapturedVarying& v = plan.varyings.back();
         if (!planned.insert(v.name).second)
             throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is '" + v.name +
-                                                         "', listed before in " + joined(names) + "; list each once");
+                                                         "', listed before in " + joinedNames(names) + "; list each once");
         const auto element = splitElement(v.name);
         const std::string base = element ? element->base : v.name;
         const std::string* other = nullptr;
@@ -143,7 +164,7 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
         }
         if (other)
             throw Error(ErrorCode::DuplicateVarying,
-                        "varying '" + v.name + "' overlaps '" + *other + "' in " + joined(names) +
+                        "varying '" + v.name + "' overlaps '" + *other + "' in " + joinedNames(names) +
                             ": the whole array captures every element; list either the array or its elements");
     }
 
@@ -154,7 +175,7 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
     if (options.mode == CaptureMode::Separate) {
         if (int(plan.varyings.size()) > limits.maxSeparateAttribs)
             throw Error(ErrorCode::SeparateAttribs, "separate mode captures " + std::to_string(plan.varyings.size()) +
-                                                        " varyings (" + joined(names) +
+                                                        " varyings (" + joinedNames(names) +
                                                         ") but MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS is " +
                                                         std::to_string(limits.maxSeparateAttribs) +
                                                         "; merge varyings into vec4s, or use interleaved mode");
@@ -191,13 +212,21 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
             }
         if (total > limits.maxInterleavedComponents)
             throw Error(ErrorCode::InterleavedComponents,
-                        "interleaved capture of " + joined(names) + " needs " + std::to_string(total) +
+                        "interleaved capture of " + joinedNames(names) + " needs " + std::to_string(total) +
                             " components but MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is " +
                             std::to_string(limits.maxInterleavedComponents) +
                             "; capture fewer varyings per pass or split the state over separate buffers");
         layout.stride = offset;
         plan.buffers.push_back(std::move(layout));
     }
+    return plan;
+}
+
+} // namespace
+
+CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits) {
+    CapturePlan plan = plan::declaresLayout(shader, options) ? plan::planDeclaredLayout(shader, options, limits)
+                                                             : planVaryingList(shader, options, limits);
     // Every output takes varying rows, captured or not: over the limit the link fails (WebGL2
     // reported a varying the linker "optimized away").
     const std::vector<VaryingShape> shapes = varyingShapes(shader, plan);
@@ -205,7 +234,7 @@ CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& opt
         std::vector<std::string> outs;
         for (const auto& v : shapes) outs.push_back(v.name);
         throw Error(ErrorCode::VaryingVectors,
-                    "the vertex shader's outputs (" + joined(outs) + ", captured or not) need " +
+                    "the vertex shader's outputs (" + joinedNames(outs) + ", captured or not) need " +
                         std::to_string(varyingRows(shapes)) +
                         " rows of 4 components by the GLSL ES varying packing rules, but MAX_VARYING_VECTORS is " +
                         std::to_string(limits.maxVaryingVectors) +

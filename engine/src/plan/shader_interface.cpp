@@ -56,6 +56,10 @@ static const Declaration* findIn(const std::vector<Declaration>& v, std::string_
 }
 const Declaration* ShaderInterface::findOutput(std::string_view name) const { return findIn(outputs, name); }
 const Declaration* ShaderInterface::findInput(std::string_view name) const { return findIn(inputs, name); }
+bool ShaderInterface::declaresXfbLayout() const {
+    return !xfbStrides.empty() || unplacedXfbLine != 0 ||
+           std::any_of(outputs.begin(), outputs.end(), [](const Declaration& d) { return d.xfbOffset.has_value(); });
+}
 
 namespace {
 
@@ -78,6 +82,13 @@ struct ReaderState {
     std::map<std::string, long long> consts;
     std::set<std::string, std::less<>> functionMacros;
     int declarations = 0; // in/out/uniform declarators and struct members so far
+    int xfbBuffer = 0;    // the default xfb_buffer of outputs (`layout(xfb_buffer = N) out;`)
+};
+
+// The integer-valued layout qualifiers the reader keeps (others, such as `std140`, are ignored).
+struct LayoutValues {
+    std::optional<int> location, xfbBuffer, xfbOffset, xfbStride;
+    int xfbLine = 0; // the line of the first xfb_* qualifier
 };
 
 class DeclarationReader {
@@ -150,6 +161,13 @@ private:
         // Interface block: `[layout(...)] in|out|uniform|buffer Name { ... } [instance];`
         std::string name = statement.back().text;
         result_.interfaceBlocks.push_back(name);
+        auto isXfb = [](const Token& x) {
+            return x.text == "xfb_buffer" || x.text == "xfb_offset" || x.text == "xfb_stride";
+        };
+        for (const Token& x : statement)
+            if (isXfb(x) && !result_.unplacedXfbLine) result_.unplacedXfbLine = x.line;
+        for (size_t k = open; k < close; ++k)
+            if (isXfb(t[k]) && !result_.unplacedXfbLine) result_.unplacedXfbLine = t[k].line;
         statement.clear();
         // Skip the instance name and the ';'.
         size_t i = close + 1;
@@ -190,7 +208,7 @@ private:
         }
     }
 
-    void layoutQualifier(const std::vector<Token>& s, size_t& i, std::optional<int>& location) {
+    void layoutQualifier(const std::vector<Token>& s, size_t& i, LayoutValues& values) {
         // s[i] == "layout"
         if (i + 1 >= s.size() || s[i + 1].text != "(") syntaxError(s[i].line, "'layout' must be followed by '('");
         size_t close = i + 2;
@@ -210,15 +228,26 @@ private:
                 if (s[e].text == ")") --d;
                 ++e;
             }
-            if (e > b && s[b].text == "location") {
-                if (e < b + 3 || s[b + 1].text != "=") syntaxError(s[b].line, "layout(location) needs '= N'");
-                long long v = constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line,
-                                       "layout(location)");
-                if (v < 0 || v > limits::maxArraySize)
+            const std::string& id = s[b].text;
+            std::optional<int>* slot = id == "location"     ? &values.location
+                                       : id == "xfb_buffer" ? &values.xfbBuffer
+                                       : id == "xfb_offset" ? &values.xfbOffset
+                                       : id == "xfb_stride" ? &values.xfbStride
+                                                            : nullptr;
+            if (e > b && slot) {
+                const std::string what = "layout(" + id + ")";
+                if (e < b + 3 || s[b + 1].text != "=") syntaxError(s[b].line, what + " needs '= N'");
+                long long v =
+                    constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line, what);
+                // Locations within the array limit; byte offsets and strides within the largest declaration.
+                const long long max =
+                    slot == &values.location ? limits::maxArraySize : limits::maxDeclarationComponents * 4LL;
+                if (v < 0 || v > max)
                     syntaxLimit(ErrorCode::ConstantExpression, s[b].line,
-                                "layout(location = " + std::to_string(v) + ") is out of range 0.." +
-                                    std::to_string(limits::maxArraySize));
-                location = int(v);
+                                "layout(" + id + " = " + std::to_string(v) + ") is out of range 0.." +
+                                    std::to_string(max));
+                *slot = int(v);
+                if (id.starts_with("xfb_") && !values.xfbLine) values.xfbLine = s[b].line;
             }
             b = e + 1;
         }
@@ -229,13 +258,13 @@ private:
         if (s[0].text == "precision") return;
         std::optional<StorageQualifier> storage;
         bool isConst = false, isBuffer = false;
-        std::optional<int> location;
+        LayoutValues layout;
         std::vector<std::string> qualifiers;
         size_t i = 0;
         while (i < s.size()) {
             const std::string& w = s[i].text;
             if (w == "layout") {
-                layoutQualifier(s, i, location);
+                layoutQualifier(s, i, layout);
                 continue;
             }
             if (w == "in" || w == "attribute")
@@ -254,7 +283,17 @@ private:
                 break;
             ++i;
         }
-        if (i >= s.size()) return;                       // e.g. `layout(...) in;` defaults: nothing declared
+        // An output's buffer: its own xfb_buffer, else the default; an xfb_stride names that buffer.
+        const bool isOutput = storage == StorageQualifier::Out && !memberMode_;
+        const int xfbBuffer = layout.xfbBuffer.value_or(state_.xfbBuffer);
+        if (isOutput && layout.xfbStride)
+            result_.xfbStrides.push_back({xfbBuffer, *layout.xfbStride, layout.xfbLine});
+        else if (layout.xfbLine && !result_.unplacedXfbLine && (!isOutput || memberMode_))
+            result_.unplacedXfbLine = layout.xfbLine; // on an input, a uniform or a struct member
+        if (i >= s.size()) {                              // e.g. `layout(...) in;` defaults: nothing declared
+            if (isOutput && layout.xfbBuffer) state_.xfbBuffer = *layout.xfbBuffer;
+            return;
+        }
         if (memberMode_) storage = StorageQualifier::In; // struct members are collected as inputs
         // `invariant gl_Position;` re-declares a builtin; no type follows.
         if (s[i].text.starts_with("gl_")) return;
@@ -284,7 +323,11 @@ private:
             d.name = s[i].text;
             d.line = s[i].line;
             d.type = type;
-            d.location = location;
+            d.location = layout.location;
+            if (isOutput) {
+                d.xfbOffset = layout.xfbOffset;
+                d.xfbBuffer = xfbBuffer;
+            }
             d.qualifiers = qualifiers;
             ++i;
             int arr = arraySuffix(s, i, d.line);

@@ -63,6 +63,12 @@ std::optional<Semantic> standardSemantic(std::string_view inputName) {
     return std::nullopt;
 }
 
+std::string_view standardInputName(Semantic s) {
+    for (auto& e : kStandard)
+        if (e.value == s) return e.input;
+    return {};
+}
+
 int semanticLocation(Semantic s) {
     int v = static_cast<int>(s);
     int attr0 = static_cast<int>(Semantic::Attr0);
