@@ -15,7 +15,8 @@
 
 namespace xfb {
 
-/// { version, es, mode, attributes: [...], varyings: [...], buffers: [{ binding, stride, fields }] };
+/// { version, es, mode, declared, attributes: [...], varyings: [...], buffers: [{ binding, stride, fields }] }
+/// (a field: { varying, offset, components, first_component, type });
 /// format in engine/tools/README.md (fields are only ever added).
 template<class B>
 typename B::Value planFields(B& b, const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes,
@@ -54,6 +55,7 @@ typename B::Value planFields(B& b, const ShaderInterface& shader, const std::vec
             b.set(o, "varying", f.varying);
             b.set(o, "offset", f.offset);
             b.set(o, "components", f.components);
+            b.set(o, "first_component", f.firstComponent);
             b.set(o, "type", std::string(componentTypeName(f.type)));
             b.push(fields, o);
         }
@@ -67,6 +69,7 @@ typename B::Value planFields(B& b, const ShaderInterface& shader, const std::vec
     b.set(out, "version", shader.version);
     b.set(out, "es", shader.es);
     b.set(out, "mode", std::string(captureModeName(capture.mode)));
+    b.set(out, "declared", capture.declared);
     b.set(out, "attributes", attrs);
     b.set(out, "varyings", varyings);
     b.set(out, "buffers", buffers);
