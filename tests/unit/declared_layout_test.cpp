@@ -1,7 +1,11 @@
 // Declared capture layouts (xfb/capture_plan.hpp): the shader's xfb_* qualifiers, a Direct3D-style
 // declaration and GL's gl_SkipComponents / gl_NextBuffer list give one model; every rule has its code.
 #include "test_util.hpp"
+#include "plan/vertex_wrapper.hpp"
 #include "xfb/capture_plan.hpp"
+#include "xfb/glsl_dialect.hpp"
+
+#include <algorithm>
 
 using namespace xfb;
 
@@ -59,8 +63,9 @@ TEST_CASE("the seed's declaration (4 + 3 + 2 components: stride 36, offsets 0/16
     CHECK(q.declared);
     CHECK(layoutOf(q) == expected);
     // 2. The Direct3D declaration, by semantic as the seed's table writes it, and by varying.
-    auto d = capture(kSeedShader, declared({semantic("POSITION", 0, 0, 4), semantic("NORMAL", 0, 0, 3),
-                                            semantic("TEXCOORD", 0, 0, 2)}));
+    auto d =
+        capture(kSeedShader,
+                declared({semantic("POSITION", 0, 0, 4), semantic("NORMAL", 0, 0, 3), semantic("TEXCOORD", 0, 0, 2)}));
     CHECK(d.declared);
     CHECK(layoutOf(d) == expected);
     CHECK(layoutOf(capture(kSeedShader, declared({field("out_position"), field("out_normal"),
@@ -76,7 +81,8 @@ TEST_CASE("the seed's declaration (4 + 3 + 2 components: stride 36, offsets 0/16
 TEST_CASE("a padded layout (a gap, stride 40, two buffers) the three ways") {
     const std::string expected =
         "b0 stride 40: out_position@0+4[0] out_normal@20+3[0]; b1 stride 12: out_texCoord0@0+2[0] out_id@8+1[0]; ";
-    const std::string shader = "out vec4 out_position; out vec3 out_normal; out vec2 out_texCoord0; flat out int out_id;";
+    const std::string shader =
+        "out vec4 out_position; out vec3 out_normal; out vec2 out_texCoord0; flat out int out_id;";
     auto q = capture("#version 440 core\n"
                      "layout(xfb_buffer = 0, xfb_stride = 40) out;\n"
                      "layout(xfb_offset = 0) out vec4 out_position;\n"
@@ -115,9 +121,9 @@ TEST_CASE("partial and element captures") {
     CHECK(p.varyings.size() == 2);
     CHECK(p.varyings[0].components() == 4); // the varying whole; the field takes part of it
     // An element of an array output, whole or in part; the two halves of one varying apart.
-    auto e = capture("out vec4 out_r[3]; out vec4 out_q;",
-                     declared({field("out_r[1]"), field("out_r[2]", 1, 2), field("out_q", 0, 2),
-                               field("out_q", 2, 2, 1)}));
+    auto e =
+        capture("out vec4 out_r[3]; out vec4 out_q;",
+                declared({field("out_r[1]"), field("out_r[2]", 1, 2), field("out_q", 0, 2), field("out_q", 2, 2, 1)}));
     CHECK(layoutOf(e) == "b0 stride 32: out_r[1]@0+4[0] out_r[2]@16+2[1] out_q@24+2[0]; b1 stride 8: out_q@0+2[2]; ");
     CHECK(e.varyings.size() == 3);
     // A matrix, flattened column by column: components 4..7 are its second column.
@@ -140,7 +146,8 @@ TEST_CASE("declared layouts: every rule has its code and names the varying, the 
     CHECK(contains(msg, "inside 'out_a'"));
     CHECK(contains(msg, "offset 16"));
     // Strides: not a multiple of 4, below the extent, two for one buffer, over the limit.
-    msg = XFB_REQUIRE_ERROR(capture("layout(xfb_stride = 30, xfb_offset = 0) out vec4 out_a;"), ErrorCode::LayoutStride);
+    msg =
+        XFB_REQUIRE_ERROR(capture("layout(xfb_stride = 30, xfb_offset = 0) out vec4 out_a;"), ErrorCode::LayoutStride);
     CHECK(contains(msg, "30 bytes, not a multiple of 4"));
     msg = XFB_REQUIRE_ERROR(capture("layout(xfb_stride = 24) out; layout(xfb_offset = 16) out vec3 out_a;"),
                             ErrorCode::LayoutStride);
@@ -155,8 +162,7 @@ TEST_CASE("declared layouts: every rule has its code and names the varying, the 
                             ErrorCode::InterleavedComponents);
     CHECK(contains(msg, "66 components, gaps included"));
     // Buffers: past the binding points, holes, a trailing gl_NextBuffer, a stride of no buffer.
-    msg = XFB_REQUIRE_ERROR(capture("layout(xfb_buffer = 4, xfb_offset = 0) out vec4 out_a;"),
-                            ErrorCode::LayoutBuffer);
+    msg = XFB_REQUIRE_ERROR(capture("layout(xfb_buffer = 4, xfb_offset = 0) out vec4 out_a;"), ErrorCode::LayoutBuffer);
     CHECK(contains(msg, "buffer 4"));
     CHECK(contains(msg, "0..3"));
     XFB_REQUIRE_ERROR(capture("out vec4 out_a; out vec4 out_b;", declared({field("out_a"), field("out_b", 0, 0, 2)})),
@@ -173,17 +179,19 @@ TEST_CASE("declared layouts: every rule has its code and names the varying, the 
     msg = XFB_REQUIRE_ERROR(capture("layout(xfb_offset = 0) out vec4 out_a;", list({"out_a"})),
                             ErrorCode::LayoutConflict);
     CHECK(contains(msg, "xfb_offset qualifiers and by the varyings list"));
-    XFB_REQUIRE_ERROR(capture("out vec4 out_a;", [] {
-                          auto o = declared({field("out_a")});
-                          o.varyings = {"out_a"};
-                          return o;
-                      }()),
+    XFB_REQUIRE_ERROR(capture("out vec4 out_a;",
+                              [] {
+                                  auto o = declared({field("out_a")});
+                                  o.varyings = {"out_a"};
+                                  return o;
+                              }()),
                       ErrorCode::LayoutConflict);
-    XFB_REQUIRE_ERROR(capture("out vec4 out_a;", [] {
-                          auto o = list({"out_a", "gl_SkipComponents1"});
-                          o.mode = CaptureMode::Separate;
-                          return o;
-                      }()),
+    XFB_REQUIRE_ERROR(capture("out vec4 out_a;",
+                              [] {
+                                  auto o = list({"out_a", "gl_SkipComponents1"});
+                                  o.mode = CaptureMode::Separate;
+                                  return o;
+                              }()),
                       ErrorCode::LayoutConflict);
     XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared({}, {16})), ErrorCode::LayoutConflict);
     XFB_REQUIRE_ERROR(capture("layout(xfb_stride = 16) out; out vec4 out_a;"), ErrorCode::LayoutConflict);
@@ -221,4 +229,48 @@ TEST_CASE("xfb qualifiers as the reader records them") {
     CHECK(s.xfbStrides[0].stride == 16);
     CHECK(s.declaresXfbLayout());
     CHECK(!readShaderInterface("layout(location = 0) out vec4 a;").declaresXfbLayout());
+}
+
+TEST_CASE("the compiled source loses its xfb qualifiers, and keeps its lines and other qualifiers") {
+    const std::string src = "#version 300 es\n"
+                            "layout(xfb_buffer = 0, xfb_stride = 40) out;\n"
+                            "layout(location = 1, xfb_offset = 4) out vec4 a; // a comment\n"
+                            "layout(xfb_offset = 20) flat out int b;\n"
+                            "void main() {}\n";
+    const std::string out = withoutXfbQualifiers(src);
+    CHECK(out.find("xfb_") == std::string::npos);
+    CHECK(contains(out, "layout(location = 1) out vec4 a;"));
+    CHECK(contains(out, "flat out int b;"));
+    CHECK(!contains(out, "out;"));
+    CHECK(std::count(out.begin(), out.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
+    CHECK(withoutXfbQualifiers("out vec4 a;") == "out vec4 a;"); // unchanged without xfb_
+}
+
+TEST_CASE("what the driver is asked: layout words on desktop GL, one tight buffer or small fields on ES") {
+    const std::string shader = "out vec4 out_position; out vec3 out_normal; flat out int out_id;";
+    auto names = [](const plan::DriverList& l) {
+        std::vector<std::string> n;
+        for (const auto& d : l.varyings) n.push_back(d.name);
+        return n;
+    };
+    const CapturePlan padded = capture(shader, list({"out_position", "gl_SkipComponents1", "out_normal",
+                                                     "gl_SkipComponents2", "gl_NextBuffer", "out_id"}));
+    const plan::DriverList desktop = plan::driverList(padded, true);
+    CHECK(desktop.interleaved);
+    CHECK(names(desktop) == std::vector<std::string>{"out_position", "gl_SkipComponents1", "out_normal",
+                                                     "gl_SkipComponents2", "gl_NextBuffer", "out_id"});
+    const std::string msg = XFB_REQUIRE_ERROR(plan::driverList(padded, false), ErrorCode::Unsupported);
+    CHECK(contains(msg, "buffer 0 of the declared layout leaves bytes unwritten"));
+    // A partial capture is a generated output; one field per buffer is separate mode.
+    const CapturePlan small = capture(shader, declared({field("out_position", 0, 3), field("out_id", 0, 0, 1)}));
+    const plan::DriverList es = plan::driverList(small, false);
+    CHECK(!es.interleaved);
+    CHECK(names(es) == std::vector<std::string>{"xfb_part_0_0_0", "out_id"});
+    const std::string wrapped =
+        plan::wrapVertexMain("#version 300 es\nvoid main() {}\n", readShaderInterface(shader), small);
+    CHECK(contains(wrapped, "out highp vec3 xfb_part_0_0_0;"));
+    CHECK(contains(wrapped, "xfb_part_0_0_0 = vec3(out_position[0], out_position[1], out_position[2]);"));
+    // Two fields in one tight buffer: interleaved, also on ES.
+    const CapturePlan tight = capture(shader, declared({field("out_normal"), field("out_id")}));
+    CHECK(plan::driverList(tight, false).interleaved);
 }

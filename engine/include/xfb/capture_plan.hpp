@@ -24,9 +24,9 @@ std::string_view captureModeName(CaptureMode m);              // "interleaved" /
 /// Direct3D packs them; a gap entry (neither varying nor semantic) skips `components` 32-bit words
 /// that are never written.
 struct DeclaredEntry {
-    std::string varying;   ///< an output, an element `name[i]`, gl_Position or gl_PointSize
-    std::string semantic;  ///< instead of `varying` (SemanticName): a standard semantic, see planCapture()
-    int semanticIndex = 0; ///< SemanticIndex: TEXCOORD with index 2 is TEXCOORD2
+    std::string varying;    ///< an output, an element `name[i]`, gl_Position or gl_PointSize
+    std::string semantic;   ///< instead of `varying` (SemanticName): a standard semantic, see planCapture()
+    int semanticIndex = 0;  ///< SemanticIndex: TEXCOORD with index 2 is TEXCOORD2
     int firstComponent = 0; ///< StartComponent: the varying's first component captured (flattened)
     int components = 0;     ///< ComponentCount: 0 = up to the varying's end; a gap: words skipped (> 0)
     int buffer = 0;         ///< OutputSlot: the transform-feedback buffer binding, numbered from 0
@@ -74,7 +74,8 @@ struct BufferField {
     int offset = 0; ///< bytes from the start of the element
     int components = 0;
     ComponentType type = ComponentType::Float32;
-    int firstComponent = 0; ///< the varying's component the field starts at (a partial capture: > 0, or fewer components)
+    int firstComponent =
+        0; ///< the varying's component the field starts at (a partial capture: > 0, or fewer components)
 };
 
 /// One transform-feedback buffer binding (glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, binding, ...)).

@@ -23,6 +23,9 @@ struct Capabilities {
     std::string renderer;               ///< GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
     bool compute = false;               ///< compute shaders: desktop GL 4.3+ or ES 3.1+
     bool drawTransformFeedback = false; ///< glDrawTransformFeedback: desktop GL 4.0+
+    /// gl_SkipComponents1..4 and gl_NextBuffer in glTransformFeedbackVaryings: desktop GL 4.0+
+    /// (ARB_transform_feedback3). Without them a declared layout with gaps is refused (xfb/capture_plan.hpp).
+    bool feedbackLayoutWords = false;
     Limits limits; ///< GL_MAX_VERTEX_ATTRIBS, the three transform-feedback limits, the varying vectors
     // Compute limits (0 without compute): GL_MAX_COMPUTE_WORK_GROUP_SIZE (x),
     // GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS.

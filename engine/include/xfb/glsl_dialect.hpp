@@ -15,4 +15,12 @@ namespace xfb {
 /// Sources with another `#version` are returned unchanged.
 std::string toGlslEs300(std::string_view source);
 
+/// The source without its transform-feedback layout qualifiers (`xfb_buffer`, `xfb_offset`,
+/// `xfb_stride`; GLSL 4.40): the capture plan has read them (CapturePlan::declared) and the engine
+/// writes that layout itself on every runtime, so the GL compiler must not see them (GLSL ES and
+/// GL before 4.4 reject them; a 4.4 driver would ignore the list xfb gives). A `layout()` left empty
+/// goes, and so does a default `layout(...) out;` left with nothing to say. Comments become spaces
+/// and line numbers stay the user's. Sources without `xfb_` are returned unchanged.
+std::string withoutXfbQualifiers(std::string_view source);
+
 } // namespace xfb

@@ -44,8 +44,8 @@ struct Declaration {
     std::string name;
     GlslType type;
     StorageQualifier storage = StorageQualifier::In;
-    int arraySize = 0;                   ///< 0: not an array
-    std::optional<int> location;         ///< from layout(location = N)
+    int arraySize = 0;           ///< 0: not an array
+    std::optional<int> location; ///< from layout(location = N)
     /// Transform-feedback layout (GLSL 4.40 / ARB_enhanced_layouts): `xfb_offset` in bytes, and the
     /// buffer it goes to (`xfb_buffer`, else the current default set by `layout(xfb_buffer = N) out;`).
     /// Only an output with an offset is captured by its qualifiers.

@@ -355,6 +355,8 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     for (const auto& o : s->plan.outputs) s->outputBytes.push_back(s->outputs[std::size_t(o.entry)]->bytes);
     s->device = detail::Access::state(device);
     s->device->requireContext("creating a PrimitiveCapture");
+    // Primitive capture is transform feedback: a layout it cannot write here has no other way.
+    if (!s->program->feedbackRefusal.empty()) throw Error(ErrorCode::Unsupported, s->program->feedbackRefusal);
     const Capabilities& caps = s->device->caps;
     s->expansion =
         options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;

@@ -82,9 +82,19 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
     GLint maxTexture = 0, units = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
     glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
-    for (const auto& b : capture.buffers) {
+    // One buffer: its records interleaved; several: one varying of at most 4 words each (separate).
+    const bool interleaved = capture.buffers.size() == 1;
+    for (std::size_t i = 0; i < capture.buffers.size(); ++i) {
+        const auto& b = capture.buffers[i];
         int words = b.stride / 4;
-        if (capture.mode == CaptureMode::Separate && words > 4)
+        // The gather writes whole records: a declared gap would get the scratch capture's bytes.
+        if (capture.declared && !capture.tight(i))
+            throw Error(ErrorCode::Unsupported,
+                        "buffer " + std::to_string(i) + " of the declared layout leaves bytes unwritten (stride " +
+                            std::to_string(b.stride) +
+                            "), which the engine's primitive expansion cannot keep: it writes whole records. Use "
+                            "Expansion::Driver (desktop GL), or declare the fields without gaps");
+        if (!interleaved && words > 4)
             throw Error(ErrorCode::Unsupported, "varying '" + b.fields[0].varying + "' has " + std::to_string(words) +
                                                     " components; expanding primitives on " + caps.version +
                                                     " captures one varying of at most 4 components per separate "
@@ -105,12 +115,12 @@ RecordGather::RecordGather(const CapturePlan& capture, std::int64_t vertexCount,
 
     GatherSource src = gatherSource(wordsPerRecord);
     // A member from here: deleted with the half-built gather if the link or anything later throws.
-    program = gl::linkProgram(
-        {{GL_VERTEX_SHADER, src.vertex, "the generated record-gather shader"},
-         {GL_FRAGMENT_SHADER,
-          "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n",
-          "the record-gather fragment shader"}},
-        [&](GLuint p) { gl::feedbackVaryings(p, src.varyings, capture.mode == CaptureMode::Interleaved); });
+    program =
+        gl::linkProgram({{GL_VERTEX_SHADER, src.vertex, "the generated record-gather shader"},
+                         {GL_FRAGMENT_SHADER,
+                          "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n",
+                          "the record-gather fragment shader"}},
+                        [&](GLuint p) { gl::feedbackVaryings(p, src.varyings, interleaved); });
     if (auto log = gl::linkFailure(program))
         throw Error(ErrorCode::ProgramLink, "the generated record-gather program does not link: " + *log);
     glUseProgram(program);

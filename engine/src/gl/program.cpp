@@ -186,9 +186,19 @@ void ProgramState::link() {
     const std::string& label = desc.label;
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
     bool legacy = shader.version == 100;
-    const std::string source = withDefines(toGlslEs300(desc.source), desc.read.defines);
-    // Arrays as their elements, or packed in separate mode: ANGLE refuses whole arrays.
-    const std::vector<plan::DriverVarying> driver = plan::driverVaryings(capture);
+    // The xfb_* qualifiers are the plan's to write (CapturePlan::declared), not the compiler's.
+    const std::string source = withDefines(withoutXfbQualifiers(toGlslEs300(desc.source)), desc.read.defines);
+    // Arrays as their elements, or packed in separate mode: ANGLE refuses whole arrays. A declared
+    // layout's gaps as gl_SkipComponents where the context has them.
+    plan::DriverList list;
+    feedbackRefusal.clear();
+    try {
+        list = plan::driverList(capture, device->caps.feedbackLayoutWords);
+    } catch (const Error& e) {
+        if (e.code() != ErrorCode::Unsupported) throw;
+        feedbackRefusal = "program '" + label + "': " + e.message();
+    }
+    const std::vector<plan::DriverVarying>& driver = list.varyings;
     auto build = [&](const std::string& vertex) {
         return gl::linkProgram({{GL_VERTEX_SHADER, vertex, "vertex shader '" + label + "'"},
                                 {GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es),
@@ -199,7 +209,7 @@ void ProgramState::link() {
                                            glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
                                    std::vector<std::string> names;
                                    for (const auto& v : driver) names.push_back(v.name);
-                                   gl::feedbackVaryings(p, names, capture.mode == CaptureMode::Interleaved);
+                                   gl::feedbackVaryings(p, names, list.interleaved);
                                });
     };
     // Owned by this state from here: deleted with it if we throw. Compiled inside the engine's
@@ -227,28 +237,29 @@ void ProgramState::link() {
         throw Error(ErrorCode::ProgramLink, "program '" + label + "' does not link; the GL linker says: " + log);
     }
 
-    // The linker must have kept every captured varying, in our order, with our sizes: what
-    // driverVaryings() asked for, each part of the varying it captures.
+    // The linker must have kept every captured varying, in our order, with our sizes and
+    // components: what driverList() asked for, so the driver writes the planned layout or we say so.
     GLint count = 0;
     glGetProgramiv(program, GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
-    for (std::size_t i = 0, k = 0; i < capture.varyings.size(); ++i) {
-        const auto& v = capture.varyings[i];
-        const std::size_t parts =
-            capture.mode == CaptureMode::Interleaved && v.arraySize > 0 ? std::size_t(v.arraySize) : 1;
-        for (std::size_t p = 0; p < parts; ++p, ++k) {
-            char name[256] = {};
-            GLsizei size = 0;
-            GLenum type = 0;
-            if (GLint(k) < count)
-                glGetTransformFeedbackVarying(program, GLuint(k), sizeof name, nullptr, &size, &type, name);
-            if (GLint(k) < count && driver[k].name == name && size == driver[k].size) continue;
-            const std::string as = driver[k].name != v.name ? " (captured as '" + driver[k].name + "')" : "";
-            throw Error(ErrorCode::VaryingOptimizedAway,
-                        "program '" + label + "': captured varying '" + v.name + "'" + as + " is not among the " +
-                            std::to_string(count) + " varyings the linker kept" +
-                            (name[0] ? " (found '" + std::string(name) + "' at its place)" : "") +
-                            "; make sure the shader declares and writes it");
-        }
+    for (std::size_t k = 0; k < driver.size(); ++k) {
+        char name[256] = {};
+        GLsizei size = 0;
+        GLenum type = 0;
+        if (GLint(k) < count)
+            glGetTransformFeedbackVarying(program, GLuint(k), sizeof name, nullptr, &size, &type, name);
+        const plan::DriverVarying& d = driver[k];
+        const bool word = d.components == 0; // gl_SkipComponentsN, gl_NextBuffer: checked by name
+        if (GLint(k) < count && d.name == name &&
+            (word || (size == d.size && shapeOf(type).components == d.components)))
+            continue;
+        const std::string varying = word ? d.name : d.varying;
+        const std::string as = d.name != varying ? " (captured as '" + d.name + "')" : "";
+        throw Error(
+            ErrorCode::VaryingOptimizedAway,
+            "program '" + label + "': captured " + (word ? "layout word '" : "varying '") + varying + "'" + as +
+                " is not what the linker kept at place " + std::to_string(k) + " of " + std::to_string(count) +
+                (name[0] ? " (it reports '" + std::string(name) + "', size " + std::to_string(size) + ")" : "") +
+                "; make sure the shader declares and writes it with the planned type");
     }
     // The user's source links with every captured varying, but not inside the engine's main(): a bug.
     if (wrapperFailed)

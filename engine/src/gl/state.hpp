@@ -84,6 +84,11 @@ struct ProgramState final : Recoverable {
     ShaderInterface shader;
     std::vector<AttributeSlot> attributes;
     CapturePlan capture;
+    /// Why transform feedback cannot write `capture` on this context (a declared layout with gaps
+    /// on ES 3.0 / WebGL2: plan::driverList()); empty when it can. The program is then linked
+    /// capturing nothing, for its uniforms and the compute backend, and the transform-feedback
+    /// backend and primitive capture refuse with this message (ErrorCode::Unsupported).
+    std::string feedbackRefusal;
     gl::ProgramName program;
     std::map<std::string, Uniform, std::less<>> uniforms;
     std::uint64_t versions = 0; // total setUniform calls: lets backends skip the scan when unchanged

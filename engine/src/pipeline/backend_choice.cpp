@@ -59,7 +59,9 @@ void PipelineState::select(Backend wanted, int groupSize) {
                         "use Backend::Compute or Auto (GL 4.3 / ES 3.1)");
         wanted = Backend::Compute;
     }
+    const std::string& refusal = program->feedbackRefusal;
     if (wanted == Backend::TransformFeedback) {
+        if (!refusal.empty()) throw Error(ErrorCode::Unsupported, refusal);
         choice = {Backend::TransformFeedback, "requested", 0, 0};
         return;
     }
@@ -68,8 +70,24 @@ void PipelineState::select(Backend wanted, int groupSize) {
         choice = {Backend::Compute, "requested", 0, 0};
         return;
     }
+    if (!refusal.empty()) {
+        try {
+            ensureCompute(groupSize);
+        } catch (const Error& e) {
+            throw Error(ErrorCode::Unsupported, refusal + "; and compute is not available: " + e.message());
+        }
+        choice = {Backend::Compute, "auto: transform feedback cannot write this layout here (" + refusal + ")", 0, 0};
+        return;
+    }
+    // The shape: the source, the element count and the captured layout (a declaration changes it).
     std::string key = program->desc.source + "|" + std::string(captureModeName(program->capture.mode)) + "|" +
                       std::to_string(plan.count);
+    for (const auto& b : program->capture.buffers) {
+        key += "|" + std::to_string(b.stride);
+        for (const auto& f : b.fields)
+            key += ":" + f.varying + "@" + std::to_string(f.offset) + "+" + std::to_string(f.firstComponent) + "/" +
+                   std::to_string(f.components);
+    }
     if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
         if (Backend(it->second.first) == Backend::Compute) ensureCompute(groupSize);
         choice = {Backend(it->second.first), "auto, decided earlier on this context: " + it->second.second, 0, 0};

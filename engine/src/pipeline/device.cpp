@@ -63,6 +63,7 @@ Capabilities queryCapabilities() {
                                                 "OpenGL ES 3.0+ or WebGL2");
     c.compute = c.es ? (c.major > 3 || c.minor >= 1) : (c.major > 4 || c.minor >= 3);
     c.drawTransformFeedback = !c.es;
+    c.feedbackLayoutWords = !c.es;
     c.limits.maxVertexAttribs = getInt(GL_MAX_VERTEX_ATTRIBS);
     c.limits.maxSeparateComponents = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS);
     c.limits.maxSeparateAttribs = getInt(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS);

@@ -151,7 +151,8 @@ CapturePlan planVaryingList(const ShaderInterface& shader, const CaptureOptions&
         const CapturedVarying& v = plan.varyings.back();
         if (!planned.insert(v.name).second)
             throw Error(ErrorCode::DuplicateVarying, "varying '" + names[i] + "' is '" + v.name +
-                                                         "', listed before in " + joinedNames(names) + "; list each once");
+                                                         "', listed before in " + joinedNames(names) +
+                                                         "; list each once");
         const auto element = splitElement(v.name);
         const std::string base = element ? element->base : v.name;
         const std::string* other = nullptr;

@@ -207,8 +207,11 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                 continue;
             }
             if (interfaceDecl) {
-                for (std::size_t q = k; q < end; ++q) body.token(t[q]);
-                body.token(t[end]);
+                // A default such as `layout(xfb_buffer = 1, xfb_stride = 32) out;` declares nothing.
+                if (k < end) {
+                    for (std::size_t q = k; q < end; ++q) body.token(t[q]);
+                    body.token(t[end]);
+                }
                 i = end;
                 statementStart = i + 1;
                 continue;
@@ -299,7 +302,9 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             std::string name = kRenamed.count(v.name) ? kRenamed.at(v.name) : v.name;
             int rows = v.type.rows, cols = v.type.columns;
             // Component c of the flattened varying (array element, matrix column, row) as uint bits.
-            auto bits = [&](int c) {
+            // Component c of the field is the varying's f.firstComponent + c (a partial capture).
+            auto bits = [&](int fieldComponent) {
+                const int c = f.firstComponent + fieldComponent;
                 int perElement = rows * cols, elementIndex = c / perElement, col = (c % perElement) / rows,
                     row = c % rows;
                 std::string expr = name + (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : "") +

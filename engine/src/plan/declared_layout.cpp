@@ -15,8 +15,8 @@ bool isLayoutWord(std::string_view name) { return isSkip(name) || name == "gl_Ne
 
 // One entry of a declared layout before it is checked: a varying's components, or a gap.
 struct Placement {
-    std::string varying;       // empty: a gap of `count` words
-    int first = 0, count = 0;  // count 0: to the varying's end
+    std::string varying;      // empty: a gap of `count` words
+    int first = 0, count = 0; // count 0: to the varying's end
     int buffer = 0;
     std::optional<int> offset; // bytes; none: right after the buffer's previous entry
     std::string where;         // "line 5", "declaration entry 2", "varyings[3]": for messages
@@ -82,10 +82,9 @@ std::vector<Placement> fromDeclaration(const std::vector<DeclaredEntry>& declara
                                                 e.semantic + "'; give one of them (neither: a gap)");
         std::string varying = e.semantic.empty() ? e.varying : outputOfSemantic(e, where);
         if (varying.empty() && e.firstComponent != 0)
-            fail(ErrorCode::LayoutComponents, where + " is a gap of " + std::to_string(e.components) +
-                                                  " words with a first component of " +
-                                                  std::to_string(e.firstComponent) +
-                                                  "; a gap has no varying to start in: set it to 0");
+            fail(ErrorCode::LayoutComponents,
+                 where + " is a gap of " + std::to_string(e.components) + " words with a first component of " +
+                     std::to_string(e.firstComponent) + "; a gap has no varying to start in: set it to 0");
         out.push_back({varying, e.firstComponent, e.components, e.buffer, std::nullopt, where});
     }
     return out;
@@ -138,11 +137,11 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
     std::map<std::string, std::vector<Taken>> taken;
     for (const Placement& p : placements) {
         if (p.buffer < 0 || p.buffer >= limits.maxSeparateAttribs)
-            fail(ErrorCode::LayoutBuffer,
-                 p.where + (p.varying.empty() ? "" : " ('" + p.varying + "')") + " is in buffer " +
-                     std::to_string(p.buffer) + ", but this context has transform-feedback buffers 0.." +
-                     std::to_string(limits.maxSeparateAttribs - 1) +
-                     " (MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS); put it in a lower buffer");
+            fail(ErrorCode::LayoutBuffer, p.where + (p.varying.empty() ? "" : " ('" + p.varying + "')") +
+                                              " is in buffer " + std::to_string(p.buffer) +
+                                              ", but this context has transform-feedback buffers 0.." +
+                                              std::to_string(limits.maxSeparateAttribs - 1) +
+                                              " (MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS); put it in a lower buffer");
         Placed q{SIZE_MAX, p.first, p.count, 0, p.buffer, &p};
         if (p.varying.empty()) {
             if (p.count <= 0 && p.where != "end")
@@ -165,8 +164,8 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
             const int at = open == std::string::npos ? 0 : std::stoi(v.name.substr(open + 1)) * v.type.components();
             for (const Taken& t : taken[base])
                 if (at + q.first < t.to && t.from < at + q.first + q.count)
-                    fail(ErrorCode::DuplicateVarying, p.where + " captures components of '" + base +
-                                                          "' that " + t.where + " ('" + t.varying +
+                    fail(ErrorCode::DuplicateVarying, p.where + " captures components of '" + base + "' that " +
+                                                          t.where + " ('" + t.varying +
                                                           "') captures already; capture each component once");
             taken[base].push_back({at + q.first, at + q.first + q.count, v.name, p.where});
             auto known = std::find_if(plan.varyings.begin(), plan.varyings.end(),
@@ -177,12 +176,11 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
         int& next = cursor[p.buffer];
         q.offset = p.offset.value_or(next);
         if (q.offset % 4)
-            fail(ErrorCode::LayoutOffset, p.where + " places '" + p.varying + "' at xfb_offset " +
-                                              std::to_string(q.offset) +
-                                              ", not a multiple of 4: 32-bit components start on 4-byte "
-                                              "boundaries (GLSL 4.40 section 4.4.2.1); use " +
-                                              std::to_string(q.offset / 4 * 4) + " or " +
-                                              std::to_string(q.offset / 4 * 4 + 4));
+            fail(ErrorCode::LayoutOffset,
+                 p.where + " places '" + p.varying + "' at xfb_offset " + std::to_string(q.offset) +
+                     ", not a multiple of 4: 32-bit components start on 4-byte "
+                     "boundaries (GLSL 4.40 section 4.4.2.1); use " +
+                     std::to_string(q.offset / 4 * 4) + " or " + std::to_string(q.offset / 4 * 4 + 4));
         next = std::max(next, q.offset + 4 * q.count);
         placed.push_back(q);
     }
@@ -222,8 +220,8 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
             stride = s->second.bytes;
             if (stride % 4 || stride < extent)
                 fail(ErrorCode::LayoutStride,
-                     s->second.where + " gives buffer " + std::to_string(b) + " a stride of " +
-                         std::to_string(stride) + " bytes, " +
+                     s->second.where + " gives buffer " + std::to_string(b) + " a stride of " + std::to_string(stride) +
+                         " bytes, " +
                          (stride % 4 ? std::string("not a multiple of 4")
                                      : "less than its extent of " + std::to_string(extent) + " bytes (" + name(last) +
                                            " at offset " + std::to_string(last.offset) + " ends there)") +
@@ -284,11 +282,12 @@ CapturePlan planDeclaredLayout(const ShaderInterface& shader, const CaptureOptio
              "CaptureOptions::strides are given, but the shader declares its layout with xfb_* qualifiers; "
              "declare the strides there with layout(xfb_buffer = B, xfb_stride = S) out;");
     if (options.mode == CaptureMode::Separate)
-        fail(ErrorCode::LayoutConflict,
-             "a declared layout (" + (ways.empty() ? std::string("CaptureOptions::strides") : ways[0]) +
-                 ") places every field itself, which GL does in interleaved mode only (gl_NextBuffer and "
-                 "gl_SkipComponents are interleaved-mode words); use CaptureMode::Interleaved with one buffer per field "
-                 "for what separate mode gives");
+        fail(
+            ErrorCode::LayoutConflict,
+            "a declared layout (" + (ways.empty() ? std::string("CaptureOptions::strides") : ways[0]) +
+                ") places every field itself, which GL does in interleaved mode only (gl_NextBuffer and "
+                "gl_SkipComponents are interleaved-mode words); use CaptureMode::Interleaved with one buffer per field "
+                "for what separate mode gives");
     if (!qualifiers && options.declaration.empty() && !list)
         fail(ErrorCode::LayoutConflict,
              "CaptureOptions::strides are given without a declared layout; declare the entries "
@@ -296,7 +295,7 @@ CapturePlan planDeclaredLayout(const ShaderInterface& shader, const CaptureOptio
     std::map<int, Stride> strides;
     for (std::size_t b = 0; b < options.strides.size(); ++b)
         strides[int(b)] = {options.strides[b], "strides[" + std::to_string(b) + "]"};
-    std::vector<Placement> placements = qualifiers                      ? fromQualifiers(shader, strides)
+    std::vector<Placement> placements = qualifiers                     ? fromQualifiers(shader, strides)
                                         : !options.declaration.empty() ? fromDeclaration(options.declaration)
                                                                        : fromList(options.varyings);
     return layOut(shader, placements, std::move(strides), limits);

@@ -103,8 +103,10 @@ std::string substepFeedback(const ShaderInterface& shader, const PassPlan& pass,
                 }
                 const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(),
                                                          [&](auto& x) { return x.name == f->varying; });
-                // Component `vc` of the flattened varying: array element, matrix column, row.
-                int vc = word - f->offset / 4, rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
+                // Component `vc` of the flattened varying (array element, matrix column, row); a partial
+                // field starts at its firstComponent.
+                int vc = word - f->offset / 4 + f->firstComponent, rows = v.type.rows, cols = v.type.columns,
+                    perElement = rows * cols;
                 std::string source = varyingName(v.name) +
                                      (v.arraySize > 0 ? "[" + std::to_string(vc / perElement) + "]" : "") +
                                      (cols > 1 ? "[" + std::to_string((vc % perElement) / rows) + "]" : "") +

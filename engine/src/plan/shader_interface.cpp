@@ -290,7 +290,7 @@ private:
             result_.xfbStrides.push_back({xfbBuffer, *layout.xfbStride, layout.xfbLine});
         else if (layout.xfbLine && !result_.unplacedXfbLine && (!isOutput || memberMode_))
             result_.unplacedXfbLine = layout.xfbLine; // on an input, a uniform or a struct member
-        if (i >= s.size()) {                              // e.g. `layout(...) in;` defaults: nothing declared
+        if (i >= s.size()) {                          // e.g. `layout(...) in;` defaults: nothing declared
             if (isOutput && layout.xfbBuffer) state_.xfbBuffer = *layout.xfbBuffer;
             return;
         }

@@ -1,7 +1,9 @@
 #include "vertex_wrapper.hpp"
 
 #include "glsl_lexer.hpp"
+#include "xfb/error.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -95,21 +97,138 @@ std::string outputQualifiers(const CapturedVarying& v) {
 }
 } // namespace
 
-std::vector<DriverVarying> driverVaryings(const CapturePlan& capture) {
+namespace {
+
+// The scalar kind's vector of `n` components: float, vec3, ivec2, uvec4 ...
+std::string vectorType(ScalarKind kind, int n) {
+    const std::string scalar = kind == ScalarKind::Int ? "int" : kind == ScalarKind::UInt ? "uint" : "float";
+    if (n == 1) return scalar;
+    return (kind == ScalarKind::Int ? "ivec" : kind == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
+}
+
+// Component c of `v` flattened (array element, matrix column, row), as an expression; an element
+// captured alone (`a[1]`, arraySize 0) is indexed from its own name.
+std::string componentOf(const CapturedVarying& v, int c) {
+    const int rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
+    return v.name + (v.arraySize > 0 ? "[" + std::to_string(c / perElement) + "]" : "") +
+           (cols > 1 ? "[" + std::to_string((c % perElement) / rows) + "]" : "") +
+           (rows > 1 ? "[" + std::to_string(c % rows) + "]" : "");
+}
+
+// How a field of a declared layout reaches the driver: by the varying's own name, by its
+// elements' outputs, or by generated parts (xfb_part_*) of at most 4 components.
+enum class Route { Name, Element, Elements, Parts };
+Route routeOf(const CapturedVarying& v, const BufferField& f) {
+    const bool whole = f.firstComponent == 0 && f.components == v.components();
+    if (whole && elementOf(v.name)) return Route::Element;
+    if (whole && v.arraySize == 0) return Route::Name;
+    if (whole && v.components() > 4) return Route::Elements;
+    return Route::Parts;
+}
+
+const CapturedVarying& varyingOf(const CapturePlan& capture, const BufferField& f) {
+    return *std::find_if(capture.varyings.begin(), capture.varyings.end(),
+                         [&](const CapturedVarying& v) { return v.name == f.varying; });
+}
+
+std::string partName(std::size_t buffer, std::size_t field, int chunk) {
+    return "xfb_part_" + std::to_string(buffer) + "_" + std::to_string(field) + "_" + std::to_string(chunk);
+}
+
+// What the driver captures for field `k` of buffer `b` of a declared layout.
+std::vector<DriverVarying> fieldVaryings(const CapturePlan& capture, std::size_t b, std::size_t k) {
+    const BufferField& f = capture.buffers[b].fields[k];
+    const CapturedVarying& v = varyingOf(capture, f);
     std::vector<DriverVarying> out;
-    for (const auto& v : capture.varyings) {
-        if (auto element = elementOf(v.name))
-            out.push_back({elementOutput(element->first, element->second), 1});
-        else if (v.arraySize == 0)
-            out.push_back({v.name, 1});
-        else if (capture.mode == CaptureMode::Interleaved)
-            for (int e = 0; e < v.arraySize; ++e) out.push_back({elementOutput(v.name, std::to_string(e)), 1});
-        else if (packedInSeparateMode(v))
-            out.push_back({std::string(kPackedPrefix) + v.name, 1});
-        else
-            out.push_back({v.name, v.arraySize});
+    switch (routeOf(v, f)) {
+        case Route::Name: out.push_back({v.name, 1, v.components(), v.name}); break;
+        case Route::Element: {
+            auto e = elementOf(v.name);
+            out.push_back({elementOutput(e->first, e->second), 1, v.type.components(), v.name});
+            break;
+        }
+        case Route::Elements:
+            for (int e = 0; e < v.arraySize; ++e)
+                out.push_back({elementOutput(v.name, std::to_string(e)), 1, v.type.components(), v.name});
+            break;
+        case Route::Parts:
+            for (int c = 0, j = 0; c < f.components; c += 4, ++j)
+                out.push_back({partName(b, k, j), 1, std::min(4, f.components - c), v.name});
+            break;
     }
     return out;
+}
+
+// gl_SkipComponents for `words` unwritten words: fours, then the rest.
+void skip(int words, std::vector<DriverVarying>& out) {
+    for (; words > 0; words -= 4) out.push_back({"gl_SkipComponents" + std::to_string(std::min(4, words)), 1, 0});
+}
+
+DriverList declaredList(const CapturePlan& capture, bool layoutWords) {
+    DriverList list;
+    auto& out = list.varyings;
+    if (layoutWords) {
+        for (std::size_t b = 0; b < capture.buffers.size(); ++b) {
+            if (b > 0) out.push_back({"gl_NextBuffer", 1, 0});
+            int cursor = 0;
+            for (std::size_t k = 0; k < capture.buffers[b].fields.size(); ++k) {
+                const BufferField& f = capture.buffers[b].fields[k];
+                skip((f.offset - cursor) / 4, out);
+                for (auto& d : fieldVaryings(capture, b, k)) out.push_back(std::move(d));
+                cursor = f.offset + 4 * f.components;
+            }
+            skip((capture.buffers[b].stride - cursor) / 4, out);
+        }
+        return list;
+    }
+    // No layout words: one tight buffer, or buffers of one tight field of at most 4 components each.
+    if (capture.buffers.size() == 1 && capture.tight(0)) {
+        for (std::size_t k = 0; k < capture.buffers[0].fields.size(); ++k)
+            for (auto& d : fieldVaryings(capture, 0, k)) out.push_back(std::move(d));
+        return list;
+    }
+    list.interleaved = false;
+    for (std::size_t b = 0; b < capture.buffers.size(); ++b) {
+        const OutputLayout& layout = capture.buffers[b];
+        std::vector<DriverVarying> field =
+            layout.fields.size() == 1 ? fieldVaryings(capture, b, 0) : std::vector<DriverVarying>();
+        if (capture.tight(b) && field.size() == 1 && field[0].components <= 4) {
+            out.push_back(std::move(field[0]));
+            continue;
+        }
+        std::string why = !capture.tight(b) ? "leaves bytes unwritten (a gap, or a stride of " +
+                                                  std::to_string(layout.stride) + " bytes over its fields)"
+                                            : "holds several fields (or one of over 4 components)";
+        throw Error(ErrorCode::Unsupported,
+                    "buffer " + std::to_string(b) + " of the declared layout " + why +
+                        ", which needs gl_SkipComponents / gl_NextBuffer (desktop GL 4.0, ARB_transform_feedback3); "
+                        "OpenGL ES 3.0 and WebGL2 write a declared layout as one buffer without gaps, or as "
+                        "buffers of one field of at most 4 components each. Run it on desktop GL or the compute "
+                        "backend (GL 4.3 / ES 3.1, WebGPU), or declare the fields without gaps");
+    }
+    return list;
+}
+
+} // namespace
+
+DriverList driverList(const CapturePlan& capture, bool layoutWords) {
+    if (capture.declared) return declaredList(capture, layoutWords);
+    DriverList list{{}, capture.mode == CaptureMode::Interleaved};
+    auto& out = list.varyings;
+    for (const auto& v : capture.varyings) {
+        if (auto element = elementOf(v.name))
+            out.push_back({elementOutput(element->first, element->second), 1, v.type.components(), v.name});
+        else if (v.arraySize == 0)
+            out.push_back({v.name, 1, v.components(), v.name});
+        else if (capture.mode == CaptureMode::Interleaved)
+            for (int e = 0; e < v.arraySize; ++e)
+                out.push_back({elementOutput(v.name, std::to_string(e)), 1, v.type.components(), v.name});
+        else if (packedInSeparateMode(v))
+            out.push_back({std::string(kPackedPrefix) + v.name, 1, v.components(), v.name});
+        else
+            out.push_back({v.name, v.arraySize, v.type.components(), v.name});
+    }
+    return list;
 }
 
 namespace {
@@ -118,10 +237,42 @@ namespace {
 // separate-mode array in one vector of its scalar kind holding every component in buffer order
 // (element, matrix column, row).
 void packOutputs(const CapturePlan& capture, std::string& declarations, std::string& statements) {
+    std::set<std::string, std::less<>> declared; // an element's output once, however many fields use it
     auto element = [&](const CapturedVarying& v, const std::string& array, const std::string& index) {
+        if (!declared.insert(elementOutput(array, index)).second) return;
         declarations += outputQualifiers(v) + v.type.name + " " + elementOutput(array, index) + ";\n";
         statements += "    " + elementOutput(array, index) + " = " + array + "[" + index + "];\n";
     };
+    if (capture.declared) {
+        for (std::size_t b = 0; b < capture.buffers.size(); ++b)
+            for (std::size_t k = 0; k < capture.buffers[b].fields.size(); ++k) {
+                const BufferField& f = capture.buffers[b].fields[k];
+                const CapturedVarying& v = varyingOf(capture, f);
+                switch (routeOf(v, f)) {
+                    case Route::Name: break;
+                    case Route::Element: {
+                        auto e = elementOf(v.name);
+                        element(v, e->first, e->second);
+                        break;
+                    }
+                    case Route::Elements:
+                        for (int e = 0; e < v.arraySize; ++e) element(v, v.name, std::to_string(e));
+                        break;
+                    case Route::Parts:
+                        for (int c = 0, j = 0; c < f.components; c += 4, ++j) {
+                            const int n = std::min(4, f.components - c);
+                            const std::string type = vectorType(v.type.kind, n), name = partName(b, k, j);
+                            std::string args;
+                            for (int i = 0; i < n; ++i)
+                                args += (i ? ", " : "") + componentOf(v, f.firstComponent + c + i);
+                            declarations += outputQualifiers(v) + type + " " + name + ";\n";
+                            statements += "    " + name + " = " + type + "(" + args + ");\n";
+                        }
+                        break;
+                }
+            }
+        return;
+    }
     for (const auto& v : capture.varyings) {
         if (auto e = elementOf(v.name)) {
             element(v, e->first, e->second);
@@ -133,22 +284,11 @@ void packOutputs(const CapturePlan& capture, std::string& declarations, std::str
             continue;
         }
         if (!packedInSeparateMode(v)) continue;
-        const int n = v.components(), rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
-        const std::string scalar = v.type.kind == ScalarKind::Int    ? "int"
-                                   : v.type.kind == ScalarKind::UInt ? "uint"
-                                                                     : "float";
-        const std::string vector = n == 1 ? scalar
-                                          : (v.type.kind == ScalarKind::Int    ? "ivec"
-                                             : v.type.kind == ScalarKind::UInt ? "uvec"
-                                                                               : "vec") +
-                                                std::to_string(n);
-        const std::string name = std::string(kPackedPrefix) + v.name;
+        const int n = v.components();
+        const std::string vector = vectorType(v.type.kind, n), name = std::string(kPackedPrefix) + v.name;
         declarations += outputQualifiers(v) + vector + " " + name + ";\n";
         std::string args;
-        for (int c = 0; c < n; ++c)
-            args += (c ? ", " : "") + v.name + "[" + std::to_string(c / perElement) + "]" +
-                    (cols > 1 ? "[" + std::to_string((c % perElement) / rows) + "]" : "") +
-                    (rows > 1 ? "[" + std::to_string(c % rows) + "]" : "");
+        for (int c = 0; c < n; ++c) args += (c ? ", " : "") + componentOf(v, c);
         statements += "    " + name + " = " + vector + "(" + args + ");\n";
     }
 }

@@ -40,11 +40,20 @@ ZeroCode zeroOutputs(const ShaderInterface& shader, const CapturePlan& capture, 
                      ZeroedOutputs which = ZeroedOutputs::Declared,
                      const std::function<std::string(const std::string&)>& rename = {});
 
-/// One name given to glTransformFeedbackVaryings, and the array size glGetTransformFeedbackVarying
-/// must report for it after the link.
+/// One name given to glTransformFeedbackVaryings, and what glGetTransformFeedbackVarying must
+/// report for it after the link: its array size and the components of one element (0 for the
+/// layout words gl_SkipComponentsN and gl_NextBuffer, whose reports are checked by name).
 struct DriverVarying {
     std::string name;
     int size = 1;
+    int components = 0;
+    std::string varying; ///< the captured varying it stands for (empty for a layout word)
+};
+
+/// What the GL is asked to capture, in order, and in which buffer mode.
+struct DriverList {
+    std::vector<DriverVarying> varyings;
+    bool interleaved = true;
 };
 
 /// The prefix of the outputs wrapVertexMain() declares to capture arrays and their elements.
@@ -54,16 +63,26 @@ inline constexpr std::string_view kPackedPrefix = "xfb_packed_";
 /// all of it) of at most 4 components, which one vector holds.
 bool packedInSeparateMode(const CapturedVarying& v);
 
-/// What the GL is asked to capture for `capture`, in order, writing exactly its planned bytes. A
-/// varying that is not an array by its name. Arrays never reach the driver as arrays or array
-/// elements: ANGLE (WebGL2 in Chromium) refuses to link both ("Capture of arrays is undefined and
-/// not supported", "Capture of array elements is undefined and not supported"). So an element
-/// `a[1]` captured alone, and each element of an interleaved array, is `xfb_packed_a_1`, an output of
-/// the element's type that wrapVertexMain() declares and fills (the same bytes); an array in
-/// separate mode, which must stay in its one buffer, is `xfb_packed_a`, one vector of its
-/// components (packedInSeparateMode); over 4 components no vector holds it and it is named whole,
-/// which only drivers whose separate limit exceeds 4 reach (ANGLE's is 4).
-std::vector<DriverVarying> driverVaryings(const CapturePlan& capture);
+/// What the GL is asked to capture for `capture`, writing exactly its planned bytes. A varying
+/// that is not an array by its name. Arrays never reach the driver as arrays or array elements:
+/// ANGLE (WebGL2 in Chromium) refuses to link both ("Capture of arrays is undefined and not
+/// supported", "Capture of array elements is undefined and not supported"). So an element `a[1]`
+/// captured alone, and each element of an interleaved array, is `xfb_packed_a_1`, an output of the
+/// element's type that wrapVertexMain() declares and fills (the same bytes); an array in separate
+/// mode, which must stay in its one buffer, is `xfb_packed_a`, one vector of its components
+/// (packedInSeparateMode); over 4 components no vector holds it and it is named whole, which only
+/// drivers whose separate limit exceeds 4 reach (ANGLE's is 4).
+///
+/// A declared layout (CapturePlan::declared): a field that is part of its varying, or a whole array
+/// of at most 4 components, is `xfb_part_<buffer>_<field>_<chunk>`, vectors of at most 4 of its
+/// components that wrapVertexMain() fills. With `layoutWords` (desktop GL 4.0+,
+/// ARB_transform_feedback3) gaps and padding are gl_SkipComponents1..4 and buffers are separated
+/// by gl_NextBuffer, in interleaved mode. Without (OpenGL ES 3.0, WebGL2) a declared layout is
+/// written as one tight buffer (interleaved), or as buffers that each hold one field of at most 4
+/// components from offset 0 (separate mode).
+/// @throws Error Unsupported: a declared layout with gaps, padding or several buffers that are
+///         not one small field each, on a context without layout words
+DriverList driverList(const CapturePlan& capture, bool layoutWords);
 
 /// The vertex shader the GL compiles for `source` (GLSL ES 3.00 / GLSL 3.30+, after #defines):
 /// `#define main xfb_wrapped_main` after the #version line (found with the lexer, as the GLSL

@@ -1621,8 +1621,8 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
             auto v = std::find_if(capture.varyings.begin(), capture.varyings.end(),
                                   [&](auto& x) { return x.name == f.varying; });
-            views[b].second = views[b].second && v->type.rows == 4 && f.components % 4 == 0 && f.offset % 16 == 0 &&
-                              o.stride % 16 == 0;
+            views[b].second = views[b].second && v->type.rows == 4 && f.firstComponent % 4 == 0 &&
+                              f.components % 4 == 0 && f.offset % 16 == 0 && o.stride % 16 == 0;
         }
     }
     const EmitPlan noEmits;
@@ -1759,8 +1759,10 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
                      : v.name == "gl_PointSize" ? "xfb_point_size"
                                                 : identVarying(v.name);
             int rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
-            // `per` components at a time: a whole column when the view is vec4, else one.
-            for (int c = 0; c < f.components; c += vec4 ? 4 : 1) {
+            // `per` components at a time: a whole column when the view is vec4, else one; the
+            // field's component c is the varying's f.firstComponent + c (a partial capture).
+            for (int fc = 0; fc < f.components; fc += vec4 ? 4 : 1) {
+                const int c = f.firstComponent + fc;
                 int elementIndex = c / perElement, col = (c % perElement) / rows, row = c % rows;
                 S expr = cat({name, (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : ""),
                               (cols > 1 ? "[" + std::to_string(col) + "]" : "")});
@@ -1769,7 +1771,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
                 S value = v.type.kind == ScalarKind::UInt
                               ? expr
                               : "bitcast<" + shapeW(ScalarKind::UInt, n) + ">(" + expr + ")";
-                cat(main, {"    ", element(b, o.stride / 4, f.offset / 4 + c), " = ", value, ";\n"});
+                cat(main, {"    ", element(b, o.stride / 4, f.offset / 4 + fc), " = ", value, ";\n"});
             }
         }
     }

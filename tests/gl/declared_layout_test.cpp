@@ -1,0 +1,243 @@
+// Declared capture layouts on the GL runtimes (issue 26): the same declared layouts give the same
+// bytes on every backend the context has, the bytes of gaps and padding are never written (a
+// sentinel in the output buffer survives the step), and a layout a runtime cannot write is refused
+// with XFB_UNSUPPORTED before anything is written (ES 3.0 transform feedback has no
+// gl_SkipComponents / gl_NextBuffer; its compute backend, on ES 3.2, writes them).
+#include "gl_fixture.hpp"
+
+#include "../unit/test_util.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <map>
+
+using namespace xfb;
+using namespace xfbtest;
+
+namespace {
+
+constexpr std::uint32_t kSentinel = 0xDEADBEEFu;
+
+std::string hex(std::uint32_t w) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", w);
+    return text;
+}
+constexpr std::int64_t kCount = 97;
+
+// Two inputs, outputs of several shapes; every value exact in float32 (sums and halves of binary
+// fractions), so the reference below is the GPU's bit for bit on every driver.
+constexpr const char* kShader = R"(#version 300 es
+in vec4 a_pos;
+in vec4 a_vel;
+out vec4 out_position;
+out vec4 out_velocity;
+out vec3 out_normal;
+out vec4 out_color;
+flat out ivec2 out_id;
+out vec4 out_r[2];
+void main() {
+    out_position = a_pos + a_vel;
+    out_velocity = a_vel * 0.5;
+    out_normal = a_pos.zyx - a_vel.xyz;
+    out_color = vec4(a_pos.x, a_vel.y, 1.0, 2.0);
+    out_id = ivec2(gl_VertexID, -gl_VertexID);
+    out_r[0] = a_pos * 2.0;
+    out_r[1] = a_vel + vec4(1.0);
+}
+)";
+
+// The same shader stating a padded layout itself: vec4 at 0, vec3 at 20 (a gap of one word),
+// stride 40 (two more words of padding).
+constexpr const char* kQualifiedShader = R"(#version 300 es
+layout(xfb_buffer = 0, xfb_stride = 40) out;
+in vec4 a_pos;
+in vec4 a_vel;
+layout(xfb_offset = 0) out vec4 out_position;
+layout(xfb_offset = 20) out vec3 out_normal;
+void main() {
+    out_position = a_pos + a_vel;
+    out_normal = a_pos.zyx - a_vel.xyz;
+}
+)";
+
+struct Inputs {
+    std::vector<float> pos = pseudoRandom(kCount * 4, -4.0f, 4.0f, 7), vel = pseudoRandom(kCount * 4, -1.0f, 1.0f, 11);
+    std::vector<float> interleaved() const {
+        std::vector<float> v;
+        for (std::int64_t e = 0; e < kCount; ++e) {
+            v.insert(v.end(), pos.begin() + e * 4, pos.begin() + e * 4 + 4);
+            v.insert(v.end(), vel.begin() + e * 4, vel.begin() + e * 4 + 4);
+        }
+        return v;
+    }
+    // The flattened components of varying `name` for element `e`, as 32-bit words.
+    std::vector<std::uint32_t> varying(const std::string& name, std::int64_t e) const {
+        const float* p = &pos[std::size_t(e * 4)];
+        const float* v = &vel[std::size_t(e * 4)];
+        std::vector<float> f;
+        if (name == "out_position") f = {p[0] + v[0], p[1] + v[1], p[2] + v[2], p[3] + v[3]};
+        if (name == "out_velocity") f = {v[0] * 0.5f, v[1] * 0.5f, v[2] * 0.5f, v[3] * 0.5f};
+        if (name == "out_normal") f = {p[2] - v[0], p[1] - v[1], p[0] - v[2]};
+        if (name == "out_color") f = {p[0], v[1], 1.0f, 2.0f};
+        if (name == "out_r[0]") f = {p[0] * 2, p[1] * 2, p[2] * 2, p[3] * 2};
+        if (name == "out_r[1]") f = {v[0] + 1, v[1] + 1, v[2] + 1, v[3] + 1};
+        if (name == "out_r") { f = {p[0] * 2, p[1] * 2, p[2] * 2, p[3] * 2, v[0] + 1, v[1] + 1, v[2] + 1, v[3] + 1}; }
+        std::vector<std::uint32_t> words;
+        for (float x : f) words.push_back(std::bit_cast<std::uint32_t>(x));
+        if (name == "out_id") words = {std::uint32_t(e), std::uint32_t(-e)};
+        REQUIRE_MESSAGE(!words.empty(), "no reference for ", name);
+        return words;
+    }
+};
+
+// One case: the capture options (or the qualified shader) and whether it needs layout words
+// (gaps, padding, several multi-word buffers), which ES 3.0 transform feedback lacks.
+struct Case {
+    const char* name;
+    CaptureOptions options;
+    bool qualified = false;
+    bool needsLayoutWords = false;
+};
+
+DeclaredEntry entry(std::string varying, int first = 0, int components = 0, int buffer = 0) {
+    return {std::move(varying), {}, 0, first, components, buffer};
+}
+
+CaptureOptions declaration(std::vector<DeclaredEntry> entries, std::vector<int> strides = {}) {
+    CaptureOptions o;
+    o.declaration = std::move(entries);
+    o.strides = std::move(strides);
+    return o;
+}
+
+CaptureOptions list(std::vector<std::string> names) {
+    CaptureOptions o;
+    o.varyings = std::move(names);
+    return o;
+}
+
+std::vector<Case> cases() {
+    return {
+        {"partial: POSITION.xyz of a vec4, then components 2-3 of another",
+         declaration({{{}, "POSITION", 0, 0, 3, 0}, entry("out_color", 2, 2)})},
+        {"an element of an array output, a part of the other, and an ivec2",
+         declaration({entry("out_r[1]"), entry("out_r[0]", 1, 2), entry("out_id")})},
+        {"one small field per buffer (what separate mode writes), by gl_NextBuffer",
+         list({"out_id", "gl_NextBuffer", "out_position"})},
+        {"a gap of one word and a stride of 40, by a declaration",
+         declaration({entry("out_position"), DeclaredEntry::gap(1), entry("out_normal")}, {40}), false, true},
+        {"the same by the shader's qualifiers", {}, true, true},
+        {"the same by gl_SkipComponents",
+         list({"out_position", "gl_SkipComponents1", "out_normal", "gl_SkipComponents2"}), false, true},
+        {"two interleaved buffers by gl_NextBuffer, the second padded",
+         list({"out_position", "out_velocity", "gl_NextBuffer", "out_id", "gl_SkipComponents3", "out_normal",
+               "gl_SkipComponents1"}),
+         false, true},
+        {"a whole array and a matrix-free tail, with a leading gap",
+         declaration({DeclaredEntry::gap(2), entry("out_r"), entry("out_velocity", 3, 1)}), false, true},
+    };
+}
+
+// Runs one step of `c` on `backend` into sentinel-filled buffers and checks every word: fields equal
+// the reference, gaps and padding still hold the sentinel. Returns false where the runtime refused
+// with XFB_UNSUPPORTED as expected.
+bool runCase(Device& dev, const Case& c, Backend backend) {
+    INFO("case: ", c.name, ", backend ", backendName(backend));
+    Program program(dev, {c.qualified ? kQualifiedShader : kShader, c.options, {}, c.name});
+    const CapturePlan& plan = program.capture();
+    CHECK(plan.declared);
+    Inputs in;
+    const std::vector<float> input = in.interleaved();
+    Buffer source(
+        dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}}),
+        kCount, view(input));
+    std::vector<std::unique_ptr<Buffer>> outputs;
+    std::vector<Entry> entries{{&source, nullptr}};
+    for (const auto& b : plan.buffers) {
+        std::vector<std::uint32_t> fill(std::size_t(kCount * b.stride / 4), kSentinel);
+        outputs.push_back(std::make_unique<Buffer>(dev, b.asVertexFormat(), kCount, view(fill)));
+        entries.push_back({nullptr, outputs.back().get()});
+    }
+    const bool refused =
+        backend == Backend::TransformFeedback && c.needsLayoutWords && !dev.capabilities().feedbackLayoutWords;
+    if (refused) {
+        const std::string msg =
+            XFB_REQUIRE_ERROR(Pipeline(dev, program, entries, {.backend = backend}), ErrorCode::Unsupported);
+        CHECK(contains(msg, "gl_SkipComponents"));
+        CHECK(contains(msg, "compute backend"));
+        for (const auto& o : outputs) // nothing written
+            for (std::uint32_t w : o->readAs<std::uint32_t>()) REQUIRE(w == kSentinel);
+        return false;
+    }
+    Pipeline pipeline(dev, program, entries, {.backend = backend});
+    pipeline.step();
+    for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
+        const OutputLayout& layout = plan.buffers[b];
+        const std::vector<std::uint32_t> words = outputs[b]->readAs<std::uint32_t>();
+        std::vector<std::uint32_t> expected(words.size(), kSentinel);
+        for (std::int64_t e = 0; e < kCount; ++e)
+            for (const BufferField& f : layout.fields) {
+                const auto all = in.varying(f.varying, e);
+                for (int k = 0; k < f.components; ++k)
+                    expected[std::size_t(e * layout.stride / 4 + f.offset / 4 + k)] =
+                        all[std::size_t(f.firstComponent + k)];
+            }
+        for (std::size_t w = 0; w < words.size(); ++w)
+            if (words[w] != expected[w])
+                FAIL("buffer ", b, " word ", w, " (element ", w / std::size_t(layout.stride / 4), ", byte ",
+                     4 * (w % std::size_t(layout.stride / 4)), "): ", hex(words[w]), " instead of ", hex(expected[w]));
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE_FIXTURE(GlTest, "declared layouts: the declared bytes on every backend, gaps and padding never written") {
+    for (const Case& c : cases())
+        for (Backend backend : backendsOf(dev)) runCase(dev, c, backend);
+}
+
+TEST_CASE_FIXTURE(GlTest, "declared layouts: Auto runs a layout transform feedback cannot write here on compute") {
+    const Case c = cases()[3];
+    Program program(dev, {kShader, c.options, {}, "auto"});
+    Inputs in;
+    const std::vector<float> input = in.interleaved();
+    Buffer source(
+        dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}}),
+        kCount, view(input));
+    Buffer out(dev, program.capture().buffers[0].asVertexFormat(), kCount);
+    if (dev.capabilities().feedbackLayoutWords) {
+        Pipeline p(dev, program, {{&source, nullptr}, {nullptr, &out}}, {.backend = Backend::Auto});
+        CHECK(p.backend().reason.find("cannot write") == std::string::npos);
+        return;
+    }
+    if (!dev.capabilities().compute) {
+        const std::string msg =
+            XFB_REQUIRE_ERROR(Pipeline(dev, program, {{&source, nullptr}, {nullptr, &out}}, {.backend = Backend::Auto}),
+                              ErrorCode::Unsupported);
+        CHECK(contains(msg, "compute is not available"));
+        return;
+    }
+    Pipeline p(dev, program, {{&source, nullptr}, {nullptr, &out}}, {.backend = Backend::Auto});
+    CHECK(p.backend().backend == Backend::Compute);
+    CHECK(contains(p.backend().reason, "transform feedback cannot write this layout here"));
+}
+
+TEST_CASE_FIXTURE(GlTest, "declared layouts: the driver's own list agrees with the plan after the link") {
+    // What glGetTransformFeedbackVarying reports, read back: the layout words in place.
+    if (!dev.capabilities().feedbackLayoutWords) return; // ES: no layout words to report
+    Program program(dev, {kQualifiedShader, {}, {}, "qualified"});
+    GLint count = 0;
+    glGetProgramiv(GLuint(program.glName()), GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
+    std::vector<std::string> names;
+    for (GLint k = 0; k < count; ++k) {
+        char name[64] = {};
+        GLsizei size = 0;
+        GLenum type = 0;
+        glGetTransformFeedbackVarying(GLuint(program.glName()), GLuint(k), sizeof name, nullptr, &size, &type, name);
+        names.push_back(name);
+    }
+    CHECK(names == std::vector<std::string>{"out_position", "gl_SkipComponents1", "out_normal", "gl_SkipComponents2"});
+}
