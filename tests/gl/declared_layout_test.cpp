@@ -1,8 +1,9 @@
 // Declared capture layouts on the GL runtimes (issue 26): the same declared layouts give the same
-// bytes on every backend the context has, the bytes of gaps and padding are never written (a
-// sentinel in the output buffer survives the step), and a layout a runtime cannot write is refused
-// with XFB_UNSUPPORTED before anything is written (ES 3.0 transform feedback has no
-// gl_SkipComponents / gl_NextBuffer; its compute backend, on ES 3.2, writes them).
+// bytes on every backend the context has (desktop transform feedback through gl_SkipComponents /
+// gl_NextBuffer, ES 3.0 transform feedback through a staging capture and a packing pass, compute
+// through stores at the declared offsets), the bytes of gaps and padding keep what the buffer held
+// (a sentinel survives the step), state pairs step in a declared layout, and what a runtime cannot
+// write is refused with XFB_UNSUPPORTED before anything is written.
 #include "gl_fixture.hpp"
 
 #include "../unit/test_util.hpp"
@@ -92,13 +93,12 @@ struct Inputs {
     }
 };
 
-// One case: the capture options (or the qualified shader) and whether it needs layout words
-// (gaps, padding, several multi-word buffers), which ES 3.0 transform feedback lacks.
+// One case: the capture options, or the shader's own qualifiers. Those with gaps, padding or
+// several multi-word buffers ES 3.0 transform feedback stages and packs (gl/layout_packer.hpp).
 struct Case {
     const char* name;
     CaptureOptions options;
     bool qualified = false;
-    bool needsLayoutWords = false;
 };
 
 DeclaredEntry entry(std::string varying, int first = 0, int components = 0, int buffer = 0) {
@@ -127,23 +127,21 @@ std::vector<Case> cases() {
         {"one small field per buffer (what separate mode writes), by gl_NextBuffer",
          list({"out_id", "gl_NextBuffer", "out_position"})},
         {"a gap of one word and a stride of 40, by a declaration",
-         declaration({entry("out_position"), DeclaredEntry::gap(1), entry("out_normal")}, {40}), false, true},
-        {"the same by the shader's qualifiers", {}, true, true},
+         declaration({entry("out_position"), DeclaredEntry::gap(1), entry("out_normal")}, {40})},
+        {"the same by the shader's qualifiers", {}, true},
         {"the same by gl_SkipComponents",
-         list({"out_position", "gl_SkipComponents1", "out_normal", "gl_SkipComponents2"}), false, true},
+         list({"out_position", "gl_SkipComponents1", "out_normal", "gl_SkipComponents2"})},
         {"two interleaved buffers by gl_NextBuffer, the second padded",
          list({"out_position", "out_velocity", "gl_NextBuffer", "out_id", "gl_SkipComponents3", "out_normal",
-               "gl_SkipComponents1"}),
-         false, true},
+               "gl_SkipComponents1"})},
         {"a whole array and a matrix-free tail, with a leading gap",
-         declaration({DeclaredEntry::gap(2), entry("out_r"), entry("out_velocity", 3, 1)}), false, true},
+         declaration({DeclaredEntry::gap(2), entry("out_r"), entry("out_velocity", 3, 1)})},
     };
 }
 
 // Runs one step of `c` on `backend` into sentinel-filled buffers and checks every word: fields equal
-// the reference, gaps and padding still hold the sentinel. Returns false where the runtime refused
-// with XFB_UNSUPPORTED as expected.
-bool runCase(Device& dev, const Case& c, Backend backend) {
+// the reference, gaps and padding still hold the sentinel.
+void runCase(Device& dev, const Case& c, Backend backend) {
     INFO("case: ", c.name, ", backend ", backendName(backend));
     Program program(dev, {c.qualified ? kQualifiedShader : kShader, c.options, {}, c.name});
     const CapturePlan& plan = program.capture();
@@ -159,17 +157,6 @@ bool runCase(Device& dev, const Case& c, Backend backend) {
         std::vector<std::uint32_t> fill(std::size_t(kCount * b.stride / 4), kSentinel);
         outputs.push_back(std::make_unique<Buffer>(dev, b.asVertexFormat(), kCount, view(fill)));
         entries.push_back({nullptr, outputs.back().get()});
-    }
-    const bool refused =
-        backend == Backend::TransformFeedback && c.needsLayoutWords && !dev.capabilities().feedbackLayoutWords;
-    if (refused) {
-        const std::string msg =
-            XFB_REQUIRE_ERROR(Pipeline(dev, program, entries, {.backend = backend}), ErrorCode::Unsupported);
-        CHECK(contains(msg, "gl_SkipComponents"));
-        CHECK(contains(msg, "compute backend"));
-        for (const auto& o : outputs) // nothing written
-            for (std::uint32_t w : o->readAs<std::uint32_t>()) REQUIRE(w == kSentinel);
-        return false;
     }
     Pipeline pipeline(dev, program, entries, {.backend = backend});
     pipeline.step();
@@ -189,7 +176,6 @@ bool runCase(Device& dev, const Case& c, Backend backend) {
                 FAIL("buffer ", b, " word ", w, " (element ", w / std::size_t(layout.stride / 4), ", byte ",
                      4 * (w % std::size_t(layout.stride / 4)), "): ", hex(words[w]), " instead of ", hex(expected[w]));
     }
-    return true;
 }
 
 } // namespace
@@ -199,30 +185,91 @@ TEST_CASE_FIXTURE(GlTest, "declared layouts: the declared bytes on every backend
         for (Backend backend : backendsOf(dev)) runCase(dev, c, backend);
 }
 
-TEST_CASE_FIXTURE(GlTest, "declared layouts: Auto runs a layout transform feedback cannot write here on compute") {
-    const Case c = cases()[3];
-    Program program(dev, {kShader, c.options, {}, "auto"});
+TEST_CASE_FIXTURE(GlTest, "declared layouts: a state pair steps in a padded layout, fused substeps too") {
+    // Position at 0, a gap, normal at 20, stride 40: the state buffers are drawn and read back in it.
+    const char* src = R"(#version 300 es
+layout(xfb_buffer = 0, xfb_stride = 40) out;
+in vec4 a_pos;
+in vec3 a_nrm;
+layout(xfb_offset = 0) out vec4 out_pos;
+layout(xfb_offset = 20) out vec3 out_nrm;
+void main() {
+    out_pos = a_pos + vec4(a_nrm, 0.0) * 0.5;
+    out_nrm = a_nrm * 0.5;
+}
+)";
+    for (Backend backend : backendsOf(dev)) {
+        INFO("backend ", backendName(backend));
+        Program program(dev, {src, {}, {}, "padded state"});
+        const OutputLayout& layout = program.capture().buffers[0];
+        REQUIRE(layout.stride == 40);
+        Inputs in;
+        std::vector<std::uint32_t> words(std::size_t(kCount * 10), kSentinel);
+        for (std::int64_t e = 0; e < kCount; ++e)
+            for (int k = 0; k < 4; ++k) {
+                words[std::size_t(e * 10 + k)] = std::bit_cast<std::uint32_t>(in.pos[std::size_t(e * 4 + k)]);
+                if (k < 3)
+                    words[std::size_t(e * 10 + 5 + k)] = std::bit_cast<std::uint32_t>(in.vel[std::size_t(e * 4 + k)]);
+            }
+        Buffer a(dev, layout.asVertexFormat(), kCount, view(words)),
+            b(dev, layout.asVertexFormat(), kCount, view(words));
+        Pipeline pipeline(dev, program, {{&a, &b}}, {.backend = backend});
+        pipeline.step();
+        pipeline.step(3); // fused where the context can: the gap is never read
+        for (std::int64_t e = 0; e < kCount; ++e)
+            for (int s = 0; s < 4; ++s)
+                for (int k = 0; k < 3; ++k) {
+                    float p = std::bit_cast<float>(words[std::size_t(e * 10 + k)]);
+                    float n = std::bit_cast<float>(words[std::size_t(e * 10 + 5 + k)]);
+                    words[std::size_t(e * 10 + k)] = std::bit_cast<std::uint32_t>(p + n * 0.5f);
+                    words[std::size_t(e * 10 + 5 + k)] = std::bit_cast<std::uint32_t>(n * 0.5f);
+                }
+        requireEqual(a.readAs<std::uint32_t>(), words, "the state after 4 steps, gap words included");
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "declared layouts: what a runtime cannot write is refused before anything is written") {
+    // 68 components of fields in all: more than one ES staging record holds (64).
+    const char* wide = R"(#version 300 es
+out vec4 out_m[17];
+void main() { for (int i = 0; i < 17; ++i) out_m[i] = vec4(float(i)); }
+)";
+    Program program(dev, {wide, declaration({entry("out_m", 0, 36), entry("out_m", 36, 32, 1)}), {}, "wide"});
+    Buffer out0(dev, program.capture().buffers[0].asVertexFormat(), kCount),
+        out1(dev, program.capture().buffers[1].asVertexFormat(), kCount);
+    const std::vector<Entry> entries{{nullptr, &out0}, {nullptr, &out1}};
+    if (dev.capabilities().feedbackLayoutWords) {
+        Pipeline p(dev, program, entries, {.count = kCount});
+        p.step();
+        CHECK(out1.readAs<float>()[0] == 9.0f); // component 36 is out_m[9].x
+        return;
+    }
+    std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, program, entries, {.count = kCount}), ErrorCode::Unsupported);
+    CHECK(contains(msg, "take 68 components"));
+    CHECK(contains(msg, "compute backend"));
+    if (!dev.capabilities().compute) {
+        msg = XFB_REQUIRE_ERROR(Pipeline(dev, program, entries, {.count = kCount, .backend = Backend::Auto}),
+                                ErrorCode::Unsupported);
+        CHECK(contains(msg, "compute is not available"));
+    } else {
+        // Auto runs it on compute, the one backend here that can, and says why.
+        Pipeline p(dev, program, entries, {.count = kCount, .backend = Backend::Auto});
+        CHECK(p.backend().backend == Backend::Compute);
+        CHECK(contains(p.backend().reason, "transform feedback cannot write this layout here"));
+        p.step();
+        CHECK(out1.readAs<float>()[0] == 9.0f);
+    }
+    // Primitive capture of a staged layout (ES): refused, whatever the draw.
+    Program padded(dev, {kShader, cases()[3].options, {}, "padded"});
     Inputs in;
     const std::vector<float> input = in.interleaved();
     Buffer source(
         dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}}),
         kCount, view(input));
-    Buffer out(dev, program.capture().buffers[0].asVertexFormat(), kCount);
-    if (dev.capabilities().feedbackLayoutWords) {
-        Pipeline p(dev, program, {{&source, nullptr}, {nullptr, &out}}, {.backend = Backend::Auto});
-        CHECK(p.backend().reason.find("cannot write") == std::string::npos);
-        return;
-    }
-    if (!dev.capabilities().compute) {
-        const std::string msg =
-            XFB_REQUIRE_ERROR(Pipeline(dev, program, {{&source, nullptr}, {nullptr, &out}}, {.backend = Backend::Auto}),
-                              ErrorCode::Unsupported);
-        CHECK(contains(msg, "compute is not available"));
-        return;
-    }
-    Pipeline p(dev, program, {{&source, nullptr}, {nullptr, &out}}, {.backend = Backend::Auto});
-    CHECK(p.backend().backend == Backend::Compute);
-    CHECK(contains(p.backend().reason, "transform feedback cannot write this layout here"));
+    Buffer out(dev, padded.capture().buffers[0].asVertexFormat(), kCount);
+    msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, padded, {{&source, nullptr}, {nullptr, &out}}, {kCount}),
+                            ErrorCode::Unsupported);
+    CHECK(contains(msg, "staging capture and a packing pass"));
 }
 
 TEST_CASE_FIXTURE(GlTest, "declared layouts: the driver's own list agrees with the plan after the link") {

@@ -259,8 +259,24 @@ TEST_CASE("what the driver is asked: layout words on desktop GL, one tight buffe
     CHECK(desktop.interleaved);
     CHECK(names(desktop) == std::vector<std::string>{"out_position", "gl_SkipComponents1", "out_normal",
                                                      "gl_SkipComponents2", "gl_NextBuffer", "out_id"});
-    const std::string msg = XFB_REQUIRE_ERROR(plan::driverList(padded, false), ErrorCode::Unsupported);
-    CHECK(contains(msg, "buffer 0 of the declared layout leaves bytes unwritten"));
+    // Without layout words: every field tight in one staging record, then packed per buffer.
+    const plan::DriverList staged = plan::driverList(padded, false);
+    CHECK(staged.staged);
+    CHECK(staged.interleaved);
+    CHECK(names(staged) == std::vector<std::string>{"out_position", "out_normal", "out_id"});
+    const plan::StagedLayout layout = plan::stagedLayout(padded);
+    CHECK(layout.stagingStride == 32);
+    REQUIRE(layout.buffers.size() == 2);
+    REQUIRE(layout.buffers[0].size() == 4); // field, gap, field, padding
+    CHECK(!layout.buffers[0][0].gap);
+    CHECK(layout.buffers[0][1].gap);
+    CHECK(layout.buffers[0][1].from == 16);
+    CHECK(layout.buffers[0][2].from == 16); // out_normal right after out_position in the staging record
+    CHECK(layout.buffers[0][2].to == 20);
+    CHECK(layout.buffers[0][3].words == 2);
+    CHECK(layout.buffers[1][0].from == 28);
+    const std::string msg = XFB_REQUIRE_ERROR(plan::driverList(padded, false, 7), ErrorCode::Unsupported);
+    CHECK(contains(msg, "take 8 components"));
     // A partial capture is a generated output; one field per buffer is separate mode.
     const CapturePlan small = capture(shader, declared({field("out_position", 0, 3), field("out_id", 0, 0, 1)}));
     const plan::DriverList es = plan::driverList(small, false);

@@ -357,6 +357,13 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     s->device->requireContext("creating a PrimitiveCapture");
     // Primitive capture is transform feedback: a layout it cannot write here has no other way.
     if (!s->program->feedbackRefusal.empty()) throw Error(ErrorCode::Unsupported, s->program->feedbackRefusal);
+    if (s->program->staged)
+        throw Error(ErrorCode::Unsupported,
+                    "program '" + s->program->desc.label +
+                        "' declares a layout with gaps, padding or several buffers, which OpenGL ES 3.0 and WebGL2 "
+                        "write through a staging capture and a packing pass: a Pipeline does, primitive capture does "
+                        "not (it expands primitives through its own passes). Capture a layout without gaps here, or "
+                        "on desktop GL");
     const Capabilities& caps = s->device->caps;
     s->expansion =
         options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;

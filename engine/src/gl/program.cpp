@@ -193,11 +193,13 @@ void ProgramState::link() {
     plan::DriverList list;
     feedbackRefusal.clear();
     try {
-        list = plan::driverList(capture, device->caps.feedbackLayoutWords);
+        list =
+            plan::driverList(capture, device->caps.feedbackLayoutWords, device->caps.limits.maxInterleavedComponents);
     } catch (const Error& e) {
         if (e.code() != ErrorCode::Unsupported) throw;
         feedbackRefusal = "program '" + label + "': " + e.message();
     }
+    staged = list.staged;
     const std::vector<plan::DriverVarying>& driver = list.varyings;
     auto build = [&](const std::string& vertex) {
         return gl::linkProgram({{GL_VERTEX_SHADER, vertex, "vertex shader '" + label + "'"},

@@ -89,6 +89,9 @@ struct ProgramState final : Recoverable {
     /// capturing nothing, for its uniforms and the compute backend, and the transform-feedback
     /// backend and primitive capture refuse with this message (ErrorCode::Unsupported).
     std::string feedbackRefusal;
+    /// Transform feedback writes `capture` through a staging record and a packing pass
+    /// (plan::DriverList::staged, gl/layout_packer.hpp): a declared layout with gaps on ES 3.0 / WebGL2.
+    bool staged = false;
     gl::ProgramName program;
     std::map<std::string, Uniform, std::less<>> uniforms;
     std::uint64_t versions = 0; // total setUniform calls: lets backends skip the scan when unchanged

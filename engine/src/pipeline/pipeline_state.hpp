@@ -5,6 +5,7 @@
 #include "gl/readback.hpp"
 #include "gl/feedback_pass.hpp"
 #include "gl/gl_check.hpp"
+#include "gl/layout_packer.hpp"
 #include "gl/state.hpp"
 #include "gl/vertex_array.hpp"
 #include "xfb/error.hpp"
@@ -33,7 +34,8 @@ struct PipelineState final : Recoverable {
     PipelineOptions options;
     std::array<gl::VertexArrayName, 2> vao;
     std::array<gl::TransformFeedbackName, 2> tf;
-    int side = 0; // which ping-pong side the next step uses
+    std::unique_ptr<LayoutPacker> packer; // a staged declared layout (ES 3.0 / WebGL2), else none
+    int side = 0;                         // which ping-pong side the next step uses
     // The first state pair's input and its generation when side 0 was built: every swap, by this
     // pipeline or another sharing the buffers, bumps it, so its parity tells the side.
     const BufferState* sideKey = nullptr;
@@ -125,6 +127,9 @@ struct PipelineState final : Recoverable {
     }
 
     void build() {
+        // A declared layout this context cannot capture directly: staged, then packed (ES 3.0 / WebGL2).
+        packer.reset();
+        if (program->staged) packer = std::make_unique<LayoutPacker>(program->capture, plan.count, device);
         sideKey = nullptr;
         for (std::size_t e = 0; e < inputs.size() && !sideKey; ++e)
             if (isState(e)) sideKey = inputs[e].get(), sideZeroGeneration = inputs[e]->generation;
@@ -168,12 +173,19 @@ struct PipelineState final : Recoverable {
         XFB_GL_COUNTED(glUseProgram(used.program));
         used.flushUniforms();
         XFB_GL_COUNTED(glBindVertexArray(vao[std::size_t(side)]));
-        XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf[std::size_t(side)]));
+        XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK,
+                                               packer ? packer->stagingFeedback.get() : tf[std::size_t(side)].get()));
         gl::feedbackPass(GL_POINTS, query, [&] { XFB_GL_COUNTED(glDrawArrays(GL_POINTS, 0, GLsizei(plan.count))); });
         // Unbound so the captured buffers can be bound anywhere else (WebGL2 forbids a buffer
         // bound for transform feedback on another target). The program and VAO stay bound: the
         // caller's StateGuard restores the application's unless it owns the context.
         XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
+        if (packer) {
+            std::vector<GLuint> written(plan.outputs.size());
+            for (const auto& o : plan.outputs)
+                written[std::size_t(o.binding)] = outputs[std::size_t(o.entry)]->name; // the current side's
+            packer->pack(written);
+        }
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
 

@@ -33,6 +33,8 @@ StepRecipe stepRecipe(const Pipeline& pipeline) {
         r.refusal = "a checked step is pending";
     else if (shared())
         r.refusal = "a buffer is shared with another pipeline";
+    else if (s.packer)
+        r.refusal = "a declared layout packed after the pass (ES 3.0 / WebGL2: gl/layout_packer.hpp)";
     if (!r.refusal.empty()) return r;
     r.program = s.program->program;
     for (int i = 0; i < 2; ++i)

@@ -164,7 +164,7 @@ void skip(int words, std::vector<DriverVarying>& out) {
     for (; words > 0; words -= 4) out.push_back({"gl_SkipComponents" + std::to_string(std::min(4, words)), 1, 0});
 }
 
-DriverList declaredList(const CapturePlan& capture, bool layoutWords) {
+DriverList declaredList(const CapturePlan& capture, bool layoutWords, int maxInterleavedComponents) {
     DriverList list;
     auto& out = list.varyings;
     if (layoutWords) {
@@ -181,38 +181,72 @@ DriverList declaredList(const CapturePlan& capture, bool layoutWords) {
         }
         return list;
     }
-    // No layout words: one tight buffer, or buffers of one tight field of at most 4 components each.
+    // No layout words: one tight buffer interleaved, or one small field per buffer in separate mode.
+    auto all = [&] {
+        for (std::size_t b = 0; b < capture.buffers.size(); ++b)
+            for (std::size_t k = 0; k < capture.buffers[b].fields.size(); ++k)
+                for (auto& d : fieldVaryings(capture, b, k)) out.push_back(std::move(d));
+    };
     if (capture.buffers.size() == 1 && capture.tight(0)) {
-        for (std::size_t k = 0; k < capture.buffers[0].fields.size(); ++k)
-            for (auto& d : fieldVaryings(capture, 0, k)) out.push_back(std::move(d));
+        all();
         return list;
     }
-    list.interleaved = false;
-    for (std::size_t b = 0; b < capture.buffers.size(); ++b) {
-        const OutputLayout& layout = capture.buffers[b];
-        std::vector<DriverVarying> field =
-            layout.fields.size() == 1 ? fieldVaryings(capture, b, 0) : std::vector<DriverVarying>();
-        if (capture.tight(b) && field.size() == 1 && field[0].components <= 4) {
-            out.push_back(std::move(field[0]));
-            continue;
-        }
-        std::string why = !capture.tight(b) ? "leaves bytes unwritten (a gap, or a stride of " +
-                                                  std::to_string(layout.stride) + " bytes over its fields)"
-                                            : "holds several fields (or one of over 4 components)";
-        throw Error(ErrorCode::Unsupported,
-                    "buffer " + std::to_string(b) + " of the declared layout " + why +
-                        ", which needs gl_SkipComponents / gl_NextBuffer (desktop GL 4.0, ARB_transform_feedback3); "
-                        "OpenGL ES 3.0 and WebGL2 write a declared layout as one buffer without gaps, or as "
-                        "buffers of one field of at most 4 components each. Run it on desktop GL or the compute "
-                        "backend (GL 4.3 / ES 3.1, WebGPU), or declare the fields without gaps");
+    bool small = true;
+    for (std::size_t b = 0; b < capture.buffers.size() && small; ++b) {
+        const auto& fields = capture.buffers[b].fields;
+        auto field = fields.size() == 1 ? fieldVaryings(capture, b, 0) : std::vector<DriverVarying>();
+        small = capture.tight(b) && field.size() == 1 && field[0].components <= 4;
     }
+    if (small) {
+        list.interleaved = false;
+        all();
+        return list;
+    }
+    // Else every field into one tight staging record, packed into the buffers afterwards.
+    const int words = stagedLayout(capture).stagingStride / 4;
+    if (words > maxInterleavedComponents)
+        throw Error(ErrorCode::Unsupported,
+                    "the declared layout's fields take " + std::to_string(words) +
+                        " components in all; without gl_SkipComponents / gl_NextBuffer (desktop GL 4.0, "
+                        "ARB_transform_feedback3), OpenGL ES 3.0 and WebGL2 capture them into one staging record of "
+                        "at most MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS = " +
+                        std::to_string(maxInterleavedComponents) +
+                        " and pack it into the declared buffers. Capture fewer components, or run it on desktop GL "
+                        "or the compute backend (GL 4.3 / ES 3.1, WebGPU)");
+    list.staged = true;
+    all();
     return list;
 }
 
 } // namespace
 
-DriverList driverList(const CapturePlan& capture, bool layoutWords) {
-    if (capture.declared) return declaredList(capture, layoutWords);
+StagedLayout stagedLayout(const CapturePlan& capture) {
+    StagedLayout staged;
+    for (const auto& layout : capture.buffers) {
+        std::vector<StagedLayout::Run> runs;
+        auto add = [&](bool gap, int from, int to, int words) {
+            if (words <= 0) return;
+            // A run continues the last one when it comes from the same place, contiguously.
+            if (!runs.empty() && runs.back().gap == gap && runs.back().from + 4 * runs.back().words == from)
+                runs.back().words += words;
+            else
+                runs.push_back({gap, from, to, words});
+        };
+        int cursor = 0;
+        for (const auto& f : layout.fields) {
+            add(true, cursor, cursor, (f.offset - cursor) / 4);
+            add(false, staged.stagingStride, f.offset, f.components);
+            staged.stagingStride += 4 * f.components;
+            cursor = f.offset + 4 * f.components;
+        }
+        add(true, cursor, cursor, (layout.stride - cursor) / 4);
+        staged.buffers.push_back(std::move(runs));
+    }
+    return staged;
+}
+
+DriverList driverList(const CapturePlan& capture, bool layoutWords, int maxInterleavedComponents) {
+    if (capture.declared) return declaredList(capture, layoutWords, maxInterleavedComponents);
     DriverList list{{}, capture.mode == CaptureMode::Interleaved};
     auto& out = list.varyings;
     for (const auto& v : capture.varyings) {

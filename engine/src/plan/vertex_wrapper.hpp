@@ -54,7 +54,26 @@ struct DriverVarying {
 struct DriverList {
     std::vector<DriverVarying> varyings;
     bool interleaved = true;
+    /// Every field tight in one staging record (stagedLayout()), which a packing pass writes into
+    /// the declared layout: a declared layout the context cannot write directly (no layout words).
+    bool staged = false;
 };
+
+/// How a declared layout is written on a context without layout words (ES 3.0, WebGL2): the
+/// fields of every buffer, in buffer and offset order, tight in one staging record, then per
+/// buffer a packing pass that copies whole records: runs of field words from the staging record
+/// and runs of gap words from a copy of the buffer taken just before (gl/layout_packer.hpp).
+struct StagedLayout {
+    int stagingStride = 0; ///< bytes of one staging record
+    struct Run {
+        bool gap = false; ///< words kept from the buffer's own copy, else from the staging record
+        int from = 0;     ///< byte offset in the staging record, or in the buffer's record for a gap
+        int to = 0;       ///< byte offset in the buffer's record
+        int words = 0;
+    };
+    std::vector<std::vector<Run>> buffers; ///< per buffer of the plan, in record order
+};
+StagedLayout stagedLayout(const CapturePlan& capture);
 
 /// The prefix of the outputs wrapVertexMain() declares to capture arrays and their elements.
 inline constexpr std::string_view kPackedPrefix = "xfb_packed_";
@@ -78,11 +97,11 @@ bool packedInSeparateMode(const CapturedVarying& v);
 /// components that wrapVertexMain() fills. With `layoutWords` (desktop GL 4.0+,
 /// ARB_transform_feedback3) gaps and padding are gl_SkipComponents1..4 and buffers are separated
 /// by gl_NextBuffer, in interleaved mode. Without (OpenGL ES 3.0, WebGL2) a declared layout is
-/// written as one tight buffer (interleaved), or as buffers that each hold one field of at most 4
-/// components from offset 0 (separate mode).
-/// @throws Error Unsupported: a declared layout with gaps, padding or several buffers that are
-///         not one small field each, on a context without layout words
-DriverList driverList(const CapturePlan& capture, bool layoutWords);
+/// written as one tight buffer (interleaved), as buffers that each hold one field of at most 4
+/// components from offset 0 (separate mode), or else staged (DriverList::staged, stagedLayout()).
+/// @throws Error Unsupported: a staged layout whose fields total more components than
+///         `maxInterleavedComponents`, the most one staging record holds
+DriverList driverList(const CapturePlan& capture, bool layoutWords, int maxInterleavedComponents = 64);
 
 /// The vertex shader the GL compiles for `source` (GLSL ES 3.00 / GLSL 3.30+, after #defines):
 /// `#define main xfb_wrapped_main` after the #version line (found with the lexer, as the GLSL
