@@ -288,3 +288,38 @@ TEST_CASE_FIXTURE(GlTest, "declared layouts: the driver's own list agrees with t
     }
     CHECK(names == std::vector<std::string>{"out_position", "gl_SkipComponents1", "out_normal", "gl_SkipComponents2"});
 }
+
+TEST_CASE_FIXTURE(GlTest, "declared layouts: primitive capture and append sessions write the declared records") {
+    if (dev.capabilities().es) return; // staged layouts are refused there (the test above)
+    Program padded(dev, {kShader, cases()[3].options, {}, "padded"}); // vec4 @0, gap, vec3 @20, stride 40
+    Inputs in;
+    const std::vector<float> input = in.interleaved();
+    Buffer source(
+        dev, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}}),
+        kCount, view(input));
+    const std::vector<std::uint32_t> fill(12 * 10, kSentinel);
+    Buffer out(dev, padded.capture().buffers[0].asVertexFormat(), 12, view(fill));
+    PrimitiveCapture cap(dev, padded, {{&source, nullptr}, {nullptr, &out}});
+    // Record r of the layout from vertex `vertex`: position, a kept gap word, normal, two kept words.
+    auto expect = [&](std::vector<std::uint32_t>& words, std::size_t r, std::int64_t vertex) {
+        const auto p = in.varying("out_position", vertex), n = in.varying("out_normal", vertex);
+        std::copy(p.begin(), p.end(), words.begin() + long(r * 10));
+        std::copy(n.begin(), n.end(), words.begin() + long(r * 10 + 5));
+    };
+    cap.capture({DrawMode::TriangleStrip, 4}); // 6 records: (0 1 2) (2 1 3)
+    std::vector<std::uint32_t> expected = fill;
+    const std::int64_t strip[] = {0, 1, 2, 2, 1, 3};
+    for (std::size_t r = 0; r < 6; ++r) expect(expected, r, strip[r]);
+    requireEqual(out.readAs<std::uint32_t>(), expected, "a strip captured in the declared layout");
+
+    out.upload(view(fill));
+    const std::vector<std::uint32_t> lineIndices{0, 3, 1, 2};
+    const std::vector<CapturePart> parts{{{DrawMode::TriangleStrip, 4}}, {{DrawMode::Lines, 0, lineIndices}}};
+    const SessionPlan& s = cap.captureSession(parts);
+    CHECK(s.endRecord == 10);
+    CHECK(s.parts[1].firstByte[0] == 6 * 40);
+    expected = fill;
+    const std::int64_t session[] = {0, 1, 2, 2, 1, 3, 0, 3, 1, 2};
+    for (std::size_t r = 0; r < 10; ++r) expect(expected, r, session[r]);
+    requireEqual(out.readAs<std::uint32_t>(), expected, "an append session in the declared layout");
+}

@@ -4,6 +4,7 @@
 #include "plan/vertex_wrapper.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/glsl_dialect.hpp"
+#include "xfb/pass_plan.hpp"
 
 #include <algorithm>
 
@@ -289,4 +290,30 @@ TEST_CASE("what the driver is asked: layout words on desktop GL, one tight buffe
     // Two fields in one tight buffer: interleaved, also on ES.
     const CapturePlan tight = capture(shader, declared({field("out_normal"), field("out_id")}));
     CHECK(plan::driverList(tight, false).interleaved);
+}
+
+TEST_CASE("a state pair's buffers must have the declared layout; the error names both") {
+    const char* src = "#version 300 es\nin vec4 a_pos; in vec3 a_nrm;\n"
+                      "layout(xfb_stride = 40) out;\n"
+                      "layout(xfb_offset = 0) out vec4 out_pos; layout(xfb_offset = 20) out vec3 out_nrm;\n";
+    const ShaderInterface shader = readShaderInterface(src);
+    const auto attrs = planAttributes(shader, Limits::portable());
+    const CapturePlan cap = planCapture(shader, {}, Limits::portable());
+    auto entries = [](VertexFormat f) {
+        const BufferDesc d{f, std::uint64_t(f.stride) * 8};
+        return std::vector<EntryDesc>{{d, d}};
+    };
+    // The declared layout itself, as a vertex format: planned.
+    CHECK(planPass(attrs, cap, entries(cap.buffers[0].asVertexFormat())).count == 8);
+    // The tight layout GL would derive without the qualifiers: refused, both layouts named.
+    const VertexFormat tight =
+        VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}});
+    std::string msg = XFB_REQUIRE_ERROR(planPass(attrs, cap, entries(tight)), ErrorCode::OutputLayoutMismatch);
+    CHECK(contains(msg, "stride 28"));
+    CHECK(contains(msg, "out_nrm float32x3 @20} stride 40"));
+    // Right stride, but the normal read from the gap.
+    const VertexFormat gap =
+        VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3, 16}}, 40);
+    msg = XFB_REQUIRE_ERROR(planPass(attrs, cap, entries(gap)), ErrorCode::OutputLayoutMismatch);
+    CHECK(contains(msg, "reads byte 16, which no varying writes (a gap of the layout)"));
 }

@@ -26,8 +26,10 @@ void checkOutputFormat(const VertexFormat& f, const OutputLayout& layout, const 
     auto mismatch = [&](const std::string& why) {
         std::string fields;
         for (auto& fl : layout.fields)
-            fields += (fields.empty() ? "" : ", ") + fl.varying + " " + std::string(componentTypeName(fl.type)) + "x" +
-                      std::to_string(fl.components) + " @" + std::to_string(fl.offset);
+            fields += (fields.empty() ? "" : ", ") + fl.varying +
+                      (fl.firstComponent ? " from component " + std::to_string(fl.firstComponent) : "") + " " +
+                      std::string(componentTypeName(fl.type)) + "x" + std::to_string(fl.components) + " @" +
+                      std::to_string(fl.offset);
         throw Error(ErrorCode::OutputLayoutMismatch, who + " has format " + f.describe() +
                                                          " but transform feedback binding " +
                                                          std::to_string(layout.binding) + " writes {" + fields +
@@ -43,7 +45,7 @@ void checkOutputFormat(const VertexFormat& f, const OutputLayout& layout, const 
             });
             if (field == layout.fields.end())
                 mismatch(semanticName(a.semantic) + " reads byte " + std::to_string(byte) +
-                         ", which no varying writes");
+                         ", which no varying writes (a gap of the layout)");
             if (field->type != a.type)
                 mismatch(semanticName(a.semantic) + " is " + std::string(componentTypeName(a.type)) + " but varying '" +
                          field->varying + "' writes " + std::string(componentTypeName(field->type)));
