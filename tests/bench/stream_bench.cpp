@@ -301,6 +301,57 @@ int main(int argc, char** argv) {
                             }});
         }
 
+        // Declared layouts: the mesh's record tight (36 bytes) against a padded declaration of the same
+        // fields (a gap after the position, stride 48), written by transform feedback (gl_SkipComponents
+        // on desktop GL; on ES 3.0 a staging capture and a packing pass) and by compute.
+        {
+            const std::uint32_t sentinel = 0xDEADBEEFu;
+            auto tight = std::make_shared<Buffer>(device, mesh.capture().buffers[0].asVertexFormat(), n);
+            auto tightStep = std::make_shared<Pipeline>(
+                device, mesh, std::vector<Entry>{{input.get(), nullptr}, {nullptr, tight.get()}});
+            CaptureOptions declared;
+            declared.declaration = {{"out_position"}, DeclaredEntry::gap(1), {"out_normal"}, {"out_uv"}};
+            declared.strides = {48};
+            auto padded = std::make_shared<Program>(device, ProgramDesc{kMesh, declared, {}, "padded mesh"});
+            keep.insert(keep.end(), {tight, tightStep, padded});
+            runs.push_back(
+                {"layout_tight_tf", [tightStep] { tightStep->step(); }, 0,
+                 [tight, input, n](int, std::string& problem) -> std::int64_t {
+                     const auto got = tight->readAs<float>(), in = input->readAs<float>();
+                     for (std::size_t e = 0; e < std::size_t(n) && problem.empty(); ++e)
+                         for (int c = 0; c < 4; ++c)
+                             if (got[e * 9 + std::size_t(c)] != in[e * 6 + std::size_t(c)] * 2.0f ||
+                                 (c < 2 && got[e * 9 + 7 + std::size_t(c)] != in[e * 6 + 4 + std::size_t(c)]))
+                                 problem = "element " + std::to_string(e) + " of the tight record";
+                     return 0;
+                 }});
+            std::vector<Backend> backends{Backend::TransformFeedback};
+            if (caps.compute) backends.push_back(Backend::Compute);
+            for (Backend b : backends) {
+                const std::vector<std::uint32_t> fill(std::size_t(n) * 12, sentinel);
+                auto out = std::make_shared<Buffer>(device, padded->capture().buffers[0].asVertexFormat(), n,
+                                                    std::span<const std::uint32_t>(fill));
+                auto step = std::make_shared<Pipeline>(device, *padded,
+                                                       std::vector<Entry>{{input.get(), nullptr}, {nullptr, out.get()}},
+                                                       PipelineOptions{.backend = b});
+                keep.insert(keep.end(), {out, step});
+                runs.push_back(
+                    {std::string("layout_padded_") + std::string(backendName(b)), [step] { step->step(); }, 0,
+                     [out, tight, n, sentinel](int, std::string& problem) -> std::int64_t {
+                         const auto got = out->readAs<std::uint32_t>(), want = tight->readAs<std::uint32_t>();
+                         // Padded word w of an element: its tight word, or the sentinel in a gap.
+                         const int from[12] = {0, 1, 2, 3, -1, 4, 5, 6, 7, 8, -1, -1};
+                         for (std::size_t e = 0; e < std::size_t(n) && problem.empty(); ++e)
+                             for (int w = 0; w < 12; ++w)
+                                 if (got[e * 12 + std::size_t(w)] !=
+                                     (from[w] < 0 ? sentinel : want[e * 9 + std::size_t(from[w])]))
+                                     problem = "element " + std::to_string(e) + " word " + std::to_string(w) +
+                                               " of the padded record";
+                         return 0;
+                     }});
+            }
+        }
+
         // Emit: energies 0 .. 2 in steps of 0.5: 0, 0, 1, 2, 3 sparks; capacity for all of them.
         if (caps.compute) {
             std::vector<float> particles(std::size_t(n) * 4);
@@ -432,16 +483,21 @@ int main(int argc, char** argv) {
             {"single_pass_over_atomic_append", ratio("emit_ordered_single_pass", "handwritten_atomic_append")},
             {"shared_scan_over_atomic_append", ratio("emit_ordered_shared_scan", "handwritten_atomic_append")},
             {"multi_pass_over_atomic_append", ratio("emit_ordered_multi_pass", "handwritten_atomic_append")},
-            {"ordered_emit_over_no_emit", ratio("step_compute_emit_ordered", "step_compute_no_emit")}};
+            {"ordered_emit_over_no_emit", ratio("step_compute_emit_ordered", "step_compute_no_emit")},
+            {"padded_layout_tf_over_tight", ratio("layout_padded_tf", "layout_tight_tf")},
+            {"padded_layout_compute_over_tight_tf", ratio("layout_padded_compute", "layout_tight_tf")}};
         report["ratios"].push_back(ratios);
         std::printf("  ratios: engine/driver expansion %s; ordered emit / atomic append %s (single pass %s, its "
-                    "shared-memory scan %s, multi-pass %s); ordered emit / no emit %s\n",
+                    "shared-memory scan %s, multi-pass %s); ordered emit / no emit %s; padded / tight layout: "
+                    "transform feedback %s, compute %s\n",
                     ratios["engine_expansion_over_driver"].dump().c_str(),
                     ratios["ordered_emit_over_atomic_append"].dump().c_str(),
                     ratios["single_pass_over_atomic_append"].dump().c_str(),
                     ratios["shared_scan_over_atomic_append"].dump().c_str(),
                     ratios["multi_pass_over_atomic_append"].dump().c_str(),
-                    ratios["ordered_emit_over_no_emit"].dump().c_str());
+                    ratios["ordered_emit_over_no_emit"].dump().c_str(),
+                    ratios["padded_layout_tf_over_tight"].dump().c_str(),
+                    ratios["padded_layout_compute_over_tight_tf"].dump().c_str());
     }
     return xfbbench::finishReport(report, jsonPath, mismatches, "variant(s)",
                                   "every variant's records match the reference");
