@@ -292,7 +292,7 @@ TEST_CASE("what the driver is asked: layout words on desktop GL, one tight buffe
     CHECK(plan::driverList(tight, false).interleaved);
 }
 
-TEST_CASE("a state pair's buffers must have the declared layout; the error names both") {
+TEST_CASE("a state pair must have the declared layout, and the error names both") {
     const char* src = "#version 300 es\nin vec4 a_pos; in vec3 a_nrm;\n"
                       "layout(xfb_stride = 40) out;\n"
                       "layout(xfb_offset = 0) out vec4 out_pos; layout(xfb_offset = 20) out vec3 out_nrm;\n";
@@ -316,4 +316,16 @@ TEST_CASE("a state pair's buffers must have the declared layout; the error names
         VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3, 16}}, 40);
     msg = XFB_REQUIRE_ERROR(planPass(attrs, cap, entries(gap)), ErrorCode::OutputLayoutMismatch);
     CHECK(contains(msg, "reads byte 16, which no varying writes (a gap of the layout)"));
+}
+
+TEST_CASE("a declared layout's partial fields take varying rows of their own") {
+    // 17 vec4s captured in parts of 4: 17 more rows beside the array's own 17.
+    CaptureOptions o = declared({field("out_m", 0, 36), field("out_m", 36, 32, 1)});
+    Limits limits = Limits::portable();
+    limits.maxVaryingVectors = 32;
+    const std::string msg = XFB_REQUIRE_ERROR(capture("out vec4 out_m[17];", o, limits), ErrorCode::VaryingVectors);
+    CHECK(contains(msg, "xfb_part_0_0_0"));
+    CHECK(contains(msg, "need 34 rows"));
+    limits.maxVaryingVectors = 34;
+    CHECK(capture("out vec4 out_m[17];", o, limits).declared);
 }

@@ -128,6 +128,11 @@ std::vector<VaryingShape> varyingShapes(const ShaderInterface& shader, const Cap
         for (const auto& v : capture.varyings)
             if (plan::packedInSeparateMode(v))
                 out.push_back({std::string(plan::kPackedPrefix) + v.name, 1, v.components(), 1});
+    // A declared layout's partial fields are outputs of their own beside the varying they copy
+    // (NVIDIA keeps both: 17 vec4 parts of a captured vec4[17] fail its link at 32 rows).
+    if (capture.declared)
+        for (const auto& d : plan::driverList(capture, true).varyings)
+            if (d.name.starts_with(plan::kPartPrefix)) out.push_back({d.name, 1, d.components, 1});
     return out;
 }
 

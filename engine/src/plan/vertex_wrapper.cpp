@@ -132,7 +132,8 @@ const CapturedVarying& varyingOf(const CapturePlan& capture, const BufferField& 
 }
 
 std::string partName(std::size_t buffer, std::size_t field, int chunk) {
-    return "xfb_part_" + std::to_string(buffer) + "_" + std::to_string(field) + "_" + std::to_string(chunk);
+    return std::string(kPartPrefix) + std::to_string(buffer) + "_" + std::to_string(field) + "_" +
+           std::to_string(chunk);
 }
 
 // What the driver captures for field `k` of buffer `b` of a declared layout.

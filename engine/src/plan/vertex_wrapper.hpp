@@ -77,6 +77,8 @@ StagedLayout stagedLayout(const CapturePlan& capture);
 
 /// The prefix of the outputs wrapVertexMain() declares to capture arrays and their elements.
 inline constexpr std::string_view kPackedPrefix = "xfb_packed_";
+/// The prefix of the outputs it declares for the partial fields of a declared layout.
+inline constexpr std::string_view kPartPrefix = "xfb_part_";
 
 /// Whether `v`, captured in separate mode, goes through a packed output: an array (one buffer holds
 /// all of it) of at most 4 components, which one vector holds.
