@@ -329,3 +329,25 @@ TEST_CASE_FIXTURE(GlTest, "declared layouts: primitive capture and append sessio
     for (std::size_t r = 0; r < 10; ++r) expect(expected, r, session[r]);
     requireEqual(out.readAs<std::uint32_t>(), expected, "an append session in the declared layout");
 }
+
+TEST_CASE_FIXTURE(GlTest, "declared layouts: a driver that disagrees with the plan is an error, never silent") {
+    // GLSL ES compilers predefine GL_FRAGMENT_PRECISION_HIGH, the declaration reader does not: the
+    // reader plans a vec3 at offset 20 where the GL compiles a vec2, and the check after the link says so.
+    const char* src = R"(#version 300 es
+in vec4 a_pos;
+layout(xfb_offset = 0) out vec4 out_p;
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+layout(xfb_offset = 20) out vec2 out_n;
+#define N_VALUE vec2(1.0)
+#else
+layout(xfb_offset = 20) out vec3 out_n;
+#define N_VALUE vec3(1.0)
+#endif
+void main() { out_p = a_pos; out_n = N_VALUE; }
+)";
+    REQUIRE(readShaderInterface(src).findOutput("out_n")->type.name == "vec3");
+    const std::string msg =
+        XFB_REQUIRE_ERROR(Program(dev, {src, {}, {}, "disagreeing"}), ErrorCode::VaryingOptimizedAway);
+    CHECK(contains(msg, "'out_n' (3 components)"));
+    CHECK(contains(msg, "it reports 'out_n', size 1, 2 components"));
+}

@@ -256,12 +256,14 @@ void ProgramState::link() {
             continue;
         const std::string varying = word ? d.name : d.varying;
         const std::string as = d.name != varying ? " (captured as '" + d.name + "')" : "";
-        throw Error(
-            ErrorCode::VaryingOptimizedAway,
-            "program '" + label + "': captured " + (word ? "layout word '" : "varying '") + varying + "'" + as +
-                " is not what the linker kept at place " + std::to_string(k) + " of " + std::to_string(count) +
-                (name[0] ? " (it reports '" + std::string(name) + "', size " + std::to_string(size) + ")" : "") +
-                "; make sure the shader declares and writes it with the planned type");
+        throw Error(ErrorCode::VaryingOptimizedAway,
+                    "program '" + label + "': captured " + (word ? "layout word '" : "varying '") + varying + "'" + as +
+                        (word ? "" : " (" + std::to_string(d.components) + " components)") +
+                        " is not what the linker kept at place " + std::to_string(k) + " of " + std::to_string(count) +
+                        (name[0] ? " (it reports '" + std::string(name) + "', size " + std::to_string(size) + ", " +
+                                       std::to_string(shapeOf(type).components) + " components)"
+                                 : "") +
+                        "; make sure the shader declares and writes it with the planned type");
     }
     // The user's source links with every captured varying, but not inside the engine's main(): a bug.
     if (wrapperFailed)
