@@ -9,6 +9,7 @@
 #include "xfb/limits.hpp"
 #include "xfb/pass_plan.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -36,6 +37,26 @@ void checkDeclarations(const std::vector<Declaration>& list) {
 
 void checkCapture(const CapturePlan& plan, const CaptureOptions& options, const Limits& limits) {
     XFB_FUZZ_EXPECT(!plan.varyings.empty());
+    if (plan.declared) {
+        // A declared layout (the shader's xfb_* qualifiers): buffers 0..n-1, fields in offset
+        // order on 4-byte offsets, inside the stride, not overlapping, each within its varying.
+        XFB_FUZZ_EXPECT(!plan.buffers.empty() && int(plan.buffers.size()) <= limits.maxSeparateAttribs);
+        for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
+            const OutputLayout& layout = plan.buffers[b];
+            XFB_FUZZ_EXPECT(layout.binding == int(b) && layout.stride % 4 == 0 &&
+                            layout.stride / 4 <= limits.maxInterleavedComponents && !layout.fields.empty());
+            int end = 0;
+            for (const BufferField& f : layout.fields) {
+                XFB_FUZZ_EXPECT(f.offset % 4 == 0 && f.offset >= end && f.components > 0);
+                end = f.offset + 4 * f.components;
+                auto v = std::find_if(plan.varyings.begin(), plan.varyings.end(),
+                                      [&](const CapturedVarying& x) { return x.name == f.varying; });
+                XFB_FUZZ_EXPECT(v != plan.varyings.end() && f.firstComponent + f.components <= v->components());
+            }
+            XFB_FUZZ_EXPECT(end <= layout.stride);
+        }
+        return;
+    }
     if (options.mode == CaptureMode::Interleaved) {
         XFB_FUZZ_EXPECT(plan.buffers.size() == 1);
         int offset = 0, total = 0;
