@@ -1,5 +1,7 @@
 #include "xfb/compute_translation.hpp"
 
+#include "component_index.hpp"
+
 #include "fusion_source.hpp"
 #include "preprocessor.hpp"
 #include "vertex_wrapper.hpp"
@@ -300,16 +302,9 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(),
                                                      [&](auto& x) { return x.name == f.varying; });
             std::string name = kRenamed.count(v.name) ? kRenamed.at(v.name) : v.name;
-            int rows = v.type.rows, cols = v.type.columns;
-            // Component c of the flattened varying (array element, matrix column, row) as uint bits.
-            // Component c of the field is the varying's f.firstComponent + c (a partial capture).
-            auto bits = [&](int fieldComponent) {
-                const int c = f.firstComponent + fieldComponent;
-                int perElement = rows * cols, elementIndex = c / perElement, col = (c % perElement) / rows,
-                    row = c % rows;
-                std::string expr = name + (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : "") +
-                                   (cols > 1 ? "[" + std::to_string(col) + "]" : "") +
-                                   (rows > 1 ? "[" + std::to_string(row) + "]" : "");
+            // Component c of the field, the varying's f.firstComponent + c (a partial capture), as uint bits.
+            auto bits = [&](int c) {
+                const std::string expr = plan::componentExpression(name, v.type, v.arraySize > 0, f.firstComponent + c);
                 return v.type.kind == ScalarKind::Float ? "floatBitsToUint(" + expr + ")" : "uint(" + expr + ")";
             };
             bool vec4 = views.at(binding).vec4;

@@ -1,5 +1,6 @@
 #include "xfb/fusion_plan.hpp"
 
+#include "component_index.hpp"
 #include "fusion_source.hpp"
 #include "preprocessor.hpp"
 #include "vertex_wrapper.hpp"
@@ -103,14 +104,9 @@ std::string substepFeedback(const ShaderInterface& shader, const PassPlan& pass,
                 }
                 const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(),
                                                          [&](auto& x) { return x.name == f->varying; });
-                // Component `vc` of the flattened varying (array element, matrix column, row); a partial
-                // field starts at its firstComponent.
-                int vc = word - f->offset / 4 + f->firstComponent, rows = v.type.rows, cols = v.type.columns,
-                    perElement = rows * cols;
-                std::string source = varyingName(v.name) +
-                                     (v.arraySize > 0 ? "[" + std::to_string(vc / perElement) + "]" : "") +
-                                     (cols > 1 ? "[" + std::to_string((vc % perElement) / rows) + "]" : "") +
-                                     (rows > 1 ? "[" + std::to_string(vc % rows) + "]" : "");
+                // Component `vc` of the flattened varying; a partial field starts at its firstComponent.
+                const std::string source = plan::componentExpression(varyingName(v.name), v.type, v.arraySize > 0,
+                                                                     word - f->offset / 4 + f->firstComponent);
                 std::string target = inputName(d->name);
                 if (d->arraySize > 0)
                     target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";

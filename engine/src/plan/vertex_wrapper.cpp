@@ -1,5 +1,6 @@
 #include "vertex_wrapper.hpp"
 
+#include "component_index.hpp"
 #include "glsl_lexer.hpp"
 #include "xfb/error.hpp"
 
@@ -106,13 +107,9 @@ std::string vectorType(ScalarKind kind, int n) {
     return (kind == ScalarKind::Int ? "ivec" : kind == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
 }
 
-// Component c of `v` flattened (array element, matrix column, row), as an expression; an element
-// captured alone (`a[1]`, arraySize 0) is indexed from its own name.
+// Component c of `v` as an expression; an element captured alone (`a[1]`) is indexed from its name.
 std::string componentOf(const CapturedVarying& v, int c) {
-    const int rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
-    return v.name + (v.arraySize > 0 ? "[" + std::to_string(c / perElement) + "]" : "") +
-           (cols > 1 ? "[" + std::to_string((c % perElement) / rows) + "]" : "") +
-           (rows > 1 ? "[" + std::to_string(c % rows) + "]" : "");
+    return componentExpression(v.name, v.type, v.arraySize > 0, c);
 }
 
 // How a field of a declared layout reaches the driver: by the varying's own name, by its

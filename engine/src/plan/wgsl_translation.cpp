@@ -3,6 +3,7 @@
 // GLSL type so that conversions, splats and built-in renames are exact. See wgsl_translation.hpp.
 #include "xfb/wgsl_translation.hpp"
 
+#include "component_index.hpp"
 #include "fusion_source.hpp"
 #include "preprocessor.hpp"
 #include "xfb/error.hpp"
@@ -1758,15 +1759,14 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             S name = v.name == "gl_Position"    ? "xfb_position"
                      : v.name == "gl_PointSize" ? "xfb_point_size"
                                                 : identVarying(v.name);
-            int rows = v.type.rows, cols = v.type.columns, perElement = rows * cols;
+            const int rows = v.type.rows, cols = v.type.columns;
             // `per` components at a time: a whole column when the view is vec4, else one; the
             // field's component c is the varying's f.firstComponent + c (a partial capture).
             for (int fc = 0; fc < f.components; fc += vec4 ? 4 : 1) {
-                const int c = f.firstComponent + fc;
-                int elementIndex = c / perElement, col = (c % perElement) / rows, row = c % rows;
-                S expr = cat({name, (v.arraySize > 0 ? "[" + std::to_string(elementIndex) + "]" : ""),
-                              (cols > 1 ? "[" + std::to_string(col) + "]" : "")});
-                if (!vec4 && rows > 1) expr += "[" + std::to_string(row) + "]";
+                const plan::ComponentIndex i = plan::componentIndex(v.type, f.firstComponent + fc);
+                S expr = cat({name, (v.arraySize > 0 ? "[" + std::to_string(i.element) + "]" : ""),
+                              (cols > 1 ? "[" + std::to_string(i.column) + "]" : "")});
+                if (!vec4 && rows > 1) expr += "[" + std::to_string(i.row) + "]";
                 int n = vec4 ? 4 : 1;
                 S value = v.type.kind == ScalarKind::UInt
                               ? expr
