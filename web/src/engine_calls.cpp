@@ -164,11 +164,13 @@ XFB_C int xfb_take_readback(Engine* e, int rid) {
 
 XFB_C int xfb_create_program(Engine* e, const char* source, int sourceBytes, const char* mode, int modeBytes,
                              const char* varyings, int varyingBytes, bool portable, const char* defines,
-                             int defineBytes, const char* label, int labelBytes) {
+                             int defineBytes, const char* declaration, int declarationBytes, const double* layout,
+                             int layoutCount, const char* label, int labelBytes) {
     return guarded([&] {
         return e->add(e->programs, *e->device,
                       ProgramDesc{text(source, sourceBytes),
-                                  parseCapture(mode, modeBytes, varyings, varyingBytes, portable),
+                                  parseCapture(mode, modeBytes, varyings, varyingBytes, portable, declaration,
+                                               declarationBytes, layout, layoutCount),
                                   parseRead(defines, defineBytes), text(label, labelBytes)});
     });
 }

@@ -14,11 +14,14 @@
 namespace xfb::boundary {
 
 /// Per attribute, two texts (semantic, type) and three numbers: which fields were given (bits:
-/// 1 semantic as a string, 2 type, 4 components, 8 offset), components and offset (NaN: not a number).
+/// 1 semantic as a string, 2 type, 4 components, 8 offset), components and offset (NaN: not a number);
+/// then two numbers: whether a stride was given (1 or 0) and the stride (NaN: not a number), which
+/// replaces the packed size and is checked with the format (VertexFormat::validate(): a multiple of 4
+/// holding every attribute, else FormatInvalid).
 inline VertexFormat parseFormat(const char* texts, int textBytes, const double* values, int count) {
     auto strings = textList(texts, textBytes);
     auto n = numbers(values, count);
-    std::vector<AttributeDescription> described(n.size() / 3);
+    std::vector<AttributeDescription> described((n.size() - 2) / 3);
     for (std::size_t i = 0; i < described.size(); ++i) {
         int given = int(n[3 * i]);
         auto& d = described[i];
@@ -27,15 +30,39 @@ inline VertexFormat parseFormat(const char* texts, int textBytes, const double* 
         if (given & 4) d.components = n[3 * i + 1];
         if (given & 8) d.offset = n[3 * i + 2];
     }
-    return parseVertexFormat(described);
+    VertexFormat format = parseVertexFormat(described);
+    if (n[n.size() - 2] != 0) {
+        const double stride = n.back(); // bounded as parseVertexFormat() bounds offsets
+        if (!(stride >= 1 && stride < 1073741824.0 && stride == std::floor(stride)))
+            throw Error(ErrorCode::InvalidArgument,
+                        "stride must be a positive integer number of bytes below 2^30, got " +
+                            (std::isnan(stride)             ? std::string("a value that is not a number")
+                             : stride != std::floor(stride) ? std::string("a number that is not an integer")
+                             : std::fabs(stride) < 1e15     ? std::to_string(static_cast<long long>(stride))
+                                                            : std::string("a number beyond 10^15")));
+        format.stride = int(stride);
+        format.validate();
+    }
+    return format;
 }
 
+/// mode, the varyings, the flag portable; the declaration as two texts per entry (varying, semantic)
+/// and four numbers per entry (semanticIndex, firstComponent, components, buffer: integers the
+/// package checked), then the strides (CaptureOptions::declaration, strides; judged by planCapture()).
 inline CaptureOptions parseCapture(const char* mode, int modeBytes, const char* varyings, int varyingBytes,
-                                   bool portable) {
+                                   bool portable, const char* declaration, int declarationBytes, const double* layout,
+                                   int layoutCount) {
     CaptureOptions c;
     c.mode = fromName<CaptureMode>(text(mode, modeBytes), captureModeNames, "mode");
     c.varyings = textList(varyings, varyingBytes);
     c.portable = portable;
+    auto names = textList(declaration, declarationBytes);
+    auto n = numbers(layout, layoutCount);
+    const std::size_t entries = names.size() / 2;
+    for (std::size_t i = 0; i < entries; ++i)
+        c.declaration.push_back(
+            {names[2 * i], names[2 * i + 1], int(n[4 * i]), int(n[4 * i + 1]), int(n[4 * i + 2]), int(n[4 * i + 3])});
+    for (std::size_t k = 4 * entries; k < n.size(); ++k) c.strides.push_back(int(n[k]));
     return c;
 }
 

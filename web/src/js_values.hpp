@@ -113,12 +113,19 @@ inline VertexFormat parseFormat(const val& list) {
     return parseVertexFormat(described);
 }
 
-/// { mode?, varyings?, portable? }
+/// { mode?, varyings?, portable?, declaration?: [{ varying, semantic, semanticIndex, firstComponent,
+/// components, buffer }] (every field given: the package's CheckedProgramOptions), strides?: number[] }
 inline CaptureOptions parseCapture(const val& o) {
     CaptureOptions c;
     c.mode = fromName<CaptureMode>(get<std::string>(o, "mode", "interleaved"), captureModeNames, "mode");
     if (has(o, "varyings")) c.varyings = emscripten::vecFromJSArray<std::string>(o["varyings"]);
     c.portable = get<bool>(o, "portable", true);
+    if (has(o, "declaration"))
+        for (const val& e : emscripten::vecFromJSArray<val>(o["declaration"]))
+            c.declaration.push_back({e["varying"].as<std::string>(), e["semantic"].as<std::string>(),
+                                     e["semanticIndex"].as<int>(), e["firstComponent"].as<int>(),
+                                     e["components"].as<int>(), e["buffer"].as<int>()});
+    if (has(o, "strides")) c.strides = emscripten::vecFromJSArray<int>(o["strides"]);
     return c;
 }
 

@@ -35,7 +35,7 @@ struct Planned {
     PassPlan pass;
 };
 
-/// entries: [{input?: {format, count}, output?: {format, count}}], or undefined for the default roles.
+/// entries: [{input?: {format, stride, count}, output?: {format, stride, count}}], or undefined for the default roles.
 Planned plan(const std::string& source, const val& o, const val& entries) {
     Planned p;
     p.read = parseRead(o);
@@ -47,6 +47,7 @@ Planned plan(const std::string& source, const val& o, const val& entries) {
     p.roles = true;
     auto desc = [](const val& b) {
         VertexFormat f = parseFormat(b["format"]);
+        f.stride = b["stride"].as<int>(); // the buffer's layout, normalised with its stride
         return BufferDesc{f, std::uint64_t(f.stride) * std::uint64_t(b["count"].as<double>())};
     };
     for (const val& e : emscripten::vecFromJSArray<val>(entries)) {

@@ -34,6 +34,10 @@ export interface PlannerExports extends HeapModule {
     portable: boolean,
     defines: number,
     defineBytes: number,
+    declaration: number,
+    declarationBytes: number,
+    layout: number,
+    layoutCount: number,
   ): number;
   _xfb_normalise_format(texts: number, textBytes: number, values: number, count: number): number;
 }
@@ -101,8 +105,9 @@ export function result<T>(module: PlannerExports, status: number): T {
 
 /** A format's attributes as web/src/inputs.hpp's parseFormat() reads them: per attribute two texts
  *  (semantic, type) and three numbers (the fields given, as bits; components; offset; NaN: not a
- *  number). The values are judged in C++, not here. */
-export function formatArgs(attributes: readonly object[]): [string[], number[]] {
+ *  number), then two for the stride (given: 1 or 0; the stride or NaN). The values are judged in
+ *  C++, not here. */
+export function formatArgs(attributes: readonly object[], stride?: unknown): [string[], number[]] {
   const texts: string[] = [];
   const numbers: number[] = [];
   for (const given of attributes) {
@@ -119,14 +124,22 @@ export function formatArgs(attributes: readonly object[]): [string[], number[]] 
       typeof offset === 'number' ? offset : NaN,
     );
   }
+  numbers.push(stride !== undefined ? 1 : 0, typeof stride === 'number' ? stride : NaN);
   return [texts, numbers];
 }
 
 /** Program and inspect() options (checked by core/program_options.ts) as the heap arguments
- *  mode, varyings, defines (name, value, ...) and the flag portable. */
-export function programArgs(o: CheckedProgramOptions): { texts: HeapArg[]; portable: boolean } {
+ *  mode, varyings, defines (name, value, ...), the declaration's texts (varying, semantic per
+ *  entry) and the layout's numbers (semanticIndex, firstComponent, components, buffer per entry,
+ *  then the strides): web/src/inputs.hpp's parseCapture(); the flag portable apart. */
+export function programArgs(o: CheckedProgramOptions): { args: HeapArg[]; portable: boolean } {
   const defines = Object.entries(o.defines).flatMap(([name, value]) => [name, String(value)]);
-  return { texts: [o.mode, o.varyings, defines], portable: o.portable };
+  const names = o.declaration.flatMap((e) => [e.varying, e.semantic]);
+  const layout = [
+    ...o.declaration.flatMap((e) => [e.semanticIndex, e.firstComponent, e.components, e.buffer]),
+    ...o.strides,
+  ];
+  return { args: [o.mode, o.varyings, defines, names, layout], portable: o.portable };
 }
 
 /** The planner of a module, over its exports: inspect, normaliseFormat, enums. */
@@ -145,16 +158,16 @@ export class Planner<M extends PlannerExports = PlannerExports> {
   /** What the planner does with a shader under the portable limits. @throws XfbError */
   inspect(source: string, options: CheckedProgramOptions): Plan {
     const m = this.raw;
-    const { texts, portable } = programArgs(options);
-    return withHeap(m, [source, ...texts], ([s, sn, mo, mn, v, vn, d, dn]) =>
-      result<Plan>(m, m._xfb_inspect(s!, sn!, mo!, mn!, v!, vn!, portable, d!, dn!)),
+    const { args, portable } = programArgs(options);
+    return withHeap(m, [source, ...args], ([s, sn, mo, mn, v, vn, d, dn, e, en, l, ln]) =>
+      result<Plan>(m, m._xfb_inspect(s!, sn!, mo!, mn!, v!, vn!, portable, d!, dn!, e!, en!, l!, ln!)),
     );
   }
 
-  /** A format checked and packed by the engine's validator. @throws XfbError */
-  normaliseFormat(format: object[]): BufferLayout {
+  /** A format (and a stride, default packed) checked and packed by the engine's validator. @throws XfbError */
+  normaliseFormat(format: object[], stride?: unknown): BufferLayout {
     const m = this.raw;
-    return withHeap(m, formatArgs(format), ([t, tn, n, nn]) =>
+    return withHeap(m, formatArgs(format, stride), ([t, tn, n, nn]) =>
       result<BufferLayout>(m, m._xfb_normalise_format(t!, tn!, n!, nn!)),
     );
   }

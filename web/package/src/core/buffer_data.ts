@@ -17,14 +17,20 @@ const FORMAT_KEYS = ['semantic', 'type', 'components', 'offset'] as const;
 const RESTORE_SOURCES: readonly RestoreSource[] = ['last-readback', 'initial', 'none'];
 
 /** The module's one format validator (shared with the C++ API and xfb-run). */
-export type FormatNormaliser = (format: object[]) => BufferLayout | XfbError;
+export type FormatNormaliser = (format: object[], stride?: unknown) => BufferLayout | XfbError;
 
-/** A format description as { attributes, stride }, offsets packed. Here only its shape (an array of
- *  plain objects with known keys); the values are checked by the engine's normaliseFormat. */
-export function normaliseFormat(normalise: FormatNormaliser, format: unknown): BufferLayout {
+/** A format description (and a stride, default the packed size) as { attributes, stride }, offsets
+ *  packed. Here only its shape (an array of plain objects with known keys); the values, the
+ *  stride's too, are checked by the engine's normaliseFormat. */
+export function normaliseFormat(normalise: FormatNormaliser, format: unknown, stride?: unknown): BufferLayout {
   if (!Array.isArray(format) || format.length === 0)
     invalid('format must be a non-empty array of { semantic, type?, components?, offset? }');
-  return unwrap(normalise(format.map((entry, i) => checkKeys(entry, FORMAT_KEYS, `format[${i}]`))));
+  return unwrap(
+    normalise(
+      format.map((entry, i) => checkKeys(entry, FORMAT_KEYS, `format[${i}]`)),
+      stride,
+    ),
+  );
 }
 
 /** The typed array a format reads and writes: one type for homogeneous formats, bytes otherwise. */
@@ -79,8 +85,8 @@ export function checkBufferDescription(
   given: BufferDescription,
   restores: readonly RestoreSource[] = RESTORE_SOURCES,
 ): CheckedBufferDescription {
-  const description = checkKeys(given, ['format', 'count', 'data', 'restore', 'label'], 'createBuffer()');
-  const layout = normaliseFormat(normalise, description.format);
+  const description = checkKeys(given, ['format', 'stride', 'count', 'data', 'restore', 'label'], 'createBuffer()');
+  const layout = normaliseFormat(normalise, description.format, description.stride);
   const count = checkCount(description.count, 'createBuffer(): count');
   checkByteLength(count, layout.stride, 'createBuffer()');
   const list = RESTORE_SOURCES.map((r) => `'${r}'`).join(', ');

@@ -78,6 +78,13 @@ export function checkIndex(value: unknown, what: string): number {
   return value;
 }
 
+/** A non-negative integer the engine takes as a C++ int (a declared layout's numbers): 0..2^31-1. */
+export function checkInt(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1)
+    invalid(`${what} must be an integer 0..2^31-1, got ${typeof value === 'number' ? shown(value) : typeName(value)}`);
+  return value;
+}
+
 /** An optional non-negative integer option: undefined is `absent`; null and every other value are checked. */
 export function checkOptionalIndex(value: unknown, what: string, absent: number): number {
   return value === undefined ? absent : checkIndex(value, what);

@@ -7,7 +7,7 @@ const isNode = !!(globalThis as { process?: { versions?: { node?: string } } }).
 export interface PlannerModule {
   enums(): EngineTables;
   inspect(source: string, options: object): unknown;
-  normaliseFormat(format: object[]): unknown;
+  normaliseFormat(format: object[], stride?: unknown): unknown;
 }
 
 export type ModuleFactory<M> = (options: {

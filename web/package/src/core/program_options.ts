@@ -1,7 +1,19 @@
 import type { CaptureMode } from '#engine-tables';
-import { checkKeys, checkName, checkOptionalBoolean, typeName } from './checks.js';
+import { checkInt, checkKeys, checkName, checkOptionalBoolean, typeName } from './checks.js';
 import { oneOf, tables } from './engine_tables.js';
 import { invalid } from './errors.js';
+
+/** A declaration entry as the planner takes it (C++ xfb::DeclaredEntry): a gap has neither
+ *  varying nor semantic, and `components` words. */
+export interface CheckedDeclarationEntry {
+  varying: string;
+  semantic: string;
+  semanticIndex: number;
+  firstComponent: number;
+  /** 0: up to the varying's end; a gap: the words skipped. */
+  components: number;
+  buffer: number;
+}
 
 /** Program options as the planner takes them, every field given. */
 export interface CheckedProgramOptions {
@@ -9,11 +21,68 @@ export interface CheckedProgramOptions {
   varyings: string[];
   defines: Record<string, string | number | boolean>;
   portable: boolean;
+  declaration: CheckedDeclarationEntry[];
+  strides: number[];
+}
+
+const ENTRY_KEYS = ['varying', 'semantic', 'semanticIndex', 'components', 'skip', 'buffer'] as const;
+
+/** declaration: [{ varying | semantic (+ semanticIndex) | skip, components?: [start, count], buffer? }].
+ *  Shapes and types only; the layout's rules (offsets, overlaps, buffers, components) are the
+ *  planner's, with their codes. */
+function checkDeclaration(given: unknown, what: string): CheckedDeclarationEntry[] {
+  if (given === undefined) return [];
+  if (!Array.isArray(given))
+    invalid(`${what}: declaration must be an array of { varying | semantic | skip, components?, buffer? }`);
+  return given.map((entry: unknown, i) => {
+    const at = `${what}: declaration[${i}]`;
+    const e = checkKeys(entry, ENTRY_KEYS, at);
+    for (const key of ['varying', 'semantic'] as const)
+      if (e[key] !== undefined && typeof e[key] !== 'string')
+        invalid(`${at}.${key} must be a string, got ${typeName(e[key])}`);
+    const buffer = e.buffer === undefined ? 0 : checkInt(e.buffer, `${at}.buffer`);
+    if (e.skip !== undefined) {
+      const skip = checkInt(e.skip, `${at}.skip`);
+      const extra = (['varying', 'semantic', 'semanticIndex', 'components'] as const).find((k) => e[k] !== undefined);
+      if (extra)
+        invalid(`${at}: a { skip } entry is a gap of words and takes no ${extra}; give the gap and the varying as two entries`);
+      return { varying: '', semantic: '', semanticIndex: 0, firstComponent: 0, components: skip, buffer };
+    }
+    if (e.varying === undefined && e.semantic === undefined)
+      invalid(`${at} must name a varying or a semantic, or be a gap { skip: words }`);
+    if (e.semanticIndex !== undefined && e.semantic === undefined)
+      invalid(`${at}.semanticIndex is a semantic's index (TEXCOORD 2): give semantic with it, or drop it`);
+    const semanticIndex = e.semanticIndex === undefined ? 0 : checkInt(e.semanticIndex, `${at}.semanticIndex`);
+    let range: unknown[] = [0, 0];
+    if (e.components !== undefined) {
+      if (!Array.isArray(e.components) || e.components.length !== 2)
+        invalid(
+          `${at}.components must be [start, count] (count 0: to the varying's end), got ${Array.isArray(e.components) ? `${e.components.length} items` : typeName(e.components)}`,
+        );
+      range = e.components as unknown[];
+    }
+    return {
+      varying: (e.varying as string | undefined) ?? '',
+      semantic: (e.semantic as string | undefined) ?? '',
+      semanticIndex,
+      firstComponent: checkInt(range[0], `${at}.components[0]`),
+      components: checkInt(range[1], `${at}.components[1]`),
+      buffer,
+    };
+  });
+}
+
+/** strides: bytes per buffer, integers (0: the buffer's extent); their rules are the planner's. */
+function checkStrides(given: unknown, what: string): number[] {
+  if (given === undefined) return [];
+  if (!Array.isArray(given)) invalid(`${what}: strides must be an array of bytes per buffer, got ${typeName(given)}`);
+  return given.map((s: unknown, i) => checkInt(s, `${what}: strides[${i}]`));
 }
 
 const MACRO_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Program and inspect() options: mode, varyings, defines ({ NAME: string | finite number | boolean }), portable. */
+/** Program and inspect() options: mode, varyings, defines ({ NAME: string | finite number | boolean }),
+ *  portable, declaration, strides. */
 export function checkProgramOptions(
   options: Partial<Record<keyof CheckedProgramOptions, unknown>>,
   what: string,
@@ -43,11 +112,18 @@ export function checkProgramOptions(
       invalid(`${what}: defines.${name} must be a string, a finite number or a boolean, got ${typeName(value)}`);
     checked[name] = value;
   }
-  return { mode, varyings: [...(varyings as string[])], defines: checked, portable };
+  return {
+    mode,
+    varyings: [...(varyings as string[])],
+    defines: checked,
+    portable,
+    declaration: checkDeclaration(options.declaration, what),
+    strides: checkStrides(options.strides, what),
+  };
 }
 
-const PROGRAM_KEYS = ['source', 'mode', 'varyings', 'defines', 'portable', 'label'] as const;
-const INSPECT_KEYS = ['mode', 'varyings', 'defines', 'portable'] as const;
+const INSPECT_KEYS = ['mode', 'varyings', 'defines', 'portable', 'declaration', 'strides'] as const;
+const PROGRAM_KEYS = ['source', ...INSPECT_KEYS, 'label'] as const;
 
 /** createProgram()'s description: the GLSL source, the options, a label. */
 export function checkProgramDescription(given: unknown): {

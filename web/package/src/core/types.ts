@@ -34,6 +34,10 @@ export type RestoreSource = 'last-readback' | 'initial' | 'none';
 /** createBuffer()'s description. */
 export interface BufferDescription {
   format: VertexAttribute[];
+  /** Bytes per element: a multiple of 4 covering every attribute (default: the packed size). Gaps
+   *  and padding past the last attribute, e.g. to hold a declared capture layout's stride
+   *  (ProgramOptions.strides, xfb_stride): XFB_FORMAT_INVALID when it does not fit the format. */
+  stride?: number;
   /** count x stride must stay within 2^31-1 bytes per buffer (XFB_BUFFER_TOO_LARGE, nothing created). */
   count: number;
   /** Float32Array / Int32Array / Uint32Array matching a homogeneous format, or an ArrayBuffer; count x stride bytes. */
@@ -41,6 +45,29 @@ export interface BufferDescription {
   /** WebGL2: what is re-uploaded after a context loss. WebGPU: only 'none' (a lost device is not restored). */
   restore?: RestoreSource;
   label?: string;
+}
+
+/** One entry of a declared capture layout, as Direct3D's stream-output declaration states it
+ *  (D3D11_SO_DECLARATION_ENTRY, stream 0): what is captured (`varying`, or `semantic` +
+ *  `semanticIndex`), its components (StartComponent, ComponentCount) and the buffer (OutputSlot).
+ *  Entries of one buffer are packed in their order; `{ skip: N }` leaves N 32-bit words unwritten
+ *  (a NULL SemanticName). C++: xfb::DeclaredEntry. */
+export interface DeclarationEntry {
+  /** An output, an element `name[i]`, gl_Position or gl_PointSize. */
+  varying?: string;
+  /** Instead of `varying`: SV_Position (gl_Position), POSITION, NORMAL, TANGENT, BLENDWEIGHT,
+   *  BLENDINDICES, COLOR or TEXCOORD (with semanticIndex 0..7), captured from out_position,
+   *  out_normal, ..., out_texCoord0..7. */
+  semantic?: string;
+  /** SemanticIndex: TEXCOORD with semanticIndex 2 is out_texCoord2 (default 0). Only with `semantic`. */
+  semanticIndex?: number;
+  /** `[start, count]`: the varying's components captured, flattened (a matrix column after column);
+   *  count 0 up to its end. Default [0, 0]: the whole varying. */
+  components?: [start: number, count: number];
+  /** A gap of this many 32-bit words instead of a varying (only `buffer` beside it). */
+  skip?: number;
+  /** OutputSlot: the transform-feedback buffer, numbered from 0 without holes (default 0). */
+  buffer?: number;
 }
 
 /** Program and inspect() options. */
@@ -52,6 +79,15 @@ export interface ProgramOptions {
   defines?: Record<string, string | number | boolean>;
   /** Enforce 4 components per varying in separate mode (default true). */
   portable?: boolean;
+  /** A declared capture layout (interleaved mode), instead of `varyings`: see DeclarationEntry.
+   *  The shader's own `layout(xfb_buffer, xfb_offset, xfb_stride)` qualifiers and
+   *  `gl_SkipComponents1..4` / `gl_NextBuffer` in `varyings` declare a layout too; one way at a
+   *  time (XFB_LAYOUT_CONFLICT). The planner's rules: XFB_LAYOUT_OFFSET, _OVERLAP, _STRIDE,
+   *  _BUFFER, _COMPONENTS, _CONFLICT. */
+  declaration?: DeclarationEntry[];
+  /** Bytes per element of each buffer of a declaration or a gl_SkipComponents list (0: the
+   *  extent of its fields): a multiple of 4, at least the extent (XFB_LAYOUT_STRIDE). */
+  strides?: number[];
 }
 
 export interface ProgramDescription extends ProgramOptions {
@@ -65,6 +101,10 @@ export interface Plan {
   version: number;
   es: boolean;
   mode: CaptureMode;
+  /** The layout was declared (xfb_* qualifiers, `declaration`, gl_SkipComponents / gl_NextBuffer):
+   *  a buffer's fields may leave gaps and a stride over their extent, and a field may be part of
+   *  its varying (first_component, components). */
+  declared: boolean;
   attributes: {
     name: string;
     type: string;
@@ -80,7 +120,8 @@ export interface Plan {
   buffers: {
     binding: number;
     stride: number;
-    fields: { varying: string; offset: number; components: number; type: ComponentType }[];
+    /** first_component: the varying's component the field starts at (flattened). */
+    fields: { varying: string; offset: number; components: number; first_component: number; type: ComponentType }[];
   }[];
 }
 

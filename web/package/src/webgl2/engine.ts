@@ -173,9 +173,9 @@ export class Xfb {
   /** A buffer of `count` elements of `format` (bufferData; initial data optional).
    *  @throws XfbError XFB_BUFFER_TOO_LARGE over 2^31-1 bytes, XFB_INVALID_ARGUMENT, XFB_FORMAT_INVALID. */
   createBuffer(description: BufferDescription): XfbBuffer {
-    const d = checkBufferDescription((f) => this.#module.normaliseFormat(f), description);
+    const d = checkBufferDescription((f, stride) => this.#module.normaliseFormat(f, stride), description);
     const id = this.withHeap(d.data, (pointer, bytes) =>
-      this.call('createBuffer', d.layout.attributes, d.count, pointer, bytes),
+      this.call('createBuffer', d.layout, d.count, pointer, bytes),
     );
     const initial = d.data ? d.data.slice() : null;
     return this.#objects.add(
@@ -190,18 +190,20 @@ export class Xfb {
   adoptBuffer(description: {
     glBuffer: WebGLBuffer;
     format: VertexAttribute[];
+    /** Bytes per element, as createBuffer()'s (default: the packed size). */
+    stride?: number;
     count: number;
     label?: string;
   }): XfbBuffer {
-    const d = checkKeys(description, ['glBuffer', 'format', 'count', 'label'], 'adoptBuffer()');
+    const d = checkKeys(description, ['glBuffer', 'format', 'stride', 'count', 'label'], 'adoptBuffer()');
     if (typeof WebGLBuffer === 'undefined' || !(d.glBuffer instanceof WebGLBuffer))
       invalid('adoptBuffer(): glBuffer must be a WebGLBuffer');
-    const layout = normaliseFormat((f) => this.#module.normaliseFormat(f), d.format);
+    const layout = normaliseFormat((f, stride) => this.#module.normaliseFormat(f, stride), d.format, d.stride);
     const count = checkCount(d.count, 'adoptBuffer(): count');
     checkByteLength(count, layout.stride, 'adoptBuffer()');
     if (d.label !== undefined && typeof d.label !== 'string') invalid('adoptBuffer(): label must be a string');
     const { name, result: id } = this.#adoptedNames.adopt(d.glBuffer as NamedBuffer, (n) =>
-      this.call('adoptBuffer', layout.attributes, count, n),
+      this.call('adoptBuffer', layout, count, n),
     );
     return this.#objects.add(
       new XfbBuffer(this, this.#objects, id, layout, count, 'none', null, d.label ?? `adopted${id}`, name),

@@ -144,6 +144,10 @@ export interface WebGl2Exports extends PlannerExports {
     portable: boolean,
     defines: number,
     defineBytes: number,
+    declaration: number,
+    declarationBytes: number,
+    layout: number,
+    layoutCount: number,
     label: number,
     labelBytes: number,
   ): number;
@@ -263,22 +267,25 @@ export class WasmEngine {
   capabilities(): Capabilities {
     return this.#result(this.#m._xfb_capabilities(this.#e));
   }
-  createBuffer(attributes: BufferLayout['attributes'], count: number, pointer: number, bytes: number): number {
-    return withHeap(this.#m, formatArgs(attributes), ([t, tn, f, fn]) =>
+  createBuffer(layout: BufferLayout, count: number, pointer: number, bytes: number): number {
+    return withHeap(this.#m, formatArgs(layout.attributes, layout.stride), ([t, tn, f, fn]) =>
       this.#result<number>(this.#m._xfb_create_buffer(this.#e, t!, tn!, f!, fn!, count, pointer, bytes)),
     );
   }
-  adoptBuffer(attributes: BufferLayout['attributes'], count: number, name: number): number {
-    return withHeap(this.#m, formatArgs(attributes), ([t, tn, f, fn]) =>
+  adoptBuffer(layout: BufferLayout, count: number, name: number): number {
+    return withHeap(this.#m, formatArgs(layout.attributes, layout.stride), ([t, tn, f, fn]) =>
       this.#result<number>(this.#m._xfb_adopt_buffer(this.#e, t!, tn!, f!, fn!, count, name)),
     );
   }
   createProgram(source: string, options: CheckedProgramOptions & { label: string }): number {
-    const { texts, portable } = programArgs(options);
-    return withHeap(this.#m, [source, ...texts, options.label], ([s, sn, mo, mn, v, vn, d, dn, l, ln]) =>
-      this.#result<number>(
-        this.#m._xfb_create_program(this.#e, s!, sn!, mo!, mn!, v!, vn!, portable, d!, dn!, l!, ln!),
-      ),
+    const { args, portable } = programArgs(options);
+    return withHeap(
+      this.#m,
+      [source, ...args, options.label],
+      ([s, sn, mo, mn, v, vn, d, dn, e, en, y, yn, l, ln]) =>
+        this.#result<number>(
+          this.#m._xfb_create_program(this.#e, s!, sn!, mo!, mn!, v!, vn!, portable, d!, dn!, e!, en!, y!, yn!, l!, ln!),
+        ),
     );
   }
   uniforms(program: number): Record<string, DeclaredUniform> {

@@ -110,7 +110,7 @@ export class XfbWebGpu {
    *  @throws XfbError XFB_UNSUPPORTED over the device's maxStorageBufferBindingSize, as WebGL2's checks otherwise. */
   createBuffer(description: Omit<BufferDescription, 'restore'> & { restore?: 'none' }): XfbWebGpuBuffer {
     this.checkUsable('createBuffer()');
-    const d = checkBufferDescription((f) => this.#module.normaliseFormat(f), description, ['none']);
+    const d = checkBufferDescription((f, stride) => this.#module.normaliseFormat(f, stride), description, ['none']);
     const size = d.count * d.layout.stride;
     const max = this.#device.limits.maxStorageBufferBindingSize;
     if (size > max)
@@ -334,7 +334,8 @@ export class XfbWebGpu {
             `entries[${i}].${role}: buffer '${buffer.label}' appears twice in the role list; WebGPU cannot read and write one buffer in a pass`,
           );
         seen.add(buffer);
-        described[role] = { format: buffer.layout.attributes, count: buffer.count };
+        const { attributes, stride } = buffer.layout;
+        described[role] = { format: attributes, stride, count: buffer.count };
       }
       return described;
     });

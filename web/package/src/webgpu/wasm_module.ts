@@ -8,11 +8,15 @@ import type { XfbError } from '../core/errors.js';
 import type { BufferLayout, Plan, UniformLayout } from '../core/types.js';
 import type { CheckedProgramOptions } from '../core/program_options.js';
 
-/** The roles the translation is made for: per entry the format and count of each role. */
-export type TranslationEntries = {
-  input?: { format: BufferLayout['attributes']; count: number };
-  output?: { format: BufferLayout['attributes']; count: number };
-}[];
+/** A role's buffer as the translation reads it: its format, stride and count. */
+export interface TranslationBuffer {
+  format: BufferLayout['attributes'];
+  stride: number;
+  count: number;
+}
+
+/** The roles the translation is made for: per entry the buffer of each role. */
+export type TranslationEntries = { input?: TranslationBuffer; output?: TranslationBuffer }[];
 
 export interface Translation {
   source: string;
@@ -51,7 +55,7 @@ export interface WebGpuExports extends PlannerExports {
 
 /** The module as the WebGPU driver uses it: the planner and the translator. */
 export interface WebGpuModule extends PlannerModule {
-  normaliseFormat(format: object[]): BufferLayout;
+  normaliseFormat(format: object[], stride?: unknown): BufferLayout;
   wgsl(source: string, options: object, entries?: TranslationEntries): Translation | XfbError;
   wgslSubsteps(source: string, options: object, entries?: TranslationEntries): SubstepTranslation | XfbError;
 }
@@ -61,7 +65,7 @@ export function webGpuModule(raw: WebGpuExports): WebGpuModule {
   return {
     enums: () => planner.enums(),
     inspect: (source, options) => planner.inspect(source, options as CheckedProgramOptions),
-    normaliseFormat: (format) => planner.normaliseFormat(format),
+    normaliseFormat: (format, stride) => planner.normaliseFormat(format, stride),
     wgsl: (source, options, entries) => raw.wgsl(source, options, entries),
     wgslSubsteps: (source, options, entries) => raw.wgslSubsteps(source, options, entries),
   };
