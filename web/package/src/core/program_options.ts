@@ -45,7 +45,9 @@ function checkDeclaration(given: unknown, what: string): CheckedDeclarationEntry
       const skip = checkInt(e.skip, `${at}.skip`);
       const extra = (['varying', 'semantic', 'semanticIndex', 'components'] as const).find((k) => e[k] !== undefined);
       if (extra)
-        invalid(`${at}: a { skip } entry is a gap of words and takes no ${extra}; give the gap and the varying as two entries`);
+        invalid(
+          `${at}: a { skip } entry is a gap of words and takes no ${extra}; give the gap and the varying as two entries`,
+        );
       return { varying: '', semantic: '', semanticIndex: 0, firstComponent: 0, components: skip, buffer };
     }
     if (e.varying === undefined && e.semantic === undefined)

@@ -174,9 +174,7 @@ export class Xfb {
    *  @throws XfbError XFB_BUFFER_TOO_LARGE over 2^31-1 bytes, XFB_INVALID_ARGUMENT, XFB_FORMAT_INVALID. */
   createBuffer(description: BufferDescription): XfbBuffer {
     const d = checkBufferDescription((f, stride) => this.#module.normaliseFormat(f, stride), description);
-    const id = this.withHeap(d.data, (pointer, bytes) =>
-      this.call('createBuffer', d.layout, d.count, pointer, bytes),
-    );
+    const id = this.withHeap(d.data, (pointer, bytes) => this.call('createBuffer', d.layout, d.count, pointer, bytes));
     const initial = d.data ? d.data.slice() : null;
     return this.#objects.add(
       new XfbBuffer(this, this.#objects, id, d.layout, d.count, d.restore, initial, d.label ?? `buffer${id}`, 0),

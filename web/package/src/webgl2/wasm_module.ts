@@ -279,13 +279,10 @@ export class WasmEngine {
   }
   createProgram(source: string, options: CheckedProgramOptions & { label: string }): number {
     const { args, portable } = programArgs(options);
-    return withHeap(
-      this.#m,
-      [source, ...args, options.label],
-      ([s, sn, mo, mn, v, vn, d, dn, e, en, y, yn, l, ln]) =>
-        this.#result<number>(
-          this.#m._xfb_create_program(this.#e, s!, sn!, mo!, mn!, v!, vn!, portable, d!, dn!, e!, en!, y!, yn!, l!, ln!),
-        ),
+    return withHeap(this.#m, [source, ...args, options.label], ([s, sn, mo, mn, v, vn, d, dn, e, en, y, yn, l, ln]) =>
+      this.#result<number>(
+        this.#m._xfb_create_program(this.#e, s!, sn!, mo!, mn!, v!, vn!, portable, d!, dn!, e!, en!, y!, yn!, l!, ln!),
+      ),
     );
   }
   uniforms(program: number): Record<string, DeclaredUniform> {
