@@ -42,6 +42,11 @@ const createBuffer = peer('createBuffer', [
   family('createBuffer.data', BAD_DATA, (data) => ({ code: INVALID, mentions: ['data'], call: (o) => o.xfb.createBuffer({ ...BASE, data }) })),
   family('createBuffer.restore', { unknown: 'always', number: 1, null: null }, (restore) => ({
     code: INVALID, mentions: ['restore'], call: (o) => o.xfb.createBuffer({ ...BASE, restore }) })),
+  // stride: judged with the format by the engine's validator (a positive integer, then a multiple of 4 holding every attribute).
+  family('createBuffer.stride', { zero: [0, INVALID], negative: [-16, INVALID], fractional: [16.5, INVALID], string: ['32', INVALID], null: [null, INVALID],
+    '2^30': [2 ** 30, INVALID], 'not-a-multiple-of-4': [18, 'XFB_FORMAT_INVALID'], 'below-the-format': [12, 'XFB_FORMAT_INVALID'] }, ([stride, code]) => ({
+    code, mentions: ['stride'], call: (o) => o.xfb.createBuffer({ ...BASE, stride }) })),
+  { id: 'createBuffer.data.short-for-the-stride', code: INVALID, mentions: ['4 elements of 32 bytes need 128'], call: (o) => o.xfb.createBuffer({ ...BASE, stride: 32, data: A }) },
   family('createBuffer.label', NOT_A_STRING, (label) => ({ code: INVALID, mentions: ['label'], call: (o) => o.xfb.createBuffer({ ...BASE, label }) })),
 ]);
 
@@ -57,6 +62,7 @@ const adoptBuffer = peer('adoptBuffer', [
   { id: 'adoptBuffer.count.too-large', code: 'XFB_BUFFER_TOO_LARGE', call: (o) => adopt(o, { count: 2 ** 31 }) },
   { id: 'adoptBuffer.format.null', code: INVALID, call: (o) => adopt(o, { format: null }) },
   { id: 'adoptBuffer.format.overlap', code: 'XFB_FORMAT_INVALID', call: (o) => adopt(o, { format: BAD_FORMATS.overlap[0] }) },
+  { id: 'adoptBuffer.stride.below-the-format', code: 'XFB_FORMAT_INVALID', mentions: ['stride 12'], call: (o) => adopt(o, { stride: 12 }) },
   { id: 'adoptBuffer.unknown-key', code: INVALID, mentions: ["'data'"], call: (o) => adopt(o, { data: A }) },
 ]).map((row) => ({ ...row, setup: ['glBuffer', ...(row.setup ?? [])], notOn: { webgpu: NO_WEBGL_BUFFERS } }));
 

@@ -20,6 +20,47 @@ const BAD_OPTIONS = {
 };
 const mentionOf = (key) => [key.split('.')[0]];
 
+/** Declared layouts (ProgramOptions.declaration, strides) of the wrong shape or type: refused by the
+ *  package's one validator, naming the entry index and the field. */
+const BAD_LAYOUTS = {
+  'declaration.string': [{ declaration: 'out_p' }, 'declaration must be an array'], 'declaration.null': [{ declaration: null }, 'declaration must be an array'],
+  'declaration.object': [{ declaration: { varying: 'out_p' } }, 'declaration must be an array'],
+  'declaration.entry-null': [{ declaration: [null] }, 'declaration[0] must be an object'], 'declaration.entry-string': [{ declaration: ['out_p'] }, 'declaration[0] must be an object'],
+  'declaration.entry-empty': [{ declaration: [{}] }, 'declaration[0] must name a varying or a semantic'],
+  'declaration.unknown-key': [{ declaration: [{ varyng: 'out_p' }] }, "declaration[0]: unknown key 'varyng'"],
+  'declaration.varying-number': [{ declaration: [{ varying: 1 }] }, 'declaration[0].varying must be a string'],
+  'declaration.semantic-null': [{ declaration: [{ semantic: null }] }, 'declaration[0].semantic must be a string'],
+  'declaration.semanticIndex-fractional': [{ declaration: [{ semantic: 'TEXCOORD', semanticIndex: 1.5 }] }, 'declaration[0].semanticIndex must be an integer'],
+  'declaration.semanticIndex-without-semantic': [{ declaration: [{ varying: 'out_p', semanticIndex: 1 }] }, 'declaration[0].semanticIndex'],
+  'declaration.components-number': [{ declaration: [{ varying: 'out_p', components: 4 }] }, 'declaration[0].components must be [start, count]'],
+  'declaration.components-three': [{ declaration: [{ varying: 'out_p', components: [0, 1, 2] }] }, 'declaration[0].components must be [start, count]'],
+  'declaration.components-negative': [{ declaration: [{ varying: 'out_p', components: [-1, 2] }] }, 'declaration[0].components[0] must be an integer'],
+  'declaration.components-string': [{ declaration: [{ varying: 'out_p', components: [0, '2'] }] }, 'declaration[0].components[1] must be an integer'],
+  'declaration.buffer-string': [{ declaration: [{ varying: 'out_p', buffer: '0' }] }, 'declaration[0].buffer must be an integer'],
+  'declaration.buffer-null': [{ declaration: [{ varying: 'out_p', buffer: null }] }, 'declaration[0].buffer must be an integer'],
+  'declaration.second-entry-buffer-NaN': [{ declaration: [{ varying: 'out_p' }, { skip: 1, buffer: NaN }] }, 'declaration[1].buffer must be an integer'],
+  'declaration.skip-fractional': [{ declaration: [{ varying: 'out_p' }, { skip: 0.5 }] }, 'declaration[1].skip must be an integer'],
+  'declaration.skip-with-varying': [{ declaration: [{ skip: 1, varying: 'out_p' }] }, 'declaration[0]: a { skip } entry'],
+  'strides.number': [{ declaration: [{ varying: 'out_p' }], strides: 16 }, 'strides must be an array'], 'strides.null': [{ declaration: [{ varying: 'out_p' }], strides: null }, 'strides must be an array'],
+  'strides.string-element': [{ declaration: [{ varying: 'out_p' }], strides: ['16'] }, 'strides[0] must be an integer'],
+  'strides.negative': [{ declaration: [{ varying: 'out_p' }], strides: [-4] }, 'strides[0] must be an integer'],
+};
+
+/** Declared layouts the planner refuses (the same C++ on both runtimes), each with its rule's code. */
+const qualified = (body) => shader(`in vec4 p;\n${body}\nvoid main() { out_p = p; }`);
+const LAYOUT_RULES = {
+  offset: [qualified('layout(xfb_offset = 2) out vec4 out_p;'), {}, 'XFB_LAYOUT_OFFSET', ["'out_p'", 'xfb_offset 2']],
+  overlap: [qualified('layout(xfb_offset = 0) out vec4 out_p;\nlayout(xfb_offset = 8) out vec2 out_q;'), {}, 'XFB_LAYOUT_OVERLAP', ["'out_q' at offset 8", "inside 'out_p'"]],
+  stride: [PASS_SOURCE, { declaration: [{ varying: 'out_p' }], strides: [12] }, 'XFB_LAYOUT_STRIDE', ['strides[0]', 'extent of 16 bytes']],
+  buffer: [PASS_SOURCE, { declaration: [{ varying: 'out_p', buffer: 4 }] }, 'XFB_LAYOUT_BUFFER', ['declaration entry 0', 'buffer 4']],
+  'buffer-hole': [PASS_SOURCE, { varyings: ['out_p', 'gl_NextBuffer', 'gl_NextBuffer'] }, 'XFB_LAYOUT_BUFFER', ['buffer 1']],
+  components: [PASS_SOURCE, { declaration: [{ varying: 'out_p', components: [3, 2] }] }, 'XFB_LAYOUT_COMPONENTS', ["components 3..4 of 'out_p' (vec4)"]],
+  'skip-5': [PASS_SOURCE, { varyings: ['out_p', 'gl_SkipComponents5'] }, 'XFB_LAYOUT_COMPONENTS', ["'gl_SkipComponents5'"]],
+  'varying-and-semantic': [PASS_SOURCE, { declaration: [{ varying: 'out_p', semantic: 'POSITION' }] }, 'XFB_LAYOUT_CONFLICT', ["varying 'out_p' and semantic 'POSITION'"]],
+  'separate-mode': [PASS_SOURCE, { declaration: [{ varying: 'out_p' }], mode: 'separate' }, 'XFB_LAYOUT_CONFLICT', ['interleaved mode only']],
+  'unknown-semantic': [PASS_SOURCE, { declaration: [{ semantic: 'TEXCOORD', semanticIndex: 9 }] }, 'XFB_UNKNOWN_VARYING', ["semantic 'TEXCOORD' index 9"]],
+};
+
 /** Shaders the planner refuses (the same C++ on both runtimes), and one the compiler refuses. */
 const BAD_SHADERS = {
   'no-captured-varyings': [shader('in vec4 p;\nvoid main() { gl_Position = p; }'), 'XFB_NO_CAPTURED_VARYINGS'],
@@ -35,6 +76,8 @@ const createProgram = peer('createProgram', [
   { id: 'createProgram.unknown-key', code: INVALID, mentions: ["'varyngs'"], call: (o) => o.xfb.createProgram({ ...BASE, varyngs: ['out_p'] }) },
   family('createProgram.source', { ...NOT_A_STRING, missing: undefined }, (source) => ({ code: INVALID, mentions: ['source'], call: (o) => o.xfb.createProgram({ ...BASE, source }) })),
   family('createProgram', BAD_OPTIONS, (options, key) => ({ code: INVALID, mentions: mentionOf(key), call: (o) => o.xfb.createProgram({ ...BASE, ...options }) })),
+  family('createProgram', BAD_LAYOUTS, ([options, named]) => ({ code: INVALID, mentions: [`createProgram(): ${named}`], call: (o) => o.xfb.createProgram({ ...BASE, ...options }) })),
+  family('createProgram.layout', LAYOUT_RULES, ([source, options, code, mentions]) => ({ code, mentions, call: (o) => o.xfb.createProgram({ source, ...options, label: 'bad' }) })),
   family('createProgram.label', NOT_A_STRING, (label) => ({ code: INVALID, mentions: ['label'], call: (o) => o.xfb.createProgram({ ...BASE, label }) })),
   { id: 'createProgram.varyings.unknown', code: 'XFB_UNKNOWN_VARYING', mentions: ["'nope'"], call: (o) => o.xfb.createProgram({ ...BASE, varyings: ['nope'] }) },
   { id: 'createProgram.varyings.twice', code: 'XFB_DUPLICATE_VARYING', mentions: ["'out_p'"], call: (o) => o.xfb.createProgram({ ...BASE, varyings: ['out_p', 'out_p'] }) },
@@ -51,6 +94,9 @@ const inspect = peer('inspect', [
   family('inspect.options', NOT_AN_OBJECT, (options) => ({ code: INVALID, call: (o) => o.xfb.inspect(PASS_SOURCE, options) })),
   { id: 'inspect.options.label', code: INVALID, mentions: ["'label'"], call: (o) => o.xfb.inspect(PASS_SOURCE, { label: 'x' }) },
   family('inspect', BAD_OPTIONS, (options, key) => ({ code: INVALID, mentions: mentionOf(key), call: (o) => o.xfb.inspect(PASS_SOURCE, options) })),
+  family('inspect', BAD_LAYOUTS, ([options, named]) => ({ code: INVALID, mentions: [`inspect(): ${named}`], call: (o) => o.xfb.inspect(PASS_SOURCE, options) })),
+  family('inspect.layout', LAYOUT_RULES, ([source, options, code, mentions]) => ({ code, mentions, call: (o) => o.xfb.inspect(source, options) })),
+  { id: 'inspect.module.declaration.entry-empty', code: INVALID, mentions: ['inspect(): declaration[0]'], call: (o) => o.pkg.inspect(PASS_SOURCE, { declaration: [{}] }) },
   { id: 'inspect.module.mode.unknown', code: INVALID, mentions: ["'sideways'"], call: (o) => o.pkg.inspect(PASS_SOURCE, { mode: 'sideways' }) },
   { id: 'inspect.shader.no-captured-varyings', code: 'XFB_NO_CAPTURED_VARYINGS', call: (o) => o.xfb.inspect(BAD_SHADERS['no-captured-varyings'][0]) },
 ]);
