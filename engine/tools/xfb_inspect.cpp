@@ -1,5 +1,6 @@
 // xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b] [--limits webgl2|native]
 //                    [--define NAME=VALUE]... [--no-portable] [--wgsl]
+//                    [--declaration JSON] [--strides 40,12]   (a declared capture layout)
 //                    [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...
 //                    [--first-record N]   (several --draw: an append session, each part's range)
 // Prints what the engine will do with a shader, as JSON (format: engine/tools/README.md).
@@ -15,6 +16,7 @@
 #include "last_resort.hpp"
 #include "xfb/wgsl_translation.hpp"
 
+#include <cmath>
 #include <optional>
 #include <iostream>
 #include <sstream>
@@ -28,6 +30,8 @@ namespace {
         << "xfb-inspect: " << why << "\n"
         << "usage: xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b,...] [--limits webgl2|native]\n"
         << "                          [--define NAME=VALUE]... [--no-portable] [--wgsl]\n"
+        << "                          [--declaration '[{\"semantic\": \"POSITION\"}, {\"skip\": 1}, ...]'] [--strides "
+           "40,12]\n"
         << "                          [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...   (MODE: "
            "points, lines,\n"
         << "                          line_strip, line_loop, triangles, triangle_strip, triangle_fan)\n"
@@ -42,6 +46,68 @@ std::vector<std::string> splitComma(const std::string& s) {
     for (std::string item; std::getline(in, item, ',');)
         if (!item.empty()) out.push_back(item);
     return out;
+}
+
+/// --declaration: a JSON array of the JavaScript package's entries (ProgramOptions.declaration):
+/// { varying | semantic (+ semanticIndex) | skip, components?: [start, count], buffer? }. Shapes
+/// and types are checked here (exit status 2, naming the entry and the field); the layout's rules
+/// are the planner's (exit status 1 with their codes).
+std::vector<DeclaredEntry> parseDeclaration(const std::string& text) {
+    nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
+    if (list.is_discarded()) usage("--declaration is not JSON: give an array such as '[{\"semantic\": \"POSITION\"}]'");
+    if (!list.is_array())
+        usage("--declaration must be a JSON array of { varying | semantic | skip, components?, buffer? }");
+    std::vector<DeclaredEntry> entries;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const nlohmann::json& e = list[i];
+        const std::string at = "--declaration[" + std::to_string(i) + "]";
+        if (!e.is_object()) usage(at + " must be an object");
+        for (const auto& [key, value] : e.items())
+            if (key != "varying" && key != "semantic" && key != "semanticIndex" && key != "components" &&
+                key != "skip" && key != "buffer")
+                usage(at + ": unknown key '" + key +
+                      "' (allowed: varying, semantic, semanticIndex, components, skip, buffer)");
+        auto integer = [&](const nlohmann::json& v, const std::string& what) {
+            if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 2147483647.0 ||
+                v.get<double>() != std::floor(v.get<double>()))
+                usage(what + " must be an integer 0..2^31-1, got " + v.dump());
+            return v.get<int>();
+        };
+        auto name = [&](const char* key) {
+            if (!e.contains(key)) return std::string();
+            if (!e[key].is_string()) usage(at + "." + key + " must be a string, got " + e[key].dump());
+            return e[key].get<std::string>();
+        };
+        DeclaredEntry d;
+        d.buffer = e.contains("buffer") ? integer(e["buffer"], at + ".buffer") : 0;
+        if (e.contains("skip")) {
+            d.components = integer(e["skip"], at + ".skip");
+            for (const char* key : {"varying", "semantic", "semanticIndex", "components"})
+                if (e.contains(key))
+                    usage(at + ": a {skip} entry is a gap of words and takes no " + key +
+                          "; give the gap and the varying as two entries");
+            entries.push_back(d);
+            continue;
+        }
+        d.varying = name("varying");
+        d.semantic = name("semantic");
+        if (!e.contains("varying") && !e.contains("semantic"))
+            usage(at + " must name a varying or a semantic, or be a gap {\"skip\": words}");
+        if (e.contains("semanticIndex")) {
+            if (!e.contains("semantic"))
+                usage(at + ".semanticIndex is a semantic's index (TEXCOORD 2): give semantic with it, or drop it");
+            d.semanticIndex = integer(e["semanticIndex"], at + ".semanticIndex");
+        }
+        if (e.contains("components")) {
+            const nlohmann::json& c = e["components"];
+            if (!c.is_array() || c.size() != 2)
+                usage(at + ".components must be [start, count] (count 0: to the varying's end), got " + c.dump());
+            d.firstComponent = integer(c[0], at + ".components[0]");
+            d.components = integer(c[1], at + ".components[1]");
+        }
+        entries.push_back(d);
+    }
+    return entries;
 }
 
 } // namespace
@@ -73,7 +139,12 @@ int main(int argc, char** argv) {
             capture.mode = m == "separate" ? CaptureMode::Separate : CaptureMode::Interleaved;
         } else if (a == "--varyings")
             capture.varyings = splitComma(value());
-        else if (a == "--limits")
+        else if (a == "--declaration")
+            capture.declaration = parseDeclaration(value());
+        else if (a == "--strides") {
+            capture.strides.clear();
+            for (const auto& s : splitComma(value())) capture.strides.push_back(int(number(s, "--strides", INT32_MAX)));
+        } else if (a == "--limits")
             limitsName = value();
         else if (a == "--no-portable")
             capture.portable = false;

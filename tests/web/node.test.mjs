@@ -2,7 +2,10 @@
 // offline. Run: node --test node.test.mjs NPM_DIR   (NPM_DIR via XFB_NPM_DIR)
 import strictAssert from 'node:assert/strict';
 import { after, test as nodeTest } from 'node:test';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const npm = resolve(process.env.XFB_NPM_DIR ?? '../../build/wasm/npm');
@@ -14,7 +17,7 @@ let cases = 0, asserts = 0;
 const counted = (fn) => (...args) => { asserts++; return fn(...args); };
 const assert = Object.assign(counted(strictAssert), Object.fromEntries(
   Object.entries(strictAssert).map(([name, fn]) => [name, typeof fn === 'function' && /^[a-z]/.test(name) ? counted(fn) : fn])));
-const test = (name, fn) => nodeTest(name, (t) => { cases++; return fn(t); });
+const test = (name, ...rest) => { const fn = rest.pop(); return nodeTest(name, rest[0] ?? {}, (t) => { cases++; return fn(t); }); };
 after(() => {
   console.log(`xfb-test-run: cases=${cases} asserts=${asserts}`);
   if (cases === 0 || asserts === 0) { console.error('xfb-test-run: no test case or no assertion ran: this run checked nothing'); process.exitCode = 1; }
@@ -60,7 +63,6 @@ test('declared layouts: the seed\'s record (4 + 3 + 2 components) three ways, st
   assert.deepEqual(qualifiers.varyings.map((v) => v.name), ['out_position', 'out_normal', 'out_texCoord0']);
 });
 
-// [docs:declared-js]
 // The padded record: a vec4, a gap of one word, a vec3 (stride 40); buffer 1: a vec2 and an int.
 const PADDED_SOURCE = `#version 300 es
 in vec4 position;
@@ -84,7 +86,6 @@ const padded = {
   ],
   strides: [40], // buffer 0 padded to 40 bytes; buffer 1: its extent, 12
 };
-// [docs:end]
 
 test('declared layouts: a padded two-buffer layout by declaration, by qualifiers and by a gl_SkipComponents / gl_NextBuffer list', async () => {
   const byDeclaration = await inspect(PADDED_SOURCE, padded);
@@ -167,6 +168,32 @@ test('declared layouts: the options\' shapes and types are XFB_INVALID_ARGUMENT 
       assert.ok(e.detail.includes(message), `'${message}' in: ${e.detail}`);
       return true;
     }, JSON.stringify(options));
+});
+
+// xfb-inspect (engine/tools) takes the same entries as JSON (--declaration) and --strides: the same
+// plan as inspect(). Run where ctest gives the native tool (XFB_INSPECT, tests/web/CMakeLists.txt).
+const xfbInspect = process.env.XFB_INSPECT;
+test('declared layouts: xfb-inspect --declaration JSON --strides gives inspect()\'s plan, its shape errors exit 2, the rules 1', { skip: !xfbInspect && 'XFB_INSPECT not set (no native xfb-inspect)' }, async () => {
+  const shader = join(mkdtempSync(join(tmpdir(), 'xfb-inspect-')), 'padded.vert');
+  writeFileSync(shader, PADDED_SOURCE);
+  const run = (...args) => {
+    try {
+      return { status: 0, out: execFileSync(xfbInspect, [shader, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    } catch (e) {
+      return { status: e.status, err: e.stderr };
+    }
+  };
+  const printed = JSON.parse(run('--declaration', JSON.stringify(padded.declaration), '--strides', padded.strides.join(',')).out);
+  const plan = await inspect(PADDED_SOURCE, padded);
+  for (const key of ['declared', 'mode', 'varyings', 'buffers']) assert.deepEqual(printed[key], plan[key], key);
+  const byList = JSON.parse(run('--varyings', 'out_position,gl_SkipComponents1,out_normal,gl_SkipComponents2,gl_NextBuffer,out_texCoord0,out_id').out);
+  assert.deepEqual(byList.buffers, plan.buffers, 'the gl_SkipComponents list');
+  const shape = run('--declaration', '[{"varying": "out_normal", "buffer": "1"}]');
+  assert.equal(shape.status, 2);
+  assert.match(shape.err, /--declaration\[0\]\.buffer must be an integer 0\.\.2\^31-1, got "1"/);
+  const rule = run('--declaration', '[{"varying": "out_normal"}]', '--strides', '8');
+  assert.equal(rule.status, 1);
+  assert.match(rule.err, /XFB_LAYOUT_STRIDE: strides\[0\] gives buffer 0 a stride of 8 bytes, less than its extent of 12 bytes/);
 });
 
 test('createXfb without WebGL gives a planner that refuses GPU work clearly', async () => {
