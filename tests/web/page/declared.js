@@ -255,3 +255,47 @@ test('createBuffer({ stride }): the layout keeps it; a stride that does not fit 
     }
   }
 });
+
+// [docs:declared-layout]
+const source = `#version 300 es
+in vec4 position;
+out vec4 out_position;
+out vec3 out_normal;
+out vec2 out_texCoord0;
+void main() { out_position = position; out_normal = position.xyz * 2.0; out_texCoord0 = position.xy; }`;
+const declaration = [                                    // D3D11_SO_DECLARATION_ENTRY, stream 0:
+  { semantic: 'POSITION' },                              // SemanticName; all 4 components: bytes 0..15
+  { skip: 1 },                                           // a NULL SemanticName: bytes 16..19 never written
+  { semantic: 'NORMAL', components: [0, 3] },            // StartComponent 0, ComponentCount 3: bytes 20..31
+  { semantic: 'TEXCOORD', semanticIndex: 0, buffer: 1 }, // SemanticIndex 0, OutputSlot 1: out_texCoord0
+];
+
+function paddedRecords(xfb, positions, count, initial) {
+  const program = xfb.createProgram({ source, declaration, strides: [40] }); // buffer 0: 40 bytes, 32..39 padding
+  const records = xfb.createBuffer({                     // the declared offsets and stride (program.plan.buffers[0])
+    format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3, offset: 20 }],
+    stride: 40, count, data: initial });
+  const uvs = xfb.createBuffer({ format: [{ semantic: 'ATTR2', components: 2 }], count });
+  const pipeline = xfb.createPipeline(program, [{ input: positions }, { output: records }, { output: uvs }]);
+  pipeline.step();                                       // writes bytes 0..15 and 20..31 of each record, nothing else
+  return { program, records, uvs, pipeline };
+}
+// [docs:end]
+
+test("the guide's example (docs/guide/javascript.md): a padded record and a second buffer, on both runtimes", async () => {
+  for (const [runtime, xfb] of Object.entries(RUNTIMES)) {
+    const count = 3;
+    const positions = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count, data: Float32Array.from({ length: 12 }, (_, i) => i + 1) });
+    const initial = new Uint32Array(count * 10).fill(SENTINEL).buffer; // what the gaps keep
+    const { program, records, uvs, pipeline } = paddedRecords(xfb, positions, count, initial);
+    const words = wordsOf(await records.read()), uv = await uvs.read();
+    for (let e = 0; e < count; e++) {
+      const p = [1, 2, 3, 4].map((x) => x + 4 * e);
+      const want = [...p.map(floatBits), SENTINEL, ...p.slice(0, 3).map((x) => floatBits(2 * x)), SENTINEL, SENTINEL];
+      assert(want.every((w, i) => words[e * 10 + i] === w), `${runtime}: record ${e}: ${[...words.subarray(e * 10, e * 10 + 10)].map(hex).join(' ')}`);
+      assert(uv[2 * e] === p[0] && uv[2 * e + 1] === p[1], `${runtime}: texCoord ${e}: ${uv[2 * e]}, ${uv[2 * e + 1]}`);
+    }
+    assert(program.plan.declared && program.plan.buffers[0].stride === 40 && records.layout.stride === 40, `${runtime}: the plan and the layout`);
+    for (const o of [pipeline, program, positions, records, uvs]) o.dispose();
+  }
+});
