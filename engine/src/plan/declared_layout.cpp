@@ -1,5 +1,7 @@
 #include "declared_layout.hpp"
 
+#include "text.hpp"
+
 #include "xfb/attribute_plan.hpp"
 #include "xfb/error.hpp"
 
@@ -28,7 +30,10 @@ struct Stride {
     std::string where;
 };
 
-[[noreturn]] void fail(ErrorCode code, const std::string& message) { throw Error(code, message); }
+// Messages are pieces appended out of line (plan/text.hpp): `a + b + ...` chains cost the wasm module kilobytes.
+[[noreturn]] void fail(ErrorCode code, std::initializer_list<std::string_view> message) {
+    throw Error(code, cat(message));
+}
 
 std::string lineOf(int line) { return "line " + std::to_string(line); }
 
@@ -44,10 +49,10 @@ std::string outputOfSemantic(const DeclaredEntry& e, const std::string& where) {
     std::string_view input = s ? standardInputName(*s) : std::string_view();
     if (input.empty() || (upper != "TEXCOORD" && e.semanticIndex != 0))
         fail(ErrorCode::UnknownVarying,
-             where + ": semantic '" + e.semantic + "' index " + std::to_string(e.semanticIndex) +
-                 " names no output; the standard semantics are SV_Position (gl_Position), POSITION, NORMAL, TANGENT, "
-                 "BLENDWEIGHT, BLENDINDICES, COLOR and TEXCOORD 0..7, captured from out_position, out_normal, ... "
-                 "out_texCoord0..7; or name the varying");
+             {where, ": semantic '", e.semantic, "' index ", std::to_string(e.semanticIndex),
+              " names no output; the standard semantics are SV_Position (gl_Position), POSITION, NORMAL, TANGENT, "
+              "BLENDWEIGHT, BLENDINDICES, COLOR and TEXCOORD 0..7, captured from out_position, out_normal, ... "
+              "out_texCoord0..7; or name the varying"});
     return "out_" + std::string(input.substr(std::string_view("vertex_").size()));
 }
 
@@ -58,17 +63,16 @@ std::vector<Placement> fromQualifiers(const ShaderInterface& shader, std::map<in
     for (const auto& s : shader.xfbStrides) {
         auto [it, fresh] = strides.emplace(s.buffer, Stride{s.stride, "xfb_stride on " + lineOf(s.line)});
         if (!fresh && it->second.bytes != s.stride)
-            fail(ErrorCode::LayoutStride, "xfb_stride on " + lineOf(s.line) + " gives buffer " +
-                                              std::to_string(s.buffer) + " a stride of " + std::to_string(s.stride) +
-                                              " bytes, but " + it->second.where + " gave it " +
-                                              std::to_string(it->second.bytes) +
-                                              "; a buffer has one stride (GLSL 4.40 section 4.4.2.1): make them equal");
+            fail(ErrorCode::LayoutStride, {"xfb_stride on ", lineOf(s.line), " gives buffer ", std::to_string(s.buffer),
+                                           " a stride of ", std::to_string(s.stride), " bytes, but ", it->second.where,
+                                           " gave it ", std::to_string(it->second.bytes),
+                                           "; a buffer has one stride (GLSL 4.40 section 4.4.2.1): make them equal"});
     }
     if (out.empty())
         fail(ErrorCode::LayoutConflict,
-             "the shader declares xfb_stride (" + strides.begin()->second.where +
-                 ") but no output has xfb_offset, so it captures nothing (GLSL 4.40); give the outputs to capture "
-                 "layout(xfb_offset = N), or drop the xfb_stride");
+             {"the shader declares xfb_stride (", strides.begin()->second.where,
+              ") but no output has xfb_offset, so it captures nothing (GLSL 4.40); give the outputs to capture "
+              "layout(xfb_offset = N), or drop the xfb_stride"});
     return out;
 }
 
@@ -78,13 +82,13 @@ std::vector<Placement> fromDeclaration(const std::vector<DeclaredEntry>& declara
         const DeclaredEntry& e = declaration[i];
         const std::string where = "declaration entry " + std::to_string(i);
         if (!e.varying.empty() && !e.semantic.empty())
-            fail(ErrorCode::LayoutConflict, where + " names both varying '" + e.varying + "' and semantic '" +
-                                                e.semantic + "'; give one of them (neither: a gap)");
+            fail(ErrorCode::LayoutConflict, {where, " names both varying '", e.varying, "' and semantic '", e.semantic,
+                                             "'; give one of them (neither: a gap)"});
         std::string varying = e.semantic.empty() ? e.varying : outputOfSemantic(e, where);
         if (varying.empty() && e.firstComponent != 0)
             fail(ErrorCode::LayoutComponents,
-                 where + " is a gap of " + std::to_string(e.components) + " words with a first component of " +
-                     std::to_string(e.firstComponent) + "; a gap has no varying to start in: set it to 0");
+                 {where, " is a gap of ", std::to_string(e.components), " words with a first component of ",
+                  std::to_string(e.firstComponent), "; a gap has no varying to start in: set it to 0"});
         out.push_back({varying, e.firstComponent, e.components, e.buffer, std::nullopt, where});
     }
     return out;
@@ -102,9 +106,9 @@ std::vector<Placement> fromList(const std::vector<std::string>& names) {
         } else if (isSkip(n)) {
             const std::string_view count = std::string_view(n).substr(17);
             if (count.size() != 1 || count[0] < '1' || count[0] > '4')
-                fail(ErrorCode::LayoutComponents, where + " '" + n +
-                                                      "' is not a skip of GL: write gl_SkipComponents1, 2, 3 or 4 "
-                                                      "(several in a row for a longer gap)");
+                fail(ErrorCode::LayoutComponents, {where, " '", n,
+                                                   "' is not a skip of GL: write gl_SkipComponents1, 2, 3 or 4 "
+                                                   "(several in a row for a longer gap)"});
             out.push_back({"", 0, count[0] - '0', buffer, std::nullopt, where});
         } else {
             out.push_back({n, 0, 0, buffer, std::nullopt, where});
@@ -137,26 +141,26 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
     std::map<std::string, std::vector<Taken>> taken;
     for (const Placement& p : placements) {
         if (p.buffer < 0 || p.buffer >= limits.maxSeparateAttribs)
-            fail(ErrorCode::LayoutBuffer, p.where + (p.varying.empty() ? "" : " ('" + p.varying + "')") +
-                                              " is in buffer " + std::to_string(p.buffer) +
-                                              ", but this context has transform-feedback buffers 0.." +
-                                              std::to_string(limits.maxSeparateAttribs - 1) +
-                                              " (MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS); put it in a lower buffer");
+            fail(ErrorCode::LayoutBuffer,
+                 {p.where, (p.varying.empty() ? "" : " ('" + p.varying + "')"), " is in buffer ",
+                  std::to_string(p.buffer), ", but this context has transform-feedback buffers 0..",
+                  std::to_string(limits.maxSeparateAttribs - 1),
+                  " (MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS); put it in a lower buffer"});
         Placed q{SIZE_MAX, p.first, p.count, 0, p.buffer, &p};
         if (p.varying.empty()) {
             if (p.count <= 0 && p.where != "end")
-                fail(ErrorCode::LayoutComponents, p.where + " is a gap of " + std::to_string(p.count) +
-                                                      " words; a gap skips at least one 32-bit word");
+                fail(ErrorCode::LayoutComponents, {p.where, " is a gap of ", std::to_string(p.count),
+                                                   " words; a gap skips at least one 32-bit word"});
         } else {
             const CapturedVarying v = lookUpVarying(shader, outputs, p.varying);
             const int n = v.components();
             if (p.first < 0 || p.first >= n || p.count < 0 || p.first + p.count > n)
                 fail(ErrorCode::LayoutComponents,
-                     p.where + " captures components " + std::to_string(p.first) + ".." +
-                         std::to_string(p.first + (p.count ? p.count : n - p.first) - 1) + " of '" + v.name + "' (" +
-                         v.type.name + (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : "") + "), which has " +
-                         std::to_string(n) + " (0.." + std::to_string(n - 1) +
-                         "); start within it and count at most to its end (0 counts to the end)");
+                     {p.where, " captures components ", std::to_string(p.first), "..",
+                      std::to_string(p.first + (p.count ? p.count : n - p.first) - 1), " of '", v.name, "' (",
+                      v.type.name, (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : ""), "), which has ",
+                      std::to_string(n), " (0..", std::to_string(n - 1),
+                      "); start within it and count at most to its end (0 counts to the end)"});
             if (q.count == 0) q.count = n - p.first;
             // Overlapping components of one output are captured twice: GL refuses such a link.
             const auto open = v.name.find('[');
@@ -164,9 +168,9 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
             const int at = open == std::string::npos ? 0 : std::stoi(v.name.substr(open + 1)) * v.type.components();
             for (const Taken& t : taken[base])
                 if (at + q.first < t.to && t.from < at + q.first + q.count)
-                    fail(ErrorCode::DuplicateVarying, p.where + " captures components of '" + base + "' that " +
-                                                          t.where + " ('" + t.varying +
-                                                          "') captures already; capture each component once");
+                    fail(ErrorCode::DuplicateVarying,
+                         {p.where, " captures components of '", base, "' that ", t.where, " ('", t.varying,
+                          "') captures already; capture each component once"});
             taken[base].push_back({at + q.first, at + q.first + q.count, v.name, p.where});
             auto known = std::find_if(plan.varyings.begin(), plan.varyings.end(),
                                       [&](const CapturedVarying& x) { return x.name == v.name; });
@@ -177,10 +181,10 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
         q.offset = p.offset.value_or(next);
         if (q.offset % 4)
             fail(ErrorCode::LayoutOffset,
-                 p.where + " places '" + p.varying + "' at xfb_offset " + std::to_string(q.offset) +
-                     ", not a multiple of 4: 32-bit components start on 4-byte "
-                     "boundaries (GLSL 4.40 section 4.4.2.1); use " +
-                     std::to_string(q.offset / 4 * 4) + " or " + std::to_string(q.offset / 4 * 4 + 4));
+                 {p.where, " places '", p.varying, "' at xfb_offset ", std::to_string(q.offset),
+                  ", not a multiple of 4: 32-bit components start on 4-byte "
+                  "boundaries (GLSL 4.40 section 4.4.2.1); use ",
+                  std::to_string(q.offset / 4 * 4), " or ", std::to_string(q.offset / 4 * 4 + 4)});
         next = std::max(next, q.offset + 4 * q.count);
         placed.push_back(q);
     }
@@ -197,19 +201,19 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
         bool any = std::any_of(fields.begin(), fields.end(), [](auto* q) { return q->varying != SIZE_MAX; });
         if (!any)
             fail(ErrorCode::LayoutBuffer,
-                 "buffer " + std::to_string(b) + " of the declared layout captures nothing (of buffers 0.." +
-                     std::to_string(buffers - 1) +
-                     "): buffers are numbered from 0 without holes, each the binding of one output entry in "
-                     "order; move the entries of later buffers down, or drop the extra gl_NextBuffer");
+                 {"buffer ", std::to_string(b), " of the declared layout captures nothing (of buffers 0..",
+                  std::to_string(buffers - 1),
+                  "): buffers are numbered from 0 without holes, each the binding of one output entry in "
+                  "order; move the entries of later buffers down, or drop the extra gl_NextBuffer"});
         for (std::size_t k = 1; k < fields.size(); ++k) {
             const Placed &a = *fields[k - 1], &c = *fields[k];
             if (c.offset < a.offset + 4 * a.count)
                 fail(ErrorCode::LayoutOverlap,
-                     c.from->where + " places " + name(c) + " at offset " + std::to_string(c.offset) + " of buffer " +
-                         std::to_string(b) + ", inside " + name(a) + " (" + a.from->where + ", bytes " +
-                         std::to_string(a.offset) + ".." + std::to_string(a.offset + 4 * a.count - 1) +
-                         "); entries of one buffer may not overlap: move it to offset " +
-                         std::to_string(a.offset + 4 * a.count));
+                     {c.from->where, " places ", name(c), " at offset ", std::to_string(c.offset), " of buffer ",
+                      std::to_string(b), ", inside ", name(a), " (", a.from->where, ", bytes ",
+                      std::to_string(a.offset), "..", std::to_string(a.offset + 4 * a.count - 1),
+                      "); entries of one buffer may not overlap: move it to offset ",
+                      std::to_string(a.offset + 4 * a.count)});
         }
         const Placed& last = **std::max_element(fields.begin(), fields.end(), [](auto* x, auto* y) {
             return x->offset + 4 * x->count < y->offset + 4 * y->count;
@@ -220,20 +224,20 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
             stride = s->second.bytes;
             if (stride % 4 || stride < extent)
                 fail(ErrorCode::LayoutStride,
-                     s->second.where + " gives buffer " + std::to_string(b) + " a stride of " + std::to_string(stride) +
-                         " bytes, " +
-                         (stride % 4 ? std::string("not a multiple of 4")
-                                     : "less than its extent of " + std::to_string(extent) + " bytes (" + name(last) +
-                                           " at offset " + std::to_string(last.offset) + " ends there)") +
-                         " (GLSL 4.40 section 4.4.2.1); use " + std::to_string(std::max(extent, (stride + 3) / 4 * 4)));
+                     {s->second.where, " gives buffer ", std::to_string(b), " a stride of ", std::to_string(stride),
+                      " bytes, ",
+                      (stride % 4 ? std::string("not a multiple of 4")
+                                  : "less than its extent of " + std::to_string(extent) + " bytes (" + name(last) +
+                                        " at offset " + std::to_string(last.offset) + " ends there)"),
+                      " (GLSL 4.40 section 4.4.2.1); use ", std::to_string(std::max(extent, (stride + 3) / 4 * 4))});
         }
         if (stride / 4 > limits.maxInterleavedComponents)
             fail(ErrorCode::InterleavedComponents,
-                 "buffer " + std::to_string(b) + " of the declared layout has a stride of " + std::to_string(stride) +
-                     " bytes (" + std::to_string(stride / 4) +
-                     " components, gaps included) but MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is " +
-                     std::to_string(limits.maxInterleavedComponents) +
-                     "; capture less into it, or spread the fields over more buffers");
+                 {"buffer ", std::to_string(b), " of the declared layout has a stride of ", std::to_string(stride),
+                  " bytes (", std::to_string(stride / 4),
+                  " components, gaps included) but MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is ",
+                  std::to_string(limits.maxInterleavedComponents),
+                  "; capture less into it, or spread the fields over more buffers"});
         OutputLayout layout{b, stride, {}};
         for (const Placed* q : fields) {
             if (q->varying == SIZE_MAX) continue;
@@ -244,9 +248,9 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
     }
     for (const auto& [b, s] : strides)
         if (b >= buffers && s.bytes != 0 && !s.where.starts_with("xfb_stride"))
-            fail(ErrorCode::LayoutBuffer, s.where + " gives buffer " + std::to_string(b) +
-                                              " a stride, but the layout has buffers 0.." +
-                                              std::to_string(buffers - 1) + "; drop it or capture into that buffer");
+            fail(ErrorCode::LayoutBuffer,
+                 {s.where, " gives buffer ", std::to_string(b), " a stride, but the layout has buffers 0..",
+                  std::to_string(buffers - 1), "; drop it or capture into that buffer"});
     return plan;
 }
 
@@ -266,32 +270,31 @@ CapturePlan planDeclaredLayout(const ShaderInterface& shader, const CaptureOptio
                                   [](const std::string& n) { return isLayoutWord(n); });
     if (shader.unplacedXfbLine)
         fail(ErrorCode::LayoutConflict,
-             "an xfb_* qualifier on " + lineOf(shader.unplacedXfbLine) +
-                 " is on an interface block, an input or a struct member, which xfb does not read; declare the "
-                 "captured values as plain outputs with layout(xfb_buffer = B, xfb_offset = O)");
+             {"an xfb_* qualifier on ", lineOf(shader.unplacedXfbLine),
+              " is on an interface block, an input or a struct member, which xfb does not read; declare the "
+              "captured values as plain outputs with layout(xfb_buffer = B, xfb_offset = O)"});
     std::vector<std::string> ways;
     if (qualifiers) ways.push_back("the shader's xfb_offset qualifiers");
     if (!options.declaration.empty()) ways.push_back("CaptureOptions::declaration");
     if (!options.varyings.empty()) ways.push_back("the varyings list");
     if (ways.size() > 1)
-        fail(ErrorCode::LayoutConflict, "the capture layout is given twice, by " + ways[0] + " and by " + ways[1] +
-                                            "; state it one way (qualifiers, a declaration, or a list with "
-                                            "gl_SkipComponents / gl_NextBuffer)");
+        fail(ErrorCode::LayoutConflict, {"the capture layout is given twice, by ", ways[0], " and by ", ways[1],
+                                         "; state it one way (qualifiers, a declaration, or a list with "
+                                         "gl_SkipComponents / gl_NextBuffer)"});
     if (qualifiers && !options.strides.empty())
         fail(ErrorCode::LayoutConflict,
-             "CaptureOptions::strides are given, but the shader declares its layout with xfb_* qualifiers; "
-             "declare the strides there with layout(xfb_buffer = B, xfb_stride = S) out;");
+             {"CaptureOptions::strides are given, but the shader declares its layout with xfb_* qualifiers; "
+              "declare the strides there with layout(xfb_buffer = B, xfb_stride = S) out;"});
     if (options.mode == CaptureMode::Separate)
-        fail(
-            ErrorCode::LayoutConflict,
-            "a declared layout (" + (ways.empty() ? std::string("CaptureOptions::strides") : ways[0]) +
-                ") places every field itself, which GL does in interleaved mode only (gl_NextBuffer and "
-                "gl_SkipComponents are interleaved-mode words); use CaptureMode::Interleaved with one buffer per field "
-                "for what separate mode gives");
+        fail(ErrorCode::LayoutConflict,
+             {"a declared layout (", ways.empty() ? std::string_view("CaptureOptions::strides") : ways[0],
+              ") places every field itself, which GL does in interleaved mode only (gl_NextBuffer and "
+              "gl_SkipComponents are interleaved-mode words); use CaptureMode::Interleaved with one buffer per "
+              "field for what separate mode gives"});
     if (!qualifiers && options.declaration.empty() && !list)
         fail(ErrorCode::LayoutConflict,
-             "CaptureOptions::strides are given without a declared layout; declare the entries "
-             "(CaptureOptions::declaration, or gl_SkipComponents / gl_NextBuffer in the list), or drop the strides");
+             {"CaptureOptions::strides are given without a declared layout; declare the entries "
+              "(CaptureOptions::declaration, or gl_SkipComponents / gl_NextBuffer in the list), or drop the strides"});
     std::map<int, Stride> strides;
     for (std::size_t b = 0; b < options.strides.size(); ++b)
         strides[int(b)] = {options.strides[b], "strides[" + std::to_string(b) + "]"};

@@ -5,6 +5,7 @@
 
 #include "component_index.hpp"
 #include "fusion_source.hpp"
+#include "text.hpp"
 #include "preprocessor.hpp"
 #include "xfb/error.hpp"
 #include "xfb/attribute_plan.hpp"
@@ -25,16 +26,7 @@ using plan::Token;
 using plan::TokenKind;
 using S = std::string;
 
-// Strings are built by appending pieces: one out-of-line call instead of a chain of temporaries
-// (each with its own cleanup under Emscripten's exceptions), which keeps the wasm small.
-void cat(S& out, std::initializer_list<std::string_view> parts) {
-    for (auto p : parts) out += p;
-}
-S cat(std::initializer_list<std::string_view> parts) {
-    S s;
-    cat(s, parts);
-    return s;
-}
+using plan::cat; // strings built by appending pieces (plan/text.hpp)
 [[noreturn]] void refuse(int line, std::initializer_list<std::string_view> what) {
     throw Error(ErrorCode::ComputeTranslation, cat({"WGSL: line ", std::to_string(line), ": "}) + cat(what));
 }
