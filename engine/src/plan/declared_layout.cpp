@@ -56,21 +56,36 @@ std::string outputOfSemantic(const DeclaredEntry& e, const std::string& where) {
     return "out_" + std::string(input.substr(std::string_view("vertex_").size()));
 }
 
-std::vector<Placement> fromQualifiers(const ShaderInterface& shader, std::map<int, Stride>& strides) {
+// Strides by buffer: a declared stride's bytes (0: the extent) and where it was declared.
+using Strides = std::vector<Stride>;
+
+// A stride's buffer within the binding points (a qualifier may name any buffer).
+void checkStrideBuffer(int buffer, const std::string& where, const Limits& limits) {
+    if (buffer >= limits.maxSeparateAttribs)
+        fail(ErrorCode::LayoutBuffer,
+             {where, " gives buffer ", std::to_string(buffer),
+              " a stride, but this context has transform-feedback buffers 0..",
+              std::to_string(limits.maxSeparateAttribs - 1), " (MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS)"});
+}
+
+std::vector<Placement> fromQualifiers(const ShaderInterface& shader, Strides& strides, const Limits& limits) {
     std::vector<Placement> out;
     for (const Declaration& d : shader.outputs)
         if (d.xfbOffset) out.push_back({d.name, 0, 0, d.xfbBuffer, d.xfbOffset, lineOf(d.line)});
     for (const auto& s : shader.xfbStrides) {
-        auto [it, fresh] = strides.emplace(s.buffer, Stride{s.stride, "xfb_stride on " + lineOf(s.line)});
-        if (!fresh && it->second.bytes != s.stride)
-            fail(ErrorCode::LayoutStride, {"xfb_stride on ", lineOf(s.line), " gives buffer ", std::to_string(s.buffer),
-                                           " a stride of ", std::to_string(s.stride), " bytes, but ", it->second.where,
-                                           " gave it ", std::to_string(it->second.bytes),
-                                           "; a buffer has one stride (GLSL 4.40 section 4.4.2.1): make them equal"});
+        const std::string where = "xfb_stride on " + lineOf(s.line);
+        checkStrideBuffer(s.buffer, where, limits);
+        Stride& known = strides[std::size_t(s.buffer)];
+        if (!known.where.empty() && known.bytes != s.stride)
+            fail(ErrorCode::LayoutStride,
+                 {where, " gives buffer ", std::to_string(s.buffer), " a stride of ", std::to_string(s.stride),
+                  " bytes, but ", known.where, " gave it ", std::to_string(known.bytes),
+                  "; a buffer has one stride (GLSL 4.40 section 4.4.2.1): make them equal"});
+        known = {s.stride, where};
     }
     if (out.empty())
         fail(ErrorCode::LayoutConflict,
-             {"the shader declares xfb_stride (", strides.begin()->second.where,
+             {"the shader declares xfb_stride (", "xfb_stride on " + lineOf(shader.xfbStrides[0].line),
               ") but no output has xfb_offset, so it captures nothing (GLSL 4.40); give the outputs to capture "
               "layout(xfb_offset = N), or drop the xfb_stride"});
     return out;
@@ -126,19 +141,23 @@ struct Placed {
     const Placement* from = nullptr;
 };
 
-CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& placements,
-                   std::map<int, Stride> strides, const Limits& limits) {
+CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& placements, const Strides& strides,
+                   const Limits& limits) {
     const OutputIndex outputs = indexOutputs(shader);
     CapturePlan plan;
     plan.declared = true;
     std::vector<Placed> placed;
-    std::map<int, int> cursor; // buffer -> the byte after its last entry so far
+    // Flat lists, not maps, here and below: each map type cost the wasm module a tree's code.
+    std::vector<int> cursor(
+        std::size_t(std::max(limits.maxSeparateAttribs, 0))); // the byte after each buffer's last entry
+    int buffers = 0;                                          // 1 + the highest buffer with an entry
     // Components taken of each output (an element `a[1]` is components of `a`), to refuse overlaps.
     struct Taken {
+        std::string base;
         int from, to;
         std::string varying, where;
     };
-    std::map<std::string, std::vector<Taken>> taken;
+    std::vector<Taken> taken;
     for (const Placement& p : placements) {
         if (p.buffer < 0 || p.buffer >= limits.maxSeparateAttribs)
             fail(ErrorCode::LayoutBuffer,
@@ -166,18 +185,19 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
             const auto open = v.name.find('[');
             const std::string base = open == std::string::npos ? v.name : v.name.substr(0, open);
             const int at = open == std::string::npos ? 0 : std::stoi(v.name.substr(open + 1)) * v.type.components();
-            for (const Taken& t : taken[base])
-                if (at + q.first < t.to && t.from < at + q.first + q.count)
+            for (const Taken& t : taken)
+                if (t.base == base && at + q.first < t.to && t.from < at + q.first + q.count)
                     fail(ErrorCode::DuplicateVarying,
                          {p.where, " captures components of '", base, "' that ", t.where, " ('", t.varying,
                           "') captures already; capture each component once"});
-            taken[base].push_back({at + q.first, at + q.first + q.count, v.name, p.where});
+            taken.push_back({base, at + q.first, at + q.first + q.count, v.name, p.where});
             auto known = std::find_if(plan.varyings.begin(), plan.varyings.end(),
                                       [&](const CapturedVarying& x) { return x.name == v.name; });
             q.varying = std::size_t(known - plan.varyings.begin());
             if (known == plan.varyings.end()) plan.varyings.push_back(v);
         }
-        int& next = cursor[p.buffer];
+        int& next = cursor[std::size_t(p.buffer)];
+        buffers = std::max(buffers, p.buffer + 1);
         q.offset = p.offset.value_or(next);
         if (q.offset % 4)
             fail(ErrorCode::LayoutOffset,
@@ -189,7 +209,6 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
         placed.push_back(q);
     }
     // Buffers in order, each with its fields by offset; they number 0..n-1.
-    const int buffers = cursor.empty() ? 0 : cursor.rbegin()->first + 1;
     auto name = [&](const Placed& q) {
         return q.varying == SIZE_MAX ? std::string("a gap") : "'" + plan.varyings[q.varying].name + "'";
     };
@@ -197,7 +216,9 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
         std::vector<const Placed*> fields;
         for (const Placed& q : placed)
             if (q.buffer == b && q.count > 0) fields.push_back(&q);
-        std::stable_sort(fields.begin(), fields.end(), [](auto* x, auto* y) { return x->offset < y->offset; });
+        // By offset, in entry order where offsets tie (the pointers follow it).
+        std::sort(fields.begin(), fields.end(),
+                  [](auto* x, auto* y) { return x->offset != y->offset ? x->offset < y->offset : x < y; });
         bool any = std::any_of(fields.begin(), fields.end(), [](auto* q) { return q->varying != SIZE_MAX; });
         if (!any)
             fail(ErrorCode::LayoutBuffer,
@@ -220,12 +241,11 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
         });
         const int extent = last.offset + 4 * last.count;
         int stride = extent;
-        if (auto s = strides.find(b); s != strides.end() && s->second.bytes != 0) {
-            stride = s->second.bytes;
+        if (const Stride& s = strides[std::size_t(b)]; s.bytes != 0) {
+            stride = s.bytes;
             if (stride % 4 || stride < extent)
                 fail(ErrorCode::LayoutStride,
-                     {s->second.where, " gives buffer ", std::to_string(b), " a stride of ", std::to_string(stride),
-                      " bytes, ",
+                     {s.where, " gives buffer ", std::to_string(b), " a stride of ", std::to_string(stride), " bytes, ",
                       (stride % 4 ? std::string("not a multiple of 4")
                                   : "less than its extent of " + std::to_string(extent) + " bytes (" + name(last) +
                                         " at offset " + std::to_string(last.offset) + " ends there)"),
@@ -246,10 +266,10 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
         }
         plan.buffers.push_back(std::move(layout));
     }
-    for (const auto& [b, s] : strides)
-        if (b >= buffers && s.bytes != 0 && !s.where.starts_with("xfb_stride"))
+    for (std::size_t b = std::size_t(buffers); b < strides.size(); ++b)
+        if (strides[b].bytes != 0 && !strides[b].where.starts_with("xfb_stride"))
             fail(ErrorCode::LayoutBuffer,
-                 {s.where, " gives buffer ", std::to_string(b), " a stride, but the layout has buffers 0..",
+                 {strides[b].where, " gives buffer ", std::to_string(b), " a stride, but the layout has buffers 0..",
                   std::to_string(buffers - 1), "; drop it or capture into that buffer"});
     return plan;
 }
@@ -295,13 +315,13 @@ CapturePlan planDeclaredLayout(const ShaderInterface& shader, const CaptureOptio
         fail(ErrorCode::LayoutConflict,
              {"CaptureOptions::strides are given without a declared layout; declare the entries "
               "(CaptureOptions::declaration, or gl_SkipComponents / gl_NextBuffer in the list), or drop the strides"});
-    std::map<int, Stride> strides;
+    Strides strides(std::max(options.strides.size(), std::size_t(std::max(limits.maxSeparateAttribs, 0))));
     for (std::size_t b = 0; b < options.strides.size(); ++b)
-        strides[int(b)] = {options.strides[b], "strides[" + std::to_string(b) + "]"};
-    std::vector<Placement> placements = qualifiers                     ? fromQualifiers(shader, strides)
+        strides[b] = {options.strides[b], "strides[" + std::to_string(b) + "]"};
+    std::vector<Placement> placements = qualifiers                     ? fromQualifiers(shader, strides, limits)
                                         : !options.declaration.empty() ? fromDeclaration(options.declaration)
                                                                        : fromList(options.varyings);
-    return layOut(shader, placements, std::move(strides), limits);
+    return layOut(shader, placements, strides, limits);
 }
 
 } // namespace xfb::plan
