@@ -2,6 +2,7 @@
 #include "gl/access.hpp"
 
 #include "capture/record_gather.hpp"
+#include "gl/layout_packer.hpp"
 #include "gl/draw_mode.hpp"
 #include "gl/entries.hpp"
 #include "gl/feedback_pass.hpp"
@@ -38,6 +39,8 @@ struct CaptureState final : Recoverable {
     gl::BufferName elements;            // Driver: indices of indexed draws (element binding of vertexArray)
     std::uint64_t elementCapacity = 0;
     std::unique_ptr<RecordGather> gather; // Engine
+    // A staged declared layout (ES 3.0 / WebGL2): the gather writes staging records, packed into the outputs.
+    std::unique_ptr<LayoutPacker> packer;
     CaptureCount last;
     bool captured = false; // capture() ran last: drawCaptured() may use the object's count
     SessionPlan session;
@@ -54,6 +57,7 @@ struct CaptureState final : Recoverable {
     }
     void restore() override {
         gather.reset(); // forgotten already: deletes nothing
+        packer.reset();
         build();
     }
 
@@ -75,7 +79,7 @@ struct CaptureState final : Recoverable {
         gl::setAttributePointers(plan.attributes, [&](int e) -> GLuint { return inputs[std::size_t(e)]->name; });
         XFB_GL(glBindVertexArray(0));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather ? gather->outputFeedback : feedback));
-        auto names = outputNames();
+        auto names = packer ? std::vector<GLuint>{packer->staging.get()} : outputNames();
         for (std::size_t b = 0; b < names.size(); ++b)
             XFB_GL(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]));
         XFB_GL(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
@@ -117,6 +121,14 @@ struct CaptureState final : Recoverable {
             XFB_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, elements)); // recorded in the vertex array
             XFB_GL(glBindVertexArray(0));
             feedback = gl::TransformFeedbackName::create();
+        } else if (program->staged) {
+            // The records every output holds, which the staging records mirror one for one.
+            std::int64_t records = INT64_MAX;
+            for (std::size_t b = 0; b < outputBytes.size(); ++b)
+                records =
+                    std::min<std::int64_t>(records, outputBytes[b] / std::uint64_t(program->capture.buffers[b].stride));
+            packer = std::make_unique<LayoutPacker>(program->capture, records, device);
+            gather = std::make_unique<RecordGather>(plan::stagingPlan(program->capture), plan.count, device);
         } else {
             gather = std::make_unique<RecordGather>(program->capture, plan.count, device);
         }
@@ -197,7 +209,7 @@ struct CaptureState final : Recoverable {
     }
     void restoreOutputBindings(GLuint object) {
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, object);
-        auto names = outputNames();
+        auto names = packer ? std::vector<GLuint>{packer->staging.get()} : outputNames();
         for (std::size_t b = 0; b < names.size(); ++b)
             glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, GLuint(b), names[b]);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
@@ -284,9 +296,15 @@ struct CaptureState final : Recoverable {
             const PartRange& range = session.parts[i];
             if (range.records == 0) continue;
             glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, gather->outputFeedback);
-            bindOutputRanges(range.firstByte);
+            if (packer) // the staging records at the part's record positions, packed after
+                glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, packer->staging,
+                                  GLintptr(range.firstRecord * packer->stagingStride),
+                                  GLsizeiptr((packer->count - range.firstRecord) * packer->stagingStride));
+            else
+                bindOutputRanges(range.firstByte);
             glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
             enginePass(parts[i].draw, vertices[i], *programs[i], range.records);
+            if (packer) packer->pack(outputNames(), range.firstRecord, range.records);
         }
         restoreOutputBindings(gather->outputFeedback);
     }
@@ -357,13 +375,6 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     s->device->requireContext("creating a PrimitiveCapture");
     // Primitive capture is transform feedback: a layout it cannot write here has no other way.
     if (!s->program->feedbackRefusal.empty()) throw Error(ErrorCode::Unsupported, s->program->feedbackRefusal);
-    if (s->program->staged)
-        throw Error(ErrorCode::Unsupported,
-                    "program '" + s->program->desc.label +
-                        "' declares a layout with gaps, padding or several buffers, which OpenGL ES 3.0 and WebGL2 "
-                        "write through a staging capture and a packing pass: a Pipeline does, primitive capture does "
-                        "not (it expands primitives through its own passes). Capture a layout without gaps here, or "
-                        "on desktop GL");
     const Capabilities& caps = s->device->caps;
     s->expansion =
         options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;
@@ -398,7 +409,8 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
     // The pixel store and sampler bindings are set for the gather's upload and texelFetch; errors
     // pending before this call are the application's (Device::takeForeignErrors).
     const detail::RecordGather* g = s.gather.get();
-    gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0,
+    const unsigned packing = s.packer ? gl::CachedCopyBuffers : 0u; // the packing passes copy the outputs
+    gl::StateGuard guard(*s.device, kCaptureState | packing | gl::TakeForeignErrors, g ? g->firstUnit : 0,
                          g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
@@ -411,6 +423,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
         s.driverPass(draw);
     else
         s.enginePass(draw, vertices);
+    if (s.packer) s.packer->pack(s.outputNames(), 0, count.records);
     // Checked here, not at a later read: a failed pass or upload is this call's error.
     gl::check("PrimitiveCapture::capture");
     s.captured = true;
@@ -434,7 +447,8 @@ const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart>
     SessionPlan plan = planCaptureSession(draws, s.program->capture, firstRecord);
     checkSessionCapacity(plan, s.outputBytes);
     const detail::RecordGather* g = s.gather.get();
-    gl::StateGuard guard(*s.device, kCaptureState | gl::TakeForeignErrors, g ? g->firstUnit : 0,
+    const unsigned packing = s.packer ? gl::CachedCopyBuffers : 0u; // the packing passes copy the outputs
+    gl::StateGuard guard(*s.device, kCaptureState | packing | gl::TakeForeignErrors, g ? g->firstUnit : 0,
                          g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::captureSession (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::captureSession (an output)");

@@ -49,6 +49,7 @@ LayoutPacker::LayoutPacker(const CapturePlan& capture, std::int64_t elements,
     : count(elements) {
     enroll(devicePtr);
     const plan::StagedLayout layout = plan::stagedLayout(capture);
+    stagingStride = layout.stagingStride;
     const GLsizeiptr stagingBytes = GLsizeiptr(std::max<std::int64_t>(1, count * layout.stagingStride));
     staging = gl::BufferName::create();
     glBindBuffer(GL_ARRAY_BUFFER, staging);
@@ -72,7 +73,7 @@ LayoutPacker::LayoutPacker(const CapturePlan& capture, std::int64_t elements,
                             std::to_string(maxAttribs) +
                             ". Merge gaps, or run it on desktop GL or the compute backend");
         Pass pass;
-        pass.bytes = count * stride;
+        pass.stride = stride;
         std::vector<std::string> outputs;
         for (std::size_t i = 0; i < chunks.size(); ++i) outputs.push_back("xfb_w" + std::to_string(i));
         pass.program = gl::linkProgram(
@@ -88,7 +89,8 @@ LayoutPacker::LayoutPacker(const CapturePlan& capture, std::int64_t elements,
         if (gaps) {
             pass.keep = gl::BufferName::create();
             glBindBuffer(GL_ARRAY_BUFFER, pass.keep);
-            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::int64_t>(1, pass.bytes)), nullptr, GL_DYNAMIC_COPY);
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<std::int64_t>(1, count * stride)), nullptr,
+                         GL_DYNAMIC_COPY);
         }
         pass.vertexArray = gl::VertexArrayName::create();
         glBindVertexArray(pass.vertexArray);
@@ -106,14 +108,15 @@ LayoutPacker::LayoutPacker(const CapturePlan& capture, std::int64_t elements,
     gl::check("building the packing passes of a declared layout");
 }
 
-void LayoutPacker::pack(const std::vector<GLuint>& outputs) {
+void LayoutPacker::pack(const std::vector<GLuint>& outputs, std::int64_t first, std::int64_t records) {
     for (std::size_t b = 0; b < passes.size(); ++b) {
         const Pass& pass = passes[b];
+        const GLintptr at = GLintptr(first * pass.stride);
+        const GLsizeiptr bytes = GLsizeiptr(records * pass.stride);
         if (pass.keep) {
             XFB_GL_COUNTED(glBindBuffer(GL_COPY_READ_BUFFER, outputs[b]));
             XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, pass.keep));
-            XFB_GL_COUNTED(
-                glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(pass.bytes)));
+            XFB_GL_COUNTED(glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, at, at, bytes));
             // Unbound: WebGL2 refuses a transform-feedback buffer that is bound anywhere else.
             XFB_GL_COUNTED(glBindBuffer(GL_COPY_READ_BUFFER, 0));
             XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
@@ -121,8 +124,10 @@ void LayoutPacker::pack(const std::vector<GLuint>& outputs) {
         XFB_GL_COUNTED(glUseProgram(pass.program));
         XFB_GL_COUNTED(glBindVertexArray(pass.vertexArray));
         XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, outputFeedback));
-        XFB_GL_COUNTED(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, outputs[b]));
-        gl::feedbackPass(GL_POINTS, 0, [&] { XFB_GL_COUNTED(glDrawArrays(GL_POINTS, 0, GLsizei(count))); });
+        // Records first.. of the output: the draw's vertex first reads staging record first.
+        XFB_GL_COUNTED(glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, outputs[b], at, bytes));
+        gl::feedbackPass(GL_POINTS, 0,
+                         [&] { XFB_GL_COUNTED(glDrawArrays(GL_POINTS, GLint(first), GLsizei(records))); });
         // The output leaves the object: bound there, WebGL2 would refuse it on any other target.
         XFB_GL_COUNTED(glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0));
         XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));

@@ -27,21 +27,24 @@ struct LayoutPacker final : Recoverable {
         gl::ProgramName program;
         gl::VertexArrayName vertexArray; // field words from `staging`, gap words from `keep`
         gl::BufferName keep;             // the output's bytes before the pass; none without gaps
-        std::int64_t bytes = 0;          // count x the buffer's stride
+        int stride = 0;                  // the buffer's stride
     };
     std::vector<Pass> passes; // per buffer of the plan
     gl::TransformFeedbackName outputFeedback;
-    std::int64_t count = 0;
+    std::int64_t count = 0; // records the staging and keep buffers hold
+    int stagingStride = 0;
 
-    /// Builds every GL object for `count` elements of `capture` (a staged layout).
+    /// Builds every GL object for `count` records of `capture` (a staged layout).
     /// @throws Error Unsupported (a buffer needs more attributes than MAX_VERTEX_ATTRIBS),
     ///         ShaderCompile / ProgramLink (never expected)
     LayoutPacker(const CapturePlan& capture, std::int64_t count, const std::shared_ptr<DeviceState>& device);
 
-    /// After the user's pass wrote the staging buffer through stagingFeedback: writes each
-    /// output's records (`outputs[b]`: the GL buffer of the plan's buffer b), gap words kept.
-    /// Leaves no buffer, vertex array or transform feedback object bound but the program.
-    void pack(const std::vector<GLuint>& outputs);
+    /// After the user's pass (or a primitive capture's gather) wrote staging records
+    /// `first`..`first + records - 1`: writes those records of each output (`outputs[b]`: the GL
+    /// buffer of the plan's buffer b, at the same record positions), gap words kept. Leaves no
+    /// buffer, vertex array or transform feedback object bound but the program, and the generic
+    /// transform-feedback and copy bindings at 0 (the caller's StateGuard restores them).
+    void pack(const std::vector<GLuint>& outputs, std::int64_t first, std::int64_t records);
     void forget() override;
 };
 

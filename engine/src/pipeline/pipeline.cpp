@@ -98,7 +98,9 @@ static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass*
 #else
     constexpr bool checkErrors = false;
 #endif
-    gl::StateGuard guard(*s.device, gl::kStepState | (checkErrors ? gl::TakeForeignErrors : 0u));
+    // A staged layout's packing passes copy (glCopyBufferSubData) and bind the generic feedback binding too.
+    const unsigned packing = s.packer ? gl::CachedCopyBuffers | gl::CachedFeedbackBuffer : 0u;
+    gl::StateGuard guard(*s.device, gl::kStepState | packing | (checkErrors ? gl::TakeForeignErrors : 0u));
     if (GLenum err = s.pass(query, checkErrors, fused); err != GL_NO_ERROR)
         throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the " +
                                             std::string(backendName(s.choice.backend)) + " pass raised " +

@@ -184,7 +184,7 @@ struct PipelineState final : Recoverable {
             std::vector<GLuint> written(plan.outputs.size());
             for (const auto& o : plan.outputs)
                 written[std::size_t(o.binding)] = outputs[std::size_t(o.entry)]->name; // the current side's
-            packer->pack(written);
+            packer->pack(written, 0, plan.count);
         }
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }

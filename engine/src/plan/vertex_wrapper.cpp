@@ -243,6 +243,17 @@ StagedLayout stagedLayout(const CapturePlan& capture) {
     return staged;
 }
 
+CapturePlan stagingPlan(const CapturePlan& capture) {
+    CapturePlan staging{CaptureMode::Interleaved, capture.varyings, {{0, 0, {}}}, false};
+    for (const auto& layout : capture.buffers)
+        for (const auto& f : layout.fields) {
+            staging.buffers[0].fields.push_back(
+                {f.varying, staging.buffers[0].stride, f.components, f.type, f.firstComponent});
+            staging.buffers[0].stride += 4 * f.components;
+        }
+    return staging;
+}
+
 DriverList driverList(const CapturePlan& capture, bool layoutWords, int maxInterleavedComponents) {
     if (capture.declared) return declaredList(capture, layoutWords, maxInterleavedComponents);
     DriverList list{{}, capture.mode == CaptureMode::Interleaved};

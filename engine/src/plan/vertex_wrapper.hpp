@@ -74,6 +74,9 @@ struct StagedLayout {
     std::vector<std::vector<Run>> buffers; ///< per buffer of the plan, in record order
 };
 StagedLayout stagedLayout(const CapturePlan& capture);
+/// The staging record as a capture plan of its own (one tight interleaved buffer of every field):
+/// what a primitive capture's record gather copies before the packing passes.
+CapturePlan stagingPlan(const CapturePlan& capture);
 
 /// The prefix of the outputs wrapVertexMain() declares to capture arrays and their elements.
 inline constexpr std::string_view kPackedPrefix = "xfb_packed_";

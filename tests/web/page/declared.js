@@ -18,11 +18,7 @@ const RUNTIMES = { webgl2, webgpu };
 
 /** Cases a runtime fails today: { case, runtime, code (what it refuses with; 'bytes' for wrong bytes),
  *  today (what it does), why }. A listed case failing otherwise, or passing, fails. Only shrinks. */
-export const KNOWN_FAILURES = [
-  { case: 'primitive capture (WebGL2): the padded 40-byte record of 6 triangle vertices', runtime: 'webgl2', code: 'XFB_UNSUPPORTED',
-    today: 'XFB_UNSUPPORTED: a staged layout (gaps on WebGL2) is refused by primitive capture',
-    why: "the engine stages layouts with gaps on ES 3.0 / WebGL2 (a packing pass per buffer) and primitive capture has passes of its own, not yet combined with it (docs/guide/declared-layouts.md, 'Not yet')" },
-];
+export const KNOWN_FAILURES = [];
 
 // The inputs every case reads: position (vec4) and normal (vec3) of element e.
 const input = (e) => ({ position: [e + 0.25, -e, 2 * e + 0.5, 1 - e], normal: [0.125 * e, 3, -e - 0.75] });
