@@ -102,6 +102,7 @@ int main() {
             ++failures;
         }
     }
-    std::printf("docs.example.declared_layout: %d of %d checks passed\n", checks - failures, checks);
+    std::printf("docs.example.declared_layout: %s (%d of %d checks)\nxfb-test-run: cases=2 asserts=%d\n",
+                failures ? "FAIL" : "PASS", checks - failures, checks, checks);
     return failures ? 1 : 0;
 }
