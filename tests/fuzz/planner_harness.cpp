@@ -156,7 +156,7 @@ void planEverything(std::string_view source, const ShaderInterface& shader, cons
 
         EmitPlan emitPlan;
         if (!emits.empty() &&
-            !attempt([&] { emitPlan = planEmits(shader, capture, emits, entries, pass.emitEntries); }))
+            !attempt([&] { emitPlan = planEmits(shader, capture, emits, entries, pass.emitEntries, pass.count); }))
             emits.clear();
         // The translation reads the source again: once per mode, with the portable limits only
         // (GLSL 4.30 for interleaved, ES 3.10 for separate), to keep the fuzzer fast.

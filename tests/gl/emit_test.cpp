@@ -338,3 +338,26 @@ void main() {
     for (std::size_t i = 0; i < records * 4; ++i) want[i] = ref.sparks[i] * 2.0f;
     requireEqual(doubled.readAs<float>(), want, "doubled sparks, the rest untouched");
 }
+
+TEST_CASE_FIXTURE(GlTest, "more work groups than GL_MAX_COMPUTE_WORK_GROUP_COUNT in x run as rows of groups") {
+    if (refusedWithoutCompute(dev)) return;
+    // One element a group: maxX + 1001 elements take two rows (llvmpipe and ES 3.1's minimum: 65535).
+    // The count pass, every level of the prefix sum and the write pass index their groups row by row.
+    const int maxX = dev.capabilities().maxComputeGroupCountX;
+    REQUIRE(maxX >= 65535);
+    if (maxX > (1 << 20)) {
+        MESSAGE("GL_MAX_COMPUTE_WORK_GROUP_COUNT x is ", maxX, ": a second row would need more elements than this "
+                "test runs; the grid is exercised where the driver's limit is near the minimum (llvmpipe)");
+        return;
+    }
+    Split split(dev, std::int64_t(maxX) + 1001);
+    auto ref = split.reference();
+    Buffer sparks(dev, vec4Format(0), 3 * split.n), colors(dev, vec2Format(), 3 * split.n);
+    Pipeline pipeline(dev, split.program, {{&split.state, &split.scratch}, {nullptr, &sparks}, {nullptr, &colors}},
+                      emitting(1));
+    pipeline.step();
+    requireEqual(split.state.readAs<float>(), ref.state, "state over two rows of groups");
+    requireEqual(prefix(sparks.readAs<float>(), ref.sparks.size()), ref.sparks, "sparks over two rows of groups");
+    requireEqual(prefix(colors.readAs<float>(), ref.colors.size()), ref.colors, "colors over two rows of groups");
+    CHECK(pipeline.emitted()[0].written == std::int64_t(ref.sparks.size() / 4));
+}

@@ -143,7 +143,7 @@ void main() { out_a = a; emit_count = 2; for (int k = 0; k < 3; ++k) { emit_spar
     auto pass = planPass(attrs, cap, entries, std::nullopt, OutputSizing::PerElement, 2);
     CHECK(pass.emitEntries == std::vector<int>{1, 2});
     std::vector<EmitDesc> emits{{"emit_spark", "emit_count"}, {"emit_heat", "emit_count"}};
-    EmitPlan plan = planEmits(iface, cap, emits, entries, pass.emitEntries);
+    EmitPlan plan = planEmits(iface, cap, emits, entries, pass.emitEntries, pass.count);
     REQUIRE(plan.budgets.size() == 1);
     CHECK(plan.budgets[0].maxRecords == 3);
     CHECK(plan.budgets[0].capacity == 25); // the smaller buffer of the budget
@@ -209,10 +209,15 @@ void main() { out_a = a; emit_count = 2; for (int k = 0; k < 3; ++k) { emit_spar
                    "subgroup"));
 
     // Declaration errors.
-    XFB_REQUIRE_ERROR(
-        planEmits(iface, cap, std::vector<EmitDesc>{{"emit_spark", "emit_count"}}, entries, pass.emitEntries),
-        ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(planEmits(iface, cap, std::vector<EmitDesc>{{"emit_spark", "emit_count"}}, entries,
+                                pass.emitEntries, pass.count),
+                      ErrorCode::InvalidArgument);
     XFB_REQUIRE_ERROR(planEmits(iface, cap, std::vector<EmitDesc>{{"out_a", "emit_count"}, {"emit_heat", "emit_count"}},
-                                entries, pass.emitEntries),
+                                entries, pass.emitEntries, pass.count),
                       ErrorCode::VaryingType);
+    // Records asked for must fit the GPU's 32-bit totals: 1431655766 elements x 3 records pass 2^32.
+    const std::string msg = XFB_REQUIRE_ERROR(planEmits(iface, cap, emits, entries, pass.emitEntries, 1431655766),
+                                              ErrorCode::BufferTooLarge);
+    CHECK(in(msg, "budget 'emit_count': 1431655766 elements x up to 3 records each may ask for 4294967298 records"));
+    CHECK_NOTHROW(planEmits(iface, cap, emits, entries, pass.emitEntries, 1431655765)); // 2^32 - 1 records
 }

@@ -274,7 +274,7 @@ void main() { out_a = a; emit_count = 2; emit_ids = 1u; for (int k = 0; k < 3; +
         {std::nullopt, BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::UInt32, 2}}), 8 * 7}}};
     auto pass = planPass(attrs, cap, entries, std::nullopt, OutputSizing::PerElement, 3);
     std::vector<EmitDesc> descs{{"emit_spark", "emit_count"}, {"emit_heat", "emit_count"}, {"emit_id", "emit_ids"}};
-    EmitPlan plan = planEmits(iface, cap, descs, entries, pass.emitEntries);
+    EmitPlan plan = planEmits(iface, cap, descs, entries, pass.emitEntries, pass.count);
     WgslTranslationOptions options;
     options.emits = &plan;
     auto w = translateToWgsl(src, {}, pass, cap, entries.size(), options);

@@ -81,7 +81,7 @@ static val wgsl(std::string source, val o, val entries) {
         if (!p.roles)
             w = translateToWgsl(source, p.read, p.captureOptions, options);
         else {
-            EmitPlan emits = planEmits(p.shader, p.capture, p.emitDescs, p.entries, p.pass.emitEntries);
+            EmitPlan emits = planEmits(p.shader, p.capture, p.emitDescs, p.entries, p.pass.emitEntries, p.pass.count);
             options.emits = &emits;
             w = translateToWgsl(source, p.read, p.pass, p.capture, p.entries.size(), options);
             val budgets = val::array(), outputs = val::array();

@@ -30,6 +30,9 @@ struct Capabilities {
     // Compute limits (0 without compute): GL_MAX_COMPUTE_WORK_GROUP_SIZE (x),
     // GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS.
     int maxComputeGroupSizeX = 0, maxComputeInvocations = 0, maxComputeStorageBlocks = 0;
+    /// GL_MAX_COMPUTE_WORK_GROUP_COUNT in x and y (0 without compute; ES 3.1 guarantees 65535): a
+    /// dispatch of more groups than x holds is a 2-D grid (gl/compute_grid.hpp).
+    int maxComputeGroupCountX = 0, maxComputeGroupCountY = 0;
     /// GL_KHR_shader_subgroup in compute shaders with its basic, ballot and arithmetic features
     /// (glGetIntegerv GL_SUBGROUP_SUPPORTED_STAGES_KHR / _FEATURES_KHR; NVIDIA has it, Mesa 22's
     /// llvmpipe does not): the compute backend's ordered emit then scans counts per subgroup.

@@ -63,12 +63,14 @@ struct EmitPlan {
 };
 
 /// Matches `emits` to the shader's outputs and to `entries[emitEntries[i]]` (their {output}
-/// buffers, in order).
+/// buffers, in order), for passes over `count` elements (PassPlan::count).
 /// @throws Error UnknownVarying (no such output), VaryingType (not an array of a capturable
 ///         type, a count that is not a scalar int/uint), InvalidArgument (captured by transform
 ///         feedback too, arrays of one budget with different lengths, the wrong number of
-///         buffers), OutputLayoutMismatch (a buffer's format differs from the record)
+///         buffers), OutputLayoutMismatch (a buffer's format differs from the record),
+///         BufferTooLarge (`count` x a budget's records per element reaches 2^32: the records
+///         asked for would wrap the 32-bit counts, prefix sums and totals on the GPU)
 EmitPlan planEmits(const ShaderInterface& shader, const CapturePlan& capture, std::span<const EmitDesc> emits,
-                   std::span<const EntryDesc> entries, std::span<const int> emitEntries);
+                   std::span<const EntryDesc> entries, std::span<const int> emitEntries, std::int64_t count);
 
 } // namespace xfb

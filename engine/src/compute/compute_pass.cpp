@@ -65,7 +65,11 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     pass->enroll(program.device);
     pass->workGroupSize = groupSize;
     pass->emits = emits;
+    // The single pass takes its tiles by ticket, one per group of a 1-D dispatch: past the x limit
+    // the multi-pass path runs, its passes dispatched as rows.
+    const std::int64_t groups = (plan.count + groupSize - 1) / groupSize;
     bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass &&
+                      groups <= caps.maxComputeGroupCountX &&
                       singlePassEmitUnsafe(emits, plan.count, groupSize).empty() &&
                       (orderedEmitPath == OrderedEmitPath::SinglePass || singlePassEmitByDefault(caps));
     const bool subgroupScan = singlePass && orderedEmitSubgroupScan && caps.subgroupArithmetic;
@@ -83,7 +87,8 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
                     "program '" + label + "' needs " + std::to_string(pass->shader.bindingCount) +
                         " shader storage buffers in the compute backend but this device allows " +
                         std::to_string(caps.maxComputeStorageBlocks) + "; use the transform-feedback backend");
-    pass->groups = GLuint((plan.count + groupSize - 1) / groupSize);
+    pass->groups = GLuint(groups);
+    pass->grid = gl::computeGrid(groups, caps.maxComputeGroupCountX, caps.maxComputeGroupCountY);
     pass->main.build(program, pass->shader.source, "the compute shader generated from '" + label + "'", plan.count);
     if (singlePass) {
         pass->ordered = std::make_unique<OrderedEmitState>(std::int64_t(pass->groups), emits.budgets.size());
@@ -95,7 +100,8 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
         // loop doubles the stride), at most 256 (9 KB of shared memory; ES 3.1 guarantees 16).
         int scanGroup = 1;
         while (scanGroup * 2 <= std::min(groupSize, 256)) scanGroup *= 2;
-        pass->scan = std::make_unique<PrefixScan>(plan.count, scanGroup, groupSize, caps.es);
+        pass->scan = std::make_unique<PrefixScan>(plan.count, scanGroup, groupSize, caps.es, caps.maxComputeGroupCountX,
+                                                  caps.maxComputeGroupCountY);
         pass->scan->enroll(program.device);
         for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
             pass->counts.push_back(storageBuffer(std::uint64_t(plan.count) * 4));
@@ -124,7 +130,7 @@ void ComputePass::dispatch(const ProgramState& program, const std::vector<std::s
         bindInputs();
         for (std::size_t b = 0; b < counts.size(); ++b)
             XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.countsBinding[b]), counts[b]));
-        XFB_GL_COUNTED(glDispatchCompute(groups, 1, 1));
+        gl::dispatch(grid);
         XFB_GL_COUNTED(glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT));
         for (std::size_t b = 0; b < counts.size(); ++b)
             scan->run(counts[b], firsts[b], totals, int(b), emits.budgets[b].capacity);
@@ -136,7 +142,8 @@ void ComputePass::dispatch(const ProgramState& program, const std::vector<std::s
     for (std::size_t e = 0; e < outputs.size(); ++e)
         if (int b = shader.writeBinding[e]; b >= 0)
             XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name));
-    XFB_GL_COUNTED(glDispatchCompute(groups, 1, 1));
+    // The single pass: one row of groups, one tile per ticket (its grid is 1-D there).
+    gl::dispatch(grid);
     // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform feedback
     // writing over these buffers (a backend switch), the next dispatch, a readback, or an
     // indirect draw / dispatch of the emitted totals.

@@ -5,6 +5,7 @@
 // With emitted outputs a step is one pass with a decoupled look-back (ordered_emit.hpp) where
 // that is safe, else the count pass, a prefix sum per budget (prefix_scan.hpp), then the main
 // pass; either writes the fixed outputs and the records in input order.
+#include "gl/compute_grid.hpp"
 #include "compute/ordered_emit.hpp"
 #include "compute/prefix_scan.hpp"
 #include "gl/state.hpp"
@@ -31,7 +32,8 @@ struct ComputePass final : Recoverable {
     ComputeShader shader;
     EmitPlan emits;
     int workGroupSize = 0;
-    GLuint groups = 0;
+    GLuint groups = 0;    // work groups of a pass over every element
+    gl::ComputeGrid grid; // how they are dispatched: rows of at most GL_MAX_COMPUTE_WORK_GROUP_COUNT in x
     std::unique_ptr<OrderedEmitState> ordered; // the single pass's state, or null: the multi-pass path
     std::unique_ptr<PrefixScan> scan;
     std::vector<gl::BufferName> counts, firsts; // per budget: counts of the count pass, their prefix sum

@@ -1,4 +1,6 @@
 #include "compute/prefix_scan.hpp"
+#include "gl/compute_grid.hpp"
+#include "plan/compute_index.hpp"
 
 #include "gl/gl_check.hpp"
 #include "gl/shader.hpp"
@@ -15,9 +17,11 @@ gl::BufferName storageBuffer(std::uint64_t bytes) {
     return b;
 }
 
-PrefixScan::PrefixScan(std::int64_t count, int group, int dispatchGroupSize, bool es) : n(count), groupSize(group) {
+PrefixScan::PrefixScan(std::int64_t count, int group, int dispatchGroupSize, bool es, int maxX, int maxY)
+    : n(count), groupSize(group), maxGroupsX(maxX), maxGroupsY(maxY) {
     std::string header = std::string(es ? "#version 310 es\nprecision highp int;\n" : "#version 430\n") +
-                         "layout(local_size_x = " + std::to_string(group) + ") in;\n";
+                         "layout(local_size_x = " + std::to_string(group) + ") in;\n#define XFB_GROUP " +
+                         std::string(plan::kFlatWorkGroup) + "\n"; // dispatched as rows (gl/compute_grid.hpp)
     // Each group scans kPerThread x groupSize elements: loaded coalesced into shared memory,
     // each invocation sums its kPerThread consecutive ones, the invocation totals are scanned
     // (Hillis-Steele), then each invocation writes its run. Few barriers per element.
@@ -31,7 +35,7 @@ const uint G = gl_WorkGroupSize.x;
 shared uint data[G * K];
 shared uint t[G];
 void main() {
-    uint l = gl_LocalInvocationID.x, first = gl_WorkGroupID.x * G * K;
+    uint l = gl_LocalInvocationID.x, group = XFB_GROUP, first = group * G * K;
     for (uint k = 0u; k < K; ++k) {
         uint i = first + k * G + l;
         data[k * G + l] = i < n ? xin[i] : 0u;
@@ -58,7 +62,7 @@ void main() {
         uint i = first + k * G + l;
         if (i < n) xout[i] = data[k * G + l];
     }
-    if (l == G - 1u) xsums[gl_WorkGroupID.x] = t[l];
+    if (l == G - 1u) xsums[group] = t[l];
 }
 )",
                                   "the prefix-sum scan kernel");
@@ -67,7 +71,7 @@ layout(std430, binding = 0) readonly buffer In { uint xscanned[]; };
 layout(std430, binding = 1) buffer Out { uint xout[]; };
 uniform uint n;
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = XFB_GROUP * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
     if (i < n) xout[i] += xscanned[i / (gl_WorkGroupSize.x * K)];
 }
 )",
@@ -140,7 +144,7 @@ void PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std:
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, j == 0 ? counts : sums[j]));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 0 ? firsts : scanned[j]));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, j == top ? sums.back() : sums[j + 1]));
-        XFB_GL_COUNTED(glDispatchCompute(scanGroups(sizes[j]), 1, 1));
+        gl::dispatch(gl::computeGrid(scanGroups(sizes[j]), maxGroupsX, maxGroupsY));
         barrier();
     }
     // Down: add each group's offset, from the top level to the counts' level.
@@ -149,7 +153,7 @@ void PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std:
         XFB_GL_COUNTED(glUniform1ui(addN, GLuint(sizes[j - 1])));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, scanned[j]));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 1 ? firsts : scanned[j - 1]));
-        XFB_GL_COUNTED(glDispatchCompute(groups(sizes[j - 1]), 1, 1));
+        gl::dispatch(gl::computeGrid(groups(sizes[j - 1]), maxGroupsX, maxGroupsY));
         barrier();
     }
     XFB_GL_COUNTED(glUseProgram(total));

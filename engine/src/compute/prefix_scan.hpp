@@ -27,13 +27,15 @@ gl::BufferName storageBuffer(std::uint64_t bytes);
 struct PrefixScan final : Recoverable {
     std::int64_t n = 0;
     int groupSize = 0;
-    gl::ProgramName scan, add, total; // programs
-    GLint scanN = -1, addN = -1;      // uniform locations
+    int maxGroupsX = 0, maxGroupsY = 0; // GL_MAX_COMPUTE_WORK_GROUP_COUNT: more groups run as rows
+    gl::ProgramName scan, add, total;   // programs
+    GLint scanN = -1, addN = -1;        // uniform locations
     GLint totalCapacity = -1, totalSlot = -1;
     std::vector<std::int64_t> sizes;           // elements per level; the last fits one group
     std::vector<gl::BufferName> sums, scanned; // per level >= 1 (index 0 unused), plus one spare sum
-    /// `dispatchGroupSize`: the group size the indirect dispatch command is computed for.
-    PrefixScan(std::int64_t n, int groupSize, int dispatchGroupSize, bool es);
+    /// `dispatchGroupSize`: the group size the indirect dispatch command is computed for;
+    /// `maxX`, `maxY`: the device's GL_MAX_COMPUTE_WORK_GROUP_COUNT (gl/compute_grid.hpp).
+    PrefixScan(std::int64_t n, int groupSize, int dispatchGroupSize, bool es, int maxX, int maxY);
     /// Forgets every GL name (after a context loss); the pipeline that owns it builds a new one.
     void forget() override;
     /// firsts[i] = counts[0] + ... + counts[i-1]; totals slot `slot` from the last element.

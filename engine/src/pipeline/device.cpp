@@ -79,6 +79,11 @@ Capabilities queryCapabilities() {
         GLint x = 0;
         glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &x);
         c.maxComputeGroupSizeX = x;
+        GLint count = 0;
+        glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count);
+        c.maxComputeGroupCountX = count;
+        glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &count);
+        c.maxComputeGroupCountY = count;
         c.maxComputeInvocations = getInt(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
         c.maxComputeStorageBlocks = getInt(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
         c.subgroupArithmetic = hasSubgroupArithmetic();

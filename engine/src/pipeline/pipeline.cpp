@@ -57,7 +57,8 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
             ErrorCode::Unsupported,
             "emitted outputs (a variable number of records per element) need the compute backend, which WebGL2 lacks");
 #else
-    s->emits = planEmits(s->program->shader, s->program->capture, options.emits, descs, s->plan.emitEntries);
+    s->emits =
+        planEmits(s->program->shader, s->program->capture, options.emits, descs, s->plan.emitEntries, s->plan.count);
 #endif
     s->options = options;
     s->device = detail::Access::state(device);

@@ -1,6 +1,7 @@
 #include "xfb/compute_translation.hpp"
 
 #include "component_index.hpp"
+#include "compute_index.hpp"
 
 #include "fusion_source.hpp"
 #include "preprocessor.hpp"
@@ -288,7 +289,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                                           : "uint(clamp(" + b.count + ", 0, " + max + "))";
     };
     const std::string multiPassPrologue =
-        "\nvoid main() {\n    uint xfb_i = gl_GlobalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
+        "\nvoid main() {\n    uint xfb_i = " + std::string(plan::kFlatWorkGroup) +
+        " * gl_WorkGroupSize.x + gl_LocalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
         "    xfb_vertex_id = int(xfb_i);\n";
     std::string countMain = multiPassPrologue + work;
     for (std::size_t k = 0; k < emits.budgets.size(); ++k)

@@ -8,7 +8,7 @@
 namespace xfb {
 
 EmitPlan planEmits(const ShaderInterface& shader, const CapturePlan& capture, std::span<const EmitDesc> emits,
-                   std::span<const EntryDesc> entries, std::span<const int> emitEntries) {
+                   std::span<const EntryDesc> entries, std::span<const int> emitEntries, std::int64_t count) {
     EmitPlan plan;
     if (emitEntries.size() != emits.size())
         throw Error(
@@ -73,6 +73,15 @@ EmitPlan planEmits(const ShaderInterface& shader, const CapturePlan& capture, st
         budget->outputs.push_back(int(plan.outputs.size()));
         plan.outputs.push_back(std::move(o));
     }
+    // The GPU counts, sums and totals records in 32 bits: what the elements may ask for must fit.
+    for (const auto& b : plan.budgets)
+        if (count > 0 && std::uint64_t(count) * std::uint64_t(b.maxRecords) >= (std::uint64_t(1) << 32))
+            throw Error(ErrorCode::BufferTooLarge,
+                        "budget '" + b.count + "': " + std::to_string(count) + " elements x up to " +
+                            std::to_string(b.maxRecords) + " records each may ask for " +
+                            std::to_string(std::uint64_t(count) * std::uint64_t(b.maxRecords)) +
+                            " records, which wraps the 32-bit counts, prefix sums and totals on the GPU (2^32 = "
+                            "4294967296); declare fewer records per element or run fewer elements per pipeline");
     return plan;
 }
 
