@@ -170,6 +170,14 @@ TEST_CASE("declared layouts: every rule has its code and names the varying, the 
                       ErrorCode::LayoutBuffer);
     XFB_REQUIRE_ERROR(capture("out vec4 out_a;", list({"out_a", "gl_NextBuffer"})), ErrorCode::LayoutBuffer);
     XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared({field("out_a")}, {16, 16})), ErrorCode::LayoutBuffer);
+    msg = XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared({field("out_a")}, std::vector<int>(5, 16))),
+                            ErrorCode::LayoutBuffer);
+    CHECK(contains(msg, "gives 5 strides"));
+    // Hostile sizes stop before the pairwise checks.
+    msg =
+        XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared(std::vector<DeclaredEntry>(5000, DeclaredEntry::gap(1)))),
+                          ErrorCode::TooManyDeclarations);
+    CHECK(contains(msg, "5000 entries"));
     // Components: outside the varying, a gap of nothing, a skip GL does not have.
     msg = XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared({field("out_a", 3, 2)})), ErrorCode::LayoutComponents);
     CHECK(contains(msg, "components 3..4 of 'out_a' (vec4)"));

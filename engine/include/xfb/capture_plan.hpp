@@ -148,7 +148,8 @@ std::int64_t varyingRows(const std::vector<VaryingShape>& shapes);
 ///         VaryingVectors (every output of the shader, captured or not, against
 ///         Limits::maxVaryingVectors: the rows needed, the limit and the fix); declared layouts:
 ///         LayoutOffset, LayoutOverlap, LayoutStride, LayoutBuffer, LayoutComponents, LayoutConflict,
-///         each naming the varying, the offset and the rule
+///         each naming the varying, the offset and the rule; TooManyDeclarations (a declared layout
+///         of more than limits::maxDeclarations entries)
 CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits);
 
 } // namespace xfb

@@ -4,6 +4,7 @@
 
 #include "xfb/attribute_plan.hpp"
 #include "xfb/error.hpp"
+#include "xfb/limits.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -288,6 +289,17 @@ CapturePlan planDeclaredLayout(const ShaderInterface& shader, const CaptureOptio
     const bool qualifiers = shader.declaresXfbLayout();
     const bool list = std::any_of(options.varyings.begin(), options.varyings.end(),
                                   [](const std::string& n) { return isLayoutWord(n); });
+    // Generated or hostile input stops here: the checks below compare entries pairwise.
+    const std::size_t entries = std::max(options.declaration.size(), options.varyings.size());
+    if (entries > std::size_t(limits::maxDeclarations))
+        fail(ErrorCode::TooManyDeclarations,
+             {"the declared layout has ", std::to_string(entries), " entries; at most ",
+              std::to_string(limits::maxDeclarations), " are accepted (xfb/limits.hpp), far above what a GL captures"});
+    if (options.strides.size() > std::size_t(std::max(limits.maxSeparateAttribs, 0)))
+        fail(ErrorCode::LayoutBuffer, {"CaptureOptions::strides gives ", std::to_string(options.strides.size()),
+                                       " strides, but this context has transform-feedback buffers 0..",
+                                       std::to_string(limits.maxSeparateAttribs - 1),
+                                       " (MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS); give one per buffer"});
     if (shader.unplacedXfbLine)
         fail(ErrorCode::LayoutConflict,
              {"an xfb_* qualifier on ", lineOf(shader.unplacedXfbLine),
