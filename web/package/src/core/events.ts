@@ -10,7 +10,7 @@ export interface EventDetails<Buffer> {
   };
 }
 
-/** The events of both engines ('contextrestored' never fires on WebGPU: a lost device is not restored). */
+/** The events of both engines (on WebGPU 'contextrestored' fires at the end of restore(device)). */
 export type EventName = 'contextlost' | 'contextrestored';
 const EVENT_NAMES: readonly EventName[] = ['contextlost', 'contextrestored'];
 
