@@ -550,8 +550,10 @@ test('device loss, then restore(device): the same objects on the new device, eac
   assert(/is the lost device/.test(same.message), same.message);
   assert(engine.isContextLost && restored === null, 'misuse restored nothing');
 
-  const device = await newDevice();
-  await engine.restore(device);
+  // [docs:webgpu-restore]
+  const device = await newDevice(); // from a new adapter: the lost device's adapter is consumed
+  await engine.restore(device); // the same buffers, programs and pipelines, then 'contextrestored'
+  // [docs:end]
   assert(!engine.isContextLost && engine.device === device, 'restored on the given device');
   assert(JSON.stringify(engine.liveObjects()) === live, `the same objects: ${JSON.stringify(engine.liveObjects())} vs ${live}`);
   const from = restored?.buffers.map((b) => `${b.label}:${b.restoredFrom}`).join(' ');
