@@ -1,8 +1,10 @@
 // The WebGPU backend (web/package/webgpu.js) in headless Chromium (--enable-unsafe-webgpu: SwiftShader's
 // fallback adapter): every shader translates and compiles; every simulation gives the same bytes as
 // WebGL2 transform feedback and the JS reference (bit for bit: 0 ulp); bad shaders give coded errors;
-// no GPU object is created per step; dispose and device loss give coded errors; emitted (variable-count)
-// outputs land in input order through the WGSL prefix sum, with the totals and the overflow policies.
+// no GPU object is created per step; dispose and device loss give coded errors; restore() after a device
+// loss brings every object back and the simulation continues; emitted (variable-count) outputs land in
+// input order through the WGSL prefix sum, with the totals and the overflow policies, and the totals
+// drive drawIndirect and dispatchWorkgroupsIndirect.
 import { assert, assertArrayEqual, createXfb, demoShaders, expectError, flockScene, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
@@ -598,7 +600,10 @@ test("device loss of the engine's own device: restore() requests a new one; a lo
   await expectError('XFB_CONTEXT_LOST', () => pipeline.step());
   let restored = null;
   engine.on('contextrestored', (d) => { restored = d; });
-  await engine.restore();
+  const restoring = engine.restore();
+  const twice = await expectError('XFB_INVALID_ARGUMENT', () => engine.restore());
+  assert(/requesting a device already/.test(twice.message), twice.message);
+  await restoring;
   assert(engine.device !== lostDevice && !engine.isContextLost, 'a new device');
   assert(restored?.buffers.map((b) => b.restoredFrom).join() === 'initial,none', `contextrestored: ${JSON.stringify(restored?.buffers.map((b) => b.restoredFrom))}`);
   pipeline.step();
@@ -609,6 +614,33 @@ test("device loss of the engine's own device: restore() requests a new one; a lo
   engine.dispose();
   const e = await expectError('XFB_DISPOSED', () => engine.restore());
   assert(/disposed/.test(e.message), e.message);
+});
+
+test('device loss with a sampler: after restore(device) the pipeline asks for its texture again, then steps with the new one', async () => {
+  requireGpu();
+  const engine = await createXfb({ device: await newDevice() });
+  const data = pseudoRandom(16, -1, 1, 17);
+  const input = engine.createBuffer({ format: vec4(0), count: 4, data, restore: 'initial' });
+  const output = engine.createBuffer({ format: vec4(0), count: 4 });
+  const program = engine.createProgram({ source: '#version 300 es\nprecision highp float;\nuniform highp sampler2D lut;\nin vec4 a;\nout vec4 out_a;\nvoid main() { out_a = a + texelFetch(lut, ivec2(gl_VertexID, 0), 0); }' });
+  const pipeline = engine.createPipeline(program, [{ input }, { output }]);
+  const lut = (texels) => {
+    const texture = engine.device.createTexture({ size: [4, 1], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    engine.device.queue.writeTexture({ texture }, texels, { bytesPerRow: 64 }, [4, 1]);
+    return texture;
+  };
+  const first = pseudoRandom(16, 0, 4, 18), second = pseudoRandom(16, -4, 0, 19);
+  pipeline.setTexture('lut', lut(first));
+  pipeline.step();
+  assertArrayEqual(await output.read(), data.map((v, i) => Math.fround(v + first[i])), 'before the loss');
+  await loseDevice(engine);
+  await engine.restore(await newDevice());
+  const e = await expectError('XFB_INVALID_ARGUMENT', () => pipeline.step());
+  assert(/set the textures first: setTexture\('lut', \.\.\.\)/.test(e.message), e.message);
+  pipeline.setTexture('lut', lut(second));
+  pipeline.step();
+  assertArrayEqual(await output.read(), data.map((v, i) => Math.fround(v + second[i])), "after the restore: the 'initial' input and the new texture");
+  engine.dispose();
 });
 
 test('emitted totals drive draws and dispatches: drawIndirect at 32 x budget covers `written` pixels, dispatchWorkgroupsIndirect at 32 x budget + 16 runs ceil(written / workGroupSize) groups', async ({ note }) => {

@@ -55,6 +55,7 @@ export class XfbWebGpu {
   readonly #listeners = new Listeners<XfbWebGpuBuffer>();
   #prefixSum: GPUShaderModule | null = null;
   #lost: GPUDeviceLostInfo | null = null;
+  #restoring = false;
   #disposed = false;
 
   /** @internal Use `createXfb({ device })`. */
@@ -270,7 +271,8 @@ export class XfbWebGpu {
    *  application's adapter, with the limits of the lost one). Textures given to setTexture()
    *  belonged to the lost device: give them again.
    *  @throws XfbError XFB_DISPOSED; XFB_INVALID_ARGUMENT while the device is not lost, for a value
-   *  that is no GPUDevice, the lost device itself, or no device for an engine on the application's. */
+   *  that is no GPUDevice, the lost device itself, no device for an engine on the application's, or
+   *  while another restore() requests its device. */
   async restore(device?: GPUDeviceType): Promise<void> {
     if (this.#disposed) engineDisposed();
     if (!this.#lost) invalid("restore(): the WebGPU device is not lost; call restore() after the 'contextlost' event");
@@ -281,8 +283,18 @@ export class XfbWebGpu {
     if (device !== undefined) checkDevice(device, 'restore()');
     if (device === this.#device)
       invalid('restore(): device is the lost device; give a new one (adapter.requestDevice())');
-    const given = device === undefined ? await requestDevice() : { device, adapter: undefined };
-    if (this.#disposed) fail('XFB_DISPOSED', 'restore(): this engine was disposed meanwhile');
+    if (this.#restoring) invalid('restore(): a restore() is requesting a device already; await it');
+    this.#restoring = true;
+    let given: { device: GPUDevice; adapter: GPUAdapter | undefined };
+    try {
+      given = device === undefined ? await requestDevice() : { device, adapter: undefined };
+    } finally {
+      this.#restoring = false;
+    }
+    if (this.#disposed) {
+      if (device === undefined) given.device.destroy();
+      fail('XFB_DISPOSED', 'restore(): this engine was disposed meanwhile');
+    }
     this.#device = given.device;
     this.#adapter = given.adapter;
     this.#ownsDevice = device === undefined;
