@@ -516,6 +516,9 @@ test('device loss, then restore(device): the same objects on the new device, eac
   const fused = engine.createPipeline(sim, [{ input: fixed, output: fixedScratch }]);
   assert(fused.fusion().fused, `particles fuse: ${JSON.stringify(fused.fusion())}`);
   const split = makeSplit(200, [600], undefined, engine);
+  const orphanBuffer = engine.createBuffer({ format: kParticleFormat, count: n, data });
+  const orphan = engine.createPipeline(sim, [{ input: orphanBuffer }, { output: engine.createBuffer({ format: kParticleFormat, count: n }) }]);
+  orphanBuffer.dispose(); // the pipeline stays, and can no longer step
   for (let s = 0; s < 5; s++) pipeline.step();
   const read5 = await state.read();
   assertArrayEqual(read5, stepReference(data.slice(), 5), 'state before the loss');
@@ -552,14 +555,16 @@ test('device loss, then restore(device): the same objects on the new device, eac
   assert(/is the lost device/.test(same.message), same.message);
   assert(engine.isContextLost && restored === null, 'misuse restored nothing');
 
+  const validation = [];
   // [docs:webgpu-restore]
   const device = await newDevice(); // from a new adapter: the lost device's adapter is consumed
+  device.addEventListener('uncapturederror', (e) => validation.push(e.error.message)); // the test: none expected
   await engine.restore(device); // the same buffers, programs and pipelines, then 'contextrestored'
   // [docs:end]
   assert(!engine.isContextLost && engine.device === device, 'restored on the given device');
   assert(JSON.stringify(engine.liveObjects()) === live, `the same objects: ${JSON.stringify(engine.liveObjects())} vs ${live}`);
   const from = restored?.buffers.map((b) => `${b.label}:${b.restoredFrom}`).join(' ');
-  assert(from === 'state:last-readback scratch:none fixed:initial fixedScratch:none replaced:upload dropped:none buffer6:initial buffer7:none buffer8:none buffer9:none buffer10:none', `contextrestored: ${from}`);
+  assert(from === 'state:last-readback scratch:none fixed:initial fixedScratch:none replaced:upload dropped:none buffer6:initial buffer7:none buffer8:none buffer9:none buffer10:none buffer12:none', `contextrestored: ${from}`);
   assert(restored.buffers[0].buffer === state && restored.buffers[2].buffer === fixed, 'contextrestored names the same buffer objects');
   // Re-uploaded: the last read (not the step after it), the initial data, the whole upload, nothing.
   assertArrayEqual(await state.read(), read5, "'last-readback': the state as last read");
@@ -580,6 +585,9 @@ test('device loss, then restore(device): the same objects on the new device, eac
   const totals = split.pipeline.emitTotalsBuffer;
   assert(totals !== oldTotals, 'a new totals buffer on the new device');
   assert((await readWords(totals, 32, device))[0] === sparkCount, 'the totals buffer on the new device holds the written count');
+  await expectError('XFB_DISPOSED', () => orphan.step());
+  await device.queue.onSubmittedWorkDone();
+  assert(validation.length === 0, `no WebGPU validation error on the new device: ${validation.join('; ')}`);
   const again = await expectError('XFB_INVALID_ARGUMENT', () => engine.restore(device));
   assert(/not lost/.test(again.message), again.message);
   note(`restored ${restored.buffers.length} buffers; ${sparkCount} sparks after the restore`);

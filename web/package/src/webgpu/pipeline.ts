@@ -95,6 +95,9 @@ export class XfbWebGpuPipeline extends WebGpuObject {
    *  substeps' too, when a step compiled them); the uniforms rewritten by the next step. Textures
    *  belonged to the lost device: the pipeline steps once setTexture() gave them again. */
   restoreObjects(): void {
+    // One of its parts disposed: it never steps again (XFB_DISPOSED), and its bind groups would
+    // name a GPUBuffer of the lost device.
+    if (this.#parts().some((part) => part.disposed)) return;
     const fused = this.#fusedPipeline !== null;
     this.#fusedPipeline = null;
     this.#bindGroups = null;
