@@ -6,11 +6,12 @@
 import { checkDevice, checkKeys, checkPipelineList } from '../core/checks.js';
 import { checkBufferDescription } from '../core/buffer_data.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
-import { Listeners, type EventDetails } from '../core/events.js';
+import { Listeners } from '../core/events.js';
 import { inspectWith } from '../core/inspect.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { checkProgramDescription, type CheckedProgramOptions } from '../core/program_options.js';
 import { checkDistinctPair, engineDisposed, ObjectRegistry } from '../core/registry.js';
+import type { RestoredFrom } from '../core/restore_shadow.js';
 import type {
   BufferDescription,
   GPUDeviceType,
@@ -30,7 +31,11 @@ import { XfbWebGpuProgram } from './program.js';
 import type { TranslationEntries, WebGpuModule } from './wasm_module.js';
 
 /** What a listener of 'contextrestored' gets per buffer. */
-export type RestoredWebGpuBuffer = EventDetails<XfbWebGpuBuffer>['contextrestored']['buffers'][number];
+export interface RestoredWebGpuBuffer {
+  buffer: XfbWebGpuBuffer;
+  label: string;
+  restoredFrom: RestoredFrom;
+}
 
 /** An entry of a WebGPU role list. */
 export interface WebGpuEntry {
