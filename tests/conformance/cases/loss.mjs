@@ -8,7 +8,6 @@ const input4 = range(16, (i) => i);
 const twice = (v) => v.map((x, k) => x * 2 + Math.floor(k / 4));
 const pair = { a: { format: vec4(0), count: 4, data: input4 }, b: { format: vec4(0), count: 4 } };
 const made = [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a', output: 'b' }] }];
-const NO_RESTORE_ON_WEBGPU = { webgpu: 'a lost WebGPU device is final today: xfb.restore(device) is issue 28' };
 
 export const loss = [
   {
@@ -50,7 +49,6 @@ export const loss = [
     id: 'loss.restore-and-continue',
     peers: ['webgl conformance/context/context-lost-restored.html'],
     intent: 'after the restore, an upload and a step give the same bytes as on a fresh context',
-    na: NO_RESTORE_ON_WEBGPU,
     buffers: pair,
     run: [...made, { op: 'step' }, { op: 'lose' }, { op: 'restore' }, { op: 'upload', buffer: 'a', data: input4 }, { op: 'step' }],
     expect: { buffers: { a: twice(input4) } },

@@ -19,7 +19,7 @@
 //   foreign  a buffer and a program of the OTHER runtime's engine: o.foreign = { buffer, program }
 //   lost     an engine of its own whose WebGL context is lost (WEBGL_lose_context) or whose
 //            GPUDevice is destroyed, with a buffer, a 'sim' program and a pipeline made before:
-//            o.lost = { xfb, buffer, program, pipeline }; made once per runtime, never restored
+//            o.lost = { xfb, buffer, program, pipeline }; made once per runtime, never restored (by these rows)
 //   glBuffer a WebGLBuffer of the page's WebGL2 context (64 bytes; on WebGPU too: a WebGLBuffer
 //            handed to the WebGPU engine)
 //   otherGl  a WebGLBuffer of a second WebGL2 context

@@ -238,7 +238,6 @@ class CaseRun {
       if (op.op === 'app') out.push(`op ${i} (app): WebGPU has no GL state shared with the application`);
       else if (op.op === 'capture' && op.error !== 'XFB_UNSUPPORTED') out.push(`op ${i} (capture): createCapture() is XFB_UNSUPPORTED on WebGPU`);
       else if (op.op === 'draw' || op.op === 'session') out.push(`op ${i} (${op.op}): no primitive capture on WebGPU`);
-      else if (op.op === 'restore') out.push(`op ${i} (restore): a lost WebGPU device is final (webgpu.js: create a new engine)`);
     });
     return out;
   }
@@ -400,7 +399,8 @@ class CaseRun {
       }
       case 'restore': {
         const restored = waitEvent(xfb, 'contextrestored');
-        this.env.loseExt.restoreContext();
+        if (this.runtime === 'webgl2') this.env.loseExt.restoreContext();
+        else await xfb.restore(); // the engine's own device: it requests a new one
         await restored;
         this.lost = false;
         return;
@@ -661,7 +661,7 @@ class CaseRun {
       if (this.scoped) try { error = await this.xfb.device.popErrorScope(); } catch { /* lost */ }
       if (error && !this.wasLost) failures.push(`WebGPU validation error during the case: ${error.message}`);
       if (this.wasLost || this.xfb.isContextLost) {
-        // A lost device is final: the next case gets a new engine.
+        // A case that lost the device: the next case gets a new engine (restore() is the case's to test).
         try { this.xfb.dispose(); } catch { /* already lost */ }
         engines.webgpu = null;
       }

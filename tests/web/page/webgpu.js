@@ -1,14 +1,17 @@
 // The WebGPU backend (web/package/webgpu.js) in headless Chromium (--enable-unsafe-webgpu: SwiftShader's
 // fallback adapter): every shader translates and compiles; every simulation gives the same bytes as
 // WebGL2 transform feedback and the JS reference (bit for bit: 0 ulp); bad shaders give coded errors;
-// no GPU object is created per step; dispose and device loss give coded errors; emitted (variable-count)
-// outputs land in input order through the WGSL prefix sum, with the totals and the overflow policies.
+// no GPU object is created per step; dispose and device loss give coded errors; restore() after a device
+// loss brings every object back and the simulation continues; emitted (variable-count) outputs land in
+// input order through the WGSL prefix sum, with the totals and the overflow policies, and the totals
+// drive drawIndirect and dispatchWorkgroupsIndirect.
 import { assert, assertArrayEqual, createXfb, demoShaders, expectError, flockScene, flockStep, particlesStep, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const gl2 = await createXfb({ canvas });
 const adapter = await navigator.gpu?.requestAdapter();
 const gpu = adapter ? await createXfb({ device: await adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage } }) }) : null;
+const globalGpu = gpu;
 const requireGpu = () => assert(gpu, 'navigator.gpu.requestAdapter() gave no adapter: is --enable-unsafe-webgpu set?');
 const vec4 = (slot) => [{ semantic: `ATTR${slot}`, components: 4 }];
 
@@ -346,18 +349,18 @@ function splitReference(p) {
 /** The first `records` records of `ref` (`per` numbers each), then zeros up to `length`. */
 const prefix = (ref, per, records, length, Type) => { const out = new Type(length); out.set(ref.subarray(0, records * per)); return out; };
 
-async function readWords(buffer, bytes) {
-  const staging = gpu.device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = gpu.device.createCommandEncoder();
+async function readWords(buffer, bytes, device = gpu.device) {
+  const staging = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
   encoder.copyBufferToBuffer(buffer, 0, staging, 0, bytes);
-  gpu.device.queue.submit([encoder.finish()]);
+  device.queue.submit([encoder.finish()]);
   await staging.mapAsync(GPUMapMode.READ);
   const words = new Uint32Array(staging.getMappedRange().slice(0));
   staging.destroy();
   return words;
 }
 
-function makeSplit(n, capacities, overflow) {
+function makeSplit(n, capacities, overflow, gpu = globalGpu) {
   const data = splitParticles(n);
   const state = gpu.createBuffer({ format: vec4(0), count: n, data });
   const scratch = gpu.createBuffer({ format: vec4(0), count: n });
@@ -465,4 +468,273 @@ test('emitted outputs: no GPU object per step, bad declarations give coded error
   const glProgram = gl2.createProgram({ source: kSplit });
   await expectError('XFB_UNSUPPORTED', () => gl2.createPipeline(glProgram, [], { emits: kSplitEmits }));
   glProgram.dispose();
+});
+
+// Device loss and restore(): particles (shaders/particles.vert) stepped before and after the loss.
+const kParticleFormat = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
+const kDt = 0.015625, kGravity = [0, -9.75, 0.5];
+const stepReference = (state, steps) => { for (let s = 0; s < steps; s++) particlesStep(state, kDt, kGravity); return state; };
+function particleData(n, seed) {
+  const data = pseudoRandom(n * 8, -1, 1, seed);
+  for (let e = 0; e < n; e++) data[e * 8 + 3] = 0.0625 * (e % 40);
+  return data;
+}
+// A new adapter for each device: Chromium's adapter is "consumed" by its first device (a second
+// requestDevice() rejects). The adapters are kept: Chromium loses a device whose adapter was collected.
+const adapters = [];
+async function newDevice() {
+  const a = await navigator.gpu.requestAdapter();
+  adapters.push(a);
+  return a.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: a.limits.maxStorageBuffersPerShaderStage } });
+}
+async function loseDevice(engine) {
+  const lost = engine.device;
+  lost.destroy();
+  await lost.lost;
+  await new Promise((r) => setTimeout(r, 0));
+  return lost;
+}
+
+test('device loss, then restore(device): the same objects on the new device, each buffer re-uploaded by its restore policy, the simulation continues as the float32 reference', async ({ note }) => {
+  requireGpu();
+  const n = 300;
+  const engine = await createXfb({ device: await newDevice() });
+  const early = await expectError('XFB_INVALID_ARGUMENT', () => engine.restore());
+  assert(/not lost/.test(early.message), early.message);
+  const data = particleData(n, 7), initial = particleData(n, 9), uploaded = pseudoRandom(n * 8, -2, 2, 13);
+  const state = engine.createBuffer({ format: kParticleFormat, count: n, data, label: 'state' }); // restore: 'last-readback'
+  const scratch = engine.createBuffer({ format: kParticleFormat, count: n, label: 'scratch' });
+  const fixed = engine.createBuffer({ format: kParticleFormat, count: n, data: initial, restore: 'initial', label: 'fixed' });
+  const fixedScratch = engine.createBuffer({ format: kParticleFormat, count: n, restore: 'initial', label: 'fixedScratch' });
+  const replaced = engine.createBuffer({ format: kParticleFormat, count: n, data: initial, restore: 'initial', label: 'replaced' });
+  const dropped = engine.createBuffer({ format: kParticleFormat, count: n, data, restore: 'none', label: 'dropped' });
+  replaced.upload(uploaded);
+  const sim = engine.createProgram({ source: await shader('particles.vert') });
+  sim.setUniform('dt', kDt);
+  sim.setUniform('gravity', kGravity);
+  const pipeline = engine.createPipeline(sim, [{ input: state, output: scratch }]);
+  const fused = engine.createPipeline(sim, [{ input: fixed, output: fixedScratch }]);
+  assert(fused.fusion().fused, `particles fuse: ${JSON.stringify(fused.fusion())}`);
+  const split = makeSplit(200, [600], undefined, engine);
+  const orphanBuffer = engine.createBuffer({ format: kParticleFormat, count: n, data });
+  const orphan = engine.createPipeline(sim, [{ input: orphanBuffer }, { output: engine.createBuffer({ format: kParticleFormat, count: n }) }]);
+  orphanBuffer.dispose(); // the pipeline stays, and can no longer step
+  for (let s = 0; s < 5; s++) pipeline.step();
+  const read5 = await state.read();
+  assertArrayEqual(read5, stepReference(data.slice(), 5), 'state before the loss');
+  pipeline.step(); // not read: lost with the device
+  fused.step(4);
+  fused.step(4);
+  assertArrayEqual(await fixed.read(), stepReference(initial.slice(), 8), 'fused substeps before the loss');
+  split.pipeline.step();
+  const oldTotals = split.pipeline.emitTotalsBuffer;
+  const live = JSON.stringify(engine.liveObjects());
+
+  let lost = null, restored = null;
+  engine.on('contextlost', (d) => { lost = d; });
+  engine.on('contextrestored', (d) => { restored = d; });
+  const lostDevice = await loseDevice(engine);
+  assert(lost?.reason === 'destroyed' && engine.isContextLost, `contextlost: ${JSON.stringify(lost)}, isContextLost ${engine.isContextLost}`);
+  const calls = {
+    'step()': () => pipeline.step(), 'step(4)': () => fused.step(4), 'stepChecked()': () => pipeline.stepChecked(),
+    'read()': () => state.read(), 'upload()': () => state.upload(data), 'setUniform()': () => sim.setUniform('dt', 1),
+    'createBuffer()': () => engine.createBuffer({ format: kParticleFormat, count: 1 }), 'createProgram()': () => engine.createProgram({ source: kSplit }),
+    'createPipeline()': () => engine.createPipeline(sim, [{ input: dropped }]), 'emitted()': () => split.pipeline.emitted(),
+    emitTotalsBuffer: () => split.pipeline.emitTotalsBuffer, gpuBuffer: () => state.gpuBuffer,
+  };
+  for (const [what, call] of Object.entries(calls)) {
+    const e = await expectError('XFB_CONTEXT_LOST', call);
+    assert(/call restore\(\)/.test(e.message), `${what}: ${e.message}`);
+  }
+  // Misuse: nothing restored.
+  const noDevice = await expectError('XFB_INVALID_ARGUMENT', () => engine.restore());
+  assert(/give the new GPUDevice/.test(noDevice.message), noDevice.message);
+  const notDevice = await expectError('XFB_INVALID_ARGUMENT', () => engine.restore({ queue: {} }));
+  assert(/restore\(\): device must be a GPUDevice, got object/.test(notDevice.message), notDevice.message);
+  const same = await expectError('XFB_INVALID_ARGUMENT', () => engine.restore(lostDevice));
+  assert(/is the lost device/.test(same.message), same.message);
+  assert(engine.isContextLost && restored === null, 'misuse restored nothing');
+
+  const validation = [];
+  // [docs:webgpu-restore]
+  const device = await newDevice(); // from a new adapter: the lost device's adapter is consumed
+  device.addEventListener('uncapturederror', (e) => validation.push(e.error.message)); // the test: none expected
+  await engine.restore(device); // the same buffers, programs and pipelines, then 'contextrestored'
+  // [docs:end]
+  assert(!engine.isContextLost && engine.device === device, 'restored on the given device');
+  assert(JSON.stringify(engine.liveObjects()) === live, `the same objects: ${JSON.stringify(engine.liveObjects())} vs ${live}`);
+  const from = restored?.buffers.map((b) => `${b.label}:${b.restoredFrom}`).join(' ');
+  assert(from === 'state:last-readback scratch:none fixed:initial fixedScratch:none replaced:upload dropped:none buffer6:initial buffer7:none buffer8:none buffer9:none buffer10:none buffer12:none', `contextrestored: ${from}`);
+  assert(restored.buffers[0].buffer === state && restored.buffers[2].buffer === fixed, 'contextrestored names the same buffer objects');
+  // Re-uploaded: the last read (not the step after it), the initial data, the whole upload, nothing.
+  assertArrayEqual(await state.read(), read5, "'last-readback': the state as last read");
+  assertArrayEqual(await replaced.read(), uploaded, "'upload': the last upload of the whole buffer");
+  assertArrayEqual(await dropped.read(), new Float32Array(n * 8), "'none': zeros");
+  // The simulations continue on the new device.
+  for (let s = 0; s < 10; s++) pipeline.step();
+  assertArrayEqual(await state.read(), stepReference(read5.slice(), 10), 'state: 10 steps after the restore');
+  fused.step(4);
+  fused.step(4);
+  assert(fused.fusion().fused, 'still fused');
+  assertArrayEqual(await fixed.read(), stepReference(initial.slice(), 8), "fused substeps from the 'initial' data");
+  const ref = splitReference(split.data);
+  const report = await split.pipeline.stepChecked();
+  const sparkCount = ref.sparks.length / 4;
+  assertArrayEqual(await split.sparks.read(), prefix(ref.sparks, 4, sparkCount, 2400, Float32Array), 'emitted sparks after the restore');
+  assert(report.emitted[0].written === sparkCount && report.emitted[1].written === ref.tags.length, `emitted: ${JSON.stringify(report.emitted)}`);
+  const totals = split.pipeline.emitTotalsBuffer;
+  assert(totals !== oldTotals, 'a new totals buffer on the new device');
+  assert((await readWords(totals, 32, device))[0] === sparkCount, 'the totals buffer on the new device holds the written count');
+  await expectError('XFB_DISPOSED', () => orphan.step());
+  await device.queue.onSubmittedWorkDone();
+  assert(validation.length === 0, `no WebGPU validation error on the new device: ${validation.join('; ')}`);
+  const again = await expectError('XFB_INVALID_ARGUMENT', () => engine.restore(device));
+  assert(/not lost/.test(again.message), again.message);
+  note(`restored ${restored.buffers.length} buffers; ${sparkCount} sparks after the restore`);
+  engine.dispose();
+  await expectError('XFB_DISPOSED', () => engine.restore());
+  await expectError('XFB_DISPOSED', () => engine.restore(device));
+});
+
+test("device loss of the engine's own device: restore() requests a new one; a lost device's engine disposed", async () => {
+  requireGpu();
+  const engine = await createXfb({ backend: 'webgpu' });
+  const data = pseudoRandom(32, -1, 1, 5);
+  const buffer = engine.createBuffer({ format: vec4(0), count: 8, data });
+  const out = engine.createBuffer({ format: vec4(0), count: 8 });
+  const program = engine.createProgram({ source: '#version 300 es\nin vec4 position;\nout vec4 out_p;\nvoid main() { out_p = position * 2.0; }' });
+  const pipeline = engine.createPipeline(program, [{ input: buffer }, { output: out }]);
+  const lostDevice = await loseDevice(engine);
+  await expectError('XFB_CONTEXT_LOST', () => pipeline.step());
+  let restored = null;
+  engine.on('contextrestored', (d) => { restored = d; });
+  const restoring = engine.restore();
+  const twice = await expectError('XFB_INVALID_ARGUMENT', () => engine.restore());
+  assert(/requesting a device already/.test(twice.message), twice.message);
+  await restoring;
+  assert(engine.device !== lostDevice && !engine.isContextLost, 'a new device');
+  assert(restored?.buffers.map((b) => b.restoredFrom).join() === 'initial,none', `contextrestored: ${JSON.stringify(restored?.buffers.map((b) => b.restoredFrom))}`);
+  pipeline.step();
+  assertArrayEqual(await out.read(), data.map((v) => v * 2), 'the pipeline steps on the new device');
+  // Disposed while lost: restore() refuses, dispose() twice is harmless.
+  await loseDevice(engine);
+  engine.dispose();
+  engine.dispose();
+  const e = await expectError('XFB_DISPOSED', () => engine.restore());
+  assert(/disposed/.test(e.message), e.message);
+});
+
+test('device loss with a sampler: after restore(device) the pipeline asks for its texture again, then steps with the new one', async () => {
+  requireGpu();
+  const engine = await createXfb({ device: await newDevice() });
+  const data = pseudoRandom(16, -1, 1, 17);
+  const input = engine.createBuffer({ format: vec4(0), count: 4, data, restore: 'initial' });
+  const output = engine.createBuffer({ format: vec4(0), count: 4 });
+  const program = engine.createProgram({ source: '#version 300 es\nprecision highp float;\nuniform highp sampler2D lut;\nin vec4 a;\nout vec4 out_a;\nvoid main() { out_a = a + texelFetch(lut, ivec2(gl_VertexID, 0), 0); }' });
+  const pipeline = engine.createPipeline(program, [{ input }, { output }]);
+  const lut = (texels) => {
+    const texture = engine.device.createTexture({ size: [4, 1], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    engine.device.queue.writeTexture({ texture }, texels, { bytesPerRow: 64 }, [4, 1]);
+    return texture;
+  };
+  const first = pseudoRandom(16, 0, 4, 18), second = pseudoRandom(16, -4, 0, 19);
+  pipeline.setTexture('lut', lut(first));
+  pipeline.step();
+  assertArrayEqual(await output.read(), data.map((v, i) => Math.fround(v + first[i])), 'before the loss');
+  await loseDevice(engine);
+  await engine.restore(await newDevice());
+  const e = await expectError('XFB_INVALID_ARGUMENT', () => pipeline.step());
+  assert(/set the textures first: setTexture\('lut', \.\.\.\)/.test(e.message), e.message);
+  pipeline.setTexture('lut', lut(second));
+  pipeline.step();
+  assertArrayEqual(await output.read(), data.map((v, i) => Math.fround(v + second[i])), "after the restore: the 'initial' input and the new texture");
+  engine.dispose();
+});
+
+test('emitted totals drive draws and dispatches: drawIndirect at 32 x budget covers `written` pixels, dispatchWorkgroupsIndirect at 32 x budget + 16 runs ceil(written / workGroupSize) groups', async ({ note }) => {
+  requireGpu();
+  const device = gpu.device, n = 1000, side = 64;
+  const { pipeline, sparks, data, dispose } = makeSplit(n, [3 * n]);
+  const wg = pipeline.info.workGroupSize;
+  // Points, one pixel each at vertex_index's pixel; red for a spark record (w: its source element, never 0), green for an unwritten one.
+  const module = device.createShaderModule({ code: `
+struct Out { @builtin(position) position: vec4f, @location(0) color: vec4f }
+@vertex fn vs(@builtin(vertex_index) i: u32, @location(0) spark: vec4f) -> Out {
+  let p = (vec2f(f32(i % ${side}u), f32(i / ${side}u)) + 0.5) / ${side / 2}.0;
+  return Out(vec4f(p.x - 1.0, 1.0 - p.y, 0.0, 1.0), select(vec4f(0.0, 1.0, 0.0, 1.0), vec4f(1.0, 0.0, 0.0, 1.0), spark.w > 0.5));
+}
+@fragment fn fs(@location(0) color: vec4f) -> @location(0) vec4f { return color; }` });
+  const points = device.createRenderPipeline({
+    layout: 'auto', primitive: { topology: 'point-list' },
+    vertex: { module, entryPoint: 'vs', buffers: [{ arrayStride: 16, attributes: [{ shaderLocation: 0, offset: 0, format: 'float32x4' }] }] },
+    fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+  });
+  const target = device.createTexture({ size: [side, side], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  const pixels = device.createBuffer({ size: side * side * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  async function drawRecords() {
+    const encoder = device.createCommandEncoder();
+    const pass = encoder.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }] });
+    // [docs:webgpu-draw-indirect]
+    pass.setPipeline(points);
+    pass.setVertexBuffer(0, sparks.gpuBuffer);                 // the records of budget 0
+    pass.drawIndirect(pipeline.emitTotalsBuffer, 32 * 0);      // {written, 1, 0, 0}: one vertex per record
+    // [docs:end]
+    pass.end();
+    encoder.copyTextureToBuffer({ texture: target }, { buffer: pixels, bytesPerRow: side * 4 }, [side, side]);
+    device.queue.submit([encoder.finish()]);
+    await pixels.mapAsync(GPUMapMode.READ);
+    const px = new Uint8Array(pixels.getMappedRange());
+    let red = 0, green = 0;
+    for (let i = 0; i < px.length; i += 4) { red += px[i] === 255 ? 1 : 0; green += px[i + 1] === 255 ? 1 : 0; }
+    pixels.unmap();
+    return { red, green };
+  }
+  // Two steps without a read-back: the totals the GPU wrote decide each draw (step 2 emits fewer sparks).
+  const ref1 = splitReference(data), ref2 = splitReference(ref1.state);
+  const counts = [ref1.sparks.length / 4, ref2.sparks.length / 4];
+  assert(counts[0] < side * side && counts[1] > 0 && counts[1] < counts[0], `spark counts ${counts} fit the target and differ`);
+  for (const [s, expected] of counts.entries()) {
+    pipeline.step();
+    const covered = await drawRecords();
+    assert(covered.red === expected && covered.green === 0, `step ${s + 1}: ${covered.red} red pixels (${covered.green} green) for ${expected} sparks`);
+  }
+
+  // A compute pass over the records: invocations counted per budget, each record of budget 0 read once.
+  const compute = device.createShaderModule({ code: `
+override budget: u32;
+@group(0) @binding(0) var<storage, read> totals: array<u32>;
+@group(0) @binding(1) var<storage, read> records: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+@group(0) @binding(3) var<storage, read_write> invocations: array<atomic<u32>, 2>;
+@compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) id: vec3u) {
+  atomicAdd(&invocations[budget], 1u);
+  if (budget == 0u && id.x < totals[0]) { out[id.x] = records[id.x].x * 2.0 + records[id.x].w; }
+}` });
+  const out = device.createBuffer({ size: 3 * n * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const invocations = device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const passes = [0, 1].map((budget) => {
+    const p = device.createComputePipeline({ layout: 'auto', compute: { module: compute, entryPoint: 'main', constants: { budget } } });
+    const group = device.createBindGroup({ layout: p.getBindGroupLayout(0), entries: [pipeline.emitTotalsBuffer, sparks.gpuBuffer, out, invocations].map((buffer, binding) => ({ binding, resource: { buffer } })) });
+    return [p, group];
+  });
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  for (const [budget, [computePipeline, bindGroup]] of passes.entries()) {
+    // [docs:webgpu-dispatch-indirect]
+    pass.setPipeline(computePipeline);                         // @workgroup_size(pipeline.info.workGroupSize)
+    pass.setBindGroup(0, bindGroup);
+    pass.dispatchWorkgroupsIndirect(pipeline.emitTotalsBuffer, 32 * budget + 16); // {ceil(written / workGroupSize), 1, 1}
+    // [docs:end]
+  }
+  pass.end();
+  device.queue.submit([encoder.finish()]);
+  const tags = ref2.tags.length;
+  const expectedOut = new Float32Array(3 * n);
+  for (let r = 0; r < counts[1]; r++) expectedOut[r] = Math.fround(Math.fround(ref2.sparks[r * 4] * 2) + ref2.sparks[r * 4 + 3]);
+  assertArrayEqual(new Uint32Array((await readWords(invocations, 8)).buffer), new Uint32Array([Math.ceil(counts[1] / wg) * wg, Math.ceil(tags / wg) * wg]),
+    `invocations per budget for ${counts[1]} sparks and ${tags} tags, work groups of ${wg}`);
+  assertArrayEqual(new Float32Array((await readWords(out, 3 * n * 4)).buffer), expectedOut, 'each spark record read once, nothing past written');
+  note(`${counts.join(' then ')} sparks drawn; ${Math.ceil(counts[1] / wg)} + ${Math.ceil(tags / wg)} work groups dispatched`);
+  for (const o of [target, pixels, out, invocations]) o.destroy();
+  dispose();
 });

@@ -72,8 +72,17 @@ export async function usageWebGpu(device: object, canvas: HTMLCanvasElement): Pr
   const gpu: XfbWebGpu = await createXfb({ device });
   const own: XfbWebGpu = await createXfb({ backend: 'webgpu' });
   const state = gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4 });
-  // @ts-expect-error: a lost device is not restored: WebGPU buffers restore nothing
-  gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4, restore: 'initial' });
+  gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4, restore: 'initial' }); // re-uploaded by restore()
+  // @ts-expect-error: 'upload' is where a restored buffer's bytes came from, not a policy
+  gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4, restore: 'upload' });
+  gpu.on('contextrestored', ({ buffers }) => {
+    const from: 'initial' | 'last-readback' | 'upload' | 'none' | undefined = buffers[0]?.restoredFrom;
+    const layout: object | undefined = buffers[0]?.buffer.layout;
+    void [from, layout];
+  });
+  gpu.on('contextlost', () => void gpu.restore(device).then((): void => undefined));
+  // @ts-expect-error: restore() takes a GPUDevice
+  void gpu.restore('device');
   const next = gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4 });
   const vertexBuffer: object = state.gpuBuffer;
   const program = gpu.createProgram({ source: '#version 300 es\nin vec4 a;\nout vec4 out_a;\nvoid main() { out_a = a; }' });

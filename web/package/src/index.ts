@@ -26,9 +26,10 @@ export { XfbBuffer } from './webgl2/buffer.js';
 export { XfbProgram } from './webgl2/program.js';
 export { XfbPipeline } from './webgl2/pipeline.js';
 export { XfbCapture, type SessionPart } from './webgl2/capture.js';
-export type { XfbWebGpu, WebGpuEntry } from './webgpu/engine.js';
+export type { XfbWebGpu, WebGpuEntry, RestoredWebGpuBuffer } from './webgpu/engine.js';
 export type { XfbWebGpuBuffer, XfbWebGpuProgram, XfbWebGpuPipeline };
 export type { EventName } from './core/events.js';
+export type { RestoredFrom } from './core/restore_shadow.js';
 
 /** @deprecated The hand-written types' name of {@link XfbWebGpuBuffer}. */
 export type WebGpuBuffer = XfbWebGpuBuffer;

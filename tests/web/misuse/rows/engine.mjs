@@ -80,7 +80,7 @@ const USES_WHILE_LOST = {
 };
 const lost = peer('lost', family('lost', USES_WHILE_LOST, ([use, name]) => ({
   setup: ['lost'], code: 'XFB_CONTEXT_LOST', mentions: [name],
-  messageMayDiffer: 'the way back differs: a lost WebGL context is restored (wait for contextrestored), a lost WebGPU device is final (create a new engine)',
+  messageMayDiffer: 'the way back differs: a lost WebGL context comes back by itself (wait for contextrestored), a lost WebGPU device through restore(device)',
   call: (o) => use(o.lost) })));
 
 const helpers = peer('followBuffer', [

@@ -1,7 +1,7 @@
 // Vertex formats and the bytes that fill buffers: one rule for both engines.
 import type { ComponentType } from '#engine-tables';
 import { checkByteLength, checkCount, checkKeys, checkName, shown, typeName } from './checks.js';
-import { fail, unwrap, invalid, type XfbError } from './errors.js';
+import { unwrap, invalid, type XfbError } from './errors.js';
 import type { BufferContents, BufferDescription, BufferLayout, RestoreSource } from './types.js';
 
 /** Bytes over an ArrayBuffer (what WebGPU's writeBuffer and the typed arrays take). */
@@ -78,25 +78,18 @@ export interface CheckedBufferDescription {
   label: string | undefined;
 }
 
-/** createBuffer()'s description, on both engines. `restores`: the sources this engine can restore
- *  from (WebGPU: only 'none', its default). */
+/** createBuffer()'s description, on both engines. */
 export function checkBufferDescription(
   normalise: FormatNormaliser,
   given: BufferDescription,
-  restores: readonly RestoreSource[] = RESTORE_SOURCES,
 ): CheckedBufferDescription {
   const description = checkKeys(given, ['format', 'stride', 'count', 'data', 'restore', 'label'], 'createBuffer()');
   const layout = normaliseFormat(normalise, description.format, description.stride);
   const count = checkCount(description.count, 'createBuffer(): count');
   checkByteLength(count, layout.stride, 'createBuffer()');
   const list = RESTORE_SOURCES.map((r) => `'${r}'`).join(', ');
-  const restoreGiven = description.restore === undefined ? restores[0] : description.restore;
+  const restoreGiven = description.restore === undefined ? RESTORE_SOURCES[0] : description.restore;
   const restore = checkName(restoreGiven, RESTORE_SOURCES, 'createBuffer(): restore', list);
-  if (!restores.includes(restore))
-    fail(
-      'XFB_UNSUPPORTED',
-      `createBuffer(): restore '${restore}' needs a context that is restored; this engine's is not (restore: ${restores.map((r) => `'${r}'`).join(' or ')})`,
-    );
   if (description.label !== undefined && typeof description.label !== 'string')
     invalid('createBuffer(): label must be a string');
   const data = description.data === undefined ? null : initialBytes(description.data, layout, count);

@@ -105,3 +105,11 @@ export function checkPipelineList<P>(pipelines: unknown, own: (p: unknown) => p 
     invalid("steps(): pipelines must be an array of this engine's pipelines");
   return pipelines;
 }
+
+/** A GPUDevice given to createXfb({ device }) or restore(device) (recognised by its shape: a
+ *  device of another realm or a wrapper is one too). */
+export function checkDevice(value: unknown, what: string): asserts value is GPUDevice {
+  const d = value as Partial<GPUDevice> | null;
+  if (typeof d?.createComputePipeline !== 'function' || !d.queue)
+    invalid(`${what}: device must be a GPUDevice, got ${typeName(value)}`);
+}

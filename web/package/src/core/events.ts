@@ -1,16 +1,15 @@
 // The engines' events, with the same names and checks on both.
 import { typeName } from './checks.js';
 import { invalid } from './errors.js';
+import type { RestoredFrom } from './restore_shadow.js';
 
 /** What each event hands its listeners. */
 export interface EventDetails<Buffer> {
   contextlost: { reason?: string; message?: string };
-  contextrestored: {
-    buffers: { buffer: Buffer; label: string; restoredFrom: 'initial' | 'last-readback' | 'upload' | 'none' }[];
-  };
+  contextrestored: { buffers: { buffer: Buffer; label: string; restoredFrom: RestoredFrom }[] };
 }
 
-/** The events of both engines ('contextrestored' never fires on WebGPU: a lost device is not restored). */
+/** The events of both engines (on WebGPU 'contextrestored' fires at the end of restore(device)). */
 export type EventName = 'contextlost' | 'contextrestored';
 const EVENT_NAMES: readonly EventName[] = ['contextlost', 'contextrestored'];
 

@@ -28,7 +28,7 @@ export interface BufferLayout {
   attributes: Required<VertexAttribute>[];
 }
 
-/** What a buffer restores after a WebGL context loss: the last read() (default), the initial data, or nothing. */
+/** What a buffer restores after a WebGL context or WebGPU device loss: the last read() (default), the initial data, or nothing. */
 export type RestoreSource = 'last-readback' | 'initial' | 'none';
 
 /** createBuffer()'s description. */
@@ -42,7 +42,7 @@ export interface BufferDescription {
   count: number;
   /** Float32Array / Int32Array / Uint32Array matching a homogeneous format, or an ArrayBuffer; count x stride bytes. */
   data?: ArrayBufferView | ArrayBuffer;
-  /** WebGL2: what is re-uploaded after a context loss. WebGPU: only 'none' (a lost device is not restored). */
+  /** What is re-uploaded after a context loss (WebGL2) or by restore() after a device loss (WebGPU). */
   restore?: RestoreSource;
   label?: string;
 }

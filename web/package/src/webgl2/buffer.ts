@@ -1,12 +1,10 @@
 import { checkUpload, contentsOf } from '../core/buffer_data.js';
 import { nextFrame } from '../core/module_loader.js';
 import type { ObjectRegistry } from '../core/registry.js';
+import { RestoreShadow, type RestoredFrom } from '../core/restore_shadow.js';
 import type { BufferContents, BufferLayout, RestoreSource } from '../core/types.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
-
-/** Where a buffer's restored contents came from. */
-type ShadowSource = 'initial' | 'last-readback' | 'upload' | 'none';
 
 /** A WebGL2 buffer of `count` elements of a vertex format; a state pair's two swap every step. */
 export class XfbBuffer extends WebGl2Object {
@@ -14,11 +12,9 @@ export class XfbBuffer extends WebGl2Object {
   label: string;
   readonly #layout: BufferLayout;
   readonly #count: number;
-  readonly #restore: RestoreSource;
   readonly #adoptedName: number;
-  /** The bytes re-uploaded after a context loss (null: none kept). */
-  #shadow: Uint8Array | null;
-  #shadowSource: ShadowSource;
+  /** The bytes re-uploaded after a context loss. */
+  readonly #shadow: RestoreShadow;
 
   /** @internal Use `Xfb.createBuffer()` or `Xfb.adoptBuffer()`. */
   constructor(
@@ -35,11 +31,9 @@ export class XfbBuffer extends WebGl2Object {
     super(owner, registry, 'buffer', id);
     this.#layout = layout;
     this.#count = count;
-    this.#restore = restore;
     this.label = label;
     this.#adoptedName = adoptedName;
-    this.#shadow = restore === 'none' ? null : initial;
-    this.#shadowSource = initial ? 'initial' : 'none';
+    this.#shadow = new RestoreShadow(restore, initial);
   }
 
   /** @internal */
@@ -54,7 +48,10 @@ export class XfbBuffer extends WebGl2Object {
   /** How to bind it as vertex input: stride and, per attribute, semantic, type, components, offset. */
   get layout(): BufferLayout {
     this.checkLive();
-    return { stride: this.#layout.stride, attributes: this.#layout.attributes.map((a) => ({ ...a })) };
+    return {
+      stride: this.#layout.stride,
+      attributes: this.#layout.attributes.map((a) => ({ ...a })),
+    };
   }
   /** The number of elements. */
   get count(): number {
@@ -74,10 +71,7 @@ export class XfbBuffer extends WebGl2Object {
   upload(data: ArrayBufferView | ArrayBuffer, options: { offset?: number } = {}): void {
     const { bytes, offset } = checkUpload(data, options, this.#layout, this.byteLength);
     this.owner.withHeap(bytes, (pointer, n) => this.owner.call('upload', this.id, pointer, n, offset));
-    if (this.#shadow && offset === 0 && bytes.byteLength === this.byteLength) {
-      this.#shadow = bytes.slice();
-      this.#shadowSource = 'upload';
-    }
+    this.#shadow.uploaded(bytes, offset, this.byteLength);
   }
 
   /** Resolves to the contents (a typed array of the format's type) once the GPU is done: a copy
@@ -94,19 +88,15 @@ export class XfbBuffer extends WebGl2Object {
       throw e;
     }
     const bytes = view.slice(); // copied out of the wasm heap
-    if (this.#restore === 'last-readback') {
-      this.#shadow = bytes;
-      this.#shadowSource = 'last-readback';
-    }
+    this.#shadow.readBack(bytes);
     return contentsOf(this.#layout, bytes);
   }
 
   /** @internal After a context restore: uploads the kept bytes; says where they came from. */
-  restoreContents(): ShadowSource {
-    const shadow = this.#shadow;
-    if (!shadow) return 'none';
-    this.owner.withHeap(shadow, (pointer, n) => this.owner.call('upload', this.id, pointer, n, 0));
-    return this.#shadowSource;
+  restoreContents(): RestoredFrom {
+    const { bytes, source } = this.#shadow.kept;
+    if (bytes) this.owner.withHeap(bytes, (pointer, n) => this.owner.call('upload', this.id, pointer, n, 0));
+    return source;
   }
 
   protected override release(): void {

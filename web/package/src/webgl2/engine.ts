@@ -17,6 +17,7 @@ import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { inspectWith } from '../core/inspect.js';
 import { checkProgramDescription } from '../core/program_options.js';
 import { checkDistinctPair, engineDisposed, ObjectRegistry } from '../core/registry.js';
+import type { RestoredFrom } from '../core/restore_shadow.js';
 import type {
   BufferDescription,
   Capabilities,
@@ -57,7 +58,7 @@ export interface Entry {
 export interface RestoredBuffer {
   buffer: XfbBuffer;
   label: string;
-  restoredFrom: 'initial' | 'last-readback' | 'upload' | 'none';
+  restoredFrom: RestoredFrom;
 }
 
 type Answer<M extends EngineCall> = ReturnType<WasmEngine[M]>;

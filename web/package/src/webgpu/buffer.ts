@@ -1,6 +1,7 @@
 import { checkUpload, contentsOf } from '../core/buffer_data.js';
 import type { ObjectRegistry } from '../core/registry.js';
-import type { BufferContents, BufferLayout, GPUBufferType } from '../core/types.js';
+import { RestoreShadow, type RestoredFrom } from '../core/restore_shadow.js';
+import type { BufferContents, BufferLayout, GPUBufferType, RestoreSource } from '../core/types.js';
 import type { XfbWebGpu } from './engine.js';
 import { WebGpuObject } from './object.js';
 import { StagingReadback } from './staging_readback.js';
@@ -12,23 +13,48 @@ export class XfbWebGpuBuffer extends WebGpuObject {
   #gpuBuffer: GPUBuffer;
   readonly #layout: BufferLayout;
   readonly #count: number;
-  readonly #readback: StagingReadback;
+  #readback: StagingReadback;
+  /** The bytes re-uploaded after a device loss. */
+  readonly #shadow: RestoreShadow;
 
   /** @internal Use `XfbWebGpu.createBuffer()`. */
   constructor(
     owner: XfbWebGpu,
     registry: ObjectRegistry,
-    gpuBuffer: GPUBuffer,
     layout: BufferLayout,
     count: number,
+    restore: RestoreSource,
+    initial: Uint8Array<ArrayBuffer> | null,
     label: string,
   ) {
     super(owner, registry, 'buffer');
-    this.#gpuBuffer = gpuBuffer;
     this.#layout = layout;
     this.#count = count;
     this.label = label;
-    this.#readback = new StagingReadback(owner.gpuDevice, `${label} readback`, count * layout.stride);
+    this.#shadow = new RestoreShadow(restore, initial && initial.slice());
+    [this.#gpuBuffer, this.#readback] = this.#create(initial);
+  }
+
+  /** A GPUBuffer (usage STORAGE | VERTEX | COPY_SRC | COPY_DST) with `data` written, and its
+   *  staging buffer, on the engine's device now. */
+  #create(data: Uint8Array<ArrayBuffer> | null): [GPUBuffer, StagingReadback] {
+    const device = this.owner.gpuDevice;
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const gpuBuffer = device.createBuffer({
+      label: this.label,
+      size: this.byteLength,
+      usage,
+    });
+    if (data) device.queue.writeBuffer(gpuBuffer, 0, data);
+    return [gpuBuffer, new StagingReadback(device, `${this.label} readback`, this.byteLength)];
+  }
+
+  /** @internal After a device loss, on the new device: a new GPUBuffer holding the kept bytes (its
+   *  restore policy, as on WebGL2); says where they came from. */
+  restoreContents(): RestoredFrom {
+    const { bytes, source } = this.#shadow.kept;
+    [this.#gpuBuffer, this.#readback] = this.#create(bytes as Uint8Array<ArrayBuffer> | null);
+    return source;
   }
 
   /** @internal */
@@ -49,7 +75,10 @@ export class XfbWebGpuBuffer extends WebGpuObject {
   /** How to bind it as vertex input: stride and, per attribute, semantic, type, components, offset. */
   get layout(): BufferLayout {
     this.check();
-    return { stride: this.#layout.stride, attributes: this.#layout.attributes.map((a) => ({ ...a })) };
+    return {
+      stride: this.#layout.stride,
+      attributes: this.#layout.attributes.map((a) => ({ ...a })),
+    };
   }
   /** The number of elements. */
   get count(): number {
@@ -70,13 +99,16 @@ export class XfbWebGpuBuffer extends WebGpuObject {
     this.check('upload()');
     const { bytes, offset } = checkUpload(data, options, this.#layout, this.byteLength);
     this.owner.gpuDevice.queue.writeBuffer(this.#gpuBuffer, offset, bytes);
+    this.#shadow.uploaded(bytes, offset, this.byteLength);
   }
 
   /** Resolves to the contents once the GPU is done: a copy into a staging buffer (MAP_READ, kept for
    *  the next read) and mapAsync; never blocks the frame. @throws XfbError XFB_CONTEXT_LOST, XFB_DISPOSED. */
   async read(): Promise<BufferContents> {
     this.check('read()');
-    return contentsOf(this.#layout, await this.#readback.read(this.#gpuBuffer, this.owner.settle, 'read()'));
+    const bytes = await this.#readback.read(this.#gpuBuffer, this.owner.settle, 'read()');
+    this.#shadow.readBack(bytes);
+    return contentsOf(this.#layout, bytes);
   }
 
   /** @internal The GPUBuffer now, without the checks (a pipeline's bind groups). */

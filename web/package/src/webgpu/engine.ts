@@ -3,7 +3,7 @@
 // engine/include/xfb/wgsl_translation.hpp); this driver only drives WebGPU. Every argument is
 // checked by core/, as on WebGL2. Loaded by createXfb() on demand (webgpu.js), so WebGL2 users
 // never download it.
-import { checkKeys, checkPipelineList } from '../core/checks.js';
+import { checkDevice, checkKeys, checkPipelineList } from '../core/checks.js';
 import { checkBufferDescription } from '../core/buffer_data.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
@@ -11,6 +11,7 @@ import { inspectWith } from '../core/inspect.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { checkProgramDescription, type CheckedProgramOptions } from '../core/program_options.js';
 import { checkDistinctPair, engineDisposed, ObjectRegistry } from '../core/registry.js';
+import type { RestoredFrom } from '../core/restore_shadow.js';
 import type {
   BufferDescription,
   GPUDeviceType,
@@ -22,11 +23,19 @@ import type {
   WebGpuPipelineOptions,
 } from '../core/types.js';
 import { XfbWebGpuBuffer } from './buffer.js';
+import { requestDevice } from './device.js';
 import { PREFIX_SUM_GROUP } from './prefix_sum.js';
 import prefixSumSource from './prefix_sum.wgsl';
 import { XfbWebGpuPipeline } from './pipeline.js';
 import { XfbWebGpuProgram } from './program.js';
 import type { TranslationEntries, WebGpuModule } from './wasm_module.js';
+
+/** What a listener of 'contextrestored' gets per buffer. */
+export interface RestoredWebGpuBuffer {
+  buffer: XfbWebGpuBuffer;
+  label: string;
+  restoredFrom: RestoredFrom;
+}
 
 /** An entry of a WebGPU role list. */
 export interface WebGpuEntry {
@@ -42,15 +51,16 @@ const WORK_GROUP_SIZE = 256;
  */
 export class XfbWebGpu {
   readonly #module: WebGpuModule;
-  readonly #device: GPUDevice;
+  #device: GPUDevice;
   // Kept: Chromium loses a device whose adapter was garbage-collected ("A valid external Instance
   // reference no longer exists").
-  readonly #adapter: GPUAdapter | undefined;
-  readonly #ownsDevice: boolean;
+  #adapter: GPUAdapter | undefined;
+  #ownsDevice: boolean;
   readonly #objects = new ObjectRegistry();
   readonly #listeners = new Listeners<XfbWebGpuBuffer>();
   #prefixSum: GPUShaderModule | null = null;
   #lost: GPUDeviceLostInfo | null = null;
+  #restoring = false;
   #disposed = false;
 
   /** @internal Use `createXfb({ device })`. */
@@ -59,10 +69,17 @@ export class XfbWebGpu {
     this.#device = device;
     this.#adapter = adapter;
     this.#ownsDevice = ownsDevice;
+    this.#watch(device);
+  }
+
+  #watch(device: GPUDevice): void {
     void device.lost.then((info) => {
-      if (this.#disposed) return;
+      if (this.#disposed || device !== this.#device) return;
       this.#lost = info;
-      this.#listeners.emit('contextlost', { reason: info.reason, message: info.message });
+      this.#listeners.emit('contextlost', {
+        reason: info.reason,
+        message: info.message,
+      });
     });
   }
 
@@ -78,7 +95,7 @@ export class XfbWebGpu {
   get gl(): null {
     return null;
   }
-  /** true once the device is lost (it is not restored: create a new engine). */
+  /** true between a 'contextlost' event and the restore() that follows it. */
   get isContextLost(): boolean {
     return this.#lost !== null;
   }
@@ -106,11 +123,12 @@ export class XfbWebGpu {
   }
 
   /** A GPUBuffer of `count` elements of `format` (usage STORAGE | VERTEX | COPY_SRC | COPY_DST), the
-   *  data written by queue.writeBuffer. `restore` can only be 'none': a lost device is not restored.
+   *  data written by queue.writeBuffer. `restore`: what restore() re-uploads after a device loss, as
+   *  on WebGL2 (default 'last-readback').
    *  @throws XfbError XFB_UNSUPPORTED over the device's maxStorageBufferBindingSize, as WebGL2's checks otherwise. */
-  createBuffer(description: Omit<BufferDescription, 'restore'> & { restore?: 'none' }): XfbWebGpuBuffer {
+  createBuffer(description: BufferDescription): XfbWebGpuBuffer {
     this.checkUsable('createBuffer()');
-    const d = checkBufferDescription((f, stride) => this.#module.normaliseFormat(f, stride), description, ['none']);
+    const d = checkBufferDescription((f, stride) => this.#module.normaliseFormat(f, stride), description);
     const size = d.count * d.layout.stride;
     const max = this.#device.limits.maxStorageBufferBindingSize;
     if (size > max)
@@ -119,10 +137,7 @@ export class XfbWebGpu {
         `createBuffer(): ${size} bytes exceed this device's maxStorageBufferBindingSize (${max})`,
       );
     const label = d.label ?? `buffer${this.#objects.count('buffer')}`;
-    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    const gpuBuffer = this.#device.createBuffer({ label, size, usage });
-    if (d.data) this.#device.queue.writeBuffer(gpuBuffer, 0, d.data);
-    return this.#objects.add(new XfbWebGpuBuffer(this, this.#objects, gpuBuffer, d.layout, d.count, label));
+    return this.#objects.add(new XfbWebGpuBuffer(this, this.#objects, d.layout, d.count, d.restore, d.data, label));
   }
 
   /** Translates the simulation to WGSL (in wasm) with the default roles.
@@ -240,10 +255,10 @@ export class XfbWebGpu {
     };
   }
 
-  /** Listens to 'contextlost' ({ reason, message } of the lost device). 'contextrestored' is accepted
-   *  and never emitted: a lost device is not restored. The same checks as on WebGL2. */
+  /** Listens to 'contextlost' ({ reason, message } of the lost device) or 'contextrestored' ({
+   *  buffers: which contents each got back }, emitted by restore()). The same checks as on WebGL2. */
   on(type: 'contextlost', listener: (detail: { reason: string; message: string }) => void): this;
-  on(type: 'contextrestored', listener: (detail: never) => void): this;
+  on(type: 'contextrestored', listener: (detail: { buffers: RestoredWebGpuBuffer[] }) => void): this;
   on(type: 'contextlost' | 'contextrestored', listener: (detail: never) => void): this {
     this.#listeners.add(type, listener);
     return this;
@@ -252,6 +267,56 @@ export class XfbWebGpu {
   off(type: 'contextlost' | 'contextrestored', listener: (detail: never) => void): this {
     this.#listeners.remove(type, listener);
     return this;
+  }
+
+  /** After a device loss ('contextlost'): every buffer, program and pipeline of the engine on
+   *  `device` (the same objects), each buffer re-uploaded from its `restore` source as on WebGL2,
+   *  then 'contextrestored'. Without `device`, an engine that createXfb() gave its own device
+   *  requests a new one; an engine on the application's device needs the new device (from the
+   *  application's adapter, with the limits of the lost one). Textures given to setTexture()
+   *  belonged to the lost device: give them again.
+   *  @throws XfbError XFB_DISPOSED; XFB_INVALID_ARGUMENT while the device is not lost, for a value
+   *  that is no GPUDevice, the lost device itself, no device for an engine on the application's, or
+   *  while another restore() requests its device. */
+  async restore(device?: GPUDeviceType): Promise<void> {
+    if (this.#disposed) engineDisposed();
+    if (!this.#lost) invalid("restore(): the WebGPU device is not lost; call restore() after the 'contextlost' event");
+    if (device === undefined && !this.#ownsDevice)
+      invalid(
+        "restore(): give the new GPUDevice (adapter.requestDevice()): this engine runs on the application's device",
+      );
+    if (device !== undefined) checkDevice(device, 'restore()');
+    if (device === this.#device)
+      invalid('restore(): device is the lost device; give a new one (adapter.requestDevice())');
+    if (this.#restoring) invalid('restore(): a restore() is requesting a device already; await it');
+    this.#restoring = true;
+    let given: { device: GPUDevice; adapter: GPUAdapter | undefined };
+    try {
+      given = device === undefined ? await requestDevice() : { device, adapter: undefined };
+    } finally {
+      this.#restoring = false;
+    }
+    if (this.#disposed) {
+      if (device === undefined) given.device.destroy();
+      fail('XFB_DISPOSED', 'restore(): this engine was disposed meanwhile');
+    }
+    this.#device = given.device;
+    this.#adapter = given.adapter;
+    this.#ownsDevice = device === undefined;
+    this.#prefixSum = null;
+    this.#lost = null;
+    this.#watch(given.device);
+    const objects = [...this.#objects];
+    const buffers: RestoredWebGpuBuffer[] = [];
+    for (const o of objects)
+      if (o instanceof XfbWebGpuBuffer)
+        buffers.push({
+          buffer: o,
+          label: o.label,
+          restoredFrom: o.restoreContents(),
+        });
+    for (const o of objects) if (o instanceof XfbWebGpuPipeline) o.restoreObjects();
+    this.#listeners.emit('contextrestored', { buffers });
   }
 
   /** Destroys every GPU object of this engine (and the device, when createXfb() requested it). */
@@ -278,7 +343,10 @@ export class XfbWebGpu {
   }
   /** @internal The prefix-sum module, compiled once per engine. */
   get prefixSumModule(): GPUShaderModule {
-    return (this.#prefixSum ??= this.#device.createShaderModule({ label: 'xfb prefix sum', code: prefixSumSource }));
+    return (this.#prefixSum ??= this.#device.createShaderModule({
+      label: 'xfb prefix sum',
+      code: prefixSumSource,
+    }));
   }
 
   /** @internal XFB_DISPOSED after dispose(), XFB_CONTEXT_LOST once the device is lost (`what`: the
@@ -288,7 +356,7 @@ export class XfbWebGpu {
     if (this.#lost)
       fail(
         'XFB_CONTEXT_LOST',
-        `${what ? `${what}: ` : ''}the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); create a new engine`,
+        `${what ? `${what}: ` : ''}the WebGPU device is lost (${this.#lost.reason}: ${this.#lost.message}); call restore() (after 'contextlost')`,
       );
   }
 
@@ -305,7 +373,10 @@ export class XfbWebGpu {
       const cause = this.#lost
         ? `${this.#lost.reason}: ${this.#lost.message}`
         : `${(e as Error)?.name}: ${(e as Error)?.message}`;
-      fail('XFB_CONTEXT_LOST', `${what}: the WebGPU device was lost meanwhile (${cause}); create a new engine`);
+      fail(
+        'XFB_CONTEXT_LOST',
+        `${what}: the WebGPU device was lost meanwhile (${cause}); call restore() (after 'contextlost')`,
+      );
     }
   };
 

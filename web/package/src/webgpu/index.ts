@@ -1,7 +1,7 @@
 // webgpu.js: the WebGPU engine and its module (dist/xfb-webgpu.mjs), imported by createXfb() only
 // for WebGPU, so WebGL2 users download neither.
 import createXfbWebGpuModule from './dist/xfb-webgpu.mjs';
-import { invalid } from '../core/errors.js';
+import { checkDevice } from '../core/checks.js';
 import { instantiate, type ModuleFactory } from '../core/module_loader.js';
 import { webGpuModule, type WebGpuExports } from './wasm_module.js';
 import { requestDevice } from './device.js';
@@ -12,8 +12,7 @@ const wasmUrl = new URL('./dist/xfb-webgpu.wasm', import.meta.url); // a static 
 /** The engine on `device`, or on a device requested here (destroyed with the engine). */
 export async function createWebGpuEngine(device: unknown): Promise<XfbWebGpu> {
   const given = device === undefined ? await requestDevice() : { device: device as GPUDevice, adapter: undefined };
-  const d = given.device as Partial<GPUDevice> | null;
-  if (typeof d?.createComputePipeline !== 'function' || !d.queue) invalid('createXfb(): device must be a GPUDevice');
+  checkDevice(given.device, 'createXfb()');
   const module = await instantiate(createXfbWebGpuModule as ModuleFactory<WebGpuExports>, wasmUrl, webGpuModule);
   return new XfbWebGpu(module, given.device, device === undefined, given.adapter);
 }

@@ -44,19 +44,20 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   readonly #translation: Translation;
   readonly #substepTranslation: SubstepTranslation;
   readonly #overflow: 'error' | 'clamp';
-  readonly #pipeline: GPUComputePipeline;
-  readonly #bindGroupLayout: GPUBindGroupLayout;
-  readonly #pipelineLayout: GPUPipelineLayout;
-  readonly #uniformBuffer: GPUBuffer;
   readonly #uniformImage: Uint8Array<ArrayBuffer>;
-  readonly #pairs: StatePair[] = [];
-  readonly #workGroups: [number, number];
   readonly #substepOffset: number;
-  readonly #textures = new Map<string, GPUTextureView>();
-  readonly #countPipeline: GPUComputePipeline | null = null;
-  readonly #prefixSums: PrefixSums | null = null;
-  readonly #totalsReadback: StagingReadback | null = null;
-  #compiled: Promise<unknown>;
+  // The GPU objects, made by #build() on the engine's device (again after a device loss).
+  #pipeline!: GPUComputePipeline;
+  #bindGroupLayout!: GPUBindGroupLayout;
+  #pipelineLayout!: GPUPipelineLayout;
+  #uniformBuffer!: GPUBuffer;
+  #pairs: StatePair[] = [];
+  #workGroups!: [number, number];
+  #textures = new Map<string, GPUTextureView>();
+  #countPipeline: GPUComputePipeline | null = null;
+  #prefixSums: PrefixSums | null = null;
+  #totalsReadback: StagingReadback | null = null;
+  #compiled!: Promise<unknown>;
   #bindGroups: [GPUBindGroup, GPUBindGroup] | null = null;
   #fusedPipeline: GPUComputePipeline | null = null;
   // What the uniform buffer holds: the program's version, the substep index, the fused count.
@@ -84,9 +85,37 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     this.#substepTranslation = substeps;
     this.#overflow = overflow;
     const t = translation;
+    // The fused shader's uniforms are the ordinary ones plus the substep count k after them.
+    this.#uniformImage = new Uint8Array(Math.max(t.uniformBytes, substeps.uniformBytes ?? 0));
+    this.#substepOffset = t.uniforms.find((u) => u.name === constants().substepUniform)?.offset ?? -1;
+    this.#build();
+  }
+
+  /** @internal After a device loss, on the engine's new device: every GPU object again (the fused
+   *  substeps' too, when a step compiled them); the uniforms rewritten by the next step. Textures
+   *  belonged to the lost device: the pipeline steps once setTexture() gave them again. */
+  restoreObjects(): void {
+    // One of its parts disposed: it never steps again (XFB_DISPOSED), and its bind groups would
+    // name a GPUBuffer of the lost device.
+    if (this.#parts().some((part) => part.disposed)) return;
+    const fused = this.#fusedPipeline !== null;
+    this.#fusedPipeline = null;
+    this.#bindGroups = null;
+    this.#textures = new Map();
+    this.#writtenVersion = -1;
+    this.#build();
+    if (fused) this.#fused();
+  }
+
+  #build(): void {
+    const t = this.#translation;
+    const program = this.#program;
+    const owner = this.owner;
     const device = owner.gpuDevice;
     this.#bindGroupLayout = createBindGroupLayout(device, t, program.label);
-    this.#pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.#bindGroupLayout] });
+    this.#pipelineLayout = device.createPipelineLayout({
+      bindGroupLayouts: [this.#bindGroupLayout],
+    });
     const main = this.#compile(t.source, program.label);
     this.#pipeline = main.pipeline;
     this.#compiled = main.compiled;
@@ -109,19 +138,20 @@ export class XfbWebGpuPipeline extends WebGpuObject {
       );
     }
     this.#compiled.catch(() => {}); // reported by ready / stepChecked()
-    // The fused shader's uniforms are the ordinary ones plus the substep count k after them.
-    const uniformBytes = Math.max(t.uniformBytes, substeps.uniformBytes ?? 0);
     this.#uniformBuffer = device.createBuffer({
       label: `${program.label} uniforms`,
-      size: uniformBytes,
+      size: this.#uniformImage.byteLength,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    this.#uniformImage = new Uint8Array(uniformBytes);
-    this.#substepOffset = t.uniforms.find((u) => u.name === constants().substepUniform)?.offset ?? -1;
     new Uint32Array(this.#uniformImage.buffer)[t.countOffset / 4] = t.count;
-    for (const e of entries)
+    this.#pairs = [];
+    for (const e of this.#entries)
       if (e.input && e.output)
-        this.#pairs.push({ entry: e as Required<WebGpuEntry>, first: e.input.current, second: e.output.current });
+        this.#pairs.push({
+          entry: e as Required<WebGpuEntry>,
+          first: e.input.current,
+          second: e.output.current,
+        });
     const groups = Math.ceil(t.count / t.workGroupSize);
     const perDimension = device.limits.maxComputeWorkgroupsPerDimension;
     this.#workGroups = [Math.min(groups, perDimension), Math.ceil(groups / perDimension)];
@@ -163,7 +193,10 @@ export class XfbWebGpuPipeline extends WebGpuObject {
       invalid(
         `setTexture(): the shader has no sampler '${name}'; samplers: ${samplers.map((x) => x.name).join(', ') || 'none'}`,
       );
-    const given = texture as unknown as { createView?: unknown; label?: unknown } | null;
+    const given = texture as unknown as {
+      createView?: unknown;
+      label?: unknown;
+    } | null;
     if (!given || (typeof given.createView !== 'function' && typeof given.label !== 'string'))
       invalid('setTexture(): texture must be a GPUTexture or a GPUTextureView');
     this.#textures.set(
@@ -191,7 +224,10 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   /** Whether step(k > 1) runs its substeps in one pass, and why not (the planner's answer, the same as on WebGL2). */
   fusion(): Fusion {
     this.check();
-    return { fused: this.#substepTranslation.fused, reason: this.#substepTranslation.reason };
+    return {
+      fused: this.#substepTranslation.fused,
+      reason: this.#substepTranslation.reason,
+    };
   }
 
   /** Emitted outputs: the GPUBuffer of the totals, 32 bytes per budget in `emits` order (usage
