@@ -165,7 +165,7 @@ void PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std:
     XFB_GL_COUNTED(glDispatchCompute(1, 1, 1));
 }
 #else
-PrefixScan::PrefixScan(std::int64_t, int, int, bool) {}
+PrefixScan::PrefixScan(std::int64_t, int, int, bool, int, int) {}
 void PrefixScan::forget() {}
 void PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t) {}
 #endif

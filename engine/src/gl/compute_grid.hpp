@@ -29,7 +29,9 @@ inline ComputeGrid computeGrid(std::int64_t groups, int maxX, int maxY) {
     return {GLuint(x), GLuint(std::max<std::int64_t>(1, y))};
 }
 
+#ifndef __EMSCRIPTEN__ // WebGL2 has no compute shaders
 /// glDispatchCompute(grid.x, grid.y, 1), counted.
 inline void dispatch(const ComputeGrid& grid) { XFB_GL_COUNTED(glDispatchCompute(grid.x, grid.y, 1)); }
+#endif
 
 } // namespace xfb::gl
