@@ -346,7 +346,8 @@ TEST_CASE_FIXTURE(GlTest, "more work groups than GL_MAX_COMPUTE_WORK_GROUP_COUNT
     const int maxX = dev.capabilities().maxComputeGroupCountX;
     REQUIRE(maxX >= 65535);
     if (maxX > (1 << 20)) {
-        MESSAGE("GL_MAX_COMPUTE_WORK_GROUP_COUNT x is ", maxX, ": a second row would need more elements than this "
+        MESSAGE("GL_MAX_COMPUTE_WORK_GROUP_COUNT x is ", maxX,
+                ": a second row would need more elements than this "
                 "test runs; the grid is exercised where the driver's limit is near the minimum (llvmpipe)");
         return;
     }
