@@ -173,6 +173,13 @@ TEST_CASE("declared layouts: every rule has its code and names the varying, the 
     msg = XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared({field("out_a")}, std::vector<int>(5, 16))),
                             ErrorCode::LayoutBuffer);
     CHECK(contains(msg, "gives 5 strides"));
+    // Counts near 2^31 do not wrap into range.
+    XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared({field("out_a", 1, 0x7fffffff)})),
+                      ErrorCode::LayoutComponents);
+    msg = XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared({DeclaredEntry::gap(0x7fffffff), field("out_a")})),
+                            ErrorCode::InterleavedComponents);
+    CHECK(contains(msg, "declaration entry 0 reaches byte 8589934588 of buffer 0"));
+    XFB_REQUIRE_ERROR(capture("layout(xfb_offset = 4194300) out vec4 out_a;"), ErrorCode::InterleavedComponents);
     // Hostile sizes stop before the pairwise checks.
     msg =
         XFB_REQUIRE_ERROR(capture("out vec4 out_a;", declared(std::vector<DeclaredEntry>(5000, DeclaredEntry::gap(1)))),

@@ -4,6 +4,7 @@
 #include "gl/gl_check.hpp"
 #include "gl/shader.hpp"
 #include "gl/state_guard.hpp"
+#include "plan/vertex_wrapper.hpp"
 #include "xfb/error.hpp"
 
 #include <algorithm>
@@ -11,11 +12,6 @@
 namespace xfb::detail {
 
 namespace {
-
-const char* uintVector(int n) {
-    static const char* names[] = {"", "uint", "uvec2", "uvec3", "uvec4"};
-    return names[n];
-}
 
 // One flat output per 4 words of a record (uvec4, then a shorter tail), fetched from the
 // buffer's word texture at source vertex `xfb_src`.
@@ -38,13 +34,13 @@ GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
         for (int w = 0; w < wordsPerRecord[b]; w += 4) {
             int size = std::min(4, wordsPerRecord[b] - w);
             std::string name = "xfb_record" + n + "_" + std::to_string(w / 4);
-            decl += std::string("flat out ") + uintVector(size) + " " + name + ";\n";
+            decl += "flat out " + plan::vectorType(ScalarKind::UInt, size) + " " + name + ";\n";
             std::string args;
             for (int c = 0; c < size; ++c)
                 args += (c ? ", " : "") + std::string("xfb_word(xfb_words") + n + ", base" + n + " + " +
                         std::to_string(w + c) + "u)";
             body +=
-                "    " + name + " = " + (size == 1 ? args : std::string(uintVector(size)) + "(" + args + ")") + ";\n";
+                "    " + name + " = " + (size == 1 ? args : plan::vectorType(ScalarKind::UInt, size) + "(" + args + ")") + ";\n";
             g.varyings.push_back(name);
         }
     }

@@ -12,11 +12,6 @@ namespace xfb::detail {
 
 namespace {
 
-const char* uintVector(int n) {
-    static const char* names[] = {"", "uint", "uvec2", "uvec3", "uvec4"};
-    return names[n];
-}
-
 // One attribute of a packing pass: at most 4 words of a run, from the staging or the keep buffer.
 struct Chunk {
     bool gap;
@@ -34,7 +29,7 @@ std::vector<Chunk> chunksOf(const std::vector<plan::StagedLayout::Run>& runs) {
 std::string packingShader(const std::vector<Chunk>& chunks) {
     std::string declarations, body;
     for (std::size_t i = 0; i < chunks.size(); ++i) {
-        const std::string n = std::to_string(i), type = uintVector(chunks[i].words);
+        const std::string n = std::to_string(i), type = plan::vectorType(ScalarKind::UInt, chunks[i].words);
         declarations +=
             "layout(location = " + n + ") in " + type + " xfb_in" + n + ";\nflat out " + type + " xfb_w" + n + ";\n";
         body += "    xfb_w" + n + " = xfb_in" + n + ";\n";

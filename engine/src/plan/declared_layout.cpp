@@ -174,11 +174,12 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
         } else {
             const CapturedVarying v = lookUpVarying(shader, outputs, p.varying);
             const int n = v.components();
-            if (p.first < 0 || p.first >= n || p.count < 0 || p.first + p.count > n)
+            // 64-bit: a first component and a count near 2^31 each must not wrap into range.
+            if (p.first < 0 || p.first >= n || p.count < 0 || std::int64_t(p.first) + p.count > n)
                 fail(ErrorCode::LayoutComponents,
                      {p.where, " captures components ", std::to_string(p.first), "..",
-                      std::to_string(p.first + (p.count ? p.count : n - p.first) - 1), " of '", v.name, "' (",
-                      v.type.name, (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : ""), "), which has ",
+                      std::to_string(std::int64_t(p.first) + (p.count ? p.count : n - p.first) - 1), " of '", v.name,
+                      "' (", v.type.name, (v.arraySize ? "[" + std::to_string(v.arraySize) + "]" : ""), "), which has ",
                       std::to_string(n), " (0..", std::to_string(n - 1),
                       "); start within it and count at most to its end (0 counts to the end)"});
             if (q.count == 0) q.count = n - p.first;
@@ -206,7 +207,15 @@ CapturePlan layOut(const ShaderInterface& shader, const std::vector<Placement>& 
                   ", not a multiple of 4: 32-bit components start on 4-byte "
                   "boundaries (GLSL 4.40 section 4.4.2.1); use ",
                   std::to_string(q.offset / 4 * 4), " or ", std::to_string(q.offset / 4 * 4 + 4)});
-        next = std::max(next, q.offset + 4 * q.count);
+        // Within the most a buffer holds, before anything is added up in int (a gap of 2^31 words).
+        const std::int64_t end = std::int64_t(q.offset) + 4 * std::int64_t(q.count);
+        if (end > 4LL * limits.maxInterleavedComponents)
+            fail(ErrorCode::InterleavedComponents,
+                 {p.where, " reaches byte ", std::to_string(end), " of buffer ", std::to_string(p.buffer),
+                  ", past the ", std::to_string(limits.maxInterleavedComponents),
+                  " components (MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS) a record holds; capture less into it, "
+                  "or spread the fields over more buffers"});
+        next = std::max(next, int(end));
         placed.push_back(q);
     }
     // Buffers in order, each with its fields by offset; they number 0..n-1.

@@ -100,13 +100,6 @@ std::string outputQualifiers(const CapturedVarying& v) {
 
 namespace {
 
-// The scalar kind's vector of `n` components: float, vec3, ivec2, uvec4 ...
-std::string vectorType(ScalarKind kind, int n) {
-    const std::string scalar = kind == ScalarKind::Int ? "int" : kind == ScalarKind::UInt ? "uint" : "float";
-    if (n == 1) return scalar;
-    return (kind == ScalarKind::Int ? "ivec" : kind == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
-}
-
 // Component c of `v` as an expression; an element captured alone (`a[1]`) is indexed from its name.
 std::string componentOf(const CapturedVarying& v, int c) {
     return componentExpression(v.name, v.type, v.arraySize > 0, c);
@@ -217,6 +210,12 @@ DriverList declaredList(const CapturePlan& capture, bool layoutWords, int maxInt
 }
 
 } // namespace
+
+std::string vectorType(ScalarKind kind, int n) {
+    const std::string scalar = kind == ScalarKind::Int ? "int" : kind == ScalarKind::UInt ? "uint" : "float";
+    if (n == 1) return scalar;
+    return (kind == ScalarKind::Int ? "ivec" : kind == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
+}
 
 StagedLayout stagedLayout(const CapturePlan& capture) {
     StagedLayout staged;

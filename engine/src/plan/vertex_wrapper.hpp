@@ -78,6 +78,10 @@ StagedLayout stagedLayout(const CapturePlan& capture);
 /// what a primitive capture's record gather copies before the packing passes.
 CapturePlan stagingPlan(const CapturePlan& capture);
 
+/// The GLSL type of `n` (1..4) components of `kind`: float, vec3, ivec2, uvec4 ... (the engine's
+/// generated outputs, the packing and gather passes' word vectors).
+std::string vectorType(ScalarKind kind, int n);
+
 /// The prefix of the outputs wrapVertexMain() declares to capture arrays and their elements.
 inline constexpr std::string_view kPackedPrefix = "xfb_packed_";
 /// The prefix of the outputs it declares for the partial fields of a declared layout.
