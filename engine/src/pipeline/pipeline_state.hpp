@@ -35,6 +35,7 @@ struct PipelineState final : Recoverable {
     std::array<gl::VertexArrayName, 2> vao;
     std::array<gl::TransformFeedbackName, 2> tf;
     std::unique_ptr<LayoutPacker> packer; // a staged declared layout (ES 3.0 / WebGL2), else none
+    std::vector<GLuint> packedOutputs;    // per captured buffer: the GL buffer a step packs into (sized once)
     int side = 0;                         // which ping-pong side the next step uses
     // The first state pair's input and its generation when side 0 was built: every swap, by this
     // pipeline or another sharing the buffers, bumps it, so its parity tells the side.
@@ -130,6 +131,7 @@ struct PipelineState final : Recoverable {
         // A declared layout this context cannot capture directly: staged, then packed (ES 3.0 / WebGL2).
         packer.reset();
         if (program->staged) packer = std::make_unique<LayoutPacker>(program->capture, plan.count, device);
+        packedOutputs.assign(packer ? plan.outputs.size() : 0, 0);
         sideKey = nullptr;
         for (std::size_t e = 0; e < inputs.size() && !sideKey; ++e)
             if (isState(e)) sideKey = inputs[e].get(), sideZeroGeneration = inputs[e]->generation;
@@ -181,10 +183,9 @@ struct PipelineState final : Recoverable {
         // caller's StateGuard restores the application's unless it owns the context.
         XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0));
         if (packer) {
-            std::vector<GLuint> written(plan.outputs.size());
-            for (const auto& o : plan.outputs)
-                written[std::size_t(o.binding)] = outputs[std::size_t(o.entry)]->name; // the current side's
-            packer->pack(written, 0, plan.count);
+            for (const auto& o : plan.outputs) // the current side's, without an allocation per step
+                packedOutputs[std::size_t(o.binding)] = outputs[std::size_t(o.entry)]->name;
+            packer->pack(packedOutputs, 0, plan.count);
         }
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
