@@ -6,6 +6,7 @@
 // write is refused with XFB_UNSUPPORTED before anything is written.
 #include "gl_fixture.hpp"
 
+#include "../unit/declared_options.hpp"
 #include "../unit/test_util.hpp"
 
 #include <bit>
@@ -101,33 +102,16 @@ struct Case {
     bool qualified = false;
 };
 
-DeclaredEntry entry(std::string varying, int first = 0, int components = 0, int buffer = 0) {
-    return {std::move(varying), {}, 0, first, components, buffer};
-}
-
-CaptureOptions declaration(std::vector<DeclaredEntry> entries, std::vector<int> strides = {}) {
-    CaptureOptions o;
-    o.declaration = std::move(entries);
-    o.strides = std::move(strides);
-    return o;
-}
-
-CaptureOptions list(std::vector<std::string> names) {
-    CaptureOptions o;
-    o.varyings = std::move(names);
-    return o;
-}
-
 std::vector<Case> cases() {
     return {
         {"partial: POSITION.xyz of a vec4, then components 2-3 of another",
-         declaration({{{}, "POSITION", 0, 0, 3, 0}, entry("out_color", 2, 2)})},
+         declared({{{}, "POSITION", 0, 0, 3, 0}, field("out_color", 2, 2)})},
         {"an element of an array output, a part of the other, and an ivec2",
-         declaration({entry("out_r[1]"), entry("out_r[0]", 1, 2), entry("out_id")})},
+         declared({field("out_r[1]"), field("out_r[0]", 1, 2), field("out_id")})},
         {"one small field per buffer (what separate mode writes), by gl_NextBuffer",
          list({"out_id", "gl_NextBuffer", "out_position"})},
         {"a gap of one word and a stride of 40, by a declaration",
-         declaration({entry("out_position"), DeclaredEntry::gap(1), entry("out_normal")}, {40})},
+         declared({field("out_position"), DeclaredEntry::gap(1), field("out_normal")}, {40})},
         {"the same by the shader's qualifiers", {}, true},
         {"the same by gl_SkipComponents",
          list({"out_position", "gl_SkipComponents1", "out_normal", "gl_SkipComponents2"})},
@@ -135,7 +119,7 @@ std::vector<Case> cases() {
          list({"out_position", "out_velocity", "gl_NextBuffer", "out_id", "gl_SkipComponents3", "out_normal",
                "gl_SkipComponents1"})},
         {"a whole array and a matrix-free tail, with a leading gap",
-         declaration({DeclaredEntry::gap(2), entry("out_r"), entry("out_velocity", 3, 1)})},
+         declared({DeclaredEntry::gap(2), field("out_r"), field("out_velocity", 3, 1)})},
     };
 }
 
@@ -237,10 +221,10 @@ TEST_CASE_FIXTURE(GlTest, "declared layouts: what a runtime cannot write is refu
         const std::string name = "out_m" + std::to_string(i);
         wide += "out vec4 " + name + ";\n";
         body += "    " + name + " = vec4(" + std::to_string(i) + ".0);\n";
-        fields.push_back(entry(name, 0, 0, i < 9 ? 0 : 1));
+        fields.push_back(field(name, 0, 0, i < 9 ? 0 : 1));
     }
     wide += "void main() {\n" + body + "}\n";
-    Program program(dev, {wide, declaration(fields), {}, "wide"});
+    Program program(dev, {wide, declared(fields), {}, "wide"});
     Buffer out0(dev, program.capture().buffers[0].asVertexFormat(), kCount),
         out1(dev, program.capture().buffers[1].asVertexFormat(), kCount);
     const std::vector<Entry> entries{{nullptr, &out0}, {nullptr, &out1}};

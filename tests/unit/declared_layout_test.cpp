@@ -1,5 +1,6 @@
 // Declared capture layouts (xfb/capture_plan.hpp): the shader's xfb_* qualifiers, a Direct3D-style
 // declaration and GL's gl_SkipComponents / gl_NextBuffer list give one model; every rule has its code.
+#include "declared_options.hpp"
 #include "test_util.hpp"
 #include "plan/vertex_wrapper.hpp"
 #include "xfb/capture_plan.hpp"
@@ -9,28 +10,12 @@
 #include <algorithm>
 
 using namespace xfb;
+using xfbtest::declared, xfbtest::field, xfbtest::list;
 
 namespace {
 
 CapturePlan capture(std::string_view src, CaptureOptions o = {}, Limits l = Limits::portable()) {
     return planCapture(readShaderInterface(src), o, l);
-}
-
-CaptureOptions declared(std::vector<DeclaredEntry> entries, std::vector<int> strides = {}) {
-    CaptureOptions o;
-    o.declaration = std::move(entries);
-    o.strides = std::move(strides);
-    return o;
-}
-
-CaptureOptions list(std::vector<std::string> names) {
-    CaptureOptions o;
-    o.varyings = std::move(names);
-    return o;
-}
-
-DeclaredEntry field(std::string varying, int first = 0, int components = 0, int buffer = 0) {
-    return {std::move(varying), {}, 0, first, components, buffer};
 }
 
 DeclaredEntry semantic(std::string name, int index = 0, int first = 0, int components = 0, int buffer = 0) {
