@@ -39,8 +39,8 @@ GatherSource gatherSource(const std::vector<int>& wordsPerRecord) {
             for (int c = 0; c < size; ++c)
                 args += (c ? ", " : "") + std::string("xfb_word(xfb_words") + n + ", base" + n + " + " +
                         std::to_string(w + c) + "u)";
-            body +=
-                "    " + name + " = " + (size == 1 ? args : plan::vectorType(ScalarKind::UInt, size) + "(" + args + ")") + ";\n";
+            body += "    " + name + " = " +
+                    (size == 1 ? args : plan::vectorType(ScalarKind::UInt, size) + "(" + args + ")") + ";\n";
             g.varyings.push_back(name);
         }
     }
