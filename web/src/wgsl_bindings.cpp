@@ -4,6 +4,7 @@
 // a failure is an XfbError value: the module carries no JSON library.
 #include "js_values.hpp"
 #include "xfb/attribute_plan.hpp"
+#include "xfb/capture_session.hpp"
 #include "xfb/emit_plan.hpp"
 #include "xfb/limits.hpp"
 #include "xfb/pass_plan.hpp"
@@ -36,7 +37,10 @@ struct Planned {
 };
 
 /// entries: [{input?: {format, stride, count}, output?: {format, stride, count}}], or undefined for the default roles.
-Planned plan(const std::string& source, const val& o, const val& entries) {
+/// sizing: PerElement for a pipeline (o.count: its elements), PerDraw for a primitive capture
+/// (o.vertexCount: its vertices without inputs).
+Planned plan(const std::string& source, const val& o, const val& entries,
+             OutputSizing sizing = OutputSizing::PerElement) {
     Planned p;
     p.read = parseRead(o);
     p.captureOptions = parseCapture(o);
@@ -57,12 +61,71 @@ Planned plan(const std::string& source, const val& o, const val& entries) {
         p.entries.push_back(d);
     }
     std::optional<std::int64_t> count;
-    if (has(o, "count")) count = std::int64_t(o["count"].as<double>());
+    const char* countKey = sizing == OutputSizing::PerDraw ? "vertexCount" : "count";
+    if (has(o, countKey)) count = std::int64_t(o[countKey].as<double>());
+    if (sizing == OutputSizing::PerDraw) checkCaptureEntries(p.entries);
     if (has(o, "emits"))
         for (const val& e : emscripten::vecFromJSArray<val>(o["emits"]))
             p.emitDescs.push_back({e["varying"].as<std::string>(), e["count"].as<std::string>()});
-    p.pass = planPass(p.attrs, p.capture, p.entries, count, OutputSizing::PerElement, p.emitDescs.size());
+    p.pass = planPass(p.attrs, p.capture, p.entries, count, sizing, p.emitDescs.size());
     return p;
+}
+
+/// The translated shader's fields of a wgsl() / wgslCapture() result.
+void shaderFields(val& r, const WgslShader& w) {
+    val uniforms = val::array(), textures = val::array();
+    for (const auto& u : w.uniforms)
+        uniforms.call<void>("push", object({{"name", js(u.name)},
+                                            {"kind", js(int(u.type.kind))},
+                                            {"columns", js(u.type.columns)},
+                                            {"rows", js(u.type.rows)},
+                                            {"arraySize", js(u.arraySize)},
+                                            {"offset", js(u.offset)},
+                                            {"arrayStride", js(u.arrayStride)},
+                                            {"columnStride", js(u.columnStride)}}));
+    for (const auto& t : w.textures)
+        textures.call<void>(
+            "push", object({{"name", js(t.name)}, {"binding", js(t.binding)}, {"kind", js(int(t.sampleKind))}}));
+    for (const auto& [k, v] : {std::pair<const char*, val>{"source", js(w.source)},
+                               {"entryPoint", js(w.entryPoint)},
+                               {"workGroupSize", js(w.workGroupSize)},
+                               {"uniformBinding", js(w.uniformBinding)},
+                               {"uniformBytes", js(w.uniformBytes)},
+                               {"countOffset", js(w.countOffset)},
+                               {"uniforms", uniforms},
+                               {"textures", textures},
+                               {"readBinding", array(w.readBinding)},
+                               {"writeBinding", array(w.writeBinding)}})
+        r.set(k, v);
+}
+
+/// The pass's output buffers: {entry, binding, stride} each.
+val passOutputs(const PassPlan& pass) {
+    val outputs = val::array();
+    for (const auto& e : pass.outputs)
+        outputs.call<void>("push",
+                           object({{"entry", js(e.entry)}, {"binding", js(e.binding)}, {"stride", js(e.stride)}}));
+    return outputs;
+}
+
+DrawDesc parseDraw(const val& d) {
+    DrawDesc draw;
+    draw.mode = fromName<DrawMode>(d["mode"].as<std::string>(), drawModeNames, "mode");
+    draw.vertexCount = std::int64_t(get<double>(d, "count", 0));
+    if (has(d, "indices")) draw.indices = emscripten::convertJSArrayToNumberVector<std::uint32_t>(d["indices"]);
+    if (has(d, "restartIndex")) draw.restartIndex = std::uint32_t(d["restartIndex"].as<double>());
+    return draw;
+}
+
+val countFields(const CaptureCount& c) {
+    return object({{"primitive", js(drawModeName(c.primitive))},
+                   {"primitives", js(c.primitives)},
+                   {"records", js(c.records)},
+                   {"bytes", array(c.bytes)}});
+}
+
+val words(const std::vector<std::uint32_t>& list) {
+    return val(emscripten::typed_memory_view(list.size(), list.data())).call<val>("slice");
 }
 
 } // namespace
@@ -84,45 +147,19 @@ static val wgsl(std::string source, val o, val entries) {
             EmitPlan emits = planEmits(p.shader, p.capture, p.emitDescs, p.entries, p.pass.emitEntries, p.pass.count);
             options.emits = &emits;
             w = translateToWgsl(source, p.read, p.pass, p.capture, p.entries.size(), options);
-            val budgets = val::array(), outputs = val::array();
+            val budgets = val::array();
             for (const auto& e : emits.budgets)
                 budgets.call<void>(
                     "push",
                     object({{"budget", js(e.count)}, {"maxRecords", js(e.maxRecords)}, {"capacity", js(e.capacity)}}));
-            for (const auto& e : p.pass.outputs)
-                outputs.call<void>(
-                    "push", object({{"entry", js(e.entry)}, {"binding", js(e.binding)}, {"stride", js(e.stride)}}));
             r.set("countSource", w.countSource);
             r.set("countsBinding", array(w.countsBinding));
             r.set("firstBinding", array(w.firstBinding));
             r.set("budgets", budgets);
             r.set("count", js(p.pass.count));
-            r.set("outputs", outputs);
+            r.set("outputs", passOutputs(p.pass));
         }
-        val uniforms = val::array(), textures = val::array();
-        for (const auto& u : w.uniforms)
-            uniforms.call<void>("push", object({{"name", js(u.name)},
-                                                {"kind", js(int(u.type.kind))},
-                                                {"columns", js(u.type.columns)},
-                                                {"rows", js(u.type.rows)},
-                                                {"arraySize", js(u.arraySize)},
-                                                {"offset", js(u.offset)},
-                                                {"arrayStride", js(u.arrayStride)},
-                                                {"columnStride", js(u.columnStride)}}));
-        for (const auto& t : w.textures)
-            textures.call<void>(
-                "push", object({{"name", js(t.name)}, {"binding", js(t.binding)}, {"kind", js(int(t.sampleKind))}}));
-        for (const auto& [k, v] : {std::pair<const char*, val>{"source", js(w.source)},
-                                   {"entryPoint", js(w.entryPoint)},
-                                   {"workGroupSize", js(w.workGroupSize)},
-                                   {"uniformBinding", js(w.uniformBinding)},
-                                   {"uniformBytes", js(w.uniformBytes)},
-                                   {"countOffset", js(w.countOffset)},
-                                   {"uniforms", uniforms},
-                                   {"textures", textures},
-                                   {"readBinding", array(w.readBinding)},
-                                   {"writeBinding", array(w.writeBinding)}})
-            r.set(k, v);
+        shaderFields(r, w);
         return r;
     });
 }
@@ -157,7 +194,89 @@ static val wgslSubsteps(std::string source, val o, val entries) {
     });
 }
 
+/// WebGPU primitive capture: the plan and the gather WGSL (WgslTranslationOptions::gather) of a
+/// program over a capture's role list ({input} vertex buffers, {output} buffers; o.vertexCount
+/// without inputs). `base` ({source, options, label, captureLabel, part}): the program is part
+/// `part` of a session of a capture made with `base.source`, checked by checkSessionProgram().
+/// Returns wgsl()'s fields plus {count: the input vertices, outputs, sourceBinding, gatherOffset}.
+static val wgslCapture(std::string source, val o, val entries, val base) {
+    return guarded([&] {
+        Planned p = plan(source, o, entries, OutputSizing::PerDraw);
+        if (!base.isUndefined()) {
+            Planned q = plan(base["source"].as<std::string>(), base["options"], val::undefined());
+            checkSessionProgram(std::size_t(base["part"].as<double>()), base["label"].as<std::string>(), p.capture,
+                                p.attrs, base["captureLabel"].as<std::string>(), q.capture, q.attrs);
+        }
+        WgslTranslationOptions options;
+        options.workGroupSize = get<int>(o, "workGroupSize", 256);
+        options.gather = true;
+        WgslShader w = translateToWgsl(source, p.read, p.pass, p.capture, p.entries.size(), options);
+        ValBuilder b;
+        val r = object({{"plan", planFields(b, p.shader, p.attrs, p.capture)},
+                        {"count", js(p.pass.count)},
+                        {"outputs", passOutputs(p.pass)},
+                        {"sourceBinding", js(w.sourceBinding)},
+                        {"gatherOffset", js(w.gatherOffset)},
+                        {"budgets", val::array()},
+                        {"countSource", js(std::string())}});
+        shaderFields(r, w);
+        return r;
+    });
+}
+
+/// WebGPU primitive capture: plans draws over inputs of `vertexCount` vertices into outputs of
+/// `strides` bytes a record holding `outputBytes`, with every check of PrimitiveCapture::capture()
+/// (session false: one draw, `draws[0]`) or captureSession() (from record `firstRecord`), in
+/// its order and with its messages, before anything is written. draws: [{mode, count?, indices?
+/// (Uint32Array), restartIndex?}]. Returns {count} (a capture's CaptureCount) or {session} (a
+/// SessionPlan), and `sources`: the source vertex of every record written, in order
+/// (expandPrimitives() of each draw, concatenated), as a Uint32Array.
+static val captureDraws(val draws, bool session, double firstRecord, double vertexCount, val strides, val outputBytes) {
+    return guarded([&] {
+        CapturePlan layout;
+        for (int stride : emscripten::vecFromJSArray<int>(strides)) layout.buffers.push_back({0, stride, {}});
+        const auto bytes = emscripten::convertJSArrayToNumberVector<double>(outputBytes);
+        const std::vector<std::uint64_t> held(bytes.begin(), bytes.end());
+        std::vector<DrawDesc> parts;
+        for (const val& d : emscripten::vecFromJSArray<val>(draws)) parts.push_back(parseDraw(d));
+        std::vector<std::uint32_t> sources;
+        auto expand = [&](const DrawDesc& d) {
+            auto list = expandPrimitives(d);
+            sources.insert(sources.end(), list.begin(), list.end());
+        };
+        if (!session) {
+            CaptureCount c = countCapture(parts.at(0), layout);
+            checkDrawVertices(parts[0], std::int64_t(vertexCount));
+            checkCaptureCapacity(c, held);
+            expand(parts[0]);
+            return object({{"count", countFields(c)}, {"sources", words(sources)}});
+        }
+        for (std::size_t i = 0; i < parts.size(); ++i) try {
+                checkDrawVertices(parts[i], std::int64_t(vertexCount));
+            } catch (const Error& e) { throw Error(e.code(), "part " + std::to_string(i) + ": " + e.message()); }
+        SessionPlan s = planCaptureSession(parts, layout, std::int64_t(firstRecord));
+        checkSessionCapacity(s, held);
+        for (const auto& d : parts) expand(d);
+        val list = val::array();
+        for (const auto& r : s.parts) {
+            list.call<void>("push", object({{"primitive", js(drawModeName(r.primitive))},
+                                            {"primitives", js(r.primitives)},
+                                            {"firstRecord", js(r.firstRecord)},
+                                            {"records", js(r.records)},
+                                            {"firstByte", array(r.firstByte)},
+                                            {"bytes", array(r.bytes)}}));
+        }
+        return object({{"session", object({{"firstRecord", js(s.firstRecord)},
+                                           {"endRecord", js(s.endRecord)},
+                                           {"endBytes", array(s.endBytes)},
+                                           {"parts", list}})},
+                       {"sources", words(sources)}});
+    });
+}
+
 EMSCRIPTEN_BINDINGS(xfb_wgsl) {
+    emscripten::function("wgslCapture", &wgslCapture);
+    emscripten::function("captureDraws", &captureDraws);
     emscripten::function("wgsl", &wgsl);
     emscripten::function("wgslSubsteps", &wgslSubsteps);
 }

@@ -8,6 +8,7 @@
 /// primitive, so countCapture() of each draw is exact and the CPU knows where every part begins
 /// without reading anything back from the GPU.
 
+#include "xfb/attribute_plan.hpp"
 #include "xfb/primitive_count.hpp"
 
 #include <cstdint>
@@ -46,6 +47,15 @@ SessionPlan planCaptureSession(std::span<const DrawDesc> parts, const CapturePla
 /// of output buffer i.
 /// @throws Error Capacity naming the buffer, both sizes (bytes and records) and the session's range
 void checkSessionCapacity(const SessionPlan& session, std::span<const std::uint64_t> bufferBytes);
+
+/// Refuses part `part`'s program (`label`, its capture plan and attributes) in a session of a
+/// capture made with another program (`captureLabel`, ...): it must write the same records
+/// (sameCaptureLayout(), else OutputLayoutMismatch naming both layouts) and read only inputs the
+/// capture's program reads at the same locations with the same types (else SemanticMissing:
+/// the capture's vertex inputs provide nothing else). Every runtime's captureSession() calls it.
+void checkSessionProgram(std::size_t part, std::string_view label, const CapturePlan& capture,
+                         std::span<const AttributeSlot> attributes, std::string_view captureLabel,
+                         const CapturePlan& captureCapture, std::span<const AttributeSlot> captureAttributes);
 
 /// The record layout of a capture, e.g. "interleaved, buffer 0 stride 36: out_position vec4 @0,
 /// out_normal vec3 @16, out_uv vec2 @28".

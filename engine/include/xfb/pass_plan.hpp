@@ -56,6 +56,11 @@ struct PassPlan {
 /// each draw writes its own number of records (PrimitiveCapture checks them per draw).
 enum class OutputSizing { PerElement, PerDraw };
 
+/// Refuses a state pair {input, output} in a primitive capture's role list: a capture reads
+/// {input} vertex buffers and writes {output} buffers (every runtime's capture calls it first).
+/// @throws Error InvalidArgument naming the entry
+void checkCaptureEntries(std::span<const EntryDesc> entries);
+
 /// Matches entries to the shader. Output entries get binding indices in order, skipping
 /// input-only ones. Element counts must agree; output buffers must hold count x stride.
 /// `count` is required when no entry has an input (the shader then runs on gl_VertexID only).

@@ -58,6 +58,13 @@ CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture);
 /// @throws Error InvalidArgument (negative count, a mode outside the enum)
 std::vector<std::uint32_t> expandPrimitives(const DrawDesc& draw);
 
+/// Refuses a draw that refers to a vertex the inputs do not hold: a non-indexed draw of more
+/// than `inputVertices` vertices, or an index at or past it (restart indices excepted). Returns
+/// how many vertices the draw refers to: its vertex count, or the highest index + 1.
+/// Primitive capture calls it on every runtime (GL, WebGL2, WebGPU) before anything is written.
+/// @throws Error InvalidArgument naming the count or the index, its position and the range
+std::int64_t checkDrawVertices(const DrawDesc& draw, std::int64_t inputVertices);
+
 /// Refuses a draw whose records do not fit: `bufferBytes[i]` is the size of output buffer i.
 /// @throws Error Capacity naming the buffer, both sizes and the record counts
 void checkCaptureCapacity(const CaptureCount& count, std::span<const std::uint64_t> bufferBytes);

@@ -25,7 +25,8 @@
 /// - `texelFetch(s, p, lod)` -> `textureLoad(t, p, lod)` on a `texture_2d<f32|i32|u32>`
 ///   (sampler2D, isampler2D, usampler2D), `textureSize` -> `textureDimensions`;
 /// - `gl_VertexID` -> the global invocation index (x + y * groups.x * workGroupSize, so counts
-///   over 65535 work groups dispatch in 2-D); invocations at or past the count return.
+///   over 65535 work groups dispatch in 2-D), or with WgslTranslationOptions::gather the source
+///   vertex of the record; invocations at or past the count return.
 ///
 /// Refused with Error ComputeTranslation ("WGSL: line N: ..."), naming the construct: sampling
 /// with a sampler (texture, textureLod, ...), switch, the comma operator, assignments or `++`
@@ -68,6 +69,13 @@ struct WgslTranslationOptions {
     /// The shader must pass checkFusion() and have no emitted outputs (InvalidArgument with the
     /// reason otherwise).
     bool fuseSubsteps = false;
+    /// Primitive capture (WebGPU's PrimitiveCapture): invocation i writes record
+    /// `xfb_u.xfb_first_record + i` from source vertex `xfb_source[xfb_u.xfb_first_source + i]`
+    /// (the vertex's inputs, gl_VertexID = that vertex), so one dispatch over expandPrimitives()'s
+    /// list captures strips, fans, loops, index lists and restarts as whole primitives, in the
+    /// order transform feedback writes them. `xfb_count` is then the records of the dispatch.
+    /// Adds WgslShader::sourceBinding and gatherOffset; not with emitted outputs or fused substeps.
+    bool gather = false;
 };
 
 /// Where one uniform lives in the uniform buffer: element e, column c, row r of it is the
@@ -98,6 +106,8 @@ struct WgslShader {
     int uniformBytes = 16;             ///< its size, a multiple of 16
     int countOffset = 0;               ///< where the u32 element count lives in it
     int substepsOffset = -1;           ///< fused only: where the u32 substep count k lives in it
+    int gatherOffset = -1;             ///< gather only: xfb_first_record then xfb_first_source (u32 each) in it
+    int sourceBinding = -1;            ///< gather only: the source vertex list (array<u32>, read)
     std::vector<WgslUniform> uniforms; ///< the shader's uniforms, declaration order (samplers excluded)
     std::vector<WgslTexture> textures;
     std::vector<int> readBinding;  ///< per entry: storage binding its input is read from (read-only), or -1

@@ -138,29 +138,8 @@ struct CaptureState final : Recoverable {
         gl::check("building a primitive capture");
     }
 
-    // Every index refers to an input vertex; a non-indexed draw stays within them. Returns how
-    // many vertices the draw refers to (the highest index + 1 for indexed draws).
-    std::int64_t validate(const DrawDesc& draw) const {
-        if (draw.indices.empty()) {
-            if (draw.vertexCount > plan.count)
-                throw Error(ErrorCode::InvalidArgument,
-                            "the draw has " + std::to_string(draw.vertexCount) + " vertices but the inputs hold " +
-                                std::to_string(plan.count) + "; draw at most " + std::to_string(plan.count));
-            return draw.vertexCount;
-        }
-        std::int64_t referenced = 0;
-        for (std::size_t k = 0; k < draw.indices.size(); ++k) {
-            std::uint32_t i = draw.indices[k];
-            if (draw.restartIndex && i == *draw.restartIndex) continue;
-            if (std::int64_t(i) >= plan.count)
-                throw Error(ErrorCode::InvalidArgument,
-                            "index " + std::to_string(i) + " at position " + std::to_string(k) + " is outside the " +
-                                std::to_string(plan.count) + " input vertices (0.." + std::to_string(plan.count - 1) +
-                                ")" + (draw.restartIndex ? "" : "; set restartIndex if it marks a restart"));
-            referenced = std::max(referenced, std::int64_t(i) + 1);
-        }
-        return referenced;
-    }
+    // Every index refers to an input vertex (plan layer: the same check on every runtime).
+    std::int64_t validate(const DrawDesc& draw) const { return checkDrawVertices(draw, plan.count); }
 
     void driverPass(const DrawDesc& draw) {
         useProgram(*program);
@@ -316,25 +295,8 @@ struct CaptureState final : Recoverable {
         ProgramState* p = detail::Access::state(*part.program).get();
         if (!p) throw Error(ErrorCode::Disposed, "part " + std::to_string(i) + ": its Program was moved from");
         if (p == program.get()) return *p;
-        if (!sameCaptureLayout(p->capture, program->capture))
-            throw Error(ErrorCode::OutputLayoutMismatch,
-                        "part " + std::to_string(i) + ": program '" + p->desc.label + "' writes records as {" +
-                            describeCaptureLayout(p->capture) + "} but the capture's program '" + program->desc.label +
-                            "' writes {" + describeCaptureLayout(program->capture) +
-                            "}; a session appends records of one layout: give the parts the same varyings "
-                            "(types, order, mode) or capture into another buffer");
-        for (const auto& a : p->attributes) {
-            bool provided = false;
-            for (const auto& b : program->attributes)
-                provided |= b.location == a.location && b.type.name == a.type.name && b.arraySize == a.arraySize;
-            if (!provided)
-                throw Error(
-                    ErrorCode::SemanticMissing,
-                    "part " + std::to_string(i) + ": program '" + p->desc.label + "' reads input '" + a.name + "' (" +
-                        a.type.name + ") at location " + std::to_string(a.location) +
-                        ", which the capture's program '" + program->desc.label +
-                        "' does not read there with that type, so the capture's vertex array does not provide it");
-        }
+        checkSessionProgram(i, p->desc.label, p->capture, p->attributes, program->desc.label, program->capture,
+                            program->attributes);
         return *p;
     }
 
@@ -360,12 +322,7 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     s->program = detail::Access::state(program);
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
     auto resolved = detail::resolveEntries(entries);
-    for (std::size_t i = 0; i < entries.size(); ++i)
-        if (resolved.inputs[i] && resolved.outputs[i])
-            throw Error(ErrorCode::InvalidArgument,
-                        "entry #" + std::to_string(i) +
-                            " is a state pair {input, output}; a primitive capture reads "
-                            "{input} vertex buffers and writes {output} buffers. Use a Pipeline for state");
+    checkCaptureEntries(resolved.descs);
     s->inputs = std::move(resolved.inputs);
     s->outputs = std::move(resolved.outputs);
     const auto& descs = resolved.descs;

@@ -62,6 +62,29 @@ void checkSessionCapacity(const SessionPlan& session, std::span<const std::uint6
     }
 }
 
+void checkSessionProgram(std::size_t part, std::string_view label, const CapturePlan& capture,
+                         std::span<const AttributeSlot> attributes, std::string_view captureLabel,
+                         const CapturePlan& captureCapture, std::span<const AttributeSlot> captureAttributes) {
+    const std::string partName = "part " + std::to_string(part) + ": program '" + std::string(label) + "'";
+    const std::string captureName = "the capture's program '" + std::string(captureLabel) + "'";
+    if (!sameCaptureLayout(capture, captureCapture))
+        throw Error(ErrorCode::OutputLayoutMismatch,
+                    partName + " writes records as {" + describeCaptureLayout(capture) + "} but " + captureName +
+                        " writes {" + describeCaptureLayout(captureCapture) +
+                        "}; a session appends records of one layout: give the parts the same varyings "
+                        "(types, order, mode) or capture into another buffer");
+    for (const auto& a : attributes) {
+        bool provided = false;
+        for (const auto& b : captureAttributes)
+            provided |= b.location == a.location && b.type.name == a.type.name && b.arraySize == a.arraySize;
+        if (!provided)
+            throw Error(ErrorCode::SemanticMissing,
+                        partName + " reads input '" + a.name + "' (" + a.type.name + ") at location " +
+                            std::to_string(a.location) + ", which " + captureName +
+                            " does not read there with that type, so the capture's vertex array does not provide it");
+    }
+}
+
 std::string describeCaptureLayout(const CapturePlan& capture) {
     std::string out(captureModeName(capture.mode));
     for (const auto& b : capture.buffers) {

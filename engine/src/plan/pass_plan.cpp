@@ -55,6 +55,15 @@ void checkOutputFormat(const VertexFormat& f, const OutputLayout& layout, const 
 
 } // namespace
 
+void checkCaptureEntries(std::span<const EntryDesc> entries) {
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].input && entries[i].output)
+            throw Error(ErrorCode::InvalidArgument,
+                        "entry #" + std::to_string(i) +
+                            " is a state pair {input, output}; a primitive capture reads "
+                            "{input} vertex buffers and writes {output} buffers. Use a Pipeline for state");
+}
+
 PassPlan planPass(std::span<const AttributeSlot> attributes, const CapturePlan& capture,
                   std::span<const EntryDesc> entries, std::optional<std::int64_t> count, OutputSizing sizing,
                   std::size_t emittedOutputs) {

@@ -2,6 +2,7 @@
 
 #include "xfb/error.hpp"
 
+#include <algorithm>
 #include <array>
 #include <iterator>
 #include <string>
@@ -134,6 +135,28 @@ std::vector<std::uint32_t> expandPrimitives(const DrawDesc& draw) {
     }
     flush();
     return out;
+}
+
+std::int64_t checkDrawVertices(const DrawDesc& draw, std::int64_t inputVertices) {
+    if (draw.indices.empty()) {
+        if (draw.vertexCount > inputVertices)
+            throw Error(ErrorCode::InvalidArgument,
+                        "the draw has " + std::to_string(draw.vertexCount) + " vertices but the inputs hold " +
+                            std::to_string(inputVertices) + "; draw at most " + std::to_string(inputVertices));
+        return draw.vertexCount;
+    }
+    std::int64_t referenced = 0;
+    for (std::size_t k = 0; k < draw.indices.size(); ++k) {
+        std::uint32_t i = draw.indices[k];
+        if (draw.restartIndex && i == *draw.restartIndex) continue;
+        if (std::int64_t(i) >= inputVertices)
+            throw Error(ErrorCode::InvalidArgument,
+                        "index " + std::to_string(i) + " at position " + std::to_string(k) + " is outside the " +
+                            std::to_string(inputVertices) + " input vertices (0.." + std::to_string(inputVertices - 1) +
+                            ")" + (draw.restartIndex ? "" : "; set restartIndex if it marks a restart"));
+        referenced = std::max(referenced, std::int64_t(i) + 1);
+    }
+    return referenced;
 }
 
 void checkCaptureCapacity(const CaptureCount& count, std::span<const std::uint64_t> bufferBytes) {

@@ -1529,6 +1529,10 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     const ShaderInterface shader = readShaderInterface(modern, read);
     plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
     const bool fused = options.fuseSubsteps;
+    const bool gather = options.gather;
+    if (gather && (fused || (options.emits && !options.emits->empty())))
+        throw Error(ErrorCode::InvalidArgument,
+                    "a primitive capture's translation (gather) runs neither fused substeps nor emitted outputs");
     if (fused) {
         if (options.emits && !options.emits->empty())
             throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
@@ -1598,6 +1602,11 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         cursor += 4;
         uniformStruct += "    xfb_substeps: u32,\n";
     }
+    if (gather) {
+        result.gatherOffset = cursor = roundUp(cursor, 4);
+        cursor += 8;
+        uniformStruct += "    xfb_first_record: u32,\n    xfb_first_source: u32,\n";
+    }
     result.uniformBytes = roundUp(cursor, maxAlign);
     uniformStruct += "};\n@group(0) @binding(0) var<uniform> xfb_u: XfbUniforms;\n";
 
@@ -1628,6 +1637,11 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     for (const auto& o : emits.outputs)
         views[result.writeBinding[std::size_t(o.entry)] = binding++] = {false, o.type.rows == 4};
     S buffers, countBuffers, firstBuffers;
+    if (gather) {
+        result.sourceBinding = binding++;
+        buffers += "@group(0) @binding(" + std::to_string(result.sourceBinding) +
+                   ") var<storage, read> xfb_source: array<u32>;\n";
+    }
     for (const auto& [b, v] : views)
         buffers += "@group(0) @binding(" + std::to_string(b) + ") var<storage, " + (v.first ? "read" : "read_write") +
                    "> xfb_b" + std::to_string(b) + ": array<" + (v.second ? "vec4<u32>" : "u32") + ">;\n";
@@ -1674,10 +1688,13 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     tr.translateModule();
 
     // Entry point: the index, the bound check, loads, the user's main, stores.
-    auto element = [&](int b, int strideWords, int word) {
+    // Inputs are read at the vertex, outputs written at the record: both the invocation index,
+    // except in a gather (the source vertex, the capture's record).
+    const S vertex = gather ? "xfb_v" : "xfb_i", record = gather ? "xfb_r" : "xfb_i";
+    auto element = [&](int b, int strideWords, int word, const S& index) {
         bool vec4 = views.at(b).second;
         int div = vec4 ? 4 : 1;
-        return "xfb_b" + std::to_string(b) + "[xfb_i * " + std::to_string(strideWords / div) + "u + " +
+        return "xfb_b" + std::to_string(b) + "[" + index + " * " + std::to_string(strideWords / div) + "u + " +
                std::to_string(word / div) + "u]";
     };
     S wg = std::to_string(options.workGroupSize);
@@ -1685,9 +1702,11 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
              ")\nfn xfb_main(@builtin(global_invocation_id) xfb_gid: vec3<u32>, @builtin(num_workgroups) xfb_groups: "
              "vec3<u32>) {\n"
              "    let xfb_i = xfb_gid.x + xfb_gid.y * xfb_groups.x * " +
-             wg +
-             "u;\n    if (xfb_i >= xfb_u.xfb_count) {\n        return;\n    }\n"
-             "    xfb_vertex_id = i32(xfb_i);\n";
+             wg + "u;\n    if (xfb_i >= xfb_u.xfb_count) {\n        return;\n    }\n";
+    if (gather)
+        main += "    let xfb_v = xfb_source[xfb_u.xfb_first_source + xfb_i];\n"
+                "    let xfb_r = xfb_u.xfb_first_record + xfb_i;\n";
+    main += "    xfb_vertex_id = i32(" + vertex + ");\n";
     for (const auto& a : pass.attributes) {
         const Declaration* d = shader.findInput(a.input);
         int b = result.readBinding[std::size_t(a.entry)];
@@ -1696,12 +1715,12 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             int word = a.offset / 4 + l * n;
             S bits;
             if (views.at(b).second)
-                bits = element(b, a.stride / 4, word);
+                bits = element(b, a.stride / 4, word, vertex);
             else if (n == 1)
-                bits = element(b, a.stride / 4, word);
+                bits = element(b, a.stride / 4, word, vertex);
             else {
                 bits = "vec" + std::to_string(n) + "<u32>(";
-                for (int c = 0; c < n; ++c) bits += (c ? ", " : "") + element(b, a.stride / 4, word + c);
+                for (int c = 0; c < n; ++c) bits += (c ? ", " : "") + element(b, a.stride / 4, word + c, vertex);
                 bits += ")";
             }
             S target = ident(d->name);
@@ -1763,7 +1782,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
                 S value = v.type.kind == ScalarKind::UInt
                               ? expr
                               : "bitcast<" + shapeW(ScalarKind::UInt, n) + ">(" + expr + ")";
-                cat(main, {"    ", element(b, o.stride / 4, f.offset / 4 + fc), " = ", value, ";\n"});
+                cat(main, {"    ", element(b, o.stride / 4, f.offset / 4 + fc, record), " = ", value, ";\n"});
             }
         }
     }

@@ -37,7 +37,7 @@ export const reuse = [
     na: {
       webgl2: 'WebGL2 forbids a buffer that held vertex data as an index buffer (ELEMENT_ARRAY_BUFFER binding rules)',
       gl: 'a capture takes its indices from the CPU (DrawDesc::indices / capture({ indices })): no GPU-written index buffer can be given to xfb',
-      webgpu: 'a capture takes its indices from the CPU; WebGPU has no primitive capture yet (issue 28)',
+      webgpu: 'a capture takes its indices from the CPU (capture({ indices })): no GPU-written index buffer can be given to xfb',
     },
   },
   {

@@ -9,7 +9,7 @@
 //            (WebGPU has no bool uniforms: creating it there is XFB_COMPUTE_TRANSLATION)
 //                                                                      check: a step makes ba = 2A
 //   capture  capture 'pass' of { input: a }, { output: cb } (cb: vec4 x 4 holding B)
-//            (WebGPU has no primitive capture: creating it there is XFB_UNSUPPORTED)
+//            (WebGPU: o.encoder, a GPURenderBundleEncoder for drawCaptured/drawSession)
 //                                                                      check: capturing 4 points makes cb = A
 //   c8       buffer 'c8', vec4 ATTR0 x 8 (another count)               check: reads zeros
 //   ints     buffer 'ints', int32 x4 ATTR0 x 4 (another component type)  check: reads 1..16
@@ -79,6 +79,7 @@ const MAKERS = {
     const cb = buffer(o, 'cb', VEC4, B);
     const program = own(o, o.xfb.createProgram({ source: PASS_SOURCE, label: 'pass' }));
     o.capture = own(o, o.xfb.createCapture(program, [{ input: o.a }, { output: cb }]));
+    if (o.runtime === 'webgpu') o.encoder = o.xfb.device.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
     o.checks.push({ kind: 'capture', what: "capture 'pass'", capture: o.capture, uses: [program, o.a, cb], output: cb, expect: A });
   },
   c8(o) { o.c8 = buffer(o, 'c8', VEC4, new Float32Array(32)); },

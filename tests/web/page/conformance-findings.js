@@ -157,7 +157,7 @@ test('C: one WebGLBuffer adopted twice and given as two outputs is refused by cr
   for (const [what, make] of [['createPipeline', () => xfb.createPipeline(two, [{ input }, { output: a }, { output: b }])],
     ['createCapture', () => xfb.createCapture(two, [{ input }, { output: a }, { output: b }])]]) {
     const e = await expectError('XFB_INVALID_ARGUMENT', make);
-    assert(e.message.includes('entry #1 output and entry #2 output are the same buffer') && e.message.includes('bind one buffer twice for transform feedback') &&
+    assert(e.message.includes('entry #1 output and entry #2 output are the same buffer') && e.message.includes('bind one buffer twice for its outputs') &&
       e.message.includes('give each role its own buffer'), `${what}: ${e.message}`);
   }
   assert(rawRead(gl, shared, n * 8).every((w) => w === SENTINEL), 'the shared buffer still holds the sentinel');

@@ -236,8 +236,6 @@ class CaseRun {
       if (b.adopt || b.adoptOf) out.push(`buffer ${name} is adopted: the WebGPU engine has no adoptBuffer() (webgpu.js: createBuffer only)`);
     this.m.run.forEach((op, i) => {
       if (op.op === 'app') out.push(`op ${i} (app): WebGPU has no GL state shared with the application`);
-      else if (op.op === 'capture' && op.error !== 'XFB_UNSUPPORTED') out.push(`op ${i} (capture): createCapture() is XFB_UNSUPPORTED on WebGPU`);
-      else if (op.op === 'draw' || op.op === 'session') out.push(`op ${i} (${op.op}): no primitive capture on WebGPU`);
     });
     return out;
   }

@@ -211,7 +211,8 @@ test('bad shaders and bad role lists give coded errors', async () => {
   assert(/is floatx3 but the value has 2 numbers/.test(e.message), e.message); // the kind named from the module's ScalarKind
   e = await expectError('XFB_INVALID_ARGUMENT', async () => gpu.createProgram({ source: await shader('particles.vert'), mode: 'sideways' }));
   assert(e.message.includes("mode must be 'interleaved' or 'separate', got 'sideways'"), e.message); // the module's capture modes
-  await expectError('XFB_UNSUPPORTED', () => gpu.createCapture(program, []));
+  e = await expectError('XFB_INVALID_ARGUMENT', () => gpu.createCapture(program, [])); // no inputs and no vertexCount
+  assert(e.message.includes('the element count must be given'), e.message);
   for (const o of [program, a, b]) o.dispose();
 });
 

@@ -27,6 +27,7 @@ export { XfbProgram } from './webgl2/program.js';
 export { XfbPipeline } from './webgl2/pipeline.js';
 export { XfbCapture, type SessionPart } from './webgl2/capture.js';
 export type { XfbWebGpu, WebGpuEntry, RestoredWebGpuBuffer } from './webgpu/engine.js';
+export type { XfbWebGpuCapture, WebGpuSessionPart, DrawEncoder, WebGpuDrawBackOptions } from './webgpu/capture.js';
 export type { XfbWebGpuBuffer, XfbWebGpuProgram, XfbWebGpuPipeline };
 export type { EventName } from './core/events.js';
 export type { RestoredFrom } from './core/restore_shadow.js';

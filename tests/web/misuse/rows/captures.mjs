@@ -1,12 +1,13 @@
 // Misuse rows of primitive capture: createCapture, capture, drawCaptured, captureSession,
-// drawSession. WebGPU has no transform feedback: there every row is XFB_UNSUPPORTED, from
-// createCapture() (the setup's 'capture', or the row's own call).
+// drawSession, on both runtimes (WebGPU's draw-backs take a render encoder first: the setup's
+// o.encoder, a GPURenderBundleEncoder).
 import { NOT_AN_OBJECT, NOT_NON_NEGATIVE_INTEGER } from '../bad-values.mjs';
 import { family, peer } from '../family.mjs';
 
 const INVALID = 'XFB_INVALID_ARGUMENT';
-const NO_CAPTURE = { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no transform feedback: createCapture() is refused, naming the WebGL2 engine as the fix' };
 const roles = (o) => [{ input: o.a }, { output: o.b }];
+/** capture.drawCaptured(options) / drawSession(options); on WebGPU into the setup's render encoder. */
+const drawBack = (o, method, options) => (o.runtime === 'webgpu' ? o.capture[method](o.encoder, options) : o.capture[method](options));
 
 /** Draws that capture() and every part of captureSession() refuse: not a draw, or a malformed one. */
 const BAD_DRAWS = {
@@ -40,9 +41,9 @@ const capture = peer('capture', [
   { id: 'capture.count-beyond-inputs', code: INVALID, mentions: ['8', '4'], call: (o) => o.capture.capture({ mode: 'points', count: 8 }) },
   { id: 'capture.capacity', code: 'XFB_CAPACITY', call: (o) => o.capture.capture({ mode: 'points', indices: [0, 1, 2, 3, 0, 1] }) },
   { id: 'capture.index-beyond-input', code: INVALID, mentions: ['9'], call: (o) => o.capture.capture({ mode: 'points', indices: [0, 1, 9] }) },
-  { id: 'drawCaptured.before-any-capture', code: INVALID, mentions: ['capture()'], call: (o) => o.capture.drawCaptured() },
-  { id: 'drawSession.before-any-session', code: INVALID, mentions: ['captureSession()'], call: (o) => o.capture.drawSession() },
-  family('drawCaptured.options', BAD_DRAW_OPTIONS, (options) => ({ code: INVALID, call: (o) => o.capture.drawCaptured(options) })),
+  { id: 'drawCaptured.before-any-capture', code: INVALID, mentions: ['capture()'], call: (o) => drawBack(o, 'drawCaptured') },
+  { id: 'drawSession.before-any-session', code: INVALID, mentions: ['captureSession()'], call: (o) => drawBack(o, 'drawSession') },
+  family('drawCaptured.options', BAD_DRAW_OPTIONS, (options) => ({ code: INVALID, call: (o) => drawBack(o, 'drawCaptured', options) })),
   family('captureSession.parts', { ...BAD_DRAWS, 'not-an-array': 'parts', 'empty-list': [] }, (part, name) => ({
     code: INVALID, call: (o) => o.capture.captureSession(name === 'not-an-array' || name === 'empty-list' ? part : [part]) })),
   { id: 'captureSession.parts.program-not-program', code: INVALID, mentions: ['program'], call: (o) => o.capture.captureSession([{ mode: 'points', count: 2, program: 5 }]) },
@@ -54,8 +55,8 @@ const capture = peer('capture', [
     code: INVALID, mentions: ['firstRecord'], call: (o) => o.capture.captureSession([{ mode: 'points', count: 2 }], { firstRecord }) })),
   { id: 'captureSession.capacity', code: 'XFB_CAPACITY', call: (o) => o.capture.captureSession([{ mode: 'points', count: 3 }, { mode: 'points', count: 3 }]) },
   family('drawSession.options', { ...BAD_DRAW_OPTIONS, 'part-negative': { part: -1 }, 'part-fractional': { part: 0.5 }, 'part-string': { part: '0' } }, (options) => ({
-    code: INVALID, call: (o) => o.capture.drawSession(options) })),
+    code: INVALID, call: (o) => drawBack(o, 'drawSession', options) })),
 ]);
 
 export const CAPTURE_ROWS = [...createCapture, ...capture].map((row) => ({
-  ...row, setup: [...(row.peer === 'createCapture' ? [] : ['capture']), ...(row.setup ?? [])], notOn: { webgpu: NO_CAPTURE } }));
+  ...row, setup: [...(row.peer === 'createCapture' ? [] : ['capture']), ...(row.setup ?? [])] }));

@@ -65,8 +65,7 @@ const USES_AFTER_DISPOSE = {
 };
 const dispose = peer('dispose', [
   family('dispose', USES_AFTER_DISPOSE, ([object, use, named, setup = []]) => ({ setup, code: DISPOSED, mentions: [named], before: (o) => object(o).dispose(), call: use })),
-  { id: 'dispose.capture.capture', setup: ['capture'], code: DISPOSED, before: (o) => o.capture.dispose(), call: (o) => o.capture.capture({ mode: 'points', count: 4 }),
-    notOn: { webgpu: { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no transform feedback: createCapture() is refused, naming the WebGL2 engine as the fix' } } },
+  { id: 'dispose.capture.capture', setup: ['capture'], code: DISPOSED, before: (o) => o.capture.dispose(), call: (o) => o.capture.capture({ mode: 'points', count: 4 }) },
 ]);
 
 /** Calls on an engine whose context or device is lost: XFB_CONTEXT_LOST on both runtimes, the

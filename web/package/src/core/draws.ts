@@ -1,15 +1,29 @@
-// The draws of a capture (WebGL2 only, but checked here with every other argument).
-import type { DrawMode } from '#engine-tables';
-import { checkKeys, checkName, shown } from './checks.js';
-import { tables } from './engine_tables.js';
+// The options and draws of a primitive capture, checked alike for both engines.
+import type { DrawMode, Expansion } from '#engine-tables';
+import { checkKeys, checkName, checkOptionalCount, checkOptionalIndex, shown } from './checks.js';
+import { oneOf, tables } from './engine_tables.js';
 import { invalid } from './errors.js';
-import type { DrawBackOptions } from './types.js';
+import type { CaptureOptions, DrawBackOptions } from './types.js';
 
 const INDEX_MAX = new Map<unknown, number>([
   [Uint8Array, 0xff],
   [Uint16Array, 0xffff],
   [Uint32Array, 0xffffffff],
 ]);
+
+/** createCapture() options: { vertexCount?, expansion? }. */
+export function checkCaptureOptions(given: CaptureOptions): {
+  vertexCount?: number;
+  expansion?: Expansion;
+} {
+  const o = checkKeys(given, ['vertexCount', 'expansion'], 'createCapture() options');
+  const vertexCount = checkOptionalCount(o.vertexCount, 'createCapture(): vertexCount');
+  const expansion =
+    o.expansion === undefined
+      ? undefined
+      : checkName(o.expansion, tables().expansions, 'createCapture(): expansion', oneOf(tables().expansions));
+  return { vertexCount, expansion };
+}
 
 export function checkDrawMode(mode: unknown, what: string): DrawMode {
   const modes = tables().drawModes;
@@ -59,7 +73,65 @@ export function checkDraw(given: unknown, what: string, extraKeys: readonly stri
   }
   const rest: Record<string, unknown> = {};
   for (const key of extraKeys) rest[key] = draw[key];
-  return { mode, count: typeof count === 'number' ? count : 0, indices: checkedIndices, restart, rest };
+  return {
+    mode,
+    count: typeof count === 'number' ? count : 0,
+    indices: checkedIndices,
+    restart,
+    rest,
+  };
+}
+
+/** A checked draw as the planner reads it (WebGL2's captureSession parts, WebGPU's captureDraws). */
+export interface DrawFields {
+  mode: string;
+  count: number;
+  indices?: Uint32Array;
+  restartIndex?: number;
+}
+
+export function drawFields(d: CheckedDraw): DrawFields {
+  const draw: DrawFields = { mode: d.mode, count: d.count };
+  if (d.indices) draw.indices = d.indices;
+  if (d.restart >= 0) draw.restartIndex = d.restart;
+  return draw;
+}
+
+/** captureSession(parts, options): the options' firstRecord (default 0) and every part checked,
+ *  each with its optional program, which `isProgram` accepts (a program of this engine). */
+export function checkSession<P>(
+  parts: unknown,
+  options: unknown,
+  isProgram: (p: unknown) => p is P,
+): {
+  firstRecord: number;
+  parts: { draw: DrawFields; program: P | undefined }[];
+} {
+  const firstRecord = checkOptionalIndex(
+    checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord,
+    'captureSession(): firstRecord',
+    0,
+  );
+  if (!Array.isArray(parts) || parts.length === 0)
+    invalid('captureSession(): parts must be a non-empty array of draws');
+  const checked = parts.map((given: unknown, i) => {
+    const what = `captureSession(): parts[${i}]`;
+    const d = checkDraw(given, what, ['program']);
+    const program = d.rest.program;
+    if (program !== undefined && !isProgram(program))
+      invalid(`${what}: program must be a program of this engine (its createProgram())`);
+    return { draw: drawFields(d), program };
+  });
+  return { firstRecord, parts: checked };
+}
+
+/** drawSession() options: drawCaptured()'s and the part to draw (absent: the whole session). */
+export function checkDrawSession(given: unknown): ReturnType<typeof checkDrawBack> & { part: number | undefined } {
+  const o = checkDrawBack(given, 'drawSession()', ['part']);
+  const part = o.rest.part;
+  if (part !== undefined && (typeof part !== 'number' || !Number.isInteger(part) || part < 0))
+    invalid(`drawSession(): part must be a non-negative integer, got ${shown(part)}`);
+  return { ...o, part };
 }
 
 /** drawCaptured() / drawSession() options: a mode to draw with instead, an instance count. */
@@ -67,7 +139,10 @@ export function checkDrawBack(
   given: unknown,
   what: string,
   extraKeys: readonly string[] = [],
-): Required<Omit<DrawBackOptions, 'mode'>> & { mode: DrawMode | undefined; rest: Record<string, unknown> } {
+): Required<Omit<DrawBackOptions, 'mode'>> & {
+  mode: DrawMode | undefined;
+  rest: Record<string, unknown>;
+} {
   const options: Record<string, unknown> = checkKeys(given, ['mode', 'instances', ...extraKeys], `${what} options`);
   const mode = options.mode === undefined ? undefined : checkDrawMode(options.mode, what);
   const instances = options.instances === undefined ? 1 : options.instances;

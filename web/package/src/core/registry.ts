@@ -113,3 +113,32 @@ export function checkDistinctPair(i: number, entry: { input?: unknown; output?: 
       `entries[${i}]: ${entry.input.described} is both the input and the output; a state pair needs two buffers of the same format and size`,
     );
 }
+
+/** One buffer in two roles of a role list where a pass would write it twice, or read it while it
+ *  writes it (a state pair writes its input too, after each swap): WebGPU's check, in the words of
+ *  the C++ engine's resolveEntries (engine/src/gl/entries.cpp), which checks it for WebGL2 (the
+ *  misuse rows createPipeline.roles.* compare both runtimes' messages). */
+export function checkRoleClashes(entries: readonly { input?: unknown; output?: unknown }[]): void {
+  entries.forEach((e, i) => {
+    for (let j = 0; j < i; j++) {
+      const other = entries[j] as { input?: unknown; output?: unknown };
+      const pair =
+        (e.input !== undefined && e.output !== undefined) || (other.input !== undefined && other.output !== undefined);
+      const clash = (a: unknown, roleA: string, b: unknown, roleB: string): void => {
+        if (a === undefined || a !== b) return;
+        const outputs = roleA === 'output' && roleB === 'output';
+        invalid(
+          `entry #${j} ${roleB} and entry #${i} ${roleA} are the same buffer; a pass cannot ` +
+            (outputs
+              ? 'bind one buffer twice for its outputs'
+              : 'read a buffer while it writes it (a state pair writes its input too, after each swap)') +
+            ': give each role its own buffer',
+        );
+      };
+      clash(e.output, 'output', other.output, 'output');
+      clash(e.output, 'output', other.input, 'input');
+      clash(e.input, 'input', other.output, 'output');
+      if (pair) clash(e.input, 'input', other.input, 'input');
+    }
+  });
+}

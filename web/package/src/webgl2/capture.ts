@@ -1,6 +1,4 @@
-import { checkKeys, checkOptionalIndex, shown } from '../core/checks.js';
-import { checkDraw, checkDrawBack } from '../core/draws.js';
-import { invalid } from '../core/errors.js';
+import { checkDraw, checkDrawBack, checkDrawSession, checkSession } from '../core/draws.js';
 import type { ObjectRegistry } from '../core/registry.js';
 import type { CaptureCount, CaptureDraw, DrawBackOptions, SessionPlan } from '../core/types.js';
 import type { Xfb } from './engine.js';
@@ -48,41 +46,20 @@ export class XfbCapture extends WebGl2Object {
    *  the same record layout (README "Append captures").
    *  @throws XfbError XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH: the whole session is checked first, nothing written. */
   captureSession(parts: SessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
-    const firstRecord = checkOptionalIndex(
-      checkKeys(options, ['firstRecord'], 'captureSession() options').firstRecord,
-      'captureSession(): firstRecord',
-      0,
-    );
-    if (!Array.isArray(parts) || parts.length === 0)
-      invalid('captureSession(): parts must be a non-empty array of draws');
-    const list = parts.map((given, i) => {
-      const what = `captureSession(): parts[${i}]`;
-      const d = checkDraw(given, what, ['program']);
-      const part: { mode: string; count: number; indices?: Uint32Array; restartIndex?: number; program?: number } = {
-        mode: d.mode,
-        count: d.count,
-      };
-      if (d.indices) part.indices = d.indices;
-      if (d.restart >= 0) part.restartIndex = d.restart;
-      const program = d.rest.program;
-      if (program !== undefined) {
-        if (!(program instanceof XfbProgram) || program.owner !== this.owner)
-          invalid(`${what}: program must be an XfbProgram of this engine`);
-        part.program = program.id;
-      }
-      return part;
-    });
-    return this.owner.call('captureSession', this.id, list, firstRecord);
+    const isProgram = (p: unknown): p is XfbProgram => p instanceof XfbProgram && p.owner === this.owner;
+    const session = checkSession(parts, options, isProgram);
+    const list = session.parts.map((p) => ({
+      ...p.draw,
+      ...(p.program ? { program: p.program.id } : {}),
+    }));
+    return this.owner.call('captureSession', this.id, list, session.firstRecord);
   }
 
   /** Draws the last session's records, of one part ({ part }) or all of them, with the program and
    *  vertex array bound on the context: drawArraysInstanced(mode, firstRecord, records, instances)
    *  with the planned range (no readback, no query). */
   drawSession(options: DrawBackOptions & { part?: number } = {}): void {
-    const o = checkDrawBack(options, 'drawSession()', ['part']);
-    const part = o.rest.part;
-    if (part !== undefined && (typeof part !== 'number' || !Number.isInteger(part) || part < 0))
-      invalid(`drawSession(): part must be a non-negative integer, got ${shown(part)}`);
-    this.owner.call('drawSession', this.id, part ?? -1, o.mode ?? '', o.instances);
+    const o = checkDrawSession(options);
+    this.owner.call('drawSession', this.id, o.part ?? -1, o.mode ?? '', o.instances);
   }
 }

@@ -1,16 +1,9 @@
 // The WebGL2 engine: the wasm Engine (dist/xfb.mjs) driven from JavaScript. Every argument is
 // checked by core/ first; this file makes the context current, keeps replayed steps' recipes
 // valid, answers context loss, and turns the engine's failures into thrown XfbErrors.
-import {
-  checkByteLength,
-  checkCount,
-  checkKeys,
-  checkName,
-  checkOptionalCount,
-  checkPipelineList,
-} from '../core/checks.js';
+import { checkByteLength, checkCount, checkKeys, checkPipelineList } from '../core/checks.js';
 import { checkBufferDescription, normaliseFormat } from '../core/buffer_data.js';
-import { oneOf, tables } from '../core/engine_tables.js';
+import { checkCaptureOptions } from '../core/draws.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
@@ -131,7 +124,11 @@ export class Xfb {
         'XFB_CONTEXT_LOST',
         "createXfb(): the WebGL context is lost; create the engine after its 'webglcontextrestored' event",
       );
-    this.#handle = module.GL.registerContext(gl, { majorVersion: 2, minorVersion: 0, enableExtensionsByDefault: true });
+    this.#handle = module.GL.registerContext(gl, {
+      majorVersion: 2,
+      minorVersion: 0,
+      enableExtensionsByDefault: true,
+    });
     module.GL.makeContextCurrent(this.#handle);
     this.#engine = new WasmEngine(module, ownsContext); // throws what kept it from starting
     this.#probe = new FeedbackProbe(gl);
@@ -213,7 +210,10 @@ export class Xfb {
    *  @throws XfbError with the planner's or the GL compiler's code (XFB_SHADER_COMPILE, ...). */
   createProgram(description: { source: string; label?: string } & ProgramOptions): XfbProgram {
     const d = checkProgramDescription(description);
-    const id = this.call('createProgram', d.source, { ...d.options, label: d.label });
+    const id = this.call('createProgram', d.source, {
+      ...d.options,
+      label: d.label,
+    });
     return this.#objects.add(new XfbProgram(this, this.#objects, id, this.call('uniforms', id), d.label));
   }
 
@@ -236,16 +236,8 @@ export class Xfb {
   createCapture(program: XfbProgram, entries: Entry[], options: CaptureOptions = {}): XfbCapture {
     if (this.#disposed) engineDisposed();
     this.#checkProgram(program, 'createCapture()');
-    const o = checkKeys(options, ['vertexCount', 'expansion'], 'createCapture() options');
-    const vertexCount = checkOptionalCount(o.vertexCount, 'createCapture(): vertexCount');
-    const expansion =
-      o.expansion === undefined
-        ? undefined
-        : checkName(o.expansion, tables().expansions, 'createCapture(): expansion', oneOf(tables().expansions));
-    const id = this.call('createCapture', program.id, this.#entries(entries, 'createCapture()'), {
-      vertexCount,
-      expansion,
-    });
+    const o = checkCaptureOptions(options);
+    const id = this.call('createCapture', program.id, this.#entries(entries, 'createCapture()'), o);
     return this.#objects.add(new XfbCapture(this, this.#objects, id));
   }
 
@@ -474,7 +466,7 @@ export class Xfb {
   // `written`, if given, receives the buffers a pass may write: outputs, and the inputs of state pairs.
   #entries(entries: unknown, what: string, written?: XfbBuffer[]): { input?: number; output?: number }[] {
     if (!Array.isArray(entries)) invalid(`${what}: entries must be an array of { input?, output? }`);
-    return entries.map((given, i) => {
+    const list = entries.map((given, i) => {
       const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
       checkDistinctPair(i, entry);
       const ids: { input?: number; output?: number } = {};
@@ -489,6 +481,7 @@ export class Xfb {
         written.push(...((entry.input !== undefined ? [entry.input, entry.output] : [entry.output]) as XfbBuffer[]));
       return ids;
     });
+    return list; // one buffer in two clashing roles: refused by the engine (gl/entries.cpp), in checkRoleClashes' words
   }
 
   #contextLost(): void {
@@ -506,7 +499,12 @@ export class Xfb {
     this.call('contextRestored');
     const buffers: RestoredBuffer[] = [];
     for (const o of this.#objects)
-      if (o instanceof XfbBuffer) buffers.push({ buffer: o, label: o.label, restoredFrom: o.restoreContents() });
+      if (o instanceof XfbBuffer)
+        buffers.push({
+          buffer: o,
+          label: o.label,
+          restoredFrom: o.restoreContents(),
+        });
     this.#listeners.emit('contextrestored', { buffers });
   }
 }

@@ -1,6 +1,6 @@
-// A pipeline's bindings (the translation's binding numbers, web/src/wgsl_bindings.cpp): the one
-// bind group layout, and the bind groups of both ping-pong sides, built at creation or when the
-// last texture is given, never per step.
+// A pipeline's or a capture's bindings (the translation's binding numbers,
+// web/src/wgsl_bindings.cpp): the one bind group layout, and the bind groups of both ping-pong
+// sides (a capture: one), built at creation or when the last texture is given, never per step.
 import { scalarKindName } from '../core/engine_tables.js';
 import type { WebGpuEntry } from './engine.js';
 import type { PrefixSums } from './prefix_sum.js';
@@ -30,6 +30,7 @@ export function createBindGroupLayout(device: GPUDevice, t: Translation, label: 
   for (const b of t.writeBinding) buffer(b, 'storage');
   for (const b of t.countsBinding ?? []) buffer(b, 'storage');
   for (const b of t.firstBinding ?? []) buffer(b, 'read-only-storage');
+  buffer(t.sourceBinding ?? -1, 'read-only-storage');
   for (const x of t.textures)
     entries.push({
       binding: x.binding,
@@ -47,6 +48,50 @@ export interface Bound {
   uniformBuffer: GPUBuffer;
   prefixSums: PrefixSums | null;
   textures: Map<string, GPUTextureView>;
+  /** A capture's source vertex list (Translation.sourceBinding). */
+  source?: GPUBuffer;
+}
+
+/** The bind group of ping-pong side `side`: side 0 reads each pair's `first`, side 1 its `second`. */
+export function createBindGroup(
+  device: GPUDevice,
+  layout: GPUBindGroupLayout,
+  bound: Bound,
+  side: number,
+  label: string,
+): GPUBindGroup {
+  const t = bound.translation;
+  const entries: GPUBindGroupEntry[] = [{ binding: t.uniformBinding, resource: { buffer: bound.uniformBuffer } }];
+  bound.entries.forEach((e, i) => {
+    const pair = e.input && e.output ? bound.pairs.find((p) => p.entry === e) : undefined;
+    const input = pair ? (side ? pair.second : pair.first) : e.input?.current;
+    const output = pair ? (side ? pair.first : pair.second) : e.output?.current;
+    const read = t.readBinding[i] ?? -1;
+    const write = t.writeBinding[i] ?? -1;
+    if (read >= 0 && input) entries.push({ binding: read, resource: { buffer: input } });
+    if (write >= 0 && output) entries.push({ binding: write, resource: { buffer: output } });
+  });
+  bound.prefixSums?.countBuffers.forEach((c, k) => {
+    entries.push({
+      binding: t.countsBinding?.[k] as number,
+      resource: { buffer: c.counts },
+    });
+    entries.push({
+      binding: t.firstBinding?.[k] as number,
+      resource: { buffer: c.firsts },
+    });
+  });
+  for (const x of t.textures)
+    entries.push({
+      binding: x.binding,
+      resource: bound.textures.get(x.name) as GPUTextureView,
+    });
+  if (bound.source && t.sourceBinding !== undefined)
+    entries.push({
+      binding: t.sourceBinding,
+      resource: { buffer: bound.source },
+    });
+  return device.createBindGroup({ label, layout, entries });
 }
 
 /** The bind groups of ping-pong sides 0 and 1. */
@@ -56,25 +101,8 @@ export function createSideBindGroups(
   bound: Bound,
   label: string,
 ): [GPUBindGroup, GPUBindGroup] {
-  const t = bound.translation;
-  const make = (side: number): GPUBindGroup => {
-    const entries: GPUBindGroupEntry[] = [{ binding: t.uniformBinding, resource: { buffer: bound.uniformBuffer } }];
-    bound.entries.forEach((e, i) => {
-      const pair = e.input && e.output ? bound.pairs.find((p) => p.entry === e) : undefined;
-      const input = pair ? (side ? pair.second : pair.first) : e.input?.current;
-      const output = pair ? (side ? pair.first : pair.second) : e.output?.current;
-      const read = t.readBinding[i] ?? -1;
-      const write = t.writeBinding[i] ?? -1;
-      if (read >= 0 && input) entries.push({ binding: read, resource: { buffer: input } });
-      if (write >= 0 && output) entries.push({ binding: write, resource: { buffer: output } });
-    });
-    bound.prefixSums?.countBuffers.forEach((c, k) => {
-      entries.push({ binding: t.countsBinding?.[k] as number, resource: { buffer: c.counts } });
-      entries.push({ binding: t.firstBinding?.[k] as number, resource: { buffer: c.firsts } });
-    });
-    for (const x of t.textures)
-      entries.push({ binding: x.binding, resource: bound.textures.get(x.name) as GPUTextureView });
-    return device.createBindGroup({ label: `${label} side ${side}`, layout, entries });
-  };
-  return [make(0), make(1)];
+  return [0, 1].map((side) => createBindGroup(device, layout, bound, side, `${label} side ${side}`)) as [
+    GPUBindGroup,
+    GPUBindGroup,
+  ];
 }

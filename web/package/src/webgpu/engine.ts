@@ -4,16 +4,18 @@
 // checked by core/, as on WebGL2. Loaded by createXfb() on demand (webgpu.js), so WebGL2 users
 // never download it.
 import { checkDevice, checkKeys, checkPipelineList } from '../core/checks.js';
+import { checkCaptureOptions } from '../core/draws.js';
 import { checkBufferDescription } from '../core/buffer_data.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
 import { inspectWith } from '../core/inspect.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { checkProgramDescription, type CheckedProgramOptions } from '../core/program_options.js';
-import { checkDistinctPair, engineDisposed, ObjectRegistry } from '../core/registry.js';
+import { checkDistinctPair, checkRoleClashes, engineDisposed, ObjectRegistry } from '../core/registry.js';
 import type { RestoredFrom } from '../core/restore_shadow.js';
 import type {
   BufferDescription,
+  CaptureOptions,
   GPUDeviceType,
   LiveObjects,
   Plan,
@@ -23,12 +25,13 @@ import type {
   WebGpuPipelineOptions,
 } from '../core/types.js';
 import { XfbWebGpuBuffer } from './buffer.js';
+import { XfbWebGpuCapture } from './capture.js';
 import { requestDevice } from './device.js';
 import { PREFIX_SUM_GROUP } from './prefix_sum.js';
 import prefixSumSource from './prefix_sum.wgsl';
 import { XfbWebGpuPipeline } from './pipeline.js';
 import { XfbWebGpuProgram } from './program.js';
-import type { TranslationEntries, WebGpuModule } from './wasm_module.js';
+import type { CaptureBase, Translation, TranslationEntries, WebGpuModule } from './wasm_module.js';
 
 /** What a listener of 'contextrestored' gets per buffer. */
 export interface RestoredWebGpuBuffer {
@@ -177,11 +180,7 @@ export class XfbWebGpu {
     const emitted = o;
     const described = this.#describeEntries(entries);
     const limits = this.#device.limits;
-    const workGroupSize = Math.min(
-      WORK_GROUP_SIZE,
-      limits.maxComputeWorkgroupSizeX,
-      limits.maxComputeInvocationsPerWorkgroup,
-    );
+    const workGroupSize = this.#workGroupSize();
     const translationOptions = {
       ...program.options,
       workGroupSize,
@@ -233,16 +232,30 @@ export class XfbWebGpu {
     );
   }
 
-  /** Always XFB_UNSUPPORTED: primitive capture needs transform feedback, which WebGPU does not have. */
-  createCapture(_program?: XfbWebGpuProgram, _entries?: WebGpuEntry[], _options?: object): never {
-    this.checkUsable();
-    fail(
-      'XFB_UNSUPPORTED',
-      'createCapture(): primitive capture needs transform feedback, which WebGPU does not have; use the WebGL2 engine',
-    );
+  /** Primitive capture over {input} vertex buffers and {output} buffers, as on WebGL2: each draw
+   *  checked and expanded by the planner, then one compute pass runs the program once per
+   *  record (capture.ts). Options as on WebGL2: vertexCount (no inputs); expansion 'auto' or
+   *  'engine' (WebGPU has no driver expansion).
+   *  @throws XfbError from the planner (roles, semantics), XFB_INVALID_ARGUMENT for a state pair,
+   *  XFB_UNSUPPORTED for expansion 'driver', XFB_COMPUTE_TRANSLATION for what WGSL cannot express. */
+  createCapture(program: XfbWebGpuProgram, entries: WebGpuEntry[], options: CaptureOptions = {}): XfbWebGpuCapture {
+    this.checkUsable('createCapture()');
+    if (!(program instanceof XfbWebGpuProgram) || program.owner !== this)
+      invalid('createCapture(): the first argument must be a program of this engine');
+    program.check();
+    const o = checkCaptureOptions(options);
+    if (o.expansion === 'driver')
+      fail(
+        'XFB_UNSUPPORTED',
+        "createCapture(): expansion 'driver' needs desktop OpenGL's transform feedback; WebGPU expands primitives in compute passes: use 'engine' or 'auto'",
+      );
+    const described = this.#describeEntries(entries, 'createCapture()');
+    const translation = this.translateCapture(program, described, undefined, o.vertexCount);
+    const list = entries.map((e) => ({ ...e }));
+    return this.#objects.add(new XfbWebGpuCapture(this, this.#objects, program, list, described, translation));
   }
 
-  /** Counts of live engine objects, for leak checks (WebGPU has no captures or pending read-backs). */
+  /** Counts of live engine objects, for leak checks (WebGPU has no pending read-backs). */
   liveObjects(): LiveObjects {
     if (this.#disposed) fail('XFB_DISPOSED', 'liveObjects(): this engine was disposed; it holds no objects');
     const o = this.#objects;
@@ -250,7 +263,7 @@ export class XfbWebGpu {
       buffers: o.count('buffer'),
       programs: o.count('program'),
       pipelines: o.count('pipeline'),
-      captures: 0,
+      captures: o.count('capture'),
       readbacks: 0,
     };
   }
@@ -269,7 +282,7 @@ export class XfbWebGpu {
     return this;
   }
 
-  /** After a device loss ('contextlost'): every buffer, program and pipeline of the engine on
+  /** After a device loss ('contextlost'): every buffer, program, pipeline and capture of the engine on
    *  `device` (the same objects), each buffer re-uploaded from its `restore` source as on WebGL2,
    *  then 'contextrestored'. Without `device`, an engine that createXfb() gave its own device
    *  requests a new one; an engine on the application's device needs the new device (from the
@@ -315,7 +328,7 @@ export class XfbWebGpu {
           label: o.label,
           restoredFrom: o.restoreContents(),
         });
-    for (const o of objects) if (o instanceof XfbWebGpuPipeline) o.restoreObjects();
+    for (const o of objects) if (o instanceof XfbWebGpuPipeline || o instanceof XfbWebGpuCapture) o.restoreObjects();
     this.#listeners.emit('contextrestored', { buffers });
   }
 
@@ -387,28 +400,51 @@ export class XfbWebGpu {
     return translation;
   }
 
-  #describeEntries(entries: unknown): TranslationEntries {
-    if (!Array.isArray(entries)) invalid('createPipeline(): entries must be an array of { input?, output? }');
-    const seen = new Set<XfbWebGpuBuffer>();
-    return entries.map((given, i) => {
+  /** @internal The gather translation of `program` over a capture's role list (`base`: a session
+   *  part's program, checked against the capture's). */
+  translateCapture(
+    program: XfbWebGpuProgram,
+    entries: TranslationEntries,
+    base?: CaptureBase,
+    vertexCount?: number,
+  ): Translation {
+    const t = this.#module.wgslCapture(
+      program.source,
+      {
+        ...program.options,
+        workGroupSize: this.#workGroupSize(),
+        ...(vertexCount !== undefined ? { vertexCount } : {}),
+      },
+      entries,
+      base,
+    );
+    if (t instanceof XfbError) throw t;
+    return t;
+  }
+
+  #workGroupSize(): number {
+    const limits = this.#device.limits;
+    return Math.min(WORK_GROUP_SIZE, limits.maxComputeWorkgroupSizeX, limits.maxComputeInvocationsPerWorkgroup);
+  }
+
+  #describeEntries(entries: unknown, what = 'createPipeline()'): TranslationEntries {
+    if (!Array.isArray(entries)) invalid(`${what}: entries must be an array of { input?, output? }`);
+    const described = entries.map((given, i) => {
       const entry = checkKeys(given, ['input', 'output'], `entries[${i}]`);
       checkDistinctPair(i, entry);
-      const described: TranslationEntries[number] = {};
+      const roles: TranslationEntries[number] = {};
       for (const role of ['input', 'output'] as const) {
         const buffer = entry[role];
         if (buffer === undefined) continue;
         if (!(buffer instanceof XfbWebGpuBuffer) || buffer.owner !== this)
           invalid(`entries[${i}].${role} must be a buffer of this engine`);
         buffer.check();
-        if (seen.has(buffer))
-          invalid(
-            `entries[${i}].${role}: buffer '${buffer.label}' appears twice in the role list; WebGPU cannot read and write one buffer in a pass`,
-          );
-        seen.add(buffer);
         const { attributes, stride } = buffer.layout;
-        described[role] = { format: attributes, stride, count: buffer.count };
+        roles[role] = { format: attributes, stride, count: buffer.count };
       }
-      return described;
+      return roles;
     });
+    checkRoleClashes(entries as { input?: unknown; output?: unknown }[]);
+    return described;
   }
 }

@@ -23,6 +23,7 @@ import type {
 } from '../core/types.js';
 import type { WebGpuEntry, XfbWebGpu } from './engine.js';
 import { createBindGroupLayout, createSideBindGroups, type StatePair } from './bind_groups.js';
+import { compileComputePipeline, workGroupsFor, type Compiled } from './compile.js';
 import { WebGpuObject } from './object.js';
 import { buildPrefixSums, type PrefixSums } from './prefix_sum.js';
 import type { XfbWebGpuProgram } from './program.js';
@@ -31,11 +32,6 @@ import type { SubstepTranslation, Translation } from './wasm_module.js';
 
 /** Bytes of one budget's totals in the totals buffer. */
 const TOTALS_BYTES = 32;
-
-interface Compiled {
-  pipeline: GPUComputePipeline;
-  compiled: Promise<unknown>;
-}
 
 /** A program stepped over a role list: one compute pass per step, state pairs swapped. */
 export class XfbWebGpuPipeline extends WebGpuObject {
@@ -152,9 +148,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
           first: e.input.current,
           second: e.output.current,
         });
-    const groups = Math.ceil(t.count / t.workGroupSize);
-    const perDimension = device.limits.maxComputeWorkgroupsPerDimension;
-    this.#workGroups = [Math.min(groups, perDimension), Math.ceil(groups / perDimension)];
+    this.#workGroups = workGroupsFor(device, t.count, t.workGroupSize);
     if (!t.textures.length) this.#buildBindGroups();
   }
 
@@ -328,24 +322,13 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   }
 
   #compile(code: string, label: string): Compiled {
-    const device = this.owner.gpuDevice;
-    const module = device.createShaderModule({ label, code });
-    const compiled = module.getCompilationInfo().then((info) => {
-      const errors = info.messages.filter((m) => m.type === 'error');
-      if (errors.length)
-        fail(
-          'XFB_SHADER_COMPILE',
-          `the WGSL of '${label}' does not compile: ` +
-            errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '),
-        );
-      return info;
-    });
-    const pipeline = device.createComputePipeline({
+    return compileComputePipeline(
+      this.owner.gpuDevice,
+      this.#pipelineLayout,
+      code,
+      this.#translation.entryPoint,
       label,
-      layout: this.#pipelineLayout,
-      compute: { module, entryPoint: this.#translation.entryPoint },
-    });
-    return { compiled, pipeline };
+    );
   }
 
   /** The uniform buffer: the program's values, the count, the substep index and the fused substep

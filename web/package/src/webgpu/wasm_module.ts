@@ -4,8 +4,9 @@
 // a failure).
 import { Planner, type PlannerExports } from '../core/boundary.js';
 import type { PlannerModule } from '../core/module_loader.js';
+import type { DrawFields } from '../core/draws.js';
 import type { XfbError } from '../core/errors.js';
-import type { BufferLayout, Plan, UniformLayout } from '../core/types.js';
+import type { BufferLayout, CaptureCount, Plan, SessionPlan, UniformLayout } from '../core/types.js';
 import type { CheckedProgramOptions } from '../core/program_options.js';
 
 /** A role's buffer as the translation reads it: its format, stride and count. */
@@ -16,7 +17,10 @@ export interface TranslationBuffer {
 }
 
 /** The roles the translation is made for: per entry the buffer of each role. */
-export type TranslationEntries = { input?: TranslationBuffer; output?: TranslationBuffer }[];
+export type TranslationEntries = {
+  input?: TranslationBuffer;
+  output?: TranslationBuffer;
+}[];
 
 export interface Translation {
   source: string;
@@ -36,6 +40,26 @@ export interface Translation {
   countSource: string;
   countsBinding?: number[];
   firstBinding?: number[];
+  /** Primitive capture (wgslCapture) only: the source vertex list's binding. */
+  sourceBinding?: number;
+  /** Primitive capture only: where xfb_first_record and xfb_first_source (u32 each) lie in the uniform buffer. */
+  gatherOffset?: number;
+}
+
+/** A capture's part program checked against the capture's own (Module.wgslCapture's `base`). */
+export interface CaptureBase {
+  source: string;
+  options: object;
+  label: string;
+  captureLabel: string;
+  part: number;
+}
+
+/** Module.captureDraws: a capture's count or a session's plan, and the source vertex of every record. */
+export interface CaptureDraws {
+  count?: CaptureCount;
+  session?: SessionPlan;
+  sources: Uint32Array<ArrayBuffer>;
 }
 
 /** Module.wgslSubsteps: the fused substeps' shader, when the simulation is element-local. */
@@ -51,6 +75,15 @@ export interface SubstepTranslation {
 export interface WebGpuExports extends PlannerExports {
   wgsl(source: string, options: object, entries?: TranslationEntries): Translation | XfbError;
   wgslSubsteps(source: string, options: object, entries?: TranslationEntries): SubstepTranslation | XfbError;
+  wgslCapture(source: string, options: object, entries: TranslationEntries, base?: CaptureBase): Translation | XfbError;
+  captureDraws(
+    draws: DrawFields[],
+    session: boolean,
+    firstRecord: number,
+    vertexCount: number,
+    strides: number[],
+    outputBytes: number[],
+  ): CaptureDraws | XfbError;
 }
 
 /** The module as the WebGPU driver uses it: the planner and the translator. */
@@ -58,6 +91,8 @@ export interface WebGpuModule extends PlannerModule {
   normaliseFormat(format: object[], stride?: unknown): BufferLayout;
   wgsl(source: string, options: object, entries?: TranslationEntries): Translation | XfbError;
   wgslSubsteps(source: string, options: object, entries?: TranslationEntries): SubstepTranslation | XfbError;
+  wgslCapture: WebGpuExports['wgslCapture'];
+  captureDraws: WebGpuExports['captureDraws'];
 }
 
 export function webGpuModule(raw: WebGpuExports): WebGpuModule {
@@ -68,5 +103,7 @@ export function webGpuModule(raw: WebGpuExports): WebGpuModule {
     normaliseFormat: (format, stride) => planner.normaliseFormat(format, stride),
     wgsl: (source, options, entries) => raw.wgsl(source, options, entries),
     wgslSubsteps: (source, options, entries) => raw.wgslSubsteps(source, options, entries),
+    wgslCapture: (source, options, entries, base) => raw.wgslCapture(source, options, entries, base),
+    captureDraws: (...args) => raw.captureDraws(...args),
   };
 }
