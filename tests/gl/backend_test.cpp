@@ -170,7 +170,7 @@ TEST_CASE_FIXTURE(GlTest, "after a context loss every call says so, after restor
     std::string msg = XFB_REQUIRE_ERROR(pipeline.step(), ErrorCode::ContextLost);
     CHECK(contains(msg, "Pipeline::step"));
     // The context is really still there: GL itself shows the refused step wrote nothing.
-    auto raw = xfb::gl::readBytes(scratch, p.initial.size() * sizeof(float));
+    auto raw = xfb::gl::readBytes(scratch, 0, p.initial.size() * sizeof(float));
     std::vector<float> held(p.initial.size());
     std::memcpy(held.data(), raw.data(), raw.size());
     requireEqual(held, p.initial, "the refused step's output buffer");

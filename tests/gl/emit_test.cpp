@@ -130,7 +130,7 @@ TEST_CASE_FIXTURE(GlTest,
         CHECK(reports[0].written == std::int64_t(records));
         CHECK(reports[0].capacity == 3 * split.n);
         // The indirect commands: draw {records, 1, 0, 0}, dispatch {groups, 1, 1}, requested.
-        auto raw = xfb::gl::readBytes(pipeline.emitTotalsBuffer(), 32);
+        auto raw = xfb::gl::readBytes(pipeline.emitTotalsBuffer(), 0, 32);
         std::vector<std::uint32_t> words(8);
         std::memcpy(words.data(), raw.data(), 32);
         auto groups = std::uint32_t((records + std::size_t(groupSize) - 1) / std::size_t(groupSize));

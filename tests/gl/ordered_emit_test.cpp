@@ -140,7 +140,7 @@ void runAndCompare(Device& dev, Path path, std::int64_t n, int groupSize, std::i
         want.b.resize(gotB.size());
         requireEqual(gotA, want.a, "budget a records");
         requireEqual(gotB, want.b, "budget b records");
-        auto raw = gl::readBytes(pipeline.emitTotalsBuffer(), 2 * detail::kTotalsWords * 4);
+        auto raw = gl::readBytes(pipeline.emitTotalsBuffer(), 0, 2 * detail::kTotalsWords * 4);
         std::vector<std::uint32_t> words(2 * detail::kTotalsWords);
         std::memcpy(words.data(), raw.data(), raw.size());
         const int g = groupSize ? groupSize : 256;

@@ -41,3 +41,50 @@ TEST_CASE_FIXTURE(GlTest, "readback before and after steps, and an async readbac
         }(),
         data, "async readback taken without polling");
 }
+
+TEST_CASE_FIXTURE(GlTest,
+                  "partial reads: elements first .. first + count - 1 of a 36-byte interleaved record, after steps") {
+    // 9 words an element (vec4 + vec3 + vec2): a range starts at first x 36 bytes, not at a vec4 boundary.
+    const char* source = "#version 300 es\nin vec4 p;\nin vec3 n;\nin vec2 t;\n"
+                         "out vec4 out_p;\nout vec3 out_n;\nout vec2 out_t;\n"
+                         "void main() { out_p = p * 2.0; out_n = n + vec3(1.0); out_t = t - vec2(0.5); }";
+    Program program(dev, {source, {}, {}, "record"});
+    auto format = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4},
+                                             {attr(1), ComponentType::Float32, 3},
+                                             {attr(2), ComponentType::Float32, 2}});
+    REQUIRE(format.stride == 36);
+    const std::int64_t n = 1000;
+    std::vector<float> data = pseudoRandom(9 * n, -1.0f, 1.0f, 5);
+    Buffer a(dev, format, n, view(data)), b(dev, format, n);
+    Pipeline pipeline(dev, program, {{&a, &b}});
+    pipeline.step();
+    pipeline.step();
+    for (std::int64_t e = 0; e < n; ++e)
+        for (int w = 0; w < 9; ++w) {
+            float& x = data[std::size_t(e * 9 + w)];
+            x = w < 4 ? x * 2.0f * 2.0f : w < 7 ? x + 1.0f + 1.0f : x - 0.5f - 0.5f;
+        }
+    auto slice = [&](std::int64_t first, std::int64_t count) {
+        return std::vector<float>(data.begin() + first * 9, data.begin() + (first + count) * 9);
+    };
+    for (auto [first, count] : {std::pair<std::int64_t, std::int64_t>{0, 16}, {1, 1}, {517, 16}, {984, 16}, {0, n}}) {
+        const std::string what = "first " + std::to_string(first) + ", count " + std::to_string(count);
+        requireEqual(a.readAs<float>(first, count), slice(first, count), ("read " + what).c_str());
+        ReadbackRequest r = a.readAsync(first, count);
+        auto raw = r.take();
+        REQUIRE(raw.size() == std::size_t(count) * 36);
+        std::vector<float> v(raw.size() / 4);
+        std::memcpy(v.data(), raw.data(), raw.size());
+        requireEqual(v, slice(first, count), ("readAsync " + what).c_str());
+    }
+    CHECK(a.read(n, 0).empty());
+    // Out of range: a coded error naming the range and the count, and nothing else changes.
+    for (auto [first, count] : {std::pair<std::int64_t, std::int64_t>{-1, 4}, {0, -1}, {990, 11}, {n + 1, 0}}) {
+        std::string msg = XFB_REQUIRE_ERROR(a.read(first, count), ErrorCode::InvalidArgument);
+        CHECK(msg.find("first " + std::to_string(first) + ", count " + std::to_string(count)) != std::string::npos);
+        CHECK(msg.find("first + count <= 1000") != std::string::npos);
+        msg = XFB_REQUIRE_ERROR(a.readAsync(first, count), ErrorCode::InvalidArgument);
+        CHECK(msg.find("Buffer::readAsync") != std::string::npos);
+    }
+    requireEqual(a.readAs<float>(), data, "the whole buffer after the refusals");
+}

@@ -143,10 +143,11 @@ XFB_C int xfb_gl_name(Engine* e, int id) {
     return guarded([&] { return std::to_string(e->buffer(id).glName()); });
 }
 
-XFB_C int xfb_read_async(Engine* e, int id) {
+/// Elements [first, first + count) of buffer `id` (the npm package checked the range).
+XFB_C int xfb_read_async(Engine* e, int id, int first, int count) {
     return guarded([&] {
         int rid = e->next++;
-        e->readbacks.emplace(rid, e->buffer(id).readAsync());
+        e->readbacks.emplace(rid, e->buffer(id).readAsync(first, count));
         return std::to_string(rid);
     });
 }

@@ -23,7 +23,7 @@ export async function simulate(canvas, initial, count, steps) {
   const pipeline = xfb.createPipeline(sim, [{ input: state, output: scratch }]);
   sim.setUniform('dt', 0.5);
   for (let s = 0; s < steps; s++) pipeline.step();          // state.glBuffer now names the new data
-  const values = await state.read();                        // a fence polled across frames
+  const values = await state.read();                        // a fence polled across tasks
   xfb.dispose();
   return values;
 }
@@ -40,7 +40,7 @@ export async function tour(canvas, initial, count) {
   sim.setUniform('dt', 0.5);
   let restored = null;
   // [docs:webgl2-tour]
-  const report = await pipeline.stepChecked();  // query polled across frames; XFB_SHORT_WRITE: not swapped
+  const report = await pipeline.stepChecked();  // query polled across tasks; XFB_SHORT_WRITE: not swapped
   const { stride, attributes } = state.layout;  // to bind state.glBuffer in your own vertex array
   xfb.on('contextrestored', ({ buffers }) => { restored = buffers; }); // from the last read() or initial data
   const plan = await inspect(source, { mode: 'separate' });   // the planner alone, also in Node

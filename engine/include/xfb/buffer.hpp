@@ -55,15 +55,27 @@ public:
         upload(std::as_bytes(data), byteOffset);
     }
 
-    /// Blocking readback: a fence (glFenceSync + glClientWaitSync) then glMapBufferRange(READ).
-    /// For native tools and tests; in a frame loop use readAsync().
+    /// Blocking readback: a fence (glFenceSync + glClientWaitSync) then glMapBufferRange(READ) of
+    /// the whole buffer (WebGL 2: glGetBufferSubData, which waits itself). For native tools and
+    /// tests; in a frame loop use readAsync().
     std::vector<std::byte> read() const;
+    /// The same for elements [first, first + count) only: the bytes of those elements, mapped at
+    /// their offset (first x stride), so reading 16 elements of a million costs 16 elements.
+    /// @throws Error InvalidArgument naming the range and the buffer's count when first < 0,
+    ///         count < 0 or first + count > count(); Disposed, ContextLost
+    std::vector<std::byte> read(std::int64_t first, std::int64_t count) const;
     template<class T>
     std::vector<T> readAs() const;
+    template<class T>
+    std::vector<T> readAs(std::int64_t first, std::int64_t count) const;
 
     /// Non-blocking readback: copies the current contents (glCopyBufferSubData) into a staging
     /// buffer and fences it. Later steps do not change what the request returns.
     ReadbackRequest readAsync() const;
+    /// The same for elements [first, first + count) only: the staging buffer holds count x stride
+    /// bytes, copied from byte first x stride. OpenGL 3.1, OpenGL ES 3.0, WebGL 2.
+    /// @throws Error InvalidArgument (the range, as read(first, count)), Disposed, ContextLost
+    ReadbackRequest readAsync(std::int64_t first, std::int64_t count) const;
 
     /// Points vertex attribute `location` of the currently bound vertex array object at field
     /// `field` of this buffer's format, for the application's own draws: glBindBuffer
@@ -100,7 +112,12 @@ private:
 
 template<class T>
 std::vector<T> Buffer::readAs() const {
-    auto raw = read();
+    return readAs<T>(0, count());
+}
+
+template<class T>
+std::vector<T> Buffer::readAs(std::int64_t first, std::int64_t count) const {
+    auto raw = read(first, count);
     std::vector<T> out(raw.size() / sizeof(T));
     std::memcpy(out.data(), raw.data(), out.size() * sizeof(T));
     return out;

@@ -24,6 +24,17 @@ void requireLiveBuffer(const BufferState& s, const std::string& what) {
                 "disposing them (docs/guide/sharing-a-context.md), and create this Buffer again");
 }
 
+std::pair<std::uint64_t, std::uint64_t> elementRangeBytes(const BufferState& s, std::int64_t first, std::int64_t count,
+                                                          const std::string& what) {
+    if (first < 0 || count < 0 || first > s.count || count > s.count - first)
+        throw Error(ErrorCode::InvalidArgument,
+                    what + ": first " + std::to_string(first) + ", count " + std::to_string(count) +
+                        " does not fit this Buffer's " + std::to_string(s.count) +
+                        " elements; give first >= 0, count >= 0 and first + count <= " + std::to_string(s.count));
+    const std::uint64_t stride = s.format.stride;
+    return {std::uint64_t(first) * stride, std::uint64_t(count) * stride};
+}
+
 void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what) {
     for (const auto& b : buffers)
         if (b) requireLiveBuffer(*b, what);
@@ -131,15 +142,18 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     gl::check("Buffer::upload (glBufferSubData)");
 }
 
-std::vector<std::byte> Buffer::read() const {
+std::vector<std::byte> Buffer::read() const { return read(0, count()); }
+
+std::vector<std::byte> Buffer::read(std::int64_t first, std::int64_t count) const {
     auto& s = live(state_);
     s.device->requireContext("Buffer::read");
+    const auto [offset, bytes] = detail::elementRangeBytes(s, first, count, "Buffer::read");
     gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     detail::requireLiveBuffer(s, "Buffer::read");
 #ifndef __EMSCRIPTEN__ // WebGL cannot wait on a fence; glGetBufferSubData waits itself
     gl::finishWithFence();
 #endif
-    return gl::readBytes(s.name.get(), s.bytes);
+    return gl::readBytes(s.name.get(), offset, bytes);
 }
 
 void Buffer::bindAsVertexInput(unsigned location, Semantic field, std::int64_t firstElement) const {

@@ -13,17 +13,18 @@
 namespace xfb {
 
 namespace gl {
-std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t bytes) {
+std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t offset, std::uint64_t bytes) {
     std::vector<std::byte> out(bytes);
+    if (bytes == 0) return out; // WebGL's getBufferSubData reads to the end of the heap for length 0
     glBindBuffer(GL_COPY_READ_BUFFER, buffer);
 #ifdef __EMSCRIPTEN__
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(bytes), out.data());
+    glGetBufferSubData(GL_COPY_READ_BUFFER, GLintptr(offset), GLsizeiptr(bytes), out.data());
 #else
     // In windows of 64 MiB: some drivers (llvmpipe) refuse to map very large ranges at once.
     constexpr std::uint64_t kWindow = 64u << 20;
     for (std::uint64_t at = 0; at < bytes; at += kWindow) {
         auto n = GLsizeiptr(std::min(kWindow, bytes - at));
-        if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, GLintptr(at), n, GL_MAP_READ_BIT)) {
+        if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, GLintptr(offset + at), n, GL_MAP_READ_BIT)) {
             std::memcpy(out.data() + at, p, std::size_t(n));
             glUnmapBuffer(GL_COPY_READ_BUFFER);
         }
@@ -59,21 +60,24 @@ struct ReadbackState final : Recoverable {
 };
 } // namespace detail
 
-ReadbackRequest Buffer::readAsync() const {
+ReadbackRequest Buffer::readAsync() const { return readAsync(0, count()); }
+
+ReadbackRequest Buffer::readAsync(std::int64_t first, std::int64_t count) const {
     auto s = state();
     detail::liveState(s, "Buffer");
     s->device->requireContext("Buffer::readAsync");
+    const auto [offset, bytes] = detail::elementRangeBytes(*s, first, count, "Buffer::readAsync");
     gl::StateGuard guard(*s->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     auto r = std::make_shared<detail::ReadbackState>();
     r->device = s->device;
     r->enroll(s->device);
     detail::requireLiveBuffer(*s, "Buffer::readAsync");
-    r->bytes = s->bytes;
+    r->bytes = bytes;
     r->staging = gl::BufferName::create();
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging.get()));
     XFB_GL(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(r->bytes), nullptr, GL_STREAM_READ));
     XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, s->name.get()));
-    XFB_GL(glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(r->bytes)));
+    XFB_GL(glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GLintptr(offset), 0, GLsizeiptr(r->bytes)));
     XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
     r->fence = gl::SyncObject::create();
@@ -111,7 +115,7 @@ std::vector<std::byte> ReadbackRequest::take() {
     gl::waitFor(state_->fence.get());
 #endif
     gl::StateGuard guard(*state_->device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
-    std::vector<std::byte> out = gl::readBytes(state_->staging.get(), state_->bytes);
+    std::vector<std::byte> out = gl::readBytes(state_->staging.get(), 0, state_->bytes);
     state_->taken = true;
     return out;
 }

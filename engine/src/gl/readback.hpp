@@ -9,9 +9,9 @@
 
 namespace xfb::gl {
 
-/// The first `bytes` of a buffer, copied to CPU memory (the GPU must be done writing it):
-/// glMapBufferRange in 64 MiB windows, glGetBufferSubData on WebGL2.
-std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t bytes);
+/// `bytes` of a buffer from byte `offset`, copied to CPU memory (the GPU must be done writing
+/// it): glMapBufferRange in 64 MiB windows, glGetBufferSubData on WebGL2.
+std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t offset, std::uint64_t bytes);
 
 /// Waits on the CPU until `fence` is signalled (flushing first). Not for WebGL, which cannot wait.
 void waitFor(GLsync fence);

@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace xfb::detail {
@@ -110,6 +111,10 @@ struct ProgramState final : Recoverable {
 /// @throws Error Disposed when other code deleted the buffer's GL object (glIsBuffer is false),
 /// e.g. an engine's dispose()/destroy() of a vertex buffer that wrapped it. `what` names the call.
 void requireLiveBuffer(const BufferState& s, const std::string& what);
+/// The byte offset and size of elements [first, first + count) of a buffer (partial reads).
+/// @throws Error InvalidArgument naming the range and the buffer's count when it does not fit.
+std::pair<std::uint64_t, std::uint64_t> elementRangeBytes(const BufferState& s, std::int64_t first, std::int64_t count,
+                                                          const std::string& what);
 /// The same for every non-null buffer of a role list.
 void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what);
 

@@ -239,7 +239,7 @@ struct PipelineState final : Recoverable {
     std::vector<EmitReport> readEmitted() const {
         requireEmits();
         gl::finishWithFence();
-        auto raw = gl::readBytes(compute->totals, emits.budgets.size() * kTotalsWords * 4);
+        auto raw = gl::readBytes(compute->totals, 0, emits.budgets.size() * kTotalsWords * 4);
         std::vector<EmitReport> out;
         for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
             std::uint32_t words[kTotalsWords];

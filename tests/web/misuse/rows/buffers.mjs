@@ -1,4 +1,4 @@
-// Misuse rows of buffers: createBuffer, adoptBuffer, upload.
+// Misuse rows of buffers: createBuffer, adoptBuffer, upload, read.
 import { NOT_AN_OBJECT, NOT_A_STRING, NOT_NON_NEGATIVE_INTEGER, NOT_POSITIVE_INTEGER } from '../bad-values.mjs';
 import { family, peer, without } from '../family.mjs';
 import { A, VEC4 } from '../setup.mjs';
@@ -81,4 +81,14 @@ const upload = peer('upload', [
   { id: 'upload.data.float-into-int32', setup: ['ints'], code: INVALID, mentions: ['Int32Array'], call: (o) => o.ints.upload(new Float32Array(16)) },
 ]);
 
-export const BUFFER_ROWS = [...createBuffer, ...adoptBuffer, ...upload];
+/** read({ first, count }) of buffer a (4 elements): bad options and ranges past the end. */
+const read = peer('read', [
+  family('read.options', NOT_AN_OBJECT, (options) => ({ code: INVALID, call: (o) => o.a.read(options) })),
+  { id: 'read.options.unknown-key', code: INVALID, mentions: ["'frist'"], call: (o) => o.a.read({ frist: 1 }) },
+  family('read.first', { ...NOT_NON_NEGATIVE_INTEGER, '2^53': 2 ** 53 }, (first) => ({ code: INVALID, mentions: ['first'], call: (o) => o.a.read({ first }) })),
+  family('read.count', { ...NOT_NON_NEGATIVE_INTEGER, '2^53': 2 ** 53 }, (count) => ({ code: INVALID, mentions: ['count'], call: (o) => o.a.read({ count }) })),
+  family('read.range', { 'past-the-end': { first: 2, count: 3 }, 'first-past-the-end': { first: 5 }, 'count-past-the-end': { count: 5 } }, (range) => ({
+    code: INVALID, mentions: ['first + count <= 4'], call: (o) => o.a.read(range) })),
+]);
+
+export const BUFFER_ROWS = [...createBuffer, ...adoptBuffer, ...upload, ...read];

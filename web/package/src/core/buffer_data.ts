@@ -1,6 +1,6 @@
 // Vertex formats and the bytes that fill buffers: one rule for both engines.
 import type { ComponentType } from '#engine-tables';
-import { checkByteLength, checkCount, checkKeys, checkName, shown, typeName } from './checks.js';
+import { checkByteLength, checkCount, checkKeys, checkName, checkOptionalIndex, shown, typeName } from './checks.js';
 import { unwrap, invalid, type XfbError } from './errors.js';
 import type { BufferContents, BufferDescription, BufferLayout, RestoreSource } from './types.js';
 
@@ -114,4 +114,16 @@ export function checkUpload(
       `upload(): ${bytes.byteLength} bytes at offset ${offset} do not fit the buffer's ${byteLength} bytes in whole 4-byte words`,
     );
   return { bytes, offset };
+}
+
+/** read({ first, count }): the range checked alike on both engines (C++: Buffer::read(first, count)). */
+export function checkReadRange(options: unknown, elements: number): { first: number; count: number } {
+  const o = checkKeys(options, ['first', 'count'], 'read() options');
+  const first = checkOptionalIndex(o.first, 'read(): first', 0);
+  const count = checkOptionalIndex(o.count, 'read(): count', Math.max(0, elements - first));
+  if (first + count > elements)
+    invalid(
+      `read(): first ${first}, count ${count} does not fit the buffer's ${elements} elements; give first + count <= ${elements}`,
+    );
+  return { first, count };
 }

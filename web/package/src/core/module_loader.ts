@@ -31,11 +31,3 @@ export async function instantiate<R, M extends PlannerModule>(
   adoptTables(module.enums());
   return module;
 }
-
-/** Resolves on the next animation frame (a turn of the event loop in Node). */
-export function nextFrame(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => resolve());
-    else setTimeout(resolve, 0);
-  });
-}

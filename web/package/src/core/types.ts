@@ -274,6 +274,14 @@ export interface LiveObjects {
   readbacks: number;
 }
 
+/** read() options: elements [first, first + count) (default: the whole buffer). */
+export interface ReadOptions {
+  /** The first element (default 0). */
+  first?: number;
+  /** How many elements (default: from `first` to the end). */
+  count?: number;
+}
+
 /** The contents of a buffer: the format's type, bytes for a mixed format. */
 export type BufferContents = Float32Array | Int32Array | Uint32Array | Uint8Array;
 

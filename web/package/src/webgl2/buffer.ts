@@ -1,8 +1,8 @@
-import { checkUpload, contentsOf } from '../core/buffer_data.js';
-import { nextFrame } from '../core/module_loader.js';
+import { checkReadRange, checkUpload, contentsOf } from '../core/buffer_data.js';
+import { pollFor } from '../core/poll.js';
 import type { ObjectRegistry } from '../core/registry.js';
 import { RestoreShadow, type RestoredFrom } from '../core/restore_shadow.js';
-import type { BufferContents, BufferLayout, RestoreSource } from '../core/types.js';
+import type { BufferContents, BufferLayout, ReadOptions, RestoreSource } from '../core/types.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
 
@@ -74,21 +74,25 @@ export class XfbBuffer extends WebGl2Object {
     this.#shadow.uploaded(bytes, offset, this.byteLength);
   }
 
-  /** Resolves to the contents (a typed array of the format's type) once the GPU is done: a copy
-   *  into a staging buffer and a fence polled across frames; never blocks. */
-  async read(): Promise<BufferContents> {
+  /** Resolves to the contents (a typed array of the format's type) of the whole buffer, or of
+   *  elements [first, first + count), once the GPU is done: a copy of those elements' bytes into a
+   *  staging buffer and a fence polled across tasks (core/poll.ts); never blocks. Only a whole read
+   *  is kept for the 'last-readback' restore policy.
+   *  @throws XfbError XFB_INVALID_ARGUMENT (the range), XFB_CONTEXT_LOST, XFB_DISPOSED. */
+  async read(options: ReadOptions = {}): Promise<BufferContents> {
     const owner = this.owner;
-    const readback = owner.call('readAsync', this.id);
+    const { first, count } = checkReadRange(options, this.#count);
+    const readback = owner.call('readAsync', this.id, first, count);
     let view: Uint8Array;
     try {
-      while (!owner.call('readbackReady', readback)) await nextFrame();
+      await pollFor(() => owner.call('readbackReady', readback) || null);
       view = owner.call('takeReadback', readback);
     } catch (e) {
       owner.release('readback', readback); // the staging buffer and its fence, also after a context loss
       throw e;
     }
     const bytes = view.slice(); // copied out of the wasm heap
-    this.#shadow.readBack(bytes);
+    if (count === this.#count) this.#shadow.readBack(bytes);
     return contentsOf(this.#layout, bytes);
   }
 

@@ -1,5 +1,5 @@
 import { checkNoCheckedStepPending, checkSubsteps } from '../core/checks.js';
-import { nextFrame } from '../core/module_loader.js';
+import { pollFor } from '../core/poll.js';
 import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
 import type { Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
 import type { XfbBuffer } from './buffer.js';
@@ -85,7 +85,7 @@ export class XfbPipeline extends WebGl2Object {
     return this.owner.call('fusion', this.id);
   }
 
-  /** A step that resolves once its PRIMITIVES_WRITTEN query is read (polled across frames):
+  /** A step that resolves once its PRIMITIVES_WRITTEN query is read (polled across tasks, core/poll.ts):
    *  swapped and resolved with { step, written, expected }.
    *  @throws XfbError XFB_SHORT_WRITE (not swapped) when fewer records were written. */
   async stepChecked(): Promise<StepReport> {
@@ -93,11 +93,7 @@ export class XfbPipeline extends WebGl2Object {
     this.#checkedPending = true;
     try {
       this.owner.call('beginChecked', this.id);
-      for (;;) {
-        await nextFrame();
-        const report = this.owner.call('pollChecked', this.id); // null while pending
-        if (report) return report;
-      }
+      return await pollFor(() => this.owner.call('pollChecked', this.id)); // null while pending
     } finally {
       this.#checkedPending = false;
     }

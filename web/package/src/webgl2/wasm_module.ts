@@ -130,7 +130,7 @@ export interface WebGl2Exports extends PlannerExports {
   _xfb_adopt_buffer(e: number, t: number, tn: number, f: number, fn: number, count: number, glName: number): number;
   _xfb_upload(e: number, id: number, p: number, n: number, offset: number): number;
   _xfb_gl_name(e: number, id: number): number;
-  _xfb_read_async(e: number, id: number): number;
+  _xfb_read_async(e: number, id: number, first: number, count: number): number;
   _xfb_readback_ready(e: number, id: number): number;
   _xfb_take_readback(e: number, id: number): number;
   _xfb_create_program(
@@ -367,8 +367,9 @@ export class WasmEngine {
   upload(buffer: number, pointer: number, bytes: number, offset: number): void {
     this.#result(this.#m._xfb_upload(this.#e, buffer, pointer, bytes, offset));
   }
-  readAsync(buffer: number): number {
-    return this.#result(this.#m._xfb_read_async(this.#e, buffer));
+  /** Elements [first, first + count) of the buffer, copied to a staging buffer and fenced. */
+  readAsync(buffer: number, first: number, count: number): number {
+    return this.#result(this.#m._xfb_read_async(this.#e, buffer, first, count));
   }
   readbackReady(readback: number): boolean {
     return this.#result(this.#m._xfb_readback_ready(this.#e, readback));

@@ -1,7 +1,7 @@
-import { checkUpload, contentsOf } from '../core/buffer_data.js';
+import { checkReadRange, checkUpload, contentsOf } from '../core/buffer_data.js';
 import type { ObjectRegistry } from '../core/registry.js';
 import { RestoreShadow, type RestoredFrom } from '../core/restore_shadow.js';
-import type { BufferContents, BufferLayout, GPUBufferType, RestoreSource } from '../core/types.js';
+import type { BufferContents, BufferLayout, ReadOptions, GPUBufferType, RestoreSource } from '../core/types.js';
 import type { XfbWebGpu } from './engine.js';
 import { WebGpuObject } from './object.js';
 import { StagingReadback } from './staging_readback.js';
@@ -102,12 +102,23 @@ export class XfbWebGpuBuffer extends WebGpuObject {
     this.#shadow.uploaded(bytes, offset, this.byteLength);
   }
 
-  /** Resolves to the contents once the GPU is done: a copy into a staging buffer (MAP_READ, kept for
-   *  the next read) and mapAsync; never blocks the frame. @throws XfbError XFB_CONTEXT_LOST, XFB_DISPOSED. */
-  async read(): Promise<BufferContents> {
+  /** Resolves to the contents of the whole buffer, or of elements [first, first + count), once
+   *  the GPU is done: a copy of those elements' bytes into a staging buffer (MAP_READ, kept for the
+   *  next read) and mapAsync; never blocks the frame. Only a whole read is kept for the
+   *  'last-readback' restore policy.
+   *  @throws XfbError XFB_INVALID_ARGUMENT (the range), XFB_CONTEXT_LOST, XFB_DISPOSED. */
+  async read(options: ReadOptions = {}): Promise<BufferContents> {
     this.check('read()');
-    const bytes = await this.#readback.read(this.#gpuBuffer, this.owner.settle, 'read()');
-    this.#shadow.readBack(bytes);
+    const { first, count } = checkReadRange(options, this.#count);
+    const stride = this.#layout.stride;
+    const bytes = await this.#readback.read(
+      this.#gpuBuffer,
+      this.owner.settle,
+      'read()',
+      first * stride,
+      count * stride,
+    );
+    if (count === this.#count) this.#shadow.readBack(bytes);
     return contentsOf(this.#layout, bytes);
   }
 

@@ -17,17 +17,25 @@ export class StagingReadback {
     this.#size = size;
   }
 
-  /** The first `size` bytes of `source`, copied out. `settle` turns a rejection into an XfbError. */
-  async read(source: GPUBuffer, settle: Settle, what: string): Promise<Uint8Array<ArrayBuffer>> {
+  /** `size` bytes of `source` from byte `offset` (multiples of 4; default: the staging size from
+   *  0), copied out. `settle` turns a rejection into an XfbError. */
+  async read(
+    source: GPUBuffer,
+    settle: Settle,
+    what: string,
+    offset = 0,
+    size = this.#size,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    if (size === 0) return new Uint8Array(0); // WebGPU maps no empty range; nothing to wait for
     const temporary = this.#busy;
     const staging = temporary ? this.#create() : (this.#kept ??= this.#create());
     if (!temporary) this.#busy = true;
     try {
       const encoder = this.#device.createCommandEncoder();
-      encoder.copyBufferToBuffer(source, 0, staging, 0, this.#size);
+      encoder.copyBufferToBuffer(source, offset, staging, 0, size);
       this.#device.queue.submit([encoder.finish()]);
-      await settle(staging.mapAsync(GPUMapMode.READ), what);
-      const bytes = new Uint8Array(staging.getMappedRange().slice(0));
+      await settle(staging.mapAsync(GPUMapMode.READ, 0, size), what);
+      const bytes = new Uint8Array(staging.getMappedRange(0, size).slice(0));
       staging.unmap();
       return bytes;
     } finally {

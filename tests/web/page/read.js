@@ -1,0 +1,112 @@
+// Partial reads on both engines: read({ first, count }) gives exactly the bytes of elements
+// [first, first + count) after steps (a 36-byte interleaved record, so ranges start off any vec4
+// boundary; an int32 format), the same typed array type as a whole read, an empty range is empty,
+// only a whole read is kept for the 'last-readback' restore policy, refusals carry the same code
+// and message on both engines and change nothing, and a WebGL2 read no longer waits for an
+// animation frame (the fence is polled across tasks: core/poll.ts).
+import { assert, assertArrayEqual, createXfb, expectError, pseudoRandom } from './assert.js';
+
+const gl2 = await createXfb({ canvas: document.getElementById('canvas') });
+const adapter = await navigator.gpu?.requestAdapter();
+const gpu = adapter ? await createXfb({ device: await adapter.requestDevice() }) : null;
+const engines = [gl2, gpu];
+const f = Math.fround;
+const record = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }];
+const source = `#version 300 es
+in vec4 p;
+in vec3 n;
+in vec2 t;
+out vec4 out_p;
+out vec3 out_n;
+out vec2 out_t;
+void main() { out_p = p * 2.0; out_n = n + vec3(1.0); out_t = t - vec2(0.5); }`;
+
+async function onBoth(body) {
+  assert(gpu, 'navigator.gpu.requestAdapter() gave no adapter: is --enable-unsafe-webgpu set?');
+  const results = [];
+  for (const xfb of engines) results.push(await body(xfb));
+  return results;
+}
+
+test('elements [first, first + count) of a 36-byte record after two steps, on both engines, equal the reference', async () => {
+  const n = 1000;
+  const initial = pseudoRandom(9 * n, -1, 1, 5);
+  const after = initial.map((x, i) => { const w = i % 9; return w < 4 ? f(f(x * 2) * 2) : w < 7 ? f(f(x + 1) + 1) : f(f(x - 0.5) - 0.5); });
+  const ranges = [{ first: 0, count: 16 }, { first: 1, count: 1 }, { first: 517, count: 16 }, { first: 984 }, { count: 3 }, {}, { first: 1000 }, { first: 10, count: 0 }];
+  const [a, b] = await onBoth(async (xfb) => {
+    const state = xfb.createBuffer({ format: record, count: n, data: initial });
+    const pipeline = xfb.createPipeline(xfb.createProgram({ source }), [{ input: state, output: xfb.createBuffer({ format: record, count: n }) }]);
+    pipeline.step();
+    pipeline.step();
+    const got = [];
+    for (const r of ranges) got.push(await state.read(r));
+    return got;
+  });
+  ranges.forEach((r, k) => {
+    const first = r.first ?? 0, count = r.count ?? n - first;
+    const want = after.subarray(first * 9, (first + count) * 9);
+    for (const [engine, got] of [['WebGL2', a[k]], ['WebGPU', b[k]]]) {
+      assert(got instanceof Float32Array, `${engine} ${JSON.stringify(r)}: a Float32Array, got ${got?.constructor?.name}`);
+      assertArrayEqual(got, want, `${engine} read(${JSON.stringify(r)})`);
+    }
+  });
+});
+
+test('an int32 format reads as Int32Array, a range of it too', async () => {
+  const ints = [{ semantic: 'ATTR0', type: 'int32', components: 2 }];
+  const data = Int32Array.from({ length: 20 }, (_, i) => (i - 10) * 1000003);
+  const [a, b] = await onBoth((xfb) => xfb.createBuffer({ format: ints, count: 10, data }).read({ first: 3, count: 4 }));
+  for (const got of [a, b]) {
+    assert(got instanceof Int32Array, got.constructor.name);
+    assertArrayEqual(got, data.subarray(6, 14), 'int32 range');
+  }
+});
+
+test('refusals: the same code and message on both engines, and the buffer unchanged', async () => {
+  const data = pseudoRandom(16, -1, 1, 9);
+  const vec4 = [{ semantic: 'ATTR0', components: 4 }];
+  const buffers = new Map(engines.map((xfb) => [xfb, xfb.createBuffer({ format: vec4, count: 4, data, label: 'small' })]));
+  for (const options of [{ first: 2, count: 3 }, { first: 5 }, { count: 5 }, { first: -1 }, { count: 1.5 }, { frist: 0 }, null]) {
+    const [e0, e1] = await onBoth((xfb) => expectError('XFB_INVALID_ARGUMENT', () => buffers.get(xfb).read(options)));
+    assert(e0.message === e1.message, `${JSON.stringify(options)}: "${e0.message}" / "${e1.message}"`);
+  }
+  const e = await expectError('XFB_INVALID_ARGUMENT', () => buffers.get(gpu).read({ first: 2, count: 3 }));
+  assert(e.message.endsWith("read(): first 2, count 3 does not fit the buffer's 4 elements; give first + count <= 4"), e.message);
+  for (const xfb of engines) assertArrayEqual(await buffers.get(xfb).read(), data, 'unchanged');
+});
+
+test("only a whole read is kept for 'last-readback': a partial read after it does not replace it", async () => {
+  const vec4 = [{ semantic: 'ATTR0', components: 4 }];
+  const engine = await createXfb({ canvas: document.createElement('canvas') });
+  const lose = engine.gl.getExtension('WEBGL_lose_context');
+  const state = engine.createBuffer({ format: vec4, count: 8, data: pseudoRandom(32, -1, 1, 2) });
+  const pipeline = engine.createPipeline(engine.createProgram({ source: '#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p + vec4(1.0); }' }),
+    [{ input: state, output: engine.createBuffer({ format: vec4, count: 8 }) }]);
+  pipeline.step();
+  const whole = await state.read(); // kept
+  pipeline.step();
+  const part = await state.read({ first: 2, count: 2 }); // not kept: it would mix two steps' data
+  assertArrayEqual(part, whole.subarray(8, 16).map((x) => f(x + 1)), 'the partial read is of the second step');
+  const restored = new Promise((resolve) => engine.on('contextrestored', resolve));
+  lose.loseContext();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  lose.restoreContext();
+  const detail = await restored;
+  assert(detail.buffers.some((r) => r.buffer === state && r.restoredFrom === 'last-readback'), JSON.stringify(detail.buffers.map((r) => r.restoredFrom)));
+  assertArrayEqual(await state.read(), whole, 'restored from the last whole read');
+  engine.dispose();
+});
+
+test('a WebGL2 read resolves in fewer tasks than frames: it does not wait for requestAnimationFrame', async ({ note }) => {
+  const vec4 = [{ semantic: 'ATTR0', components: 4 }];
+  const buffer = gl2.createBuffer({ format: vec4, count: 16, data: pseudoRandom(64, -1, 1, 4) });
+  await buffer.read();
+  let frames = 0, running = true;
+  const count = () => { frames++; if (running) requestAnimationFrame(count); };
+  requestAnimationFrame(count);
+  const reads = 20;
+  for (let i = 0; i < reads; i++) await buffer.read({ first: 3, count: 2 });
+  running = false;
+  note(`${reads} reads of 2 elements in ${frames} animation frames`);
+  assert(frames < reads / 2, `${reads} sequential reads took ${frames} frames: read() waits for frames`);
+});
