@@ -160,6 +160,14 @@ test('refusals: the same codes and messages on both engines, and nothing written
   assert(drawn.message.includes("'engine' or 'auto'"), drawn.message);
   const [untouched0, untouched1] = await onBoth((xfb) => made.get(xfb).small.read());
   sameBytes([untouched0, untouched1], sentinel, 'untouched by every refusal');
+  // Ten inputs of their own buffers, one output and the source list: 12 storage buffers, past
+  // SwiftShader's maxStorageBuffersPerShaderStage (10), refused before any GPU object is made.
+  const max = gpu.device.limits.maxStorageBuffersPerShaderStage, inputs = max;
+  const wide = gpu.createProgram({ source: `#version 300 es\n${[...Array(inputs).keys()].map((k) => `in float a${k};`).join('\n')}\nout float out_s;\nvoid main() { out_s = ${[...Array(inputs).keys()].map((k) => `a${k}`).join(' + ')}; }` });
+  const columns = [...Array(inputs).keys()].map((k) => gpu.createBuffer({ format: [{ semantic: `ATTR${k}`, components: 1 }], count: 3 }));
+  const sum = gpu.createBuffer({ format: [{ semantic: 'ATTR0', components: 1 }], count: 3 });
+  const over = await expectError('XFB_UNSUPPORTED', () => gpu.createCapture(wide, [...columns.map((input) => ({ input })), { output: sum }]));
+  assert(over.message.includes(`${inputs + 2} storage buffers exceed this device's maxStorageBuffersPerShaderStage (${max})`), over.message);
   const capture = made.get(gpu).capture;
   const live = gpu.liveObjects().captures;
   capture.dispose();

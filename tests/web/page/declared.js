@@ -303,33 +303,43 @@ test("the guide's example (docs/guide/javascript.md): a padded record and a seco
   }
 });
 
-// Primitive capture is WebGL2's alone (WebGPU has no transform feedback: createCapture() is always
-// XFB_UNSUPPORTED there, the misuse table shows it): the captured records take the declared layout.
+// Primitive capture on both runtimes (WebGPU: compute passes over the planned source list): the
+// captured records take the declared layout, gaps keep their sentinels, and both give the same words.
 const CAPTURES = [
-  { name: 'primitive capture (WebGL2): POSITION.xyz of 6 triangle vertices (a tight declared layout)', options: CASES[0].options, buffer: CASES[0].buffers[0] },
-  { name: 'primitive capture (WebGL2): the padded 40-byte record of 6 triangle vertices', options: CASES[3].options, buffer: CASES[3].buffers[0] },
+  { name: 'primitive capture: POSITION.xyz of 6 triangle vertices (a tight declared layout)', options: CASES[0].options, buffer: CASES[0].buffers[0] },
+  { name: 'primitive capture: the padded 40-byte record of 6 triangle vertices', options: CASES[3].options, buffer: CASES[3].buffers[0] },
+  { name: 'primitive capture: the padded 40-byte record of a 5-vertex strip (9 records)', options: CASES[3].options, buffer: CASES[3].buffers[0], strip: true },
 ];
 for (const c of CAPTURES)
   test(c.name, async ({ note }) => {
     const plan = webgl2.inspect(SOURCE, c.options), stride = plan.buffers[0].stride;
-    const made = [];
-    let wrong = null;
-    try {
-      const inputs = webgl2.createBuffer({ format: INPUT_FORMAT, count: 6, data: inputData().subarray(0, 6 * 7) });
-      const program = webgl2.createProgram({ source: SOURCE, ...c.options, label: c.name });
-      const out = webgl2.createBuffer({ format: c.buffer.format, ...(c.buffer.stride ? { stride: c.buffer.stride } : {}), count: 6,
-        data: new Uint32Array(6 * stride / 4).fill(SENTINEL).buffer });
-      made.push(inputs, program, out);
-      const capture = webgl2.createCapture(program, [{ input: inputs }, { output: out }]);
-      made.unshift(capture);
-      const count = capture.capture({ mode: 'triangles', count: 6 });
-      assert(count.records === 6 && count.bytes[0] === 6 * stride, `captured ${JSON.stringify(count)}`);
-      const words = wordsOf(await out.read());
-      wrong = firstDifference(words, expectedWords(c.buffer, stride).subarray(0, 6 * stride / 4), stride, c.buffer);
-    } catch (e) {
-      wrong = `${e.code ?? e.name}: ${e.detail ?? e.message}`;
-    } finally {
-      for (const o of made) o.dispose();
+    // The source vertex of each record: a list's own, a strip's as the GL decomposes it.
+    const sources = c.strip ? [0, 1, 2, 2, 1, 3, 2, 3, 4] : [0, 1, 2, 3, 4, 5];
+    const all = expectedWords(c.buffer, stride), words = stride / 4;
+    const want = new Uint32Array(sources.length * words);
+    sources.forEach((v, r) => want.set(all.subarray(v * words, (v + 1) * words), r * words));
+    const got = {};
+    for (const [runtime, xfb] of Object.entries(RUNTIMES)) {
+      const made = [];
+      let wrong = null;
+      try {
+        const inputs = xfb.createBuffer({ format: INPUT_FORMAT, count: 6, data: inputData().subarray(0, 6 * 7) });
+        const program = xfb.createProgram({ source: SOURCE, ...c.options, label: c.name });
+        const out = xfb.createBuffer({ format: c.buffer.format, ...(c.buffer.stride ? { stride: c.buffer.stride } : {}), count: sources.length,
+          data: new Uint32Array(sources.length * words).fill(SENTINEL).buffer });
+        made.push(inputs, program, out);
+        const capture = xfb.createCapture(program, [{ input: inputs }, { output: out }]);
+        made.unshift(capture);
+        const count = capture.capture(c.strip ? { mode: 'triangle_strip', count: 5 } : { mode: 'triangles', count: 6 });
+        assert(count.records === sources.length && count.bytes[0] === sources.length * stride, `${runtime} captured ${JSON.stringify(count)}`);
+        got[runtime] = wordsOf(await out.read());
+        wrong = firstDifference(got[runtime], want, stride, c.buffer);
+      } catch (e) {
+        wrong = `${e.code ?? e.name}: ${e.detail ?? e.message}`;
+      } finally {
+        for (const o of made) o.dispose();
+      }
+      settle(c, runtime, wrong, note);
     }
-    settle(c, 'webgl2', wrong, note);
+    if (got.webgl2 && got.webgpu) assert(got.webgl2.every((w, i) => w === got.webgpu[i]), 'WebGL2 and WebGPU bytes differ');
   });

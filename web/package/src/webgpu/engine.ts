@@ -165,8 +165,8 @@ export class XfbWebGpu {
 
   /** A compute pipeline stepping `program` over the role list (bind groups of both ping-pong sides
    *  built here: no GPU object is created in a steady step).
-   *  @throws XfbError XFB_INVALID_ARGUMENT for a buffer twice in the list (WebGPU cannot read and
-   *  write one buffer in a pass), XFB_UNSUPPORTED over the device's storage-buffer limits. */
+   *  @throws XfbError XFB_INVALID_ARGUMENT for a buffer in two roles a pass cannot combine (written
+   *  twice, or read while written: checkRoleClashes), XFB_UNSUPPORTED over the device's storage-buffer limits. */
   createPipeline(
     program: XfbWebGpuProgram,
     entries: WebGpuEntry[],
@@ -200,15 +200,7 @@ export class XfbWebGpu {
         'XFB_UNSUPPORTED',
         `createPipeline(): emitted outputs scan at most ${maxScanned} elements on this device, the pipeline has ${translation.count}`,
       );
-    const storage =
-      translation.readBinding.filter((b) => b >= 0).length +
-      translation.writeBinding.filter((b) => b >= 0).length +
-      2 * translation.budgets.length;
-    if (storage > limits.maxStorageBuffersPerShaderStage)
-      fail(
-        'XFB_UNSUPPORTED',
-        `createPipeline(): ${storage} storage buffers exceed this device's maxStorageBuffersPerShaderStage (${limits.maxStorageBuffersPerShaderStage}); use interleaved buffers`,
-      );
+    this.#checkStorageBuffers(translation, 'createPipeline()');
     const list = entries.map((e) => ({ ...e }));
     return this.#objects.add(
       new XfbWebGpuPipeline(this, this.#objects, program, list, translation, substeps, emitted.overflow),
@@ -237,7 +229,8 @@ export class XfbWebGpu {
    *  record (capture.ts). Options as on WebGL2: vertexCount (no inputs); expansion 'auto' or
    *  'engine' (WebGPU has no driver expansion).
    *  @throws XfbError from the planner (roles, semantics), XFB_INVALID_ARGUMENT for a state pair,
-   *  XFB_UNSUPPORTED for expansion 'driver', XFB_COMPUTE_TRANSLATION for what WGSL cannot express. */
+   *  XFB_UNSUPPORTED for expansion 'driver' or past the device's storage-buffer limit,
+   *  XFB_COMPUTE_TRANSLATION for what WGSL cannot express. */
   createCapture(program: XfbWebGpuProgram, entries: WebGpuEntry[], options: CaptureOptions = {}): XfbWebGpuCapture {
     this.checkUsable('createCapture()');
     if (!(program instanceof XfbWebGpuProgram) || program.owner !== this)
@@ -251,6 +244,7 @@ export class XfbWebGpu {
       );
     const described = this.#describeEntries(entries, 'createCapture()');
     const translation = this.translateCapture(program, described, undefined, o.vertexCount);
+    this.#checkStorageBuffers(translation, 'createCapture()');
     const list = entries.map((e) => ({ ...e }));
     return this.#objects.add(new XfbWebGpuCapture(this, this.#objects, program, list, described, translation));
   }
@@ -420,6 +414,22 @@ export class XfbWebGpu {
     );
     if (t instanceof XfbError) throw t;
     return t;
+  }
+
+  /** The storage buffers a translation binds (inputs, outputs, a scan's counts and firsts, a
+   *  capture's source list) within the device's maxStorageBuffersPerShaderStage. */
+  #checkStorageBuffers(t: Translation, what: string): void {
+    const storage =
+      t.readBinding.filter((b) => b >= 0).length +
+      t.writeBinding.filter((b) => b >= 0).length +
+      2 * t.budgets.length +
+      (t.sourceBinding !== undefined && t.sourceBinding >= 0 ? 1 : 0);
+    const max = this.#device.limits.maxStorageBuffersPerShaderStage;
+    if (storage > max)
+      fail(
+        'XFB_UNSUPPORTED',
+        `${what}: ${storage} storage buffers exceed this device's maxStorageBuffersPerShaderStage (${max}); use interleaved buffers`,
+      );
   }
 
   #workGroupSize(): number {
