@@ -233,8 +233,8 @@ TEST_CASE("WGSL: constructs outside the subset are coded errors naming the const
                    "'gl_DrawID' has no equivalent"));
     CHECK(contains(refused(body("void main() { out_position = position; }", "uniform float weights[4];\n")),
                    "uniform array 'weights' of float"));
-    CHECK(
-        contains(refused(body("void main() { out_position = position; }", "uniform bool on;\n")), "bool uniform 'on'"));
+    CHECK(contains(refused(body("void main() { out_position = position; }", "uniform bool on[2];\n")),
+                   "bool uniform array 'on'"));
     CHECK(contains(refused(body("void main() { mat2 m = mat2(1.0) + 1.0; out_position = position; }")),
                    "matrix + scalar"));
     CHECK(contains(refused(body("void main() { out_position = position; if (isnan(position.x)) return; }")),

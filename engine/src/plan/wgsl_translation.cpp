@@ -1209,6 +1209,8 @@ private:
         S s = v->where == Where::Uniform    ? "xfb_u." + v->wgsl
               : v->where == Where::PtrParam ? "(*" + v->wgsl + ")"
                                             : v->wgsl;
+        if (v->where == Where::Uniform && v->type.kind == ScalarKind::Bool) // an i32 in the buffer
+            s = "(" + s + " != " + (v->type.rows == 1 ? S("0") : shapeW(ScalarKind::Int, v->type.rows) + "(0)") + ")";
         return {s, v->type, v->where != Where::Texture, false, n, "", "", true};
     }
 
@@ -1565,14 +1567,20 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             tr.globals[d.name] = {ty, Where::Texture, ident(d.name)};
             continue;
         }
-        if (d.type.kind == ScalarKind::Bool)
-            refuse(d.line, {"bool uniform '", d.name, "': WebGPU buffers hold no bool; declare it int"});
+        // WebGPU buffers hold no bool: a bool / bvecN uniform is an i32 / vecN<i32> in the buffer
+        // (setUniform takes ints for it on every runtime, as GL's glUniform1i does), read as
+        // `!= 0` where the shader names it (Translator::variable).
+        const bool isBool = d.type.kind == ScalarKind::Bool;
+        if (isBool && d.arraySize)
+            refuse(d.line, {"bool uniform array '", d.name, "': declare it int[", std::to_string(d.arraySize),
+                            "] (or ivecN[]) and compare with 0"});
         bool substep = d.name == kSubstepUniform;
         if (substep && (d.type.kind != ScalarKind::Int || d.type.components() != 1 || d.arraySize))
             refuse(d.line, {"the built-in '", d.name, "' must be declared `uniform int ", d.name, ";`"});
-        if (d.type.kind != ScalarKind::Float && d.type.kind != ScalarKind::Int && d.type.kind != ScalarKind::UInt)
+        if (d.type.kind != ScalarKind::Float && d.type.kind != ScalarKind::Int && d.type.kind != ScalarKind::UInt &&
+            !isBool)
             refuse(d.line, {"uniform '", d.name, "' of type ", d.type.name,
-                            ": the WGSL translation takes float, int, uint vectors and matrices"});
+                            ": the WGSL translation takes float, int, uint and bool vectors and matrices"});
         Layout lay = uniformLayout(d.type);
         WgslUniform u{d.name, d.type, d.arraySize, 0, lay.size, 0, lay.columnStride};
         int align = lay.align;
@@ -1589,8 +1597,8 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         u.offset = cursor = roundUp(cursor, align);
         cursor += u.size;
         maxAlign = std::max(maxAlign, align);
-        cat(uniformStruct,
-            {S("    "), (d.arraySize ? "@align(16) " : ""), ident(d.name), ": ", wgslType(ty, d.line), ",\n"});
+        cat(uniformStruct, {S("    "), (d.arraySize ? "@align(16) " : ""), ident(d.name), ": ",
+                            isBool ? shapeW(ScalarKind::Int, d.type.rows) : wgslType(ty, d.line), ",\n"});
         if (substep)
             tr.substepBuiltin = true; // the entry point (or the substep loop) sets the private
         else

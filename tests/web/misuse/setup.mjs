@@ -6,7 +6,6 @@
 //   program  program 'sim' (SOURCE: a uniform of every type the WebGPU translator takes), k = 2
 //   pipeline 'sim' over { input: a, output: b }                        check: a step makes a = 2A
 //   bools    program 'bools' (bool, bvec2..4 uniforms) and its pipeline over own buffers ba, bb
-//            (WebGPU has no bool uniforms: creating it there is XFB_COMPUTE_TRANSLATION)
 //                                                                      check: a step makes ba = 2A
 //   capture  capture 'pass' of { input: a }, { output: cb } (cb: vec4 x 4 holding B)
 //            (WebGPU: o.encoder, a GPURenderBundleEncoder for drawCaptured/drawSession)

@@ -739,3 +739,42 @@ override budget: u32;
   for (const o of [target, pixels, out, invocations]) o.destroy();
   dispose();
 });
+
+test('bool and bvec uniforms: an i32 in the uniform buffer on WebGPU, the same bytes as WebGL2 for every value set', async () => {
+  requireGpu();
+  const source = `#version 300 es
+in vec4 p;
+uniform bool flip;
+uniform bvec2 b2;
+uniform bvec3 b3;
+uniform bvec4 b4;
+out vec4 out_p;
+void main() {
+  vec4 q = flip ? -p : p;
+  out_p = q + vec4(b2.x ? 1.0 : 0.0, b2.y ? 2.0 : 0.0, any(b3) ? 4.0 : 0.0, all(b4) ? 8.0 : float(b3.z));
+}`;
+  const data = pseudoRandom(16, -1, 1, 6);
+  const settings = [{}, { flip: 1 }, { b2: [0, 7], b3: [0, 0, 1] }, { b4: [1, 1, 1, 1], b3: [1, 0, 0], flip: -3 }, { b4: [1, 1, 0, 1] }];
+  const run = async (xfb) => {
+    const program = xfb.createProgram({ source });
+    const input = xfb.createBuffer({ format: vec4(0), count: 4, data });
+    const out = xfb.createBuffer({ format: vec4(0), count: 4 });
+    const pipeline = xfb.createPipeline(program, [{ input }, { output: out }]);
+    const got = [];
+    for (const s of settings) {
+      for (const [name, value] of Object.entries(s)) program.setUniform(name, value);
+      pipeline.step();
+      got.push(await out.read());
+    }
+    return got;
+  };
+  const [a, b] = [await run(gl2), await run(gpu)];
+  const state = { flip: false, b2: [false, false], b3: [false, false, false], b4: [false, false, false, false] };
+  settings.forEach((s, k) => {
+    for (const [name, value] of Object.entries(s)) state[name] = Array.isArray(value) ? value.map((v) => v !== 0) : value !== 0;
+    const add = [state.b2[0] ? 1 : 0, state.b2[1] ? 2 : 0, state.b3.some(Boolean) ? 4 : 0, state.b4.every(Boolean) ? 8 : state.b3[2] ? 1 : 0];
+    const want = data.map((x, i) => Math.fround((state.flip ? -x : x) + add[i % 4]));
+    assertArrayEqual(a[k], want, `WebGL2 after ${JSON.stringify(s)}`);
+    assertArrayEqual(b[k], want, `WebGPU after ${JSON.stringify(s)}`);
+  });
+});

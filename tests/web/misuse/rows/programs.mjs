@@ -5,7 +5,6 @@ import { PASS_SOURCE } from '../setup.mjs';
 
 const INVALID = 'XFB_INVALID_ARGUMENT';
 const BASE = { source: PASS_SOURCE, label: 'new' };
-const NO_BOOLS = { code: 'XFB_COMPUTE_TRANSLATION', reason: "WebGPU buffers hold no bool: creating the 'bools' program is refused, naming the uniform and the fix (declare it int)" };
 const shader = (body) => `#version 300 es\n${body}`;
 
 /** Program options every call that plans a shader takes (createProgram, inspect). */
@@ -120,11 +119,11 @@ const setUniform = peer('setUniform', [
   family('setUniform.u4', { 'one-negative': [1, -1, 2, 3], 'one-2^32': [1, 2, 2 ** 32, 3] }, (value) => ({ code: 'XFB_UNIFORM_TYPE', mentions: ["'u4'"], call: set('u4', value) })),
   Object.entries(BAD_COUNTS).flatMap(([name, counts]) => counts.map((n) => ({
     id: `setUniform.${name}.count-${n}`, code: 'XFB_UNIFORM_TYPE', mentions: [`'${name}'`], call: set(name, values(n)) }))),
-  // Bool uniforms take integers (as WebGL2's uniform1i does); WebGPU has none.
+  // Bool uniforms take integers (as WebGL2's uniform1i does), on WebGPU an i32 in the uniform buffer.
   [['f', 'fractional', 2.5, 'XFB_UNIFORM_TYPE'], ['f', '2^40', 2 ** 40, 'XFB_UNIFORM_TYPE'], ['f', 'NaN', NaN, INVALID], ['f', 'string', '1', INVALID],
     ['b2', 'count-1', [1], 'XFB_UNIFORM_TYPE'], ['b3', 'count-4', [1, 0, 1, 0], 'XFB_UNIFORM_TYPE'], ['b4', 'one-fractional', [1, 0.5, 0, 1], 'XFB_UNIFORM_TYPE'],
   ].map(([name, what, value, code]) => ({ id: `setUniform.bool.${name}.${what}`, setup: ['bools'], code, mentions: [`'${name}'`],
-    notOn: { webgpu: NO_BOOLS }, call: (o) => o.bools.setUniform(name, value) })),
+    call: (o) => o.bools.setUniform(name, value) })),
 ]);
 
 export const PROGRAM_ROWS = [...createProgram, ...inspect, ...setUniform];

@@ -1,4 +1,3 @@
-import { scalarKindName } from '../core/engine_tables.js';
 import { fail } from '../core/errors.js';
 import type { CheckedProgramOptions } from '../core/program_options.js';
 import type { ObjectRegistry } from '../core/registry.js';
@@ -87,10 +86,10 @@ export class XfbWebGpuProgram extends WebGpuObject {
     const perElement = u.columns * u.rows;
     const elements = Math.max(1, u.arraySize);
     if (values.length % perElement || values.length > perElement * elements)
-      // The words of WebGL2's check (engine/src/gl/program.cpp), asserted by the misuse table.
+      // The words of WebGL2's check (engine/src/gl/program.cpp: a bool is stored as int), asserted by the misuse table.
       fail(
         'XFB_UNIFORM_TYPE',
-        `uniform '${name}' is ${scalarKindName(u.kind) ?? numberKind}x${perElement}${u.arraySize > 1 ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`,
+        `uniform '${name}' is ${numberKind}x${perElement}${u.arraySize > 1 ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`,
       );
     const view = this.#views[numberKind];
     for (let i = 0; i < values.length; i++) {
