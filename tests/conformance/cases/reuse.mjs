@@ -107,9 +107,8 @@ export const reuse = [
   {
     id: 'binding.same-gl-buffer-adopted-twice',
     peers: ['webgl conformance2/transform_feedback/same-buffer-two-binding-points.html'],
-    intent: 'one GL buffer adopted twice and given as two outputs is refused with XFB_INVALID_ARGUMENT when the pipeline is made',
+    intent: 'one GL buffer (on WebGPU one GPUBuffer) adopted twice and given as two outputs is refused with XFB_INVALID_ARGUMENT when the pipeline is made',
     finding: 8,
-    na: { webgpu: 'the WebGPU engine adopts no GPUBuffer (createBuffer only)' },
     buffers: { a: { format: vec4(0), count: 4, data: input4 }, x: { format: vec4(0), count: 4, adopt: true }, y: { format: vec4(0), count: 4, adoptOf: 'x' } },
     run: [{ op: 'program', source: separate2, mode: 'separate' }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'x' }, { output: 'y' }], error: 'XFB_INVALID_ARGUMENT' }],
     expect: { buffers: { x: range(16, () => 'S') } },

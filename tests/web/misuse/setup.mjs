@@ -21,6 +21,8 @@
 //            o.lost = { xfb, buffer, program, pipeline }; made once per runtime, never restored (by these rows)
 //   glBuffer a WebGLBuffer of the page's WebGL2 context (64 bytes; on WebGPU too: a WebGLBuffer
 //            handed to the WebGPU engine)
+//   adoptable the runtime's kind of buffer to adopt, 64 bytes: a WebGLBuffer of the page's context
+//            (WebGL2), a GPUBuffer with STORAGE | VERTEX usage of the engine's device (WebGPU)
 //   otherGl  a WebGLBuffer of a second WebGL2 context
 // Every row gets a, b, program and pipeline; `setup` adds the others, in the order listed here.
 
@@ -100,6 +102,14 @@ const MAKERS = {
   },
   async lost(o) { o.lost = await o.env.lostEngine(); },
   glBuffer(o) { o.glBuffer = glBuffer(o, o.env.webgl()); },
+  adoptable(o) {
+    if (o.runtime === 'webgl2') o.adoptable = glBuffer(o, o.env.webgl());
+    else {
+      const b = o.xfb.device.createBuffer({ label: 'adoptable', size: 64, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX });
+      o.cleanup.push(() => b.destroy());
+      o.adoptable = b;
+    }
+  },
   otherGl(o) { o.otherGl = glBuffer(o, o.env.secondWebgl()); },
 };
 const DEFAULT = ['a', 'b', 'program', 'pipeline'];

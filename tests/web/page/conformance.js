@@ -139,7 +139,7 @@ class CaseRun {
     this.buffers = {}; // name -> { spec, xfb, own (the application's WebGLBuffer, adopted ones), words }
     this.programs = {}; this.pipelines = {}; this.captures = {}; this.reads = {};
     this.created = []; // every xfb object, for disposal
-    this.ownBuffers = []; // WebGLBuffers the runner created (adopted buffers)
+    this.ownBuffers = []; // WebGLBuffers (GPUBuffers on WebGPU) the runner created (adopted buffers)
     this.app = { bindings: [], indexed: [], vao: null, vaoBuffer: null, vaoLocation: 0, feedback: null };
     this.lost = false; this.wasLost = false;
     this.pendingErrors = []; // GL errors the runner found pending before its own calls: [what ran since the last look, error]
@@ -232,8 +232,6 @@ class CaseRun {
       if (!KNOWN_OPS.includes(op.op)) out.push(`op ${i}: unknown op '${op.op}' (the browser runner does not implement it)`);
     });
     if (this.runtime !== 'webgpu') return out;
-    for (const [name, b] of Object.entries(this.m.buffers))
-      if (b.adopt || b.adoptOf) out.push(`buffer ${name} is adopted: the WebGPU engine has no adoptBuffer() (webgpu.js: createBuffer only)`);
     this.m.run.forEach((op, i) => {
       if (op.op === 'app') out.push(`op ${i} (app): WebGPU has no GL state shared with the application`);
     });
@@ -249,7 +247,20 @@ class CaseRun {
       const slot = { spec: b, xfb: null, own: null, words: initial.length };
       this.buffers[name] = slot;
       try {
-        if (b.adoptOf) {
+        if ((b.adopt || b.adoptOf) && this.runtime === 'webgpu') {
+          // The application's GPUBuffer (STORAGE: xfb binds its buffers as storage), or another's again.
+          const other = b.adoptOf ? this.buffers[b.adoptOf] : null;
+          if (b.adoptOf && !other?.own) this.fail(`buffer ${name}: adoptOf '${b.adoptOf}' names no adopted buffer made before it`);
+          let own = other?.own;
+          if (!own) {
+            const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+            own = this.xfb.device.createBuffer({ label: `application ${name}`, size: initial.byteLength, usage });
+            this.xfb.device.queue.writeBuffer(own, 0, initial);
+            this.ownBuffers.push(own);
+          }
+          slot.own = own;
+          slot.xfb = this.keep(this.xfb.adoptBuffer({ gpuBuffer: own, format: b.format, count: b.count }));
+        } else if (b.adoptOf) {
           const other = this.buffers[b.adoptOf];
           if (!other?.own) this.fail(`buffer ${name}: adoptOf '${b.adoptOf}' names no adopted buffer made before it`);
           slot.own = other.own;
@@ -641,6 +652,7 @@ class CaseRun {
       this.since.push("the runner's deleteBuffer() of the adopted buffers");
       for (const own of this.ownBuffers) gl.deleteBuffer(own);
     }
+    if (this.runtime === 'webgpu') for (const own of this.ownBuffers) own.destroy(); // after xfb's dispose(), which keeps them
     if (this.runtime === 'webgl2' && (this.lost || gl.isContextLost())) {
       // A case that lost the context restores it: the next case needs it.
       try {

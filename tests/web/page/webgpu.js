@@ -778,3 +778,64 @@ void main() {
     assertArrayEqual(b[k], want, `WebGPU after ${JSON.stringify(s)}`);
   });
 });
+
+test("adoptBuffer({ gpuBuffer }): the application's GPUBuffer as an output and as a state, never destroyed by xfb; disposed by restore()", async () => {
+  requireGpu();
+  const device = gpu.device;
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+  const data = pseudoRandom(32, -1, 1, 8);
+  const mine = device.createBuffer({ label: 'application output', size: 8 * 16, usage });
+  const program = gpu.createProgram({ source: '#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p * 2.0 + vec4(float(gl_VertexID)); }' });
+  const input = gpu.createBuffer({ format: vec4(0), count: 8, data });
+  const adopted = gpu.adoptBuffer({ gpuBuffer: mine, format: vec4(0), count: 8, label: 'mine' });
+  assert(adopted.adopted && adopted.gpuBuffer === mine, 'the adopted buffer names the GPUBuffer');
+  gpu.createPipeline(program, [{ input }, { output: adopted }]).step();
+  const want = data.map((x, i) => Math.fround(x * 2 + Math.floor(i / 4)));
+  assertArrayEqual(await adopted.read(), want, 'read through xfb');
+  // The application reads its own buffer: the step wrote into it, no copy.
+  const staging = device.createBuffer({ size: 8 * 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const copyOut = async (buffer) => {
+    device.pushErrorScope('validation');
+    const encoder = device.createCommandEncoder();
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, 8 * 16);
+    device.queue.submit([encoder.finish()]);
+    const error = await device.popErrorScope();
+    if (error) return error.message;
+    await staging.mapAsync(GPUMapMode.READ);
+    const words = new Float32Array(staging.getMappedRange().slice(0));
+    staging.unmap();
+    return words;
+  };
+  assertArrayEqual(await copyOut(mine), want, "the application's own copy");
+  // As one side of a state pair: after an odd number of steps xfb's other buffer holds it; disposing
+  // everything destroys xfb's GPUBuffers and never the application's.
+  const scratch = gpu.createBuffer({ format: vec4(0), count: 8 });
+  const step = gpu.createPipeline(gpu.createProgram({ source: '#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p + vec4(1.0); }' }), [{ input: adopted, output: scratch }]);
+  for (let s = 0; s < 3; s++) step.step();
+  assert(scratch.gpuBuffer === mine, 'after 3 steps the scratch buffer holds the application buffer');
+  assertArrayEqual(await adopted.read(), want.map((x) => Math.fround(Math.fround(Math.fround(x + 1) + 1) + 1)), '3 steps');
+  step.dispose(); adopted.dispose(); scratch.dispose();
+  const still = await copyOut(mine);
+  assert(typeof still !== 'string', `the application's buffer was destroyed by xfb: ${still}`);
+  mine.destroy();
+
+  // restore(): an adopted buffer belonged to the lost device; it is disposed, and a pipeline using it is refused.
+  const engine = await createXfb({ backend: 'webgpu' });
+  const theirs = engine.device.createBuffer({ size: 8 * 16, usage });
+  const own = engine.createBuffer({ format: vec4(0), count: 8, data, restore: 'initial' });
+  const held = engine.adoptBuffer({ gpuBuffer: theirs, format: vec4(0), count: 8, label: 'theirs' });
+  const copy = engine.createPipeline(engine.createProgram({ source: '#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p; }' }), [{ input: own }, { output: held }]);
+  copy.step();
+  const lost = new Promise((resolve) => engine.on('contextlost', resolve));
+  engine.device.destroy();
+  await lost;
+  const restored = new Promise((resolve) => engine.on('contextrestored', resolve));
+  await engine.restore();
+  const detail = await restored;
+  assert(detail.buffers.length === 1 && detail.buffers[0].buffer === own, `restored ${detail.buffers.map((b) => b.label)}`);
+  assert(held.disposed, 'the adopted buffer is disposed by restore()');
+  const e = await expectError('XFB_DISPOSED', () => copy.step());
+  assert(e.message.includes("'theirs'"), e.message);
+  assertArrayEqual(await own.read(), data, 'the own buffer restored');
+  engine.dispose();
+});

@@ -6,7 +6,6 @@ import { A, VEC4 } from '../setup.mjs';
 const INVALID = 'XFB_INVALID_ARGUMENT';
 const BASE = { format: VEC4, count: 4, label: 'new' };
 const LIMIT_DIFFERS = "the limit is the runtime's: 2^31-1 bytes per WebGL2 buffer, the device's maxStorageBufferBindingSize on WebGPU";
-const NO_WEBGL_BUFFERS = { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no WebGL buffers to adopt: the WebGPU engine refuses adoptBuffer() itself, whatever its argument' };
 
 /** Format descriptions that are not a format: a field of the wrong type or out of its range is
  *  XFB_INVALID_ARGUMENT; fields that are each valid but break a layout rule together (alignment,
@@ -50,13 +49,22 @@ const createBuffer = peer('createBuffer', [
   family('createBuffer.label', NOT_A_STRING, (label) => ({ code: INVALID, mentions: ['label'], call: (o) => o.xfb.createBuffer({ ...BASE, label }) })),
 ]);
 
-const adopt = (o, change) => o.xfb.adoptBuffer({ glBuffer: o.glBuffer, format: VEC4, count: 4, ...change });
+/** The runtime's kind of buffer to adopt (setup 'adoptable'): a WebGLBuffer on WebGL2, a GPUBuffer
+ *  (STORAGE | VERTEX, 64 bytes) on WebGPU; each engine names its own kind in its messages. */
+const HANDLE = { webgl2: 'glBuffer', webgpu: 'gpuBuffer' };
+const OWN_KIND = 'each engine names its own kind of buffer (WebGLBuffer, GPUBuffer)';
+const adopt = (o, change = {}) => o.xfb.adoptBuffer({ [HANDLE[o.runtime]]: o.adoptable, format: VEC4, count: 4, ...change });
+const handle = (o, value) => ({ [HANDLE[o.runtime]]: value });
 const adoptBuffer = peer('adoptBuffer', [
   family('adoptBuffer.description', { null: null, undefined, string: 'buffer' }, (v) => ({ code: INVALID, call: (o) => o.xfb.adoptBuffer(v) })),
-  family('adoptBuffer.glBuffer', { missing: undefined, null: null, object: {}, number: 5 }, (glBuffer) => ({
-    code: INVALID, mentions: ['glBuffer'], call: (o) => adopt(o, { glBuffer }) })),
-  { id: 'adoptBuffer.glBuffer.xfb-buffer', code: INVALID, mentions: ['glBuffer'], call: (o) => adopt(o, { glBuffer: o.a }) },
-  { id: 'adoptBuffer.glBuffer.other-context', setup: ['otherGl'], code: INVALID, mentions: ['glBuffer'], call: (o) => adopt(o, { glBuffer: o.otherGl }) },
+  family('adoptBuffer.handle', { missing: undefined, null: null, object: {}, number: 5 }, (value) => ({
+    code: INVALID, mentions: ['adoptBuffer()'], messageMayDiffer: OWN_KIND, call: (o) => adopt(o, handle(o, value)) })),
+  { id: 'adoptBuffer.handle.xfb-buffer', code: INVALID, messageMayDiffer: OWN_KIND, call: (o) => adopt(o, handle(o, o.a)) },
+  // WebGL2: a WebGLBuffer of another context; WebGPU: a WebGLBuffer, not a GPUBuffer.
+  { id: 'adoptBuffer.handle.foreign', setup: ['otherGl'], code: INVALID, messageMayDiffer: OWN_KIND, call: (o) => adopt(o, handle(o, o.otherGl)) },
+  { id: 'adoptBuffer.handle.the-other-engines-kind', code: INVALID, messageMayDiffer: OWN_KIND, mentions: ["engine's; this engine adopts"],
+    call: (o) => adopt(o, { [HANDLE[o.runtime === 'webgl2' ? 'webgpu' : 'webgl2']]: o.adoptable }) },
+  { id: 'adoptBuffer.smaller-than-count', code: 'XFB_CAPACITY', messageMayDiffer: OWN_KIND, call: (o) => adopt(o, { count: 8 }) },
   family('adoptBuffer.count', { zero: 0, fractional: 1.5, string: '4', missing: undefined }, (count) => ({
     code: INVALID, mentions: ['count'], call: (o) => adopt(o, { count }) })),
   { id: 'adoptBuffer.count.too-large', code: 'XFB_BUFFER_TOO_LARGE', call: (o) => adopt(o, { count: 2 ** 31 }) },
@@ -64,7 +72,7 @@ const adoptBuffer = peer('adoptBuffer', [
   { id: 'adoptBuffer.format.overlap', code: 'XFB_FORMAT_INVALID', call: (o) => adopt(o, { format: BAD_FORMATS.overlap[0] }) },
   { id: 'adoptBuffer.stride.below-the-format', code: 'XFB_FORMAT_INVALID', mentions: ['stride 12'], call: (o) => adopt(o, { stride: 12 }) },
   { id: 'adoptBuffer.unknown-key', code: INVALID, mentions: ["'data'"], call: (o) => adopt(o, { data: A }) },
-]).map((row) => ({ ...row, setup: ['glBuffer', ...(row.setup ?? [])], notOn: { webgpu: NO_WEBGL_BUFFERS } }));
+]).map((row) => ({ ...row, setup: ['adoptable', ...(row.setup ?? [])] }));
 
 /** Data that is not 16 floats' worth of float32 words. */
 const BAD_UPLOAD_DATA = {

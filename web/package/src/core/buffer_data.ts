@@ -96,6 +96,28 @@ export function checkBufferDescription(
   return { layout, count, data, restore, label: description.label };
 }
 
+/** adoptBuffer({ glBuffer | gpuBuffer, format, stride?, count, label? }): one check for both
+ *  engines, `handle` naming the engine's kind of buffer (the other kind is refused naming it).
+ *  Returns the handle unchecked, for the engine to check. */
+export function checkAdoption(
+  normalise: FormatNormaliser,
+  given: unknown,
+  handle: 'glBuffer' | 'gpuBuffer',
+): { handle: unknown; layout: BufferLayout; count: number; label: string | undefined } {
+  const other = handle === 'glBuffer' ? 'gpuBuffer' : 'glBuffer';
+  const keys = ['glBuffer', 'gpuBuffer', 'format', 'stride', 'count', 'label']; // one order: one message on both
+  const d: Record<string, unknown> = checkKeys(given, keys, 'adoptBuffer()');
+  if (d[other] !== undefined)
+    invalid(
+      `adoptBuffer(): ${other} is the ${other === 'glBuffer' ? 'WebGL2' : 'WebGPU'} engine's; this engine adopts { ${handle} }`,
+    );
+  const layout = normaliseFormat(normalise, d.format, d.stride);
+  const count = checkCount(d.count, 'adoptBuffer(): count');
+  checkByteLength(count, layout.stride, 'adoptBuffer()');
+  if (d.label !== undefined && typeof d.label !== 'string') invalid('adoptBuffer(): label must be a string');
+  return { handle: d[handle], layout, count, label: d.label };
+}
+
 /** upload(data, { offset }): on both engines the offset and the length are whole 4-byte words (every
  *  component is 4 bytes) and the data fits the buffer. Returns the bytes and the offset. */
 export function checkUpload(

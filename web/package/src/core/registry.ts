@@ -117,15 +117,19 @@ export function checkDistinctPair(i: number, entry: { input?: unknown; output?: 
 /** One buffer in two roles of a role list where a pass would write it twice, or read it while it
  *  writes it (a state pair writes its input too, after each swap): WebGPU's check, in the words of
  *  the C++ engine's resolveEntries (engine/src/gl/entries.cpp), which checks it for WebGL2 (the
- *  misuse rows createPipeline.roles.* compare both runtimes' messages). */
-export function checkRoleClashes(entries: readonly { input?: unknown; output?: unknown }[]): void {
+ *  misuse rows createPipeline.roles.* compare both runtimes' messages). `same`: whether two
+ *  buffers are one (WebGPU: two adoptions of one GPUBuffer are). */
+export function checkRoleClashes(
+  entries: readonly { input?: unknown; output?: unknown }[],
+  same: (a: unknown, b: unknown) => boolean = (a, b) => a === b,
+): void {
   entries.forEach((e, i) => {
     for (let j = 0; j < i; j++) {
       const other = entries[j] as { input?: unknown; output?: unknown };
       const pair =
         (e.input !== undefined && e.output !== undefined) || (other.input !== undefined && other.output !== undefined);
       const clash = (a: unknown, roleA: string, b: unknown, roleB: string): void => {
-        if (a === undefined || a !== b) return;
+        if (a === undefined || b === undefined || !same(a, b)) return;
         const outputs = roleA === 'output' && roleB === 'output';
         invalid(
           `entry #${j} ${roleB} and entry #${i} ${roleA} are the same buffer; a pass cannot ` +

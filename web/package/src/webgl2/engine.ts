@@ -1,8 +1,8 @@
 // The WebGL2 engine: the wasm Engine (dist/xfb.mjs) driven from JavaScript. Every argument is
 // checked by core/ first; this file makes the context current, keeps replayed steps' recipes
 // valid, answers context loss, and turns the engine's failures into thrown XfbErrors.
-import { checkByteLength, checkCount, checkKeys, checkPipelineList } from '../core/checks.js';
-import { checkBufferDescription, normaliseFormat } from '../core/buffer_data.js';
+import { checkKeys, checkPipelineList } from '../core/checks.js';
+import { checkAdoption, checkBufferDescription } from '../core/buffer_data.js';
 import { checkCaptureOptions } from '../core/draws.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
@@ -191,14 +191,11 @@ export class Xfb {
     count: number;
     label?: string;
   }): XfbBuffer {
-    const d = checkKeys(description, ['glBuffer', 'format', 'stride', 'count', 'label'], 'adoptBuffer()');
-    if (typeof WebGLBuffer === 'undefined' || !(d.glBuffer instanceof WebGLBuffer))
+    const d = checkAdoption((f, stride) => this.#module.normaliseFormat(f, stride), description, 'glBuffer');
+    if (typeof WebGLBuffer === 'undefined' || !(d.handle instanceof WebGLBuffer))
       invalid('adoptBuffer(): glBuffer must be a WebGLBuffer');
-    const layout = normaliseFormat((f, stride) => this.#module.normaliseFormat(f, stride), d.format, d.stride);
-    const count = checkCount(d.count, 'adoptBuffer(): count');
-    checkByteLength(count, layout.stride, 'adoptBuffer()');
-    if (d.label !== undefined && typeof d.label !== 'string') invalid('adoptBuffer(): label must be a string');
-    const { name, result: id } = this.#adoptedNames.adopt(d.glBuffer as NamedBuffer, (n) =>
+    const { layout, count } = d;
+    const { name, result: id } = this.#adoptedNames.adopt(d.handle as NamedBuffer, (n) =>
       this.call('adoptBuffer', layout, count, n),
     );
     return this.#objects.add(

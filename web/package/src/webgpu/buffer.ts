@@ -6,6 +6,10 @@ import type { XfbWebGpu } from './engine.js';
 import { WebGpuObject } from './object.js';
 import { StagingReadback } from './staging_readback.js';
 
+/** GPUBuffers of the application's that adoptBuffer() wrapped: xfb never destroys them, whichever
+ *  of its buffers holds one after a state pair's swaps. */
+const applicationBuffers = new WeakSet<GPUBuffer>();
+
 /** A GPUBuffer of `count` elements of a vertex format; a state pair's two swap every step. */
 export class XfbWebGpuBuffer extends WebGpuObject {
   /** A name for messages and labels. */
@@ -14,6 +18,7 @@ export class XfbWebGpuBuffer extends WebGpuObject {
   readonly #layout: BufferLayout;
   readonly #count: number;
   #readback: StagingReadback;
+  readonly #adopted: boolean;
   /** The bytes re-uploaded after a device loss. */
   readonly #shadow: RestoreShadow;
 
@@ -26,13 +31,19 @@ export class XfbWebGpuBuffer extends WebGpuObject {
     restore: RestoreSource,
     initial: Uint8Array<ArrayBuffer> | null,
     label: string,
+    adopted: GPUBuffer | null = null,
   ) {
     super(owner, registry, 'buffer');
     this.#layout = layout;
     this.#count = count;
     this.label = label;
     this.#shadow = new RestoreShadow(restore, initial && initial.slice());
-    [this.#gpuBuffer, this.#readback] = this.#create(initial);
+    this.#adopted = adopted !== null;
+    if (adopted) {
+      applicationBuffers.add(adopted);
+      this.#gpuBuffer = adopted;
+      this.#readback = new StagingReadback(owner.gpuDevice, `${label} readback`, this.byteLength);
+    } else [this.#gpuBuffer, this.#readback] = this.#create(initial);
   }
 
   /** A GPUBuffer (usage STORAGE | VERTEX | COPY_SRC | COPY_DST) with `data` written, and its
@@ -88,9 +99,9 @@ export class XfbWebGpuBuffer extends WebGpuObject {
   get byteLength(): number {
     return this.#count * this.#layout.stride;
   }
-  /** Always false: WebGPU buffers are not adopted. */
-  get adopted(): false {
-    return false;
+  /** true for a buffer made by adoptBuffer(): xfb never destroys the application's GPUBuffer. */
+  get adopted(): boolean {
+    return this.#adopted;
   }
 
   /** Writes bytes at a byte offset (queue.writeBuffer): the offset and the length whole 4-byte words
@@ -132,7 +143,7 @@ export class XfbWebGpuBuffer extends WebGpuObject {
   }
 
   protected release(): void {
-    this.#gpuBuffer.destroy();
+    if (!applicationBuffers.has(this.#gpuBuffer)) this.#gpuBuffer.destroy();
     this.#readback.destroy();
   }
 }

@@ -5,7 +5,7 @@
 // never download it.
 import { checkDevice, checkKeys, checkPipelineList } from '../core/checks.js';
 import { checkCaptureOptions } from '../core/draws.js';
-import { checkBufferDescription } from '../core/buffer_data.js';
+import { checkAdoption, checkBufferDescription } from '../core/buffer_data.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
 import { inspectWith } from '../core/inspect.js';
@@ -16,11 +16,13 @@ import type { RestoredFrom } from '../core/restore_shadow.js';
 import type {
   BufferDescription,
   CaptureOptions,
+  GPUBufferType,
   GPUDeviceType,
   LiveObjects,
   Plan,
   ProgramDescription,
   ProgramOptions,
+  VertexAttribute,
   WebGpuCapabilities,
   WebGpuPipelineOptions,
 } from '../core/types.js';
@@ -214,13 +216,39 @@ export class XfbWebGpu {
     for (const p of pipelines) p.step();
   }
 
-  /** Always XFB_UNSUPPORTED, whatever the argument: WebGPU has no WebGL buffers to adopt (as
-   *  createCapture(), the engine is the misuse, not the value). */
-  adoptBuffer(_description?: unknown): never {
+  /** Wraps a GPUBuffer of the application's (an engine's vertex or storage buffer) as an xfb
+   *  buffer of `count` elements of `format`, typically a write-only {output} a step writes straight
+   *  into. It must be of this engine's device, with STORAGE usage (xfb binds every buffer as
+   *  storage) and at least count x stride bytes. xfb never destroys it; after a device loss the
+   *  adopted buffer is disposed by restore() (its owner recreates it: adopt the new one).
+   *  @throws XfbError XFB_INVALID_ARGUMENT (not a GPUBuffer, no STORAGE usage, a glBuffer: the
+   *  WebGL2 engine's), XFB_CAPACITY (smaller than count x stride), as createBuffer() otherwise. */
+  adoptBuffer(description: {
+    gpuBuffer: GPUBufferType;
+    format: VertexAttribute[];
+    /** Bytes per element, as createBuffer()'s (default: the packed size). */
+    stride?: number;
+    count: number;
+    label?: string;
+  }): XfbWebGpuBuffer {
     this.checkUsable('adoptBuffer()');
-    fail(
-      'XFB_UNSUPPORTED',
-      'adoptBuffer(): WebGPU has no WebGL buffers to adopt; create the buffer with createBuffer() and bind its gpuBuffer, or use the WebGL2 engine',
+    const d = checkAdoption((f, stride) => this.#module.normaliseFormat(f, stride), description, 'gpuBuffer');
+    const gpuBuffer = d.handle;
+    if (typeof GPUBuffer === 'undefined' || !(gpuBuffer instanceof GPUBuffer))
+      invalid("adoptBuffer(): gpuBuffer must be a GPUBuffer (of this engine's device)");
+    const label = d.label ?? `adopted${this.#objects.count('buffer')}`;
+    if (!(gpuBuffer.usage & GPUBufferUsage.STORAGE))
+      invalid(
+        `adoptBuffer(): GPUBuffer '${gpuBuffer.label || label}' has usage ${gpuBuffer.usage} without STORAGE; xfb binds its buffers as storage: create it with GPUBufferUsage.STORAGE`,
+      );
+    const bytes = d.count * d.layout.stride;
+    if (gpuBuffer.size < bytes)
+      fail(
+        'XFB_CAPACITY',
+        `adoptBuffer(): GPUBuffer '${gpuBuffer.label || label}' holds ${gpuBuffer.size} bytes; ${d.count} elements of ${d.layout.stride} bytes need ${bytes}`,
+      );
+    return this.#objects.add(
+      new XfbWebGpuBuffer(this, this.#objects, d.layout, d.count, 'none', null, label, gpuBuffer),
     );
   }
 
@@ -315,8 +343,11 @@ export class XfbWebGpu {
     this.#watch(given.device);
     const objects = [...this.#objects];
     const buffers: RestoredWebGpuBuffer[] = [];
+    // Adopted buffers belonged to the lost device, as their GPUBuffers: disposed (never
+    // destroyed); a pipeline or capture using one is then not rebuilt (XFB_DISPOSED naming it).
+    for (const o of objects) if (o instanceof XfbWebGpuBuffer && o.adopted) o.dispose();
     for (const o of objects)
-      if (o instanceof XfbWebGpuBuffer)
+      if (o instanceof XfbWebGpuBuffer && !o.adopted)
         buffers.push({
           buffer: o,
           label: o.label,
@@ -454,7 +485,10 @@ export class XfbWebGpu {
       }
       return roles;
     });
-    checkRoleClashes(entries as { input?: unknown; output?: unknown }[]);
+    checkRoleClashes(
+      entries as { input?: unknown; output?: unknown }[],
+      (a, b) => a === b || (a as XfbWebGpuBuffer).current === (b as XfbWebGpuBuffer).current,
+    );
     return described;
   }
 }
