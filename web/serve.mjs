@@ -4,14 +4,21 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
-  '.css': 'text/css', '.png': 'image/png', '.glsl': 'text/plain', '.vert': 'text/plain' };
+const TEXT = 'text/plain; charset=utf-8'; // shaders and the C++ sources the gallery's cards link: shown, not downloaded
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm',
+  '.json': 'application/json', '.css': 'text/css', '.png': 'image/png', '.glsl': TEXT, '.vert': TEXT, '.cpp': TEXT, '.hpp': TEXT, '.md': TEXT };
 
 /** routes: { '/npm/': '/abs/folder', '/': '/abs/other' }; resolves to { url, close() }. */
 export function serve(routes, port = 0) {
   const prefixes = Object.keys(routes).sort((a, b) => b.length - a.length);
   const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end('bad request'); // a URL such as '//' or a malformed %-escape
+      return;
+    }
     const prefix = prefixes.find((p) => path.startsWith(p));
     let file = prefix && join(routes[prefix], normalize(path.slice(prefix.length)).replace(/^(\.\.[/\\])+/, ''));
     try {

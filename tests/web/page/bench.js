@@ -1,10 +1,13 @@
-// Browser benchmark (not a test): the npm module's WebGL2 engine against a hand-written WebGL2
-// transform-feedback loop and against the WebGPU engine (the same GLSL translated to a WGSL
-// compute pass), same shader and same page load, at 1e4, 1e5, 1e6 elements. Each round times a
-// batch of steps of one variant, ended by waiting for the GPU: WebGL2 a 4-byte getBufferSubData
-// (the only way without yielding), WebGPU onSubmittedWorkDone; medians of the rounds. Without
-// WebGPU in the browser the WebGPU column is null. The engine runs in both WebGL2 modes: the default
-// shared-context one and { ownsContext: true } (the same 9 calls per step as the hand-written loop).
+// Browser benchmark (not a test). The GPU cases, ms per step at 1e4, 1e5, 1e6 elements (or
+// globalThis.xfbBenchSizes), are the gallery's benchmark page (demos/web/bench.html) run here: one
+// implementation, demos/web/bench/core.js, which says how it times and checks. Variants: the npm
+// module's WebGL2 engine in its default shared-context mode and with { ownsContext: true } (the same
+// 9 calls per step as the hand-written loop), its WebGPU engine (the same GLSL translated to a WGSL
+// compute pass), a hand-written WebGL2 transform-feedback loop, three.js GPUComputationRenderer
+// (render-to-texture, RGBA32F) and three.js TSL compute on WebGPU; every variant's state is compared
+// with a float32 reference at the end, and a wrong one fails its case. Here the shared WebGL2
+// context is wrapped by a call counter, so the rows also give the WebGL calls per step of the
+// variants on it. Without WebGPU the WebGPU variants are listed as unavailable, with the reason.
 // Then the CPU cost of a step: a 16-element simulation (the GPU work is negligible), warm, the JS
 // time of setUniform + step() for 5000 steps without waiting for the GPU, in paired runs (each
 // run times every variant over 5000 steps, interleaved in blocks of 500: pairedRuns), medians
@@ -13,73 +16,14 @@
 // cross-origin isolated (browser.mjs), so performance.now() ticks in 5 us.
 // Run: node browser.mjs NPM_DIR bench (bench-cpu: the CPU cases alone, page/bench-cpu.js)
 import { countCalls, createXfb, pseudoRandom } from './assert.js';
+import { FORMAT as format, benchParticlesReference, createBench, engineLoop as sharedEngineLoop, handwritten as sharedHandwritten, median } from '/demos/web/bench/core.js';
 
-const source = await (await fetch('/shaders/bench_particles.vert')).text();
-const canvas = document.createElement('canvas');
-const gl = canvas.getContext('webgl2');
-const calls = countCalls(gl);
-const xfb = await createXfb({ gl });
-const owned = await createXfb({ gl, ownsContext: true });
-const webgpu = navigator.gpu ? await createXfb({ backend: 'webgpu' }).catch(() => null) : null;
-const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const cpuOnly = globalThis.xfbBenchCpuOnly === true; // bench-cpu.js: no GPU-bound case
-
-function handwritten(n, initial, gl) {
-  const compile = (type, src) => { const s = gl.createShader(type); gl.shaderSource(s, src); gl.compileShader(s); return s; };
-  const program = gl.createProgram();
-  gl.attachShader(program, compile(gl.VERTEX_SHADER, source));
-  gl.attachShader(program, compile(gl.FRAGMENT_SHADER, '#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }'));
-  gl.bindAttribLocation(program, 0, 'position');
-  gl.bindAttribLocation(program, 1, 'velocity');
-  gl.transformFeedbackVaryings(program, ['out_position', 'out_velocity'], gl.INTERLEAVED_ATTRIBS);
-  gl.linkProgram(program);
-  gl.useProgram(program);
-  const dt = gl.getUniformLocation(program, 'dt');
-  gl.uniform1f(dt, 1 / 64);
-  const buffers = [0, 1].map((i) => { const b = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, b); gl.bufferData(gl.ARRAY_BUFFER, i ? initial.byteLength : initial, gl.DYNAMIC_COPY); return b; });
-  gl.bindBuffer(gl.ARRAY_BUFFER, null);
-  const vaos = [], tfs = [];
-  for (let s = 0; s < 2; s++) {
-    vaos[s] = gl.createVertexArray();
-    gl.bindVertexArray(vaos[s]);
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffers[s]);
-    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 32, 0);
-    gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 4, gl.FLOAT, false, 32, 16);
-    gl.bindVertexArray(null);
-    gl.bindBuffer(gl.ARRAY_BUFFER, null);
-    tfs[s] = gl.createTransformFeedback();
-    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfs[s]);
-    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffers[1 - s]);
-    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
-  }
-  gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, null);
-  let side = 0;
-  return {
-    // setDt: the hand-written setUniform (the program must be current; the first call of step).
-    step(setDt) {
-      gl.useProgram(program);
-      if (setDt !== undefined) gl.uniform1f(dt, setDt);
-      gl.bindVertexArray(vaos[side]);
-      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfs[side]);
-      gl.enable(gl.RASTERIZER_DISCARD);
-      gl.beginTransformFeedback(gl.POINTS);
-      gl.drawArrays(gl.POINTS, 0, n);
-      gl.endTransformFeedback();
-      gl.disable(gl.RASTERIZER_DISCARD);
-      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
-      side ^= 1;
-    },
-    current: () => buffers[side],
-    program, vaos, tfs, dt,
-    dispose() {
-      for (const o of buffers) gl.deleteBuffer(o);
-      for (const o of vaos) gl.deleteVertexArray(o);
-      for (const o of tfs) gl.deleteTransformFeedback(o);
-      gl.deleteProgram(program);
-    },
-  };
-}
+const bench = cpuOnly ? null : await createBench({ countCalls });
+const source = bench?.source ?? await (await fetch('/shaders/bench_particles.vert')).text();
+const xfb = bench?.engines.xfb, webgpu = bench?.engines.webgpu;
+const handwritten = (n, initial, gl) => sharedHandwritten(gl, source, n, initial);
+const engineLoop = (engine, n, initial) => sharedEngineLoop(engine, source, n, initial);
 
 // The hand-written loop with the save/restore of the shared-context default (state_guard.cpp):
 // what leaving an engine's cached state as found costs without xfb.
@@ -98,63 +42,25 @@ function guarded(hand, gl) {
   };
 }
 
-// The engine's loop on one engine (default or ownsContext): a state pair and the program.
-function engineLoop(engine, n, initial) {
-  const a = engine.createBuffer({ format, count: n, data: initial }), b = engine.createBuffer({ format, count: n });
-  const program = engine.createProgram({ source });
-  program.setUniform('dt', 1 / 64);
-  const pipeline = engine.createPipeline(program, [{ input: a, output: b }]);
-  return { a, program, pipeline, dispose() { for (const o of [pipeline, program, a, b]) o.dispose(); } };
-}
-
 const results = [];
-for (const n of cpuOnly ? [] : [1e4, 1e5, 1e6]) {
-  test(`${n} elements`, async ({ note }) => {
-    const initial = pseudoRandom(n * 8, -1, 1, 7);
-    const engine = engineLoop(xfb, n, initial), ownedEngine = engineLoop(owned, n, initial);
-    const hand = handwritten(n, initial, gl);
-    const probe = new Uint8Array(4);
-    const glWait = (buffer) => () => {
-      gl.bindBuffer(gl.COPY_READ_BUFFER, buffer());
-      gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe);
-      gl.bindBuffer(gl.COPY_READ_BUFFER, null);
-    };
-    const variants = { engine: { step: () => engine.pipeline.step(), wait: glWait(() => engine.a.glBuffer) },
-      engine_owned: { step: () => ownedEngine.pipeline.step(), wait: glWait(() => ownedEngine.a.glBuffer) },
-      handwritten: { step: () => hand.step(), wait: glWait(hand.current) } };
-    const gpuObjects = [];
-    if (webgpu) {
-      const ga = webgpu.createBuffer({ format, count: n, data: initial }), gb = webgpu.createBuffer({ format, count: n });
-      const gprogram = webgpu.createProgram({ source });
-      gprogram.setUniform('dt', 1 / 64);
-      const gpipeline = webgpu.createPipeline(gprogram, [{ input: ga, output: gb }]);
-      await gpipeline.ready;
-      gpuObjects.push(gpipeline, gprogram, ga, gb);
-      variants.webgpu = { step: () => gpipeline.step(), wait: () => webgpu.device.queue.onSubmittedWorkDone() };
-    }
-    const batch = n >= 1e6 ? 3 : 10, rounds = 7;
-    const ms = Object.fromEntries(Object.keys(variants).map((k) => [k, []])), perStep = {};
-    for (const v of Object.values(variants)) { v.step(); v.step(); await v.wait(); }
-    for (let r = 0; r < rounds; r++)
-      for (const [name, v] of Object.entries(variants)) {
-        calls.reset();
-        const t0 = performance.now();
-        for (let i = 0; i < batch; i++) v.step();
-        perStep[name] = calls.total() / batch;
-        await v.wait();
-        ms[name].push((performance.now() - t0) / batch);
-      }
-    const row = { elements: n, engine_ms: median(ms.engine), engine_owned_ms: median(ms.engine_owned), handwritten_ms: median(ms.handwritten),
-      webgpu_ms: webgpu ? median(ms.webgpu) : null,
-      engine_gl_calls: perStep.engine, engine_owned_gl_calls: perStep.engine_owned, handwritten_gl_calls: perStep.handwritten };
-    row.ratio = row.engine_ms / row.handwritten_ms;
-    row.owned_ratio = row.engine_owned_ms / row.handwritten_ms;
-    row.webgpu_ratio = webgpu ? row.webgpu_ms / row.engine_ms : null;
-    results.push(row);
-    note(JSON.stringify(row));
-    for (const o of [engine, ownedEngine, hand, ...gpuObjects]) o.dispose();
+const alternatives = [];
+for (const n of cpuOnly ? [] : globalThis.xfbBenchSizes ?? [1e4, 1e5, 1e6]) {
+  test(`${n} elements: xfb (WebGL2, WebGPU), hand-written WebGL2, three.js GPUComputationRenderer and TSL (ms per step, checked)`, async ({ note }) => {
+    const row = await bench.runSize(n, { rounds: 7 });
+    alternatives.push(row);
+    const brief = Object.fromEntries(Object.entries(row.variants).map(([id, r]) => [id, r.error ?? `${r.ms.toFixed(3)} ms${r.gl_calls !== undefined ? `, ${r.gl_calls} calls` : ''}, ${r.correct ? (r.exact ? 'bit-identical' : `max error ${r.max_error}`) : `WRONG: ${r.first_difference}`}`]));
+    note(JSON.stringify(brief));
+    note(`ratios (xfb default / variant): ${JSON.stringify(Object.fromEntries(Object.entries(row.ratios).map(([k, v]) => [k, +v.toFixed(3)])))}`);
+    const wrong = Object.entries(row.variants).filter(([, r]) => r.error || !r.correct).map(([id, r]) => `${id}: ${r.error ?? r.first_difference}`);
+    if (wrong.length) throw new Error(`wrong results: ${wrong.join('; ')}`);
   });
 }
+if (!cpuOnly)
+  test('alternatives: the raw rows', async ({ note }) => {
+    const unavailable = bench.variants.filter((v) => !v.available).map((v) => `${v.id}: ${v.why}`);
+    if (unavailable.length) note(`not run here: ${unavailable.join('; ')}`);
+    note(`BENCH_ALTERNATIVES ${JSON.stringify({ date: new Date().toISOString(), userAgent: navigator.userAgent, gpu: bench.gpu, variants: bench.variants, rows: alternatives })}`);
+  });
 
 // The CPU side: what a step costs in JavaScript + wasm + the browser's WebGL2 front end. The GL
 // commands are only queued (no wait inside the timed loop); the queue is drained between runs.
@@ -325,21 +231,7 @@ test('summary', async ({ note }) => { note(`BENCH ${JSON.stringify(results)}`); 
 const fusionResults = [];
 const fusionK = [1, 4, 16];
 
-/** bench_particles.vert in float32, elements first, first + stride, ... of an interleaved state. */
-function benchParticlesReference(state, substeps, dt, stride) {
-  const f = Math.fround, gdt = f(f(-9.81) * dt), out = [];
-  for (let e = 0; e < state.length / 8; e += stride) {
-    const s = Array.from(state.subarray(e * 8, e * 8 + 8));
-    for (let k = 0; k < substeps; k++)
-      for (let c = 0; c < 4; c++) {
-        const v = c === 1 ? f(s[4 + c] + gdt) : f(s[4 + c] + f(0 * dt));
-        s[c] = f(s[c] + f(v * dt));
-        s[4 + c] = v;
-      }
-    out.push([e, s]);
-  }
-  return out;
-}
+// benchParticlesReference: the float32 reference of demos/web/bench/core.js.
 
 /** One engine's fusion variants at n elements: a state pair per variant, its step and wait. */
 function fusionVariants(engine, n, initial) {
