@@ -43,6 +43,10 @@ const capture = peer('capture', [
   { id: 'capture.index-beyond-input', code: INVALID, mentions: ['9'], call: (o) => o.capture.capture({ mode: 'points', indices: [0, 1, 9] }) },
   { id: 'drawCaptured.before-any-capture', code: INVALID, mentions: ['capture()'], call: (o) => drawBack(o, 'drawCaptured') },
   { id: 'drawSession.before-any-session', code: INVALID, mentions: ['captureSession()'], call: (o) => drawBack(o, 'drawSession') },
+  { id: 'drawCaptured.after-a-session', code: INVALID, mentions: ['drawSession()'], before: (o) => o.capture.captureSession([{ mode: 'points', count: 0 }]), // writes nothing
+    call: (o) => drawBack(o, 'drawCaptured') },
+  { id: 'drawSession.part-past-the-end', code: INVALID, mentions: ['part 1 does not exist', '1 parts'], before: (o) => o.capture.captureSession([{ mode: 'points', count: 0 }]), // writes nothing
+    call: (o) => drawBack(o, 'drawSession', { part: 1 }) },
   family('drawCaptured.options', BAD_DRAW_OPTIONS, (options) => ({ code: INVALID, call: (o) => drawBack(o, 'drawCaptured', options) })),
   family('captureSession.parts', { ...BAD_DRAWS, 'not-an-array': 'parts', 'empty-list': [] }, (part, name) => ({
     code: INVALID, call: (o) => o.capture.captureSession(name === 'not-an-array' || name === 'empty-list' ? part : [part]) })),

@@ -117,9 +117,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
     const instances = drawBack(encoder, checkDrawBack(options, 'drawCaptured()'), 'drawCaptured()');
     const last = this.#last;
     if (last && 'session' in last)
-      invalid(
-        'drawCaptured(): the last capture was a session (captureSession); draw it with drawSession(), whole or by part',
-      );
+      invalid('the last capture was a session (captureSession); draw it with drawSession(), whole or by part');
     if (!last) invalid('nothing was captured yet; call capture() before drawCaptured()');
     if (last.count.records) encoder.draw(last.count.records, instances, 0, 0);
   }
@@ -176,10 +174,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
     let records = last.session.endRecord - first;
     if (part !== undefined) {
       const p = parts[part];
-      if (!p)
-        invalid(
-          `drawSession(): part ${part} does not exist; the session has ${parts.length} parts (0..${parts.length - 1})`,
-        );
+      if (!p) invalid(`part ${part} does not exist; the session has ${parts.length} parts (0..${parts.length - 1})`);
       first = p.firstRecord;
       records = p.records;
     } else {
