@@ -80,6 +80,7 @@ const MAKERS = {
     const cb = buffer(o, 'cb', VEC4, B);
     const program = own(o, o.xfb.createProgram({ source: PASS_SOURCE, label: 'pass' }));
     o.capture = own(o, o.xfb.createCapture(program, [{ input: o.a }, { output: cb }]));
+    o.captureParts = { program, output: cb };
     if (o.runtime === 'webgpu') o.encoder = o.xfb.device.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
     o.checks.push({ kind: 'capture', what: "capture 'pass'", capture: o.capture, uses: [program, o.a, cb], output: cb, expect: A });
   },

@@ -43,6 +43,11 @@ const capture = peer('capture', [
   { id: 'capture.index-beyond-input', code: INVALID, mentions: ['9'], call: (o) => o.capture.capture({ mode: 'points', indices: [0, 1, 9] }) },
   { id: 'drawCaptured.before-any-capture', code: INVALID, mentions: ['capture()'], call: (o) => drawBack(o, 'drawCaptured') },
   { id: 'drawSession.before-any-session', code: INVALID, mentions: ['captureSession()'], call: (o) => drawBack(o, 'drawSession') },
+  // A capture over a disposed program or buffer: refused naming it, as a pipeline's step is.
+  { id: 'capture.program-disposed', code: 'XFB_DISPOSED', mentions: ["'pass'"], before: (o) => o.captureParts.program.dispose(),
+    call: (o) => o.capture.capture({ mode: 'points', count: 4 }) },
+  { id: 'capture.output-disposed', code: 'XFB_DISPOSED', mentions: ["'cb'"], before: (o) => o.captureParts.output.dispose(),
+    call: (o) => o.capture.capture({ mode: 'points', count: 4 }) },
   { id: 'drawCaptured.after-a-session', code: INVALID, mentions: ['drawSession()'], before: (o) => o.capture.captureSession([{ mode: 'points', count: 0 }]), // writes nothing
     call: (o) => drawBack(o, 'drawCaptured') },
   { id: 'drawSession.part-past-the-end', code: INVALID, mentions: ['part 1 does not exist', '1 parts'], before: (o) => o.capture.captureSession([{ mode: 'points', count: 0 }]), // writes nothing

@@ -90,14 +90,18 @@ export abstract class XfbObjectBase {
   protected abstract release(): void;
 }
 
-/** XFB_DISPOSED for a step of a pipeline whose buffer or program was disposed: a pipeline steps only
- *  while everything it was created with lives (both engines, before anything is recorded). */
-export function checkPipelineParts(parts: readonly XfbObjectBase[], what: string): void {
+/** XFB_DISPOSED for a step of a pipeline (or a capture) whose buffer or program was disposed: it
+ *  runs only while everything it was created with lives (both engines, before anything is recorded). */
+export function checkPipelineParts(
+  parts: readonly XfbObjectBase[],
+  what: string,
+  kind: 'pipeline' | 'capture' = 'pipeline',
+): void {
   for (const part of parts)
     if (part.disposed)
       fail(
         'XFB_DISPOSED',
-        `${what}: ${part.described} of this pipeline was disposed; dispose the pipeline too, or create a new one with live objects`,
+        `${what}: ${part.described} of this ${kind} was disposed; dispose the ${kind} too, or create a new one with live objects`,
       );
 }
 

@@ -1,5 +1,5 @@
 import { checkDraw, checkDrawBack, checkDrawSession, checkSession } from '../core/draws.js';
-import type { ObjectRegistry } from '../core/registry.js';
+import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
 import type { CaptureCount, CaptureDraw, DrawBackOptions, SessionPlan } from '../core/types.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
@@ -11,9 +11,13 @@ export type SessionPart = CaptureDraw & { program?: XfbProgram };
 /** Primitive capture: a program run over draws of points, lines or triangles, whole primitives
  *  written to the outputs (the driver's expansion, or the engine's record gather on WebGL2). */
 export class XfbCapture extends WebGl2Object {
+  /** The program and buffers it was created with: it captures only while they live. */
+  readonly #parts: readonly XfbObjectBase[];
+
   /** @internal Use `Xfb.createCapture()`. */
-  constructor(owner: Xfb, registry: ObjectRegistry, id: number) {
+  constructor(owner: Xfb, registry: ObjectRegistry, id: number, parts: readonly XfbObjectBase[]) {
     super(owner, registry, 'capture', id);
+    this.#parts = parts;
   }
 
   /** How primitives are expanded and the vertex count of the last capture. */
@@ -27,6 +31,7 @@ export class XfbCapture extends WebGl2Object {
    *  @throws XfbError XFB_CAPACITY (nothing written) when an output cannot hold the primitives. */
   capture(draw: CaptureDraw): CaptureCount {
     const d = checkDraw(draw, 'capture()');
+    checkPipelineParts(this.#parts, 'capture()', 'capture');
     const bytes = d.indices ? new Uint8Array(d.indices.buffer) : null;
     const indexCount = d.indices ? d.indices.length : -1;
     return this.owner.withHeap(bytes, (pointer) =>
@@ -48,6 +53,7 @@ export class XfbCapture extends WebGl2Object {
   captureSession(parts: SessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
     const isProgram = (p: unknown): p is XfbProgram => p instanceof XfbProgram && p.owner === this.owner;
     const session = checkSession(parts, options, isProgram);
+    checkPipelineParts(this.#parts, 'captureSession()', 'capture');
     const list = session.parts.map((p) => ({
       ...p.draw,
       ...(p.program ? { program: p.program.id } : {}),

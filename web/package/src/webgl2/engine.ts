@@ -235,7 +235,8 @@ export class Xfb {
     this.#checkProgram(program, 'createCapture()');
     const o = checkCaptureOptions(options);
     const id = this.call('createCapture', program.id, this.#entries(entries, 'createCapture()'), o);
-    return this.#objects.add(new XfbCapture(this, this.#objects, id));
+    const parts = [program, ...(entries.flatMap((e) => [e.input, e.output]).filter(Boolean) as XfbBuffer[])];
+    return this.#objects.add(new XfbCapture(this, this.#objects, id, parts));
   }
 
   /** One step() of each pipeline, in order; the replayed ones inside one save/restore of the

@@ -18,7 +18,7 @@ import {
   type DrawFields,
 } from '../core/draws.js';
 import { invalid, XfbError } from '../core/errors.js';
-import type { ObjectRegistry } from '../core/registry.js';
+import { checkPipelineParts, type ObjectRegistry } from '../core/registry.js';
 import type { CaptureCount, CaptureDraw, SessionPlan } from '../core/types.js';
 import { createBindGroup, createBindGroupLayout } from './bind_groups.js';
 import { compileComputePipeline, workGroupsFor } from './compile.js';
@@ -101,6 +101,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
   capture(draw: CaptureDraw): CaptureCount {
     this.check('capture()');
     const d = drawFields(checkDraw(draw, 'capture()'));
+    this.#checkParts('capture()');
     const result = this.#plan([d], false, 0);
     const count = result.count as CaptureCount;
     this.#run([{ program: this.#program, firstRecord: 0, records: count.records }], 0, result.sources);
@@ -130,6 +131,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
     this.check('captureSession()');
     const isProgram = (p: unknown): p is XfbWebGpuProgram => p instanceof XfbWebGpuProgram && p.owner === this.owner;
     const checked = checkSession(parts, options, isProgram);
+    this.#checkParts('captureSession()');
     const programs = checked.parts.map((p, i) => {
       const program = p.program ?? this.#program;
       program.check(`captureSession(): parts[${i}]`);
@@ -201,9 +203,14 @@ export class XfbWebGpuCapture extends WebGpuObject {
     this.#source?.destroy();
   }
 
+  /** XFB_DISPOSED when the program or a buffer it was created with was disposed (as on WebGL2). */
+  #checkParts(what: string): void {
+    const buffers = this.#entries.map((e) => e.input ?? e.output).filter((b) => b !== undefined);
+    checkPipelineParts([this.#program, ...buffers], what, 'capture');
+  }
+
   /** The planner's checks and source list for `draws`: every output's stride and size as held now. */
   #plan(draws: DrawFields[], session: boolean, firstRecord: number): CaptureDraws {
-    for (const e of this.#entries) (e.input ?? e.output)?.check();
     const outputs = this.#translation.outputs;
     const strides = outputs.map((o) => o.stride);
     const bytes = outputs.map((o) => this.#entries[o.entry]?.output?.byteLength ?? 0);
