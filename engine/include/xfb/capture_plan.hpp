@@ -63,7 +63,8 @@ struct CapturedVarying {
     std::string name;
     GlslType type;
     int arraySize = 0;
-    int line = 0; ///< 0 for builtins
+    int line = 0;   ///< 0 for builtins
+    int stream = 0; ///< the geometry shader's vertex stream it is emitted to (0 in vertex shaders)
     int components() const { return type.components() * (arraySize > 0 ? arraySize : 1); }
     int bytes() const { return components() * 4; }
 };
@@ -83,6 +84,9 @@ struct OutputLayout {
     int binding = 0;
     int stride = 0;
     std::vector<BufferField> fields;
+    /// The vertex stream every field's varying belongs to (a buffer receives one stream; 0 for
+    /// vertex shaders).
+    int stream = 0;
     /// The same layout as a vertex format, e.g. to re-bind the captured buffer as vertex
     /// input: field i becomes attribute `attr(firstAttr + i)` at the same offset (a field over 16
     /// components, such as `mat3 m[2]`, several attributes of at most 16, numbered on).
@@ -131,6 +135,15 @@ std::int64_t varyingRows(const std::vector<VaryingShape>& shapes);
 
 /// Chooses the varyings and checks them against the mode and the limits.
 ///
+/// Geometry shaders (the outputs of readGeometryInterface()) capture per vertex stream: each
+/// varying belongs to its output's `layout(stream = N)`, and a buffer receives one stream. In
+/// interleaved mode a list (or the default, every `out_*` output in declaration order) becomes one
+/// buffer per stream that has captured varyings, in stream order, each holding that stream's
+/// varyings in list order (GL writes them with gl_NextBuffer between the buffers, GL 4.0); separate
+/// mode gives each varying its own buffer. A declared layout (xfb_buffer, a declaration,
+/// gl_NextBuffer in the list) that puts varyings of two streams into one buffer is LayoutStream,
+/// naming both varyings and their streams.
+///
 /// The layout is declared in one of three ways, each giving the same plan: the shader's own
 /// `layout(xfb_buffer = B, xfb_offset = O) out ...;` and `layout(xfb_buffer = B, xfb_stride = S) out;`
 /// qualifiers (GLSL 4.40, also in GLSL ES sources: the engine strips them before compiling), checked
@@ -149,7 +162,7 @@ std::int64_t varyingRows(const std::vector<VaryingShape>& shapes);
 ///         Limits::maxVaryingVectors: the rows needed, the limit and the fix); declared layouts:
 ///         LayoutOffset, LayoutOverlap, LayoutStride, LayoutBuffer, LayoutComponents, LayoutConflict,
 ///         each naming the varying, the offset and the rule; TooManyDeclarations (a declared layout
-///         of more than limits::maxDeclarations entries)
+///         of more than limits::maxDeclarations entries); LayoutStream (a buffer of two streams)
 CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits);
 
 } // namespace xfb

@@ -81,15 +81,23 @@ struct ReaderState {
     std::map<std::string, StructDefinition> structs;
     std::map<std::string, long long> consts;
     std::set<std::string, std::less<>> functionMacros;
-    int declarations = 0; // in/out/uniform declarators and struct members so far
-    int xfbBuffer = 0;    // the default xfb_buffer of outputs (`layout(xfb_buffer = N) out;`)
+    int declarations = 0;  // in/out/uniform declarators and struct members so far
+    int xfbBuffer = 0;     // the default xfb_buffer of outputs (`layout(xfb_buffer = N) out;`)
+    int stream = 0;        // the default vertex stream of outputs (`layout(stream = N) out;`)
+    bool geometry = false; // a geometry shader: inputs may be unsized arrays
 };
 
 // The integer-valued layout qualifiers the reader keeps (others, such as `std140`, are ignored).
 struct LayoutValues {
     std::optional<int> location, xfbBuffer, xfbOffset, xfbStride;
-    int xfbLine = 0; // the line of the first xfb_* qualifier
+    std::optional<int> stream, maxVertices, invocations; // geometry shaders
+    std::vector<std::string> identifiers;                // bare words: points, triangles, line_strip ...
+    int xfbLine = 0;                                     // the line of the first xfb_* qualifier
+    int line = 0;                                        // the line of the first layout qualifier
 };
+
+/// The array size the reader gives a geometry shader's unsized input until the input primitive is known.
+constexpr int kUnsized = -1;
 
 class DeclarationReader {
 public:
@@ -229,19 +237,26 @@ private:
                 ++e;
             }
             const std::string& id = s[b].text;
-            std::optional<int>* slot = id == "location"     ? &values.location
-                                       : id == "xfb_buffer" ? &values.xfbBuffer
-                                       : id == "xfb_offset" ? &values.xfbOffset
-                                       : id == "xfb_stride" ? &values.xfbStride
-                                                            : nullptr;
+            if (!values.line) values.line = s[b].line;
+            if (e == b + 1 && s[b].kind == TokenKind::Identifier) values.identifiers.push_back(id);
+            std::optional<int>* slot = id == "location"       ? &values.location
+                                       : id == "xfb_buffer"   ? &values.xfbBuffer
+                                       : id == "xfb_offset"   ? &values.xfbOffset
+                                       : id == "xfb_stride"   ? &values.xfbStride
+                                       : id == "stream"       ? &values.stream
+                                       : id == "max_vertices" ? &values.maxVertices
+                                       : id == "invocations"  ? &values.invocations
+                                                              : nullptr;
             if (e > b && slot) {
                 const std::string what = "layout(" + id + ")";
                 if (e < b + 3 || s[b + 1].text != "=") syntaxError(s[b].line, what + " needs '= N'");
                 long long v =
                     constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line, what);
-                // Locations within the array limit; byte offsets and strides within the largest declaration.
-                const long long max =
-                    slot == &values.location ? limits::maxArraySize : limits::maxDeclarationComponents * 4LL;
+                // Locations and the geometry counts within the array limit; byte offsets and strides
+                // within the largest declaration.
+                const bool small = slot == &values.location || slot == &values.stream || slot == &values.maxVertices ||
+                                   slot == &values.invocations;
+                const long long max = small ? limits::maxArraySize : limits::maxDeclarationComponents * 4LL;
                 if (v < 0 || v > max)
                     syntaxLimit(ErrorCode::ConstantExpression, s[b].line,
                                 "layout(" + id + " = " + std::to_string(v) + ") is out of range 0.." +
@@ -292,6 +307,16 @@ private:
             result_.unplacedXfbLine = layout.xfbLine; // on an input, a uniform or a struct member
         if (i >= s.size()) {                          // e.g. `layout(...) in;` defaults: nothing declared
             if (isOutput && layout.xfbBuffer) state_.xfbBuffer = *layout.xfbBuffer;
+            if (isOutput && layout.stream) state_.stream = *layout.stream;
+            const bool inOrOut = storage == StorageQualifier::In || storage == StorageQualifier::Out;
+            if (inOrOut && !memberMode_ &&
+                (!layout.identifiers.empty() || layout.stream || layout.maxVertices || layout.invocations)) {
+                LayoutDefault d{*storage, layout.identifiers, {}, layout.line};
+                if (layout.maxVertices) d.values.emplace_back("max_vertices", *layout.maxVertices);
+                if (layout.invocations) d.values.emplace_back("invocations", *layout.invocations);
+                if (layout.stream) d.values.emplace_back("stream", *layout.stream);
+                result_.layoutDefaults.push_back(std::move(d));
+            }
             return;
         }
         if (memberMode_) storage = StorageQualifier::In; // struct members are collected as inputs
@@ -313,7 +338,9 @@ private:
         else
             return; // a global of a type we do not know (not an interface variable): irrelevant here
         ++i;
-        int typeArray = arraySuffix(s, i, s[i - 1].line);
+        // A geometry shader's inputs are arrays of one element per input vertex, often unsized.
+        const bool unsizedAllowed = state_.geometry && storage == StorageQualifier::In && !memberMode_;
+        int typeArray = arraySuffix(s, i, s[i - 1].line, unsizedAllowed);
 
         // Declarators: name [array] [= init], separated by top-level commas.
         while (i < s.size()) {
@@ -327,10 +354,11 @@ private:
             if (isOutput) {
                 d.xfbOffset = layout.xfbOffset;
                 d.xfbBuffer = xfbBuffer;
+                d.stream = layout.stream.value_or(state_.stream);
             }
             d.qualifiers = qualifiers;
             ++i;
-            int arr = arraySuffix(s, i, d.line);
+            int arr = arraySuffix(s, i, d.line, unsizedAllowed);
             d.arraySize = arr ? arr : typeArray;
             // Sizes are checked one by one (arraySuffix); their product with the type's too, so
             // components() and bytes never overflow further down.
@@ -379,7 +407,8 @@ private:
         }
     }
 
-    int arraySuffix(const std::vector<Token>& s, size_t& i, int line) {
+    /// The size of a `[N]` at s[i], 0 without one; kUnsized for `[]` where `unsizedAllowed`.
+    int arraySuffix(const std::vector<Token>& s, size_t& i, int line, bool unsizedAllowed = false) {
         if (i >= s.size() || s[i].text != "[") return 0;
         size_t b = ++i;
         int depth = 1;
@@ -391,6 +420,7 @@ private:
         if (i >= s.size()) syntaxError(line, "'[' without ']'");
         std::vector<Token> expr(s.begin() + long(b), s.begin() + long(i));
         ++i;
+        if (expr.empty() && unsizedAllowed) return kUnsized;
         if (expr.empty()) syntaxError(line, "unsized arrays are not supported in interface declarations; give a size");
         long long n = constant(expr, line, "array size");
         if (n <= 0) syntaxError(line, "array size must be > 0, got " + std::to_string(n));
@@ -433,6 +463,27 @@ ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& 
     const plan::PreprocessedSource src = plan::preprocess(source, options.defines);
     ReaderState state{src, {}, {}, {src.functionMacros.begin(), src.functionMacros.end()}, 0};
     return DeclarationReader(state, src.tokens, 0).runGlobal();
+}
+
+ShaderInterface readGeometryInterface(std::string_view source, const ReadOptions& options) {
+    const plan::PreprocessedSource src = plan::preprocess(source, options.defines);
+    ReaderState state{src, {}, {}, {src.functionMacros.begin(), src.functionMacros.end()}, 0};
+    state.geometry = true;
+    ShaderInterface shader = DeclarationReader(state, src.tokens, 0).runGlobal();
+    // Unsized inputs hold one element per vertex of the input primitive (the last one declared).
+    int vertices = 1;
+    for (const LayoutDefault& d : shader.layoutDefaults)
+        if (d.storage == StorageQualifier::In)
+            for (const std::string& id : d.identifiers)
+                vertices = id == "points"                ? 1
+                           : id == "lines"               ? 2
+                           : id == "lines_adjacency"     ? 4
+                           : id == "triangles"           ? 3
+                           : id == "triangles_adjacency" ? 6
+                                                         : vertices;
+    for (Declaration& d : shader.inputs)
+        if (d.arraySize == kUnsized) d.arraySize = vertices;
+    return shader;
 }
 
 } // namespace xfb
