@@ -38,13 +38,64 @@ json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& att
 }
 
 json toJson(const DrawDesc& draw, const CaptureCount& count) {
-    return {{"mode", drawModeName(draw.mode)},
-            {"vertices", draw.indices.empty() ? draw.vertexCount : std::int64_t(draw.indices.size())},
-            {"indexed", !draw.indices.empty()},
-            {"captured_as", drawModeName(count.primitive)},
-            {"primitives", count.primitives},
-            {"records", count.records},
-            {"bytes", count.bytes}};
+    json out = {{"mode", drawModeName(draw.mode)},
+                {"vertices", draw.indices.empty() ? draw.vertexCount : std::int64_t(draw.indices.size())},
+                {"indexed", !draw.indices.empty()},
+                {"captured_as", drawModeName(count.primitive)},
+                {"primitives", count.primitives},
+                {"records", count.records},
+                {"bytes", count.bytes}};
+    if (count.streams.empty()) return out;
+    // A geometry program's budget: upper bounds, per stream.
+    out["budget"] = true;
+    out["input_primitives"] = count.inputPrimitives;
+    json streams = json::array();
+    for (const StreamBudget& s : count.streams) {
+        json bytes = json::array();
+        for (int b : s.buffers) bytes.push_back(count.bytes.at(std::size_t(b)));
+        streams.push_back({{"stream", s.stream},
+                           {"captured_as", drawModeName(s.primitive)},
+                           {"primitives", s.primitives},
+                           {"records", s.records},
+                           {"buffers", s.buffers},
+                           {"bytes", bytes}});
+    }
+    out["streams"] = streams;
+    return out;
+}
+
+json toJson(const GeometryPlan& g, const CapturePlan& capture) {
+    json streams = json::array();
+    for (const GeometryStream& s : g.streams) {
+        json strides = json::array(), varyings = json::array();
+        for (int b : s.buffers) {
+            const OutputLayout& layout = capture.buffers.at(std::size_t(b));
+            strides.push_back(layout.stride);
+            for (const auto& f : layout.fields) varyings.push_back(f.varying);
+        }
+        streams.push_back({{"stream", s.stream},
+                           {"captured_as", drawModeName(s.primitive)},
+                           {"buffers", s.buffers},
+                           {"strides", strides},
+                           {"varyings", varyings},
+                           {"primitives_per_invocation", s.maxPrimitivesPerInvocation},
+                           {"records_per_invocation", s.maxRecordsPerInvocation},
+                           {"records_per_input_primitive", s.maxRecordsPerInvocation * g.invocations}});
+    }
+    return {{"input", geometryInputName(g.input)},
+            {"output", geometryOutputName(g.output)},
+            {"captured_as", drawModeName(g.capturedPrimitive())},
+            {"max_vertices", g.maxVertices},
+            {"invocations", g.invocations},
+            {"stream_count", g.streamCount},
+            {"streams", streams}};
+}
+
+json toJson(const GeometryLimits& l) {
+    return {{"max_output_vertices", l.maxOutputVertices},
+            {"max_invocations", l.maxInvocations},
+            {"max_streams", l.maxStreams},
+            {"max_total_output_components", l.maxTotalOutputComponents}};
 }
 
 json toJson(std::span<const DrawDesc> parts, const SessionPlan& session) {
