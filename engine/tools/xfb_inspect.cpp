@@ -220,10 +220,11 @@ int main(int argc, char** argv) {
         ShaderInterface shader = readShaderInterface(source, read);
         auto attributes = planAttributes(shader, limits);
         // A geometry program captures its geometry shader's outputs.
-        std::optional<ShaderInterface> geometryShader;
+        std::optional<GeometryInterface> geometryShader;
         std::optional<GeometryPlan> geometry;
         if (!geometryPath.empty()) geometryShader = readGeometryInterface(geometrySource, read);
-        auto plan = planCapture(geometryShader ? *geometryShader : shader, capture, limits);
+        auto plan = geometryShader ? planGeometryCapture(geometryShader->shader, capture, limits)
+                                   : planCapture(shader, capture, limits);
         if (geometryShader) geometry = planGeometry(*geometryShader, plan, geometryLimits);
         nlohmann::ordered_json out = {{"shader", path}};
         out.update(toJson(shader, attributes, plan));
@@ -234,7 +235,7 @@ int main(int argc, char** argv) {
             out["geometry"]["limits"]["source"] = geometryLimitsSource;
         }
         if (geometry && draws.size() == 1 && firstRecord == 0)
-            out["draw"] = toJson(draws[0], countGeometryCapture(draws[0], *geometry, plan));
+            out["draw"] = toJson(draws[0], countGeometryCapture(draws[0], *geometry, plan), *geometry);
         else if (geometry && !draws.empty())
             throw Error(ErrorCode::Unsupported,
                         "a geometry program's record count is known only on the GPU: an append session (several "

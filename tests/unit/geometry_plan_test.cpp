@@ -55,15 +55,15 @@ out vec3 out_position;
 void main() {}
 )";
 
-ShaderInterface geometry(std::string_view source) { return readGeometryInterface(source); }
+GeometryInterface geometry(std::string_view source) { return readGeometryInterface(source); }
 
 CapturePlan capture(std::string_view source, CaptureOptions o = {}, Limits l = Limits::portable()) {
-    return planCapture(geometry(source), o, l);
+    return planGeometryCapture(geometry(source).shader, o, l);
 }
 
 GeometryPlan geometryPlan(std::string_view source, CaptureOptions o = {}, GeometryLimits g = {}) {
-    const ShaderInterface s = geometry(source);
-    return planGeometry(s, planCapture(s, o, Limits::portable()), g);
+    const GeometryInterface s = geometry(source);
+    return planGeometry(s, planGeometryCapture(s.shader, o, Limits::portable()), g);
 }
 
 // kFins with another layout block, for the refusals.
@@ -74,15 +74,16 @@ std::string withLayout(const std::string& layout) {
 } // namespace
 
 TEST_CASE("the reader keeps a geometry shader's layout defaults, streams and unsized inputs") {
-    const ShaderInterface s = geometry(kTwoStreams);
-    REQUIRE(s.layoutDefaults.size() == 2);
-    CHECK(s.layoutDefaults[0].storage == StorageQualifier::In);
-    CHECK(s.layoutDefaults[0].identifiers == std::vector<std::string>{"triangles"});
-    CHECK(s.layoutDefaults[0].values == std::vector<std::pair<std::string, int>>{{"invocations", 2}});
-    CHECK(s.layoutDefaults[0].line == 2);
-    CHECK(s.layoutDefaults[1].storage == StorageQualifier::Out);
-    CHECK(s.layoutDefaults[1].identifiers == std::vector<std::string>{"points"});
-    CHECK(s.layoutDefaults[1].values == std::vector<std::pair<std::string, int>>{{"max_vertices", 3}});
+    const GeometryInterface g = geometry(kTwoStreams);
+    const ShaderInterface& s = g.shader;
+    REQUIRE(g.layoutDefaults.size() == 2);
+    CHECK(g.layoutDefaults[0].storage == StorageQualifier::In);
+    CHECK(g.layoutDefaults[0].identifiers == std::vector<std::string>{"triangles"});
+    CHECK(g.layoutDefaults[0].values == std::vector<std::pair<std::string, int>>{{"invocations", 2}});
+    CHECK(g.layoutDefaults[0].line == 2);
+    CHECK(g.layoutDefaults[1].storage == StorageQualifier::Out);
+    CHECK(g.layoutDefaults[1].identifiers == std::vector<std::string>{"points"});
+    CHECK(g.layoutDefaults[1].values == std::vector<std::pair<std::string, int>>{{"max_vertices", 3}});
     REQUIRE(s.inputs.size() == 2);
     CHECK(s.inputs[0].arraySize == 3); // one element per vertex of a triangle
     REQUIRE(s.outputs.size() == 4);
@@ -90,14 +91,16 @@ TEST_CASE("the reader keeps a geometry shader's layout defaults, streams and uns
     CHECK(s.outputs[1].stream == 0);
     CHECK(s.outputs[2].stream == 1);
     CHECK(s.outputs[3].stream == 1);
-    const ShaderInterface four = geometry(kFourStreams);
+    const ShaderInterface four = geometry(kFourStreams).shader;
     std::vector<int> streams;
     for (const auto& o : four.outputs) streams.push_back(o.stream);
     CHECK(streams == std::vector<int>{0, 1, 2, 2, 3});
     // Points in: one element each; a vertex shader still refuses unsized arrays.
-    CHECK(geometry("layout(points) in; in vec4 v[]; layout(points, max_vertices = 1) out;").inputs[0].arraySize == 1);
+    CHECK(
+        geometry("layout(points) in; in vec4 v[]; layout(points, max_vertices = 1) out;").shader.inputs[0].arraySize ==
+        1);
     XFB_REQUIRE_ERROR(readShaderInterface("in vec4 v[];"), ErrorCode::ShaderSyntax);
-    // A vertex shader's outputs are stream 0, and its layout defaults are read but mean nothing.
+    // A vertex shader's outputs are stream 0.
     CHECK(readShaderInterface("out vec4 out_a;").outputs[0].stream == 0);
 }
 
@@ -148,6 +151,19 @@ TEST_CASE("interleaved capture of a geometry shader: one buffer per stream, each
     REQUIRE(sep.buffers.size() == 4);
     CHECK(sep.buffers[2].stream == 1);
     CHECK(sep.buffers[3].stream == 1);
+
+    // Each stream's buffer is checked alone against the interleaved limit: 2 x 40 components fit 64...
+    const Limits desktop{16, 64, 4, 64, 31}; // llvmpipe's GL 4.5 limits
+    const std::string wide = "layout(points) in;\nlayout(points, max_vertices = 1) out;\nout vec4 out_a[10];\n"
+                             "layout(stream = 1) out vec4 out_b[10];\n";
+    CHECK(capture(wide, {}, desktop).buffers[1].stride == 160);
+    // ...but 80 in one stream do not.
+    auto big =
+        XFB_REQUIRE_ERROR(capture("layout(points) in;\nlayout(points, max_vertices = 1) out;\nout vec4 out_a[10];\n"
+                                  "out vec4 out_c[10];\nlayout(stream = 1) out vec4 out_b;\n",
+                                  {}, desktop),
+                          ErrorCode::InterleavedComponents);
+    CHECK(contains(big, "out_a, out_c needs 80 components"));
 
     // More streams than buffers.
     Limits two_buffers = Limits::portable();
@@ -268,8 +284,8 @@ TEST_CASE("planGeometry refuses what it cannot budget: XFB_GEOMETRY_LAYOUT and X
 }
 
 TEST_CASE("the budget of a draw: max_vertices x invocations x input primitives, per stream and buffer") {
-    const ShaderInterface s = geometry(kTwoStreams);
-    const CapturePlan c = planCapture(s, {}, Limits::portable());
+    const GeometryInterface s = geometry(kTwoStreams);
+    const CapturePlan c = planGeometryCapture(s.shader, {}, Limits::portable());
     const GeometryPlan g = planGeometry(s, c);
     // A 5-vertex strip: 3 triangles, 2 invocations each, up to 3 points to each stream.
     const CaptureCount b = countGeometryCapture({DrawMode::TriangleStrip, 5}, g, c);
@@ -278,15 +294,14 @@ TEST_CASE("the budget of a draw: max_vertices x invocations x input primitives, 
     REQUIRE(b.streams.size() == 2);
     CHECK(b.streams[0].records == 18);
     CHECK(b.streams[1].primitives == 18);
-    CHECK(b.streams[1].buffers == std::vector<int>{1});
     CHECK(b.bytes == std::vector<std::uint64_t>{18 * 20, 18 * 16});
     CHECK(b.records == 36);
     // Indexed, with restart: 2 triangles.
     CHECK(countGeometryCapture({DrawMode::Triangles, 0, {0, 1, 2, 9, 3, 4, 5}, 9u}, g, c).inputPrimitives == 2);
 
     // Lines out: fins of 6 vertices per triangle, 10 records each.
-    const ShaderInterface f = geometry(kFins);
-    const CapturePlan fc = planCapture(f, {}, Limits::portable());
+    const GeometryInterface f = geometry(kFins);
+    const CapturePlan fc = planGeometryCapture(f.shader, {}, Limits::portable());
     const GeometryPlan fg = planGeometry(f, fc);
     const CaptureCount fins = countGeometryCapture({DrawMode::Triangles, 6}, fg, fc);
     CHECK(fins.primitive == DrawMode::Lines);

@@ -133,16 +133,8 @@ bool varyingsFit(const std::vector<VaryingShape>& shapes, int rows);
 /// bound, every output in rows of its own.
 std::int64_t varyingRows(const std::vector<VaryingShape>& shapes);
 
-/// Chooses the varyings and checks them against the mode and the limits.
-///
-/// Geometry shaders (the outputs of readGeometryInterface()) capture per vertex stream: each
-/// varying belongs to its output's `layout(stream = N)`, and a buffer receives one stream. In
-/// interleaved mode a list (or the default, every `out_*` output in declaration order) becomes one
-/// buffer per stream that has captured varyings, in stream order, each holding that stream's
-/// varyings in list order (GL writes them with gl_NextBuffer between the buffers, GL 4.0); separate
-/// mode gives each varying its own buffer. A declared layout (xfb_buffer, a declaration,
-/// gl_NextBuffer in the list) that puts varyings of two streams into one buffer is LayoutStream,
-/// naming both varyings and their streams.
+/// Chooses the varyings and checks them against the mode and the limits. A geometry shader's
+/// capture, per vertex stream, is planGeometryCapture()'s (xfb/geometry_plan.hpp).
 ///
 /// The layout is declared in one of three ways, each giving the same plan: the shader's own
 /// `layout(xfb_buffer = B, xfb_offset = O) out ...;` and `layout(xfb_buffer = B, xfb_stride = S) out;`
@@ -162,7 +154,7 @@ std::int64_t varyingRows(const std::vector<VaryingShape>& shapes);
 ///         Limits::maxVaryingVectors: the rows needed, the limit and the fix); declared layouts:
 ///         LayoutOffset, LayoutOverlap, LayoutStride, LayoutBuffer, LayoutComponents, LayoutConflict,
 ///         each naming the varying, the offset and the rule; TooManyDeclarations (a declared layout
-///         of more than limits::maxDeclarations entries); LayoutStream (a buffer of two streams)
+///         of more than limits::maxDeclarations entries)
 CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits);
 
 } // namespace xfb

@@ -57,14 +57,27 @@ struct GeometryPlan {
     const GeometryStream* find(int stream) const;
 };
 
-/// Reads `geometry`'s layout qualifiers and groups `capture`'s buffers (planned from the same
-/// shader) by stream.
+/// The capture plan of a geometry shader, per vertex stream: each varying belongs to its output's
+/// `layout(stream = N)`, and a buffer receives one stream (OutputLayout::stream). Interleaved
+/// mode: the list (or the default, every `out_*` output in declaration order) becomes one buffer
+/// per stream that has captured varyings, in stream order, each holding that stream's varyings in
+/// list order and checked alone against MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS (GL writes
+/// them with gl_NextBuffer between the buffers, GL 4.0); separate mode gives each varying its own
+/// buffer; a declared layout (xfb_buffer, a declaration, gl_NextBuffer in the list) is planned as
+/// planCapture() does. Otherwise as planCapture().
+/// @throws Error as planCapture(); LayoutStream (a declared buffer of two streams, naming both
+///         varyings), SeparateAttribs (more streams than MAX_TRANSFORM_FEEDBACK_BUFFERS, here
+///         Limits::maxSeparateAttribs)
+CapturePlan planGeometryCapture(const ShaderInterface& geometry, const CaptureOptions& options, const Limits& limits);
+
+/// Reads `geometry`'s layout qualifiers and groups `capture`'s buffers (planGeometryCapture() of
+/// the same shader) by stream.
 /// @throws Error GeometryLayout (no input or output primitive, no max_vertices, an adjacency input
 ///         (no draw mode of xfb makes one), max_vertices or invocations outside 1..the limit, the
 ///         outputs' components x max_vertices over GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS,
 ///         several streams with an output primitive other than points), GeometryStream (an output
 ///         on a stream at or over limits.maxStreams)
-GeometryPlan planGeometry(const ShaderInterface& geometry, const CapturePlan& capture,
+GeometryPlan planGeometry(const GeometryInterface& geometry, const CapturePlan& capture,
                           const GeometryLimits& limits = {});
 
 /// The input primitive a draw mode gives a geometry shader: points, lines (strips and loops too)

@@ -18,9 +18,10 @@ namespace xfb {
 nlohmann::ordered_json toJson(const Limits& limits);
 nlohmann::ordered_json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& attributes,
                               const CapturePlan& capture);
-/// A draw's count; for a geometry program's budget (count.streams) also "input_primitives",
-/// "budget": true and per stream { stream, captured_as, primitives, records, buffers, bytes }.
 nlohmann::ordered_json toJson(const DrawDesc& draw, const CaptureCount& count);
+/// A geometry program's budget (countGeometryCapture()): the draw's fields, "budget": true,
+/// "input_primitives" and per stream { stream, captured_as, primitives, records, buffers, bytes }.
+nlohmann::ordered_json toJson(const DrawDesc& draw, const CaptureCount& budget, const GeometryPlan& geometry);
 /// A geometry program's per-stream plan: primitives, max_vertices, invocations, and per captured
 /// stream its buffers, strides, varyings and budget per invocation and per input primitive.
 nlohmann::ordered_json toJson(const GeometryPlan& geometry, const CapturePlan& capture);

@@ -43,7 +43,6 @@ struct StreamBudget {
     DrawMode primitive = DrawMode::Points; ///< Points, Lines or Triangles
     std::int64_t primitives = 0;           ///< at most: input primitives x invocations x per invocation
     std::int64_t records = 0;              ///< at most: primitives x the primitive's vertices
-    std::vector<int> buffers;              ///< indices into the capture plan's buffers
 };
 
 struct CaptureCount {

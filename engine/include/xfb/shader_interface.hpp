@@ -99,8 +99,6 @@ struct ShaderInterface {
     /// The line of the first xfb_* qualifier the reader cannot place (on an interface block or its
     /// members, which it does not expand); 0 when none. The capture plan refuses it.
     int unplacedXfbLine = 0;
-    /// Every `layout(...) in;` / `layout(...) out;` declaring nothing, in source order.
-    std::vector<LayoutDefault> layoutDefaults;
 
     /// Whether the shader declares its capture layout (an output with xfb_offset, or an xfb_stride).
     bool declaresXfbLayout() const;
@@ -118,10 +116,18 @@ struct ReadOptions {
 /// @throws Error ShaderSyntax, PreprocessorDirective, PreprocessorUnevaluable.
 ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& options = {});
 
+/// What readGeometryInterface() reads: the declarations, and the layout defaults that declare
+/// nothing (a vertex shader has none that matter, so ShaderInterface does not carry them).
+struct GeometryInterface {
+    ShaderInterface shader;
+    /// Every `layout(...) in;` / `layout(...) out;` declaring nothing, in source order.
+    std::vector<LayoutDefault> layoutDefaults;
+};
+
 /// Reads the declarations of a geometry shader: as readShaderInterface(), and inputs may be
 /// unsized arrays (`in vec3 v_normal[];`, one element per vertex of the input primitive: their
 /// arraySize is the vertex count of the `layout(X) in;` primitive, 1 without one).
 /// @throws Error as readShaderInterface()
-ShaderInterface readGeometryInterface(std::string_view source, const ReadOptions& options = {});
+GeometryInterface readGeometryInterface(std::string_view source, const ReadOptions& options = {});
 
 } // namespace xfb

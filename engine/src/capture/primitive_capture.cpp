@@ -53,15 +53,18 @@ struct CaptureState final : Recoverable {
     // GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, begun around every capture.
     std::vector<gl::QueryName> generated, written;
 
-    const GeometryPlan* geometry() const { return program->geometry ? &*program->geometry : nullptr; }
+    // The geometry plan of a geometry program; never on WebGL2 (no geometry shaders: the module
+    // then holds no geometry code).
+    const GeometryPlan* geometry() const { return kNativeGL && program->geometry ? &program->geometry->plan : nullptr; }
 
     // Context loss (gl/recoverable.hpp): the gather forgets its own names.
     void forget() override {
         vertexArray.forget();
         feedback.forget();
         elements.forget();
-        for (auto* queries : {&generated, &written})
-            for (auto& q : *queries) q.forget();
+        if (kNativeGL) // no geometry programs on WebGL2
+            for (auto* queries : {&generated, &written})
+                for (auto& q : *queries) q.forget();
     }
     void restore() override {
         gather.reset(); // forgotten already: deletes nothing
@@ -364,7 +367,7 @@ struct CaptureState final : Recoverable {
         if (!part.program) return *program;
         ProgramState* p = detail::Access::state(*part.program).get();
         if (!p) throw Error(ErrorCode::Disposed, "part " + std::to_string(i) + ": its Program was moved from");
-        if (p->geometry)
+        if (kNativeGL && p->geometry)
             throw Error(ErrorCode::Unsupported, "part " + std::to_string(i) + ": program '" + p->desc.label +
                                                     "' has a geometry shader, whose record count is known only on "
                                                     "the GPU; a session plans every part's range on the CPU. Capture "
@@ -432,7 +435,7 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     const Capabilities& caps = s->device->caps;
     s->expansion =
         options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;
-    if (s->program->geometry) {
+    if (detail::kNativeGL && s->program->geometry) {
         // The geometry shader takes the GL's own primitives: on ES 3.2 too (non-indexed draws).
         if (options.expansion == Expansion::Engine)
             throw Error(ErrorCode::Unsupported,
@@ -473,7 +476,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     // Planned and checked before any GL call: a refused capture writes nothing.
     CaptureCount count = geometry ? countGeometryCapture(draw, *geometry, plan) : countCapture(draw, plan);
     const std::int64_t vertices = s.validate(draw);
-    s.checkRasterize(run.rasterize);
+    if (detail::kNativeGL) s.checkRasterize(run.rasterize); // WebGL2's engine expansion never rasterizes
     if (geometry && s.device->caps.es && !draw.indices.empty())
         throw Error(ErrorCode::Unsupported,
                     "an indexed draw through the geometry shader of program '" + s.program->desc.label + "': '" +
@@ -493,15 +496,15 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
                          g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
-    s.checkGlSizes(clamp ? std::vector<std::uint64_t>{} : count.bytes, "PrimitiveCapture::capture of " +
-                                                                           std::string(geometry ? "up to " : "") +
-                                                                           std::to_string(count.records) + " records");
+    // A clamped geometry capture writes what fits: only the sizes are read.
+    s.checkGlSizes(clamp ? std::vector<std::uint64_t>{} : count.bytes,
+                   "PrimitiveCapture::capture of " + std::to_string(count.records) + " records");
     // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
     if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
     s.captured = s.sessionCaptured = false;
     if (s.expansion == Expansion::Driver)
-        s.driverPass(draw, run.rasterize.has_value());
+        s.driverPass(draw, detail::kNativeGL && run.rasterize.has_value());
     else
         s.enginePass(draw, vertices);
     if (s.packer) s.packer->pack(s.outputNames(), 0, count.records);

@@ -249,7 +249,7 @@ void ProgramState::link() {
 }
 
 gl::StageSource ProgramState::fragmentStage(int version, bool es) const {
-    if (desc.fragment.empty())
+    if (!kNativeGL || desc.fragment.empty())
         return {GL_FRAGMENT_SHADER, fragmentFor(version, es), "the fragment shader generated for '" + desc.label + "'"};
     return {GL_FRAGMENT_SHADER, withDefines(desc.fragment, desc.read.defines), "fragment shader '" + desc.label + "'"};
 }
@@ -259,7 +259,7 @@ void ProgramState::linkGeometry() {
     throw Error(ErrorCode::GeometryUnsupported, "WebGL2 has no geometry shaders"); // refused by Program() first
 #else
     const std::string& label = desc.label;
-    const ShaderInterface& gs = *geometryShader;
+    const ShaderInterface& gs = geometry->shader;
     feedbackRefusal.clear();
     staged = false;
     // Every varying by its name, gl_NextBuffer between the streams' buffers: no wrapper in a geometry shader.
@@ -379,6 +379,7 @@ Program::Program(const Device& device, ProgramDesc desc) {
     const Limits& limits = device.limits();
     if (desc.label.empty()) desc.label = "program";
     const Capabilities& caps = s->device->caps;
+    // WebGL2 has no geometry shaders (caps.geometry is false): its module holds no geometry planner.
     if (!desc.geometry.empty() && !caps.geometry)
         throw Error(ErrorCode::GeometryUnsupported,
                     "program '" + desc.label + "' has a geometry shader, but this runtime ('" + caps.version +
@@ -387,13 +388,16 @@ Program::Program(const Device& device, ProgramDesc desc) {
                         "vertex shader (emitted outputs, compute backend)");
     s->shader = readShaderInterface(desc.source, desc.read);
     s->attributes = planAttributes(s->shader, limits);
-    if (desc.geometry.empty()) {
+#ifndef __EMSCRIPTEN__
+    if (!desc.geometry.empty()) {
+        GeometryInterface geometry = readGeometryInterface(desc.geometry, desc.read);
+        s->capture = planGeometryCapture(geometry.shader, desc.capture, limits);
+        GeometryPlan plan = planGeometry(geometry, s->capture, caps.geometryLimits);
+        s->geometry = std::make_shared<const detail::ProgramState::Geometry>(
+            detail::ProgramState::Geometry{std::move(geometry.shader), std::move(plan)});
+    } else
+#endif
         s->capture = planCapture(s->shader, desc.capture, limits);
-    } else {
-        s->geometryShader = readGeometryInterface(desc.geometry, desc.read);
-        s->capture = planCapture(*s->geometryShader, desc.capture, limits);
-        s->geometry = planGeometry(*s->geometryShader, s->capture, caps.geometryLimits);
-    }
     s->desc = std::move(desc);
 
     {
@@ -417,11 +421,11 @@ const std::vector<AttributeSlot>& Program::attributes() const { return live(stat
 const CapturePlan& Program::capture() const { return live(state_).capture; }
 const GeometryPlan* Program::geometry() const {
     const auto& s = live(state_);
-    return s.geometry ? &*s.geometry : nullptr;
+    return s.geometry ? &s.geometry->plan : nullptr;
 }
 const ShaderInterface* Program::geometryShader() const {
     const auto& s = live(state_);
-    return s.geometryShader ? &*s.geometryShader : nullptr;
+    return s.geometry ? &s.geometry->shader : nullptr;
 }
 unsigned Program::glName() const { return live(state_).program.get(); }
 

@@ -24,6 +24,16 @@
 
 namespace xfb::detail {
 
+/// Whether this build drives a native context (desktop GL, OpenGL ES), not WebGL2: geometry programs
+/// (ProgramDesc::geometry) and captures that keep rasterizing (ProgramDesc::fragment) exist only
+/// there (WebGL2 has no geometry shaders, and its captures use the engine's expansion), so the
+/// WebAssembly module holds none of their code (web.size).
+#ifdef __EMSCRIPTEN__
+inline constexpr bool kNativeGL = false;
+#else
+inline constexpr bool kNativeGL = true;
+#endif
+
 struct BufferState;
 struct ProgramState;
 
@@ -88,9 +98,13 @@ struct ProgramState final : Recoverable {
     ShaderInterface shader;
     std::vector<AttributeSlot> attributes;
     CapturePlan capture;
-    /// A geometry program (ProgramDesc::geometry): the geometry shader's declarations and plan.
-    std::optional<ShaderInterface> geometryShader;
-    std::optional<GeometryPlan> geometry;
+    /// A geometry program (ProgramDesc::geometry): the geometry shader's declarations and plan;
+    /// null without a geometry shader (one pointer: vertex programs carry nothing more).
+    struct Geometry {
+        ShaderInterface shader;
+        GeometryPlan plan;
+    };
+    std::shared_ptr<const Geometry> geometry;
     /// Why transform feedback cannot write `capture` on this context (a declared layout with gaps
     /// on ES 3.0 / WebGL2: plan::driverList()); empty when it can. The program is then linked
     /// capturing nothing, for its uniforms and the compute backend, and the transform-feedback

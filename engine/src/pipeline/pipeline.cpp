@@ -42,7 +42,7 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     auto s = std::make_unique<detail::PipelineState>();
     s->program = detail::Access::state(program);
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
-    if (s->program->geometry)
+    if (detail::kNativeGL && s->program->geometry)
         throw Error(ErrorCode::Unsupported,
                     "program '" + s->program->desc.label +
                         "' has a geometry shader: a Pipeline steps one record per element and swaps its state, "

@@ -199,85 +199,35 @@ CapturePlan planVaryingList(const ShaderInterface& shader, const CaptureOptions&
         int binding = 0;
         for (const auto& v : plan.varyings)
             plan.buffers.push_back(
-                {binding++, v.bytes(), {{v.name, 0, v.components(), *componentTypeOf(v.type.kind)}}, v.stream});
+                {binding++, v.bytes(), {{v.name, 0, v.components(), *componentTypeOf(v.type.kind)}}});
     } else {
-        // One buffer per vertex stream, in stream order (a vertex shader's outputs are all stream 0).
-        std::set<int> streams;
-        for (const auto& v : plan.varyings) streams.insert(v.stream);
-        if (streams.size() > 1 && int(streams.size()) > limits.maxSeparateAttribs)
-            throw Error(ErrorCode::SeparateAttribs,
-                        "interleaved capture of " + std::to_string(streams.size()) +
-                            " vertex streams needs a buffer each, but MAX_TRANSFORM_FEEDBACK_BUFFERS (and "
-                            "_SEPARATE_ATTRIBS) is " +
-                            std::to_string(limits.maxSeparateAttribs) + "; capture fewer streams");
-        for (int stream : streams) {
-            // A 64-bit sum first: thousands of varyings of up to limits::maxDeclarationComponents each.
-            long long total = 0;
-            std::vector<std::string> streamNames;
-            for (const auto& v : plan.varyings)
-                if (v.stream == stream) {
-                    total += v.components();
-                    streamNames.push_back(v.name);
-                }
-            int offset = 0;
-            OutputLayout layout{int(plan.buffers.size()), 0, {}, stream};
-            if (total <= limits.maxInterleavedComponents)
-                for (const auto& v : plan.varyings) {
-                    if (v.stream != stream) continue;
-                    layout.fields.push_back({v.name, offset, v.components(), *componentTypeOf(v.type.kind)});
-                    offset += v.bytes();
-                }
-            if (total > limits.maxInterleavedComponents)
-                throw Error(ErrorCode::InterleavedComponents,
-                            "interleaved capture of " + joinedNames(streams.size() > 1 ? streamNames : names) +
-                                (streams.size() > 1 ? " (stream " + std::to_string(stream) + ")" : "") + " needs " +
-                                std::to_string(total) +
-                                " components but MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is " +
-                                std::to_string(limits.maxInterleavedComponents) +
-                                "; capture fewer varyings per pass or split the state over separate buffers");
-            layout.stride = offset;
-            plan.buffers.push_back(std::move(layout));
-        }
+        // A 64-bit sum first: thousands of varyings of up to limits::maxDeclarationComponents each.
+        long long total = 0;
+        for (const auto& v : plan.varyings) total += v.components();
+        int offset = 0;
+        OutputLayout layout{0, 0, {}};
+        if (total <= limits.maxInterleavedComponents)
+            for (const auto& v : plan.varyings) {
+                layout.fields.push_back({v.name, offset, v.components(), *componentTypeOf(v.type.kind)});
+                offset += v.bytes();
+            }
+        if (total > limits.maxInterleavedComponents)
+            throw Error(ErrorCode::InterleavedComponents,
+                        "interleaved capture of " + joinedNames(names) + " needs " + std::to_string(total) +
+                            " components but MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is " +
+                            std::to_string(limits.maxInterleavedComponents) +
+                            "; capture fewer varyings per pass or split the state over separate buffers");
+        layout.stride = offset;
+        plan.buffers.push_back(std::move(layout));
     }
     return plan;
 }
 
 } // namespace
 
-namespace {
-// A buffer receives one vertex stream (GL 4.0, ARB_transform_feedback3: the link fails otherwise).
-void assignStreams(CapturePlan& plan) {
-    std::map<std::string_view, const CapturedVarying*> byName;
-    for (const auto& v : plan.varyings) byName.emplace(v.name, &v);
-    for (auto& buffer : plan.buffers) {
-        const CapturedVarying* first = nullptr;
-        for (const auto& f : buffer.fields) {
-            auto it = byName.find(f.varying);
-            if (it == byName.end()) continue;
-            const CapturedVarying* v = it->second;
-            if (!first) {
-                first = v;
-                buffer.stream = v->stream;
-            } else if (v->stream != first->stream) {
-                auto at = [](const CapturedVarying* x) {
-                    return "'" + x->name + "' (stream " + std::to_string(x->stream) +
-                           (x->line ? ", line " + std::to_string(x->line) : "") + ")";
-                };
-                throw Error(ErrorCode::LayoutStream,
-                            "transform-feedback buffer " + std::to_string(buffer.binding) + " would receive " +
-                                at(first) + " and " + at(v) +
-                                ": a buffer receives the vertices of one stream only. Put each stream's varyings "
-                                "in buffers of their own (xfb_buffer, gl_NextBuffer, the declaration's buffer)");
-            }
-        }
-    }
-}
-} // namespace
-
 CapturePlan planCapture(const ShaderInterface& shader, const CaptureOptions& options, const Limits& limits) {
     CapturePlan plan = plan::declaresLayout(shader, options) ? plan::planDeclaredLayout(shader, options, limits)
                                                              : planVaryingList(shader, options, limits);
-    assignStreams(plan);
     // Every output takes varying rows, captured or not: over the limit the link fails (WebGL2
     // reported a varying the linker "optimized away").
     const std::vector<VaryingShape> shapes = varyingShapes(shader, plan);

@@ -1,9 +1,11 @@
 #include "xfb/geometry_plan.hpp"
 
+#include "declared_layout.hpp"
 #include "vertex_wrapper.hpp"
 #include "xfb/error.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,13 +51,80 @@ int verticesOf(DrawMode primitive) { return primitive == DrawMode::Points ? 1 : 
 
 } // namespace
 
-GeometryPlan planGeometry(const ShaderInterface& geometry, const CapturePlan& capture, const GeometryLimits& limits) {
+namespace {
+// A buffer receives one vertex stream (GL 4.0, ARB_transform_feedback3: the link fails otherwise).
+void assignStreams(CapturePlan& plan) {
+    for (auto& buffer : plan.buffers) {
+        const CapturedVarying* first = nullptr;
+        for (const auto& f : buffer.fields) {
+            auto it = std::find_if(plan.varyings.begin(), plan.varyings.end(),
+                                   [&](const CapturedVarying& v) { return v.name == f.varying; });
+            if (it == plan.varyings.end()) continue;
+            const CapturedVarying* v = &*it;
+            if (!first) {
+                first = v;
+                buffer.stream = v->stream;
+            } else if (v->stream != first->stream) {
+                auto at = [](const CapturedVarying* x) {
+                    return "'" + x->name + "' (stream " + std::to_string(x->stream) +
+                           (x->line ? ", line " + std::to_string(x->line) : "") + ")";
+                };
+                throw Error(ErrorCode::LayoutStream,
+                            "transform-feedback buffer " + std::to_string(buffer.binding) + " would receive " +
+                                at(first) + " and " + at(v) +
+                                ": a buffer receives the vertices of one stream only. Put each stream's varyings "
+                                "in buffers of their own (xfb_buffer, gl_NextBuffer, the declaration's buffer)");
+            }
+        }
+    }
+}
+} // namespace
+
+CapturePlan planGeometryCapture(const ShaderInterface& geometry, const CaptureOptions& options, const Limits& limits) {
+    if (options.mode == CaptureMode::Separate || plan::declaresLayout(geometry, options)) {
+        CapturePlan plan = planCapture(geometry, options, limits);
+        assignStreams(plan);
+        return plan;
+    }
+    // Every name checked (unknown, duplicate, type) and given its stream, whatever the sizes...
+    Limits unbounded = limits;
+    unbounded.maxInterleavedComponents = INT_MAX;
+    const CapturePlan whole = planCapture(geometry, options, unbounded);
+    std::vector<int> streams;
+    for (const auto& v : whole.varyings) streams.push_back(v.stream);
+    std::sort(streams.begin(), streams.end());
+    streams.erase(std::unique(streams.begin(), streams.end()), streams.end());
+    if (int(streams.size()) > std::max(1, limits.maxSeparateAttribs))
+        throw Error(ErrorCode::SeparateAttribs,
+                    "interleaved capture of " + std::to_string(streams.size()) +
+                        " vertex streams needs a buffer each, but MAX_TRANSFORM_FEEDBACK_BUFFERS (here "
+                        "MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS) is " +
+                        std::to_string(limits.maxSeparateAttribs) + "; capture fewer streams");
+    // ...then one buffer per stream, each planned (and checked against the limits) alone.
+    CapturePlan plan{CaptureMode::Interleaved, {}, {}, false};
+    for (int stream : streams) {
+        CaptureOptions one = options;
+        one.varyings.clear();
+        for (const auto& v : whole.varyings)
+            if (v.stream == stream) one.varyings.push_back(v.name);
+        CapturePlan part = planCapture(geometry, one, limits);
+        part.buffers[0].binding = int(plan.buffers.size());
+        part.buffers[0].stream = stream;
+        plan.varyings.insert(plan.varyings.end(), part.varyings.begin(), part.varyings.end());
+        plan.buffers.push_back(std::move(part.buffers[0]));
+    }
+    return plan;
+}
+
+GeometryPlan planGeometry(const GeometryInterface& geometryInterface, const CapturePlan& capture,
+                          const GeometryLimits& limits) {
+    const ShaderInterface& geometry = geometryInterface.shader;
     GeometryPlan plan;
     std::optional<GeometryInput> input;
     std::optional<GeometryOutput> output;
     std::optional<int> maxVertices, invocations;
     int maxVerticesLine = 0, invocationsLine = 0;
-    for (const LayoutDefault& d : geometry.layoutDefaults) {
+    for (const LayoutDefault& d : geometryInterface.layoutDefaults) {
         for (const std::string& id : d.identifiers) {
             if (d.storage == StorageQualifier::In) {
                 if (auto g = enumFromName<GeometryInput>(geometryInputNames, id)) {
@@ -195,7 +264,7 @@ CaptureCount countGeometryCapture(const DrawDesc& draw, const GeometryPlan& geom
                         " overflows 64 bits; draw fewer primitives per call");
     };
     for (const GeometryStream& s : geometry.streams) {
-        StreamBudget b{s.stream, s.primitive, 0, 0, s.buffers};
+        StreamBudget b{s.stream, s.primitive, 0, 0};
         std::int64_t invocations = 0;
         if (__builtin_mul_overflow(c.inputPrimitives, std::int64_t(geometry.invocations), &invocations) ||
             __builtin_mul_overflow(invocations, s.maxPrimitivesPerInvocation, &b.primitives) ||
@@ -219,9 +288,11 @@ CaptureCount countGeometryCapture(const DrawDesc& draw, const GeometryPlan& geom
 void checkGeometryCapacity(const CaptureCount& budget, const GeometryPlan& geometry, const CapturePlan& capture,
                            std::span<const std::uint64_t> bufferBytes) {
     for (const StreamBudget& s : budget.streams)
-        for (int k : s.buffers) {
-            const auto i = std::size_t(k);
-            if (i >= bufferBytes.size() || i >= budget.bytes.size() || bufferBytes[i] >= budget.bytes[i]) continue;
+        for (std::size_t i = 0; i < capture.buffers.size(); ++i) {
+            const int k = int(i);
+            if (capture.buffers[i].stream != s.stream || i >= bufferBytes.size() || i >= budget.bytes.size() ||
+                bufferBytes[i] >= budget.bytes[i])
+                continue;
             const int stride = capture.buffers[i].stride;
             throw Error(ErrorCode::Capacity,
                         "output buffer " + std::to_string(k) + " (stream " + std::to_string(s.stream) + ") holds " +

@@ -38,26 +38,32 @@ json toJson(const ShaderInterface& shader, const std::vector<AttributeSlot>& att
 }
 
 json toJson(const DrawDesc& draw, const CaptureCount& count) {
-    json out = {{"mode", drawModeName(draw.mode)},
-                {"vertices", draw.indices.empty() ? draw.vertexCount : std::int64_t(draw.indices.size())},
-                {"indexed", !draw.indices.empty()},
-                {"captured_as", drawModeName(count.primitive)},
-                {"primitives", count.primitives},
-                {"records", count.records},
-                {"bytes", count.bytes}};
-    if (count.streams.empty()) return out;
-    // A geometry program's budget: upper bounds, per stream.
+    return {{"mode", drawModeName(draw.mode)},
+            {"vertices", draw.indices.empty() ? draw.vertexCount : std::int64_t(draw.indices.size())},
+            {"indexed", !draw.indices.empty()},
+            {"captured_as", drawModeName(count.primitive)},
+            {"primitives", count.primitives},
+            {"records", count.records},
+            {"bytes", count.bytes}};
+}
+
+json toJson(const DrawDesc& draw, const CaptureCount& budget, const GeometryPlan& geometry) {
+    json out = toJson(draw, budget); // upper bounds
     out["budget"] = true;
-    out["input_primitives"] = count.inputPrimitives;
+    out["input_primitives"] = budget.inputPrimitives;
     json streams = json::array();
-    for (const StreamBudget& s : count.streams) {
-        json bytes = json::array();
-        for (int b : s.buffers) bytes.push_back(count.bytes.at(std::size_t(b)));
+    for (const StreamBudget& s : budget.streams) {
+        const GeometryStream* g = geometry.find(s.stream);
+        json buffers = json::array(), bytes = json::array();
+        for (int b : g ? g->buffers : std::vector<int>()) {
+            buffers.push_back(b);
+            bytes.push_back(budget.bytes.at(std::size_t(b)));
+        }
         streams.push_back({{"stream", s.stream},
                            {"captured_as", drawModeName(s.primitive)},
                            {"primitives", s.primitives},
                            {"records", s.records},
-                           {"buffers", s.buffers},
+                           {"buffers", buffers},
                            {"bytes", bytes}});
     }
     out["streams"] = streams;

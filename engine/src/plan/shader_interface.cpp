@@ -84,16 +84,14 @@ struct ReaderState {
     int declarations = 0;  // in/out/uniform declarators and struct members so far
     int xfbBuffer = 0;     // the default xfb_buffer of outputs (`layout(xfb_buffer = N) out;`)
     int stream = 0;        // the default vertex stream of outputs (`layout(stream = N) out;`)
-    bool geometry = false; // a geometry shader: inputs may be unsized arrays
+    bool geometry = false; // readGeometryInterface(): inputs may be unsized arrays
 };
 
 // The integer-valued layout qualifiers the reader keeps (others, such as `std140`, are ignored).
 struct LayoutValues {
     std::optional<int> location, xfbBuffer, xfbOffset, xfbStride;
-    std::optional<int> stream, maxVertices, invocations; // geometry shaders
-    std::vector<std::string> identifiers;                // bare words: points, triangles, line_strip ...
-    int xfbLine = 0;                                     // the line of the first xfb_* qualifier
-    int line = 0;                                        // the line of the first layout qualifier
+    std::optional<int> stream; // a geometry shader's output
+    int xfbLine = 0;           // the line of the first xfb_* qualifier
 };
 
 /// The array size the reader gives a geometry shader's unsized input until the input primitive is known.
@@ -237,26 +235,22 @@ private:
                 ++e;
             }
             const std::string& id = s[b].text;
-            if (!values.line) values.line = s[b].line;
-            if (e == b + 1 && s[b].kind == TokenKind::Identifier) values.identifiers.push_back(id);
-            std::optional<int>* slot = id == "location"       ? &values.location
-                                       : id == "xfb_buffer"   ? &values.xfbBuffer
-                                       : id == "xfb_offset"   ? &values.xfbOffset
-                                       : id == "xfb_stride"   ? &values.xfbStride
-                                       : id == "stream"       ? &values.stream
-                                       : id == "max_vertices" ? &values.maxVertices
-                                       : id == "invocations"  ? &values.invocations
-                                                              : nullptr;
+            std::optional<int>* slot = id == "location"     ? &values.location
+                                       : id == "xfb_buffer" ? &values.xfbBuffer
+                                       : id == "xfb_offset" ? &values.xfbOffset
+                                       : id == "xfb_stride" ? &values.xfbStride
+                                       : id == "stream"     ? &values.stream
+                                                            : nullptr;
             if (e > b && slot) {
                 const std::string what = "layout(" + id + ")";
                 if (e < b + 3 || s[b + 1].text != "=") syntaxError(s[b].line, what + " needs '= N'");
                 long long v =
                     constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line, what);
-                // Locations and the geometry counts within the array limit; byte offsets and strides
-                // within the largest declaration.
-                const bool small = slot == &values.location || slot == &values.stream || slot == &values.maxVertices ||
-                                   slot == &values.invocations;
-                const long long max = small ? limits::maxArraySize : limits::maxDeclarationComponents * 4LL;
+                // Locations and streams within the array limit; byte offsets and strides within the
+                // largest declaration.
+                const long long max = slot == &values.location || slot == &values.stream
+                                          ? limits::maxArraySize
+                                          : limits::maxDeclarationComponents * 4LL;
                 if (v < 0 || v > max)
                     syntaxLimit(ErrorCode::ConstantExpression, s[b].line,
                                 "layout(" + id + " = " + std::to_string(v) + ") is out of range 0.." +
@@ -308,15 +302,6 @@ private:
         if (i >= s.size()) {                          // e.g. `layout(...) in;` defaults: nothing declared
             if (isOutput && layout.xfbBuffer) state_.xfbBuffer = *layout.xfbBuffer;
             if (isOutput && layout.stream) state_.stream = *layout.stream;
-            const bool inOrOut = storage == StorageQualifier::In || storage == StorageQualifier::Out;
-            if (inOrOut && !memberMode_ &&
-                (!layout.identifiers.empty() || layout.stream || layout.maxVertices || layout.invocations)) {
-                LayoutDefault d{*storage, layout.identifiers, {}, layout.line};
-                if (layout.maxVertices) d.values.emplace_back("max_vertices", *layout.maxVertices);
-                if (layout.invocations) d.values.emplace_back("invocations", *layout.invocations);
-                if (layout.stream) d.values.emplace_back("stream", *layout.stream);
-                result_.layoutDefaults.push_back(std::move(d));
-            }
             return;
         }
         if (memberMode_) storage = StorageQualifier::In; // struct members are collected as inputs
@@ -465,14 +450,84 @@ ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& 
     return DeclarationReader(state, src.tokens, 0).runGlobal();
 }
 
-ShaderInterface readGeometryInterface(std::string_view source, const ReadOptions& options) {
+namespace {
+
+// Every global `layout(...) in;` / `layout(...) out;` of `t` (the preprocessed tokens): its bare
+// words and the values of max_vertices, invocations and stream. A pass of its own, so the
+// declaration reader that vertex shaders share carries none of it.
+std::vector<LayoutDefault> readLayoutDefaults(const std::vector<Token>& t) {
+    std::vector<LayoutDefault> out;
+    int depth = 0;
+    bool start = true; // at the start of a global statement
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const std::string& w = t[i].text;
+        if (w == "{" || w == "}") {
+            depth += w == "{" ? 1 : -1;
+            start = w == "}";
+            continue;
+        }
+        if (w == ";") {
+            start = true;
+            continue;
+        }
+        const bool layout = depth == 0 && start && w == "layout" && i + 1 < t.size() && t[i + 1].text == "(";
+        start = false;
+        if (!layout) continue;
+        std::size_t close = i + 2;
+        for (int d = 1; close < t.size(); ++close) {
+            if (t[close].text == "(") ++d;
+            if (t[close].text == ")" && --d == 0) break;
+        }
+        if (close + 2 >= t.size() || (t[close + 1].text != "in" && t[close + 1].text != "out") ||
+            t[close + 2].text != ";") {
+            i = close;
+            continue;
+        }
+        LayoutDefault d{t[close + 1].text == "in" ? StorageQualifier::In : StorageQualifier::Out, {}, {}, t[i].line};
+        for (std::size_t b = i + 2; b < close;) { // `id` or `id = expr`, split at top-level commas
+            std::size_t e = b;
+            for (int nest = 0; e < close && !(nest == 0 && t[e].text == ","); ++e)
+                nest += t[e].text == "(" ? 1 : t[e].text == ")" ? -1 : 0;
+            const std::string& id = t[b].text;
+            if (e == b + 1) d.identifiers.push_back(id);
+            if (e > b + 2 && t[b + 1].text == "=" && (id == "max_vertices" || id == "invocations" || id == "stream")) {
+                const std::string at = "line " + std::to_string(t[b].line) + ": layout(" + id + ")";
+                long long v = 0;
+                try {
+                    v = plan::evaluateIntExpression(std::span<const Token>(t).subspan(b + 2, e - b - 2),
+                                                    [](const std::string&) { return std::optional<long long>(); });
+                } catch (const plan::ExpressionError& x) {
+                    throw Error(x.code, at + ": " + x.reason);
+                } catch (const plan::Unevaluable& u) {
+                    throw Error(ErrorCode::PreprocessorUnevaluable,
+                                at + ": cannot evaluate: " + u.reason + ". Use an integer literal or a #define");
+                }
+                if (v < 0 || v > limits::maxArraySize)
+                    throw Error(ErrorCode::ConstantExpression, at + " = " + std::to_string(v) + " is out of range 0.." +
+                                                                   std::to_string(limits::maxArraySize));
+                d.values.emplace_back(id, int(v));
+            }
+            b = e + 1;
+        }
+        out.push_back(std::move(d));
+        i = close + 2;
+        start = true;
+    }
+    return out;
+}
+
+} // namespace
+
+GeometryInterface readGeometryInterface(std::string_view source, const ReadOptions& options) {
     const plan::PreprocessedSource src = plan::preprocess(source, options.defines);
     ReaderState state{src, {}, {}, {src.functionMacros.begin(), src.functionMacros.end()}, 0};
     state.geometry = true;
-    ShaderInterface shader = DeclarationReader(state, src.tokens, 0).runGlobal();
+    GeometryInterface geometry;
+    geometry.shader = DeclarationReader(state, src.tokens, 0).runGlobal();
+    geometry.layoutDefaults = readLayoutDefaults(src.tokens);
     // Unsized inputs hold one element per vertex of the input primitive (the last one declared).
     int vertices = 1;
-    for (const LayoutDefault& d : shader.layoutDefaults)
+    for (const LayoutDefault& d : geometry.layoutDefaults)
         if (d.storage == StorageQualifier::In)
             for (const std::string& id : d.identifiers)
                 vertices = id == "points"                ? 1
@@ -481,9 +536,9 @@ ShaderInterface readGeometryInterface(std::string_view source, const ReadOptions
                            : id == "triangles"           ? 3
                            : id == "triangles_adjacency" ? 6
                                                          : vertices;
-    for (Declaration& d : shader.inputs)
+    for (Declaration& d : geometry.shader.inputs)
         if (d.arraySize == kUnsized) d.arraySize = vertices;
-    return shader;
+    return geometry;
 }
 
 } // namespace xfb
