@@ -757,3 +757,26 @@ void main() {}
     msg = XFB_REQUIRE_ERROR(Pipeline(dev, faces, {{&input, nullptr}, {nullptr, &out}}), ErrorCode::Unsupported);
     CHECK(contains(msg, "PrimitiveCapture"));
 }
+
+TEST_CASE_FIXTURE(GlTest, "a geometry capture after a context restoration: relinked with its geometry shader") {
+    if (!dev.capabilities().geometry) return;
+    Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    const std::vector<float> p = positions(5, 17u);
+    Buffer input(dev, vec4Format(0), 5, view(p));
+    Buffer out(dev, pointTagFormat(), 6);
+    PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}});
+    const DrawDesc draw{DrawMode::TriangleStrip, 5};
+    capture.capture(draw);
+    const unsigned before = program.glName();
+    dev.contextLost();
+    CHECK(contains(XFB_REQUIRE_ERROR(capture.capture(draw), ErrorCode::ContextLost), "PrimitiveCapture::capture"));
+    dev.contextRestored(); // here the context never went away: new objects are made all the same
+    CHECK(program.glName() != before);
+    REQUIRE(program.geometry());
+    CHECK(program.geometry()->maxVertices == 2);
+    input.upload(view(p)); // contents are undefined after a restoration
+    CHECK(contains(XFB_REQUIRE_ERROR(capture.statistics(), ErrorCode::InvalidArgument), "nothing was captured"));
+    capture.capture(draw);
+    requireRecords(split(out.readAs<std::uint32_t>(), 8, 4, 6), facePointsReference(p, draw), "after the restoration");
+    CHECK(capture.statistics()[0].primitivesWritten == 6);
+}
