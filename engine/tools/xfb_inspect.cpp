@@ -1,4 +1,4 @@
-// xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b] [--limits webgl2|native]
+// xfb-inspect SHADER [--geometry GEOMETRY] [--mode interleaved|separate] [--varyings a,b] [--limits webgl2|native]
 //                    [--define NAME=VALUE]... [--no-portable] [--wgsl]
 //                    [--declaration JSON] [--strides 40,12]   (a declared capture layout)
 //                    [--draw MODE:COUNT | --draw MODE --indices i,j,k [--restart N]]...
@@ -28,7 +28,8 @@ namespace {
 [[noreturn]] void usage(const std::string& why) {
     std::cerr
         << "xfb-inspect: " << why << "\n"
-        << "usage: xfb-inspect SHADER [--mode interleaved|separate] [--varyings a,b,...] [--limits webgl2|native]\n"
+        << "usage: xfb-inspect SHADER [--geometry GEOMETRY] [--mode interleaved|separate] [--varyings a,b,...]\n"
+        << "                          [--limits webgl2|native]\n"
         << "                          [--define NAME=VALUE]... [--no-portable] [--wgsl]\n"
         << "                          [--declaration '[{\"semantic\": \"POSITION\"}, {\"skip\": 1}, ...]'] [--strides "
            "40,12]\n"
@@ -113,7 +114,7 @@ std::vector<DeclaredEntry> parseDeclaration(const std::string& text) {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::string path, limitsName = "webgl2";
+    std::string path, geometryPath, limitsName = "webgl2";
     CaptureOptions capture;
     ReadOptions read;
     std::vector<DrawDesc> draws; // several: an append session
@@ -137,7 +138,9 @@ int main(int argc, char** argv) {
             std::string m = value();
             if (m != "interleaved" && m != "separate") usage("--mode must be interleaved or separate, got '" + m + "'");
             capture.mode = m == "separate" ? CaptureMode::Separate : CaptureMode::Interleaved;
-        } else if (a == "--varyings")
+        } else if (a == "--geometry")
+            geometryPath = value();
+        else if (a == "--varyings")
             capture.varyings = splitComma(value());
         else if (a == "--declaration")
             capture.declaration = parseDeclaration(value());
@@ -191,22 +194,53 @@ int main(int argc, char** argv) {
         std::string source = tools::readFile(path, "shader", 4 * limits::maxSourceBytes);
         Limits limits = Limits::portable();
         std::string limitsSource = "webgl2 (the minimums WebGL2 and OpenGL ES 3.0 guarantee)";
+        // Geometry shaders: the minimums of OpenGL 4.0 (WebGL2 and ES 3.0 have none), or the context's.
+        GeometryLimits geometryLimits;
+        std::string geometryLimitsSource = "OpenGL 4.0 minimums (WebGL2 and OpenGL ES 3.0 have no geometry shaders: "
+                                           "XFB_GEOMETRY_UNSUPPORTED; OpenGL ES 3.2 has stream 0 only)";
         if (limitsName == "native") {
             HeadlessContext context(Api::OpenGL43Core);
             Device device;
             limits = device.limits();
             limitsSource = device.capabilities().version + ", " + device.capabilities().renderer;
+            geometryLimits = device.capabilities().geometryLimits;
+            geometryLimitsSource = limitsSource;
         }
+        const std::string geometrySource =
+            geometryPath.empty() ? std::string()
+                                 : tools::readFile(geometryPath, "geometry shader", 4 * limits::maxSourceBytes);
         if (wgsl) {
+            if (!geometryPath.empty())
+                throw Error(ErrorCode::ComputeTranslation,
+                            "--wgsl: a geometry shader has no compute translation yet; its capture runs on desktop "
+                            "GL 4.0+ (every stream) and OpenGL ES 3.2 (stream 0)");
             std::cout << translateToWgsl(source, read, capture).source;
             return 0;
         }
         ShaderInterface shader = readShaderInterface(source, read);
         auto attributes = planAttributes(shader, limits);
-        auto plan = planCapture(shader, capture, limits);
+        // A geometry program captures its geometry shader's outputs.
+        std::optional<GeometryInterface> geometryShader;
+        std::optional<GeometryPlan> geometry;
+        if (!geometryPath.empty()) geometryShader = readGeometryInterface(geometrySource, read);
+        auto plan = geometryShader ? planGeometryCapture(geometryShader->shader, capture, limits)
+                                   : planCapture(shader, capture, limits);
+        if (geometryShader) geometry = planGeometry(*geometryShader, plan, geometryLimits);
         nlohmann::ordered_json out = {{"shader", path}};
         out.update(toJson(shader, attributes, plan));
-        if (draws.size() == 1 && firstRecord == 0)
+        if (geometry) {
+            out["geometry"] = {{"shader", geometryPath}};
+            out["geometry"].update(toJson(*geometry, plan));
+            out["geometry"]["limits"] = toJson(geometryLimits);
+            out["geometry"]["limits"]["source"] = geometryLimitsSource;
+        }
+        if (geometry && draws.size() == 1 && firstRecord == 0)
+            out["draw"] = toJson(draws[0], countGeometryCapture(draws[0], *geometry, plan), *geometry);
+        else if (geometry && !draws.empty())
+            throw Error(ErrorCode::Unsupported,
+                        "a geometry program's record count is known only on the GPU: an append session (several "
+                        "--draw, --first-record) cannot be planned; give one --draw for its budget");
+        else if (draws.size() == 1 && firstRecord == 0)
             out["draw"] = toJson(draws[0], countCapture(draws[0], plan));
         else if (!draws.empty())
             out["session"] = toJson(draws, planCaptureSession(draws, plan, firstRecord));

@@ -90,6 +90,88 @@ TEST_CASE("xfb-inspect plans an append session: several --draw, each part's rang
     CHECK(r.err.find("--first-record needs a number") != std::string::npos);
 }
 
+TEST_CASE("xfb-inspect --geometry prints the per-stream plan: records, strides, budgets from max_vertices") {
+    const std::string vertex = writeFile(
+        "pass.vert", "#version 330 core\nin vec4 a_position;\nout vec4 v_position;\nvoid main() { v_position = "
+                     "a_position; }\n");
+    const std::string geometry = writeFile("streams.geom", R"(#version 400 core
+layout(triangles, invocations = 2) in;
+layout(points, max_vertices = 3) out;
+in vec4 v_position[];
+layout(stream = 0) out vec4 out_centroid;
+layout(stream = 0) out float out_area;
+layout(stream = 1) out vec3 out_normal;
+layout(stream = 1) flat out int out_face;
+void main() {}
+)");
+    auto r = run(std::string(XFB_INSPECT) + " " + vertex + " --geometry " + geometry + " --draw triangle_strip:5");
+    REQUIRE(r.status == 0);
+    json j = json::parse(r.out);
+    // The vertex shader's attributes, the geometry shader's capture: one buffer per stream.
+    CHECK(j["attributes"][0]["name"] == "a_position");
+    REQUIRE(j["buffers"].size() == 2);
+    CHECK(j["buffers"][0]["stride"] == 20);
+    CHECK(j["buffers"][1]["stride"] == 16);
+    json g = j["geometry"];
+    CHECK(g["shader"] == geometry);
+    CHECK(g["input"] == "triangles");
+    CHECK(g["output"] == "points");
+    CHECK(g["captured_as"] == "points");
+    CHECK(g["max_vertices"] == 3);
+    CHECK(g["invocations"] == 2);
+    CHECK(g["stream_count"] == 2);
+    REQUIRE(g["streams"].size() == 2);
+    CHECK(g["streams"][1]["stream"] == 1);
+    CHECK(g["streams"][1]["buffers"] == json::array({1}));
+    CHECK(g["streams"][1]["strides"] == json::array({16}));
+    CHECK(g["streams"][1]["varyings"] == json::array({"out_normal", "out_face"}));
+    CHECK(g["streams"][0]["records_per_invocation"] == 3);
+    CHECK(g["streams"][0]["records_per_input_primitive"] == 6);
+    CHECK(g["limits"]["max_streams"] == 4);
+    CHECK(g["limits"]["source"].get<std::string>().find("OpenGL 4.0 minimums") != std::string::npos);
+    // The draw's budget: 3 triangles x 2 invocations x 3 points, per stream.
+    json d = j["draw"];
+    CHECK(d["budget"] == true);
+    CHECK(d["input_primitives"] == 3);
+    CHECK(d["records"] == 36);
+    CHECK(d["bytes"] == json::array({360, 288}));
+    REQUIRE(d["streams"].size() == 2);
+    CHECK(d["streams"][1]["records"] == 18);
+    CHECK(d["streams"][1]["bytes"] == json::array({288}));
+
+    // Lines out: a strip of 6 vertices is 5 lines, 10 records per input primitive.
+    const std::string fins = writeFile("fins.geom", "#version 400 core\nlayout(triangles) in;\nlayout(line_strip, "
+                                                    "max_vertices = 6) out;\nout vec3 out_position;\nvoid main() {}\n");
+    r = run(std::string(XFB_INSPECT) + " " + vertex + " --geometry " + fins + " --draw triangles:6");
+    REQUIRE(r.status == 0);
+    j = json::parse(r.out);
+    CHECK(j["geometry"]["streams"][0]["captured_as"] == "lines");
+    CHECK(j["geometry"]["streams"][0]["records_per_input_primitive"] == 10);
+    CHECK(j["draw"]["records"] == 20);
+    CHECK(j["draw"]["bytes"] == json::array({240}));
+
+    // The planner's refusals, with their codes (exit 1).
+    r = run(std::string(XFB_INSPECT) + " " + vertex + " --geometry " + fins + " --draw points:3");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("XFB_GEOMETRY_INPUT") != std::string::npos);
+    const std::string noMax = writeFile("nomax.geom", "#version 400 core\nlayout(triangles) in;\nlayout(points) "
+                                                      "out;\nout vec3 out_position;\nvoid main() {}\n");
+    r = run(std::string(XFB_INSPECT) + " " + vertex + " --geometry " + noMax);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("XFB_GEOMETRY_LAYOUT") != std::string::npos);
+    CHECK(r.err.find("no max_vertices") != std::string::npos);
+    r = run(std::string(XFB_INSPECT) + " " + vertex + " --geometry " + geometry + " --draw points:1 --draw points:2");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("XFB_UNSUPPORTED") != std::string::npos);
+    r = run(std::string(XFB_INSPECT) + " " + vertex + " --geometry " + geometry + " --wgsl");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("XFB_COMPUTE_TRANSLATION") != std::string::npos);
+    r = run(std::string(XFB_INSPECT) + " " + vertex + " --geometry /nonexistent.geom");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("XFB_FILE_READ") != std::string::npos);
+    CHECK(run(std::string(XFB_INSPECT) + " " + vertex + " --geometry").status == 2);
+}
+
 TEST_CASE("xfb-inspect: invalid input gives a non-zero exit and the code on stderr") {
     std::string mat =
         writeFile("mat.vert", "#version 300 es\nin vec4 p;\nout mat4 out_m;\nvoid main() { out_m = mat4(p.x); }\n");

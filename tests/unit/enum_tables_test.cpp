@@ -9,7 +9,7 @@
 using namespace xfb;
 
 TEST_CASE("error codes keep their stable names, in declaration order") {
-    CHECK(std::size(errorCodeNames) == 60);
+    CHECK(std::size(errorCodeNames) == 66);
     CHECK(errorCodeName(ErrorCode::ShaderSyntax) == "XFB_SHADER_SYNTAX");
     CHECK(errorCodeName(ErrorCode::SeparateComponentsDriver) == "XFB_SEPARATE_COMPONENTS_DRIVER");
     CHECK(errorCodeName(ErrorCode::BufferTooLarge) == "XFB_BUFFER_TOO_LARGE");
@@ -18,7 +18,9 @@ TEST_CASE("error codes keep their stable names, in declaration order") {
     CHECK(errorCodeName(ErrorCode::FeedbackActive) == "XFB_FEEDBACK_ACTIVE");
     CHECK(errorCodeName(ErrorCode::VaryingVectors) == "XFB_VARYING_VECTORS");
     CHECK(errorCodeName(ErrorCode::LayoutConflict) == "XFB_LAYOUT_CONFLICT");
-    CHECK(errorCodeName(ErrorCode(60)) == "XFB_UNKNOWN"); // outside the table
+    CHECK(errorCodeName(ErrorCode::GeometryUnsupported) == "XFB_GEOMETRY_UNSUPPORTED");
+    CHECK(errorCodeName(ErrorCode::RasterizedStream) == "XFB_RASTERIZED_STREAM");
+    CHECK(errorCodeName(ErrorCode(66)) == "XFB_UNKNOWN"); // outside the table
     for (std::size_t i = 0; i < std::size(errorCodeNames); ++i) {
         CHECK(errorCodeName(ErrorCode(i)).starts_with("XFB_"));
         CHECK(enumFromName<ErrorCode>(errorCodeNames, errorCodeName(ErrorCode(i))) == ErrorCode(i));

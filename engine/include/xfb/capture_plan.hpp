@@ -63,7 +63,8 @@ struct CapturedVarying {
     std::string name;
     GlslType type;
     int arraySize = 0;
-    int line = 0; ///< 0 for builtins
+    int line = 0;   ///< 0 for builtins
+    int stream = 0; ///< the geometry shader's vertex stream it is emitted to (0 in vertex shaders)
     int components() const { return type.components() * (arraySize > 0 ? arraySize : 1); }
     int bytes() const { return components() * 4; }
 };
@@ -83,6 +84,9 @@ struct OutputLayout {
     int binding = 0;
     int stride = 0;
     std::vector<BufferField> fields;
+    /// The vertex stream every field's varying belongs to (a buffer receives one stream; 0 for
+    /// vertex shaders).
+    int stream = 0;
     /// The same layout as a vertex format, e.g. to re-bind the captured buffer as vertex
     /// input: field i becomes attribute `attr(firstAttr + i)` at the same offset (a field over 16
     /// components, such as `mat3 m[2]`, several attributes of at most 16, numbered on).
@@ -129,7 +133,8 @@ bool varyingsFit(const std::vector<VaryingShape>& shapes, int rows);
 /// bound, every output in rows of its own.
 std::int64_t varyingRows(const std::vector<VaryingShape>& shapes);
 
-/// Chooses the varyings and checks them against the mode and the limits.
+/// Chooses the varyings and checks them against the mode and the limits. A geometry shader's
+/// capture, per vertex stream, is planGeometryCapture()'s (xfb/geometry_plan.hpp).
 ///
 /// The layout is declared in one of three ways, each giving the same plan: the shader's own
 /// `layout(xfb_buffer = B, xfb_offset = O) out ...;` and `layout(xfb_buffer = B, xfb_stride = S) out;`

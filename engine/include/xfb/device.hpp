@@ -26,6 +26,13 @@ struct Capabilities {
     /// gl_SkipComponents1..4 and gl_NextBuffer in glTransformFeedbackVaryings: desktop GL 4.0+
     /// (ARB_transform_feedback3). Without them a declared layout with gaps is refused (xfb/capture_plan.hpp).
     bool feedbackLayoutWords = false;
+    /// Geometry shaders (ProgramDesc::geometry): desktop GL 4.0+ with vertex streams
+    /// (ARB_transform_feedback3, ARB_gpu_shader5), OpenGL ES 3.2 (or ES 3.1 with
+    /// GL_EXT_geometry_shader / GL_OES_geometry_shader) with stream 0 only; never WebGL2.
+    bool geometry = false;
+    /// GL_MAX_GEOMETRY_OUTPUT_VERTICES, _SHADER_INVOCATIONS, GL_MAX_VERTEX_STREAMS (1 on ES),
+    /// GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS, queried where `geometry`.
+    GeometryLimits geometryLimits;
     Limits limits; ///< GL_MAX_VERTEX_ATTRIBS, the three transform-feedback limits, the varying vectors
     // Compute limits (0 without compute): GL_MAX_COMPUTE_WORK_GROUP_SIZE (x),
     // GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS.

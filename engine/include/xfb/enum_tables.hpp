@@ -2,9 +2,9 @@
 /// @file
 /// @brief One table per enum of the public API: each row gives the C++ enumerator and its stable
 /// name. The enums (ErrorCode, DrawMode, CaptureMode, ComponentType, ScalarKind, Backend,
-/// Expansion), their name functions (errorCodeName(), drawModeName(), ...) and the constants the
-/// JavaScript bindings export (Module.enums(), read by web/package/index.js) all come from these
-/// rows, so a name is written once. Order is the enumerators' order (their numeric values).
+/// Expansion, GeometryInput, GeometryOutput), their name functions (errorCodeName(), drawModeName(), ...) and the
+/// constants the JavaScript bindings export (Module.enums(), read by web/package/index.js) all come from these rows, so
+/// a name is written once. Order is the enumerators' order (their numeric values).
 ///
 /// A table is a macro taking a macro X(enumerator, "name"); XFB_ENUMERATOR and XFB_ENUM_NAME
 /// expand a row to the enum's enumerator and to the name.
@@ -60,6 +60,17 @@
     X(VaryingVectors, "XFB_VARYING_VECTORS") /* the vertex outputs, captured or not, need more varying rows than MAX_VARYING_VECTORS */        \
     /*   ... (GLSL ES packing: 4 components a row; desktop: MAX_VERTEX_OUTPUT_COMPONENTS / 4) */                                               \
     X(VaryingOptimizedAway, "XFB_VARYING_OPTIMIZED_AWAY") /* the linker did not keep a captured varying (checked after link) */                \
+    /* Geometry programs (xfb/geometry_plan.hpp). */                                                                                           \
+    X(GeometryUnsupported, "XFB_GEOMETRY_UNSUPPORTED") /* a program with a geometry shader on a runtime without geometry shaders */           \
+    /*   ... (OpenGL ES 3.0, WebGL2): use desktop GL 4.0+, or OpenGL ES 3.2 for stream 0 */                                                   \
+    X(GeometryLayout, "XFB_GEOMETRY_LAYOUT") /* a geometry shader without (or with an invalid) input primitive, output primitive or */       \
+    /*   ... max_vertices, invocations or max_vertices over the driver's limits, an adjacency input, streams with non-point output */          \
+    X(GeometryStream, "XFB_GEOMETRY_STREAM") /* a vertex stream the runtime cannot capture or draw (stream > 0 on OpenGL ES 3.2, */         \
+    /*   ... a stream at or over MAX_VERTEX_STREAMS, a stream nothing is captured from) */                                                      \
+    X(GeometryInput, "XFB_GEOMETRY_INPUT") /* a draw whose primitives are not the geometry shader's input primitive */                        \
+    X(LayoutStream, "XFB_LAYOUT_STREAM") /* one transform-feedback buffer would receive two vertex streams (names both varyings) */          \
+    X(RasterizedStream, "XFB_RASTERIZED_STREAM") /* capture while rasterizing a stream other than 0 (GL rasterizes stream 0 only), */       \
+    /*   ... or a stream the program does not have */                                                                                         \
     /* Compute path. */                                                                                                                        \
     X(ComputeTranslation, "XFB_COMPUTE_TRANSLATION") /* a construct the compute translation cannot express (named) */                          \
     /* Buffers and roles. */                                                                                                                   \
@@ -117,6 +128,13 @@
 
 /// Who expands strips, loops, fans and index lists for a capture (xfb/primitive_capture.hpp).
 #define XFB_EXPANSIONS(X) X(Auto, "auto") X(Driver, "driver") X(Engine, "engine")
+
+/// A geometry shader's input primitive, `layout(X) in;` (xfb/geometry_plan.hpp), named as GLSL writes it.
+#define XFB_GEOMETRY_INPUTS(X) \
+    X(Points, "points") X(Lines, "lines") X(LinesAdjacency, "lines_adjacency") X(Triangles, "triangles") X(TrianglesAdjacency, "triangles_adjacency")
+
+/// A geometry shader's output primitive, `layout(X, max_vertices = N) out;` (xfb/geometry_plan.hpp).
+#define XFB_GEOMETRY_OUTPUTS(X) X(Points, "points") X(LineStrip, "line_strip") X(TriangleStrip, "triangle_strip")
 // clang-format on
 
 namespace xfb {
@@ -143,5 +161,7 @@ inline constexpr std::string_view componentTypeNames[] = {XFB_COMPONENT_TYPES(XF
 inline constexpr std::string_view scalarKindNames[] = {XFB_SCALAR_KINDS(XFB_ENUM_NAME)};
 inline constexpr std::string_view backendNames[] = {XFB_BACKENDS(XFB_ENUM_NAME)};
 inline constexpr std::string_view expansionNames[] = {XFB_EXPANSIONS(XFB_ENUM_NAME)};
+inline constexpr std::string_view geometryInputNames[] = {XFB_GEOMETRY_INPUTS(XFB_ENUM_NAME)};
+inline constexpr std::string_view geometryOutputNames[] = {XFB_GEOMETRY_OUTPUTS(XFB_ENUM_NAME)};
 
 } // namespace xfb

@@ -30,6 +30,15 @@ struct Limits {
     static constexpr Limits portable() { return {}; }
 };
 
+/// The driver limits a geometry program must fit (planGeometry(), xfb/geometry_plan.hpp;
+/// Capabilities::geometryLimits on a live context). The defaults are the minimums of OpenGL 4.0.
+struct GeometryLimits {
+    int maxOutputVertices = 256;         ///< GL_MAX_GEOMETRY_OUTPUT_VERTICES
+    int maxInvocations = 32;             ///< GL_MAX_GEOMETRY_SHADER_INVOCATIONS
+    int maxStreams = 4;                  ///< GL_MAX_VERTEX_STREAMS (OpenGL ES 3.2: 1, stream 0 only)
+    int maxTotalOutputComponents = 1024; ///< GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS
+};
+
 /// Fixed limits of the shader reader (readShaderInterface, translateToCompute) and of buffer sizes.
 namespace limits {
 /// Source length in bytes (ErrorCode::SourceTooLarge).

@@ -42,6 +42,35 @@ struct CapturePart {
     const Program* program = nullptr; ///< null: the program the capture was made with
 };
 
+/// How one capture runs (PrimitiveCapture::capture(draw, run)).
+struct CaptureRunOptions {
+    /// Keep rasterizing while capturing (Direct3D's RasterizedStream): the captured primitives of
+    /// this stream are also drawn, with the program's fragment shader (ProgramDesc::fragment), into
+    /// the framebuffer, viewport and per-fragment state the caller set. None (default): the
+    /// rasterizer is off (GL_RASTERIZER_DISCARD). GL rasterizes stream 0 only, so any other stream
+    /// is RasterizedStream. Driver expansion only (desktop GL; geometry programs on ES 3.2).
+    std::optional<int> rasterize;
+    /// Geometry programs: Error (default) checks the budget (max_vertices x invocations x input
+    /// primitives per stream, countGeometryCapture()) against every output buffer before anything
+    /// is drawn: Capacity, nothing written. Clamp draws anyway: the GL writes the whole primitives
+    /// that fit, drops the rest, and statistics() reports generated against written. A vertex
+    /// program's capture is exact and always checked.
+    EmitOverflow overflow = EmitOverflow::Error;
+};
+
+/// What one vertex stream received in the last capture (Direct3D's SO_STATISTICS), from
+/// GL_PRIMITIVES_GENERATED and GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN queries indexed by stream
+/// (glBeginQueryIndexed, GL 4.0; glBeginQuery for stream 0 on OpenGL ES 3.2).
+struct StreamStatistics {
+    int stream = 0;
+    bool captured = false;                ///< the capture has buffers for this stream
+    std::int64_t primitivesGenerated = 0; ///< what the geometry shader emitted to the stream
+    std::int64_t primitivesWritten = 0;   ///< what reached the buffers (0 where not captured)
+    std::int64_t recordsWritten = 0;      ///< primitivesWritten x the primitive's vertices
+    /// A captured stream that generated more than its buffers held (overflow Clamp).
+    bool overflow() const { return captured && primitivesGenerated > primitivesWritten; }
+};
+
 struct PrimitiveCaptureOptions {
     /// Vertices the shader can be run on when no entry has an input (the shader then uses
     /// gl_VertexID only); must agree with the input buffers otherwise.
@@ -80,12 +109,45 @@ public:
     ///         DrawMode), ContextLost
     CaptureCount capture(const DrawDesc& draw);
 
+    /// capture() with run options: rasterization kept on for one stream, the overflow policy of
+    /// a geometry program.
+    ///
+    /// With a geometry program (ProgramDesc::geometry) the draw runs through the vertex and the
+    /// geometry shader: the draw's primitives must be the shader's input primitive
+    /// (GeometryInput), transform feedback records the output primitive (points, lines for
+    /// line_strip, triangles for triangle_strip), and each captured stream writes its own buffers
+    /// from their start. The count returned is the budget (countGeometryCapture(): upper bounds);
+    /// statistics() reads what was generated and written. GL calls: per stream s of the program
+    /// glBeginQueryIndexed(GL_PRIMITIVES_GENERATED, s) and (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN,
+    /// s) (GL 4.0), glBeginTransformFeedback(primitive), glDrawArrays / glDrawElements, the ends.
+    /// OpenGL ES 3.2: stream 0, glBeginQuery, non-indexed draws only (ES forbids indexed draws
+    /// during transform feedback: Unsupported).
+    /// @throws Error as capture(); RasterizedStream (a stream other than 0, or one the program does
+    ///         not have), GeometryInput, Capacity (overflow Error: the budget), Unsupported
+    ///         (rasterizing with engine expansion, an indexed geometry draw on ES)
+    CaptureCount capture(const DrawDesc& draw, const CaptureRunOptions& run);
+
+    /// What each vertex stream of the program generated and wrote in the last capture(), stream
+    /// 0 upwards (glGetQueryObjectui64v(GL_QUERY_RESULT); waits for the GPU). A vertex program
+    /// has stream 0 only, and its capture is exact: its planned primitives, generated and written.
+    /// @throws Error InvalidArgument (nothing captured yet, or a session since), ContextLost
+    std::vector<StreamStatistics> statistics() const;
+
+    /// Draws what vertex stream `stream` of the last capture wrote, with the program and vertex
+    /// array the caller bound (point it at that stream's buffers): glDrawTransformFeedbackStream
+    /// (GL 4.0; glDrawTransformFeedbackStreamInstanced, GL 4.2, for instances > 1): the GPU knows
+    /// the count, the CPU reads nothing. OpenGL ES 3.2 (stream 0): glDrawArraysInstanced with the
+    /// count of the written query, read back (a wait). Vertex programs: stream 0 is drawCaptured().
+    /// @throws Error GeometryStream (a stream nothing was captured from), as drawCaptured()
+    void drawCapturedStream(int stream, std::optional<DrawMode> mode = std::nullopt, int instances = 1) const;
+
     /// Draws the last capture's vertices with the program and vertex array the caller bound
     /// (point the vertex array at the output buffers, e.g. with OutputLayout::asVertexFormat()).
     /// Desktop GL: glDrawTransformFeedback(mode, object) (GL 4.0; glDrawTransformFeedbackInstanced,
     /// GL 4.2, for instances > 1): the GPU knows the count, the CPU never reads it.
     /// ES 3.0 / WebGL2: glDrawArrays(Instanced) with the planned record count, which is exact
-    /// because a vertex shader writes one record per vertex. The output buffers are never bound
+    /// because a vertex shader writes one record per vertex. A geometry program: its first
+    /// captured stream, drawCapturedStream(). The output buffers are never bound
     /// for transform feedback outside capture(), so they are free to be vertex input here.
     /// @param mode defaults to the captured primitive (points, lines or triangles)
     /// @param instances instances of the draw (glDrawTransformFeedbackInstanced / glDrawArraysInstanced), at least 1
@@ -114,6 +176,8 @@ public:
     /// Engine (ES 3.0 / WebGL2, or forced): each part's two POINTS passes, the gather writing
     /// through glBindBufferRange at the part's first byte. Every mix of modes works.
     /// The bytes are identical under both, and identical to capturing the parts one by one.
+    /// Geometry programs are refused (Unsupported): a part's range is planned on the CPU, and a
+    /// geometry shader's count is known only on the GPU.
     /// @throws Error InvalidArgument (no part, firstRecord < 0, an index outside the inputs or a mode
     ///         outside DrawMode, naming the part), Capacity, OutputLayoutMismatch, SemanticMissing, Disposed,
     ///         ContextLost

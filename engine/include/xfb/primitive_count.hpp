@@ -37,11 +37,23 @@ struct DrawDesc {
     std::optional<std::uint32_t> restartIndex; ///< primitive restart (e.g. 0xFFFF for 16-bit indices)
 };
 
+/// What one vertex stream of a geometry program can write for a draw (countGeometryCapture()).
+struct StreamBudget {
+    int stream = 0;
+    DrawMode primitive = DrawMode::Points; ///< Points, Lines or Triangles
+    std::int64_t primitives = 0;           ///< at most: input primitives x invocations x per invocation
+    std::int64_t records = 0;              ///< at most: primitives x the primitive's vertices
+};
+
 struct CaptureCount {
     DrawMode primitive = DrawMode::Points; ///< Points, Lines or Triangles
     std::int64_t primitives = 0;
     std::int64_t records = 0;         ///< vertex records written per output buffer
     std::vector<std::uint64_t> bytes; ///< per output buffer of the capture plan: records x stride
+    /// Geometry programs only (countGeometryCapture): the draw's own primitives, and per captured
+    /// stream its budget; primitives, records and bytes are then upper bounds, the worst case.
+    std::int64_t inputPrimitives = 0;
+    std::vector<StreamBudget> streams;
 };
 
 /// Counts what `draw` writes with `capture`'s buffers.

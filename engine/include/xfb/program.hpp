@@ -5,6 +5,7 @@
 #include "xfb/attribute_plan.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/device.hpp"
+#include "xfb/geometry_plan.hpp"
 
 #include <glm/glm.hpp>
 
@@ -24,17 +25,36 @@ struct ProgramDesc {
     CaptureOptions capture; ///< mode, varyings (default: every out_*), portability
     ReadOptions read;       ///< extra `#define`s for the declaration reader; also prepended for GL
     std::string label;      ///< used in messages
+    /// A geometry shader run after the vertex shader (empty: none). Transform feedback then
+    /// captures its outputs, per vertex stream (xfb/geometry_plan.hpp): GLSL 1.50+ / 4.00 for
+    /// streams on desktop GL 4.0+, GLSL ES 3.20 on OpenGL ES 3.2 (stream 0 only). The vertex shader
+    /// feeds it; `capture` applies to its outputs; `read` defines are given to it too. Runtimes
+    /// without geometry shaders (OpenGL ES 3.0, WebGL2) refuse it: GeometryUnsupported.
+    std::string geometry;
+    /// The fragment shader used when a capture keeps rasterizing (CaptureRunOptions::rasterize);
+    /// empty: a generated one writing vec4(0) to its one output. Its inputs are the outputs of the
+    /// last vertex-processing stage.
+    std::string fragment;
 };
 
 /// Plans attributes and capture (pure, against Device::limits()), then compiles the vertex
 /// shader with a minimal fragment shader, binds attribute locations (glBindAttribLocation),
 /// declares the captured varyings (glTransformFeedbackVaryings) and links. After the link it
 /// checks with glGetTransformFeedbackVarying that every captured varying survived.
+/// With a geometry shader (ProgramDesc::geometry) the capture is planned from the geometry shader
+/// (planCapture() per stream, planGeometry()), the three stages are linked, and the varyings
+/// are declared by their names with gl_NextBuffer between the buffers of the streams
+/// (glTransformFeedbackVaryings, GL 4.0 / ARB_transform_feedback3). On OpenGL ES a vertex shader
+/// of another GLSL ES version than the geometry shader's is compiled with the geometry shader's
+/// `#version` (GLSL ES links only shaders of one version).
 /// Uniform values are kept on the CPU and uploaded (glUniform*) at the next step.
 class Program {
 public:
     /// @throws Error from the planner, ShaderCompile / ProgramLink (with the GL log and the line),
-    ///         VaryingOptimizedAway.
+    ///         VaryingOptimizedAway; with a geometry shader GeometryUnsupported (OpenGL ES 3.0,
+    ///         WebGL2: checked before anything else), GeometryLayout, GeometryStream (a stream over
+    ///         GL_MAX_VERTEX_STREAMS: any stream but 0 on OpenGL ES 3.2), LayoutStream,
+    ///         Unsupported (a layout the GL cannot write for it, see plan::geometryDriverList)
     Program(const Device& device, ProgramDesc desc);
     Program(Program&&) noexcept;
     Program& operator=(Program&&) noexcept;
@@ -43,6 +63,10 @@ public:
     const ShaderInterface& shader() const;
     const std::vector<AttributeSlot>& attributes() const;
     const CapturePlan& capture() const;
+    /// The geometry shader's plan; null without a geometry shader.
+    const GeometryPlan* geometry() const;
+    /// The geometry shader's declarations (capture() is planned from them); null without one.
+    const ShaderInterface* geometryShader() const;
     unsigned glName() const;
 
     /// Sets a uniform by name; the value's type must match the declaration (float/vecN, int/ivecN,

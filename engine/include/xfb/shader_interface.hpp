@@ -51,6 +51,9 @@ struct Declaration {
     /// Only an output with an offset is captured by its qualifiers.
     std::optional<int> xfbOffset;
     int xfbBuffer = 0;
+    /// The vertex stream of a geometry shader's output (`layout(stream = N)`, else the default set
+    /// by `layout(stream = N) out;`, else 0; GLSL 4.00 / ARB_gpu_shader5). 0 in vertex shaders.
+    int stream = 0;
     std::vector<std::string> qualifiers; ///< flat, centroid, invariant, highp, ... as written
     int line = 0;                        ///< 1-based source line of the declarator
 
@@ -72,6 +75,15 @@ struct XfbStrideDeclaration {
 struct StructDefinition {
     std::string name;
     std::vector<Declaration> members;
+};
+
+/// A `layout(...) in;` or `layout(...) out;` that declares nothing: a geometry shader's primitives,
+/// `max_vertices`, `invocations`, a default `stream` (read by planGeometry(), xfb/geometry_plan.hpp).
+struct LayoutDefault {
+    StorageQualifier storage = StorageQualifier::In;
+    std::vector<std::string> identifiers;            ///< bare words as written: points, triangles, line_strip ...
+    std::vector<std::pair<std::string, int>> values; ///< max_vertices, invocations, stream (the ones evaluated)
+    int line = 0;
 };
 
 /// Everything readShaderInterface() found.
@@ -103,5 +115,19 @@ struct ReadOptions {
 /// Reads the declarations of a vertex shader.
 /// @throws Error ShaderSyntax, PreprocessorDirective, PreprocessorUnevaluable.
 ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& options = {});
+
+/// What readGeometryInterface() reads: the declarations, and the layout defaults that declare
+/// nothing (a vertex shader has none that matter, so ShaderInterface does not carry them).
+struct GeometryInterface {
+    ShaderInterface shader;
+    /// Every `layout(...) in;` / `layout(...) out;` declaring nothing, in source order.
+    std::vector<LayoutDefault> layoutDefaults;
+};
+
+/// Reads the declarations of a geometry shader: as readShaderInterface(), and inputs may be
+/// unsized arrays (`in vec3 v_normal[];`, one element per vertex of the input primitive: their
+/// arraySize is the vertex count of the `layout(X) in;` primitive, 1 without one).
+/// @throws Error as readShaderInterface()
+GeometryInterface readGeometryInterface(std::string_view source, const ReadOptions& options = {});
 
 } // namespace xfb

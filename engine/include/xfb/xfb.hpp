@@ -7,6 +7,7 @@
 #include "xfb/capture_session.hpp"
 #include "xfb/device.hpp"
 #include "xfb/error.hpp"
+#include "xfb/geometry_plan.hpp"
 #include "xfb/limits.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/pipeline.hpp"

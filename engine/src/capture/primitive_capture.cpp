@@ -11,6 +11,7 @@
 #include "gl/state_guard.hpp"
 #include "gl/vertex_array.hpp"
 #include "xfb/error.hpp"
+#include "xfb/geometry_plan.hpp"
 
 #include <algorithm>
 
@@ -48,12 +49,22 @@ struct CaptureState final : Recoverable {
     std::vector<std::uint64_t> boundGenerations; // every entry's input and output generation when last bound
     std::vector<std::uint64_t> outputBytes;      // per captured buffer: its size as created
     std::vector<std::uint64_t> glBytes; // per captured buffer: its GL size when the capture began (checkGlSizes)
+    // A geometry program: per vertex stream (stream 0 only on ES), GL_PRIMITIVES_GENERATED and
+    // GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, begun around every capture.
+    std::vector<gl::QueryName> generated, written;
+
+    // The geometry plan of a geometry program; never on WebGL2 (no geometry shaders: the module
+    // then holds no geometry code).
+    const GeometryPlan* geometry() const { return kNativeGL && program->geometry ? &program->geometry->plan : nullptr; }
 
     // Context loss (gl/recoverable.hpp): the gather forgets its own names.
     void forget() override {
         vertexArray.forget();
         feedback.forget();
         elements.forget();
+        if (kNativeGL) // no geometry programs on WebGL2
+            for (auto* queries : {&generated, &written})
+                for (auto& q : *queries) q.forget();
     }
     void restore() override {
         gather.reset(); // forgotten already: deletes nothing
@@ -121,6 +132,13 @@ struct CaptureState final : Recoverable {
             XFB_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, elements)); // recorded in the vertex array
             XFB_GL(glBindVertexArray(0));
             feedback = gl::TransformFeedbackName::create();
+            generated.clear();
+            written.clear();
+            if (const GeometryPlan* g = geometry())
+                for (int k = 0; k < (device->caps.es ? 1 : g->streamCount); ++k) {
+                    generated.push_back(gl::QueryName::create());
+                    written.push_back(gl::QueryName::create());
+                }
         } else if (program->staged) {
             // The records every output holds, which the staging records mirror one for one.
             std::int64_t records = INT64_MAX;
@@ -141,7 +159,50 @@ struct CaptureState final : Recoverable {
     // Every index refers to an input vertex (plan layer: the same check on every runtime).
     std::int64_t validate(const DrawDesc& draw) const { return checkDrawVertices(draw, plan.count); }
 
-    void driverPass(const DrawDesc& draw) {
+    // The geometry statistics' queries, stream by stream (indexed on desktop GL, stream 0 on ES).
+    void beginQueries() {
+#ifndef __EMSCRIPTEN__ // no geometry programs on WebGL2
+        for (std::size_t k = 0; k < written.size(); ++k) {
+            if (device->caps.es) {
+                XFB_GL_COUNTED(glBeginQuery(GL_PRIMITIVES_GENERATED, generated[k]));
+                XFB_GL_COUNTED(glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, written[k]));
+            } else {
+                XFB_GL_COUNTED(glBeginQueryIndexed(GL_PRIMITIVES_GENERATED, GLuint(k), generated[k]));
+                XFB_GL_COUNTED(glBeginQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, GLuint(k), written[k]));
+            }
+        }
+#endif
+    }
+    void endQueries() {
+#ifndef __EMSCRIPTEN__
+        for (std::size_t k = 0; k < written.size(); ++k) {
+            if (device->caps.es) {
+                XFB_GL_COUNTED(glEndQuery(GL_PRIMITIVES_GENERATED));
+                XFB_GL_COUNTED(glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN));
+            } else {
+                XFB_GL_COUNTED(glEndQueryIndexed(GL_PRIMITIVES_GENERATED, GLuint(k)));
+                XFB_GL_COUNTED(glEndQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, GLuint(k)));
+            }
+        }
+#endif
+    }
+    // A query's result (GL_QUERY_RESULT: waits for the GPU).
+    static std::int64_t queryResult(GLuint query, bool es) {
+#ifndef __EMSCRIPTEN__
+        if (!es) {
+            GLuint64 v = 0;
+            glGetQueryObjectui64v(query, GL_QUERY_RESULT, &v);
+            return std::int64_t(v);
+        }
+#endif
+        (void)es;
+        GLuint v = 0;
+        glGetQueryObjectuiv(query, GL_QUERY_RESULT, &v);
+        return std::int64_t(v);
+    }
+
+    // `rasterize`: keep the rasterizer on (CaptureRunOptions::rasterize, checked: stream 0).
+    void driverPass(const DrawDesc& draw, bool rasterize = false) {
         useProgram(*program);
         glBindVertexArray(vertexArray);
         bool indexed = !draw.indices.empty();
@@ -161,12 +222,24 @@ struct CaptureState final : Recoverable {
         }
 #endif
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
-        gl::feedbackPass(gl::primitiveMode(last.primitive), 0, [&] {
+        auto drawCall = [&] {
             if (indexed)
                 glDrawElements(gl::primitiveMode(draw.mode), GLsizei(draw.indices.size()), GL_UNSIGNED_INT, nullptr);
             else
                 glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
-        });
+        };
+        if (geometry() || rasterize) {
+            // The bracket of gl::feedbackPass, with the statistics' queries and the rasterizer as asked.
+            if (!rasterize) XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD));
+            beginQueries();
+            XFB_GL_COUNTED(glBeginTransformFeedback(gl::primitiveMode(last.primitive)));
+            drawCall();
+            XFB_GL_COUNTED(glEndTransformFeedback());
+            endQueries();
+            if (!rasterize) XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
+        } else {
+            gl::feedbackPass(gl::primitiveMode(last.primitive), 0, drawCall);
+        }
 #ifndef __EMSCRIPTEN__
         if (draw.restartIndex && indexed) glDisable(GL_PRIMITIVE_RESTART);
 #endif
@@ -294,10 +367,37 @@ struct CaptureState final : Recoverable {
         if (!part.program) return *program;
         ProgramState* p = detail::Access::state(*part.program).get();
         if (!p) throw Error(ErrorCode::Disposed, "part " + std::to_string(i) + ": its Program was moved from");
+        if (kNativeGL && p->geometry)
+            throw Error(ErrorCode::Unsupported, "part " + std::to_string(i) + ": program '" + p->desc.label +
+                                                    "' has a geometry shader, whose record count is known only on "
+                                                    "the GPU; a session plans every part's range on the CPU. Capture "
+                                                    "it alone with capture()");
         if (p == program.get()) return *p;
         checkSessionProgram(i, p->desc.label, p->capture, p->attributes, program->desc.label, program->capture,
                             program->attributes);
         return *p;
+    }
+
+    // CaptureRunOptions::rasterize: a stream the program has, stream 0 (the one GL rasterizes), the driver's expansion.
+    void checkRasterize(std::optional<int> stream) const {
+        if (!stream) return;
+        const int streams = geometry() ? geometry()->streamCount : 1;
+        if (*stream < 0 || *stream >= streams)
+            throw Error(ErrorCode::RasterizedStream,
+                        "rasterize = " + std::to_string(*stream) + ": program '" + program->desc.label + "' has " +
+                            (geometry() ? "vertex streams 0.." + std::to_string(streams - 1)
+                                        : std::string("no geometry shader, so vertex stream 0 only")));
+        if (*stream != 0)
+            throw Error(ErrorCode::RasterizedStream,
+                        "rasterize = " + std::to_string(*stream) +
+                            ": GL rasterizes vertex stream 0 only (ARB_transform_feedback3; the other streams go to "
+                            "transform feedback alone), unlike Direct3D's RasterizedStream. Rasterize stream 0, or "
+                            "emit what you draw to stream 0");
+        if (expansion == Expansion::Engine)
+            throw Error(ErrorCode::Unsupported,
+                        "rasterize: the engine's expansion (OpenGL ES 3.0 / WebGL2, or Expansion::Engine) runs the "
+                        "vertex shader over points and gathers the primitives afterwards, so there is no pass that "
+                        "draws them; capture with the driver's expansion (desktop GL) or draw the captured buffer");
     }
 
     // `vertices`: how many the draw refers to; each runs once, gl_VertexID is its index as in the draw.
@@ -335,7 +435,16 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     const Capabilities& caps = s->device->caps;
     s->expansion =
         options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;
-    if (s->expansion == Expansion::Driver && caps.es)
+    if (detail::kNativeGL && s->program->geometry) {
+        // The geometry shader takes the GL's own primitives: on ES 3.2 too (non-indexed draws).
+        if (options.expansion == Expansion::Engine)
+            throw Error(ErrorCode::Unsupported,
+                        "program '" + s->program->desc.label +
+                            "' has a geometry shader, which takes the draw's primitives from the GL: the engine's "
+                            "expansion runs the vertex shader over points and cannot feed it. Use Expansion::Auto "
+                            "or Driver");
+        s->expansion = Expansion::Driver;
+    } else if (s->expansion == Expansion::Driver && caps.es)
         throw Error(
             ErrorCode::Unsupported,
             "driver expansion needs desktop OpenGL; on '" + caps.version +
@@ -357,12 +466,28 @@ static detail::CaptureState& live(const std::unique_ptr<detail::CaptureState>& s
     return detail::liveState(s, "PrimitiveCapture");
 }
 
-CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
+CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) { return capture(draw, CaptureRunOptions{}); }
+
+CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOptions& run) {
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::capture");
-    CaptureCount count = countCapture(draw, s.program->capture);
+    const GeometryPlan* geometry = s.geometry();
+    const CapturePlan& plan = s.program->capture;
+    // Planned and checked before any GL call: a refused capture writes nothing.
+    CaptureCount count = geometry ? countGeometryCapture(draw, *geometry, plan) : countCapture(draw, plan);
     const std::int64_t vertices = s.validate(draw);
-    checkCaptureCapacity(count, s.outputBytes);
+    if (detail::kNativeGL) s.checkRasterize(run.rasterize); // WebGL2's engine expansion never rasterizes
+    if (geometry && s.device->caps.es && !draw.indices.empty())
+        throw Error(ErrorCode::Unsupported,
+                    "an indexed draw through the geometry shader of program '" + s.program->desc.label + "': '" +
+                        s.device->caps.version +
+                        "' restricts transform feedback to non-indexed draws (OpenGL ES 3.2). Draw the "
+                        "vertices in order (glDrawArrays), or capture on desktop GL 4.0+");
+    const bool clamp = geometry && run.overflow == EmitOverflow::Clamp;
+    if (!geometry)
+        checkCaptureCapacity(count, s.outputBytes);
+    else if (!clamp)
+        checkGeometryCapacity(count, *geometry, plan, s.outputBytes);
     // The pixel store and sampler bindings are set for the gather's upload and texelFetch; errors
     // pending before this call are the application's (Device::takeForeignErrors).
     const detail::RecordGather* g = s.gather.get();
@@ -371,13 +496,15 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
                          g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
-    s.checkGlSizes(count.bytes, "PrimitiveCapture::capture of " + std::to_string(count.records) + " records");
+    // A clamped geometry capture writes what fits: only the sizes are read.
+    s.checkGlSizes(clamp ? std::vector<std::uint64_t>{} : count.bytes,
+                   "PrimitiveCapture::capture of " + std::to_string(count.records) + " records");
     // A Pipeline swaps the names of its state buffers every step: follow them (no GL object is created).
     if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
     s.captured = s.sessionCaptured = false;
     if (s.expansion == Expansion::Driver)
-        s.driverPass(draw);
+        s.driverPass(draw, detail::kNativeGL && run.rasterize.has_value());
     else
         s.enginePass(draw, vertices);
     if (s.packer) s.packer->pack(s.outputNames(), 0, count.records);
@@ -390,6 +517,11 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw) {
 const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart> parts, std::int64_t firstRecord) {
     auto& s = live(state_);
     s.device->requireContext("PrimitiveCapture::captureSession");
+    if (s.geometry())
+        throw Error(ErrorCode::Unsupported,
+                    "program '" + s.program->desc.label +
+                        "' has a geometry shader, whose record count is known only on the GPU; a session plans "
+                        "every part's range on the CPU. Capture each draw with capture() (into its own buffers)");
     // Everything is planned and checked before any GL call: a refused session writes nothing.
     std::vector<DrawDesc> draws;
     std::vector<detail::ProgramState*> programs;
@@ -459,6 +591,7 @@ const SessionPlan& PrimitiveCapture::lastSession() const { return live(state_).s
 
 void PrimitiveCapture::drawCaptured(std::optional<DrawMode> mode, int instances) const {
     auto& s = live(state_);
+    if (const GeometryPlan* g = s.geometry()) return drawCapturedStream(g->streams.front().stream, mode, instances);
     s.device->requireContext("PrimitiveCapture::drawCaptured");
     if (mode) checkDrawMode(*mode, "PrimitiveCapture::drawCaptured");
     if (s.sessionCaptured)
@@ -481,6 +614,74 @@ void PrimitiveCapture::drawCaptured(std::optional<DrawMode> mode, int instances)
     }
 #endif
     glDrawArraysInstanced(m, 0, GLsizei(s.last.records), instances);
+}
+
+std::vector<StreamStatistics> PrimitiveCapture::statistics() const {
+    auto& s = live(state_);
+    s.device->requireContext("PrimitiveCapture::statistics");
+    if (s.sessionCaptured)
+        throw Error(ErrorCode::InvalidArgument,
+                    "the last capture was a session (captureSession): its ranges are planned, lastSession() has them");
+    if (!s.captured)
+        throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before statistics()");
+    const GeometryPlan* g = s.geometry();
+    if (!g) return {{0, true, s.last.primitives, s.last.primitives, s.last.records}};
+    const int vertices = s.last.primitive == DrawMode::Points ? 1 : s.last.primitive == DrawMode::Lines ? 2 : 3;
+    std::vector<StreamStatistics> out;
+    for (std::size_t k = 0; k < s.written.size(); ++k) {
+        StreamStatistics st{int(k), g->find(int(k)) != nullptr};
+        st.primitivesGenerated = s.queryResult(s.generated[k], s.device->caps.es);
+        st.primitivesWritten = s.queryResult(s.written[k], s.device->caps.es);
+        st.recordsWritten = st.primitivesWritten * vertices;
+        out.push_back(st);
+    }
+    gl::check("PrimitiveCapture::statistics");
+    return out;
+}
+
+void PrimitiveCapture::drawCapturedStream(int stream, std::optional<DrawMode> mode, int instances) const {
+    auto& s = live(state_);
+    const GeometryPlan* g = s.geometry();
+    if (!g) {
+        if (stream != 0)
+            throw Error(ErrorCode::GeometryStream, "stream " + std::to_string(stream) + ": program '" +
+                                                       s.program->desc.label +
+                                                       "' has no geometry shader, so its capture is stream 0 only");
+        return drawCaptured(mode, instances);
+    }
+    s.device->requireContext("PrimitiveCapture::drawCapturedStream");
+    if (mode) checkDrawMode(*mode, "PrimitiveCapture::drawCapturedStream");
+    if (!g->find(stream)) {
+        std::string streams;
+        for (const auto& c : g->streams) streams += (streams.empty() ? "" : ", ") + std::to_string(c.stream);
+        throw Error(ErrorCode::GeometryStream, "stream " + std::to_string(stream) + ": program '" +
+                                                   s.program->desc.label +
+                                                   "' captures nothing from it; its captured streams are " + streams);
+    }
+    if (!s.captured)
+        throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before drawing it");
+    if (instances < 1)
+        throw Error(ErrorCode::InvalidArgument, "instances must be >= 1, got " + std::to_string(instances));
+#ifndef __EMSCRIPTEN__ // no geometry programs on WebGL2
+    const GLenum m = gl::primitiveMode(mode.value_or(s.last.primitive));
+    const Capabilities& caps = s.device->caps;
+    if (!caps.es) {
+        if (instances == 1) {
+            glDrawTransformFeedbackStream(m, s.feedback, GLuint(stream));
+            return;
+        }
+        if (caps.major == 4 && caps.minor < 2)
+            throw Error(ErrorCode::Unsupported,
+                        "instances > 1 need glDrawTransformFeedbackStreamInstanced (GL 4.2); '" + caps.version +
+                            "' is older");
+        glDrawTransformFeedbackStreamInstanced(m, s.feedback, GLuint(stream), instances);
+        return;
+    }
+    // OpenGL ES 3.2 has no glDrawTransformFeedback: the written query's count (stream 0).
+    const int vertices = s.last.primitive == DrawMode::Points ? 1 : s.last.primitive == DrawMode::Lines ? 2 : 3;
+    const std::int64_t written = s.queryResult(s.written[0], true);
+    glDrawArraysInstanced(m, 0, GLsizei(written * vertices), instances);
+#endif
 }
 
 const CaptureCount& PrimitiveCapture::lastCount() const { return live(state_).last; }

@@ -178,11 +178,24 @@ std::string fragmentFor(int version, bool es) {
     return header + "out vec4 xfb_unused_color;\nvoid main() { xfb_unused_color = vec4(0.0); }\n";
 }
 
+#ifndef __EMSCRIPTEN__ // geometry programs: not on WebGL2
+// `source` with its `#version` line (the first one) saying `version` instead (GLSL ES links only
+// shaders of one version); unchanged without one.
+std::string withVersion(const std::string& source, int version, bool es) {
+    auto at = source.find("#version");
+    if (at == std::string::npos) return source;
+    auto eol = source.find('\n', at);
+    return source.substr(0, at) + "#version " + std::to_string(version) + (es ? " es" : "") +
+           (eol == std::string::npos ? "\n" : source.substr(eol));
+}
+#endif
+
 } // namespace
 
 namespace detail {
 
 void ProgramState::link() {
+    if (geometry) return linkGeometry();
     const std::string& label = desc.label;
     // Legacy GLSL ES 1.00 is compiled as ES 3.00: desktop core contexts reject it as it is.
     bool legacy = shader.version == 100;
@@ -203,8 +216,7 @@ void ProgramState::link() {
     const std::vector<plan::DriverVarying>& driver = list.varyings;
     auto build = [&](const std::string& vertex) {
         return gl::linkProgram({{GL_VERTEX_SHADER, vertex, "vertex shader '" + label + "'"},
-                                {GL_FRAGMENT_SHADER, fragmentFor(legacy ? 300 : shader.version, legacy || shader.es),
-                                 "the fragment shader generated for '" + label + "'"}},
+                                fragmentStage(legacy ? 300 : shader.version, legacy || shader.es)},
                                [&](GLuint p) {
                                    for (const auto& a : attributes)
                                        if (!a.explicitLocation)
@@ -226,6 +238,56 @@ void ProgramState::link() {
         wrapperFailed = e;
         program = build(source);
     }
+    checkLink(driver);
+    // The user's source links with every captured varying, but not inside the engine's main(): a bug.
+    if (wrapperFailed)
+        throw Error(ErrorCode::Internal,
+                    "program '" + label +
+                        "' compiles alone but not inside the main() that zeroes its captured outputs: " +
+                        wrapperFailed->message() + ". Please report it with the shader");
+    readUniforms();
+}
+
+gl::StageSource ProgramState::fragmentStage(int version, bool es) const {
+    if (!kNativeGL || desc.fragment.empty())
+        return {GL_FRAGMENT_SHADER, fragmentFor(version, es), "the fragment shader generated for '" + desc.label + "'"};
+    return {GL_FRAGMENT_SHADER, withDefines(desc.fragment, desc.read.defines), "fragment shader '" + desc.label + "'"};
+}
+
+void ProgramState::linkGeometry() {
+#ifdef __EMSCRIPTEN__
+    throw Error(ErrorCode::GeometryUnsupported, "WebGL2 has no geometry shaders"); // refused by Program() first
+#else
+    const std::string& label = desc.label;
+    const ShaderInterface& gs = geometry->shader;
+    feedbackRefusal.clear();
+    staged = false;
+    // Every varying by its name, gl_NextBuffer between the streams' buffers: no wrapper in a geometry shader.
+    const plan::DriverList list = plan::geometryDriverList(capture, device->caps.feedbackLayoutWords);
+    std::string vertex = withDefines(toGlslEs300(desc.source), desc.read.defines);
+    // GLSL ES links only shaders of one version: the vertex shader takes the geometry shader's.
+    const bool legacy = shader.version == 100;
+    if (gs.es && ((legacy ? 300 : shader.version) != gs.version || !(legacy || shader.es)))
+        vertex = withVersion(vertex, gs.version, true);
+    program = gl::linkProgram({{GL_VERTEX_SHADER, vertex, "vertex shader '" + label + "'"},
+                               {GL_GEOMETRY_SHADER, withDefines(withoutXfbQualifiers(desc.geometry), desc.read.defines),
+                                "geometry shader '" + label + "'"},
+                               fragmentStage(gs.version, gs.es)},
+                              [&](GLuint p) {
+                                  for (const auto& a : attributes)
+                                      if (!a.explicitLocation)
+                                          glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
+                                  std::vector<std::string> names;
+                                  for (const auto& v : list.varyings) names.push_back(v.name);
+                                  gl::feedbackVaryings(p, names, list.interleaved);
+                              });
+    checkLink(list.varyings);
+    readUniforms();
+#endif
+}
+
+void ProgramState::checkLink(const std::vector<plan::DriverVarying>& driver) {
+    const std::string& label = desc.label;
     if (auto failure = gl::linkFailure(program)) {
         const std::string& log = *failure;
         for (const auto& v : capture.varyings)
@@ -265,12 +327,6 @@ void ProgramState::link() {
                                  : "") +
                         "; make sure the shader declares and writes it with the planned type");
     }
-    // The user's source links with every captured varying, but not inside the engine's main(): a bug.
-    if (wrapperFailed)
-        throw Error(ErrorCode::Internal,
-                    "program '" + label +
-                        "' compiles alone but not inside the main() that zeroes its captured outputs: " +
-                        wrapperFailed->message() + ". Please report it with the shader");
     for (const auto& a : attributes) {
         GLint loc = glGetAttribLocation(program, a.name.c_str());
         if (loc >= 0 && loc != a.location)
@@ -278,7 +334,10 @@ void ProgramState::link() {
                                                     "' at location " + std::to_string(loc) + " instead of " +
                                                     std::to_string(a.location) + " (" + semanticName(a.semantic) + ")");
     }
+}
 
+void ProgramState::readUniforms() {
+    const std::string& label = desc.label;
     GLint active = 0;
     glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &active);
     mirror.clear(); // every value is uploaded again at the next pass
@@ -319,9 +378,26 @@ Program::Program(const Device& device, ProgramDesc desc) {
     s->device = detail::Access::state(device);
     const Limits& limits = device.limits();
     if (desc.label.empty()) desc.label = "program";
+    const Capabilities& caps = s->device->caps;
+    // WebGL2 has no geometry shaders (caps.geometry is false): its module holds no geometry planner.
+    if (!desc.geometry.empty() && !caps.geometry)
+        throw Error(ErrorCode::GeometryUnsupported,
+                    "program '" + desc.label + "' has a geometry shader, but this runtime ('" + caps.version +
+                        "') has none: OpenGL ES 3.0 and WebGL2 end at the vertex shader. Run it on desktop OpenGL "
+                        "4.0+ (every vertex stream) or OpenGL ES 3.2 (stream 0 only), or emit the records from the "
+                        "vertex shader (emitted outputs, compute backend)");
     s->shader = readShaderInterface(desc.source, desc.read);
     s->attributes = planAttributes(s->shader, limits);
-    s->capture = planCapture(s->shader, desc.capture, limits);
+#ifndef __EMSCRIPTEN__
+    if (!desc.geometry.empty()) {
+        GeometryInterface geometry = readGeometryInterface(desc.geometry, desc.read);
+        s->capture = planGeometryCapture(geometry.shader, desc.capture, limits);
+        GeometryPlan plan = planGeometry(geometry, s->capture, caps.geometryLimits);
+        s->geometry = std::make_shared<const detail::ProgramState::Geometry>(
+            detail::ProgramState::Geometry{std::move(geometry.shader), std::move(plan)});
+    } else
+#endif
+        s->capture = planCapture(s->shader, desc.capture, limits);
     s->desc = std::move(desc);
 
     {
@@ -343,6 +419,14 @@ static detail::ProgramState& live(const std::shared_ptr<detail::ProgramState>& s
 const ShaderInterface& Program::shader() const { return live(state_).shader; }
 const std::vector<AttributeSlot>& Program::attributes() const { return live(state_).attributes; }
 const CapturePlan& Program::capture() const { return live(state_).capture; }
+const GeometryPlan* Program::geometry() const {
+    const auto& s = live(state_);
+    return s.geometry ? &s.geometry->plan : nullptr;
+}
+const ShaderInterface* Program::geometryShader() const {
+    const auto& s = live(state_);
+    return s.geometry ? &s.geometry->shader : nullptr;
+}
 unsigned Program::glName() const { return live(state_).program.get(); }
 
 void Program::setUniform(std::string_view name, ScalarKind kind, std::span<const std::byte> values) {

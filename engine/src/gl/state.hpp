@@ -5,6 +5,8 @@
 #include "gl/gl_api.hpp"
 #include "gl/names.hpp"
 #include "gl/recoverable.hpp"
+#include "gl/shader.hpp"
+#include "plan/vertex_wrapper.hpp"
 #include "gl/uniform_mirror.hpp"
 #include "xfb/attribute_plan.hpp"
 #include "xfb/capture_plan.hpp"
@@ -14,12 +16,23 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace xfb::detail {
+
+/// Whether this build drives a native context (desktop GL, OpenGL ES), not WebGL2: geometry programs
+/// (ProgramDesc::geometry) and captures that keep rasterizing (ProgramDesc::fragment) exist only
+/// there (WebGL2 has no geometry shaders, and its captures use the engine's expansion), so the
+/// WebAssembly module holds none of their code (web.size).
+#ifdef __EMSCRIPTEN__
+inline constexpr bool kNativeGL = false;
+#else
+inline constexpr bool kNativeGL = true;
+#endif
 
 struct BufferState;
 struct ProgramState;
@@ -85,6 +98,13 @@ struct ProgramState final : Recoverable {
     ShaderInterface shader;
     std::vector<AttributeSlot> attributes;
     CapturePlan capture;
+    /// A geometry program (ProgramDesc::geometry): the geometry shader's declarations and plan;
+    /// null without a geometry shader (one pointer: vertex programs carry nothing more).
+    struct Geometry {
+        ShaderInterface shader;
+        GeometryPlan plan;
+    };
+    std::shared_ptr<const Geometry> geometry;
     /// Why transform feedback cannot write `capture` on this context (a declared layout with gaps
     /// on ES 3.0 / WebGL2: plan::driverList()); empty when it can. The program is then linked
     /// capturing nothing, for its uniforms and the compute backend, and the transform-feedback
@@ -103,6 +123,15 @@ struct ProgramState final : Recoverable {
     void flushUniforms();
     /// Compiles and links `program` from the plans (also after a context loss).
     void link();
+    /// link() of a geometry program: vertex, geometry and fragment shaders, varyings by name.
+    void linkGeometry();
+    /// After the link: the linker's verdict, the captured varyings it kept (`driver`, in order) and
+    /// the attribute locations. @throws Error ProgramLink, VaryingOptimizedAway
+    void checkLink(const std::vector<plan::DriverVarying>& driver);
+    /// The active uniforms, after a link.
+    void readUniforms();
+    /// The fragment stage: ProgramDesc::fragment, or the generated one of `version`.
+    gl::StageSource fragmentStage(int version, bool es) const;
     /// Takes the values `source` holds for the uniforms this program has (a generated variant of
     /// the same shader, e.g. fused substeps); flushUniforms() then uploads the changed ones.
     void mirrorValues(const ProgramState& source);

@@ -20,14 +20,18 @@ int getInt(GLenum name) {
 }
 
 #ifndef __EMSCRIPTEN__
+// Whether glGetStringi lists `name`.
+bool hasExtension(const char* name) {
+    for (int i = 0, n = getInt(GL_NUM_EXTENSIONS); i < n; ++i)
+        if (const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i))))
+            if (std::strcmp(e, name) == 0) return true;
+    return false;
+}
+
 // GL_KHR_shader_subgroup (listed by glGetStringi) with basic, ballot and arithmetic operations in
 // compute shaders. Checked in the extension list first: without it the two queries are errors.
 bool hasSubgroupArithmetic() {
-    bool listed = false;
-    for (int i = 0, n = getInt(GL_NUM_EXTENSIONS); i < n && !listed; ++i)
-        if (const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i))))
-            listed = std::strcmp(e, "GL_KHR_shader_subgroup") == 0;
-    if (!listed) return false;
+    if (!hasExtension("GL_KHR_shader_subgroup")) return false;
     constexpr GLint kComputeBit = 0x20;          // GL_COMPUTE_SHADER_BIT
     constexpr GLint kFeatures = 0x1 | 0x4 | 0x8; // GL_SUBGROUP_FEATURE_BASIC / _ARITHMETIC / _BALLOT_BIT_KHR
     return (getInt(0x9533 /* GL_SUBGROUP_SUPPORTED_STAGES_KHR */) & kComputeBit) &&
@@ -75,6 +79,16 @@ Capabilities queryCapabilities() {
     c.limits.maxVaryingVectors =
         c.es ? getInt(GL_MAX_VARYING_VECTORS) : getInt(GL_MAX_VERTEX_OUTPUT_COMPONENTS) / 4 - 1;
 #ifndef __EMSCRIPTEN__
+    // Geometry shaders: desktop GL 3.2+ (every context xfb takes), ES 3.2, or the ES 3.1 extensions.
+    c.geometry = !c.es || c.major > 3 || c.minor >= 2 || hasExtension("GL_EXT_geometry_shader") ||
+                 hasExtension("GL_OES_geometry_shader");
+    if (c.geometry) {
+        c.geometryLimits.maxOutputVertices = getInt(GL_MAX_GEOMETRY_OUTPUT_VERTICES);
+        c.geometryLimits.maxInvocations = getInt(GL_MAX_GEOMETRY_SHADER_INVOCATIONS);
+        c.geometryLimits.maxTotalOutputComponents = getInt(GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS);
+        // ES has no vertex streams (no GL_MAX_VERTEX_STREAMS): stream 0 only.
+        c.geometryLimits.maxStreams = c.es ? 1 : getInt(GL_MAX_VERTEX_STREAMS);
+    }
     if (c.compute) {
         GLint x = 0;
         glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &x);

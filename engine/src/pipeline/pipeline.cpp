@@ -42,6 +42,12 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     auto s = std::make_unique<detail::PipelineState>();
     s->program = detail::Access::state(program);
     if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
+    if (detail::kNativeGL && s->program->geometry)
+        throw Error(ErrorCode::Unsupported,
+                    "program '" + s->program->desc.label +
+                        "' has a geometry shader: a Pipeline steps one record per element and swaps its state, "
+                        "while a geometry shader writes a count known only on the GPU. Capture it with a "
+                        "PrimitiveCapture (per stream, with statistics)");
     auto resolved = detail::resolveEntries(entries);
     s->inputs = std::move(resolved.inputs);
     s->outputs = std::move(resolved.outputs);

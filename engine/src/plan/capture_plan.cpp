@@ -74,8 +74,8 @@ std::optional<ElementName> splitElement(const std::string& name) {
 } // namespace
 
 CapturedVarying lookUpVarying(const ShaderInterface& shader, const OutputIndex& outputs, const std::string& name) {
-    if (name == "gl_Position") return {name, *builtinType("vec4"), 0, 0};
-    if (name == "gl_PointSize") return {name, *builtinType("float"), 0, 0};
+    if (name == "gl_Position") return {name, *builtinType("vec4"), 0, 0, 0};
+    if (name == "gl_PointSize") return {name, *builtinType("float"), 0, 0, 0};
     const auto element = splitElement(name);
     auto found = outputs.find(element ? std::string_view(element->base) : std::string_view(name));
     const Declaration* d = found == outputs.end() ? nullptr : found->second;
@@ -112,9 +112,9 @@ CapturedVarying lookUpVarying(const ShaderInterface& shader, const OutputIndex& 
                     "varying '" + name + "' (line " + std::to_string(d->line) + ") has type " + d->type.name +
                         ", which transform feedback cannot capture portably; use float, int or uint types");
     if (element)
-        return {d->name + "[" + std::to_string(*element->index) + "]", d->type, 0,
-                d->line}; // one element: its own type, no array
-    return {d->name, d->type, d->arraySize, d->line};
+        return {d->name + "[" + std::to_string(*element->index) + "]", d->type, 0, d->line,
+                d->stream}; // one element: its own type, no array
+    return {d->name, d->type, d->arraySize, d->line, d->stream};
 }
 
 } // namespace plan

@@ -81,15 +81,21 @@ struct ReaderState {
     std::map<std::string, StructDefinition> structs;
     std::map<std::string, long long> consts;
     std::set<std::string, std::less<>> functionMacros;
-    int declarations = 0; // in/out/uniform declarators and struct members so far
-    int xfbBuffer = 0;    // the default xfb_buffer of outputs (`layout(xfb_buffer = N) out;`)
+    int declarations = 0;  // in/out/uniform declarators and struct members so far
+    int xfbBuffer = 0;     // the default xfb_buffer of outputs (`layout(xfb_buffer = N) out;`)
+    int stream = 0;        // the default vertex stream of outputs (`layout(stream = N) out;`)
+    bool geometry = false; // readGeometryInterface(): inputs may be unsized arrays
 };
 
 // The integer-valued layout qualifiers the reader keeps (others, such as `std140`, are ignored).
 struct LayoutValues {
     std::optional<int> location, xfbBuffer, xfbOffset, xfbStride;
-    int xfbLine = 0; // the line of the first xfb_* qualifier
+    std::optional<int> stream; // a geometry shader's output
+    int xfbLine = 0;           // the line of the first xfb_* qualifier
 };
+
+/// The array size the reader gives a geometry shader's unsized input until the input primitive is known.
+constexpr int kUnsized = -1;
 
 class DeclarationReader {
 public:
@@ -233,15 +239,18 @@ private:
                                        : id == "xfb_buffer" ? &values.xfbBuffer
                                        : id == "xfb_offset" ? &values.xfbOffset
                                        : id == "xfb_stride" ? &values.xfbStride
+                                       : id == "stream"     ? &values.stream
                                                             : nullptr;
             if (e > b && slot) {
                 const std::string what = "layout(" + id + ")";
                 if (e < b + 3 || s[b + 1].text != "=") syntaxError(s[b].line, what + " needs '= N'");
                 long long v =
                     constant(std::vector<Token>(s.begin() + long(b) + 2, s.begin() + long(e)), s[b].line, what);
-                // Locations within the array limit; byte offsets and strides within the largest declaration.
-                const long long max =
-                    slot == &values.location ? limits::maxArraySize : limits::maxDeclarationComponents * 4LL;
+                // Locations and streams within the array limit; byte offsets and strides within the
+                // largest declaration.
+                const long long max = slot == &values.location || slot == &values.stream
+                                          ? limits::maxArraySize
+                                          : limits::maxDeclarationComponents * 4LL;
                 if (v < 0 || v > max)
                     syntaxLimit(ErrorCode::ConstantExpression, s[b].line,
                                 "layout(" + id + " = " + std::to_string(v) + ") is out of range 0.." +
@@ -292,6 +301,7 @@ private:
             result_.unplacedXfbLine = layout.xfbLine; // on an input, a uniform or a struct member
         if (i >= s.size()) {                          // e.g. `layout(...) in;` defaults: nothing declared
             if (isOutput && layout.xfbBuffer) state_.xfbBuffer = *layout.xfbBuffer;
+            if (isOutput && layout.stream) state_.stream = *layout.stream;
             return;
         }
         if (memberMode_) storage = StorageQualifier::In; // struct members are collected as inputs
@@ -313,7 +323,9 @@ private:
         else
             return; // a global of a type we do not know (not an interface variable): irrelevant here
         ++i;
-        int typeArray = arraySuffix(s, i, s[i - 1].line);
+        // A geometry shader's inputs are arrays of one element per input vertex, often unsized.
+        const bool unsizedAllowed = state_.geometry && storage == StorageQualifier::In && !memberMode_;
+        int typeArray = arraySuffix(s, i, s[i - 1].line, unsizedAllowed);
 
         // Declarators: name [array] [= init], separated by top-level commas.
         while (i < s.size()) {
@@ -327,10 +339,11 @@ private:
             if (isOutput) {
                 d.xfbOffset = layout.xfbOffset;
                 d.xfbBuffer = xfbBuffer;
+                d.stream = layout.stream.value_or(state_.stream);
             }
             d.qualifiers = qualifiers;
             ++i;
-            int arr = arraySuffix(s, i, d.line);
+            int arr = arraySuffix(s, i, d.line, unsizedAllowed);
             d.arraySize = arr ? arr : typeArray;
             // Sizes are checked one by one (arraySuffix); their product with the type's too, so
             // components() and bytes never overflow further down.
@@ -379,7 +392,8 @@ private:
         }
     }
 
-    int arraySuffix(const std::vector<Token>& s, size_t& i, int line) {
+    /// The size of a `[N]` at s[i], 0 without one; kUnsized for `[]` where `unsizedAllowed`.
+    int arraySuffix(const std::vector<Token>& s, size_t& i, int line, bool unsizedAllowed = false) {
         if (i >= s.size() || s[i].text != "[") return 0;
         size_t b = ++i;
         int depth = 1;
@@ -391,6 +405,7 @@ private:
         if (i >= s.size()) syntaxError(line, "'[' without ']'");
         std::vector<Token> expr(s.begin() + long(b), s.begin() + long(i));
         ++i;
+        if (expr.empty() && unsizedAllowed) return kUnsized;
         if (expr.empty()) syntaxError(line, "unsized arrays are not supported in interface declarations; give a size");
         long long n = constant(expr, line, "array size");
         if (n <= 0) syntaxError(line, "array size must be > 0, got " + std::to_string(n));
@@ -433,6 +448,97 @@ ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& 
     const plan::PreprocessedSource src = plan::preprocess(source, options.defines);
     ReaderState state{src, {}, {}, {src.functionMacros.begin(), src.functionMacros.end()}, 0};
     return DeclarationReader(state, src.tokens, 0).runGlobal();
+}
+
+namespace {
+
+// Every global `layout(...) in;` / `layout(...) out;` of `t` (the preprocessed tokens): its bare
+// words and the values of max_vertices, invocations and stream. A pass of its own, so the
+// declaration reader that vertex shaders share carries none of it.
+std::vector<LayoutDefault> readLayoutDefaults(const std::vector<Token>& t) {
+    std::vector<LayoutDefault> out;
+    int depth = 0;
+    bool start = true; // at the start of a global statement
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const std::string& w = t[i].text;
+        if (w == "{" || w == "}") {
+            depth += w == "{" ? 1 : -1;
+            start = w == "}";
+            continue;
+        }
+        if (w == ";") {
+            start = true;
+            continue;
+        }
+        const bool layout = depth == 0 && start && w == "layout" && i + 1 < t.size() && t[i + 1].text == "(";
+        start = false;
+        if (!layout) continue;
+        std::size_t close = i + 2;
+        for (int d = 1; close < t.size(); ++close) {
+            if (t[close].text == "(") ++d;
+            if (t[close].text == ")" && --d == 0) break;
+        }
+        if (close + 2 >= t.size() || (t[close + 1].text != "in" && t[close + 1].text != "out") ||
+            t[close + 2].text != ";") {
+            i = close;
+            continue;
+        }
+        LayoutDefault d{t[close + 1].text == "in" ? StorageQualifier::In : StorageQualifier::Out, {}, {}, t[i].line};
+        for (std::size_t b = i + 2; b < close;) { // `id` or `id = expr`, split at top-level commas
+            std::size_t e = b;
+            for (int nest = 0; e < close && !(nest == 0 && t[e].text == ","); ++e)
+                nest += t[e].text == "(" ? 1 : t[e].text == ")" ? -1 : 0;
+            const std::string& id = t[b].text;
+            if (e == b + 1) d.identifiers.push_back(id);
+            if (e > b + 2 && t[b + 1].text == "=" && (id == "max_vertices" || id == "invocations" || id == "stream")) {
+                const std::string at = "line " + std::to_string(t[b].line) + ": layout(" + id + ")";
+                long long v = 0;
+                try {
+                    v = plan::evaluateIntExpression(std::span<const Token>(t).subspan(b + 2, e - b - 2),
+                                                    [](const std::string&) { return std::optional<long long>(); });
+                } catch (const plan::ExpressionError& x) {
+                    throw Error(x.code, at + ": " + x.reason);
+                } catch (const plan::Unevaluable& u) {
+                    throw Error(ErrorCode::PreprocessorUnevaluable,
+                                at + ": cannot evaluate: " + u.reason + ". Use an integer literal or a #define");
+                }
+                if (v < 0 || v > limits::maxArraySize)
+                    throw Error(ErrorCode::ConstantExpression, at + " = " + std::to_string(v) + " is out of range 0.." +
+                                                                   std::to_string(limits::maxArraySize));
+                d.values.emplace_back(id, int(v));
+            }
+            b = e + 1;
+        }
+        out.push_back(std::move(d));
+        i = close + 2;
+        start = true;
+    }
+    return out;
+}
+
+} // namespace
+
+GeometryInterface readGeometryInterface(std::string_view source, const ReadOptions& options) {
+    const plan::PreprocessedSource src = plan::preprocess(source, options.defines);
+    ReaderState state{src, {}, {}, {src.functionMacros.begin(), src.functionMacros.end()}, 0};
+    state.geometry = true;
+    GeometryInterface geometry;
+    geometry.shader = DeclarationReader(state, src.tokens, 0).runGlobal();
+    geometry.layoutDefaults = readLayoutDefaults(src.tokens);
+    // Unsized inputs hold one element per vertex of the input primitive (the last one declared).
+    int vertices = 1;
+    for (const LayoutDefault& d : geometry.layoutDefaults)
+        if (d.storage == StorageQualifier::In)
+            for (const std::string& id : d.identifiers)
+                vertices = id == "points"                ? 1
+                           : id == "lines"               ? 2
+                           : id == "lines_adjacency"     ? 4
+                           : id == "triangles"           ? 3
+                           : id == "triangles_adjacency" ? 6
+                                                         : vertices;
+    for (Declaration& d : geometry.shader.inputs)
+        if (d.arraySize == kUnsized) d.arraySize = vertices;
+    return geometry;
 }
 
 } // namespace xfb

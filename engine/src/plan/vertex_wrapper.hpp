@@ -112,6 +112,14 @@ bool packedInSeparateMode(const CapturedVarying& v);
 ///         `maxInterleavedComponents`, the most one staging record holds
 DriverList driverList(const CapturePlan& capture, bool layoutWords, int maxInterleavedComponents = 64);
 
+/// What the GL is asked to capture from a geometry program's geometry shader (geometry_plan.cpp):
+/// every varying by its own name (arrays whole, elements `a[i]` as named: no wrapper runs inside a
+/// geometry shader), and in interleaved mode gl_SkipComponents1..4 for gaps and gl_NextBuffer between
+/// buffers, one buffer per stream (ARB_transform_feedback3).
+/// @throws Error Unsupported: part of a varying in a declared layout; gaps or several interleaved
+///         buffers without `layoutWords` (OpenGL ES 3.2)
+DriverList geometryDriverList(const CapturePlan& capture, bool layoutWords);
+
 /// The vertex shader the GL compiles for `source` (GLSL ES 3.00 / GLSL 3.30+, after #defines):
 /// `#define main xfb_wrapped_main` after the #version line (found with the lexer, as the GLSL
 /// preprocessor does: the first line that is not blank or a comment; `#line` keeps the user's line
