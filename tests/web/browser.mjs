@@ -46,7 +46,7 @@ try {
   });
   page.on('response', (r) => { if (r.status() >= 400) console.log(`[page] ${r.status()} ${r.url()}`); });
   const crashed = new Promise((_, reject) => page.on('pageerror', (e) => reject(new Error(`uncaught in the page: ${e.message}`))));
-  await page.goto(`${server.url}/index.html?suite=${encodeURIComponent(suite)}`);
+  await page.goto(`${server.url}/index.html?suite=${encodeURIComponent(suite)}`, { timeout: 180_000 }); // a loaded CI machine
   const results = await Promise.race([page.waitForFunction(() => window.__results, null, { timeout: 240_000 }).then((h) => h.jsonValue()), crashed]);
   for (const r of results) {
     if (r.ok && r.asserts === 0 && !measurement) Object.assign(r, { ok: false, error: 'the case made no assert(): it cannot fail' });

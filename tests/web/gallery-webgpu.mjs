@@ -125,7 +125,7 @@ try {
     const crashed = new Promise((_, reject) => page.on('pageerror', (e) => reject(new Error(`uncaught in the page: ${e.message}`))));
     crashed.catch(() => {}); // judged from pageErrors once the run ended
     try {
-      await page.goto(`${server.url}/webgpu.html?demo=${demo}&frames=${FRAMES}${variant ? `&variant=${variant}` : ''}`);
+      await page.goto(`${server.url}/webgpu.html?demo=${demo}&frames=${FRAMES}${variant ? `&variant=${variant}` : ''}`, { timeout: 180_000 }); // a loaded CI machine
       await Promise.race([page.waitForFunction(() => window.__demoDone, null, { timeout: 180_000, polling: 250 }), crashed]);
       const png = join(shotsDir, `webgpu-${entry.replace(':', '-')}.png`);
       const image = await page.screenshot({ path: png });

@@ -198,7 +198,9 @@ async function open(url, { webgpu = false, viewport = { width: 1280, height: 720
   page.on('requestfailed', (r) => { if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? '')) badAnswers.push(`failed: ${r.url()} ${r.failure()?.errorText} (loading ${url})`); });
   const crashed = new Promise((_, reject) => page.on('pageerror', (e) => reject(new Error(`uncaught in the page: ${e.message}`))));
   crashed.catch(() => {});
-  await page.goto(`${server.url}/${url}`);
+  // The engine pages import their engines as ES modules, Babylon.js in over a thousand files: on a
+  // loaded 2-core CI machine the load event took over playwright's default 30 s once.
+  await page.goto(`${server.url}/${url}`, { timeout: 180_000 });
   loaded.add(pageKey(new URL(`${server.url}/${url}`)));
   return { page, log, consoleErrors, crashed };
 }
