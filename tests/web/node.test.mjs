@@ -329,7 +329,7 @@ const ARRAY_BUFFER = 0x8892, ARRAY_BUFFER_BINDING = 0x8894, CURRENT_PROGRAM = 0x
 test('GL.xfbStateGuard: the engine\'s state bits by name, and one save/restore for the engine and the replayed step', async () => {
   const guard = (await loadGlModule()).GL.xfbStateGuard;
   const names = ['program', 'vertexArray', 'arrayBuffer', 'copyBuffers', 'unpackBuffer', 'transformFeedback', 'discard', 'textures', 'pixelStore',
-    'samplers', 'feedbackBuffer', 'writtenBindings'];
+    'samplers', 'feedbackBuffer', 'writtenBindings', 'framebuffer', 'packBuffer', 'packStore', 'raster'];
   assert.deepEqual(Object.keys(guard.bits).sort(), [...names].sort());
   const values = Object.values(guard.bits);
   assert.ok(values.every((v) => Number.isInteger(v) && v > 0 && (v & (v - 1)) === 0), `one bit each: ${values}`);

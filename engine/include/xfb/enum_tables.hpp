@@ -60,8 +60,8 @@
     X(VaryingVectors, "XFB_VARYING_VECTORS") /* the vertex outputs, captured or not, need more varying rows than MAX_VARYING_VECTORS */        \
     /*   ... (GLSL ES packing: 4 components a row; desktop: MAX_VERTEX_OUTPUT_COMPONENTS / 4) */                                               \
     X(VaryingOptimizedAway, "XFB_VARYING_OPTIMIZED_AWAY") /* the linker did not keep a captured varying (checked after link) */                \
-    /* Compute path. */                                                                                                                        \
-    X(ComputeTranslation, "XFB_COMPUTE_TRANSLATION") /* a construct the compute translation cannot express (named) */                          \
+    /* Generated shaders. */                                                                                                                   \
+    X(ComputeTranslation, "XFB_COMPUTE_TRANSLATION") /* a construct the compute, WGSL or fragment translation cannot express (named) */        \
     /* Buffers and roles. */                                                                                                                   \
     X(FormatInvalid, "XFB_FORMAT_INVALID") /* a vertex format with overlapping or out-of-stride attributes */                                  \
     X(RoleEmpty, "XFB_ROLE_EMPTY") /* a buffer entry with neither input nor output */                                                          \
@@ -113,7 +113,7 @@
     X(Float, "float") X(Int, "int") X(UInt, "uint") X(Bool, "bool") X(Double, "double") X(Struct, "struct") X(Opaque, "opaque")
 
 /// How a step runs (xfb/pipeline.hpp, where each is documented).
-#define XFB_BACKENDS(X) X(TransformFeedback, "tf") X(Compute, "compute") X(Auto, "auto")
+#define XFB_BACKENDS(X) X(TransformFeedback, "tf") X(Compute, "compute") X(Auto, "auto") X(Fragment, "fragment")
 
 /// Who expands strips, loops, fans and index lists for a capture (xfb/primitive_capture.hpp).
 #define XFB_EXPANSIONS(X) X(Auto, "auto") X(Driver, "driver") X(Engine, "engine")

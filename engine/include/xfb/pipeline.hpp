@@ -39,20 +39,25 @@ struct StepReport {
     bool ok() const { return written == expected; }
 };
 
-/// How a step runs. Both backends read and write the same buffers with the same layout, so a
+/// How a step runs. Every backend reads and writes the same buffers with the same layout, so a
 /// pipeline can switch between two steps without re-uploading anything.
 /// TransformFeedback ("tf"): vertex shader + transform feedback (GL 4.0 / ES 3.0 / WebGL2).
 /// Compute ("compute"): the same source as a generated compute shader (GL 4.3 / ES 3.1).
-/// Auto ("auto"): times a few trial passes of both once per context and shape, keeps the faster.
+/// Fragment ("fragment"): the same source as generated fragment shaders over RGBA32UI textures
+/// of the buffers' words (xfb/fragment_translation.hpp; GL 4.3 / ES 3.0 / WebGL2): for drivers
+/// that run fragments in parallel and vertices less so (SwiftShader, some mobile GPUs).
+/// Auto ("auto"): times a few trial passes of every backend the context has once per context and
+/// shape, keeps the fastest.
 /// Rows and names: XFB_BACKENDS (xfb/enum_tables.hpp).
 enum class Backend { XFB_BACKENDS(XFB_ENUMERATOR) };
-std::string_view backendName(Backend b); // "tf", "compute", "auto"
+std::string_view backendName(Backend b); // "tf", "compute", "auto", "fragment"
 
 /// Which backend a pipeline uses and why.
 struct BackendChoice {
     Backend backend = Backend::TransformFeedback; ///< never Auto
     std::string reason;
-    double transformFeedbackMs = 0, computeMs = 0; ///< per trial pass, when Auto measured them
+    /// Per trial pass, when Auto measured them (0 for a backend it did not time).
+    double transformFeedbackMs = 0, computeMs = 0, fragmentMs = 0;
 };
 
 struct PipelineOptions {

@@ -53,7 +53,11 @@ export type GuardBit =
   | 'pixelStore'
   | 'samplers'
   | 'feedbackBuffer'
-  | 'writtenBindings';
+  | 'writtenBindings'
+  | 'framebuffer'
+  | 'packBuffer'
+  | 'packStore'
+  | 'raster';
 /** What xfbStateGuard.save() returns: opaque, restored once. */
 export type GuardToken = { readonly __guardToken: unique symbol };
 
