@@ -43,7 +43,9 @@ struct TexelLayout {
     int lastRowTexels = 0;   ///< whole texels (4 words) in the row after the full rows
     int tailWords = 0;       ///< 0..3: words of the last texel when it is partial
 };
+/// Where the words of a buffer of `bytes` lie in a texture `width` texels wide.
 /// @param bytes a multiple of 4
+/// @param width texels per row
 TexelLayout texelLayout(std::uint64_t bytes, int width);
 
 /// One fragment pass: a program writing one or more output buffers of the same stride.
@@ -54,8 +56,9 @@ struct FragmentPass {
     TexelLayout layout; ///< of each of its output buffers (same stride, same count)
 };
 
+/// The generated shaders of a fragment-backend pipeline and the samplers they read.
 struct FragmentShader {
-    std::string vertexSource; ///< one triangle covering the viewport (gl_VertexID 0..2), same #version
+    std::string vertexSource; ///< one triangle covering the viewport (gl_VertexID 0..2), in the passes' GLSL version
     std::vector<FragmentPass> passes;
     /// Per entry of the role list: the sampler (`xfb_in<e>`) its input buffer is read from, or
     /// empty. Its texture is `textureWidth` texels wide (texelLayout of the buffer's bytes).
@@ -64,7 +67,7 @@ struct FragmentShader {
     /// before the step, or empty. Only a declared layout with gaps has one: transform feedback
     /// leaves gap bytes as they were, a texel is written whole, so its gap words are copied through.
     std::vector<std::string> keptSampler;
-    int textureWidth = 0;
+    int textureWidth = 0; ///< texels per row of every texture: a power of two
 };
 
 /// @param vertexSource the simulation's vertex shader, as given to the Program
@@ -72,6 +75,7 @@ struct FragmentShader {
 /// @param pass the pass plan of the pipeline (planPass()); its count is baked in
 /// @param capture the program's capture plan
 /// @param entryCount the number of entries of the role list the pass plan was made for
+/// @param options the texture width and the draw buffers a pass may write, fused substeps
 /// @throws Error ComputeTranslation naming the construct (and its line) that has no fragment
 ///         equivalent: implicit-LOD texture lookups (their level of detail would come from
 ///         neighbouring elements), gl_DrawID / gl_BaseVertex / gl_BaseInstance, gl_ClipDistance /

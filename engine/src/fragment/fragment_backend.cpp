@@ -3,6 +3,7 @@
 #include "gl/gl_check.hpp"
 #include "gl/shader.hpp"
 #include "gl/state_guard.hpp"
+#include "plan/text.hpp"
 #include "xfb/error.hpp"
 
 #include <algorithm>
@@ -55,6 +56,8 @@ void FragmentBackend::forget() {
 
 std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& program, const PassPlan& plan,
                                                         std::size_t entryCount, int substeps) {
+    using plan::cat; // messages appended out of line (plan/text.hpp): smaller than `a + b` chains in wasm
+    using std::to_string;
     const std::string& label = program.desc.label;
     const GLint maxTexture = getInt(GL_MAX_TEXTURE_SIZE), maxDrawBuffers = getInt(GL_MAX_DRAW_BUFFERS),
                 maxAttachments = getInt(GL_MAX_COLOR_ATTACHMENTS),
@@ -80,22 +83,21 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
         if (u.type.kind == ScalarKind::Opaque) userSamplers += std::max(1, u.arraySize);
     if (int(b->units.size()) + userSamplers > fragmentUnits)
         throw Error(ErrorCode::Unsupported,
-                    "program '" + label + "': the fragment backend reads " + std::to_string(b->units.size()) +
-                        " buffers and the shader's " + std::to_string(userSamplers) +
-                        " samplers as textures of a fragment shader, which may sample " +
-                        std::to_string(fragmentUnits) +
-                        " (GL_MAX_TEXTURE_IMAGE_UNITS); use the transform-feedback or compute backend");
+                    cat({"program '", label, "': the fragment backend reads ", to_string(b->units.size()),
+                         " buffers and the shader's ", to_string(userSamplers),
+                         " samplers as textures of a fragment shader, which may sample ", to_string(fragmentUnits),
+                         " (GL_MAX_TEXTURE_IMAGE_UNITS); use the transform-feedback or compute backend"}));
     b->firstUnit = GLuint(combinedUnits) - GLuint(b->units.size());
 
     // Textures of every buffer: their rows must fit the context's limit.
-    auto layoutOf = [&](std::uint64_t bytes, const std::string& what) {
+    auto layoutOf = [&](std::uint64_t bytes, std::size_t entry, const char* role) {
         TexelLayout l = texelLayout(bytes, width);
         if (l.rows > maxTexture)
             throw Error(ErrorCode::Unsupported,
-                        "program '" + label + "': " + what + " (" + std::to_string(bytes) + " bytes) needs " +
-                            std::to_string(l.rows) + " rows of " + std::to_string(width) +
-                            " RGBA32UI texels in the fragment backend, over this context's GL_MAX_TEXTURE_SIZE of " +
-                            std::to_string(maxTexture) + "; use the transform-feedback or compute backend");
+                        cat({"program '", label, "': entry #", to_string(entry), "'s ", role, " (", to_string(bytes),
+                             " bytes) needs ", to_string(l.rows), " rows of ", to_string(width),
+                             " RGBA32UI texels in the fragment backend, over this context's GL_MAX_TEXTURE_SIZE of ",
+                             to_string(maxTexture), "; use the transform-feedback or compute backend"}));
         return l;
     };
     b->inputLayouts.resize(entryCount);
@@ -111,12 +113,11 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
         const std::size_t e = u.index;
         const auto a = std::find_if(plan.attributes.begin(), plan.attributes.end(),
                                     [&](const AttributeBinding& x) { return std::size_t(x.entry) == e; });
-        b->inputLayouts[e] =
-            layoutOf(std::uint64_t(a->stride) * std::uint64_t(plan.count), "entry #" + std::to_string(e) + "'s input");
+        b->inputLayouts[e] = layoutOf(std::uint64_t(a->stride) * std::uint64_t(plan.count), e, "input");
         b->inputTextures[e] = wordTexture(b->inputLayouts[e]);
     }
     for (const auto& o : plan.outputs) {
-        b->outputLayouts.push_back(layoutOf(o.bytesPerStep, "entry #" + std::to_string(o.entry) + "'s output"));
+        b->outputLayouts.push_back(layoutOf(o.bytesPerStep, std::size_t(o.entry), "output"));
         b->outputTextures.push_back(wordTexture(b->outputLayouts.back()));
         b->outputEntries.push_back(o.entry);
         const bool kept = !b->shader.keptSampler[b->outputEntries.size() - 1].empty();
@@ -126,25 +127,18 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
     glActiveTexture(GL_TEXTURE0);
 
     // One framebuffer per pass (its outputs' textures as colour attachments 0..n-1), one per output to read it.
-    auto complete = [&](const std::string& what) {
-        GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-        if (status != GL_FRAMEBUFFER_COMPLETE)
-            throw Error(
-                ErrorCode::Unsupported, "program '" + label + "': the fragment backend's framebuffer of " + what +
-                                            " is not complete (status 0x" +
-                                            [&] {
-                                                const char* hex = "0123456789ABCDEF";
-                                                std::string s;
-                                                for (int i = 12; i >= 0; i -= 4) s += hex[(status >> i) & 15];
-                                                return s;
-                                            }() +
-                                            "): this context cannot render RGBA32UI textures");
+    auto complete = [&](const char* what, std::size_t index) {
+        if (GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER); status != GL_FRAMEBUFFER_COMPLETE)
+            throw Error(ErrorCode::Unsupported,
+                        cat({"program '", label, "': the fragment backend's framebuffer of ", what, " ",
+                             to_string(index), " is not complete (status ", to_string(status),
+                             "): this context cannot render into RGBA32UI textures"}));
     };
     for (std::size_t o = 0; o < plan.outputs.size(); ++o) {
         b->readFramebuffers.push_back(gl::FramebufferName::create());
         glBindFramebuffer(GL_FRAMEBUFFER, b->readFramebuffers.back());
         glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, b->outputTextures[o], 0);
-        complete("output #" + std::to_string(o));
+        complete("output", o);
     }
     for (const auto& p : b->shader.passes) {
         Pass pass;
@@ -157,7 +151,7 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
             drawBuffers.push_back(GLenum(GL_COLOR_ATTACHMENT0 + j));
         }
         glDrawBuffers(GLsizei(drawBuffers.size()), drawBuffers.data());
-        complete("pass " + std::to_string(b->passes.size()));
+        complete("pass", b->passes.size());
         b->passes.push_back(std::move(pass));
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -165,12 +159,12 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
     // The programs: the generated triangle and each pass's fragment shader.
     for (std::size_t i = 0; i < b->passes.size(); ++i) {
         Pass& pass = b->passes[i];
-        const std::string what = "the fragment shader generated from '" + label + "' (pass " + std::to_string(i) +
-                                 "; line numbers are the vertex shader's)";
+        const std::string what = cat({"the fragment shader generated from '", label, "' (pass ", to_string(i),
+                                      "; line numbers are the vertex shader's)"});
         pass.program = gl::linkProgram({{GL_VERTEX_SHADER, b->shader.vertexSource, "the fragment backend's triangle"},
                                         {GL_FRAGMENT_SHADER, b->shader.passes[i].source, what}});
         if (auto log = gl::linkFailure(pass.program))
-            throw Error(ErrorCode::ProgramLink, what + " does not link: " + *log);
+            throw Error(ErrorCode::ProgramLink, cat({what, " does not link: ", *log}));
         for (const auto& [name, u] : program.uniforms) {
             GLint location = glGetUniformLocation(pass.program, name.c_str());
             if (location >= 0) pass.uniforms.track(name, location);
@@ -189,7 +183,7 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
     glBindBuffer(GL_COPY_WRITE_BUFFER, b->scratch);
     glBufferData(GL_COPY_WRITE_BUFFER, 16, nullptr, GL_DYNAMIC_COPY);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    gl::check(("building the fragment backend of '" + label + "'").c_str());
+    gl::check(cat({"building the fragment backend of '", label, "'"}).c_str());
     return b;
 }
 
@@ -205,12 +199,13 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
                 GLint unit = 0;
                 std::memcpy(&unit, it->second.value.data() + k, 4);
                 if (unit >= GLint(firstUnit) && !units.empty())
-                    throw Error(ErrorCode::InvalidArgument,
-                                "sampler '" + d.name + "' of program '" + program.desc.label +
-                                    "' is set to texture unit " + std::to_string(unit) +
-                                    ", which the fragment backend uses for its input buffers (units " +
-                                    std::to_string(firstUnit) + ".." + std::to_string(firstUnit + units.size() - 1) +
-                                    "); give it a unit below " + std::to_string(firstUnit));
+                    throw Error(
+                        ErrorCode::InvalidArgument,
+                        plan::cat({"sampler '", d.name, "' of program '", program.desc.label,
+                                   "' is set to texture unit ", std::to_string(unit),
+                                   ", which the fragment backend uses for its input buffers (units ",
+                                   std::to_string(firstUnit), "..", std::to_string(firstUnit + units.size() - 1),
+                                   "); give it a unit below ", std::to_string(firstUnit)}));
             }
         }
         checkedSamplers = program.versions;

@@ -4,6 +4,7 @@
 #include "pipeline/pipeline_state.hpp"
 #include "gl/readback.hpp"
 #include "gl/state_guard.hpp"
+#include "plan/text.hpp"
 
 #include <chrono>
 #ifdef __EMSCRIPTEN__
@@ -40,11 +41,21 @@ double PipelineState::timePasses(Backend b, int n) {
     choice.backend = b;
     const auto touched = passState(); // the caller's guard has what a transform-feedback pass touches
     gl::StateGuard guard(*device, touched.bits, touched.firstUnit, touched.units);
+    // Waits for the GPU: a fence natively; on WebGL, whose clientWaitSync cannot wait (its
+    // timeout limit is 0 in Chrome: INVALID_OPERATION), 4 bytes of an output read back, which the
+    // browser gives only once the passes that write them are done.
+    auto finish = [&] {
+#ifdef __EMSCRIPTEN__
+        if (!plan.outputs.empty()) (void)gl::readBytes(outputs[std::size_t(plan.outputs.front().entry)]->name, 0, 4);
+#else
+        gl::finishWithFence();
+#endif
+    };
     pass(0, false); // warm-up: first use compiles lazily in some drivers
-    gl::finishWithFence();
+    finish();
     double t0 = nowMs();
     for (int i = 0; i < n; ++i) pass(0, false);
-    gl::finishWithFence();
+    finish();
     choice.backend = saved;
     return (nowMs() - t0) / n;
 }
@@ -110,8 +121,8 @@ void PipelineState::select(Backend wanted, int groupSize) {
         ensureFragment();
     } catch (const Error& e) { fragmentMissing = e.what(); }
     if (!refusal.empty() && !computeMissing.empty() && !fragmentMissing.empty())
-        throw Error(ErrorCode::Unsupported, refusal + "; and compute is not available: " + computeMissing +
-                                                "; nor the fragment backend: " + fragmentMissing);
+        throw Error(ErrorCode::Unsupported, plan::cat({refusal, "; and compute is not available: ", computeMissing,
+                                                       "; nor the fragment backend: ", fragmentMissing}));
     // Trial passes of each backend there is; the fastest is kept, the absent ones named with why.
     constexpr int kTrials = 5;
     struct Candidate {
@@ -122,11 +133,12 @@ void PipelineState::select(Backend wanted, int groupSize) {
     };
     // `missing`: why a backend is absent, as the reason says it.
     auto absentBecause = [](const char* name, const std::string& why) {
-        return why.empty() ? why : std::string(name) + " is not available (" + why + ")";
+        return why.empty() ? why : plan::cat({name, " is not available (", why, ")"});
     };
     Candidate candidates[] = {
         {Backend::TransformFeedback, "transform feedback",
-         refusal.empty() ? std::string() : "transform feedback cannot write this layout here (" + refusal + ")"},
+         refusal.empty() ? std::string()
+                         : plan::cat({"transform feedback cannot write this layout here (", refusal, ")"})},
         {Backend::Compute, "compute", absentBecause("compute", computeMissing)},
         {Backend::Fragment, "fragment", absentBecause("the fragment backend", fragmentMissing)},
     };
@@ -136,7 +148,7 @@ void PipelineState::select(Backend wanted, int groupSize) {
         if (c.missing.empty())
             ++present;
         else
-            absent += "; " + c.missing;
+            plan::cat(absent, {"; ", c.missing});
     }
     const Candidate* best = nullptr;
     std::string figures;
@@ -144,15 +156,15 @@ void PipelineState::select(Backend wanted, int groupSize) {
         if (!c.missing.empty()) continue;
         if (present > 1) {
             c.ms = timePasses(c.backend, kTrials);
-            figures += std::string(figures.empty() ? "" : " vs ") + c.name + " " + milliseconds(c.ms) + " ms";
+            plan::cat(figures, {figures.empty() ? "" : " vs ", c.name, " ", milliseconds(c.ms), " ms"});
         }
         if (!best || c.ms < best->ms) best = &c;
     }
     std::string reason = present > 1
-                             ? "auto: " + std::string(best->name) + " was fastest, " + figures + " per pass (" +
-                                   std::to_string(kTrials) + " trial passes each, " + std::to_string(plan.count) +
-                                   " elements, " + device->caps.renderer + ")" + absent
-                             : "auto: " + std::string(best->name) + ", the only backend here" + absent;
+                             ? plan::cat({"auto: ", best->name, " was fastest, ", figures, " per pass (",
+                                          std::to_string(kTrials), " trial passes each, ", std::to_string(plan.count),
+                                          " elements, ", device->caps.renderer, ")", absent})
+                             : plan::cat({"auto: ", best->name, ", the only backend here", absent});
     choice = {best->backend, reason, candidates[0].ms, candidates[1].ms, candidates[2].ms};
     device->autoDecisions[key] = {int(best->backend), reason};
 }
