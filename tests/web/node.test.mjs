@@ -288,7 +288,7 @@ test('enums(): both modules give the C++ tables (xfb/enum_tables.hpp) that index
     assert.deepEqual(e.drawModes, ['points', 'lines', 'line_strip', 'line_loop', 'triangles', 'triangle_strip', 'triangle_fan'], file);
     assert.deepEqual(e.captureModes, ['interleaved', 'separate'], file);
     assert.deepEqual(e.componentTypes, ['float32', 'int32', 'uint32'], file);
-    assert.deepEqual(e.backends, ['tf', 'compute', 'auto'], file);
+    assert.deepEqual(e.backends, ['tf', 'compute', 'auto', 'fragment'], file);
     assert.deepEqual(e.expansions, ['auto', 'driver', 'engine'], file);
     assert.deepEqual(e.scalarKinds, { float: 0, int: 1, uint: 2, bool: 3, double: 4, struct: 5, opaque: 6 }, file);
     // Every code once, first and last as in xfb/error.hpp (60 codes).
