@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
         {"ratios", json::array()},
         {"auto", json::array()}};
     std::sort(sizes.begin(), sizes.end(), std::greater<>()); // largest first, on memory nothing has used yet
-    std::printf("%-22s %10s %10s %12s %8s %9s %11s %10s %s\n", "variant", "elements", "ms/step", "Melem/s", "GB/s",
+    std::printf("%-24s %10s %10s %12s %8s %9s %11s %10s %s\n", "variant", "elements", "ms/step", "Melem/s", "GB/s",
                 "GL calls", "glGetError", "buffers MB", "result (vs C++ reference)");
 
     for (long long n : sizes) {
@@ -227,6 +227,36 @@ int main(int argc, char** argv) {
                 return out;
             };
         });
+        // The fragment backend (GL 4.3 / ES 3.0): the same pipeline as engine_tf_interleaved and
+        // engine_tf_separate (its separate buffers share one pass, two colour attachments).
+        add("engine_fragment", true, [&](Run& r) {
+            auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)),
+                 b = std::make_shared<Buffer>(device, stateFormat, n);
+            auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}},
+                                                PipelineOptions{.backend = Backend::Fragment});
+            r.step = [p, a, b] { p->step(); };
+            r.result = [a] { return a->readAs<float>(); };
+        });
+        add("engine_fragment_separate", true, [&](Run& r) {
+            auto f0 = VertexFormat::interleaved({{attr(0)}}), f1 = VertexFormat::interleaved({{attr(1)}});
+            auto p0 = std::make_shared<Buffer>(device, f0, n, std::span<const float>(pos)),
+                 p1 = std::make_shared<Buffer>(device, f0, n);
+            auto v0 = std::make_shared<Buffer>(device, f1, n, std::span<const float>(vel)),
+                 v1 = std::make_shared<Buffer>(device, f1, n);
+            auto p = std::make_shared<Pipeline>(device, separate,
+                                                std::vector<Entry>{{p0.get(), p1.get()}, {v0.get(), v1.get()}},
+                                                PipelineOptions{.backend = Backend::Fragment});
+            r.step = [p, p0, p1, v0, v1] { p->step(); };
+            r.result = [p0, v0, n] {
+                auto ps = p0->readAs<float>(), vs = v0->readAs<float>();
+                std::vector<float> out(std::size_t(n) * 8);
+                for (std::size_t e = 0; e < std::size_t(n); ++e)
+                    for (int i = 0; i < 4; ++i)
+                        out[e * 8 + std::size_t(i)] = ps[e * 4 + std::size_t(i)],
+                                    out[e * 8 + 4 + std::size_t(i)] = vs[e * 4 + std::size_t(i)];
+                return out;
+            };
+        });
         const int groupSize = std::min(256, caps.maxComputeInvocations);
         if (caps.compute) {
             add("handwritten_compute", true, [&](Run& r) {
@@ -254,7 +284,7 @@ int main(int argc, char** argv) {
             r.check = [c, n] { return checkCopy(c->destination(), std::size_t(n) * 32); };
         });
         // Fused substeps: the same pipeline shape as engine_tf_interleaved / engine_compute.
-        for (Backend backend : {Backend::TransformFeedback, Backend::Compute}) {
+        for (Backend backend : {Backend::TransformFeedback, Backend::Compute, Backend::Fragment}) {
             if (backend == Backend::Compute && !caps.compute) continue;
             for (long long k : substepCounts)
                 for (bool fuse : {true, false}) {
@@ -344,14 +374,14 @@ int main(int argc, char** argv) {
                         {"result_vs_cpp_reference", same}};
             if (r.memoryUsed) row["gpu_memory_used_bytes"] = *r.memoryUsed;
             report["results"].push_back(row);
-            std::printf("%-22s %10lld %10.3f %12.1f %8.1f %9s %11s %10.1f %s\n", r.name.c_str(), n, ms,
+            std::printf("%-24s %10lld %10.3f %12.1f %8.1f %9s %11s %10.1f %s\n", r.name.c_str(), n, ms,
                         double(n) / ms / 1000, row["effective_gb_per_s"].get<double>(),
                         r.gpu ? std::to_string(r.glCalls.withoutGetError()).c_str() : "-",
                         r.gpu ? std::to_string(r.glCalls.getError).c_str() : "-", bytes / 1e6, same.c_str());
         }
         runs.clear();
         if (fusionMode) {
-            for (const char* b : {"tf", "compute"}) {
+            for (const char* b : {"tf", "compute", "fragment"}) {
                 std::string single = std::string("passes_") + b + "_k1";
                 for (long long k : substepCounts) {
                     std::string fused = std::string("fused_") + b + "_k" + std::to_string(k),
@@ -384,6 +414,11 @@ int main(int argc, char** argv) {
         json r = {{"elements", n},
                   {"engine_tf_over_handwritten_tf", ratio("engine_tf_interleaved", "handwritten_tf")},
                   {"engine_compute_over_handwritten_compute", ratio("engine_compute", "handwritten_compute")},
+                  {"engine_fragment_over_engine_tf", ratio("engine_fragment", "engine_tf_interleaved")},
+                  {"engine_fragment_over_engine_compute", ratio("engine_fragment", "engine_compute")},
+                  {"engine_fragment_over_handwritten_tf", ratio("engine_fragment", "handwritten_tf")},
+                  {"engine_fragment_separate_over_engine_tf_separate",
+                   ratio("engine_fragment_separate", "engine_tf_separate")},
                   {"copy_kernel_over_engine_compute", ratio("copy_kernel", "engine_compute")},
                   {"copy_kernel_over_handwritten_compute", ratio("copy_kernel", "handwritten_compute")},
                   {"copy_call_over_engine_compute", ratio("copy_buffer_sub_data", "engine_compute")},
@@ -395,6 +430,12 @@ int main(int argc, char** argv) {
                     r["engine_compute_over_handwritten_compute"].dump().c_str(),
                     r["copy_kernel_over_engine_compute"].dump().c_str(),
                     r["copy_kernel_over_handwritten_compute"].dump().c_str());
+        std::printf("  ratios: fragment / engine tf %s, fragment / engine compute %s, fragment / hand-written tf %s, "
+                    "fragment separate / tf separate %s\n",
+                    r["engine_fragment_over_engine_tf"].dump().c_str(),
+                    r["engine_fragment_over_engine_compute"].dump().c_str(),
+                    r["engine_fragment_over_handwritten_tf"].dump().c_str(),
+                    r["engine_fragment_separate_over_engine_tf_separate"].dump().c_str());
     }
     return xfbbench::finishReport(report, jsonPath, mismatches, "result(s)", "every result matches its reference");
 }

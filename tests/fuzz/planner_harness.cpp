@@ -5,6 +5,7 @@
 #include "xfb/compute_translation.hpp"
 #include "xfb/emit_plan.hpp"
 #include "xfb/error.hpp"
+#include "xfb/fragment_translation.hpp"
 #include "xfb/glsl_dialect.hpp"
 #include "xfb/limits.hpp"
 #include "xfb/pass_plan.hpp"
@@ -158,14 +159,26 @@ void planEverything(std::string_view source, const ShaderInterface& shader, cons
         if (!emits.empty() &&
             !attempt([&] { emitPlan = planEmits(shader, capture, emits, entries, pass.emitEntries, pass.count); }))
             emits.clear();
-        // The translation reads the source again: once per mode, with the portable limits only
-        // (GLSL 4.30 for interleaved, ES 3.10 for separate), to keep the fuzzer fast.
+        // The translations read the source again: once per mode, with the portable limits only
+        // (GLSL 4.30 for interleaved, ES 3.10 and the fragment passes for separate), to keep the fuzzer fast.
         if (!translate) continue;
         ComputeTranslationOptions translation{mode == CaptureMode::Separate, 64, emits.empty() ? nullptr : &emitPlan};
         attempt([&] {
             ComputeShader c = translateToCompute(source, {}, pass, capture, entries.size(), translation);
             XFB_FUZZ_EXPECT(!c.source.empty() && c.readBinding.size() == entries.size());
         });
+        // The fragment translation in separate mode (its passes group buffers by stride): every
+        // captured buffer in exactly one pass.
+        if (mode == CaptureMode::Separate && emits.empty())
+            attempt([&] {
+                FragmentShader f = translateToFragment(source, {}, pass, capture, entries.size());
+                std::size_t written = 0;
+                for (const FragmentPass& p : f.passes) {
+                    XFB_FUZZ_EXPECT(!p.source.empty() && p.layout.rows >= 1);
+                    written += p.outputs.size();
+                }
+                XFB_FUZZ_EXPECT(written == pass.outputs.size() && f.inputSampler.size() == entries.size());
+            });
     }
 }
 

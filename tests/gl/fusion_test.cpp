@@ -273,15 +273,25 @@ TEST_CASE_FIXTURE(GlTest, "fused programs are kept per backend across setBackend
         for (int s = 0; s < k; ++s) particlesStep(ref, 0.015625f, {0.0f, -9.75f, 0.5f});
     };
     advance(4);
-    if (dev.capabilities().compute) {
-        t.pipeline->setBackend(Backend::Compute);
+    std::uint64_t steps = 4;
+    for (Backend other : backendsOf(dev)) {
+        if (other == Backend::TransformFeedback) continue;
+        CAPTURE(backendName(other));
+        t.pipeline->setBackend(other);
         advance(4);
         t.pipeline->setBackend(Backend::TransformFeedback);
         resetGlCalls();
         advance(4); // the transform-feedback program for k = 4 is still there
         CHECK_MESSAGE(glCalls().created == 0, glCalls().describe());
+        t.pipeline->setBackend(other);
+        resetGlCalls();
+        advance(4); // and so is the other backend's
+        CHECK_MESSAGE(glCalls().created == 0, glCalls().describe());
+        t.pipeline->setBackend(Backend::TransformFeedback);
+        steps += 12;
     }
     requireEqual(t.buffers[0]->readAs<float>(), ref, "fused across backend switches");
+    t.pipeline->setBackend(Backend::Fragment); // restored on the fragment backend
     dev.contextLost();
     XFB_REQUIRE_ERROR(t.pipeline->step(4), ErrorCode::ContextLost);
     dev.contextRestored(); // here the context never went away: new objects are made all the same
@@ -289,5 +299,6 @@ TEST_CASE_FIXTURE(GlTest, "fused programs are kept per backend across setBackend
     advance(4);
     advance(2);
     requireEqual(t.buffers[0]->readAs<float>(), ref, "fused after a context restoration");
-    CHECK(t.pipeline->stepsTaken() == std::uint64_t(dev.capabilities().compute ? 18 : 10));
+    CHECK(t.pipeline->backend().backend == Backend::Fragment);
+    CHECK(t.pipeline->stepsTaken() == steps + 6);
 }

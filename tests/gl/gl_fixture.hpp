@@ -54,10 +54,11 @@ struct GlTest {
     }
 };
 
-// The backends this context can run: transform feedback always, compute on GL 4.3 / ES 3.1+.
+// The backends this context can run: transform feedback and fragment always, compute on GL 4.3 / ES 3.1+.
 inline std::vector<xfb::Backend> backendsOf(const xfb::Device& dev) {
-    if (dev.capabilities().compute) return {xfb::Backend::TransformFeedback, xfb::Backend::Compute};
-    return {xfb::Backend::TransformFeedback};
+    if (dev.capabilities().compute)
+        return {xfb::Backend::TransformFeedback, xfb::Backend::Compute, xfb::Backend::Fragment};
+    return {xfb::Backend::TransformFeedback, xfb::Backend::Fragment};
 }
 
 // Deterministic floats in [lo, hi): exact binary fractions, so uploads are exact.

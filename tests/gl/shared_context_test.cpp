@@ -27,6 +27,8 @@ struct ForeignState {
     GLuint program = 0, vao = 0, tf = 0, activeTexture = 0;
     GLuint buffers[7] = {}; // array, element, copy read, copy write, unpack, pack, feedback
     GLuint textures[4] = {}, samplers[4] = {};
+    GLuint framebuffers[2] = {}, renderbuffers[2] = {}; // draw, read (the fragment backend renders and reads its own)
+    GLint contextFramebuffers[2] = {};                  // the headless context's own, bound again at the end
 
     explicit ForeignState(bool desktop) : desktop(desktop) {
         glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
@@ -51,6 +53,22 @@ struct ForeignState {
             glSamplerParameteri(samplers[i], GL_TEXTURE_MIN_FILTER, GL_LINEAR);
         }
         glBindTexture(GL_TEXTURE_2D, 0);
+        // Complete framebuffers, as an engine binds them (a transform-feedback draw fails with
+        // INVALID_FRAMEBUFFER_OPERATION while an incomplete one is bound, rasterizer discard or not).
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &contextFramebuffers[0]);
+        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &contextFramebuffers[1]);
+        glGenFramebuffers(2, framebuffers);
+        glGenRenderbuffers(2, renderbuffers);
+        for (int i = 0; i < 2; ++i) {
+            glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers[i]);
+            glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
+            glBindFramebuffer(GL_FRAMEBUFFER, framebuffers[i]);
+            glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffers[i]);
+            REQUIRE(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+        }
+        glBindRenderbuffer(GL_RENDERBUFFER, 0);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(contextFramebuffers[0]));
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(contextFramebuffers[1]));
         REQUIRE(glGetError() == GL_NO_ERROR);
     }
 
@@ -80,6 +98,22 @@ struct ForeignState {
         glPixelStorei(GL_UNPACK_SKIP_ROWS, 2);
         glPixelStorei(GL_UNPACK_ALIGNMENT, 8);
         if (desktop) glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_TRUE);
+        // What the fragment backend's draws and pixel copies depend on.
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffers[0]);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffers[1]);
+        glViewport(3, 5, 7, 11);
+        glEnable(GL_SCISSOR_TEST);
+        glEnable(GL_CULL_FACE);
+        glColorMask(GL_FALSE, GL_TRUE, GL_FALSE, GL_TRUE);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 9);
+        glPixelStorei(GL_PACK_SKIP_PIXELS, 1);
+        glPixelStorei(GL_PACK_SKIP_ROWS, 3);
+        glPixelStorei(GL_PACK_ALIGNMENT, 2);
+        if (desktop) {
+            glPixelStorei(GL_PACK_SWAP_BYTES, GL_TRUE);
+            glEnable(GL_COLOR_LOGIC_OP);
+            glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+        }
     }
 
     std::map<std::string, GLint> snapshot() const {
@@ -103,6 +137,27 @@ struct ForeignState {
         if (desktop) get("UNPACK_SWAP_BYTES", GL_UNPACK_SWAP_BYTES);
         s["RASTERIZER_DISCARD"] = glIsEnabled(GL_RASTERIZER_DISCARD);
         if (desktop) s["PRIMITIVE_RESTART"] = glIsEnabled(GL_PRIMITIVE_RESTART);
+        get("DRAW_FRAMEBUFFER_BINDING", GL_DRAW_FRAMEBUFFER_BINDING);
+        get("READ_FRAMEBUFFER_BINDING", GL_READ_FRAMEBUFFER_BINDING);
+        GLint viewport[4] = {};
+        glGetIntegerv(GL_VIEWPORT, viewport);
+        for (int i = 0; i < 4; ++i) s["VIEWPORT[" + std::to_string(i) + "]"] = viewport[i];
+        s["SCISSOR_TEST"] = glIsEnabled(GL_SCISSOR_TEST);
+        s["CULL_FACE"] = glIsEnabled(GL_CULL_FACE);
+        GLboolean mask[4] = {};
+        glGetBooleanv(GL_COLOR_WRITEMASK, mask);
+        for (int i = 0; i < 4; ++i) s["COLOR_WRITEMASK[" + std::to_string(i) + "]"] = mask[i];
+        get("PACK_ROW_LENGTH", GL_PACK_ROW_LENGTH);
+        get("PACK_SKIP_PIXELS", GL_PACK_SKIP_PIXELS);
+        get("PACK_SKIP_ROWS", GL_PACK_SKIP_ROWS);
+        get("PACK_ALIGNMENT", GL_PACK_ALIGNMENT);
+        if (desktop) {
+            get("PACK_SWAP_BYTES", GL_PACK_SWAP_BYTES);
+            s["COLOR_LOGIC_OP"] = glIsEnabled(GL_COLOR_LOGIC_OP);
+            GLint mode[2] = {};
+            glGetIntegerv(GL_POLYGON_MODE, mode);
+            s["POLYGON_MODE"] = mode[0];
+        }
         GLint active = 0;
         glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
         for (int i = 0; i < 4; ++i) {
@@ -145,6 +200,23 @@ struct ForeignState {
         glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
         glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
         glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(contextFramebuffers[0]));
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(contextFramebuffers[1]));
+        glViewport(0, 0, 1, 1);
+        glDisable(GL_SCISSOR_TEST);
+        glDisable(GL_CULL_FACE);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+        glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+        glPixelStorei(GL_PACK_ALIGNMENT, 4);
+        if (desktop) {
+            glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
+            glDisable(GL_COLOR_LOGIC_OP);
+            glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+        }
+        glDeleteFramebuffers(2, framebuffers);
+        glDeleteRenderbuffers(2, renderbuffers);
         glActiveTexture(GL_TEXTURE0);
         glDeleteTextures(4, textures);
         glDeleteTextures(1, &activeTexture);
@@ -248,6 +320,94 @@ TEST_CASE_FIXTURE(GlTest,
         app.around("read (driver session)", [&] { got = out->readAs<float>(); });
         CHECK(got == twoTriangles);
     }
+    CHECK(dev.takeForeignErrors().empty());
+}
+
+TEST_CASE_FIXTURE(GlTest, "the fragment backend leaves every piece of the contract as found, its own state too") {
+    // Its draws and copies touch more than a transform-feedback pass: framebuffers, viewport,
+    // scissor, culling, the colour mask, pixel pack/unpack bindings and parameters, the textures and
+    // samplers of the highest units (the application's there make texelFetch read 0 unless unbound).
+    // The simulation's own texture on unit 1, made before the application's state is applied.
+    const float texel[4] = {0.5f, 0.25f, -1.0f, 2.0f};
+    GLuint table = 0;
+    glGenTextures(1, &table);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, table);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, 1, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 1, 1, GL_RGBA, GL_FLOAT, texel);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glActiveTexture(GL_TEXTURE0);
+    ForeignState app(!dev.capabilities().es);
+    constexpr std::int64_t n = 67; // 268 words: a partial row and, with 36-byte records below, partial texels
+    auto initial = pseudoRandom(n * 4, -1.0f, 1.0f, 9u);
+    std::optional<Buffer> a, b;
+    std::optional<Program> program;
+    std::optional<Pipeline> pipeline;
+    a.emplace(dev, vec4At(0), n, view(initial)), b.emplace(dev, vec4At(0), n);
+    program.emplace(dev, ProgramDesc{kDoubleSource, {}, {}, "double"});
+    app.around("Pipeline (fragment)", [&] {
+        pipeline.emplace(dev, *program, std::vector<Entry>{{&*a, &*b}}, PipelineOptions{.backend = Backend::Fragment});
+    });
+    auto ref = initial;
+    const float add[4] = {1.0f, 0.0f, -1.0f, 0.5f};
+    auto advance = [&] {
+        for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = ref[i] * 2.0f + add[i % 4];
+    };
+    for (int s = 0; s < 3; ++s) {
+        app.around("step (fragment)", [&] { pipeline->step(); });
+        advance();
+    }
+    app.around("step(4) (fragment, fused)", [&] { pipeline->step(4); });
+    for (int s = 0; s < 4; ++s) advance();
+    app.around("stepChecked (fragment)", [&] { CHECK(pipeline->stepChecked().ok()); });
+    advance();
+    app.around("setBackend (tf)", [&] { pipeline->setBackend(Backend::TransformFeedback); });
+    app.around("step (tf)", [&] { pipeline->step(); });
+    advance();
+    app.around("setBackend (auto)", [&] { pipeline->setBackend(Backend::Auto); });
+    app.around("step (auto)", [&] { pipeline->step(); });
+    advance();
+    std::vector<float> got;
+    app.around("read", [&] { got = a->readAs<float>(); });
+    CHECK(got == ref);
+
+    // 36-byte records (partial texels through the scratch buffer) with a user texture on unit 1.
+    const char* src = R"(#version 300 es
+precision highp float;
+in vec4 p;
+in vec3 q;
+in vec2 r;
+uniform highp sampler2D table;
+out vec4 out_p;
+out vec3 out_q;
+out vec2 out_r;
+void main() {
+    out_p = p + texelFetch(table, ivec2(0, 0), 0);
+    out_q = q * 2.0;
+    out_r = r - vec2(1.0);
+})";
+    auto format36 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4},
+                                               {attr(1), ComponentType::Float32, 3},
+                                               {attr(2), ComponentType::Float32, 2}});
+    auto data36 = pseudoRandom(std::size_t(n) * 9, -1.0f, 1.0f, 3u);
+    Buffer c(dev, format36, n, view(data36)), d(dev, format36, n);
+    Program sampling(dev, {src, {}, {}, "sampling"});
+    sampling.setUniform("table", 1);
+    std::optional<Pipeline> p36;
+    app.around("Pipeline (fragment, 36 bytes)", [&] {
+        p36.emplace(dev, sampling, std::vector<Entry>{{&c, &d}}, PipelineOptions{.backend = Backend::Fragment});
+    });
+    app.around("step (fragment, 36 bytes)", [&] { p36->step(); });
+    std::vector<float> ref36 = data36;
+    for (std::size_t e = 0; e < std::size_t(n); ++e) {
+        float* v = &ref36[e * 9];
+        for (int k = 0; k < 4; ++k) v[k] += texel[k];
+        for (int k = 4; k < 7; ++k) v[k] *= 2.0f;
+        v[7] -= 1.0f, v[8] -= 1.0f;
+    }
+    app.around("read (36 bytes)", [&] { got = c.readAs<float>(); });
+    CHECK(got == ref36);
+    glDeleteTextures(1, &table);
     CHECK(dev.takeForeignErrors().empty());
 }
 

@@ -1,6 +1,6 @@
 # Reads every #include under SOURCE_DIR (engine/src) and fails on any that runs from a lower layer
 # to a higher one. Layers, lowest first (engine/README.md):
-#   plan (0, no GL at all) < gl (1) < capture, compute (2, side by side: neither includes the other)
+#   plan (0, no GL at all) < gl (1) < capture, compute, fragment (2, side by side: none includes another)
 #   < pipeline (3). platform stands apart: it may include plan and gl, and no layer includes it.
 # A quoted include without a folder ("preprocessor.hpp") is the including file's own folder;
 # "xfb/..." are the public headers. Prints `xfb-test-run: cases=<files> asserts=<includes>`.
@@ -15,8 +15,9 @@ set(rank_plan 0)
 set(rank_gl 1)
 set(rank_capture 2)
 set(rank_compute 2)
+set(rank_fragment 2)
 set(rank_pipeline 3)
-set(layers plan gl capture compute pipeline platform)
+set(layers plan gl capture compute fragment pipeline platform)
 
 file(GLOB_RECURSE files RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/*.cpp ${SOURCE_DIR}/*.hpp ${SOURCE_DIR}/*.h)
 list(SORT files)
@@ -87,6 +88,6 @@ if(DEFINED EXPECT_PROBLEMS)
   return()
 endif()
 if(problems)
-  message(FATAL_ERROR "includes running against the layer order (plan < gl < capture, compute < pipeline; platform apart):${problems}")
+  message(FATAL_ERROR "includes running against the layer order (plan < gl < capture, compute, fragment < pipeline; platform apart):${problems}")
 endif()
 message("layering: ${nfiles} files, ${checked} includes, none runs upwards")

@@ -2,7 +2,7 @@
 // and prints each case. Usage: node browser.mjs NPM_DIR SUITE   (SUITE: page/SUITE.js)
 // Exit status 0 only if every case passed and the run checked something: at least one case, and
 // every case of a test suite made at least one assert() (page/assert.js counts them). The
-// measurement suites (bench, bench-cpu, bench-read) report figures: their cases may assert nothing.
+// measurement suites (bench, bench-cpu, bench-read, bench-fragment) report figures: their cases may assert nothing.
 // Prints `xfb-test-run: cases=N asserts=M` for tests/run-summary.mjs.
 import { chromium } from 'playwright-core';
 import { mkdtemp } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { CHROMIUM_ARGS } from './chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [npmDir, suite] = process.argv.slice(2);
-const measurement = ['bench', 'bench-cpu', 'bench-read'].includes(suite);
+const measurement = ['bench', 'bench-cpu', 'bench-read', 'bench-fragment'].includes(suite);
 // Suites where xfb shares a context with an engine rendering its usual scenes: any WebGL warning Chromium
 // prints (an error a call raised, "location is not from the associated program", ...) fails the run.
 // Other suites provoke errors and context loss on purpose (shared-context: a pending application

@@ -288,7 +288,7 @@ test('enums(): both modules give the C++ tables (xfb/enum_tables.hpp) that index
     assert.deepEqual(e.drawModes, ['points', 'lines', 'line_strip', 'line_loop', 'triangles', 'triangle_strip', 'triangle_fan'], file);
     assert.deepEqual(e.captureModes, ['interleaved', 'separate'], file);
     assert.deepEqual(e.componentTypes, ['float32', 'int32', 'uint32'], file);
-    assert.deepEqual(e.backends, ['tf', 'compute', 'auto'], file);
+    assert.deepEqual(e.backends, ['tf', 'compute', 'auto', 'fragment'], file);
     assert.deepEqual(e.expansions, ['auto', 'driver', 'engine'], file);
     assert.deepEqual(e.scalarKinds, { float: 0, int: 1, uint: 2, bool: 3, double: 4, struct: 5, opaque: 6 }, file);
     // Every code once, first and last as in xfb/error.hpp (60 codes).
@@ -329,7 +329,7 @@ const ARRAY_BUFFER = 0x8892, ARRAY_BUFFER_BINDING = 0x8894, CURRENT_PROGRAM = 0x
 test('GL.xfbStateGuard: the engine\'s state bits by name, and one save/restore for the engine and the replayed step', async () => {
   const guard = (await loadGlModule()).GL.xfbStateGuard;
   const names = ['program', 'vertexArray', 'arrayBuffer', 'copyBuffers', 'unpackBuffer', 'transformFeedback', 'discard', 'textures', 'pixelStore',
-    'samplers', 'feedbackBuffer', 'writtenBindings'];
+    'samplers', 'feedbackBuffer', 'writtenBindings', 'framebuffer', 'packBuffer', 'packStore', 'raster'];
   assert.deepEqual(Object.keys(guard.bits).sort(), [...names].sort());
   const values = Object.values(guard.bits);
   assert.ok(values.every((v) => Number.isInteger(v) && v > 0 && (v & (v - 1)) === 0), `one bit each: ${values}`);

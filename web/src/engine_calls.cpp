@@ -203,15 +203,23 @@ XFB_C int xfb_uniforms(Engine* e, int id) {
     });
 }
 
-/// count: NaN when not given.
+/// count: NaN when not given; backend: its name (backendNames).
 XFB_C int xfb_create_pipeline(Engine* e, int programId, const double* entries, int entryCount, double count,
-                              bool queries, bool fuseSubsteps) {
+                              bool queries, bool fuseSubsteps, const char* backend, int backendBytes) {
     return guarded([&] {
         PipelineOptions o;
         if (!std::isnan(count)) o.count = std::int64_t(count);
         o.queries = queries;
         o.fuseSubsteps = fuseSubsteps;
+        o.backend = fromName<Backend>(text(backend, backendBytes), backendNames, "backend");
         return e->add(e->pipelines, *e->device, e->program(programId), e->entries(entries, entryCount), o);
+    });
+}
+/// Pipeline::setBackend, by name.
+XFB_C int xfb_set_backend(Engine* e, int id, const char* backend, int backendBytes) {
+    return guarded([&] {
+        e->pipeline(id).setBackend(fromName<Backend>(text(backend, backendBytes), backendNames, "backend"));
+        return std::string();
     });
 }
 XFB_C int xfb_step(Engine* e, int id) {
@@ -303,6 +311,7 @@ XFB_C int xfb_pipeline_info(Engine* e, int id) {
         JsonBuilder::set(o, "steps", p.stepsTaken());
         JsonBuilder::set(o, "outputs", std::move(outputs));
         JsonBuilder::set(o, "backend", backendName(p.backend().backend));
+        JsonBuilder::set(o, "backendReason", p.backend().reason);
         return std::move(o).done();
     });
 }

@@ -71,8 +71,8 @@
     X(LayoutStream, "XFB_LAYOUT_STREAM") /* one transform-feedback buffer would receive two vertex streams (names both varyings) */          \
     X(RasterizedStream, "XFB_RASTERIZED_STREAM") /* capture while rasterizing a stream other than 0 (GL rasterizes stream 0 only), */       \
     /*   ... or a stream the program does not have */                                                                                         \
-    /* Compute path. */                                                                                                                        \
-    X(ComputeTranslation, "XFB_COMPUTE_TRANSLATION") /* a construct the compute translation cannot express (named) */                          \
+    /* Generated shaders. */                                                                                                                   \
+    X(ComputeTranslation, "XFB_COMPUTE_TRANSLATION") /* a construct the compute, WGSL or fragment translation cannot express (named) */        \
     /* Buffers and roles. */                                                                                                                   \
     X(FormatInvalid, "XFB_FORMAT_INVALID") /* a vertex format with overlapping or out-of-stride attributes */                                  \
     X(RoleEmpty, "XFB_ROLE_EMPTY") /* a buffer entry with neither input nor output */                                                          \
@@ -124,7 +124,7 @@
     X(Float, "float") X(Int, "int") X(UInt, "uint") X(Bool, "bool") X(Double, "double") X(Struct, "struct") X(Opaque, "opaque")
 
 /// How a step runs (xfb/pipeline.hpp, where each is documented).
-#define XFB_BACKENDS(X) X(TransformFeedback, "tf") X(Compute, "compute") X(Auto, "auto")
+#define XFB_BACKENDS(X) X(TransformFeedback, "tf") X(Compute, "compute") X(Auto, "auto") X(Fragment, "fragment")
 
 /// Who expands strips, loops, fans and index lists for a capture (xfb/primitive_capture.hpp).
 #define XFB_EXPANSIONS(X) X(Auto, "auto") X(Driver, "driver") X(Engine, "engine")

@@ -39,27 +39,32 @@ struct StepReport {
     bool ok() const { return written == expected; }
 };
 
-/// How a step runs. Both backends read and write the same buffers with the same layout, so a
+/// How a step runs. Every backend reads and writes the same buffers with the same layout, so a
 /// pipeline can switch between two steps without re-uploading anything.
 /// TransformFeedback ("tf"): vertex shader + transform feedback (GL 4.0 / ES 3.0 / WebGL2).
 /// Compute ("compute"): the same source as a generated compute shader (GL 4.3 / ES 3.1).
-/// Auto ("auto"): times a few trial passes of both once per context and shape, keeps the faster.
+/// Fragment ("fragment"): the same source as generated fragment shaders over RGBA32UI textures
+/// of the buffers' words (xfb/fragment_translation.hpp; GL 4.3 / ES 3.0 / WebGL2): for drivers
+/// that run fragments in parallel and vertices less so (SwiftShader, some mobile GPUs).
+/// Auto ("auto"): times a few trial passes of every backend the context has once per context and
+/// shape, keeps the fastest.
 /// Rows and names: XFB_BACKENDS (xfb/enum_tables.hpp).
 enum class Backend { XFB_BACKENDS(XFB_ENUMERATOR) };
-std::string_view backendName(Backend b); // "tf", "compute", "auto"
+std::string_view backendName(Backend b); // "tf", "compute", "auto", "fragment"
 
 /// Which backend a pipeline uses and why.
 struct BackendChoice {
     Backend backend = Backend::TransformFeedback; ///< never Auto
     std::string reason;
-    double transformFeedbackMs = 0, computeMs = 0; ///< per trial pass, when Auto measured them
+    /// Per trial pass, when Auto measured them (0 for a backend it did not time).
+    double transformFeedbackMs = 0, computeMs = 0, fragmentMs = 0;
 };
 
 struct PipelineOptions {
     /// Element count when no entry has an input; must match the buffers otherwise.
     std::optional<std::int64_t> count;
     /// Wrap every transform-feedback step() in a PRIMITIVES_WRITTEN query; results arrive
-    /// through pollQueries(). Compute steps have no such query and report nothing.
+    /// through pollQueries(). Compute and fragment steps have no such query and report nothing.
     bool queries = false;
     Backend backend = Backend::TransformFeedback;
     /// Compute work-group size; 0 picks min(256, the device's limits).
@@ -98,6 +103,16 @@ struct EmitReport {
 /// Compute backend (GL 4.3 / ES 3.1): the same check, then glUseProgram, glBindBufferBase(GL_SHADER_STORAGE_BUFFER)
 /// per buffer, glDispatchCompute, glMemoryBarrier (so vertex fetch, transform feedback, the next
 /// dispatch and readbacks see the writes).
+///
+/// Fragment backend (GL 4.3 / ES 3.0 / WebGL2; xfb/fragment_translation.hpp): per input buffer
+/// glActiveTexture, glBindTexture, glBindBuffer(GL_PIXEL_UNPACK_BUFFER), glTexSubImage2D (1-2, plus
+/// a glCopyBufferSubData through a 16-byte scratch buffer for 1-3 trailing words); per pass
+/// glUseProgram, changed uniforms, glBindFramebuffer, glViewport, glDrawArrays(GL_TRIANGLES, 0, 3);
+/// per output glBindFramebuffer(GL_READ_FRAMEBUFFER), glBindBuffer(GL_PIXEL_PACK_BUFFER),
+/// glReadPixels (1-2, likewise); 17 calls for one 32-byte state pair that fills whole rows
+/// (tests/gl/fragment_test.cpp). Its guard also saves the framebuffers, viewport, scissor, culling,
+/// colour mask, pixel pack/unpack state and the textures and samplers of its units, and restores
+/// the framebuffers, viewport and pixel store in both modes (docs/guide/sharing-a-context.md).
 class Pipeline {
 public:
     /// @throws Error from planPass() (roles, semantics, counts, capacity) and planEmits();
@@ -146,7 +161,9 @@ public:
     /// Switches backend before the next step; the state stays where it is. Auto measures (trial
     /// passes that are not swapped, so the state does not advance) or reuses this context's
     /// decision for the same shader, mode and count.
-    /// @throws Error Unsupported (no compute on this context), ComputeTranslation
+    /// @throws Error Unsupported (no compute on this context; the fragment backend's limits or a
+    ///         global variable it cannot keep per element; emitted outputs on tf or fragment),
+    ///         ComputeTranslation (a construct the compute or fragment translation cannot express)
     void setBackend(Backend backend);
     const BackendChoice& backend() const;
     /// The generated compute shader (empty until the compute backend was first used).

@@ -78,6 +78,7 @@ using VertexArray = Generated<glGenVertexArrays, glDeleteVertexArrays>;
 using TransformFeedback = Generated<glGenTransformFeedbacks, glDeleteTransformFeedbacks>;
 using Query = Generated<glGenQueries, glDeleteQueries>;
 using Texture = Generated<glGenTextures, glDeleteTextures>;
+using Framebuffer = Generated<glGenFramebuffers, glDeleteFramebuffers>;
 struct Program {
     using Handle = GLuint;
     static GLuint create() { return glCreateProgram(); }
@@ -102,6 +103,7 @@ using VertexArrayName = Owned<kinds::VertexArray>;
 using TransformFeedbackName = Owned<kinds::TransformFeedback>;
 using QueryName = Owned<kinds::Query>;
 using TextureName = Owned<kinds::Texture>;
+using FramebufferName = Owned<kinds::Framebuffer>;
 using SyncObject = Owned<kinds::Sync>; ///< a fence: create() is glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE)
 
 } // namespace xfb::gl

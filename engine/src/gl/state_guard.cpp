@@ -41,7 +41,7 @@ void takeForeignErrors(detail::DeviceState& device) {
         if (device.foreignErrors.size() < 16) device.foreignErrors.push_back(e);
 }
 
-constexpr unsigned kRelied = ReliedPixelStore | ReliedSamplers;
+constexpr unsigned kRelied = ReliedPixelStore | ReliedSamplers | ReliedPackStore | ReliedRaster | ReliedFramebuffer;
 
 } // namespace
 
@@ -87,6 +87,26 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
         clear(GL_COPY_READ_BUFFER_BINDING, GL_COPY_READ_BUFFER, copyRead_),
             clear(GL_COPY_WRITE_BUFFER_BINDING, GL_COPY_WRITE_BUFFER, copyWrite_);
     if (bits_ & CachedUnpackBuffer) clear(GL_PIXEL_UNPACK_BUFFER_BINDING, GL_PIXEL_UNPACK_BUFFER, unpack_);
+    if (bits_ & CachedPackBuffer) clear(GL_PIXEL_PACK_BUFFER_BINDING, GL_PIXEL_PACK_BUFFER, pack_);
+    if (bits_ & ReliedFramebuffer) {
+        drawFramebuffer_ = getInt(GL_DRAW_FRAMEBUFFER_BINDING);
+        readFramebuffer_ = getInt(GL_READ_FRAMEBUFFER_BINDING);
+    }
+    if (bits_ & ReliedRaster) {
+        // Set by the fragment backend's passes (viewport) or here (the rest), restored at the end.
+        XFB_GL_COUNTED(glGetIntegerv(GL_VIEWPORT, viewport_));
+        if ((scissor_ = XFB_GL_COUNTED(glIsEnabled(GL_SCISSOR_TEST)))) XFB_GL_COUNTED(glDisable(GL_SCISSOR_TEST));
+        if ((cull_ = XFB_GL_COUNTED(glIsEnabled(GL_CULL_FACE)))) XFB_GL_COUNTED(glDisable(GL_CULL_FACE));
+        XFB_GL_COUNTED(glGetBooleanv(GL_COLOR_WRITEMASK, colorMask_));
+        if (!(colorMask_[0] && colorMask_[1] && colorMask_[2] && colorMask_[3]))
+            XFB_GL_COUNTED(glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE));
+        if (desktop_) {
+            if ((logicOp_ = XFB_GL_COUNTED(glIsEnabled(GL_COLOR_LOGIC_OP))))
+                XFB_GL_COUNTED(glDisable(GL_COLOR_LOGIC_OP));
+            XFB_GL_COUNTED(glGetIntegerv(GL_POLYGON_MODE, polygonMode_));
+            if (polygonMode_[0] != GL_FILL) XFB_GL_COUNTED(glPolygonMode(GL_FRONT_AND_BACK, GL_FILL));
+        }
+    }
     if (bits_ & (CachedTransformFeedback | CachedCopyBuffers)) feedback_ = getInt(GL_TRANSFORM_FEEDBACK_BINDING);
     // As on WebGL (above): the application's transform feedback object is unbound around copies,
     // unless it is active and not paused: it cannot be unbound then (xfb's entry points refuse).
@@ -122,12 +142,22 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
             if (pixelStore_[i] != pixelStoreDefault(i)) XFB_GL_COUNTED(glPixelStorei(name, pixelStoreDefault(i)));
         }
     }
+    if (bits_ & ReliedPackStore) {
+        for (int i = 0; i < kPixelStore; ++i) {
+            GLenum name = pixelStoreName(i, true);
+            if (!name) continue;
+            packStore_[i] = getInt(name);
+            if (packStore_[i] != pixelStoreDefault(i)) XFB_GL_COUNTED(glPixelStorei(name, pixelStoreDefault(i)));
+        }
+    }
 }
 
-GLenum StateGuard::pixelStoreName(int i) const {
-    static constexpr GLenum names[kPixelStore] = {GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
-                                                  GL_UNPACK_ALIGNMENT, GL_UNPACK_SWAP_BYTES};
-    return i == 4 && !desktop_ ? 0 : names[i]; // UNPACK_SWAP_BYTES is desktop only
+GLenum StateGuard::pixelStoreName(int i, bool pack) const {
+    static constexpr GLenum unpack[kPixelStore] = {GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
+                                                   GL_UNPACK_ALIGNMENT, GL_UNPACK_SWAP_BYTES};
+    static constexpr GLenum packed[kPixelStore] = {GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS, GL_PACK_SKIP_PIXELS,
+                                                   GL_PACK_ALIGNMENT, GL_PACK_SWAP_BYTES};
+    return i == 4 && !desktop_ ? 0 : (pack ? packed : unpack)[i]; // *_SWAP_BYTES is desktop only
 }
 
 GLint StateGuard::pixelStoreDefault(int i) { return i == 3 ? 4 : 0; }
@@ -147,6 +177,22 @@ StateGuard::~StateGuard() {
     rebind(CachedCopyBuffers, copyRead_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_COPY_READ_BUFFER, n)); });
     rebind(CachedCopyBuffers, copyWrite_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, n)); });
     rebind(CachedUnpackBuffer, unpack_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, n)); });
+    rebind(CachedPackBuffer, pack_, [](GLuint n) { XFB_GL_COUNTED(glBindBuffer(GL_PIXEL_PACK_BUFFER, n)); });
+    // The fragment backend leaves both bindings at zero.
+    rebind(ReliedFramebuffer, drawFramebuffer_,
+           [](GLuint n) { XFB_GL_COUNTED(glBindFramebuffer(GL_DRAW_FRAMEBUFFER, n)); });
+    rebind(ReliedFramebuffer, readFramebuffer_,
+           [](GLuint n) { XFB_GL_COUNTED(glBindFramebuffer(GL_READ_FRAMEBUFFER, n)); });
+    if (bits_ & ReliedRaster) {
+        XFB_GL_COUNTED(glViewport(viewport_[0], viewport_[1], viewport_[2], viewport_[3]));
+        if (scissor_) XFB_GL_COUNTED(glEnable(GL_SCISSOR_TEST));
+        if (cull_) XFB_GL_COUNTED(glEnable(GL_CULL_FACE));
+        if (!(colorMask_[0] && colorMask_[1] && colorMask_[2] && colorMask_[3]))
+            XFB_GL_COUNTED(glColorMask(colorMask_[0], colorMask_[1], colorMask_[2], colorMask_[3]));
+        if (logicOp_) XFB_GL_COUNTED(glEnable(GL_COLOR_LOGIC_OP));
+        if (desktop_ && polygonMode_[0] != GL_FILL)
+            XFB_GL_COUNTED(glPolygonMode(GL_FRONT_AND_BACK, GLenum(polygonMode_[0])));
+    }
     // (CachedCopyBuffers alone: only an object it unbound; xfb's copies bind none.)
     if ((bits_ & CachedTransformFeedback) ? (feedback_ || all) : (bits_ & CachedCopyBuffers) && feedback_)
         XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, GLuint(feedback_)));
@@ -169,6 +215,10 @@ StateGuard::~StateGuard() {
         for (int i = 0; i < kPixelStore; ++i)
             if (GLenum name = pixelStoreName(i); name && pixelStore_[i] != pixelStoreDefault(i))
                 XFB_GL_COUNTED(glPixelStorei(name, pixelStore_[i]));
+    if (bits_ & ReliedPackStore)
+        for (int i = 0; i < kPixelStore; ++i)
+            if (GLenum name = pixelStoreName(i, true); name && packStore_[i] != pixelStoreDefault(i))
+                XFB_GL_COUNTED(glPixelStorei(name, packStore_[i]));
 }
 
 #endif

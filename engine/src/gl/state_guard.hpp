@@ -46,6 +46,17 @@ enum StateBit : unsigned {
     // COPY_READ/WRITE and the indexed UNIFORM_BUFFER points. The entry points that draw set it
     // (their buffers: xfb's), and so does the package's replayed step (its recipe's buffers).
     CachedWrittenBindings = 1u << 12,
+    // The fragment backend (fragment/fragment_backend.hpp) renders into its own framebuffers and
+    // reads them back into buffers. The framebuffer bindings are restored in both modes: with the
+    // application's own context a draw into framebuffer 0 is still not what it asked for (and with
+    // no surface, 0 is incomplete: every later draw would fail).
+    ReliedFramebuffer = 1u << 13, // glBindFramebuffer(GL_DRAW_FRAMEBUFFER / GL_READ_FRAMEBUFFER)
+    CachedPackBuffer = 1u << 14,  // glBindBuffer(GL_PIXEL_PACK_BUFFER)
+    ReliedPackStore = 1u << 15,   // PACK_ROW_LENGTH/SKIP_*/ALIGNMENT (+ PACK_SWAP_BYTES natively) at defaults
+    // The state a draw into xfb's framebuffer relies on, set and restored in both modes (an owned
+    // context keeps its own viewport): the viewport, SCISSOR_TEST and CULL_FACE off, the colour
+    // write mask all true; natively also COLOR_LOGIC_OP off and POLYGON_MODE FILL.
+    ReliedRaster = 1u << 16,
     // Not state: the entry point checks glGetError when it ends, so errors already pending when it
     // starts are the application's. They are drained into DeviceState::foreignErrors (kept, not
     // blamed on xfb, not thrown) so the check reports only what xfb's own calls raised.
@@ -68,7 +79,11 @@ enum StateBit : unsigned {
     X(ReliedPixelStore, "pixelStore")                                                                                  \
     X(ReliedSamplers, "samplers")                                                                                      \
     X(CachedFeedbackBuffer, "feedbackBuffer")                                                                          \
-    X(CachedWrittenBindings, "writtenBindings")
+    X(CachedWrittenBindings, "writtenBindings")                                                                        \
+    X(ReliedFramebuffer, "framebuffer")                                                                                \
+    X(CachedPackBuffer, "packBuffer")                                                                                  \
+    X(ReliedPackStore, "packStore")                                                                                    \
+    X(ReliedRaster, "raster")
 // clang-format on
 #define XFB_STATE_BIT_OR(bit, name) | bit
 
@@ -95,14 +110,18 @@ private:
     unsigned bits_ = 0;
     int exceptions_ = 0; // std::uncaught_exceptions() at construction: tells a throwing exit
 #ifndef __EMSCRIPTEN__
-    static constexpr int kMaxUnits = 8, kPixelStore = 5; // units: one per captured buffer
-    GLenum pixelStoreName(int i) const;
+    // units: one per captured buffer (record gather), one per input entry (fragment backend)
+    static constexpr int kMaxUnits = 16, kPixelStore = 5;
+    GLenum pixelStoreName(int i, bool pack = false) const;
     static GLint pixelStoreDefault(int i);
     bool desktop_ = false;
     GLint program_ = 0, vertexArray_ = 0, arrayBuffer_ = 0, copyRead_ = 0, copyWrite_ = 0, unpack_ = 0, feedback_ = 0,
           feedbackBuffer_ = 0;
     GLboolean discard_ = GL_FALSE, restart_ = GL_FALSE;
-    GLint activeTexture_ = 0, textures_[kMaxUnits] = {}, samplers_[kMaxUnits] = {}, pixelStore_[kPixelStore] = {};
+    GLint activeTexture_ = 0, textures_[kMaxUnits] = {}, samplers_[kMaxUnits] = {}, pixelStore_[kPixelStore] = {},
+          packStore_[kPixelStore] = {};
+    GLint drawFramebuffer_ = 0, readFramebuffer_ = 0, pack_ = 0, viewport_[4] = {}, polygonMode_[2] = {};
+    GLboolean scissor_ = GL_FALSE, cull_ = GL_FALSE, logicOp_ = GL_FALSE, colorMask_[4] = {};
     unsigned firstUnit_ = 0, units_ = 0;
 #endif
 };

@@ -7,7 +7,8 @@
 // Interface, Module.GL.xfbStateGuard (set when the module starts, before any engine call; its
 // names survive Closure):
 //   bits      { program, vertexArray, arrayBuffer, copyBuffers, unpackBuffer, transformFeedback,
-//               discard, textures, pixelStore, samplers, feedbackBuffer, writtenBindings }: the
+//               discard, textures, pixelStore, samplers, feedbackBuffer, writtenBindings,
+//               framebuffer, packBuffer, packStore, raster }: the
 //             engine's StateBit values (XFB_GUARDED_STATE in state_guard.hpp), numbers to OR.
 //   save(gl, bits, writes, subject, firstUnit = 0, units = 0) -> token
 //             Saves the state `bits` names on the WebGL2RenderingContext `gl`; clears what must not
@@ -32,6 +33,7 @@ mergeInto(LibraryManager.library, {
     // The bits, as xfb_state_guard_ready() received them (each a single bit; 0 until then).
     program: 0, vertexArray: 0, arrayBuffer: 0, copyBuffers: 0, unpackBuffer: 0, transformFeedback: 0,
     discard: 0, textures: 0, pixelStore: 0, samplers: 0, feedbackBuffer: 0, writtenBindings: 0,
+    framebuffer: 0, packBuffer: 0, packStore: 0, raster: 0,
     given: null, // the bits by name, while xfb_state_guard_bit() receives them
     stack: [], // the engine's open guards (they nest)
     // The engine's `writes`: its guarded work may write any of its own buffers.
@@ -100,6 +102,16 @@ mergeInto(LibraryManager.library, {
       if ((bits & G.copyBuffers) && (s.r = g.getParameter(0x8F36))) g.bindBuffer(0x8F36, null); // COPY_READ_BUFFER
       if ((bits & G.copyBuffers) && (s.w = g.getParameter(0x8F37))) g.bindBuffer(0x8F37, null); // COPY_WRITE_BUFFER
       if ((bits & G.unpackBuffer) && (s.u = g.getParameter(0x88EF))) g.bindBuffer(0x88EC, null); // PIXEL_UNPACK_BUFFER
+      if ((bits & G.packBuffer) && (s.k = g.getParameter(0x88ED))) g.bindBuffer(0x88EB, null); // PIXEL_PACK_BUFFER
+      if (bits & G.framebuffer) { s.df = g.getParameter(0x8CA6); s.rf = g.getParameter(0x8CAA); } // DRAW_/READ_FRAMEBUFFER_BINDING
+      if (bits & G.raster) {
+        // The fragment backend's draws: its viewport, no scissor, no culling, every colour written.
+        s.vp = g.getParameter(0x0BA2); // VIEWPORT
+        if ((s.sc = g.isEnabled(0x0C11))) g.disable(0x0C11); // SCISSOR_TEST
+        if ((s.cf = g.isEnabled(0x0B44))) g.disable(0x0B44); // CULL_FACE
+        s.cm = g.getParameter(0x0C23); // COLOR_WRITEMASK
+        if (!(s.cm[0] && s.cm[1] && s.cm[2] && s.cm[3])) g.colorMask(true, true, true, true);
+      }
       if (bits & G.writtenBindings) {
         // ARRAY_BUFFER only if it holds a written buffer (unless arrayBuffer cleared it above):
         // another buffer there stays bound, untouched.
@@ -127,6 +139,15 @@ mergeInto(LibraryManager.library, {
           if (v !== values[i]) { s.ps.push(names[i], v); g.pixelStorei(names[i], values[i]); }
         }
       }
+      if (bits & G.packStore) {
+        // PACK_ROW_LENGTH, PACK_SKIP_ROWS, PACK_SKIP_PIXELS, PACK_ALIGNMENT
+        var packNames = [0x0D02, 0x0D03, 0x0D04, 0x0D05], packValues = [0, 0, 0, 4];
+        s.pp = [];
+        for (i = 0; i < packNames.length; i++) {
+          v = g.getParameter(packNames[i]);
+          if (v !== packValues[i]) { s.pp.push(packNames[i], v); g.pixelStorei(packNames[i], packValues[i]); }
+        }
+      }
       return s;
     },
 
@@ -139,6 +160,15 @@ mergeInto(LibraryManager.library, {
       if ((b & G.copyBuffers) && (s.r || u)) g.bindBuffer(0x8F36, s.r);
       if ((b & G.copyBuffers) && (s.w || u)) g.bindBuffer(0x8F37, s.w);
       if ((b & G.unpackBuffer) && (s.u || u)) g.bindBuffer(0x88EC, s.u);
+      if ((b & G.packBuffer) && (s.k || u)) g.bindBuffer(0x88EB, s.k);
+      if ((b & G.framebuffer) && (s.df || u)) g.bindFramebuffer(0x8CA9, s.df); // DRAW_FRAMEBUFFER
+      if ((b & G.framebuffer) && (s.rf || u)) g.bindFramebuffer(0x8CA8, s.rf); // READ_FRAMEBUFFER
+      if (b & G.raster) {
+        g.viewport(s.vp[0], s.vp[1], s.vp[2], s.vp[3]);
+        if (s.sc) g.enable(0x0C11);
+        if (s.cf) g.enable(0x0B44);
+        if (!(s.cm[0] && s.cm[1] && s.cm[2] && s.cm[3])) g.colorMask(s.cm[0], s.cm[1], s.cm[2], s.cm[3]);
+      }
       if ((b & (G.transformFeedback | G.copyBuffers)) && (s.t || (u && (b & G.transformFeedback)))) g.bindTransformFeedback(0x8E22, s.t);
       if (s.o) G.rebind(g, s.o);
       if ((b & G.feedbackBuffer) && (s.fb || u)) g.bindBuffer(0x8C8E, s.fb);
@@ -149,6 +179,7 @@ mergeInto(LibraryManager.library, {
       }
       if (b & G.textures) g.activeTexture(s.at);
       if (b & G.pixelStore) for (i = 0; i < s.ps.length; i += 2) g.pixelStorei(s.ps[i], s.ps[i + 1]);
+      if (b & G.packStore) for (i = 0; i < s.pp.length; i += 2) g.pixelStorei(s.pp[i], s.pp[i + 1]);
     },
   },
 
@@ -173,6 +204,7 @@ mergeInto(LibraryManager.library, {
     G.copyBuffers = bit('copyBuffers'); G.unpackBuffer = bit('unpackBuffer'); G.transformFeedback = bit('transformFeedback');
     G.discard = bit('discard'); G.textures = bit('textures'); G.pixelStore = bit('pixelStore'); G.samplers = bit('samplers');
     G.feedbackBuffer = bit('feedbackBuffer'); G.writtenBindings = bit('writtenBindings');
+    G.framebuffer = bit('framebuffer'); G.packBuffer = bit('packBuffer'); G.packStore = bit('packStore'); G.raster = bit('raster');
     if (read !== Object.keys(given).length)
       throw new Error('XFB_INTERNAL: the engine gives state bits that state_guard_library.js does not save (' + Object.keys(given).join(', ') + '); teach it the new ones');
     GL['xfbStateGuard'] = { 'bits': Object.freeze(given), 'save': G.save, 'restore': G.restore };

@@ -1,8 +1,10 @@
-// Backend::Auto and backend switching: the compute pass is built on first use; Auto times
-// trial passes of both backends (not swapped: the state does not advance) once per context and
-// simulation shape, and keeps the faster with the figures as its reason.
+// Backend::Auto and backend switching: the compute and fragment passes are built on first use;
+// Auto times trial passes of every backend the context has (not swapped: the state does not
+// advance) once per context and simulation shape, and keeps the fastest with the figures as its reason.
 #include "pipeline/pipeline_state.hpp"
 #include "gl/readback.hpp"
+#include "gl/state_guard.hpp"
+#include "plan/text.hpp"
 
 #include <chrono>
 #ifdef __EMSCRIPTEN__
@@ -37,11 +39,23 @@ std::string milliseconds(double ms) {
 double PipelineState::timePasses(Backend b, int n) {
     Backend saved = choice.backend;
     choice.backend = b;
+    const auto touched = passState(); // the caller's guard has what a transform-feedback pass touches
+    gl::StateGuard guard(*device, touched.bits, touched.firstUnit, touched.units);
+    // Waits for the GPU: a fence natively; on WebGL, whose clientWaitSync cannot wait (its
+    // timeout limit is 0 in Chrome: INVALID_OPERATION), 4 bytes of an output read back, which the
+    // browser gives only once the passes that write them are done.
+    auto finish = [&] {
+#ifdef __EMSCRIPTEN__
+        if (!plan.outputs.empty()) (void)gl::readBytes(outputs[std::size_t(plan.outputs.front().entry)]->name, 0, 4);
+#else
+        gl::finishWithFence();
+#endif
+    };
     pass(0, false); // warm-up: first use compiles lazily in some drivers
-    gl::finishWithFence();
+    finish();
     double t0 = nowMs();
     for (int i = 0; i < n; ++i) pass(0, false);
-    gl::finishWithFence();
+    finish();
     choice.backend = saved;
     return (nowMs() - t0) / n;
 }
@@ -50,14 +64,26 @@ void PipelineState::ensureCompute(int groupSize) {
     if (!compute) compute = ComputePass::build(*program, plan, inputs.size(), device->caps, groupSize, emits);
 }
 
+void PipelineState::ensureFragment() {
+    if (!fragment) fragment = FragmentBackend::build(*program, plan, inputs.size());
+}
+
 void PipelineState::select(Backend wanted, int groupSize) {
     if (!emits.empty()) {
         // A vertex shader writes one record per vertex: emitted outputs exist only in compute.
-        if (wanted == Backend::TransformFeedback)
-            throw Error(ErrorCode::Unsupported,
-                        "emitted outputs (a variable number of records per element) need the compute backend: "
-                        "use Backend::Compute or Auto (GL 4.3 / ES 3.1)");
+        if (wanted == Backend::TransformFeedback || wanted == Backend::Fragment)
+            throw Error(
+                ErrorCode::Unsupported,
+                std::string("emitted outputs (a variable number of records per element) need the compute "
+                            "backend") +
+                    (wanted == Backend::Fragment ? " (the fragment backend writes a fixed texel per element)" : "") +
+                    ": use Backend::Compute or Auto (GL 4.3 / ES 3.1)");
         wanted = Backend::Compute;
+    }
+    if (wanted == Backend::Fragment) {
+        ensureFragment();
+        choice = {Backend::Fragment, "requested", 0, 0};
+        return;
     }
     const std::string& refusal = program->feedbackRefusal;
     if (wanted == Backend::TransformFeedback) {
@@ -70,15 +96,6 @@ void PipelineState::select(Backend wanted, int groupSize) {
         choice = {Backend::Compute, "requested", 0, 0};
         return;
     }
-    if (!refusal.empty()) {
-        try {
-            ensureCompute(groupSize);
-        } catch (const Error& e) {
-            throw Error(ErrorCode::Unsupported, refusal + "; and compute is not available: " + e.message());
-        }
-        choice = {Backend::Compute, "auto: transform feedback cannot write this layout here (" + refusal + ")", 0, 0};
-        return;
-    }
     // The shape: the source, the element count and the captured layout (a declaration changes it).
     std::string key = program->desc.source + "|" + std::string(captureModeName(program->capture.mode)) + "|" +
                       std::to_string(plan.count);
@@ -89,26 +106,67 @@ void PipelineState::select(Backend wanted, int groupSize) {
                    std::to_string(f.components);
     }
     if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
-        if (Backend(it->second.first) == Backend::Compute) ensureCompute(groupSize);
-        choice = {Backend(it->second.first), "auto, decided earlier on this context: " + it->second.second, 0, 0};
+        const Backend decided = Backend(it->second.first);
+        if (decided == Backend::Compute) ensureCompute(groupSize);
+        if (decided == Backend::Fragment) ensureFragment();
+        choice = {decided, "auto, decided earlier on this context: " + it->second.second, 0, 0};
         return;
     }
+    // The backends this context and shader have, each with why not.
+    std::string computeMissing, fragmentMissing;
     try {
         ensureCompute(groupSize);
-    } catch (const Error& e) {
-        choice = {Backend::TransformFeedback, "auto: compute is not available (" + std::string(e.what()) + ")", 0, 0};
-        device->autoDecisions[key] = {int(choice.backend), choice.reason};
-        return;
-    }
+    } catch (const Error& e) { computeMissing = e.what(); }
+    try {
+        ensureFragment();
+    } catch (const Error& e) { fragmentMissing = e.what(); }
+    if (!refusal.empty() && !computeMissing.empty() && !fragmentMissing.empty())
+        throw Error(ErrorCode::Unsupported, plan::cat({refusal, "; and compute is not available: ", computeMissing,
+                                                       "; nor the fragment backend: ", fragmentMissing}));
+    // Trial passes of each backend there is; the fastest is kept, the absent ones named with why.
     constexpr int kTrials = 5;
-    double tf = timePasses(Backend::TransformFeedback, kTrials), cs = timePasses(Backend::Compute, kTrials);
-    Backend best = cs < tf ? Backend::Compute : Backend::TransformFeedback;
-    std::string reason = std::string("auto: ") + (best == Backend::Compute ? "compute" : "transform feedback") +
-                         " was faster, transform feedback " + milliseconds(tf) + " ms vs compute " + milliseconds(cs) +
-                         " ms per pass (" + std::to_string(kTrials) + " trial passes each, " +
-                         std::to_string(plan.count) + " elements, " + device->caps.renderer + ")";
-    choice = {best, reason, tf, cs};
-    device->autoDecisions[key] = {int(best), reason};
+    struct Candidate {
+        Backend backend;
+        const char* name;
+        std::string missing;
+        double ms = 0;
+    };
+    // `missing`: why a backend is absent, as the reason says it.
+    auto absentBecause = [](const char* name, const std::string& why) {
+        return why.empty() ? why : plan::cat({name, " is not available (", why, ")"});
+    };
+    Candidate candidates[] = {
+        {Backend::TransformFeedback, "transform feedback",
+         refusal.empty() ? std::string()
+                         : plan::cat({"transform feedback cannot write this layout here (", refusal, ")"})},
+        {Backend::Compute, "compute", absentBecause("compute", computeMissing)},
+        {Backend::Fragment, "fragment", absentBecause("the fragment backend", fragmentMissing)},
+    };
+    std::string absent;
+    int present = 0;
+    for (const auto& c : candidates) {
+        if (c.missing.empty())
+            ++present;
+        else
+            plan::cat(absent, {"; ", c.missing});
+    }
+    const Candidate* best = nullptr;
+    std::string figures;
+    for (auto& c : candidates) {
+        if (!c.missing.empty()) continue;
+        if (present > 1) {
+            c.ms = timePasses(c.backend, kTrials);
+            plan::cat(figures, {figures.empty() ? "" : " vs ", c.name, " ", milliseconds(c.ms), " ms"});
+        }
+        if (!best || c.ms < best->ms) best = &c;
+    }
+    std::string reason = present > 1
+                             ? plan::cat({"auto: ", best->name, " was fastest, ", figures, " per pass (",
+                                          std::to_string(kTrials), " trial passes each, ", std::to_string(plan.count),
+                                          " elements, ", device->caps.renderer, ")", absent})
+                             : plan::cat({"auto: ", best->name, ", the only backend here", absent});
+    choice = {best->backend, reason, candidates[0].ms, candidates[1].ms, candidates[2].ms};
+    device->autoDecisions[key] = {int(best->backend), reason};
 }
 
 } // namespace xfb::detail

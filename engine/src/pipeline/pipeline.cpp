@@ -30,10 +30,12 @@ void PipelineState::restore() {
     pending.clear();
     checking.reset();
     side = 0;
-    compute.reset(); // forgotten already: deletes nothing
-    fused.clear();   // rebuilt on demand
+    compute.reset();  // forgotten already: deletes nothing
+    fragment.reset(); // likewise
+    fused.clear();    // rebuilt on demand
     build();
     if (choice.backend == Backend::Compute) ensureCompute(options.workGroupSize);
+    if (choice.backend == Backend::Fragment) ensureFragment();
 }
 
 } // namespace detail
@@ -105,9 +107,11 @@ static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass*
 #else
     constexpr bool checkErrors = false;
 #endif
-    // A staged layout's packing passes copy (glCopyBufferSubData) and bind the generic feedback binding too.
-    const unsigned packing = s.packer ? gl::CachedCopyBuffers | gl::CachedFeedbackBuffer : 0u;
-    gl::StateGuard guard(*s.device, gl::kStepState | packing | (checkErrors ? gl::TakeForeignErrors : 0u));
+    // A staged layout's packing passes copy (glCopyBufferSubData) and bind the generic feedback
+    // binding too; the fragment backend renders into its framebuffers and copies pixels.
+    const auto touched = s.passState(fused);
+    gl::StateGuard guard(*s.device, touched.bits | (checkErrors ? gl::TakeForeignErrors : 0u), touched.firstUnit,
+                         touched.units);
     if (GLenum err = s.pass(query, checkErrors, fused); err != GL_NO_ERROR)
         throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the " +
                                             std::string(backendName(s.choice.backend)) + " pass raised " +
@@ -139,16 +143,25 @@ void Pipeline::beginCheckedStep() {
     auto& s = live(state_);
     s.device->requireContext("Pipeline::beginCheckedStep");
     s.refuseWhileChecking("beginCheckedStep");
-    gl::StateGuard guard(*s.device, kBuildState | gl::TakeForeignErrors);
+    const auto touched = s.passState();
+    gl::StateGuard guard(*s.device, kBuildState | touched.bits | gl::TakeForeignErrors, touched.firstUnit,
+                         touched.units);
     detail::requireLiveBuffers(s.inputs, "Pipeline::beginCheckedStep (an input)");
     detail::requireLiveBuffers(s.outputs, "Pipeline::beginCheckedStep (an output)");
     detail::PipelineState::CheckedStep c;
     // An output that other code re-specified smaller is refused before the pass, on both backends:
     // nothing is written into it (a transform-feedback pass would fill what fits).
     if (auto shrunk = s.shrunkOutput()) {
-        c.why =
-            " (" + *shrunk + "; nothing was " + (s.choice.backend == Backend::Compute ? "dispatched" : "drawn") + ")";
+        c.why = " (" + *shrunk + "; nothing was " +
+                (s.choice.backend == Backend::Compute    ? "dispatched"
+                 : s.choice.backend == Backend::Fragment ? "rendered"
+                                                         : "drawn") +
+                ")";
         c.written = 0;
+    } else if (s.choice.backend == Backend::Fragment) {
+        // Every texel of every output is rendered and copied: there is no PRIMITIVES_WRITTEN, and
+        // a copy into a buffer too small raises an error, which makes the step short.
+        c.error = s.render(true), c.written = GLuint(s.plan.count);
     } else if (s.choice.backend == Backend::Compute) {
         // A dispatch has no PRIMITIVES_WRITTEN; it writes every element.
         c.error = s.dispatch(true), c.written = GLuint(s.plan.count);

@@ -2,11 +2,13 @@
 // Internal: a Pipeline's state, shared by pipeline.cpp (building, the passes, the public API)
 // and backend_choice.cpp (Backend::Auto and switching).
 #include "compute/compute_pass.hpp"
+#include "fragment/fragment_backend.hpp"
 #include "gl/readback.hpp"
 #include "gl/feedback_pass.hpp"
 #include "gl/gl_check.hpp"
 #include "gl/layout_packer.hpp"
 #include "gl/state.hpp"
+#include "gl/state_guard.hpp"
 #include "gl/vertex_array.hpp"
 #include "xfb/error.hpp"
 #include "xfb/pipeline.hpp"
@@ -46,10 +48,11 @@ struct PipelineState final : Recoverable {
     std::vector<gl::QueryName> freeQueries;
     std::deque<PendingQuery> pending;
     BackendChoice choice;
-    std::unique_ptr<ComputePass> compute; // built the first time the compute backend is used
+    std::unique_ptr<ComputePass> compute;      // built the first time the compute backend is used
+    std::unique_ptr<FragmentBackend> fragment; // built the first time the fragment backend is used
     struct CheckedStep {
         GLenum error = GL_NO_ERROR;
-        std::optional<GLuint> written; // known at once for compute, from the query for TF
+        std::optional<GLuint> written; // known at once for compute and fragment, from the query for TF
         std::string why;
         std::optional<EmitReport> overflow; // an emitted budget over its capacity (EmitOverflow::Error)
     };
@@ -60,8 +63,9 @@ struct PipelineState final : Recoverable {
     struct FusedPass {
         Backend backend;
         int substeps;
-        std::shared_ptr<ProgramState> tf;     // transform feedback: the generated vertex program
-        std::unique_ptr<ComputePass> compute; // compute: the generated kernel
+        std::shared_ptr<ProgramState> tf;          // transform feedback: the generated vertex program
+        std::unique_ptr<ComputePass> compute;      // compute: the generated kernel
+        std::unique_ptr<FragmentBackend> fragment; // fragment: the generated passes
     };
     std::vector<FusedPass> fused;
 
@@ -76,10 +80,12 @@ struct PipelineState final : Recoverable {
     FusedPass& fusedPass(int substeps) {
         for (auto& f : fused)
             if (f.backend == choice.backend && f.substeps == substeps) return f;
-        FusedPass f{choice.backend, substeps, nullptr, nullptr};
+        FusedPass f{choice.backend, substeps, nullptr, nullptr, nullptr};
         if (f.backend == Backend::Compute) {
             f.compute = ComputePass::build(*program, plan, inputs.size(), device->caps, compute->workGroupSize, emits,
                                            substeps);
+        } else if (f.backend == Backend::Fragment) {
+            f.fragment = FragmentBackend::build(*program, plan, inputs.size(), substeps);
         } else {
             f.tf = std::make_shared<ProgramState>();
             f.tf->device = device;
@@ -198,6 +204,28 @@ struct PipelineState final : Recoverable {
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
 
+    // One fragment-backend step: reads every entry's current input, writes its current output.
+    GLenum render(bool collectError, FragmentBackend* variant = nullptr) {
+        const CountCalls counting(lastCalls);
+        (variant ? variant : fragment.get())->run(*program, inputs, outputs);
+        return collectError ? gl::takeFirstError() : GL_NO_ERROR;
+    }
+    // What a pass of the current backend touches (gl/state_guard.hpp), and the texture units it uses.
+    struct PassState {
+        unsigned bits = 0;
+        GLuint firstUnit = 0, units = 0;
+    };
+    PassState passState(FusedPass* fusedWith = nullptr) const {
+        PassState p{gl::kStepState | (packer ? gl::CachedCopyBuffers | gl::CachedFeedbackBuffer : 0u)};
+        if (choice.backend == Backend::Fragment) {
+            const FragmentBackend& f = fusedWith ? *fusedWith->fragment : *fragment;
+            p.bits |= FragmentBackend::stepState();
+            p.firstUnit = f.firstUnit;
+            p.units = GLuint(f.units.size());
+        }
+        return p;
+    }
+
     // The GL size of each output buffer, which foreign code may have changed behind our back.
     std::optional<std::string> shrunkOutput() const {
         for (const auto& o : plan.outputs) {
@@ -213,12 +241,15 @@ struct PipelineState final : Recoverable {
     GLenum pass(GLuint query, bool collectError, FusedPass* fusedWith = nullptr) {
         if (choice.backend == Backend::Compute)
             return dispatch(collectError, fusedWith ? fusedWith->compute.get() : nullptr);
+        if (choice.backend == Backend::Fragment)
+            return render(collectError, fusedWith ? fusedWith->fragment.get() : nullptr);
         return draw(query, collectError, fusedWith ? fusedWith->tf.get() : nullptr);
     }
 
     // Backend choice (backend_choice.cpp).
     double timePasses(Backend b, int n);
     void ensureCompute(int groupSize);
+    void ensureFragment();
     void select(Backend wanted, int groupSize);
 
     void requireEmits() const {

@@ -24,7 +24,7 @@ StepRecipe stepRecipe(const Pipeline& pipeline) {
     if (s.device->lost)
         r.refusal = "the context is lost";
     else if (s.choice.backend != Backend::TransformFeedback)
-        r.refusal = "the compute backend";
+        r.refusal = s.choice.backend == Backend::Fragment ? "the fragment backend" : "the compute backend";
     else if (s.options.queries)
         r.refusal = "queries: a PRIMITIVES_WRITTEN query per step";
     else if (!s.emits.empty())
@@ -51,9 +51,9 @@ void stepsReplayed(Pipeline& pipeline, std::uint64_t steps, int lastCalls) {
     auto& s = StepReplay::state(pipeline);
     // What no replay can have made: swapping for it would lose the state.
     if (s.choice.backend != Backend::TransformFeedback)
-        throw Error(ErrorCode::InvalidArgument,
-                    "stepsReplayed: this pipeline runs the compute backend, which stepRecipe() refuses; "
-                    "step it with step()");
+        throw Error(ErrorCode::InvalidArgument, std::string("stepsReplayed: this pipeline runs the ") +
+                                                    (s.choice.backend == Backend::Fragment ? "fragment" : "compute") +
+                                                    " backend, which stepRecipe() refuses; step it with step()");
     if (lastCalls < 0)
         throw Error(ErrorCode::InvalidArgument, "stepsReplayed: lastCalls " + std::to_string(lastCalls) +
                                                     " is negative; pass the GL calls the last replayed step made");

@@ -1,47 +1,13 @@
 #include "xfb/compute_translation.hpp"
 
-#include "component_index.hpp"
 #include "compute_index.hpp"
-
-#include "fusion_source.hpp"
-#include "preprocessor.hpp"
-#include "vertex_wrapper.hpp"
-#include "xfb/attribute_plan.hpp"
+#include "translated_source.hpp"
 #include "xfb/error.hpp"
-#include "xfb/glsl_dialect.hpp"
 
-#include <algorithm>
 #include <map>
-#include <set>
 
 namespace xfb {
 namespace {
-
-using plan::Token;
-using plan::TokenKind;
-
-[[noreturn]] void untranslatable(int line, const std::string& what) {
-    throw Error(ErrorCode::ComputeTranslation, "line " + std::to_string(line) + ": " + what);
-}
-
-// Builtins of the vertex stage and what they become in the compute shader.
-const std::map<std::string, std::string, std::less<>> kRenamed = {{"gl_VertexID", "xfb_vertex_id"},
-                                                                  {"gl_InstanceID", "xfb_instance_id"},
-                                                                  {"gl_Position", "xfb_position"},
-                                                                  {"gl_PointSize", "xfb_point_size"}};
-const std::set<std::string, std::less<>> kNoComputeEquivalent = {
-    "gl_DrawID", "gl_BaseVertex", "gl_BaseInstance", "gl_ClipDistance", "gl_CullDistance", "gl_PerVertex"};
-const std::set<std::string, std::less<>> kImplicitLod = {"texture",           "textureProj", "textureOffset",
-                                                         "textureProjOffset", "texture2D",   "textureCube"};
-const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in",     "out",       "attribute",     "varying",
-                                                                 "flat",   "smooth",    "noperspective", "centroid",
-                                                                 "sample", "invariant", "precise"};
-
-std::string scalarName(ScalarKind k) { return k == ScalarKind::Int ? "int" : k == ScalarKind::UInt ? "uint" : "float"; }
-std::string vectorName(ScalarKind k, int n) {
-    if (n == 1) return scalarName(k);
-    return (k == ScalarKind::Int ? "ivec" : k == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
-}
 
 // How one SSBO is viewed: as uvec4[] when every access is 4 aligned words (vectorised), else uint[].
 struct BufferView {
@@ -50,52 +16,17 @@ struct BufferView {
     bool vec4 = true;
 };
 
-class Emitter {
-public:
-    std::string out;
-    int line = 1;
-
-    void token(const Token& t) {
-        if ((long long)t.line > (long long)line + 256 || t.line < line) {
-            // A #line jump in the source (up to 2^31-1): re-state the number instead of writing
-            // that many newlines, so that the compiler's log still names the user's lines.
-            out += "\n#line " + std::to_string(t.line) + "\n";
-            line = t.line;
-        } else if (t.line > line) {
-            out.append(std::size_t(t.line - line), '\n');
-            line = t.line;
-        } else if (!out.empty() && out.back() != '\n') {
-            out += ' ';
-        }
-        out += t.text;
-    }
-};
-
 } // namespace
 
 ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
                                  const CapturePlan& capture, std::size_t entryCount,
                                  const ComputeTranslationOptions& options) {
-    const std::string modern = toGlslEs300(vertexSource);
-    const ShaderInterface shader = readShaderInterface(modern, read);
-    plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
     if (options.workGroupSize <= 0) throw Error(ErrorCode::InvalidArgument, "work-group size must be > 0");
-    if (options.substeps < 1)
-        throw Error(ErrorCode::InvalidArgument, "substeps must be >= 1, got " + std::to_string(options.substeps));
-    const bool fused = options.substeps > 1;
-    std::string feedback;
-    if (fused) {
-        if (options.emits && !options.emits->empty())
-            throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
-        FusionDecision decision = checkFusion(vertexSource, read, pass, capture);
-        if (!decision.fused)
-            throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
-        std::string refusal;
-        feedback = plan::substepFeedback(
-            shader, pass, capture, [](const std::string& n) { return n; },
-            [](const std::string& n) { return kRenamed.count(n) ? kRenamed.at(n) : n; }, "        ", refusal);
-    }
-    bool substepDeclared = false;
+    const plan::TranslatedSource translated =
+        plan::translateSource(vertexSource, read, pass, capture, options.substeps,
+                              options.emits && !options.emits->empty(), "compute shader");
+    const plan::PreprocessedSource& pre = translated.pre;
+    const bool substepDeclared = translated.substepDeclared;
 
     ComputeShader result;
     result.readBinding.assign(entryCount, -1);
@@ -156,79 +87,7 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         writeHeader += "layout(std430, binding = " + std::to_string(result.firstBinding[k]) +
                        ") readonly buffer xfb_firsts" + n + " { uint xfb_first" + n + "[]; };\n";
     }
-    header += "uniform uint xfb_count;\nint xfb_vertex_id;\nconst int xfb_instance_id = 0;\nvec4 xfb_position;\nfloat "
-              "xfb_point_size;\n";
-
-    // The user's code, token by token on its own lines: interface qualifiers dropped (inputs and
-    // outputs become plain globals), builtins renamed, main() renamed.
-    Emitter body;
-    const auto& t = pre.tokens;
-    int depth = 0;
-    std::size_t statementStart = 0;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        const Token& tok = t[i];
-        if (tok.kind == TokenKind::Identifier) {
-            if (tok.text.starts_with("xfb_") && tok.text != kSubstepUniform)
-                untranslatable(tok.line, "identifier '" + tok.text + "' uses the reserved prefix xfb_; rename it");
-            if (kNoComputeEquivalent.count(tok.text))
-                untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a compute shader");
-            if (kImplicitLod.count(tok.text) && i + 1 < t.size() && t[i + 1].text == "(")
-                untranslatable(tok.line,
-                               "'" + tok.text +
-                                   "()' samples with an implicit level of detail, which compute shaders do not have; "
-                                   "use textureLod(sampler, coord, 0.0)");
-        }
-        if (depth == 0 && i == statementStart) {
-            // Start of a global statement: find its end to decide how to emit it.
-            std::size_t end = i;
-            while (end < t.size() && t[end].text != ";" && t[end].text != "{") ++end;
-            if (fused && end < t.size() && plan::declaresSubstepUniform(t, i, end)) {
-                substepDeclared = true; // a plain global the substep loop assigns
-                i = end;
-                statementStart = i + 1;
-                continue;
-            }
-            bool interfaceDecl = false;
-            std::size_t k = i;
-            while (k < end) {
-                if (t[k].text == "layout") {
-                    while (k < end && t[k].text != ")") ++k;
-                    ++k;
-                    continue;
-                }
-                if (!kInterfaceQualifiers.count(t[k].text)) break;
-                interfaceDecl = interfaceDecl || (t[k].text != "invariant" && t[k].text != "precise");
-                ++k;
-            }
-            bool onlyQualifiers = k < end && t[k].text.starts_with("gl_"); // `invariant gl_Position;`
-            if (end < t.size() && t[end].text == "{" && (interfaceDecl || (k + 1 < end && t[k + 1].text == "{")))
-                untranslatable(t[k].line,
-                               "interface block '" + t[k].text + "': declare its members as separate inputs/outputs");
-            if (onlyQualifiers) {
-                i = end; // drop the whole redeclaration, ';' included
-                statementStart = i + 1;
-                continue;
-            }
-            if (interfaceDecl) {
-                // A default such as `layout(xfb_buffer = 1, xfb_stride = 32) out;` declares nothing.
-                if (k < end) {
-                    for (std::size_t q = k; q < end; ++q) body.token(t[q]);
-                    body.token(t[end]);
-                }
-                i = end;
-                statementStart = i + 1;
-                continue;
-            }
-        }
-        Token copy = tok;
-        if (auto it = kRenamed.find(tok.text); tok.kind == TokenKind::Identifier && it != kRenamed.end())
-            copy.text = it->second;
-        if (depth == 0 && tok.text == "main" && i + 1 < t.size() && t[i + 1].text == "(") copy.text = "xfb_user_main";
-        body.token(copy);
-        if (tok.text == "{") ++depth;
-        if (tok.text == "}") --depth;
-        if (depth == 0 && (tok.text == ";" || tok.text == "}")) statementStart = i + 1;
-    }
+    header += "uniform uint xfb_count;\n" + std::string(plan::kRenamedBuiltins);
 
     // main(): load inputs, run the user's main, store the captured varyings.
     // Word `offsetWord` of element xfb_i in a buffer of `strideWords`; constant parts folded here.
@@ -240,48 +99,17 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                    "u]";
         return b + "[" + index + " * " + std::to_string(strideWords) + "u + " + std::to_string(offsetWord) + "u]";
     };
-    auto fromBits = [](ScalarKind kind, const std::string& bits, int n) {
-        if (kind == ScalarKind::Float) return "uintBitsToFloat(" + bits + ")";
-        if (kind == ScalarKind::Int)
-            return (n == 1 ? std::string("int(") : "ivec" + std::to_string(n) + "(") + bits + ")";
-        return bits;
-    };
     // The element's work: load its inputs, run the user's main.
-    std::string work;
-    for (const auto& a : pass.attributes) {
-        const Declaration* d = shader.findInput(a.input);
-        int binding = result.readBinding[std::size_t(a.entry)];
-        ScalarKind kind = d->type.kind;
-        int perLocation = a.componentsPerLocation;
-        for (int l = 0; l < a.locationCount; ++l) {
-            int firstWord = a.offset / 4 + l * perLocation;
-            std::string value;
-            if (views.at(binding).vec4) {
-                value = fromBits(kind, element(binding, a.stride / 4, firstWord), 4);
-            } else {
-                std::string args;
-                for (int c = 0; c < perLocation; ++c)
-                    args += (c ? ", " : "") + fromBits(kind, element(binding, a.stride / 4, firstWord + c), 1);
-                value = perLocation == 1 ? args : vectorName(kind, perLocation) + "(" + args + ")";
-            }
-            std::string target = d->name;
-            if (d->arraySize > 0) target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
-            if (d->type.isMatrix()) target += "[" + std::to_string(l % d->type.columns) + "]";
-            work += "    " + target + " = " + value + ";\n";
-        }
-    }
-    // The outputs are plain globals here, undefined until written: zeroed before the user's main()
-    // runs (every substep), as the transform-feedback program does (plan/vertex_wrapper.hpp).
-    auto renamed = [](const std::string& n) { return kRenamed.count(n) ? kRenamed.at(n) : n; };
-    const plan::ZeroCode zero =
-        plan::zeroOutputs(shader, capture, fused ? "        " : "    ", plan::ZeroedOutputs::Declared, renamed);
-    if (fused) {
-        work += "    for (int xfb_s = 0; xfb_s < " + std::to_string(options.substeps) + "; ++xfb_s) {\n";
-        if (substepDeclared) work += "        xfb_substep = xfb_s;\n";
-        work += zero.statements + "        xfb_user_main();\n" + feedback + "    }\n";
-    } else {
-        work += zero.statements + "    xfb_user_main();\n";
-    }
+    plan::WordLoader load;
+    load.word = [&](const AttributeBinding& a, int w) {
+        return element(result.readBinding[std::size_t(a.entry)], a.stride / 4, w);
+    };
+    load.quad = [&](const AttributeBinding& a, int w) {
+        const int binding = result.readBinding[std::size_t(a.entry)];
+        return views.at(binding).vec4 ? element(binding, a.stride / 4, w) : std::string();
+    };
+    std::string zeroFunctions;
+    const std::string work = plan::elementWork(translated, pass, capture, load, zeroFunctions);
     // Per budget: the element's count, clamped to 0..maxRecords.
     auto clampedCount = [&](const EmitBudgetPlan& b) {
         std::string max = std::to_string(b.maxRecords);
@@ -301,14 +129,7 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
     for (const auto& o : pass.outputs) {
         int binding = result.writeBinding[std::size_t(o.entry)];
         for (const auto& f : capture.buffers[std::size_t(o.binding)].fields) {
-            const CapturedVarying& v = *std::find_if(capture.varyings.begin(), capture.varyings.end(),
-                                                     [&](auto& x) { return x.name == f.varying; });
-            std::string name = kRenamed.count(v.name) ? kRenamed.at(v.name) : v.name;
-            // Component c of the field, the varying's f.firstComponent + c (a partial capture), as uint bits.
-            auto bits = [&](int c) {
-                const std::string expr = plan::componentExpression(name, v.type, v.arraySize > 0, f.firstComponent + c);
-                return v.type.kind == ScalarKind::Float ? "floatBitsToUint(" + expr + ")" : "uint(" + expr + ")";
-            };
+            auto bits = [&](int c) { return plan::capturedWordBits(capture, f, c); };
             bool vec4 = views.at(binding).vec4;
             for (int c = 0; c < f.components; c += vec4 ? 4 : 1) {
                 std::string value =
@@ -576,10 +397,10 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         main += "}\n";
     }
     if (substepDeclared) header += "int xfb_substep;\n";
-    result.source =
-        header + (singlePass ? orderedHeader : writeHeader) + "#line 1\n" + body.out + "\n" + zero.functions + main;
+    result.source = header + (singlePass ? orderedHeader : writeHeader) + "#line 1\n" + translated.body + "\n" +
+                    zeroFunctions + main;
     if (!emits.empty() && !singlePass)
-        result.countSource = header + countHeader + "#line 1\n" + body.out + "\n" + zero.functions + countMain;
+        result.countSource = header + countHeader + "#line 1\n" + translated.body + "\n" + zeroFunctions + countMain;
     return result;
 }
 

@@ -1,5 +1,5 @@
 // Writes the engine's tables as TypeScript types (the union of error codes, draw and capture
-// modes, component types, expansions, scalar kinds) from a built module's xfb_enums() (JSON text
+// modes, component types, expansions, backends, scalar kinds) from a built module's xfb_enums() (JSON text
 // read by xfb_result(), web/src/planner_calls.cpp), so the
 // package's static types copy nothing from the C++ tables (xfb/enum_tables.hpp).
 // Usage: node engine_tables.mjs MODULE.mjs OUT.ts
@@ -26,6 +26,7 @@ const types = {
   CaptureMode: tables.captureModes,
   ComponentType: tables.componentTypes,
   Expansion: tables.expansions,
+  Backend: tables.backends,
   ScalarKindName: Object.keys(tables.scalarKinds),
 };
 const lines = [

@@ -31,6 +31,9 @@ const BAD_ROLES = {
   'int-output-for-vec4': ['XFB_OUTPUT_LAYOUT_MISMATCH', (o) => [{ input: o.a }, { output: o.ints }], ['ints']],
 };
 
+/** Backends that are no name of the engine's table (C++ XFB_BACKENDS). */
+const BAD_BACKENDS = { unknown: 'vulkan', 'upper-case': 'TF', number: 1, null: null, object: {} };
+
 const createPipeline = peer('createPipeline', [
   family('createPipeline.program', { undefined, null: null, object: {} }, (program) => ({
     code: INVALID, mentions: ['program'], call: (o) => o.xfb.createPipeline(program, state(o)) })),
@@ -51,6 +54,11 @@ const createPipeline = peer('createPipeline', [
   family('createPipeline.options.emits', { number: 5, 'number-entry': [5], 'entry-without-count': [{ varying: 'out_p' }] }, (emits) => ({
     code: INVALID, mentions: ['emits'], call: (o) => create(o, state(o), { emits }) })),
   family('createPipeline.options.overflow', { unknown: 'wrap', number: 1 }, (overflow) => ({ code: INVALID, mentions: ['overflow'], call: (o) => create(o, state(o), { overflow }) })),
+  // backend: a name of the engine's table on both runtimes; then each refuses the one it lacks.
+  family('createPipeline.options.backend', BAD_BACKENDS, (backend) => ({ code: INVALID, mentions: ['backend'], call: (o) => create(o, state(o), { backend }) })),
+  { id: 'createPipeline.options.backend.not-on-this-runtime', code: 'XFB_UNSUPPORTED', mentions: ['createPipeline()'],
+    messageMayDiffer: 'each runtime names the backend it lacks: WebGL2 compute shaders, WebGPU the WebGL2 backends',
+    call: (o) => create(o, state(o), { backend: o.runtime === 'webgl2' ? 'compute' : 'fragment' }) },
 ]);
 
 const BAD_SUBSTEPS = { ...NOT_POSITIVE_INTEGER, 'above-max': 257, '2^31': 2 ** 31, '2^53': 2 ** 53 };
@@ -73,6 +81,10 @@ const step = peer('step', [
     setup: ['spare'], code: INVALID, mentions: ['stepChecked('], before: (o) => { o.pending = o.spare.pipeline.stepChecked(); }, call: (o) => use(o.spare.pipeline) })),
   family('step.substeps', BAD_SUBSTEPS, (substeps) => ({ code: INVALID, mentions: ['substeps'], call: (o) => o.pipeline.step(substeps) })),
   family('steps.pipelines', NOT_PIPELINES, ([list, setup = []]) => ({ setup, code: INVALID, mentions: ['steps()'], call: (o) => o.xfb.steps(list(o)) })),
+  family('setBackend', BAD_BACKENDS, (backend) => ({ code: INVALID, mentions: ['setBackend()'], call: (o) => o.pipeline.setBackend(backend) })),
+  { id: 'setBackend.not-on-this-runtime', code: 'XFB_UNSUPPORTED', mentions: ['setBackend()'],
+    messageMayDiffer: 'each runtime names the backend it lacks: WebGL2 compute shaders, WebGPU the WebGL2 backends',
+    call: (o) => o.pipeline.setBackend(o.runtime === 'webgl2' ? 'compute' : 'tf') },
 ]);
 
 export const PIPELINE_ROWS = [...createPipeline, ...step];

@@ -1,4 +1,12 @@
-import type { CaptureMode, ComponentType, DrawMode, ErrorCode, Expansion, ScalarKindName } from '#engine-tables';
+import type {
+  Backend,
+  CaptureMode,
+  ComponentType,
+  DrawMode,
+  ErrorCode,
+  Expansion,
+  ScalarKindName,
+} from '#engine-tables';
 
 /** The engine's constants that the package must agree with (C++ xfb::limits). */
 export interface EngineConstants {
@@ -18,6 +26,7 @@ export interface EngineTables {
   captureModes: readonly CaptureMode[];
   componentTypes: readonly ComponentType[];
   expansions: readonly Expansion[];
+  backends: readonly Backend[];
   scalarKinds: Readonly<Record<ScalarKindName, number>>;
   constants: EngineConstants;
 }

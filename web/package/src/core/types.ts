@@ -1,7 +1,7 @@
 // The public data types of both engines (what users pass and get back).
-import type { CaptureMode, ComponentType, DrawMode, Expansion } from '#engine-tables';
+import type { Backend, CaptureMode, ComponentType, DrawMode, Expansion } from '#engine-tables';
 
-export type { CaptureMode, ComponentType, DrawMode, ErrorCode, Expansion } from '#engine-tables';
+export type { Backend, CaptureMode, ComponentType, DrawMode, ErrorCode, Expansion } from '#engine-tables';
 
 /** An attribute's semantic: ATTRn (the n-th input in declaration order) or a standard name. */
 export type Semantic =
@@ -154,6 +154,13 @@ export interface EmitDesc {
 /** createPipeline() options on WebGL2. */
 export interface PipelineOptions {
   count?: number;
+  /** How a step runs (C++ xfb::Backend). WebGL2: 'tf' (default) transform feedback; 'fragment'
+   *  the same simulation as fragment shaders over RGBA32UI textures of the buffers' words (faster
+   *  where fragments run in parallel and vertices less so: SwiftShader, some mobile GPUs); 'auto'
+   *  times both once per context and shape and keeps the faster (info.backendReason says why);
+   *  'compute' is XFB_UNSUPPORTED (WebGL2 has no compute shaders). WebGPU: 'compute' and 'auto'
+   *  (every step is a compute pass); 'tf' and 'fragment' are XFB_UNSUPPORTED. */
+  backend?: Backend;
   /** A PRIMITIVES_WRITTEN query per step, read by pollQueries(). */
   queries?: boolean;
   /** step(k > 1) of an element-local simulation runs one pass that loops the k substeps
@@ -206,6 +213,8 @@ export interface PipelineInfo {
   count: number;
   steps: number;
   backend: string;
+  /** Why this backend: 'requested', or Auto's measured figures. */
+  backendReason: string;
   outputs: { entry: number; binding: number; stride: number }[];
 }
 

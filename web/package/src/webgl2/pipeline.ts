@@ -1,7 +1,8 @@
 import { checkNoCheckedStepPending, checkSubsteps } from '../core/checks.js';
+import { checkBackendName, checkBackendOn } from '../core/pipeline_options.js';
 import { pollFor } from '../core/poll.js';
 import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
-import type { Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
+import type { Backend, Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
 import type { XfbBuffer } from './buffer.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
@@ -78,6 +79,18 @@ export class XfbPipeline extends WebGl2Object {
       replayed: false,
       reason: replay && 'refusal' in replay ? replay.refusal : 'the first step, or a call since that may change it',
     };
+  }
+
+  /** Switches backend before the next step (C++ Pipeline::setBackend); the state stays in its
+   *  buffers, nothing is uploaded. 'tf', 'fragment' or 'auto' (which measures, or reuses this
+   *  context's decision for the same shader and count); info.backend and info.backendReason say
+   *  which and why. A fragment pipeline's steps run through the engine (no replayed step).
+   *  @throws XfbError XFB_INVALID_ARGUMENT (no such backend, a stepChecked() pending),
+   *  XFB_UNSUPPORTED ('compute'; a shader the fragment backend cannot run, named), XFB_COMPUTE_TRANSLATION. */
+  setBackend(backend: Backend): void {
+    this.checkStep('setBackend()');
+    checkBackendOn(checkBackendName(backend, 'setBackend()'), 'webgl2', 'setBackend()');
+    this.owner.call('setBackend', this.id, backend);
   }
 
   /** Whether step(k > 1) runs its substeps in one pass, and why not. */

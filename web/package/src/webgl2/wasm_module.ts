@@ -53,7 +53,11 @@ export type GuardBit =
   | 'pixelStore'
   | 'samplers'
   | 'feedbackBuffer'
-  | 'writtenBindings';
+  | 'writtenBindings'
+  | 'framebuffer'
+  | 'packBuffer'
+  | 'packStore'
+  | 'raster';
 /** What xfbStateGuard.save() returns: opaque, restored once. */
 export type GuardToken = { readonly __guardToken: unique symbol };
 
@@ -171,7 +175,10 @@ export interface WebGl2Exports extends PlannerExports {
     count: number,
     q: boolean,
     f: boolean,
+    b: number,
+    bn: number,
   ): number;
+  _xfb_set_backend(e: number, id: number, b: number, bn: number): number;
   _xfb_step(e: number, id: number): number;
   _xfb_step_substeps(e: number, id: number, substeps: number): number;
   _xfb_replay_recipe(e: number, id: number): number;
@@ -291,9 +298,9 @@ export class WasmEngine {
   createPipeline(
     program: number,
     entries: { input?: number; output?: number }[],
-    options: { count?: number; queries?: boolean; fuseSubsteps?: boolean },
+    options: { count?: number; queries?: boolean; fuseSubsteps?: boolean; backend?: string },
   ): number {
-    return withHeap(this.#m, [entryIds(entries)], ([p, n]) =>
+    return withHeap(this.#m, [entryIds(entries), options.backend ?? 'tf'], ([p, n, b, bn]) =>
       this.#result<number>(
         this.#m._xfb_create_pipeline(
           this.#e,
@@ -303,9 +310,14 @@ export class WasmEngine {
           options.count ?? NaN,
           options.queries ?? false,
           options.fuseSubsteps ?? true,
+          b!,
+          bn!,
         ),
       ),
     );
+  }
+  setBackend(pipeline: number, backend: string): void {
+    withHeap(this.#m, [backend], ([b, bn]) => this.#result(this.#m._xfb_set_backend(this.#e, pipeline, b!, bn!)));
   }
   createCapture(
     program: number,
@@ -452,6 +464,8 @@ export const ENGINE_CALLS = {
   createProgram: CHANGES,
   uniforms: READS,
   createPipeline: CREATES_PIPELINE,
+  // Another backend: the recipe of a replayed step changes (the fragment backend has none).
+  setBackend: CREATES_PIPELINE,
   createCapture: CHANGES,
   takeForeignErrors: READS,
   contextRestored: RESTORES,

@@ -11,8 +11,10 @@
 import { checkNoCheckedStepPending, checkSubsteps } from '../core/checks.js';
 import { constants } from '../core/engine_tables.js';
 import { fail, invalid } from '../core/errors.js';
+import { checkBackendName, checkBackendOn } from '../core/pipeline_options.js';
 import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
 import type {
+  Backend,
   EmitReport,
   Fusion,
   GPUBufferType,
@@ -160,6 +162,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
       count: t.count,
       steps: this.#steps,
       backend: 'webgpu',
+      backendReason: 'WebGPU runs every step as a compute pass',
       workGroupSize: t.workGroupSize,
       outputs: t.outputs.map((o) => ({ ...o })),
     };
@@ -176,6 +179,14 @@ export class XfbWebGpuPipeline extends WebGpuObject {
    *  @throws XfbError XFB_SHADER_COMPILE, XFB_CONTEXT_LOST (XFB_DISPOSED) when the device was lost (the pipeline disposed) meanwhile. */
   get ready(): Promise<void> {
     return this.owner.settle(this.#compiled, 'ready').then(() => this.check());
+  }
+
+  /** The engines' common switch (C++ Pipeline::setBackend): 'compute' and 'auto' keep the one
+   *  WebGPU backend; 'tf' and 'fragment' are WebGL2 backends.
+   *  @throws XfbError XFB_INVALID_ARGUMENT (no such backend), XFB_UNSUPPORTED ('tf', 'fragment'). */
+  setBackend(backend: Backend): void {
+    this.check();
+    checkBackendOn(checkBackendName(backend, 'setBackend()'), 'webgpu', 'setBackend()');
   }
 
   /** The texture a sampler uniform reads (texelFetch): a GPUTexture or GPUTextureView. Rebuilds

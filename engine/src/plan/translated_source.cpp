@@ -1,0 +1,216 @@
+#include "translated_source.hpp"
+
+#include "component_index.hpp"
+#include "fusion_source.hpp"
+#include "vertex_wrapper.hpp"
+#include "xfb/error.hpp"
+#include "xfb/fusion_plan.hpp"
+#include "xfb/glsl_dialect.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace xfb::plan {
+namespace {
+
+[[noreturn]] void untranslatable(int line, const std::string& what) {
+    throw Error(ErrorCode::ComputeTranslation, "line " + std::to_string(line) + ": " + what);
+}
+
+// Builtins of the vertex stage and what they become in a generated shader.
+const std::map<std::string, std::string, std::less<>> kRenamed = {{"gl_VertexID", "xfb_vertex_id"},
+                                                                  {"gl_InstanceID", "xfb_instance_id"},
+                                                                  {"gl_Position", "xfb_position"},
+                                                                  {"gl_PointSize", "xfb_point_size"}};
+const std::set<std::string, std::less<>> kNoEquivalent = {"gl_DrawID",       "gl_BaseVertex",   "gl_BaseInstance",
+                                                          "gl_ClipDistance", "gl_CullDistance", "gl_PerVertex"};
+const std::set<std::string, std::less<>> kImplicitLod = {"texture",           "textureProj", "textureOffset",
+                                                         "textureProjOffset", "texture2D",   "textureCube"};
+const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in",     "out",       "attribute",     "varying",
+                                                                 "flat",   "smooth",    "noperspective", "centroid",
+                                                                 "sample", "invariant", "precise"};
+
+std::string scalarName(ScalarKind k) { return k == ScalarKind::Int ? "int" : k == ScalarKind::UInt ? "uint" : "float"; }
+std::string vectorName(ScalarKind k, int n) {
+    if (n == 1) return scalarName(k);
+    return (k == ScalarKind::Int ? "ivec" : k == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
+}
+
+class Emitter {
+public:
+    std::string out;
+    int line = 1;
+
+    void token(const Token& t) {
+        if ((long long)t.line > (long long)line + 256 || t.line < line) {
+            // A #line jump in the source (up to 2^31-1): re-state the number instead of writing
+            // that many newlines, so that the compiler's log still names the user's lines.
+            out += "\n#line " + std::to_string(t.line) + "\n";
+            line = t.line;
+        } else if (t.line > line) {
+            out.append(std::size_t(t.line - line), '\n');
+            line = t.line;
+        } else if (!out.empty() && out.back() != '\n') {
+            out += ' ';
+        }
+        out += t.text;
+    }
+};
+
+} // namespace
+
+std::string heldName(const std::string& varying) {
+    auto it = kRenamed.find(varying);
+    return it == kRenamed.end() ? varying : it->second;
+}
+
+TranslatedSource translateSource(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
+                                 const CapturePlan& capture, int substeps, bool emits, std::string_view stage) {
+    const std::string modern = toGlslEs300(vertexSource);
+    TranslatedSource result;
+    result.shader = readShaderInterface(modern, read);
+    result.pre = preprocess(modern, read.defines);
+    if (substeps < 1) throw Error(ErrorCode::InvalidArgument, "substeps must be >= 1, got " + std::to_string(substeps));
+    result.substeps = substeps;
+    const bool fused = substeps > 1;
+    if (fused) {
+        if (emits) throw Error(ErrorCode::InvalidArgument, "emitted outputs cannot run fused substeps");
+        FusionDecision decision = checkFusion(vertexSource, read, pass, capture);
+        if (!decision.fused)
+            throw Error(ErrorCode::InvalidArgument, "the substeps of this shader cannot be fused: " + decision.reason);
+        std::string refusal;
+        result.feedback = substepFeedback(
+            result.shader, pass, capture, [](const std::string& n) { return n; }, heldName, "        ", refusal);
+    }
+
+    // The user's code, token by token on its own lines: interface qualifiers dropped (inputs and
+    // outputs become plain globals), builtins renamed, main() renamed.
+    Emitter body;
+    const auto& t = result.pre.tokens;
+    int depth = 0;
+    std::size_t statementStart = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const Token& tok = t[i];
+        if (tok.kind == TokenKind::Identifier) {
+            if (tok.text.starts_with("xfb_") && tok.text != kSubstepUniform)
+                untranslatable(tok.line, "identifier '" + tok.text + "' uses the reserved prefix xfb_; rename it");
+            if (kNoEquivalent.count(tok.text))
+                untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a " + std::string(stage));
+            if (kImplicitLod.count(tok.text) && i + 1 < t.size() && t[i + 1].text == "(")
+                untranslatable(tok.line, "'" + tok.text + "()' samples with an implicit level of detail, which " +
+                                             (stage == "compute shader"
+                                                  ? std::string("compute shaders do not have")
+                                                  : "a " + std::string(stage) + " derives from neighbouring elements") +
+                                             "; use textureLod(sampler, coord, 0.0)");
+        }
+        if (depth == 0 && i == statementStart) {
+            // Start of a global statement: find its end to decide how to emit it.
+            std::size_t end = i;
+            while (end < t.size() && t[end].text != ";" && t[end].text != "{") ++end;
+            if (fused && end < t.size() && declaresSubstepUniform(t, i, end)) {
+                result.substepDeclared = true; // a plain global the substep loop assigns
+                i = end;
+                statementStart = i + 1;
+                continue;
+            }
+            bool interfaceDecl = false;
+            std::size_t k = i;
+            while (k < end) {
+                if (t[k].text == "layout") {
+                    while (k < end && t[k].text != ")") ++k;
+                    ++k;
+                    continue;
+                }
+                if (!kInterfaceQualifiers.count(t[k].text)) break;
+                interfaceDecl = interfaceDecl || (t[k].text != "invariant" && t[k].text != "precise");
+                ++k;
+            }
+            bool onlyQualifiers = k < end && t[k].text.starts_with("gl_"); // `invariant gl_Position;`
+            if (end < t.size() && t[end].text == "{" && (interfaceDecl || (k + 1 < end && t[k + 1].text == "{")))
+                untranslatable(t[k].line,
+                               "interface block '" + t[k].text + "': declare its members as separate inputs/outputs");
+            if (onlyQualifiers) {
+                i = end; // drop the whole redeclaration, ';' included
+                statementStart = i + 1;
+                continue;
+            }
+            if (interfaceDecl) {
+                // A default such as `layout(xfb_buffer = 1, xfb_stride = 32) out;` declares nothing.
+                if (k < end) {
+                    for (std::size_t q = k; q < end; ++q) body.token(t[q]);
+                    body.token(t[end]);
+                }
+                i = end;
+                statementStart = i + 1;
+                continue;
+            }
+        }
+        Token copy = tok;
+        if (auto it = kRenamed.find(tok.text); tok.kind == TokenKind::Identifier && it != kRenamed.end())
+            copy.text = it->second;
+        if (depth == 0 && tok.text == "main" && i + 1 < t.size() && t[i + 1].text == "(") copy.text = "xfb_user_main";
+        body.token(copy);
+        if (tok.text == "{") ++depth;
+        if (tok.text == "}") --depth;
+        if (depth == 0 && (tok.text == ";" || tok.text == "}")) statementStart = i + 1;
+    }
+    result.body = std::move(body.out);
+    return result;
+}
+
+std::string elementWork(const TranslatedSource& t, const PassPlan& pass, const CapturePlan& capture,
+                        const WordLoader& load, std::string& zeroFunctions) {
+    auto fromBits = [](ScalarKind kind, const std::string& bits, int n) {
+        if (kind == ScalarKind::Float) return "uintBitsToFloat(" + bits + ")";
+        if (kind == ScalarKind::Int)
+            return (n == 1 ? std::string("int(") : "ivec" + std::to_string(n) + "(") + bits + ")";
+        return bits;
+    };
+    std::string work;
+    for (const auto& a : pass.attributes) {
+        const Declaration* d = t.shader.findInput(a.input);
+        ScalarKind kind = d->type.kind;
+        int perLocation = a.componentsPerLocation;
+        for (int l = 0; l < a.locationCount; ++l) {
+            int firstWord = a.offset / 4 + l * perLocation;
+            std::string value, quad = perLocation == 4 && load.quad ? load.quad(a, firstWord) : std::string();
+            if (!quad.empty()) {
+                value = fromBits(kind, quad, 4);
+            } else {
+                std::string args;
+                for (int c = 0; c < perLocation; ++c)
+                    args += (c ? ", " : "") + fromBits(kind, load.word(a, firstWord + c), 1);
+                value = perLocation == 1 ? args : vectorName(kind, perLocation) + "(" + args + ")";
+            }
+            std::string target = d->name;
+            if (d->arraySize > 0) target += "[" + std::to_string(d->type.isMatrix() ? l / d->type.columns : l) + "]";
+            if (d->type.isMatrix()) target += "[" + std::to_string(l % d->type.columns) + "]";
+            work += "    " + target + " = " + value + ";\n";
+        }
+    }
+    // The outputs are plain globals here, undefined until written: zeroed before the user's main()
+    // runs (every substep), as the transform-feedback program does (plan/vertex_wrapper.hpp).
+    const bool fused = t.substeps > 1;
+    const ZeroCode zero = zeroOutputs(t.shader, capture, fused ? "        " : "    ", ZeroedOutputs::Declared,
+                                      [](const std::string& n) { return heldName(n); });
+    zeroFunctions = zero.functions;
+    if (fused) {
+        work += "    for (int xfb_s = 0; xfb_s < " + std::to_string(t.substeps) + "; ++xfb_s) {\n";
+        if (t.substepDeclared) work += "        xfb_substep = xfb_s;\n";
+        work += zero.statements + "        xfb_user_main();\n" + t.feedback + "    }\n";
+    } else {
+        work += zero.statements + "    xfb_user_main();\n";
+    }
+    return work;
+}
+
+std::string capturedWordBits(const CapturePlan& capture, const BufferField& f, int c) {
+    const CapturedVarying& v =
+        *std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f.varying; });
+    // Component c of the field, the varying's f.firstComponent + c (a partial capture), as uint bits.
+    const std::string expr = componentExpression(heldName(v.name), v.type, v.arraySize > 0, f.firstComponent + c);
+    return v.type.kind == ScalarKind::Float ? "floatBitsToUint(" + expr + ")" : "uint(" + expr + ")";
+}
+
+} // namespace xfb::plan

@@ -1,0 +1,410 @@
+// The fragment backend (Backend::Fragment): the same simulation as fragment shaders over RGBA32UI
+// textures of the buffers' words. Every case runs the same data through transform feedback and
+// through the fragment backend and compares every buffer byte for byte, at counts that leave
+// partial texture rows and partial texels (1-3 trailing words); then the coded refusals and the
+// GL calls of a step. (The shared-context checks are in shared_context_test.cpp; the simulations
+// of simulation_test.cpp and fusion_test.cpp run on every backend, this one included.)
+#include "gl_call_counter.hpp"
+#include "../unit/test_util.hpp"
+#include "gl_fixture.hpp"
+#include "reference.hpp"
+#include "xfb_shaders.hpp"
+
+#include <cstdint>
+#include <functional>
+
+using namespace xfb;
+using namespace xfbtest;
+
+namespace {
+
+struct EntrySpec {
+    std::optional<VertexFormat> input, output;
+    std::vector<std::uint32_t> words; // input contents, raw 32-bit words
+};
+
+// One role list made on one backend: the entries' buffers in order.
+struct Run {
+    std::vector<std::unique_ptr<Buffer>> buffers;
+    std::unique_ptr<Program> program;
+    std::unique_ptr<Pipeline> pipeline;
+};
+
+Run makeRun(Device& dev, const std::string& source, CaptureMode mode, const std::vector<EntrySpec>& specs,
+            std::int64_t n, Backend backend) {
+    Run r;
+    r.program = std::make_unique<Program>(dev, ProgramDesc{source, {mode}, {}, "fragment-test"});
+    std::vector<Entry> entries;
+    for (const auto& s : specs) {
+        Entry e;
+        if (s.input) e.input = r.buffers.emplace_back(std::make_unique<Buffer>(dev, *s.input, n, view(s.words))).get();
+        if (s.output) {
+            // Write-only outputs and partners start with a pattern a step must overwrite.
+            std::vector<std::uint32_t> junk(std::size_t(n) * std::size_t(s.output->stride / 4), 0xDEADBEEFu);
+            e.output = r.buffers.emplace_back(std::make_unique<Buffer>(dev, *s.output, n, view(junk))).get();
+        }
+        entries.push_back(e);
+    }
+    r.pipeline = std::make_unique<Pipeline>(dev, *r.program, entries, PipelineOptions{.count = n, .backend = backend});
+    CHECK(r.pipeline->backend().backend == backend);
+    return r;
+}
+
+// `steps` steps of the same simulation on transform feedback and on the fragment backend;
+// `uniforms(program, step)` before each. Every buffer equal byte for byte after each step.
+void requireFragmentEqualsFeedback(Device& dev, const std::string& source, CaptureMode mode,
+                                   const std::vector<EntrySpec>& specs, std::int64_t n,
+                                   const std::function<void(Program&, int)>& uniforms, int steps = 3,
+                                   int substeps = 1) {
+    CAPTURE(n);
+    CAPTURE(substeps);
+    Run tf = makeRun(dev, source, mode, specs, n, Backend::TransformFeedback);
+    Run fragment = makeRun(dev, source, mode, specs, n, Backend::Fragment);
+    for (int s = 0; s < steps; ++s) {
+        CAPTURE(s);
+        uniforms(*tf.program, s);
+        uniforms(*fragment.program, s);
+        tf.pipeline->step(substeps);
+        fragment.pipeline->step(substeps);
+        for (std::size_t b = 0; b < tf.buffers.size(); ++b) {
+            CAPTURE(b);
+            auto want = tf.buffers[b]->read(), got = fragment.buffers[b]->read();
+            REQUIRE(want.size() == got.size());
+            std::size_t firstDiff = 0;
+            while (firstDiff < want.size() && want[firstDiff] == got[firstDiff]) ++firstDiff;
+            REQUIRE_MESSAGE(firstDiff == want.size(), "buffer ", b, " differs at byte ", firstDiff, " of ",
+                            want.size());
+        }
+    }
+    CHECK(fragment.pipeline->stepsTaken() == tf.pipeline->stepsTaken());
+}
+
+std::vector<std::uint32_t> wordsOf(const std::vector<float>& v) {
+    std::vector<std::uint32_t> w(v.size());
+    std::memcpy(w.data(), v.data(), v.size() * 4);
+    return w;
+}
+
+const VertexFormat kParticles = VertexFormat::interleaved({{attr(0)}, {attr(1)}});
+
+std::vector<std::uint32_t> particleState(std::int64_t n, unsigned seed) {
+    auto state = pseudoRandom(std::size_t(n) * 8, -1.0f, 1.0f, seed);
+    for (std::size_t e = 0; e < std::size_t(n); ++e) state[e * 8 + 3] = 0.0625f * float(e % 40); // some respawn
+    return wordsOf(state);
+}
+
+void particleUniforms(Program& p, int step) {
+    p.setUniform("dt", 0.015625f * float(1 + step % 2));
+    p.setUniform("gravity", glm::vec3(0.0f, -9.75f, 0.5f * float(step)));
+}
+
+} // namespace
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: interleaved 32-byte particles equal transform feedback byte for byte") {
+    // 1 element (2 texels), a partial row, one row exactly, rows over the 4096-texel width with a partial last row.
+    for (std::int64_t n : {1, 3, 777, 2048, 5000}) {
+        requireFragmentEqualsFeedback(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                                      {{kParticles, kParticles, particleState(n, 5)}}, n, particleUniforms);
+    }
+    // And against the C++ reference, independently of transform feedback.
+    const std::int64_t n = 777;
+    Run r = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                    {{kParticles, kParticles, particleState(n, 7)}}, n, Backend::Fragment);
+    auto words = particleState(n, 7);
+    std::vector<float> ref(words.size());
+    std::memcpy(ref.data(), words.data(), words.size() * 4);
+    particleUniforms(*r.program, 0);
+    for (int s = 0; s < 20; ++s) {
+        r.pipeline->step();
+        particlesStep(ref, 0.015625f, {0.0f, -9.75f, 0.0f});
+    }
+    requireEqual(r.buffers[0]->readAs<float>(), ref, "20 fragment steps vs the C++ reference");
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: 36-byte records, partial texels of 1-3 words, in and out") {
+    auto in36 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4},
+                                           {attr(1), ComponentType::Float32, 3},
+                                           {attr(2), ComponentType::Float32, 2}});
+    Program probe(dev, {std::string(xfb_shaders::layout36_vert), {CaptureMode::Interleaved}, {}, "layout36"});
+    const VertexFormat out36 = probe.capture().buffers[0].asVertexFormat();
+    REQUIRE(out36.stride == 36);
+    // 9 words an element: n = 1, 2, 3 leave 1, 2 and 3 trailing words; 4 none; 4097 rows over the width.
+    for (std::int64_t n : {1, 2, 3, 4, 5, 455, 4097}) {
+        auto data = wordsOf(pseudoRandom(std::size_t(n) * 9, -2.0f, 2.0f, 11));
+        requireFragmentEqualsFeedback(
+            dev, std::string(xfb_shaders::layout36_vert), CaptureMode::Interleaved,
+            {{in36, std::nullopt, data}, {std::nullopt, out36, {}}}, n,
+            [](Program& p, int s) { p.setUniform("scale", 1.5f + float(s)); }, 2);
+    }
+    // As a state pair: the input of the next step is the 36-byte output of the last.
+    const char* state36 = R"(#version 300 es
+precision highp float;
+in vec4 position;
+in vec3 normal;
+in vec2 uv;
+uniform float scale;
+out vec4 out_position;
+out vec3 out_normal;
+out vec2 out_uv;
+void main() {
+    out_position = vec4(position.xyz * scale + normal, position.w - 1.0);
+    out_normal = normal.zxy + vec3(float(gl_VertexID));
+    out_uv = uv * 0.5 + position.xy;
+})";
+    for (std::int64_t n : {1, 3, 6, 1001}) {
+        auto data = wordsOf(pseudoRandom(std::size_t(n) * 9, -2.0f, 2.0f, 13));
+        requireFragmentEqualsFeedback(
+            dev, state36, CaptureMode::Interleaved, {{in36, in36, data}}, n,
+            [](Program& p, int) { p.setUniform("scale", 0.75f); }, 4);
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: separate mode, constants and write-only outputs (one pass, 3 targets)") {
+    for (std::int64_t n : {1, 513}) {
+        auto paramsFormat = VertexFormat::interleaved({{attr(2), ComponentType::Float32, 2}});
+        requireFragmentEqualsFeedback(
+            dev, std::string(xfb_shaders::flock_separate_vert), CaptureMode::Separate,
+            {{vec4Format(0), vec4Format(0), wordsOf(pseudoRandom(std::size_t(n) * 4, -4.0f, 4.0f, 1))},
+             {vec4Format(1), vec4Format(1), wordsOf(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 2))},
+             {paramsFormat, std::nullopt, wordsOf(pseudoRandom(std::size_t(n) * 2, 0.25f, 2.0f, 3))},
+             {std::nullopt, vec4Format(12), {}}},
+            n,
+            [](Program& p, int s) {
+                p.setUniform("dt", 0.125f);
+                p.setUniform("target", glm::vec3(float(s % 5) - 2.0f, 1.0f, -0.5f * float(s % 3)));
+            },
+            5);
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest,
+                  "fragment backend: int and uint attributes in a 12-byte record, xfb_substep, fused substeps") {
+    // out_id @0 (uint), out_hits @4 (int), out_x @8 (float): 3 words, so a texel holds words of 2 elements.
+    auto format = VertexFormat::interleaved({{attr(1), ComponentType::UInt32, 1},
+                                             {attr(2), ComponentType::Int32, 1},
+                                             {attr(0), ComponentType::Float32, 1}});
+    for (std::int64_t n : {1, 2, 3, 5, 100, 5462}) {
+        std::vector<std::uint32_t> words(std::size_t(n) * 3);
+        for (std::size_t e = 0; e < std::size_t(n); ++e) {
+            words[e * 3] = std::uint32_t(e * 2654435761u);
+            words[e * 3 + 1] = std::uint32_t(std::int32_t(e) - 50);
+            float x = 0.25f * float(e);
+            std::memcpy(&words[e * 3 + 2], &x, 4);
+        }
+        for (int substeps : {1, 4})
+            requireFragmentEqualsFeedback(
+                dev, std::string(xfb_shaders::integer_state_vert), CaptureMode::Interleaved, {{format, format, words}},
+                n, [](Program& p, int) { p.setUniform("scale", 0.5f); }, 3, substeps);
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: fused substeps run in one pass per output and equal transform feedback") {
+    const std::int64_t n = 777;
+    requireFragmentEqualsFeedback(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                                  {{kParticles, kParticles, particleState(n, 9)}}, n, particleUniforms, 3, 16);
+    Run r = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                    {{kParticles, kParticles, particleState(n, 9)}}, n, Backend::Fragment);
+    particleUniforms(*r.program, 0);
+    CHECK(r.pipeline->fusion().fused);
+    r.pipeline->step(8);
+    r.pipeline->step(8);
+    resetGlCalls();
+    r.pipeline->step(8);
+    CHECK_MESSAGE(glCalls().created == 0, glCalls().describe());
+    const int fused = r.pipeline->lastStepGlCalls();
+    r.pipeline->step();
+    r.pipeline->step();
+    CHECK(r.pipeline->lastStepGlCalls() == fused); // one pass either way
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: uniforms of several types, a generator without inputs, 1 element") {
+    const char* src = R"(#version 300 es
+precision highp float;
+uniform float f;
+uniform vec2 v2;
+uniform ivec3 i3;
+uniform uvec4 u4;
+uniform mat3 m;
+uniform float table[3];
+uniform bool flag;
+flat out ivec2 out_i;
+flat out uint out_u;
+out vec3 out_m;
+void main() {
+    int k = gl_VertexID % 3;
+    out_i = ivec2(i3.x + gl_VertexID, i3.y * i3.z);
+    out_u = u4[k] ^ uint(gl_VertexID * 7);
+    out_m = m * vec3(f, v2) + vec3(table[k], flag ? 1.0 : -1.0, 0.5);
+})";
+    auto uniforms = [](Program& p, int s) {
+        p.setUniform("f", 0.5f + float(s));
+        p.setUniform("v2", glm::vec2(-1.25f, 2.0f));
+        p.setUniform("i3", glm::ivec3(-7, 3, s));
+        const std::uint32_t u4[4] = {0xFFFFFFFFu, 1u, 0x80000000u, 12345u};
+        p.setUniform("u4", ScalarKind::UInt, std::as_bytes(std::span<const std::uint32_t>(u4, 4)));
+        p.setUniform("m", glm::mat3(1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f + float(s)));
+        const float table[3] = {0.25f, -8.0f, 3.5f};
+        p.setUniform("table", ScalarKind::Float, std::as_bytes(std::span<const float>(table, 3)));
+        p.setUniform("flag", s % 2);
+    };
+    Program probe(dev, {src, {}, {}, "probe"});
+    const VertexFormat out = probe.capture().buffers[0].asVertexFormat();
+    CHECK(out.stride == 24); // 6 words: texels hold words of two elements
+    for (std::int64_t n : {1, 2, 3, 1000})
+        requireFragmentEqualsFeedback(dev, src, CaptureMode::Interleaved, {{std::nullopt, out, {}}}, n, uniforms, 3);
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: a simulation reading the application's texture with texelFetch") {
+    // neighbour_fetch.vert reads `positions` on unit 2: an RGBA32F texture the application bound there.
+    const char* src = R"(#version 300 es
+precision highp float;
+precision highp sampler2D;
+in vec4 position;
+uniform sampler2D positions;
+out vec4 out_position;
+void main() {
+    vec4 neighbour = texelFetch(positions, ivec2((gl_VertexID + 1) % 8, gl_VertexID % 2), 0);
+    out_position = position * 0.5 + neighbour;
+})";
+    std::vector<float> texels = pseudoRandom(8 * 2 * 4, -3.0f, 3.0f, 17);
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, 8, 2);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 8, 2, GL_RGBA, GL_FLOAT, texels.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glActiveTexture(GL_TEXTURE0);
+    const std::int64_t n = 37;
+    requireFragmentEqualsFeedback(
+        dev, src, CaptureMode::Interleaved,
+        {{vec4Format(0), vec4Format(0), wordsOf(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 19))}}, n,
+        [](Program& p, int) { p.setUniform("positions", 2); }, 3);
+    // Against the values themselves: element 0 adds texel (1, 0).
+    Run r = makeRun(dev, src, CaptureMode::Interleaved,
+                    {{vec4Format(0), vec4Format(0), wordsOf(std::vector<float>(std::size_t(n) * 4, 2.0f))}}, n,
+                    Backend::Fragment);
+    r.program->setUniform("positions", 2);
+    r.pipeline->step();
+    auto got = r.buffers[0]->readAs<float>();
+    for (int c = 0; c < 4; ++c) CHECK(got[std::size_t(c)] == 1.0f + texels[std::size_t(4 + c)]);
+    // A sampler on a unit the backend uses for its inputs: refused before the step, named.
+    GLint units = 0;
+    glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+    r.program->setUniform("positions", int(units - 1));
+    const std::string msg = XFB_REQUIRE_ERROR(r.pipeline->step(), ErrorCode::InvalidArgument);
+    CHECK(contains(msg, "sampler 'positions'"));
+    CHECK(contains(msg, "texture unit " + std::to_string(units - 1)));
+    CHECK(r.pipeline->stepsTaken() == 1);
+    requireEqual(r.buffers[0]->readAs<float>(), got, "state after the refused step");
+    r.program->setUniform("positions", 2);
+    CHECK_NOTHROW(r.pipeline->step());
+    glDeleteTextures(1, &texture);
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: switching among every backend between steps keeps the state in place") {
+    const std::int64_t n = 777;
+    auto words = particleState(n, 23);
+    Run steady = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                         {{kParticles, kParticles, words}}, n, Backend::TransformFeedback);
+    Run switching = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                            {{kParticles, kParticles, words}}, n, Backend::Fragment);
+    std::vector<Backend> cycle = backendsOf(dev);
+    for (int s = 0; s < 24; ++s) {
+        if (s % 3 == 1) switching.pipeline->setBackend(cycle[std::size_t(s / 3) % cycle.size()]);
+        particleUniforms(*steady.program, s);
+        particleUniforms(*switching.program, s);
+        steady.pipeline->step(s % 4 == 3 ? 3 : 1);
+        switching.pipeline->step(s % 4 == 3 ? 3 : 1);
+    }
+    requireEqual(switching.buffers[0]->readAs<std::uint32_t>(), steady.buffers[0]->readAs<std::uint32_t>(),
+                 "switching vs steady");
+    requireEqual(switching.buffers[1]->readAs<std::uint32_t>(), steady.buffers[1]->readAs<std::uint32_t>(),
+                 "the partners");
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: a steady step creates nothing and makes a known number of GL calls") {
+    const std::int64_t n = 777; // 6216 words: one row of 1554 texels, no partial texel
+    Run r = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                    {{kParticles, kParticles, particleState(n, 3)}}, n, Backend::Fragment);
+    particleUniforms(*r.program, 0);
+    r.pipeline->step();
+    resetGlCalls();
+    r.pipeline->step();
+    CHECK_MESSAGE(glCalls().created == 0, glCalls().describe());
+    // glDisable(RASTERIZER_DISCARD); the input: glActiveTexture, glBindTexture, glBindBuffer(UNPACK),
+    // glTexSubImage2D, then glBindBuffer(UNPACK, 0), glActiveTexture(0); glBindVertexArray; the pass:
+    // glUseProgram, glBindFramebuffer, glViewport, glDrawArrays; the output: glBindFramebuffer(READ),
+    // glBindBuffer(PACK), glReadPixels; then glBindBuffer(PACK, 0), glBindFramebuffer(0).
+    CHECK(r.pipeline->lastStepGlCalls() == 17);
+    // A partial texel in and out adds the scratch copies: 36-byte records, 3 elements.
+    auto in36 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4},
+                                           {attr(1), ComponentType::Float32, 3},
+                                           {attr(2), ComponentType::Float32, 2}});
+    Run tail = makeRun(dev, std::string(xfb_shaders::layout36_vert), CaptureMode::Interleaved,
+                       {{in36, in36, wordsOf(pseudoRandom(27, -1.0f, 1.0f, 4))}}, 3, Backend::Fragment);
+    tail.program->setUniform("scale", 2.0f);
+    tail.pipeline->step();
+    tail.pipeline->step();
+    // 27 words: 6 whole texels in one row, 3 words in the 7th: + 5 calls in, + 5 out.
+    CHECK(tail.pipeline->lastStepGlCalls() == 17 + 5 + 5);
+    // A checked step knows its count at once: every texel is rendered.
+    StepReport report = r.pipeline->stepChecked();
+    CHECK(report.ok());
+    CHECK(report.written == n);
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: the coded refusals") {
+    // texture(): its level of detail would come from neighbouring elements' coordinates.
+    {
+        const char* src = "#version 300 es\nuniform highp sampler2D table;\nin vec4 p;\nout vec4 out_p;\n"
+                          "void main() { out_p = p + texture(table, p.xy); }";
+        Program program(dev, {src, {}, {}, "sampling"});
+        std::vector<float> data = pseudoRandom(4 * 16, 0.0f, 1.0f, 2);
+        Buffer a(dev, vec4Format(0), 16, view(data)), b(dev, vec4Format(0), 16);
+        std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, program, {{&a, &b}}, {.backend = Backend::Fragment}),
+                                            ErrorCode::ComputeTranslation);
+        CHECK(contains(msg, "line 5"));
+        CHECK(contains(msg, "'texture()'"));
+        CHECK(contains(msg, "fragment shader"));
+        CHECK(contains(msg, "textureLod"));
+        Pipeline pipeline(dev, program, {{&a, &b}});
+        XFB_REQUIRE_ERROR(pipeline.setBackend(Backend::Fragment), ErrorCode::ComputeTranslation);
+        CHECK(pipeline.backend().backend == Backend::TransformFeedback); // unchanged, still usable
+        CHECK_NOTHROW(pipeline.step());
+    }
+    // A global variable carried from one element to the next, where a texel holds two elements.
+    {
+        const char* src = "#version 300 es\nin vec4 p;\nin vec3 q;\nout vec4 out_p;\nout vec3 out_q;\n"
+                          "vec4 carried;\nvoid main() { carried += p; out_p = carried; out_q = q; }";
+        Program program(dev, {src, {}, {}, "global"});
+        auto format =
+            VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}});
+        Buffer a(dev, format, 4), b(dev, format, 4);
+        std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, program, {{&a, &b}}, {.backend = Backend::Fragment}),
+                                            ErrorCode::Unsupported);
+        CHECK(contains(msg, "line 6: global variable 'carried'"));
+        CHECK(contains(msg, "28-byte record"));
+    }
+    // Emitted outputs need compute shaders.
+    if (dev.capabilities().compute) {
+        const char* src = "#version 300 es\nin vec4 p;\nout vec4 out_p;\nout vec4 emit_r[2];\nflat out int emit_n;\n"
+                          "void main() { out_p = p; emit_n = 1; emit_r[0] = p; emit_r[1] = p; }";
+        Program program(dev, {src, {}, {}, "emits"});
+        Buffer a(dev, vec4Format(0), 8), b(dev, vec4Format(0), 8), records(dev, vec4Format(5), 16);
+        std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, program, {{&a, &b}, {nullptr, &records}},
+                                                     {.backend = Backend::Fragment, .emits = {{"emit_r", "emit_n"}}}),
+                                            ErrorCode::Unsupported);
+        CHECK(contains(msg, "compute backend"));
+        CHECK(contains(msg, "fragment backend"));
+    }
+    // The replayed step of the npm package refuses it: a fragment step is no transform-feedback pass.
+    {
+        const std::int64_t n = 4;
+        Run r = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                        {{kParticles, kParticles, particleState(n, 1)}}, n, Backend::Fragment);
+        CHECK(r.pipeline->backend().reason == "requested");
+        CHECK(backendName(Backend::Fragment) == "fragment");
+    }
+}
