@@ -163,3 +163,19 @@ export function countCalls(gl) {
     snapshot: () => Object.fromEntries(counts),
   };
 }
+
+// The GL's decomposition, written independently of the engine: the source vertex of each record.
+export function expand(mode, runs) {
+  const out = [];
+  for (const r of runs) {
+    const n = r.length;
+    if (mode === 'points') out.push(...r);
+    if (mode === 'lines') for (let i = 0; i + 1 < n; i += 2) out.push(r[i], r[i + 1]);
+    if (mode === 'line_strip') for (let i = 0; i + 1 < n; i++) out.push(r[i], r[i + 1]);
+    if (mode === 'line_loop' && n >= 2) { for (let i = 0; i + 1 < n; i++) out.push(r[i], r[i + 1]); out.push(r[n - 1], r[0]); }
+    if (mode === 'triangles') for (let i = 0; i + 2 < n; i += 3) out.push(r[i], r[i + 1], r[i + 2]);
+    if (mode === 'triangle_strip') for (let i = 0; i + 2 < n; i++) out.push(...(i % 2 ? [r[i + 1], r[i], r[i + 2]] : [r[i], r[i + 1], r[i + 2]]));
+    if (mode === 'triangle_fan') for (let i = 0; i + 2 < n; i++) out.push(r[0], r[i + 1], r[i + 2]);
+  }
+  return out;
+}

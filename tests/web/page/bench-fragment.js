@@ -12,6 +12,7 @@
 // Each round times a batch of steps of one variant, ended by a 4-byte getBufferSubData (the GPU
 // done); medians of the rounds. After the timing every variant has taken the same number of steps:
 // their states are compared byte for byte. Run: node browser.mjs NPM_DIR bench-fragment
+import { handwritten } from '/demos/web/bench/core.js';
 import { countCalls, createXfb, pseudoRandom } from './assert.js';
 import * as THREE from '/modules/three/build/three.module.js';
 import { GPUComputationRenderer } from '/modules/three/examples/jsm/misc/GPUComputationRenderer.js';
@@ -27,77 +28,6 @@ const format = [
 ];
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-function handwritten(n, initial) {
-  const compile = (type, src) => {
-    const s = gl.createShader(type);
-    gl.shaderSource(s, src);
-    gl.compileShader(s);
-    return s;
-  };
-  const program = gl.createProgram();
-  gl.attachShader(program, compile(gl.VERTEX_SHADER, source));
-  gl.attachShader(
-    program,
-    compile(
-      gl.FRAGMENT_SHADER,
-      '#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }',
-    ),
-  );
-  gl.bindAttribLocation(program, 0, 'position');
-  gl.bindAttribLocation(program, 1, 'velocity');
-  gl.transformFeedbackVaryings(program, ['out_position', 'out_velocity'], gl.INTERLEAVED_ATTRIBS);
-  gl.linkProgram(program);
-  gl.useProgram(program);
-  gl.uniform1f(gl.getUniformLocation(program, 'dt'), 1 / 64);
-  const buffers = [0, 1].map((i) => {
-    const b = gl.createBuffer();
-    gl.bindBuffer(gl.ARRAY_BUFFER, b);
-    gl.bufferData(gl.ARRAY_BUFFER, i ? initial.byteLength : initial, gl.DYNAMIC_COPY);
-    return b;
-  });
-  gl.bindBuffer(gl.ARRAY_BUFFER, null);
-  const vaos = [],
-    tfs = [];
-  for (let s = 0; s < 2; s++) {
-    vaos[s] = gl.createVertexArray();
-    gl.bindVertexArray(vaos[s]);
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffers[s]);
-    gl.enableVertexAttribArray(0);
-    gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 32, 0);
-    gl.enableVertexAttribArray(1);
-    gl.vertexAttribPointer(1, 4, gl.FLOAT, false, 32, 16);
-    gl.bindVertexArray(null);
-    gl.bindBuffer(gl.ARRAY_BUFFER, null);
-    tfs[s] = gl.createTransformFeedback();
-    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfs[s]);
-    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffers[1 - s]);
-    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
-  }
-  gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, null);
-  let side = 0;
-  return {
-    step() {
-      gl.useProgram(program);
-      gl.bindVertexArray(vaos[side]);
-      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfs[side]);
-      gl.enable(gl.RASTERIZER_DISCARD);
-      gl.beginTransformFeedback(gl.POINTS);
-      gl.drawArrays(gl.POINTS, 0, n);
-      gl.endTransformFeedback();
-      gl.disable(gl.RASTERIZER_DISCARD);
-      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
-      gl.bindVertexArray(null);
-      side ^= 1;
-    },
-    current: () => buffers[side],
-    dispose() {
-      for (const o of buffers) gl.deleteBuffer(o);
-      for (const o of vaos) gl.deleteVertexArray(o);
-      for (const o of tfs) gl.deleteTransformFeedback(o);
-      gl.deleteProgram(program);
-    },
-  };
-}
 
 function engineLoop(n, initial, backend) {
   const a = xfb.createBuffer({ format, count: n, data: initial }),
@@ -182,7 +112,7 @@ const results = [];
 for (const n of [1e4, 1e5, 1e6]) {
   test(`${n} elements`, async ({ note }) => {
     const initial = pseudoRandom(n * 8, -1, 1, 7);
-    const hand = handwritten(n, initial);
+    const hand = handwritten(gl, source, n, initial); // demos/web/bench/core.js: the gallery's and ./xfb bench's loop
     const tf = engineLoop(n, initial, 'tf'),
       fragment = engineLoop(n, initial, 'fragment'),
       auto = engineLoop(n, initial, 'auto'),

@@ -5,7 +5,7 @@
 // and messages on both and write nothing; drawCaptured / drawSession draw the planned ranges
 // into a WebGPU render pass (pixels counted); no GPU object is created by a steady capture; a
 // capture follows a pipeline's swapped state buffer; device loss and restore() bring captures back.
-import { assert, assertArrayEqual, createXfb, expectError, nextEvent, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, createXfb, expand, expectError, nextEvent, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const gl2 = await createXfb({ canvas });
@@ -38,21 +38,6 @@ function mesh(xfb, n, mode = 'interleaved', seed = 7) {
   return { program, input, record, other, expected: (sources, of = record) => new Float32Array(sources.flatMap(of)) };
 }
 
-// The GL's decomposition, written independently of the engine: the source vertex of each record.
-function expand(mode, runs) {
-  const out = [];
-  for (const r of runs) {
-    const n = r.length;
-    if (mode === 'points') out.push(...r);
-    if (mode === 'lines') for (let i = 0; i + 1 < n; i += 2) out.push(r[i], r[i + 1]);
-    if (mode === 'line_strip') for (let i = 0; i + 1 < n; i++) out.push(r[i], r[i + 1]);
-    if (mode === 'line_loop' && n >= 2) { for (let i = 0; i + 1 < n; i++) out.push(r[i], r[i + 1]); out.push(r[n - 1], r[0]); }
-    if (mode === 'triangles') for (let i = 0; i + 2 < n; i += 3) out.push(r[i], r[i + 1], r[i + 2]);
-    if (mode === 'triangle_strip') for (let i = 0; i + 2 < n; i++) out.push(...(i % 2 ? [r[i + 1], r[i], r[i + 2]] : [r[i], r[i + 1], r[i + 2]]));
-    if (mode === 'triangle_fan') for (let i = 0; i + 2 < n; i++) out.push(r[0], r[i + 1], r[i + 2]);
-  }
-  return out;
-}
 
 /** Runs `body(xfb)` on both engines; returns both results (WebGL2's first). */
 async function onBoth(body) {

@@ -1,7 +1,7 @@
 // Primitive capture on WebGL2 (SwiftShader): strips, loops, fans and index lists captured as
 // whole primitives by the engine's expansion, byte for byte against a JS reference; capacity
 // refused before drawing; drawCaptured draws the planned count.
-import { assert, assertArrayEqual, countCalls, createXfb, expectError, nextEvent, pseudoRandom, redCoverage, shader } from './assert.js';
+import { assert, assertArrayEqual, countCalls, createXfb, expand, expectError, nextEvent, pseudoRandom, redCoverage, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const xfb = await createXfb({ canvas, contextAttributes: { preserveDrawingBuffer: true } });
@@ -24,21 +24,6 @@ function mesh(n, mode = 'interleaved') {
   return { program, input, record, expected: (sources) => new Float32Array(sources.flatMap(record)) };
 }
 
-// The GL's decomposition, written independently of the engine: the source vertex of each record.
-function expand(mode, runs) {
-  const out = [];
-  for (const r of runs) {
-    const n = r.length;
-    if (mode === 'points') out.push(...r);
-    if (mode === 'lines') for (let i = 0; i + 1 < n; i += 2) out.push(r[i], r[i + 1]);
-    if (mode === 'line_strip') for (let i = 0; i + 1 < n; i++) out.push(r[i], r[i + 1]);
-    if (mode === 'line_loop' && n >= 2) { for (let i = 0; i + 1 < n; i++) out.push(r[i], r[i + 1]); out.push(r[n - 1], r[0]); }
-    if (mode === 'triangles') for (let i = 0; i + 2 < n; i += 3) out.push(r[i], r[i + 1], r[i + 2]);
-    if (mode === 'triangle_strip') for (let i = 0; i + 2 < n; i++) out.push(...(i % 2 ? [r[i + 1], r[i], r[i + 2]] : [r[i], r[i + 1], r[i + 2]]));
-    if (mode === 'triangle_fan') for (let i = 0; i + 2 < n; i++) out.push(r[0], r[i + 1], r[i + 2]);
-  }
-  return out;
-}
 
 test('a 4-vertex triangle strip captures 6 records, 216 bytes, equal to the reference', async ({ note }) => {
   const m = mesh(4);
