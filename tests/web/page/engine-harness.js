@@ -21,9 +21,13 @@ export function context() {
   return { canvas, gl };
 }
 
-/** A particle pipeline and a triangle-strip capture on `gl`, each with its JS reference. */
-export async function xfbWork(gl, options = {}) {
-  const xfb = await createXfb({ gl, ...options });
+/** A particle pipeline and a triangle-strip capture, each with its JS reference, on `target`: a
+ *  WebGL2 context (an engine's) or a GPUDevice (an engine's WebGPU device); `options` go to
+ *  createXfb(), `steps` per run() (the WebGPU recipes run two). */
+export async function xfbWork(target, options = {}, { steps = 1 } = {}) {
+  const onDevice = typeof GPUDevice !== 'undefined' && target instanceof GPUDevice;
+  const xfb = await createXfb({ ...(onDevice ? { device: target } : { gl: target }), ...options });
+  if (onDevice) assert(xfb.device === target, "xfb runs on the engine's device");
   const n = 400;
   const ref = pseudoRandom(n * 8, -1, 1, 21);
   for (let e = 0; e < n; e++) ref[e * 8 + 3] = 0.0625 * (e % 40);
@@ -41,20 +45,26 @@ export async function xfbWork(gl, options = {}) {
   const input = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }], count: 4, data: vertices });
   const out = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }], count: 6 });
   const capture = xfb.createCapture(mesh, [{ input }, { output: out }]);
+  if (onDevice) await Promise.all([pipeline.ready, capture.ready]); // WebGPU compiles asynchronously
   const record = (v) => { const p = vertices.subarray(v * 6, v * 6 + 6); return [f(p[0] * 2), f(p[1] * 2), f(f(p[2] * 2) + v), f(p[3] * 2), p[5], -p[4], 1, f(p[4] * 2), f(p[5] * 2)]; };
   const expected = new Float32Array([0, 1, 2, 2, 1, 3].flatMap(record));
+  let stepped = 0;
   return {
     xfb,
-    /** One step and one capture, as an application would run them between frames. */
+    /** One capture and `steps` steps, as an application would run them between frames. */
     run() {
       const c = capture.capture({ mode: 'triangle_strip', count: 4 });
       assert(c.records === 6, `capture: ${JSON.stringify(c)}`);
-      pipeline.step(); // last, so a step's vertex array is the one an engine could write into
-      particlesStep(ref, 0.015625, [0, -9.75, 0.5]);
+      for (let s = 0; s < steps; s++) {
+        pipeline.step(); // last, so a step's vertex array is the one an engine could write into
+        particlesStep(ref, 0.015625, [0, -9.75, 0.5]);
+        stepped++;
+      }
     },
     async check() {
-      assertArrayEqual(await state.read(), ref, 'particles stepped between the engine\'s frames');
+      assertArrayEqual(await state.read(), ref, `particles after ${stepped} steps between the engine's frames`);
       assertArrayEqual(await out.read(), expected, 'captured strip between the engine\'s frames');
+      if (onDevice) return; // WebGPU: no GL errors to take
       const foreign = xfb.takeForeignGlErrors();
       assert(foreign.length === 0, `GL errors pending before xfb calls (the engine's): ${JSON.stringify(foreign)}`);
     },

@@ -16,13 +16,12 @@ import * as THREE from '/modules/three/build/three.webgpu.js';
 import {
   Camera, Color3, Color4, DataBuffer, FreeCamera, Matrix, Mesh, MeshBuilder, RenderTargetTexture, Scene, StandardMaterial, Texture, Vector3, VertexBuffer, WebGPUEngine,
 } from '/modules/@babylonjs/core/index.js';
-import { nextEvent, particlesStep, shader } from './assert.js';
-import { FLIPPER, SIZE, TRIANGLE_LEFT, assert, assertArrayEqual, coverage, createXfb, imageCanvas, pseudoRandom } from './engine-harness.js';
+import { nextEvent } from './assert.js';
+import { FLIPPER, SIZE, TRIANGLE_LEFT, assert, assertArrayEqual, coverage, createXfb, imageCanvas, xfbWork } from './engine-harness.js';
 
 const f = Math.fround;
+
 const adapters = [];
-const particlesSource = await shader('particles.vert');
-const meshSource = await shader('capture_mesh.vert');
 const CREATE = ['createBuffer', 'createTexture', 'createSampler', 'createBindGroup', 'createBindGroupLayout', 'createPipelineLayout', 'createShaderModule',
   'createRenderPipeline', 'createComputePipeline', 'createRenderPipelineAsync', 'createComputePipelineAsync', 'createQuerySet', 'createRenderBundleEncoder'];
 
@@ -49,46 +48,6 @@ function watch(device) {
       return Object.fromEntries(CREATE.filter((k) => counts[k] !== before[k]).map((k) => [k, counts[k] - before[k]]));
     },
     noError(when) { assert(errors.length === 0, `uncapturederror on the engine's device ${when}: ${errors.join(' | ')}`); },
-  };
-}
-
-/** A particle pipeline and a triangle-strip capture on `device`, each with its float32 reference. */
-async function xfbWork(device) {
-  const xfb = await createXfb({ device });
-  assert(xfb.device === device, 'xfb runs on the engine\'s device');
-  const n = 400;
-  const ref = pseudoRandom(n * 8, -1, 1, 21);
-  for (let e = 0; e < n; e++) ref[e * 8 + 3] = 0.0625 * (e % 40);
-  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
-  const state = xfb.createBuffer({ format, count: n, data: ref });
-  const scratch = xfb.createBuffer({ format, count: n });
-  const program = xfb.createProgram({ source: particlesSource });
-  const pipeline = xfb.createPipeline(program, [{ input: state, output: scratch }]);
-  program.setUniform('dt', 0.015625);
-  program.setUniform('gravity', [0, -9.75, 0.5]);
-
-  const vertices = pseudoRandom(4 * 6, -1, 1, 7);
-  const mesh = xfb.createProgram({ source: meshSource });
-  mesh.setUniform('u_scale', 2);
-  const input = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }], count: 4, data: vertices });
-  const out = xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 3 }, { semantic: 'ATTR2', components: 2 }], count: 6 });
-  const capture = xfb.createCapture(mesh, [{ input }, { output: out }]);
-  await Promise.all([pipeline.ready, capture.ready]);
-  const record = (v) => { const p = vertices.subarray(v * 6, v * 6 + 6); return [f(p[0] * 2), f(p[1] * 2), f(f(p[2] * 2) + v), f(p[3] * 2), p[5], -p[4], 1, f(p[4] * 2), f(p[5] * 2)]; };
-  const expected = new Float32Array([0, 1, 2, 2, 1, 3].flatMap(record));
-  let steps = 0;
-  return {
-    xfb,
-    /** One capture and two steps, as an application runs them between frames. */
-    run() {
-      const c = capture.capture({ mode: 'triangle_strip', count: 4 });
-      assert(c.records === 6, `capture: ${JSON.stringify(c)}`);
-      for (let s = 0; s < 2; s++) { pipeline.step(); particlesStep(ref, 0.015625, [0, -9.75, 0.5]); steps++; }
-    },
-    async check() {
-      assertArrayEqual(await state.read(), ref, `particles after ${steps} steps between the engine's frames`);
-      assertArrayEqual(await out.read(), expected, 'captured strip between the engine\'s frames');
-    },
   };
 }
 
@@ -120,7 +79,7 @@ async function unchangedByXfb(device, frame, { frames = 3, interesting, note, en
   const warm = await watched.created(async () => { steady = await frame(); });
   compare(steady, first, 0);
   const state = engineState?.();
-  const work = await xfbWork(device);
+  const work = await xfbWork(device, {}, { steps: 2 });
   for (let k = 1; k <= frames; k++) {
     device.pushErrorScope('validation');
     work.run();
