@@ -227,7 +227,7 @@ TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's ac
     Program program(dev, {kIdShader, {}, {}, "inside"});
     const auto sentinel = sentinelFloats(32);
     Buffer pipelineOut(dev, vec4Format(0), 8, view(sentinel)), captureOut(dev, vec4Format(0), 8, view(sentinel));
-    Pipeline pipeline(dev, program, {{nullptr, &pipelineOut}}, {.count = 8});
+    Pipeline pipeline(dev, program, {{nullptr, &pipelineOut}}, {.count = 8, .backend = Backend::TransformFeedback});
     PrimitiveCapture capture(dev, program, {{nullptr, &captureOut}}, {.vertexCount = 8});
     capture.capture({DrawMode::Points, 8});
     const std::vector<float> captured = idRecords(8);
@@ -253,7 +253,8 @@ TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's ac
             {"bindAsVertexInput", [&] { pipelineOut.bindAsVertexInput(0, attr(0)); }},
             {"Pipeline",
              [&] {
-                 Pipeline p(dev, program, {{nullptr, &pipelineOut}}, {.count = 8});
+                 Pipeline p(dev, program, {{nullptr, &pipelineOut}},
+                            {.count = 8, .backend = Backend::TransformFeedback});
              }},
             {"PrimitiveCapture",
              [&] {
@@ -518,7 +519,7 @@ TEST_CASE_FIXTURE(
     Buffer out(dev,
                VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 4}}),
                4);
-    Pipeline pipeline(dev, atLimit, {{nullptr, &out}}, {.count = 4});
+    Pipeline pipeline(dev, atLimit, {{nullptr, &out}}, {.count = 4, .backend = Backend::TransformFeedback});
     pipeline.step();
     std::vector<float> want;
     for (int e = 0; e < 4; ++e) {

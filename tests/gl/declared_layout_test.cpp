@@ -236,7 +236,9 @@ TEST_CASE_FIXTURE(GlTest, "declared layouts: what a runtime cannot write is refu
         CHECK(out1.readAs<float>()[0] == 9.0f); // buffer 1 starts with out_m9
         return;
     }
-    std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, program, entries, {.count = kCount}), ErrorCode::Unsupported);
+    std::string msg =
+        XFB_REQUIRE_ERROR(Pipeline(dev, program, entries, {.count = kCount, .backend = Backend::TransformFeedback}),
+                          ErrorCode::Unsupported);
     CHECK(contains(msg, "take 68 components"));
     CHECK(contains(msg, "compute backend"));
     // Auto runs it on the backends here that can (compute, the fragment backend), and says why.

@@ -102,7 +102,7 @@ TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady interleaved transform-fee
     Device& owner = owningDevice();
     ParticleSim sim(owner, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
     Buffer state(owner, sim.format, sim.n, view(sim.initial)), scratch(owner, sim.format, sim.n);
-    Pipeline pipeline(owner, sim.program, {{&state, &scratch}});
+    Pipeline pipeline(owner, sim.program, {{&state, &scratch}}, {.backend = Backend::TransformFeedback});
     requireCalls(steadyStep(pipeline), kTransformFeedbackStep);
 }
 
@@ -110,7 +110,8 @@ TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady separate transform-feedba
                           "1 check besides glGetError, and creates nothing") {
     Device& owner = owningDevice();
     SeparateParticles p(owner, 64);
-    Pipeline pipeline(owner, p.program, {{&p.position, &p.positionNext}, {&p.velocity, &p.velocityNext}});
+    Pipeline pipeline(owner, p.program, {{&p.position, &p.positionNext}, {&p.velocity, &p.velocityNext}},
+                      {.backend = Backend::TransformFeedback});
     requireCalls(steadyStep(pipeline), kTransformFeedbackStep);
 }
 
@@ -119,7 +120,7 @@ TEST_CASE_FIXTURE(GlTest,
     Device& owner = owningDevice();
     ParticleSim sim(owner, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
     Buffer state(owner, sim.format, sim.n, view(sim.initial)), scratch(owner, sim.format, sim.n);
-    Pipeline pipeline(owner, sim.program, {{&state, &scratch}});
+    Pipeline pipeline(owner, sim.program, {{&state, &scratch}}, {.backend = Backend::TransformFeedback});
     steadyStep(pipeline);
     sim.program.setUniform("dt", 0.25f);
     resetGlCalls();
@@ -198,7 +199,7 @@ TEST_CASE_FIXTURE(
     "measured GL calls: the default shared-context step adds the guard's queries and rebinds, and creates nothing") {
     ParticleSim sim(dev, 64, 0.5f, {0.0f, -1.0f, 0.0f}, 3, [](std::size_t) { return 3.0f; });
     Buffer state(dev, sim.format, sim.n, view(sim.initial)), scratch(dev, sim.format, sim.n);
-    Pipeline pipeline(dev, sim.program, {{&state, &scratch}});
+    Pipeline pipeline(dev, sim.program, {{&state, &scratch}}, {.backend = Backend::TransformFeedback});
     // What the application had bound is read (program, vertex array, array buffer, transform
     // feedback; rasterizer discard and, on desktop GL, primitive restart) and bound again after.
     Calls expected = kTransformFeedbackStep;

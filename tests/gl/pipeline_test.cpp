@@ -44,7 +44,7 @@ TEST_CASE_FIXTURE(GlTest, "an output buffer below count x stride is refused befo
 
 TEST_CASE_FIXTURE(GlTest, "a checked step that writes short is reported and not swapped, the state survives") {
     Particles p(dev);
-    Pipeline pipeline(dev, p.program, {{&p.state, &p.scratch}});
+    Pipeline pipeline(dev, p.program, {{&p.state, &p.scratch}}, {.backend = Backend::TransformFeedback});
     CHECK(pipeline.stepChecked().written == p.n);
     p.advanceReference();
     requireEqual(p.state.readAs<float>(), p.ref, "after a good checked step");
@@ -127,7 +127,7 @@ TEST_CASE_FIXTURE(GlTest, "buffers are shared with the pipeline: the user's hand
                     {"#version 300 es\nin vec4 p; out vec4 out_p; void main() { out_p = p * 2.0; }", {}, {}, "double"});
     auto a = std::make_unique<Buffer>(dev, format, 16, view(data));
     auto b = std::make_unique<Buffer>(dev, format, 16);
-    Pipeline pipeline(dev, program, {{a.get(), b.get()}});
+    Pipeline pipeline(dev, program, {{a.get(), b.get()}}, {.backend = Backend::TransformFeedback});
     Buffer kept = std::move(*a); // moving the handle keeps the pipeline's buffer
     a.reset();
     { Buffer destroyedSoon = std::move(*b); }
@@ -191,7 +191,7 @@ TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, a
     // the guard's calls: gl_calls_test.cpp).
     Device owner(DeviceOptions{.ownsContext = true});
     Particles p(owner);
-    Pipeline first(owner, p.program, {{&p.state, &p.scratch}});
+    Pipeline first(owner, p.program, {{&p.state, &p.scratch}}, {.backend = Backend::TransformFeedback});
     Program doubled(
         owner,
         {"#version 300 es\nin vec4 position;\nin vec4 velocity;\nout vec4 out_position;\nout vec4 out_velocity;\n"
@@ -199,7 +199,7 @@ TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, a
          {},
          {},
          "doubled"});
-    Pipeline second(owner, doubled, {{&p.state, &p.scratch}});
+    Pipeline second(owner, doubled, {{&p.state, &p.scratch}}, {.backend = Backend::TransformFeedback});
     first.step();
     p.advanceReference();
     second.step(); // must read what `first` wrote, although its own parity has not moved
@@ -223,7 +223,7 @@ TEST_CASE_FIXTURE(GlTest, "two pipelines sharing a state pair stay consistent, a
 TEST_CASE_FIXTURE(GlTest, "steps made from stepRecipe() and reported with stepsReplayed() advance like step(), and "
                           "stepRecipe() says why it refuses") {
     Particles p(dev);
-    Pipeline pipe(dev, p.program, {{&p.state, &p.scratch}});
+    Pipeline pipe(dev, p.program, {{&p.state, &p.scratch}}, {.backend = Backend::TransformFeedback});
     pipe.step();
     p.advanceReference();
     detail::StepRecipe r = detail::stepRecipe(pipe);

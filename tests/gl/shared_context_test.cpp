@@ -421,7 +421,7 @@ TEST_CASE_FIXTURE(
         Device device(DeviceOptions{owns});
         Buffer a(device, vec4At(0), 8), b(device, vec4At(0), 8);
         Program program(device, {kDoubleSource, {}, {}, "double"});
-        Pipeline pipeline(device, program, {{&a, &b}});
+        Pipeline pipeline(device, program, {{&a, &b}}, {.backend = Backend::TransformFeedback});
         glUseProgram(mine);
         pipeline.step();
         GLint current = 0;

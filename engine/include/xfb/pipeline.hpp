@@ -54,7 +54,8 @@ std::string_view backendName(Backend b); // "tf", "compute", "auto", "fragment"
 
 /// Which backend a pipeline uses and why.
 struct BackendChoice {
-    Backend backend = Backend::TransformFeedback; ///< never Auto
+    /// Auto only between creating (or setBackend(Auto)) and the first step, which runs the trial passes
+    Backend backend = Backend::TransformFeedback;
     std::string reason;
     /// Per trial pass, when Auto measured them (0 for a backend it did not time).
     double transformFeedbackMs = 0, computeMs = 0, fragmentMs = 0;
@@ -64,9 +65,14 @@ struct PipelineOptions {
     /// Element count when no entry has an input; must match the buffers otherwise.
     std::optional<std::int64_t> count;
     /// Wrap every transform-feedback step() in a PRIMITIVES_WRITTEN query; results arrive
-    /// through pollQueries(). Compute and fragment steps have no such query and report nothing.
+    /// through pollQueries(). Compute and fragment steps have no such query and report nothing,
+    /// so Auto with queries keeps transform feedback.
     bool queries = false;
-    Backend backend = Backend::TransformFeedback;
+    /// Auto (the default) builds each backend the context has when the pipeline is created (a
+    /// refusal comes then), times trial passes of each at the first step (once per context and
+    /// simulation shape; not swapped, they write what that step writes, so nothing is written
+    /// before a step) and keeps the fastest: backend() says which and why.
+    Backend backend = Backend::Auto;
     /// Compute work-group size; 0 picks min(256, the device's limits).
     int workGroupSize = 0;
     /// Variable-count outputs (emit_plan.hpp), compute backend only. Their {output} entries
@@ -158,13 +164,14 @@ public:
     /// without blocking (GL_QUERY_RESULT_AVAILABLE). Returns how many were delivered.
     int pollQueries(const std::function<void(const StepReport&)>& onResult);
 
-    /// Switches backend before the next step; the state stays where it is. Auto measures (trial
-    /// passes that are not swapped, so the state does not advance) or reuses this context's
-    /// decision for the same shader, mode and count.
+    /// Switches backend before the next step; the state stays where it is. Auto measures at the
+    /// next step (trial passes that are not swapped, so the state does not advance) or reuses
+    /// this context's decision for the same shader, mode and count.
     /// @throws Error Unsupported (no compute on this context; the fragment backend's limits or a
     ///         global variable it cannot keep per element; emitted outputs on tf or fragment),
     ///         ComputeTranslation (a construct the compute or fragment translation cannot express)
     void setBackend(Backend backend);
+    /// Which backend steps run and why; Auto until the first step of an Auto pipeline has timed them.
     const BackendChoice& backend() const;
     /// The generated compute shader (empty until the compute backend was first used).
     std::string computeSource() const;

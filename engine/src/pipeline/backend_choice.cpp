@@ -1,6 +1,8 @@
 // Backend::Auto and backend switching: the compute and fragment passes are built on first use;
-// Auto times trial passes of every backend the context has (not swapped: the state does not
-// advance) once per context and simulation shape, and keeps the fastest with the figures as its reason.
+// Auto builds every backend the context has when it is selected (a refusal comes at once) and
+// times trial passes of each at the first step (not swapped: the state does not advance; they
+// write the outputs the step then writes, so nothing is written before a step asks), once per
+// context and simulation shape, and keeps the fastest with the figures as its reason.
 #include "pipeline/pipeline_state.hpp"
 #include "gl/readback.hpp"
 #include "gl/state_guard.hpp"
@@ -32,6 +34,9 @@ std::string milliseconds(double ms) {
     long long us = std::llround(ms * 1000);
     std::string frac = std::to_string(us % 1000);
     return std::to_string(us / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
+}
+const char* trialName(Backend b) {
+    return b == Backend::TransformFeedback ? "transform feedback" : b == Backend::Compute ? "compute" : "fragment";
 }
 } // namespace
 
@@ -69,6 +74,7 @@ void PipelineState::ensureFragment() {
 }
 
 void PipelineState::select(Backend wanted, int groupSize) {
+    autoPending.reset();
     if (!emits.empty()) {
         // A vertex shader writes one record per vertex: emitted outputs exist only in compute.
         if (wanted == Backend::TransformFeedback || wanted == Backend::Fragment)
@@ -94,6 +100,14 @@ void PipelineState::select(Backend wanted, int groupSize) {
     if (wanted == Backend::Compute) {
         ensureCompute(groupSize);
         choice = {Backend::Compute, "requested", 0, 0};
+        return;
+    }
+    // Queries exist only around a transform-feedback pass: Auto would otherwise silently drop them.
+    if (options.queries) {
+        if (!refusal.empty())
+            throw Error(ErrorCode::Unsupported, plan::cat({"queries need transform feedback: ", refusal}));
+        choice = {Backend::TransformFeedback,
+                  "auto: transform feedback, the backend with queries (PipelineOptions::queries)", 0, 0};
         return;
     }
     // The shape: the source, the element count and the captured layout (a declaration changes it).
@@ -123,50 +137,65 @@ void PipelineState::select(Backend wanted, int groupSize) {
     if (!refusal.empty() && !computeMissing.empty() && !fragmentMissing.empty())
         throw Error(ErrorCode::Unsupported, plan::cat({refusal, "; and compute is not available: ", computeMissing,
                                                        "; nor the fragment backend: ", fragmentMissing}));
-    // Trial passes of each backend there is; the fastest is kept, the absent ones named with why.
-    constexpr int kTrials = 5;
-    struct Candidate {
-        Backend backend;
-        const char* name;
-        std::string missing;
-        double ms = 0;
-    };
-    // `missing`: why a backend is absent, as the reason says it.
+    // The backends there are; the absent ones named with why.
+    PendingAuto pending{key, {}, {}};
     auto absentBecause = [](const char* name, const std::string& why) {
-        return why.empty() ? why : plan::cat({name, " is not available (", why, ")"});
+        return why.empty() ? why : plan::cat({"; ", name, " is not available (", why, ")"});
     };
-    Candidate candidates[] = {
-        {Backend::TransformFeedback, "transform feedback",
-         refusal.empty() ? std::string()
-                         : plan::cat({"transform feedback cannot write this layout here (", refusal, ")"})},
-        {Backend::Compute, "compute", absentBecause("compute", computeMissing)},
-        {Backend::Fragment, "fragment", absentBecause("the fragment backend", fragmentMissing)},
-    };
-    std::string absent;
-    int present = 0;
-    for (const auto& c : candidates) {
-        if (c.missing.empty())
-            ++present;
-        else
-            plan::cat(absent, {"; ", c.missing});
+    if (refusal.empty())
+        pending.backends.push_back(Backend::TransformFeedback);
+    else
+        plan::cat(pending.absent, {"; transform feedback cannot write this layout here (", refusal, ")"});
+    if (computeMissing.empty()) pending.backends.push_back(Backend::Compute);
+    plan::cat(pending.absent, {absentBecause("compute", computeMissing)});
+    if (fragmentMissing.empty()) pending.backends.push_back(Backend::Fragment);
+    plan::cat(pending.absent, {absentBecause("the fragment backend", fragmentMissing)});
+    if (pending.backends.size() == 1) {
+        choice = {pending.backends.front(),
+                  plan::cat({"auto: ", trialName(pending.backends.front()), ", the only backend here", pending.absent}),
+                  0, 0};
+        device->autoDecisions[key] = {int(choice.backend), choice.reason};
+        return;
     }
-    const Candidate* best = nullptr;
+    // The trial passes wait for the first step: they write the outputs, and only a step may.
+    std::string timed;
+    for (Backend b : pending.backends) plan::cat(timed, {timed.empty() ? "" : ", ", trialName(b)});
+    choice = {Backend::Auto, plan::cat({"auto: the first step times ", timed, pending.absent}), 0, 0};
+    autoPending = std::move(pending);
+}
+
+void PipelineState::decide() {
+    if (!autoPending) return;
+    gl::StateGuard guard(*device, kBuildState | gl::TakeForeignErrors);
+    const PendingAuto pending = *autoPending; // kept pending until decided: a failed trial is tried again
+    for (Backend b : pending.backends) {      // built at select(), forgotten again by a context loss since
+        if (b == Backend::Compute) ensureCompute(options.workGroupSize);
+        if (b == Backend::Fragment) ensureFragment();
+    }
+    if (auto it = device->autoDecisions.find(pending.key); it != device->autoDecisions.end()) {
+        // Another pipeline of this shape decided meanwhile.
+        choice = {Backend(it->second.first), "auto, decided earlier on this context: " + it->second.second, 0, 0};
+        autoPending.reset();
+        return;
+    }
+    // Trial passes of each backend (not swapped: the state does not advance); the fastest is kept.
+    constexpr int kTrials = 5;
+    const Backend* best = nullptr;
+    double ms[3] = {0, 0, 0}, bestMs = 0;
     std::string figures;
-    for (auto& c : candidates) {
-        if (!c.missing.empty()) continue;
-        if (present > 1) {
-            c.ms = timePasses(c.backend, kTrials);
-            plan::cat(figures, {figures.empty() ? "" : " vs ", c.name, " ", milliseconds(c.ms), " ms"});
-        }
-        if (!best || c.ms < best->ms) best = &c;
+    for (const Backend& b : pending.backends) {
+        const double t = timePasses(b, kTrials);
+        ms[b == Backend::TransformFeedback ? 0 : b == Backend::Compute ? 1 : 2] = t;
+        plan::cat(figures, {figures.empty() ? "" : " vs ", trialName(b), " ", milliseconds(t), " ms"});
+        if (!best || t < bestMs) best = &b, bestMs = t;
     }
-    std::string reason = present > 1
-                             ? plan::cat({"auto: ", best->name, " was fastest, ", figures, " per pass (",
-                                          std::to_string(kTrials), " trial passes each, ", std::to_string(plan.count),
-                                          " elements, ", device->caps.renderer, ")", absent})
-                             : plan::cat({"auto: ", best->name, ", the only backend here", absent});
-    choice = {best->backend, reason, candidates[0].ms, candidates[1].ms, candidates[2].ms};
-    device->autoDecisions[key] = {int(best->backend), reason};
+    std::string reason =
+        plan::cat({"auto: ", trialName(*best), " was fastest, ", figures, " per pass (", std::to_string(kTrials),
+                   " trial passes each at the first step, ", std::to_string(plan.count), " elements, ",
+                   device->caps.renderer, ")", pending.absent});
+    choice = {*best, reason, ms[0], ms[1], ms[2]};
+    device->autoDecisions[pending.key] = {int(*best), reason};
+    autoPending.reset();
 }
 
 } // namespace xfb::detail

@@ -7,12 +7,7 @@
 
 namespace xfb {
 
-namespace {
-// Building, checked steps and the backend choice (which times passes): a step's state plus
-// the buffer bindings used to set up vertex arrays and to read sizes and totals.
-constexpr unsigned kBuildState =
-    gl::kStepState | gl::CachedArrayBuffer | gl::CachedCopyBuffers | gl::CachedFeedbackBuffer;
-} // namespace
+using detail::kBuildState;
 
 namespace detail {
 
@@ -130,6 +125,7 @@ void Pipeline::step(int substeps) {
                                                     "): the number of substeps must be 1.." +
                                                     std::to_string(limits::maxSubsteps) +
                                                     " (limits::maxSubsteps); call step() more often for more");
+    s.decide();
     if (substeps > 1 && s.fusion().fused) return stepOnce(s, &s.fusedPass(substeps));
     for (int i = 0; i < substeps; ++i) {
         s.setSubstep(i);
@@ -143,6 +139,14 @@ void Pipeline::beginCheckedStep() {
     auto& s = live(state_);
     s.device->requireContext("Pipeline::beginCheckedStep");
     s.refuseWhileChecking("beginCheckedStep");
+    if (s.autoPending) { // a pending Auto's trial passes (with an output shrunk, no pass runs at all)
+        std::optional<std::string> shrunk;
+        {
+            gl::StateGuard sizes(*s.device, kBuildState); // shrunkOutput() binds each output to read its size
+            shrunk = s.shrunkOutput();
+        }
+        if (!shrunk) s.decide();
+    }
     const auto touched = s.passState();
     gl::StateGuard guard(*s.device, kBuildState | touched.bits | gl::TakeForeignErrors, touched.firstUnit,
                          touched.units);

@@ -22,6 +22,11 @@ namespace xfb {
 
 namespace detail {
 
+// Building, checked steps and the backend choice (which times passes): a step's state plus
+// the buffer bindings used to set up vertex arrays and to read sizes and totals.
+constexpr unsigned kBuildState =
+    gl::kStepState | gl::CachedArrayBuffer | gl::CachedCopyBuffers | gl::CachedFeedbackBuffer;
+
 struct PendingQuery {
     gl::QueryName query;
     std::uint64_t step;
@@ -247,10 +252,18 @@ struct PipelineState final : Recoverable {
     }
 
     // Backend choice (backend_choice.cpp).
+    struct PendingAuto {
+        std::string key;               // the shape (Device::autoDecisions)
+        std::vector<Backend> backends; // the ones this context and shader have, to be timed
+        std::string absent;            // "; X is not available (why)" for the others
+    };
+    std::optional<PendingAuto> autoPending; // Auto selected, its trial passes not run yet
     double timePasses(Backend b, int n);
     void ensureCompute(int groupSize);
     void ensureFragment();
     void select(Backend wanted, int groupSize);
+    /// Runs a pending Auto's trial passes and keeps the fastest: before every pass a caller asks for.
+    void decide();
 
     void requireEmits() const {
         if (emits.empty() || !compute)

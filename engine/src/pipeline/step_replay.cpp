@@ -21,6 +21,7 @@ StepRecipe stepRecipe(const Pipeline& pipeline) {
                 if (b && b->pipelines > 1) return true;
         return false;
     };
+    if (!s.device->lost) s.decide(); // a pending Auto's trial passes, before the first step
     if (s.device->lost)
         r.refusal = "the context is lost";
     else if (s.choice.backend != Backend::TransformFeedback)

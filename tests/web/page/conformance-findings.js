@@ -24,13 +24,13 @@ function noError(gl, what) {
   assert(e === gl.NO_ERROR, `${what}: GL error 0x${e.toString(16)} left behind`);
 }
 
-/** A write-only output pipeline (out = p * k) of n elements, its output filled with 0xDEADBEEF. */
-function scaled(xfb, n = 32) {
+/** A write-only output pipeline (out = p * k) of n elements, its output filled with 0xDEADBEEF; `options`: createPipeline()'s. */
+function scaled(xfb, n = 32, options = {}) {
   const data = pseudoRandom(n * 4, -4, 4, 23);
   const input = xfb.createBuffer({ format: vec4, count: n, data });
   const out = xfb.createBuffer({ format: vec4, count: n, data: sentinel(n * 4).buffer });
   const program = xfb.createProgram({ source: scaleSource });
-  const pipeline = xfb.createPipeline(program, [{ input }, { output: out }]);
+  const pipeline = xfb.createPipeline(program, [{ input }, { output: out }], options);
   return { input, out, program, pipeline, n, expected: (k) => data.map((x) => f(x * k)) };
 }
 
@@ -86,7 +86,7 @@ for (const [name, binding] of Object.entries(BINDINGS)) {
   test(`A: the output also bound as ${name}: the wasm step, the replayed step, steps() and stepChecked() write it, and leave the binding and no error`, async () => {
     const gl = document.createElement('canvas').getContext('webgl2');
     const xfb = await createXfb({ gl });
-    const s = scaled(xfb);
+    const s = scaled(xfb, 32, { backend: 'tf' }); // the replayed step is transform feedback's
     const W = s.out.glBuffer, other = glBuffer(gl, 1024);
     // One xfb call between the application's binding and the checks of what it left.
     const around = async (what, fn) => {
@@ -263,7 +263,7 @@ function appFeedback(gl, words) {
 test('B: the application\'s transform feedback active or paused: every xfb call refuses with XFB_FEEDBACK_ACTIVE and touches nothing', async () => {
   const gl = document.createElement('canvas').getContext('webgl2');
   const xfb = await createXfb({ gl });
-  const s = scaled(xfb, 16), other = scaled(xfb, 16); // other: a second armed pipeline for steps()
+  const s = scaled(xfb, 16, { backend: 'tf' }), other = scaled(xfb, 16); // s: the replayed (transform-feedback) step; other: a second armed pipeline for steps()
   other.program.setUniform('k', 1);
   const mesh = xfb.createProgram({ source: await shader('capture_mesh.vert') });
   const capture = xfb.createCapture(mesh, [{ input: xfb.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 2 }], count: 3 }) },

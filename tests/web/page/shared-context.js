@@ -156,7 +156,7 @@ test('ownsContext: the minimal step (9 GL calls) leaves xfb\'s program bound; th
     const n = 1000;
     const a = xfb.createBuffer({ format: particleFormat, count: n, data: pseudoRandom(n * 8, -1, 1, 3) }), b = xfb.createBuffer({ format: particleFormat, count: n });
     const program = xfb.createProgram({ source: particlesSource });
-    const pipeline = xfb.createPipeline(program, [{ input: a, output: b }]);
+    const pipeline = xfb.createPipeline(program, [{ input: a, output: b }], { backend: 'tf' }) // the transform-feedback step's calls;
     program.setUniform('dt', 0.01);
     program.setUniform('gravity', [0, -1, 0]);
     gl.useProgram(mine);

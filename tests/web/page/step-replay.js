@@ -13,7 +13,7 @@ const dtOf = (i) => (1 + (i % 7)) / 256; // changes every step; exact in float32
 function pair(xfb, program, n, initial) {
   const make = (options) => {
     const state = xfb.createBuffer({ format, count: n, data: initial }), scratch = xfb.createBuffer({ format, count: n });
-    return { state, scratch, pipeline: xfb.createPipeline(program, [{ input: state, output: scratch }], options) };
+    return { state, scratch, pipeline: xfb.createPipeline(program, [{ input: state, output: scratch }], { backend: 'tf', ...options }) };
   };
   return { replayed: make({}), wasm: make({ queries: true }) };
 }
@@ -82,7 +82,7 @@ test('replayed steps equal wasm steps bit for bit: a uniform per step, swaps, st
 
   // A rebuilt pipeline over the same buffers.
   r.pipeline.dispose();
-  r.pipeline = xfb.createPipeline(program, [{ input: r.state, output: r.scratch }]);
+  r.pipeline = xfb.createPipeline(program, [{ input: r.state, output: r.scratch }], { backend: 'tf' });
   counted = 0;
   base = rebase();
   run(25);
@@ -168,7 +168,7 @@ test('what must keep the wasm path keeps it: checked steps, shared buffers, quer
   program.setUniform('gravity', gravity);
   program.setUniform('dt', 0.015625);
   const a = xfb.createBuffer({ format, count: n, data: pseudoRandom(8 * n, -1, 1, 9) }), b = xfb.createBuffer({ format, count: n });
-  const p = xfb.createPipeline(program, [{ input: a, output: b }]);
+  const p = xfb.createPipeline(program, [{ input: a, output: b }], { backend: 'tf' });
   p.step();
   assert(p.stepPath.replayed, 'armed after a first step');
 
@@ -194,8 +194,8 @@ test('what must keep the wasm path keeps it: checked steps, shared buffers, quer
   // A second pipeline over the same buffers: neither replays (the side is told from shared names).
   const cData = pseudoRandom(8 * n, -1, 1, 10), cRef = Float32Array.from(cData);
   const c = xfb.createBuffer({ format, count: n, data: cData }), d = xfb.createBuffer({ format, count: n });
-  const q1 = xfb.createPipeline(program, [{ input: c, output: d }]);
-  const q2 = xfb.createPipeline(program, [{ input: c, output: d }]);
+  const q1 = xfb.createPipeline(program, [{ input: c, output: d }], { backend: 'tf' });
+  const q2 = xfb.createPipeline(program, [{ input: c, output: d }], { backend: 'tf' });
   q1.step(); q2.step();
   assert(!q1.stepPath.replayed && q1.stepPath.reason.includes('shared'), `shared buffers: ${JSON.stringify(q1.stepPath)}`);
   assert(!q2.stepPath.replayed, 'shared buffers, the other pipeline');
@@ -238,7 +238,7 @@ test('setUniform keeps its checks on the JavaScript path', async () => {
   const xfb = await createXfb({ canvas });
   const program = xfb.createProgram({ source: await shader('particles.vert') });
   const a = xfb.createBuffer({ format, count: 4 }), b = xfb.createBuffer({ format, count: 4 });
-  const p = xfb.createPipeline(program, [{ input: a, output: b }]);
+  const p = xfb.createPipeline(program, [{ input: a, output: b }], { backend: 'tf' });
   program.setUniform('dt', 0.5);
   p.step();
   assert(p.stepPath.replayed, 'armed');
@@ -265,7 +265,7 @@ test('every uniform type uploads the same values on both paths: two float scalar
   const make = (options) => {
     const program = xfb.createProgram({ source });
     const state = xfb.createBuffer({ format: vec4, count: n, data: initial }), scratch = xfb.createBuffer({ format: vec4, count: n });
-    return { program, state, pipeline: xfb.createPipeline(program, [{ input: state, output: scratch }], options) };
+    return { program, state, pipeline: xfb.createPipeline(program, [{ input: state, output: scratch }], { backend: 'tf', ...options }) };
   };
   const r = make({}), w = make({ queries: true });
   let replays = 0;

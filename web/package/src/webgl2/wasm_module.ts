@@ -300,7 +300,7 @@ export class WasmEngine {
     entries: { input?: number; output?: number }[],
     options: { count?: number; queries?: boolean; fuseSubsteps?: boolean; backend?: string },
   ): number {
-    return withHeap(this.#m, [entryIds(entries), options.backend ?? 'tf'], ([p, n, b, bn]) =>
+    return withHeap(this.#m, [entryIds(entries), options.backend ?? 'auto'], ([p, n, b, bn]) =>
       this.#result<number>(
         this.#m._xfb_create_pipeline(
           this.#e,
