@@ -76,6 +76,17 @@ struct PrimitiveCaptureOptions {
     /// gl_VertexID only); must agree with the input buffers otherwise.
     std::optional<std::int64_t> vertexCount;
     Expansion expansion = Expansion::Auto;
+    /// Who runs a geometry program (ProgramDesc::geometry), the names of Pipeline's backends:
+    /// - TransformFeedback: the GL's geometry shader and transform feedback (desktop GL 4.0+, ES 3.2).
+    /// - Compute: the program translated into compute passes (translateGeometryToCompute(),
+    ///   GL 4.3+ / ES 3.1+): the same records in the same order, the same statistics; the engine
+    ///   expands the draw (expansion() is Engine; Expansion::Driver is Unsupported). Not with
+    ///   CaptureRunOptions::rasterize (Unsupported: no pass draws).
+    /// - Auto (default): TransformFeedback where the context has geometry shaders, else Compute.
+    /// A vertex program is captured by transform feedback: Compute and Fragment are Unsupported
+    /// there (a Pipeline's compute backend runs vertex programs); Fragment is Unsupported for
+    /// geometry programs too.
+    Backend backend = Backend::Auto;
 };
 
 /// Entries are {input} vertex buffers (read, never written) and {output} buffers, one per
@@ -201,6 +212,7 @@ public:
     /// The last capture's counts (zero before the first).
     const CaptureCount& lastCount() const;
     Expansion expansion() const;      ///< never Auto
+    Backend backend() const;          ///< TransformFeedback or Compute, never Auto
     std::int64_t vertexCount() const; ///< vertices the draws may refer to
     const PassPlan& plan() const;
 
