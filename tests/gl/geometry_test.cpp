@@ -128,6 +128,53 @@ std::array<float, 2> pixelCenter(int k) {
     return {(float(k % 16) + 0.5f) / 8.0f - 1.0f, (float(k / 16) + 0.5f) / 8.0f - 1.0f};
 }
 
+// The capture of `draw` with Backend::TransformFeedback (the GL's geometry shader) and with
+// Backend::Compute (its compute translation), each into fresh buffers of the capture plan's formats
+// (`records[b]` records for buffer b) filled with a sentinel: every byte of every buffer, the
+// budget and every stream's statistics must be equal. Returns the compute capture's statistics.
+std::vector<StreamStatistics> requireSameBothWays(const Device& dev, const Program& program, const Buffer& input,
+                                                  const DrawDesc& draw, const std::vector<std::int64_t>& records,
+                                                  CaptureRunOptions run = {}) {
+    REQUIRE(dev.capabilities().compute);
+    const CapturePlan& plan = program.capture();
+    REQUIRE(plan.buffers.size() == records.size());
+    std::array<std::vector<Buffer>, 2> outs;
+    std::array<std::vector<std::vector<std::uint32_t>>, 2> words;
+    std::array<CaptureCount, 2> budgets;
+    std::array<std::vector<StreamStatistics>, 2> stats;
+    const Backend backends[2] = {Backend::TransformFeedback, Backend::Compute};
+    for (int k = 0; k < 2; ++k) {
+        std::vector<Entry> entries{{&input, nullptr}};
+        for (std::size_t b = 0; b < records.size(); ++b) {
+            const std::vector<std::uint32_t> sentinel(
+                std::size_t(records[b]) * std::size_t(plan.buffers[b].stride) / 4, 0xDEADBEEFu);
+            outs[std::size_t(k)].emplace_back(dev, plan.buffers[b].asVertexFormat(), records[b], view(sentinel));
+        }
+        for (auto& o : outs[std::size_t(k)]) entries.push_back({nullptr, &o});
+        PrimitiveCapture capture(dev, program, entries, {std::nullopt, Expansion::Auto, backends[k]});
+        CHECK(capture.backend() == backends[k]);
+        budgets[std::size_t(k)] = capture.capture(draw, run);
+        stats[std::size_t(k)] = capture.statistics();
+        for (auto& o : outs[std::size_t(k)]) words[std::size_t(k)].push_back(o.readAs<std::uint32_t>());
+    }
+    for (std::size_t b = 0; b < records.size(); ++b) {
+        CAPTURE(b);
+        requireEqual(words[1][b], words[0][b], "compute vs geometry shader, every word of the buffer");
+    }
+    CHECK(budgets[1].records == budgets[0].records);
+    CHECK(budgets[1].bytes == budgets[0].bytes);
+    CHECK(budgets[1].inputPrimitives == budgets[0].inputPrimitives);
+    REQUIRE(stats[1].size() == stats[0].size());
+    for (std::size_t s = 0; s < stats[0].size(); ++s) {
+        CAPTURE(s);
+        CHECK(stats[1][s].captured == stats[0][s].captured);
+        CHECK(stats[1][s].primitivesGenerated == stats[0][s].primitivesGenerated);
+        CHECK(stats[1][s].primitivesWritten == stats[0][s].primitivesWritten);
+        CHECK(stats[1][s].recordsWritten == stats[0][s].recordsWritten);
+    }
+    return stats[1];
+}
+
 } // namespace
 
 TEST_CASE_FIXTURE(GlTest, "a geometry program on a runtime without geometry shaders is XFB_GEOMETRY_UNSUPPORTED") {
@@ -183,6 +230,8 @@ TEST_CASE_FIXTURE(GlTest, "amplification: every triangle in, its centroid and fa
         CHECK(stats[0].primitivesWritten == std::int64_t(records));
         CHECK(stats[0].recordsWritten == std::int64_t(records));
         CHECK_FALSE(stats[0].overflow());
+        // The compute translation: the same bytes (sentinels past the records too), the same statistics.
+        if (dev.capabilities().compute) requireSameBothWays(dev, program, input, draw, {std::int64_t(records) + 3});
     }
     if (!desktop(dev)) {
         Buffer out(dev, pointTagFormat(), 8);
@@ -240,6 +289,7 @@ void main() {
     CHECK(stats[0].primitivesGenerated == 12); // 3 lines per triangle
     CHECK(stats[0].primitivesWritten == 12);
     CHECK(stats[0].recordsWritten == 24);
+    if (dev.capabilities().compute) requireSameBothWays(dev, program, input, draw, {40}); // lines closed in order
     // A buffer one line short of the budget is refused before drawing.
     Buffer small(dev, vec4Format(0), 38);
     PrimitiveCapture tight(dev, program, {{&input, nullptr}, {nullptr, &small}});
@@ -280,6 +330,7 @@ void main() {
         }
     requireRecords(split(out.readAs<std::uint32_t>(), 8, 4, 6), ref, "one point per invocation");
     CHECK(capture.statistics()[0].primitivesGenerated == 6);
+    if (dev.capabilities().compute) requireSameBothWays(dev, program, input, draw, {6});
 }
 
 TEST_CASE_FIXTURE(GlTest, "two streams: centroids to stream 0, tagged normals to stream 1, each into its own buffers") {
@@ -353,6 +404,7 @@ void main() {
         CHECK(stats[1].primitivesGenerated == 2);
         CHECK(stats[1].recordsWritten == 2);
         CHECK_FALSE(stats[1].overflow());
+        requireSameBothWays(dev, program, input, draw, {10, 10});
     }
     SUBCASE("separate mode: a buffer per varying, each of its stream") {
         Program program(dev, {vertexSource(dev), {CaptureMode::Separate}, {}, "streams", source});
@@ -368,6 +420,7 @@ void main() {
         auto gotFaces = f.readAs<std::uint32_t>();
         gotFaces.resize(2);
         requireEqual(gotFaces, faces, "stream 1's faces, separate");
+        requireSameBothWays(dev, program, input, draw, {10, 10, 10});
     }
     SUBCASE("GL's list: a gap word and gl_NextBuffer, stream 1 first in the list") {
         Program program(dev, {vertexSource(dev),
@@ -394,6 +447,7 @@ void main() {
                       normals[std::size_t(k) * 3 + std::size_t(w)]);
         }
         CHECK(capture.statistics()[1].primitivesWritten == 2);
+        requireSameBothWays(dev, program, input, draw, {10, 10}); // the gap word keeps its sentinel both ways
     }
 }
 
@@ -506,6 +560,10 @@ void main() {
     CHECK(partialStats[0].primitivesGenerated == 4); // emitted, though nothing captures it
     CHECK(partialStats[3].primitivesWritten == 12);
     CHECK_FALSE(partialStats[0].overflow());
+    requireSameBothWays(dev, program, input, {DrawMode::Points, points}, {70, 70, 70, 70});
+    // Streams nothing captures still report what they generated, both ways.
+    const auto computed = requireSameBothWays(dev, partial, input, {DrawMode::Points, points}, {70, 70});
+    CHECK(computed[0].primitivesGenerated == 4);
 }
 
 TEST_CASE_FIXTURE(GlTest, "overflow: Error refuses the budget before drawing, Clamp writes what fits and reports it") {
@@ -552,6 +610,18 @@ void main() {
     CHECK_FALSE(roomy.statistics()[0].overflow());
     CHECK(roomy.statistics()[0].primitivesWritten == 12);
     requireEqual(big.readAs<float>(), ref, "every record");
+    if (!dev.capabilities().compute) return;
+    // The compute translation clamps the same way: the first 10 records, generated 12, written 10.
+    const auto computed = requireSameBothWays(dev, program, input, {DrawMode::Points, 6}, {10}, clamp);
+    CHECK(computed[0].overflow());
+    requireSameBothWays(dev, program, input, {DrawMode::Points, 6}, {12}, clamp);
+    // And refuses the same budget with Error before anything is written.
+    Buffer refused(dev, vec4Format(0), 10, view(sentinel));
+    PrimitiveCapture computeCapture(dev, program, {{&input, nullptr}, {nullptr, &refused}},
+                                    {std::nullopt, Expansion::Auto, Backend::Compute});
+    msg = XFB_REQUIRE_ERROR(computeCapture.capture({DrawMode::Points, 6}), ErrorCode::Capacity);
+    CHECK(contains(msg, "holds 160 bytes (10 records) but the geometry shader can write 18 records"));
+    requireEqual(refused.readAs<float>(), sentinel, "nothing written by the refused compute capture");
 }
 
 TEST_CASE_FIXTURE(GlTest, "capture while rasterizing: one pass draws the captured triangles and writes their records") {

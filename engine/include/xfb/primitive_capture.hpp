@@ -65,7 +65,9 @@ struct StreamStatistics {
     int stream = 0;
     bool captured = false;                ///< the capture has buffers for this stream
     std::int64_t primitivesGenerated = 0; ///< what the geometry shader emitted to the stream
-    std::int64_t primitivesWritten = 0;   ///< what reached the buffers (0 where not captured)
+    /// What reached the buffers. A stream nothing is captured from never overflows: the GL
+    /// (Mesa's llvmpipe, measured) and the compute capture count every generated primitive.
+    std::int64_t primitivesWritten = 0;
     std::int64_t recordsWritten = 0;      ///< primitivesWritten x the primitive's vertices
     /// A captured stream that generated more than its buffers held (overflow Clamp).
     bool overflow() const { return captured && primitivesGenerated > primitivesWritten; }

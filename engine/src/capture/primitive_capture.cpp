@@ -131,11 +131,12 @@ struct CaptureState final : Recoverable {
     }
 
     // Backend::Compute: per stream of the program, the records its buffers hold (the fewest of
-    // its buffers, their size as created and their GL size), whole primitives; 0 where nothing is captured.
+    // its buffers, their size as created and their GL size), whole primitives. A stream nothing is
+    // captured from never overflows: every primitive counts as written, as the GL counts it.
     std::vector<std::int64_t> streamCapacities() const {
         const GeometryPlan& g = *geometry();
         const int verts = g.capturedPrimitive() == DrawMode::Points ? 1 : g.capturedPrimitive() == DrawMode::Lines ? 2 : 3;
-        std::vector<std::int64_t> capacity(std::size_t(g.streamCount), 0);
+        std::vector<std::int64_t> capacity(std::size_t(g.streamCount), std::int64_t(UINT32_MAX) / verts * verts);
         for (int k = 0; k < g.streamCount; ++k) {
             const GeometryStream* stream = g.find(k);
             if (!stream) continue;
