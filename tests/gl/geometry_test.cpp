@@ -3,6 +3,8 @@
 // streams with their statistics and draws, invocations, capture while rasterizing, overflow, and
 // every refusal with its code. Each record is compared with a C++ reference of the same shader.
 // Desktop GL 4.5 runs everything; OpenGL ES 3.2 stream 0 (non-indexed); OpenGL ES 3.0 refuses.
+#include "gl/access.hpp"
+#include "gl/state.hpp"
 #include "gl_fixture.hpp"
 #include "offscreen.hpp"
 
@@ -146,8 +148,8 @@ std::vector<StreamStatistics> requireSameBothWays(const Device& dev, const Progr
     for (int k = 0; k < 2; ++k) {
         std::vector<Entry> entries{{&input, nullptr}};
         for (std::size_t b = 0; b < records.size(); ++b) {
-            const std::vector<std::uint32_t> sentinel(
-                std::size_t(records[b]) * std::size_t(plan.buffers[b].stride) / 4, 0xDEADBEEFu);
+            const std::vector<std::uint32_t> sentinel(std::size_t(records[b]) * std::size_t(plan.buffers[b].stride) / 4,
+                                                      0xDEADBEEFu);
             outs[std::size_t(k)].emplace_back(dev, plan.buffers[b].asVertexFormat(), records[b], view(sentinel));
         }
         for (auto& o : outs[std::size_t(k)]) entries.push_back({nullptr, &o});
@@ -537,6 +539,47 @@ void main() {
         capture.drawCapturedStream(s, DrawMode::Points, 3);
         CHECK(target.screen.lit() == lit);
     }
+    // The compute capture of the same program: each stream drawn from its totals' indirect command
+    // (glDrawArraysIndirect), exactly its pixels, the stale records after them undrawn.
+    std::vector<Buffer> computed;
+    for (int s = 0; s < 4; ++s) computed.emplace_back(dev, vec4Format(0), 70);
+    for (int s = 0; s < 4; ++s) { // the stale pixels of row 14, as above
+        std::vector<float> stale;
+        for (int k = 0; k < 70; ++k) {
+            auto c = pixelCenter(14 * 16 + k % 16);
+            stale.insert(stale.end(), {c[0], c[1], 0.0f, 1.0f});
+        }
+        computed[std::size_t(s)].upload(view(stale));
+    }
+    PrimitiveCapture byCompute(dev, program,
+                               {{&input, nullptr},
+                                {nullptr, &computed[0]},
+                                {nullptr, &computed[1]},
+                                {nullptr, &computed[2]},
+                                {nullptr, &computed[3]}},
+                               {std::nullopt, Expansion::Auto, Backend::Compute});
+    byCompute.capture({DrawMode::Points, points});
+    for (int s = 0; s < 4; ++s) {
+        CAPTURE(s);
+        target.bind();
+        glBindBuffer(GL_ARRAY_BUFFER, computed[std::size_t(s)].glName());
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 16, nullptr);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        byCompute.drawCapturedStream(s); // glDrawArraysIndirect from the stream's totals
+        auto lit = target.screen.lit();
+        std::vector<int> litPixels;
+        for (std::size_t k = 0; k < lit.size(); ++k)
+            if (lit[k]) litPixels.push_back(int(k));
+        std::vector<int> sorted = expected[std::size_t(s)];
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(litPixels == sorted);
+        target.bind();
+        byCompute.drawCapturedStream(s, DrawMode::Points, 3); // instanced: the written count read back
+        CHECK(target.screen.lit() == lit);
+    }
+    GLint indirect = -1;
+    glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &indirect);
+    CHECK(indirect == 0); // the indirect binding is restored
     // drawCaptured() is the first captured stream, 0.
     target.bind();
     glBindBuffer(GL_ARRAY_BUFFER, outs[0].glName());
@@ -562,8 +605,8 @@ void main() {
     CHECK_FALSE(partialStats[0].overflow());
     requireSameBothWays(dev, program, input, {DrawMode::Points, points}, {70, 70, 70, 70});
     // Streams nothing captures still report what they generated, both ways.
-    const auto computed = requireSameBothWays(dev, partial, input, {DrawMode::Points, points}, {70, 70});
-    CHECK(computed[0].primitivesGenerated == 4);
+    const auto partialComputed = requireSameBothWays(dev, partial, input, {DrawMode::Points, points}, {70, 70});
+    CHECK(partialComputed[0].primitivesGenerated == 4);
 }
 
 TEST_CASE_FIXTURE(GlTest, "overflow: Error refuses the budget before drawing, Clamp writes what fits and reports it") {
@@ -849,4 +892,166 @@ TEST_CASE_FIXTURE(GlTest, "a geometry capture after a context restoration: relin
     capture.capture(draw);
     requireRecords(split(out.readAs<std::uint32_t>(), 8, 4, 6), facePointsReference(p, draw), "after the restoration");
     CHECK(capture.statistics()[0].primitivesWritten == 6);
+}
+
+// The compute translation (PrimitiveCaptureOptions::backend = Compute) on what the cases above do
+// not reach: triangle strips of several triangles closed into lists in the GL's winding, an
+// incomplete strip, gl_in[], lines in (strips, and indexed with restart), a uniform of the
+// geometry shader, and a clamp that cuts inside a triangle's records.
+TEST_CASE_FIXTURE(GlTest, "compute capture: triangle strips in the GL's winding, gl_in, lines in, uniforms, clamp") {
+    if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
+    const std::string source = gsHeader(dev) + R"(layout(lines) in;
+layout(triangle_strip, max_vertices = 7) out;
+in vec4 v_position[];
+flat in int v_id[];
+uniform float u_scale;
+out vec4 out_position;
+flat out ivec2 out_tag;
+void main() {
+    for (int k = 0; k < 5; ++k) {
+        vec4 p = (k % 2 == 0 ? gl_in[0].gl_Position : v_position[1]) +
+                 vec4(float(k) * u_scale, float(gl_PrimitiveIDIn), 0.0, 0.0);
+        out_position = p;
+        out_tag = ivec2(gl_PrimitiveIDIn * 16 + k, v_id[k % 2]);
+        gl_Position = p;
+        EmitVertex();
+    }
+    EndPrimitive();
+    for (int k = 0; k < 2; ++k) { out_position = vec4(9.0); out_tag = ivec2(-1); EmitVertex(); } // incomplete
+}
+)";
+    Program program(dev, {vertexSource(dev), {}, {}, "strips", source});
+    program.setUniform("u_scale", 0.25f);
+    CHECK(program.geometry()->capturedPrimitive() == DrawMode::Triangles);
+    const std::vector<float> p = positions(6, 31u);
+    Buffer input(dev, vec4Format(0), 6, view(p));
+    std::vector<DrawDesc> draws{{DrawMode::LineStrip, 5}, {DrawMode::Lines, 6}, {DrawMode::LineLoop, 4}};
+    if (desktop(dev)) draws.push_back({DrawMode::Lines, 0, {5, 0, 3, 0xFFFFu, 2, 4, 1, 1}, 0xFFFFu});
+    for (const DrawDesc& draw : draws) {
+        CAPTURE(drawModeName(draw.mode));
+        // 3 triangles (9 records) a line; the budget is 5 triangles (15 records) a line.
+        const auto stats =
+            requireSameBothWays(dev, program, input, draw, {std::int64_t(expandPrimitives(draw).size()) / 2 * 15});
+        CHECK(stats[0].primitivesGenerated == std::int64_t(expandPrimitives(draw).size()) / 2 * 3);
+    }
+    CaptureRunOptions clamp;
+    clamp.overflow = EmitOverflow::Clamp;
+    // 10 records hold 3 whole triangles: the 10th record stays a sentinel both ways.
+    const auto stats = requireSameBothWays(dev, program, input, {DrawMode::LineStrip, 5}, {10}, clamp);
+    CHECK(stats[0].primitivesWritten == 3);
+    CHECK(stats[0].recordsWritten == 9);
+    CHECK(stats[0].overflow());
+}
+
+// Scoped: the Device's capabilities say "no geometry shaders" (an OpenGL ES 3.1 context without
+// GL_EXT_geometry_shader, which llvmpipe never gives), then are restored.
+struct WithoutGeometryShaders {
+    std::shared_ptr<detail::DeviceState> state;
+    explicit WithoutGeometryShaders(const Device& dev) : state(detail::Access::state(dev)) {
+        state->caps.geometry = false;
+    }
+    ~WithoutGeometryShaders() { state->caps.geometry = true; }
+};
+
+TEST_CASE_FIXTURE(GlTest,
+                  "a context with compute but no geometry shaders captures geometry programs as compute (Auto)") {
+    if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
+    const std::string source = gsHeader(dev) + kFacePoints;
+    const std::vector<float> p = positions(7, 41u);
+    Buffer input(dev, vec4Format(0), 7, view(p));
+    const DrawDesc draw{DrawMode::TriangleStrip, 7};
+    const Records ref = facePointsReference(p, draw);
+    Buffer out(dev, pointTagFormat(), 10);
+    {
+        WithoutGeometryShaders compute(dev);
+        Program program(dev,
+                        {vertexSource(dev), {}, {}, "faces", source}); // planned, linked without the geometry shader
+        REQUIRE(program.geometry());
+        PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}});
+        CHECK(capture.backend() == Backend::Compute);
+        CHECK(capture.expansion() == Expansion::Engine);
+        CHECK(capture.capture(draw).records == 10);
+        requireRecords(split(out.readAs<std::uint32_t>(), 8, 4, 10), ref, "compute without geometry shaders");
+        CHECK(capture.statistics()[0].primitivesWritten == 10);
+        std::string msg =
+            XFB_REQUIRE_ERROR(PrimitiveCapture(dev, program, {{&input, nullptr}, {nullptr, &out}},
+                                               {std::nullopt, Expansion::Auto, Backend::TransformFeedback}),
+                              ErrorCode::GeometryUnsupported);
+        CHECK(contains(msg, "Use Backend::Compute or Auto"));
+    }
+    // The same program with geometry shaders, by default, through them.
+    Program program(dev, {vertexSource(dev), {}, {}, "faces", source});
+    Buffer again(dev, pointTagFormat(), 10);
+    PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &again}});
+    CHECK(capture.backend() == Backend::TransformFeedback);
+    capture.capture(draw);
+    requireEqual(again.readAs<std::uint32_t>(), out.readAs<std::uint32_t>(),
+                 "the GL's geometry shader, the same bytes");
+}
+
+TEST_CASE_FIXTURE(GlTest, "compute capture refusals: every one provoked, nothing written") {
+    if (!dev.capabilities().geometry) return;
+    const std::vector<float> p = positions(4, 9u);
+    Buffer input(dev, vec4Format(0), 4, view(p));
+    const std::vector<std::uint32_t> sentinel(32, 0x5555u);
+    Buffer out(dev, pointTagFormat(), 4, view(sentinel));
+    const Entry in{&input, nullptr}, written{nullptr, &out};
+    auto options = [](Backend b, Expansion e = Expansion::Auto) { return PrimitiveCaptureOptions{std::nullopt, e, b}; };
+    Program faces(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    std::string msg;
+    if (!dev.capabilities().compute) {
+        msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, faces, {in, written}, options(Backend::Compute)),
+                                ErrorCode::Unsupported);
+        CHECK(contains(msg, "needs OpenGL 4.3+ or OpenGL ES 3.1+"));
+        return;
+    }
+    // A vertex program is captured by transform feedback; no capture runs as fragment passes.
+    Program plain(dev, {vsHeader(dev) + "in vec4 a_position;\nout vec4 out_p;\nvoid main() { out_p = a_position; }\n"});
+    Buffer plainOut(dev, vec4Format(0), 4);
+    msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, plain, {in, {nullptr, &plainOut}}, options(Backend::Compute)),
+                            ErrorCode::Unsupported);
+    CHECK(contains(msg, "is a vertex program, which a capture runs with transform feedback only"));
+    msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, faces, {in, written}, options(Backend::Fragment)),
+                            ErrorCode::Unsupported);
+    CHECK(contains(msg, "backend = fragment"));
+    // The compute capture expands the draw itself.
+    msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, faces, {in, written}, options(Backend::Compute, Expansion::Driver)),
+                            ErrorCode::Unsupported);
+    CHECK(contains(msg, "Expansion::Driver is the GL's geometry shader"));
+    // No pass draws: rasterizing is refused before anything runs.
+    PrimitiveCapture capture(dev, faces, {in, written}, options(Backend::Compute));
+    CaptureRunOptions rasterize;
+    rasterize.rasterize = 0;
+    msg = XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 3}, rasterize), ErrorCode::Unsupported);
+    CHECK(contains(msg, "whose passes draw nothing"));
+    requireEqual(out.readAs<std::uint32_t>(), sentinel, "nothing written");
+    // A construct with no compute equivalent: XFB_COMPUTE_TRANSLATION when the capture is made.
+    if (desktop(dev)) {
+        Program layered(dev,
+                        {vertexSource(dev),
+                         {},
+                         {},
+                         "layered",
+                         gsHeader(dev) + "layout(points) in;\nlayout(points, max_vertices = 1) out;\nout vec4 "
+                                         "out_a;\nvoid main() { out_a = vec4(1.0); gl_Layer = 1; EmitVertex(); }\n"});
+        msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, layered, {in, {nullptr, &plainOut}}, options(Backend::Compute)),
+                                ErrorCode::ComputeTranslation);
+        CHECK(contains(msg, "'gl_Layer' has no equivalent in a compute shader"));
+    }
+    // 32-bit counts: a stream's budget at or past 2^32 records is refused before any GL call.
+    const std::string wide = gsHeader(dev) +
+                             "layout(points, invocations = 32) in;\nlayout(points, max_vertices = "
+                             "256) out;\nout vec4 out_a;\nvoid main() { out_a = vec4(1.0); EmitVertex(); }\n";
+    if (dev.capabilities().geometryLimits.maxInvocations >= 32 &&
+        dev.capabilities().geometryLimits.maxOutputVertices >= 256) {
+        Program program(dev, {vertexSource(dev), {}, {}, "wide", wide});
+        const std::int64_t n = 1 << 19; // x 32 invocations x 256 records = 2^32
+        Buffer many(dev, vec4Format(0), n);
+        Buffer one(dev, vec4Format(0), 1);
+        PrimitiveCapture huge(dev, program, {{&many, nullptr}, {nullptr, &one}}, options(Backend::Compute));
+        CaptureRunOptions clamp;
+        clamp.overflow = EmitOverflow::Clamp;
+        msg = XFB_REQUIRE_ERROR(huge.capture({DrawMode::Points, n}, clamp), ErrorCode::BufferTooLarge);
+        CHECK(contains(msg, "stream 0 can receive 4294967296 records, but the compute capture counts them in 32 bits"));
+    }
 }

@@ -82,8 +82,8 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
 
 /// How a geometry program is translated for compute (translateGeometryToCompute()).
 struct GeometryComputeOptions {
-    bool es = false;         ///< `#version 310 es` instead of `#version 430`
-    int workGroupSize = 64;  ///< local_size_x of the geometry kernels (one invocation per primitive and invocation)
+    bool es = false;           ///< `#version 310 es` instead of `#version 430`
+    int workGroupSize = 64;    ///< local_size_x of the geometry kernels (one invocation per primitive and invocation)
     int vertexGroupSize = 256; ///< local_size_x of the vertex pass
 };
 
@@ -111,15 +111,15 @@ struct GeometryComputeOptions {
 /// (write pass), and the program's own.
 struct GeometryComputeShaders {
     ComputeShader vertex; ///< the vertex pass; its writeBinding[entryCount] is the scratch buffer
-    CapturePlan scratch;  ///< the vertex pass's record: one interleaved buffer of the varyings the geometry shader reads
+    CapturePlan scratch; ///< the vertex pass's record: one interleaved buffer of the varyings the geometry shader reads
     int scratchStride = 0;
     std::string countSource, writeSource;
     int scratchBinding = 0, sourcesBinding = 1; ///< both geometry kernels
-    std::vector<int> outputBinding; ///< write pass: per buffer of the geometry capture plan
-    std::vector<int> countsBinding; ///< count pass: per stream 0..streamCount-1
-    std::vector<int> firstBinding;  ///< write pass: per stream 0..streamCount-1
-    int bindingCount = 0;           ///< the most storage buffers one of the three kernels binds
-    int inputVertices = 1;          ///< vertices of an input primitive (1, 2 or 3)
+    std::vector<int> outputBinding;             ///< write pass: per buffer of the geometry capture plan
+    std::vector<int> countsBinding;             ///< count pass: per stream 0..streamCount-1
+    std::vector<int> firstBinding;              ///< write pass: per stream 0..streamCount-1
+    int bindingCount = 0;                       ///< the most storage buffers one of the three kernels binds
+    int inputVertices = 1;                      ///< vertices of an input primitive (1, 2 or 3)
 };
 
 /// Translates a geometry program (vertex + geometry shader, ProgramDesc::geometry) into the

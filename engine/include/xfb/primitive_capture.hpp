@@ -68,7 +68,7 @@ struct StreamStatistics {
     /// What reached the buffers. A stream nothing is captured from never overflows: the GL
     /// (Mesa's llvmpipe, measured) and the compute capture count every generated primitive.
     std::int64_t primitivesWritten = 0;
-    std::int64_t recordsWritten = 0;      ///< primitivesWritten x the primitive's vertices
+    std::int64_t recordsWritten = 0; ///< primitivesWritten x the primitive's vertices
     /// A captured stream that generated more than its buffers held (overflow Clamp).
     bool overflow() const { return captured && primitivesGenerated > primitivesWritten; }
 };

@@ -26,15 +26,17 @@ GeometryCompute::GeometryCompute(const ProgramState& program, const PassPlan& pl
     shaders = translateGeometryToCompute(program.desc.source, program.desc.geometry, program.desc.read, plan,
                                          program.capture, geometry, entryCount, {caps.es, groupSize, vertexGroupSize});
     if (shaders.bindingCount > caps.maxComputeStorageBlocks)
-        throw Error(ErrorCode::Unsupported,
-                    "program '" + label + "' needs " + std::to_string(shaders.bindingCount) +
-                        " shader storage buffers in its compute capture (2 + one per captured buffer + one per vertex "
-                        "stream) but this device allows " +
-                        std::to_string(caps.maxComputeStorageBlocks) +
-                        " (GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS); capture fewer buffers or use Backend::TransformFeedback");
+        throw Error(
+            ErrorCode::Unsupported,
+            "program '" + label + "' needs " + std::to_string(shaders.bindingCount) +
+                " shader storage buffers in its compute capture (2 + one per captured buffer + one per vertex "
+                "stream) but this device allows " +
+                std::to_string(caps.maxComputeStorageBlocks) +
+                " (GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS); capture fewer buffers or use Backend::TransformFeedback");
     if (shaders.scratchStride) {
         vertex.build(program, shaders.vertex.source, "the vertex pass generated from '" + label + "'", 0);
-        scratch = storageBuffer(std::max<std::uint64_t>(4, std::uint64_t(plan.count) * std::uint64_t(shaders.scratchStride)));
+        scratch =
+            storageBuffer(std::max<std::uint64_t>(4, std::uint64_t(plan.count) * std::uint64_t(shaders.scratchStride)));
     }
     count.build(program, shaders.countSource, "the geometry count pass generated from '" + label + "'", 0,
                 "the geometry shader's");
@@ -87,8 +89,7 @@ void GeometryCompute::run(const ProgramState& program, const DrawDesc& draw, std
         sourcesBytes = bytes;
     }
     if (!vertices.empty())
-        XFB_GL_COUNTED(
-            glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(vertices.size() * 4), vertices.data()));
+        XFB_GL_COUNTED(glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(vertices.size() * 4), vertices.data()));
     XFB_GL_COUNTED(glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0));
     auto barrier = [] { XFB_GL_COUNTED(glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)); };
     auto groups = [&](std::int64_t n, int size) {
@@ -101,8 +102,8 @@ void GeometryCompute::run(const ProgramState& program, const DrawDesc& draw, std
         for (std::size_t e = 0; e < inputs.size() && e < shaders.vertex.readBinding.size(); ++e)
             if (int b = shaders.vertex.readBinding[e]; b >= 0)
                 XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name));
-        XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER,
-                                        GLuint(shaders.vertex.writeBinding[inputs.size()]), scratch));
+        XFB_GL_COUNTED(
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shaders.vertex.writeBinding[inputs.size()]), scratch));
         gl::dispatch(groups(vertexCount, vertexGroupSize));
         barrier();
     }
@@ -130,7 +131,8 @@ void GeometryCompute::run(const ProgramState& program, const DrawDesc& draw, std
     XFB_GL_COUNTED(glUniform1ui(glGetUniformLocation(write.program, "xfb_items"), GLuint(live)));
     std::vector<GLuint> caps;
     for (std::int64_t c : capacity) caps.push_back(GLuint(c));
-    XFB_GL_COUNTED(glUniform1uiv(glGetUniformLocation(write.program, "xfb_capacity"), GLsizei(caps.size()), caps.data()));
+    XFB_GL_COUNTED(
+        glUniform1uiv(glGetUniformLocation(write.program, "xfb_capacity"), GLsizei(caps.size()), caps.data()));
     bindShared();
     for (std::size_t b = 0; b < outputs.size(); ++b)
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shaders.outputBinding[b]), outputs[b]));

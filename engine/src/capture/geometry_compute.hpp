@@ -19,12 +19,12 @@ namespace xfb::detail {
 struct GeometryCompute {
     GeometryComputeShaders shaders;
     ComputeKernel vertex, count, write;
-    gl::BufferName scratch;        // the vertex pass's records, one per input vertex
-    gl::BufferName sources;        // per input primitive its vertices (expandPrimitives)
+    gl::BufferName scratch; // the vertex pass's records, one per input vertex
+    gl::BufferName sources; // per input primitive its vertices (expandPrimitives)
     std::uint64_t sourcesBytes = 0;
-    gl::BufferName totals;         // per stream kTotalsWords uints (gl/prefix_scan.hpp)
+    gl::BufferName totals;                      // per stream kTotalsWords uints (gl/prefix_scan.hpp)
     std::vector<gl::BufferName> counts, firsts; // per stream, `items` uints
-    std::int64_t items = 0;        // the items (primitives x invocations) the scan and counts are sized for
+    std::int64_t items = 0; // the items (primitives x invocations) the scan and counts are sized for
     std::unique_ptr<PrefixScan> scan;
     int groupSize = 64, vertexGroupSize = 256, scanGroup = 64;
     int maxGroupsX = 0, maxGroupsY = 0;

@@ -135,7 +135,9 @@ struct CaptureState final : Recoverable {
     // captured from never overflows: every primitive counts as written, as the GL counts it.
     std::vector<std::int64_t> streamCapacities() const {
         const GeometryPlan& g = *geometry();
-        const int verts = g.capturedPrimitive() == DrawMode::Points ? 1 : g.capturedPrimitive() == DrawMode::Lines ? 2 : 3;
+        const int verts = g.capturedPrimitive() == DrawMode::Points  ? 1
+                          : g.capturedPrimitive() == DrawMode::Lines ? 2
+                                                                     : 3;
         std::vector<std::int64_t> capacity(std::size_t(g.streamCount), std::int64_t(UINT32_MAX) / verts * verts);
         for (int k = 0; k < g.streamCount; ++k) {
             const GeometryStream* stream = g.find(k);
@@ -488,9 +490,10 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
                          ? Backend::Compute
                          : Backend::TransformFeedback;
         if (s->backend == Backend::Compute && !caps.compute)
-            throw Error(ErrorCode::Unsupported,
-                        "program '" + label + "': the compute capture of a geometry program needs OpenGL 4.3+ or "
-                        "OpenGL ES 3.1+; this context is '" + caps.version + "'. Use Backend::TransformFeedback");
+            throw Error(ErrorCode::Unsupported, "program '" + label +
+                                                    "': the compute capture of a geometry program needs OpenGL 4.3+ or "
+                                                    "OpenGL ES 3.1+; this context is '" +
+                                                    caps.version + "'. Use Backend::TransformFeedback");
         if (s->backend == Backend::TransformFeedback && !caps.geometry)
             throw Error(ErrorCode::GeometryUnsupported,
                         "program '" + label + "': Backend::TransformFeedback needs geometry shaders, which '" +

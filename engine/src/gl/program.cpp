@@ -265,16 +265,17 @@ void ProgramState::linkGeometry() {
     if (!device->caps.geometry) {
         // No geometry shaders (compute only): the program holds the vertex shader, for its
         // uniforms; captures run as compute passes (PrimitiveCapture, Backend::Compute).
-        program = gl::linkProgram({{GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines),
-                                    "vertex shader '" + label + "'"},
-                                   fragmentStage(shader.version == 100 ? 300 : shader.version, shader.version == 100 || shader.es)},
-                                  [&](GLuint p) {
-                                      for (const auto& a : attributes)
-                                          if (!a.explicitLocation)
-                                              glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
-                                  });
+        program = gl::linkProgram(
+            {{GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines),
+              "vertex shader '" + label + "'"},
+             fragmentStage(shader.version == 100 ? 300 : shader.version, shader.version == 100 || shader.es)},
+            [&](GLuint p) {
+                for (const auto& a : attributes)
+                    if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
+            });
         if (auto failure = gl::linkFailure(program))
-            throw Error(ErrorCode::ProgramLink, "program '" + label + "' does not link; the GL linker says: " + *failure);
+            throw Error(ErrorCode::ProgramLink,
+                        "program '" + label + "' does not link; the GL linker says: " + *failure);
         readUniforms();
         return;
     }

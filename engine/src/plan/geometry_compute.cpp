@@ -45,9 +45,7 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     if (options.workGroupSize <= 0 || options.vertexGroupSize <= 0)
         throw Error(ErrorCode::InvalidArgument, "work-group size must be > 0");
     GeometryComputeShaders result;
-    const int V = geometry.input == GeometryInput::Points  ? 1
-                  : geometry.input == GeometryInput::Lines ? 2
-                                                           : 3;
+    const int V = geometry.input == GeometryInput::Points ? 1 : geometry.input == GeometryInput::Lines ? 2 : 3;
     result.inputVertices = V;
     const plan::GeometryStage stage{V};
     const plan::TranslatedSource gs =
@@ -59,8 +57,9 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     CaptureOptions scratchOptions;
     for (const Declaration& in : gs.shader.inputs) {
         if (in.arraySize <= 0)
-            untranslatable(in.line, "input '" + in.name + "' is not an array; a geometry shader's inputs are arrays "
-                                                          "of one element per input vertex");
+            untranslatable(in.line, "input '" + in.name +
+                                        "' is not an array; a geometry shader's inputs are arrays "
+                                        "of one element per input vertex");
         if (in.type.isMatrix() || in.type.components() < 1 || in.type.components() > 4)
             untranslatable(in.line, "input '" + in.name +
                                         "' is not an array of scalars or vectors; the compute translation reads "
@@ -134,8 +133,8 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     std::string countHeader = header, writeHeader = header;
     for (int s = 0; s < streams; ++s) {
         countHeader += "layout(std430, binding = " + std::to_string(result.countsBinding[std::size_t(s)]) +
-                       ") writeonly buffer xfb_counts" + std::to_string(s) + " { uint xfb_emitted" +
-                       std::to_string(s) + "[]; };\n";
+                       ") writeonly buffer xfb_counts" + std::to_string(s) + " { uint xfb_emitted" + std::to_string(s) +
+                       "[]; };\n";
         writeHeader += "layout(std430, binding = " + std::to_string(result.firstBinding[std::size_t(s)]) +
                        ") readonly buffer xfb_firsts" + std::to_string(s) + " { uint xfb_first" + std::to_string(s) +
                        "[]; };\n";
@@ -155,11 +154,11 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
         const GeometryStream* captured = geometry.find(s);
         // Records a vertex adds to the stream: a strip's primitive closes at its 2nd / 3rd vertex.
         const std::string closes = verts == 1 ? "true" : "xfb_strip >= " + u(verts - 1);
-        countEmit += "    if (xfb_s == " + n + ") {\n        if (" + closes + ") xfb_records[" + n + "] += " + u(verts) +
-                     ";\n" + (verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
+        countEmit += "    if (xfb_s == " + n + ") {\n        if (" + closes + ") xfb_records[" + n +
+                     "] += " + u(verts) + ";\n" + (verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
         if (!captured) {
-            writeEmit += "    if (xfb_s == " + n + ") {\n" + std::string(verts > 1 ? "        ++xfb_strip;\n" : "") +
-                         "    }\n";
+            writeEmit +=
+                "    if (xfb_s == " + n + ") {\n" + std::string(verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
             continue;
         }
         int words = 0;
@@ -209,7 +208,8 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
         "void xfb_emit_stream_vertex(int xfb_s) {\n    if (xfb_vertices >= " + u(geometry.maxVertices) +
         ") return;\n    ++xfb_vertices;\n";
     // A strip ends at EndStreamPrimitive of its stream; several streams emit points (no strip).
-    const std::string endFunction = "void xfb_end_stream_primitive(int xfb_s) {\n    if (xfb_s == 0) xfb_strip = 0u;\n}\n";
+    const std::string endFunction =
+        "void xfb_end_stream_primitive(int xfb_s) {\n    if (xfb_s == 0) xfb_strip = 0u;\n}\n";
 
     // main(): the item's primitive and invocation, its vertices' inputs, the outputs zeroed, the
     // user's main().
@@ -219,8 +219,8 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
         const int w0 = scratchWord(in.name), n = in.type.components();
         std::string args;
         for (int c = 0; c < n; ++c)
-            args += (c ? ", " : "") + fromBits(in.type.kind, "xfb_scratch[xfb_v * " + u(scratchWords) + " + " +
-                                                                 u(w0 + c) + "]");
+            args += (c ? ", " : "") +
+                    fromBits(in.type.kind, "xfb_scratch[xfb_v * " + u(scratchWords) + " + " + u(w0 + c) + "]");
         load += "        " + in.name + "[xfb_j] = " + (n == 1 ? args : typeName(in.type.kind, n) + "(" + args + ")") +
                 ";\n";
     }
@@ -228,9 +228,10 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
         const int w0 = scratchWord("gl_Position");
         std::string args;
         for (int c = 0; c < 4; ++c)
-            args += (c ? ", " : "") + fromBits(ScalarKind::Float, "xfb_scratch[xfb_v * " + u(scratchWords) + " + " +
-                                                                      u(w0 + c) + "]");
-        load += "        xfb_in[xfb_j].xfb_position = vec4(" + args + ");\n        xfb_in[xfb_j].xfb_point_size = 1.0;\n";
+            args += (c ? ", " : "") +
+                    fromBits(ScalarKind::Float, "xfb_scratch[xfb_v * " + u(scratchWords) + " + " + u(w0 + c) + "]");
+        load +=
+            "        xfb_in[xfb_j].xfb_position = vec4(" + args + ");\n        xfb_in[xfb_j].xfb_point_size = 1.0;\n";
     }
     const plan::ZeroCode zero = plan::zeroOutputs(gs.shader, capture, "    ", plan::ZeroedOutputs::Declared,
                                                   [](const std::string& name) { return plan::heldName(name); });
@@ -256,8 +257,7 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
 
     const std::string body = "#line 1\n" + gs.body + "\n" + zero.functions;
     result.countSource = countHeader + body + emitHead + countEmit + "}\n" + endFunction + countMain;
-    result.writeSource =
-        writeHeader + body + writeFunctions + emitHead + writeEmit + "}\n" + endFunction + writeMain;
+    result.writeSource = writeHeader + body + writeFunctions + emitHead + writeEmit + "}\n" + endFunction + writeMain;
     return result;
 }
 
