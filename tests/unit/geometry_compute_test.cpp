@@ -30,8 +30,8 @@ Translated translate(const std::string& geometry, CaptureOptions options = {}, c
     const GeometryPlan plan = planGeometry(gs, capture);
     const ShaderInterface vs = readShaderInterface(vertex);
     const auto attributes = planAttributes(vs, Limits::portable());
-    std::vector<EntryDesc> entries{{BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}), 160},
-                                    std::nullopt}};
+    std::vector<EntryDesc> entries{
+        {BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}), 160}, std::nullopt}};
     for (const auto& b : capture.buffers)
         entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(), std::uint64_t(b.stride) * 10}});
     const PassPlan pass = planPass(attributes, capture, entries, std::int64_t(10), OutputSizing::PerDraw);
