@@ -153,10 +153,12 @@ std::vector<StreamStatistics> requireSameBothWays(const Device& dev, const Progr
             outs[std::size_t(k)].emplace_back(dev, plan.buffers[b].asVertexFormat(), records[b], view(sentinel));
         }
         for (auto& o : outs[std::size_t(k)]) entries.push_back({nullptr, &o});
-        PrimitiveCapture capture(dev, program, entries, {std::nullopt, Expansion::Auto, backends[k]});
+        // [docs:geometry-compute]
+        PrimitiveCapture capture(dev, program, entries, {std::nullopt, Expansion::Auto, backends[k]}); // or Compute
+        budgets[std::size_t(k)] = capture.capture(draw, run); // the same budget, Error / Clamp alike
+        stats[std::size_t(k)] = capture.statistics();         // compute: from the passes' totals
+        // [docs:end]
         CHECK(capture.backend() == backends[k]);
-        budgets[std::size_t(k)] = capture.capture(draw, run);
-        stats[std::size_t(k)] = capture.statistics();
         for (auto& o : outs[std::size_t(k)]) words[std::size_t(k)].push_back(o.readAs<std::uint32_t>());
     }
     for (std::size_t b = 0; b < records.size(); ++b) {
