@@ -894,6 +894,19 @@ TEST_CASE_FIXTURE(GlTest, "a geometry capture after a context restoration: relin
     capture.capture(draw);
     requireRecords(split(out.readAs<std::uint32_t>(), 8, 4, 6), facePointsReference(p, draw), "after the restoration");
     CHECK(capture.statistics()[0].primitivesWritten == 6);
+    if (!dev.capabilities().compute) return;
+    // The compute capture makes its kernels and buffers again too.
+    Buffer computed(dev, pointTagFormat(), 6);
+    PrimitiveCapture byCompute(dev, program, {{&input, nullptr}, {nullptr, &computed}},
+                               {std::nullopt, Expansion::Auto, Backend::Compute});
+    byCompute.capture(draw);
+    dev.contextLost();
+    dev.contextRestored();
+    input.upload(view(p));
+    byCompute.capture(draw);
+    requireRecords(split(computed.readAs<std::uint32_t>(), 8, 4, 6), facePointsReference(p, draw),
+                   "the compute capture after the restoration");
+    CHECK(byCompute.statistics()[0].primitivesWritten == 6);
 }
 
 // The compute translation (PrimitiveCaptureOptions::backend = Compute) on what the cases above do

@@ -83,7 +83,9 @@ struct PrimitiveCaptureOptions {
     /// - Compute: the program translated into compute passes (translateGeometryToCompute(),
     ///   GL 4.3+ / ES 3.1+): the same records in the same order, the same statistics; the engine
     ///   expands the draw (expansion() is Engine; Expansion::Driver is Unsupported). Not with
-    ///   CaptureRunOptions::rasterize (Unsupported: no pass draws).
+    ///   CaptureRunOptions::rasterize (Unsupported: no pass draws). Builds its kernels, a scratch
+    ///   buffer and the totals once; a capture of more primitives than any before it makes the
+    ///   counts, offsets and prefix-sum buffers again, larger (the only GL objects a capture makes).
     /// - Auto (default): TransformFeedback where the context has geometry shaders, else Compute.
     /// A vertex program is captured by transform feedback: Compute and Fragment are Unsupported
     /// there (a Pipeline's compute backend runs vertex programs); Fragment is Unsupported for
