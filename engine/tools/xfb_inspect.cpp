@@ -212,8 +212,9 @@ int main(int argc, char** argv) {
         if (wgsl) {
             if (!geometryPath.empty())
                 throw Error(ErrorCode::ComputeTranslation,
-                            "--wgsl: a geometry shader has no compute translation yet; its capture runs on desktop "
-                            "GL 4.0+ (every stream) and OpenGL ES 3.2 (stream 0)");
+                            "--wgsl: a geometry shader has no WGSL translation yet; its capture runs on desktop "
+                            "GL 4.0+ (every stream), OpenGL ES 3.2 (stream 0) and as GL compute passes (GL 4.3+ / "
+                            "ES 3.1+: PrimitiveCapture with Backend::Compute)");
             std::cout << translateToWgsl(source, read, capture).source;
             return 0;
         }

@@ -3,6 +3,8 @@
 // streams with their statistics and draws, invocations, capture while rasterizing, overflow, and
 // every refusal with its code. Each record is compared with a C++ reference of the same shader.
 // Desktop GL 4.5 runs everything; OpenGL ES 3.2 stream 0 (non-indexed); OpenGL ES 3.0 refuses.
+#include "gl/access.hpp"
+#include "gl/state.hpp"
 #include "gl_fixture.hpp"
 #include "offscreen.hpp"
 
@@ -128,6 +130,55 @@ std::array<float, 2> pixelCenter(int k) {
     return {(float(k % 16) + 0.5f) / 8.0f - 1.0f, (float(k / 16) + 0.5f) / 8.0f - 1.0f};
 }
 
+// The capture of `draw` with Backend::TransformFeedback (the GL's geometry shader) and with
+// Backend::Compute (its compute translation), each into fresh buffers of the capture plan's formats
+// (`records[b]` records for buffer b) filled with a sentinel: every byte of every buffer, the
+// budget and every stream's statistics must be equal. Returns the compute capture's statistics.
+std::vector<StreamStatistics> requireSameBothWays(const Device& dev, const Program& program, const Buffer& input,
+                                                  const DrawDesc& draw, const std::vector<std::int64_t>& records,
+                                                  CaptureRunOptions run = {}) {
+    REQUIRE(dev.capabilities().compute);
+    const CapturePlan& plan = program.capture();
+    REQUIRE(plan.buffers.size() == records.size());
+    std::array<std::vector<Buffer>, 2> outs;
+    std::array<std::vector<std::vector<std::uint32_t>>, 2> words;
+    std::array<CaptureCount, 2> budgets;
+    std::array<std::vector<StreamStatistics>, 2> stats;
+    const Backend backends[2] = {Backend::TransformFeedback, Backend::Compute};
+    for (int k = 0; k < 2; ++k) {
+        std::vector<Entry> entries{{&input, nullptr}};
+        for (std::size_t b = 0; b < records.size(); ++b) {
+            const std::vector<std::uint32_t> sentinel(std::size_t(records[b]) * std::size_t(plan.buffers[b].stride) / 4,
+                                                      0xDEADBEEFu);
+            outs[std::size_t(k)].emplace_back(dev, plan.buffers[b].asVertexFormat(), records[b], view(sentinel));
+        }
+        for (auto& o : outs[std::size_t(k)]) entries.push_back({nullptr, &o});
+        // [docs:geometry-compute]
+        PrimitiveCapture capture(dev, program, entries, {std::nullopt, Expansion::Auto, backends[k]}); // or Compute
+        budgets[std::size_t(k)] = capture.capture(draw, run); // the same budget, Error / Clamp alike
+        stats[std::size_t(k)] = capture.statistics();         // compute: from the passes' totals
+        // [docs:end]
+        CHECK(capture.backend() == backends[k]);
+        for (auto& o : outs[std::size_t(k)]) words[std::size_t(k)].push_back(o.readAs<std::uint32_t>());
+    }
+    for (std::size_t b = 0; b < records.size(); ++b) {
+        CAPTURE(b);
+        requireEqual(words[1][b], words[0][b], "compute vs geometry shader, every word of the buffer");
+    }
+    CHECK(budgets[1].records == budgets[0].records);
+    CHECK(budgets[1].bytes == budgets[0].bytes);
+    CHECK(budgets[1].inputPrimitives == budgets[0].inputPrimitives);
+    REQUIRE(stats[1].size() == stats[0].size());
+    for (std::size_t s = 0; s < stats[0].size(); ++s) {
+        CAPTURE(s);
+        CHECK(stats[1][s].captured == stats[0][s].captured);
+        CHECK(stats[1][s].primitivesGenerated == stats[0][s].primitivesGenerated);
+        CHECK(stats[1][s].primitivesWritten == stats[0][s].primitivesWritten);
+        CHECK(stats[1][s].recordsWritten == stats[0][s].recordsWritten);
+    }
+    return stats[1];
+}
+
 } // namespace
 
 TEST_CASE_FIXTURE(GlTest, "a geometry program on a runtime without geometry shaders is XFB_GEOMETRY_UNSUPPORTED") {
@@ -183,6 +234,8 @@ TEST_CASE_FIXTURE(GlTest, "amplification: every triangle in, its centroid and fa
         CHECK(stats[0].primitivesWritten == std::int64_t(records));
         CHECK(stats[0].recordsWritten == std::int64_t(records));
         CHECK_FALSE(stats[0].overflow());
+        // The compute translation: the same bytes (sentinels past the records too), the same statistics.
+        if (dev.capabilities().compute) requireSameBothWays(dev, program, input, draw, {std::int64_t(records) + 3});
     }
     if (!desktop(dev)) {
         Buffer out(dev, pointTagFormat(), 8);
@@ -240,6 +293,7 @@ void main() {
     CHECK(stats[0].primitivesGenerated == 12); // 3 lines per triangle
     CHECK(stats[0].primitivesWritten == 12);
     CHECK(stats[0].recordsWritten == 24);
+    if (dev.capabilities().compute) requireSameBothWays(dev, program, input, draw, {40}); // lines closed in order
     // A buffer one line short of the budget is refused before drawing.
     Buffer small(dev, vec4Format(0), 38);
     PrimitiveCapture tight(dev, program, {{&input, nullptr}, {nullptr, &small}});
@@ -280,6 +334,7 @@ void main() {
         }
     requireRecords(split(out.readAs<std::uint32_t>(), 8, 4, 6), ref, "one point per invocation");
     CHECK(capture.statistics()[0].primitivesGenerated == 6);
+    if (dev.capabilities().compute) requireSameBothWays(dev, program, input, draw, {6});
 }
 
 TEST_CASE_FIXTURE(GlTest, "two streams: centroids to stream 0, tagged normals to stream 1, each into its own buffers") {
@@ -353,6 +408,7 @@ void main() {
         CHECK(stats[1].primitivesGenerated == 2);
         CHECK(stats[1].recordsWritten == 2);
         CHECK_FALSE(stats[1].overflow());
+        requireSameBothWays(dev, program, input, draw, {10, 10});
     }
     SUBCASE("separate mode: a buffer per varying, each of its stream") {
         Program program(dev, {vertexSource(dev), {CaptureMode::Separate}, {}, "streams", source});
@@ -368,6 +424,7 @@ void main() {
         auto gotFaces = f.readAs<std::uint32_t>();
         gotFaces.resize(2);
         requireEqual(gotFaces, faces, "stream 1's faces, separate");
+        requireSameBothWays(dev, program, input, draw, {10, 10, 10});
     }
     SUBCASE("GL's list: a gap word and gl_NextBuffer, stream 1 first in the list") {
         Program program(dev, {vertexSource(dev),
@@ -394,6 +451,7 @@ void main() {
                       normals[std::size_t(k) * 3 + std::size_t(w)]);
         }
         CHECK(capture.statistics()[1].primitivesWritten == 2);
+        requireSameBothWays(dev, program, input, draw, {10, 10}); // the gap word keeps its sentinel both ways
     }
 }
 
@@ -483,6 +541,47 @@ void main() {
         capture.drawCapturedStream(s, DrawMode::Points, 3);
         CHECK(target.screen.lit() == lit);
     }
+    // The compute capture of the same program: each stream drawn from its totals' indirect command
+    // (glDrawArraysIndirect), exactly its pixels, the stale records after them undrawn.
+    std::vector<Buffer> computed;
+    for (int s = 0; s < 4; ++s) computed.emplace_back(dev, vec4Format(0), 70);
+    for (int s = 0; s < 4; ++s) { // the stale pixels of row 14, as above
+        std::vector<float> stale;
+        for (int k = 0; k < 70; ++k) {
+            auto c = pixelCenter(14 * 16 + k % 16);
+            stale.insert(stale.end(), {c[0], c[1], 0.0f, 1.0f});
+        }
+        computed[std::size_t(s)].upload(view(stale));
+    }
+    PrimitiveCapture byCompute(dev, program,
+                               {{&input, nullptr},
+                                {nullptr, &computed[0]},
+                                {nullptr, &computed[1]},
+                                {nullptr, &computed[2]},
+                                {nullptr, &computed[3]}},
+                               {std::nullopt, Expansion::Auto, Backend::Compute});
+    byCompute.capture({DrawMode::Points, points});
+    for (int s = 0; s < 4; ++s) {
+        CAPTURE(s);
+        target.bind();
+        glBindBuffer(GL_ARRAY_BUFFER, computed[std::size_t(s)].glName());
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 16, nullptr);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        byCompute.drawCapturedStream(s); // glDrawArraysIndirect from the stream's totals
+        auto lit = target.screen.lit();
+        std::vector<int> litPixels;
+        for (std::size_t k = 0; k < lit.size(); ++k)
+            if (lit[k]) litPixels.push_back(int(k));
+        std::vector<int> sorted = expected[std::size_t(s)];
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(litPixels == sorted);
+        target.bind();
+        byCompute.drawCapturedStream(s, DrawMode::Points, 3); // instanced: the written count read back
+        CHECK(target.screen.lit() == lit);
+    }
+    GLint indirect = -1;
+    glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &indirect);
+    CHECK(indirect == 0); // the indirect binding is restored
     // drawCaptured() is the first captured stream, 0.
     target.bind();
     glBindBuffer(GL_ARRAY_BUFFER, outs[0].glName());
@@ -506,6 +605,10 @@ void main() {
     CHECK(partialStats[0].primitivesGenerated == 4); // emitted, though nothing captures it
     CHECK(partialStats[3].primitivesWritten == 12);
     CHECK_FALSE(partialStats[0].overflow());
+    requireSameBothWays(dev, program, input, {DrawMode::Points, points}, {70, 70, 70, 70});
+    // Streams nothing captures still report what they generated, both ways.
+    const auto partialComputed = requireSameBothWays(dev, partial, input, {DrawMode::Points, points}, {70, 70});
+    CHECK(partialComputed[0].primitivesGenerated == 4);
 }
 
 TEST_CASE_FIXTURE(GlTest, "overflow: Error refuses the budget before drawing, Clamp writes what fits and reports it") {
@@ -552,6 +655,18 @@ void main() {
     CHECK_FALSE(roomy.statistics()[0].overflow());
     CHECK(roomy.statistics()[0].primitivesWritten == 12);
     requireEqual(big.readAs<float>(), ref, "every record");
+    if (!dev.capabilities().compute) return;
+    // The compute translation clamps the same way: the first 10 records, generated 12, written 10.
+    const auto computed = requireSameBothWays(dev, program, input, {DrawMode::Points, 6}, {10}, clamp);
+    CHECK(computed[0].overflow());
+    requireSameBothWays(dev, program, input, {DrawMode::Points, 6}, {12}, clamp);
+    // And refuses the same budget with Error before anything is written.
+    Buffer refused(dev, vec4Format(0), 10, view(sentinel));
+    PrimitiveCapture computeCapture(dev, program, {{&input, nullptr}, {nullptr, &refused}},
+                                    {std::nullopt, Expansion::Auto, Backend::Compute});
+    msg = XFB_REQUIRE_ERROR(computeCapture.capture({DrawMode::Points, 6}), ErrorCode::Capacity);
+    CHECK(contains(msg, "holds 160 bytes (10 records) but the geometry shader can write 18 records"));
+    requireEqual(refused.readAs<float>(), sentinel, "nothing written by the refused compute capture");
 }
 
 TEST_CASE_FIXTURE(GlTest, "capture while rasterizing: one pass draws the captured triangles and writes their records") {
@@ -779,4 +894,179 @@ TEST_CASE_FIXTURE(GlTest, "a geometry capture after a context restoration: relin
     capture.capture(draw);
     requireRecords(split(out.readAs<std::uint32_t>(), 8, 4, 6), facePointsReference(p, draw), "after the restoration");
     CHECK(capture.statistics()[0].primitivesWritten == 6);
+    if (!dev.capabilities().compute) return;
+    // The compute capture makes its kernels and buffers again too.
+    Buffer computed(dev, pointTagFormat(), 6);
+    PrimitiveCapture byCompute(dev, program, {{&input, nullptr}, {nullptr, &computed}},
+                               {std::nullopt, Expansion::Auto, Backend::Compute});
+    byCompute.capture(draw);
+    dev.contextLost();
+    dev.contextRestored();
+    input.upload(view(p));
+    byCompute.capture(draw);
+    requireRecords(split(computed.readAs<std::uint32_t>(), 8, 4, 6), facePointsReference(p, draw),
+                   "the compute capture after the restoration");
+    CHECK(byCompute.statistics()[0].primitivesWritten == 6);
+}
+
+// The compute translation (PrimitiveCaptureOptions::backend = Compute) on what the cases above do
+// not reach: triangle strips of several triangles closed into lists in the GL's winding, an
+// incomplete strip, gl_in[], lines in (strips, and indexed with restart), a uniform of the
+// geometry shader, and a clamp that cuts inside a triangle's records.
+TEST_CASE_FIXTURE(GlTest, "compute capture: triangle strips in the GL's winding, gl_in, lines in, uniforms, clamp") {
+    if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
+    const std::string source = gsHeader(dev) + R"(layout(lines) in;
+layout(triangle_strip, max_vertices = 7) out;
+in vec4 v_position[];
+flat in int v_id[];
+uniform float u_scale;
+out vec4 out_position;
+flat out ivec2 out_tag;
+void main() {
+    for (int k = 0; k < 5; ++k) {
+        vec4 p = (k % 2 == 0 ? gl_in[0].gl_Position : v_position[1]) +
+                 vec4(float(k) * u_scale, float(gl_PrimitiveIDIn), 0.0, 0.0);
+        out_position = p;
+        out_tag = ivec2(gl_PrimitiveIDIn * 16 + k, v_id[k % 2]);
+        gl_Position = p;
+        EmitVertex();
+    }
+    EndPrimitive();
+    for (int k = 0; k < 2; ++k) { out_position = vec4(9.0); out_tag = ivec2(-1); EmitVertex(); } // incomplete
+}
+)";
+    Program program(dev, {vertexSource(dev), {}, {}, "strips", source});
+    program.setUniform("u_scale", 0.25f);
+    CHECK(program.geometry()->capturedPrimitive() == DrawMode::Triangles);
+    const std::vector<float> p = positions(6, 31u);
+    Buffer input(dev, vec4Format(0), 6, view(p));
+    std::vector<DrawDesc> draws{{DrawMode::LineStrip, 5}, {DrawMode::Lines, 6}, {DrawMode::LineLoop, 4}};
+    if (desktop(dev)) draws.push_back({DrawMode::Lines, 0, {5, 0, 3, 0xFFFFu, 2, 4, 1, 1}, 0xFFFFu});
+    for (const DrawDesc& draw : draws) {
+        CAPTURE(drawModeName(draw.mode));
+        // 3 triangles (9 records) a line; the budget is 5 triangles (15 records) a line.
+        const auto stats =
+            requireSameBothWays(dev, program, input, draw, {std::int64_t(expandPrimitives(draw).size()) / 2 * 15});
+        CHECK(stats[0].primitivesGenerated == std::int64_t(expandPrimitives(draw).size()) / 2 * 3);
+    }
+    CaptureRunOptions clamp;
+    clamp.overflow = EmitOverflow::Clamp;
+    // 10 records hold 3 whole triangles: the 10th record stays a sentinel both ways.
+    const auto stats = requireSameBothWays(dev, program, input, {DrawMode::LineStrip, 5}, {10}, clamp);
+    CHECK(stats[0].primitivesWritten == 3);
+    CHECK(stats[0].recordsWritten == 9);
+    CHECK(stats[0].overflow());
+}
+
+// Scoped: the Device's capabilities say "no geometry shaders" (an OpenGL ES 3.1 context without
+// GL_EXT_geometry_shader, which llvmpipe never gives), then are restored.
+struct WithoutGeometryShaders {
+    std::shared_ptr<detail::DeviceState> state;
+    explicit WithoutGeometryShaders(const Device& dev) : state(detail::Access::state(dev)) {
+        state->caps.geometry = false;
+    }
+    ~WithoutGeometryShaders() { state->caps.geometry = true; }
+};
+
+TEST_CASE_FIXTURE(GlTest,
+                  "a context with compute but no geometry shaders captures geometry programs as compute (Auto)") {
+    if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
+    const std::string source = gsHeader(dev) + kFacePoints;
+    const std::vector<float> p = positions(7, 41u);
+    Buffer input(dev, vec4Format(0), 7, view(p));
+    const DrawDesc draw{DrawMode::TriangleStrip, 7};
+    const Records ref = facePointsReference(p, draw);
+    Buffer out(dev, pointTagFormat(), 10);
+    {
+        WithoutGeometryShaders compute(dev);
+        Program program(dev,
+                        {vertexSource(dev), {}, {}, "faces", source}); // planned, linked without the geometry shader
+        REQUIRE(program.geometry());
+        PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}});
+        CHECK(capture.backend() == Backend::Compute);
+        CHECK(capture.expansion() == Expansion::Engine);
+        CHECK(capture.capture(draw).records == 10);
+        requireRecords(split(out.readAs<std::uint32_t>(), 8, 4, 10), ref, "compute without geometry shaders");
+        CHECK(capture.statistics()[0].primitivesWritten == 10);
+        std::string msg =
+            XFB_REQUIRE_ERROR(PrimitiveCapture(dev, program, {{&input, nullptr}, {nullptr, &out}},
+                                               {std::nullopt, Expansion::Auto, Backend::TransformFeedback}),
+                              ErrorCode::GeometryUnsupported);
+        CHECK(contains(msg, "Use Backend::Compute or Auto"));
+    }
+    // The same program with geometry shaders, by default, through them.
+    Program program(dev, {vertexSource(dev), {}, {}, "faces", source});
+    Buffer again(dev, pointTagFormat(), 10);
+    PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &again}});
+    CHECK(capture.backend() == Backend::TransformFeedback);
+    capture.capture(draw);
+    requireEqual(again.readAs<std::uint32_t>(), out.readAs<std::uint32_t>(),
+                 "the GL's geometry shader, the same bytes");
+}
+
+TEST_CASE_FIXTURE(GlTest, "compute capture refusals: every one provoked, nothing written") {
+    if (!dev.capabilities().geometry) return;
+    const std::vector<float> p = positions(4, 9u);
+    Buffer input(dev, vec4Format(0), 4, view(p));
+    const std::vector<std::uint32_t> sentinel(32, 0x5555u);
+    Buffer out(dev, pointTagFormat(), 4, view(sentinel));
+    const Entry in{&input, nullptr}, written{nullptr, &out};
+    auto options = [](Backend b, Expansion e = Expansion::Auto) { return PrimitiveCaptureOptions{std::nullopt, e, b}; };
+    Program faces(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    std::string msg;
+    if (!dev.capabilities().compute) {
+        msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, faces, {in, written}, options(Backend::Compute)),
+                                ErrorCode::Unsupported);
+        CHECK(contains(msg, "needs OpenGL 4.3+ or OpenGL ES 3.1+"));
+        return;
+    }
+    // A vertex program is captured by transform feedback; no capture runs as fragment passes.
+    Program plain(dev, {vsHeader(dev) + "in vec4 a_position;\nout vec4 out_p;\nvoid main() { out_p = a_position; }\n"});
+    Buffer plainOut(dev, vec4Format(0), 4);
+    msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, plain, {in, {nullptr, &plainOut}}, options(Backend::Compute)),
+                            ErrorCode::Unsupported);
+    CHECK(contains(msg, "is a vertex program, which a capture runs with transform feedback only"));
+    msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, faces, {in, written}, options(Backend::Fragment)),
+                            ErrorCode::Unsupported);
+    CHECK(contains(msg, "backend = fragment"));
+    // The compute capture expands the draw itself.
+    msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, faces, {in, written}, options(Backend::Compute, Expansion::Driver)),
+                            ErrorCode::Unsupported);
+    CHECK(contains(msg, "Expansion::Driver is the GL's geometry shader"));
+    // No pass draws: rasterizing is refused before anything runs.
+    PrimitiveCapture capture(dev, faces, {in, written}, options(Backend::Compute));
+    CaptureRunOptions rasterize;
+    rasterize.rasterize = 0;
+    msg = XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 3}, rasterize), ErrorCode::Unsupported);
+    CHECK(contains(msg, "whose passes draw nothing"));
+    requireEqual(out.readAs<std::uint32_t>(), sentinel, "nothing written");
+    // A construct with no compute equivalent: XFB_COMPUTE_TRANSLATION when the capture is made.
+    if (desktop(dev)) {
+        Program layered(dev,
+                        {vertexSource(dev),
+                         {},
+                         {},
+                         "layered",
+                         gsHeader(dev) + "layout(points) in;\nlayout(points, max_vertices = 1) out;\nout vec4 "
+                                         "out_a;\nvoid main() { out_a = vec4(1.0); gl_Layer = 1; EmitVertex(); }\n"});
+        msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, layered, {in, {nullptr, &plainOut}}, options(Backend::Compute)),
+                                ErrorCode::ComputeTranslation);
+        CHECK(contains(msg, "'gl_Layer' has no equivalent in a compute shader"));
+    }
+    // 32-bit counts: a stream's budget at or past 2^32 records is refused before any GL call.
+    const std::string wide = gsHeader(dev) +
+                             "layout(points, invocations = 32) in;\nlayout(points, max_vertices = "
+                             "256) out;\nout vec4 out_a;\nvoid main() { out_a = vec4(1.0); EmitVertex(); }\n";
+    if (dev.capabilities().geometryLimits.maxInvocations >= 32 &&
+        dev.capabilities().geometryLimits.maxOutputVertices >= 256) {
+        Program program(dev, {vertexSource(dev), {}, {}, "wide", wide});
+        const std::int64_t n = 1 << 19; // x 32 invocations x 256 records = 2^32
+        Buffer many(dev, vec4Format(0), n);
+        Buffer one(dev, vec4Format(0), 1);
+        PrimitiveCapture huge(dev, program, {{&many, nullptr}, {nullptr, &one}}, options(Backend::Compute));
+        CaptureRunOptions clamp;
+        clamp.overflow = EmitOverflow::Clamp;
+        msg = XFB_REQUIRE_ERROR(huge.capture({DrawMode::Points, n}, clamp), ErrorCode::BufferTooLarge);
+        CHECK(contains(msg, "stream 0 can receive 4294967296 records, but the compute capture counts them in 32 bits"));
+    }
 }

@@ -7,7 +7,7 @@
 #include "gl_call_counter.hpp"
 #include "gl_fixture.hpp"
 #include "compute/ordered_emit.hpp"
-#include "compute/prefix_scan.hpp"
+#include "gl/prefix_scan.hpp"
 #include "gl/readback.hpp"
 
 #include "../unit/test_util.hpp"

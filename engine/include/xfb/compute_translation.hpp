@@ -12,6 +12,7 @@
 #include "xfb/capture_plan.hpp"
 #include "xfb/emit_plan.hpp"
 #include "xfb/fusion_plan.hpp"
+#include "xfb/geometry_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/shader_interface.hpp"
 
@@ -78,5 +79,59 @@ struct ComputeShader {
 ComputeShader translateToCompute(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
                                  const CapturePlan& capture, std::size_t entryCount,
                                  const ComputeTranslationOptions& options = {});
+
+/// How a geometry program is translated for compute (translateGeometryToCompute()).
+struct GeometryComputeOptions {
+    bool es = false;           ///< `#version 310 es` instead of `#version 430`
+    int workGroupSize = 64;    ///< local_size_x of the geometry kernels (one invocation per primitive and invocation)
+    int vertexGroupSize = 256; ///< local_size_x of the vertex pass
+};
+
+/// A geometry program as three compute kernels, run in this order by a capture
+/// (PrimitiveCapture with Backend::Compute):
+/// 1. `vertex`: the vertex shader over the input vertices (translateToCompute()), writing what the
+///    geometry shader reads (its inputs by name, gl_Position where it reads gl_in[]) into a
+///    scratch buffer, record i for vertex i, `scratchStride` bytes a record (entry `entryCount`
+///    of `vertex`'s bindings).
+/// 2. `countSource`: per item (input primitive p x invocations + invocation i, the GL's order) the
+///    geometry shader run with EmitStreamVertex / EndStreamPrimitive counting: the records it
+///    emits to each stream (points: one a vertex; line strips: two a vertex after the strip's
+///    first; triangle strips: three a vertex after its second; at most max_vertices vertices an
+///    invocation, over all streams) stored at `xfb_emitted<s>[item]`; items past `xfb_items` (up
+///    to `xfb_count`, the scan's length) store 0.
+/// 3. `writeSource`: after an exclusive prefix sum of each stream's counts (`xfb_first<s>`), the
+///    same run storing the records: a point as it is emitted, a line strip's lines and a triangle
+///    strip's triangles closed into lists (triangle k of a strip as (k, k+1, k+2) for even k,
+///    (k+1, k, k+2) for odd k: the GL's order), record r of stream s only while r + its
+///    primitive's records <= `xfb_capacity[s]` (whole primitives, the first ones, as the GL
+///    clamps).
+/// Inputs of the geometry kernels: `xfb_scratch` (the vertex pass's records), `xfb_sources` (per
+/// input primitive its vertices' indices, expandPrimitives()' order), gl_PrimitiveIDIn = p,
+/// gl_InvocationID = i. Uniforms: xfb_count, xfb_items (both passes), xfb_capacity[streams]
+/// (write pass), and the program's own.
+struct GeometryComputeShaders {
+    ComputeShader vertex; ///< the vertex pass; its writeBinding[entryCount] is the scratch buffer
+    CapturePlan scratch; ///< the vertex pass's record: one interleaved buffer of the varyings the geometry shader reads
+    int scratchStride = 0;
+    std::string countSource, writeSource;
+    int scratchBinding = 0, sourcesBinding = 1; ///< both geometry kernels
+    std::vector<int> outputBinding;             ///< write pass: per buffer of the geometry capture plan
+    std::vector<int> countsBinding;             ///< count pass: per stream 0..streamCount-1
+    std::vector<int> firstBinding;              ///< write pass: per stream 0..streamCount-1
+    int bindingCount = 0;                       ///< the most storage buffers one of the three kernels binds
+    int inputVertices = 1;                      ///< vertices of an input primitive (1, 2 or 3)
+};
+
+/// Translates a geometry program (vertex + geometry shader, ProgramDesc::geometry) into the
+/// kernels of GeometryComputeShaders. `pass` is the capture's pass plan (its attributes are read by
+/// the vertex pass; its outputs, one per buffer of `capture`, are written by the write pass).
+/// @throws Error ComputeTranslation naming the construct and its line: what translateToCompute()
+///         refuses in either shader, gl_PrimitiveID / gl_Layer / gl_ViewportIndex, a geometry input
+///         that is not an array of scalars or vectors, one the vertex shader does not write (by
+///         name), interface blocks; the readers' errors
+GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource, std::string_view geometrySource,
+                                                  const ReadOptions& read, const PassPlan& pass,
+                                                  const CapturePlan& capture, const GeometryPlan& geometry,
+                                                  std::size_t entryCount, const GeometryComputeOptions& options = {});
 
 } // namespace xfb

@@ -65,8 +65,10 @@ struct StreamStatistics {
     int stream = 0;
     bool captured = false;                ///< the capture has buffers for this stream
     std::int64_t primitivesGenerated = 0; ///< what the geometry shader emitted to the stream
-    std::int64_t primitivesWritten = 0;   ///< what reached the buffers (0 where not captured)
-    std::int64_t recordsWritten = 0;      ///< primitivesWritten x the primitive's vertices
+    /// What reached the buffers. A stream nothing is captured from never overflows: the GL
+    /// (Mesa's llvmpipe, measured) and the compute capture count every generated primitive.
+    std::int64_t primitivesWritten = 0;
+    std::int64_t recordsWritten = 0; ///< primitivesWritten x the primitive's vertices
     /// A captured stream that generated more than its buffers held (overflow Clamp).
     bool overflow() const { return captured && primitivesGenerated > primitivesWritten; }
 };
@@ -76,6 +78,19 @@ struct PrimitiveCaptureOptions {
     /// gl_VertexID only); must agree with the input buffers otherwise.
     std::optional<std::int64_t> vertexCount;
     Expansion expansion = Expansion::Auto;
+    /// Who runs a geometry program (ProgramDesc::geometry), the names of Pipeline's backends:
+    /// - TransformFeedback: the GL's geometry shader and transform feedback (desktop GL 4.0+, ES 3.2).
+    /// - Compute: the program translated into compute passes (translateGeometryToCompute(),
+    ///   GL 4.3+ / ES 3.1+): the same records in the same order, the same statistics; the engine
+    ///   expands the draw (expansion() is Engine; Expansion::Driver is Unsupported). Not with
+    ///   CaptureRunOptions::rasterize (Unsupported: no pass draws). Builds its kernels, a scratch
+    ///   buffer and the totals once; a capture of more primitives than any before it makes the
+    ///   counts, offsets and prefix-sum buffers again, larger (the only GL objects a capture makes).
+    /// - Auto (default): TransformFeedback where the context has geometry shaders, else Compute.
+    /// A vertex program is captured by transform feedback: Compute and Fragment are Unsupported
+    /// there (a Pipeline's compute backend runs vertex programs); Fragment is Unsupported for
+    /// geometry programs too.
+    Backend backend = Backend::Auto;
 };
 
 /// Entries are {input} vertex buffers (read, never written) and {output} buffers, one per
@@ -201,6 +216,7 @@ public:
     /// The last capture's counts (zero before the first).
     const CaptureCount& lastCount() const;
     Expansion expansion() const;      ///< never Auto
+    Backend backend() const;          ///< TransformFeedback or Compute, never Auto
     std::int64_t vertexCount() const; ///< vertices the draws may refer to
     const PassPlan& plan() const;
 

@@ -1,6 +1,7 @@
 #include "xfb/primitive_capture.hpp"
 #include "gl/access.hpp"
 
+#include "capture/geometry_compute.hpp"
 #include "capture/record_gather.hpp"
 #include "gl/layout_packer.hpp"
 #include "gl/draw_mode.hpp"
@@ -14,6 +15,7 @@
 #include "xfb/geometry_plan.hpp"
 
 #include <algorithm>
+#include <climits>
 
 namespace xfb {
 
@@ -52,6 +54,9 @@ struct CaptureState final : Recoverable {
     // A geometry program: per vertex stream (stream 0 only on ES), GL_PRIMITIVES_GENERATED and
     // GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, begun around every capture.
     std::vector<gl::QueryName> generated, written;
+    // Backend::Compute: a geometry program's capture as compute passes (capture/geometry_compute.hpp).
+    Backend backend = Backend::TransformFeedback;
+    std::unique_ptr<GeometryCompute> compute;
 
     // The geometry plan of a geometry program; never on WebGL2 (no geometry shaders: the module
     // then holds no geometry code).
@@ -59,6 +64,7 @@ struct CaptureState final : Recoverable {
 
     // Context loss (gl/recoverable.hpp): the gather forgets its own names.
     void forget() override {
+        if (compute) compute->forget();
         vertexArray.forget();
         feedback.forget();
         elements.forget();
@@ -69,6 +75,7 @@ struct CaptureState final : Recoverable {
     void restore() override {
         gather.reset(); // forgotten already: deletes nothing
         packer.reset();
+        compute.reset();
         build();
     }
 
@@ -86,6 +93,11 @@ struct CaptureState final : Recoverable {
 
     // Points the vertex array at the inputs and the transform feedback object at the outputs.
     void bindBuffers() {
+        if (compute) { // each run binds the buffers it reads and writes
+            boundGenerations.resize(inputs.size() * 2);
+            for (std::size_t i = 0; i < boundGenerations.size(); ++i) boundGenerations[i] = generationAt(i);
+            return;
+        }
         XFB_GL(glBindVertexArray(vertexArray));
         gl::setAttributePointers(plan.attributes, [&](int e) -> GLuint { return inputs[std::size_t(e)]->name; });
         XFB_GL(glBindVertexArray(0));
@@ -118,6 +130,29 @@ struct CaptureState final : Recoverable {
         }
     }
 
+    // Backend::Compute: per stream of the program, the records its buffers hold (the fewest of
+    // its buffers, their size as created and their GL size), whole primitives. A stream nothing is
+    // captured from never overflows: every primitive counts as written, as the GL counts it.
+    std::vector<std::int64_t> streamCapacities() const {
+        const GeometryPlan& g = *geometry();
+        const int verts = g.capturedPrimitive() == DrawMode::Points  ? 1
+                          : g.capturedPrimitive() == DrawMode::Lines ? 2
+                                                                     : 3;
+        std::vector<std::int64_t> capacity(std::size_t(g.streamCount), std::int64_t(UINT32_MAX) / verts * verts);
+        for (int k = 0; k < g.streamCount; ++k) {
+            const GeometryStream* stream = g.find(k);
+            if (!stream) continue;
+            std::int64_t records = std::int64_t(UINT32_MAX);
+            for (int b : stream->buffers) {
+                const std::uint64_t bytes = std::min(outputBytes[std::size_t(b)], glBytes[std::size_t(b)]);
+                records = std::min<std::int64_t>(
+                    records, std::int64_t(bytes / std::uint64_t(program->capture.buffers[std::size_t(b)].stride)));
+            }
+            capacity[std::size_t(k)] = records / verts * verts;
+        }
+        return capacity;
+    }
+
     std::vector<GLuint> outputNames() const {
         std::vector<GLuint> names;
         for (const auto& o : plan.outputs) names.push_back(outputs[std::size_t(o.entry)]->name.get());
@@ -126,7 +161,9 @@ struct CaptureState final : Recoverable {
 
     void build() {
         vertexArray = gl::VertexArrayName::create();
-        if (expansion == Expansion::Driver) {
+        if (kNativeGL && backend == Backend::Compute) {
+            compute = std::make_unique<GeometryCompute>(*program, plan, inputs.size(), device->caps);
+        } else if (expansion == Expansion::Driver) {
             elements = gl::BufferName::create();
             XFB_GL(glBindVertexArray(vertexArray));
             XFB_GL(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, elements)); // recorded in the vertex array
@@ -435,7 +472,43 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     const Capabilities& caps = s->device->caps;
     s->expansion =
         options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;
+    const std::string& label = s->program->desc.label;
+    if (options.backend == Backend::Fragment ||
+        (options.backend == Backend::Compute && !(detail::kNativeGL && s->program->geometry)))
+        throw Error(ErrorCode::Unsupported,
+                    "PrimitiveCaptureOptions::backend = " + std::string(backendName(options.backend)) + ": program '" +
+                        label + "' is " + (s->program->geometry ? "a geometry program" : "a vertex program") +
+                        ", which a capture runs with " +
+                        (s->program->geometry ? "transform feedback or compute" : "transform feedback only") +
+                        (options.backend == Backend::Compute
+                             ? " (a vertex program's records as compute: a Pipeline with Backend::Compute)"
+                             : "") +
+                        ". Use Backend::Auto");
     if (detail::kNativeGL && s->program->geometry) {
+        // Auto: the GL's geometry shader where the context has one, else its compute translation.
+        s->backend = options.backend == Backend::Compute || (options.backend == Backend::Auto && !caps.geometry)
+                         ? Backend::Compute
+                         : Backend::TransformFeedback;
+        if (s->backend == Backend::Compute && !caps.compute)
+            throw Error(ErrorCode::Unsupported, "program '" + label +
+                                                    "': the compute capture of a geometry program needs OpenGL 4.3+ or "
+                                                    "OpenGL ES 3.1+; this context is '" +
+                                                    caps.version + "'. Use Backend::TransformFeedback");
+        if (s->backend == Backend::TransformFeedback && !caps.geometry)
+            throw Error(ErrorCode::GeometryUnsupported,
+                        "program '" + label + "': Backend::TransformFeedback needs geometry shaders, which '" +
+                            caps.version + "' does not have. Use Backend::Compute or Auto");
+    }
+    if (detail::kNativeGL && s->program->geometry && s->backend == Backend::Compute) {
+        // The engine expands the draw into the primitives the kernels read.
+        if (options.expansion == Expansion::Driver)
+            throw Error(ErrorCode::Unsupported,
+                        "program '" + label +
+                            "' is captured with Backend::Compute, whose passes take the draw's primitives from the "
+                            "engine's expansion; Expansion::Driver is the GL's geometry shader "
+                            "(Backend::TransformFeedback). Use Expansion::Auto or Engine");
+        s->expansion = Expansion::Engine;
+    } else if (detail::kNativeGL && s->program->geometry) {
         // The geometry shader takes the GL's own primitives: on ES 3.2 too (non-indexed draws).
         if (options.expansion == Expansion::Engine)
             throw Error(ErrorCode::Unsupported,
@@ -476,8 +549,20 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     // Planned and checked before any GL call: a refused capture writes nothing.
     CaptureCount count = geometry ? countGeometryCapture(draw, *geometry, plan) : countCapture(draw, plan);
     const std::int64_t vertices = s.validate(draw);
+    if (s.compute && run.rasterize)
+        throw Error(ErrorCode::Unsupported,
+                    "rasterize: program '" + s.program->desc.label +
+                        "' is captured with Backend::Compute, whose passes draw nothing. Capture with "
+                        "Backend::TransformFeedback (geometry shaders) to rasterize, or draw the captured stream");
     if (detail::kNativeGL) s.checkRasterize(run.rasterize); // WebGL2's engine expansion never rasterizes
-    if (geometry && s.device->caps.es && !draw.indices.empty())
+    if (s.compute)
+        for (const StreamBudget& b : count.streams)
+            if (b.records > std::int64_t(UINT32_MAX))
+                throw Error(ErrorCode::BufferTooLarge,
+                            "stream " + std::to_string(b.stream) + " can receive " + std::to_string(b.records) +
+                                " records, but the compute capture counts them in 32 bits (at most " +
+                                std::to_string(UINT32_MAX) + "); draw fewer primitives per capture");
+    if (geometry && !s.compute && s.device->caps.es && !draw.indices.empty())
         throw Error(ErrorCode::Unsupported,
                     "an indexed draw through the geometry shader of program '" + s.program->desc.label + "': '" +
                         s.device->caps.version +
@@ -503,7 +588,9 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
     s.captured = s.sessionCaptured = false;
-    if (s.expansion == Expansion::Driver)
+    if (s.compute)
+        s.compute->run(*s.program, draw, vertices, s.inputs, s.outputNames(), s.streamCapacities());
+    else if (s.expansion == Expansion::Driver)
         s.driverPass(draw, detail::kNativeGL && run.rasterize.has_value());
     else
         s.enginePass(draw, vertices);
@@ -628,6 +715,20 @@ std::vector<StreamStatistics> PrimitiveCapture::statistics() const {
     if (!g) return {{0, true, s.last.primitives, s.last.primitives, s.last.records}};
     const int vertices = s.last.primitive == DrawMode::Points ? 1 : s.last.primitive == DrawMode::Lines ? 2 : 3;
     std::vector<StreamStatistics> out;
+    if (s.compute) {
+        // The totals of the passes' prefix sums: records requested and written per stream.
+        gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::CachedArrayBuffer);
+        const auto totals = s.compute->readTotals();
+        for (std::size_t k = 0; k < totals.size(); ++k) {
+            StreamStatistics st{int(k), g->find(int(k)) != nullptr};
+            st.primitivesGenerated = totals[k].first / vertices;
+            st.primitivesWritten = totals[k].second / vertices;
+            st.recordsWritten = totals[k].second;
+            out.push_back(st);
+        }
+        gl::check("PrimitiveCapture::statistics");
+        return out;
+    }
     for (std::size_t k = 0; k < s.written.size(); ++k) {
         StreamStatistics st{int(k), g->find(int(k)) != nullptr};
         st.primitivesGenerated = s.queryResult(s.generated[k], s.device->caps.es);
@@ -665,6 +766,26 @@ void PrimitiveCapture::drawCapturedStream(int stream, std::optional<DrawMode> mo
 #ifndef __EMSCRIPTEN__ // no geometry programs on WebGL2
     const GLenum m = gl::primitiveMode(mode.value_or(s.last.primitive));
     const Capabilities& caps = s.device->caps;
+    if (s.compute) {
+        if (instances == 1) {
+            // The stream's totals are a DrawArraysIndirectCommand {written, 1, 0, 0}: no count read back.
+            GLint bound = 0;
+            glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &bound);
+            XFB_GL_COUNTED(glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.compute->totals));
+            XFB_GL_COUNTED(glDrawArraysIndirect(
+                m, reinterpret_cast<const void*>(std::uintptr_t(stream) * detail::kTotalsWords * 4)));
+            XFB_GL_COUNTED(glBindBuffer(GL_DRAW_INDIRECT_BUFFER, GLuint(bound)));
+            return;
+        }
+        // Instanced: the written count, read back (a wait).
+        std::int64_t written = 0;
+        {
+            gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::CachedArrayBuffer);
+            written = s.compute->readTotals()[std::size_t(stream)].second;
+        }
+        glDrawArraysInstanced(m, 0, GLsizei(written), instances);
+        return;
+    }
     if (!caps.es) {
         if (instances == 1) {
             glDrawTransformFeedbackStream(m, s.feedback, GLuint(stream));
@@ -686,6 +807,7 @@ void PrimitiveCapture::drawCapturedStream(int stream, std::optional<DrawMode> mo
 
 const CaptureCount& PrimitiveCapture::lastCount() const { return live(state_).last; }
 Expansion PrimitiveCapture::expansion() const { return live(state_).expansion; }
+Backend PrimitiveCapture::backend() const { return live(state_).backend; }
 std::int64_t PrimitiveCapture::vertexCount() const { return live(state_).plan.count; }
 const PassPlan& PrimitiveCapture::plan() const { return live(state_).plan; }
 

@@ -30,23 +30,6 @@ void ComputePass::forget() {
     if (ordered) ordered->forget();
 }
 
-void ComputeKernel::build(const ProgramState& program, const std::string& source, const std::string& what,
-                          std::int64_t count) {
-    this->program = gl::linkComputeProgram(source, what + " (line numbers are the vertex shader's)");
-    for (const auto& [name, u] : program.uniforms) {
-        GLint location = glGetUniformLocation(this->program, name.c_str());
-        if (location >= 0) uniforms.track(name, location);
-    }
-    glUseProgram(this->program);
-    glUniform1ui(glGetUniformLocation(this->program, "xfb_count"), GLuint(count));
-    glUseProgram(0);
-}
-
-void ComputeKernel::use(const ProgramState& program) {
-    XFB_GL_COUNTED(glUseProgram(this->program));
-    uniforms.flush(program.uniforms, program.versions);
-}
-
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan,
                                                 std::size_t entryCount, const Capabilities& caps,
                                                 int requestedGroupSize, const EmitPlan& emits, int substeps) {

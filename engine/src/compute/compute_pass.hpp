@@ -6,8 +6,9 @@
 // that is safe, else the count pass, a prefix sum per budget (prefix_scan.hpp), then the main
 // pass; either writes the fixed outputs and the records in input order.
 #include "gl/compute_grid.hpp"
+#include "gl/compute_kernel.hpp"
 #include "compute/ordered_emit.hpp"
-#include "compute/prefix_scan.hpp"
+#include "gl/prefix_scan.hpp"
 #include "gl/state.hpp"
 #include "xfb/compute_translation.hpp"
 
@@ -16,16 +17,6 @@
 #include <string>
 
 namespace xfb::detail {
-
-/// A generated compute program and the Program uniforms it uses.
-struct ComputeKernel {
-    gl::ProgramName program;
-    gl::UniformMirror uniforms; // the Program's values this kernel holds
-    /// Compiles and links `source`; finds the Program's uniforms and sets xfb_count.
-    void build(const ProgramState& program, const std::string& source, const std::string& what, std::int64_t count);
-    /// glUseProgram + glUniform* for values changed since the last call (counted in gl::callCount()).
-    void use(const ProgramState& program);
-};
 
 struct ComputePass final : Recoverable {
     ComputeKernel main, counting; // counting: only with emitted outputs on the multi-pass path

@@ -262,6 +262,23 @@ void ProgramState::linkGeometry() {
     const ShaderInterface& gs = geometry->shader;
     feedbackRefusal.clear();
     staged = false;
+    if (!device->caps.geometry) {
+        // No geometry shaders (compute only): the program holds the vertex shader, for its
+        // uniforms; captures run as compute passes (PrimitiveCapture, Backend::Compute).
+        program = gl::linkProgram(
+            {{GL_VERTEX_SHADER, withDefines(toGlslEs300(desc.source), desc.read.defines),
+              "vertex shader '" + label + "'"},
+             fragmentStage(shader.version == 100 ? 300 : shader.version, shader.version == 100 || shader.es)},
+            [&](GLuint p) {
+                for (const auto& a : attributes)
+                    if (!a.explicitLocation) glBindAttribLocation(p, GLuint(a.location), a.name.c_str());
+            });
+        if (auto failure = gl::linkFailure(program))
+            throw Error(ErrorCode::ProgramLink,
+                        "program '" + label + "' does not link; the GL linker says: " + *failure);
+        readUniforms();
+        return;
+    }
     // Every varying by its name, gl_NextBuffer between the streams' buffers: no wrapper in a geometry shader.
     const plan::DriverList list = plan::geometryDriverList(capture, device->caps.feedbackLayoutWords);
     std::string vertex = withDefines(toGlslEs300(desc.source), desc.read.defines);
@@ -361,12 +378,16 @@ void ProgramState::readUniforms() {
     }
     // Declared uniforms the linker removed may still be used by a generated compute pass (e.g.
     // only by emitted outputs, which transform feedback does not capture): keep their values.
-    for (const auto& d : shader.uniforms) {
+    auto keep = [&](const Declaration& d) {
         GLenum type = glTypeOf(d.type);
-        if (uniforms.count(d.name) || !type) continue;
+        if (uniforms.count(d.name) || !type) return;
         auto shape = shapeOf(type);
         uniforms[d.name] = {-1, type, shape.kind, shape.components, d.elementCount(), {}, 0};
-    }
+    };
+    for (const auto& d : shader.uniforms) keep(d);
+    // A geometry shader's too: its compute translation (Backend::Compute) may be all that uses them.
+    if (geometry)
+        for (const auto& d : geometry->shader.uniforms) keep(d);
     gl::check(("linking program '" + label + "'").c_str());
 }
 
@@ -380,11 +401,14 @@ Program::Program(const Device& device, ProgramDesc desc) {
     if (desc.label.empty()) desc.label = "program";
     const Capabilities& caps = s->device->caps;
     // WebGL2 has no geometry shaders (caps.geometry is false): its module holds no geometry planner.
-    if (!desc.geometry.empty() && !caps.geometry)
+    // Without geometry shaders but with compute (ES 3.1 without GL_EXT_geometry_shader), a
+    // geometry program is planned and captured as compute passes (PrimitiveCapture, Backend::Compute).
+    if (!desc.geometry.empty() && !caps.geometry && !(detail::kNativeGL && caps.compute))
         throw Error(ErrorCode::GeometryUnsupported,
                     "program '" + desc.label + "' has a geometry shader, but this runtime ('" + caps.version +
                         "') has none: OpenGL ES 3.0 and WebGL2 end at the vertex shader. Run it on desktop OpenGL "
-                        "4.0+ (every vertex stream) or OpenGL ES 3.2 (stream 0 only), or emit the records from the "
+                        "4.0+ (every vertex stream) or OpenGL ES 3.2 (stream 0 only), on a context with compute "
+                        "shaders (OpenGL 4.3+ / ES 3.1+: captured as compute passes), or emit the records from the "
                         "vertex shader (emitted outputs, compute backend)");
     s->shader = readShaderInterface(desc.source, desc.read);
     s->attributes = planAttributes(s->shader, limits);

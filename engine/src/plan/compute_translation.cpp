@@ -379,7 +379,7 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             "u;\n"
             "    xfb_walk[1] = sum;\n"
             "}\n"
-            // The budget's indirect commands and totals (compute/prefix_scan.hpp, kTotalsWords).
+            // The budget's indirect commands and totals (gl/prefix_scan.hpp, kTotalsWords).
             "void xfb_write_totals(uint budget, uint requested, uint capacity) {\n"
             "    uint written = min(requested, capacity), o = budget * 8u;\n"
             "    xfb_totals_words[o] = written;\n    xfb_totals_words[o + 1u] = 1u;\n"

@@ -25,6 +25,16 @@ const std::map<std::string, std::string, std::less<>> kRenamed = {{"gl_VertexID"
                                                                   {"gl_PointSize", "xfb_point_size"}};
 const std::set<std::string, std::less<>> kNoEquivalent = {"gl_DrawID",       "gl_BaseVertex",   "gl_BaseInstance",
                                                           "gl_ClipDistance", "gl_CullDistance", "gl_PerVertex"};
+// A geometry shader's builtins and functions, and what they become in a compute kernel.
+const std::map<std::string, std::string, std::less<>> kGeometryRenamed = {
+    {"gl_in", "xfb_in"},
+    {"gl_PrimitiveIDIn", "xfb_primitive_id_in"},
+    {"gl_InvocationID", "xfb_invocation_id"},
+    {"EmitVertex", "xfb_emit_vertex"},
+    {"EmitStreamVertex", "xfb_emit_stream_vertex"},
+    {"EndPrimitive", "xfb_end_primitive"},
+    {"EndStreamPrimitive", "xfb_end_stream_primitive"}};
+const std::set<std::string, std::less<>> kGeometryNoEquivalent = {"gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"};
 const std::set<std::string, std::less<>> kImplicitLod = {"texture",           "textureProj", "textureOffset",
                                                          "textureProjOffset", "texture2D",   "textureCube"};
 const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in",     "out",       "attribute",     "varying",
@@ -66,10 +76,11 @@ std::string heldName(const std::string& varying) {
 }
 
 TranslatedSource translateSource(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
-                                 const CapturePlan& capture, int substeps, bool emits, std::string_view stage) {
-    const std::string modern = toGlslEs300(vertexSource);
+                                 const CapturePlan& capture, int substeps, bool emits, std::string_view stage,
+                                 const GeometryStage* geometry) {
+    const std::string modern = geometry ? std::string(vertexSource) : toGlslEs300(vertexSource);
     TranslatedSource result;
-    result.shader = readShaderInterface(modern, read);
+    result.shader = geometry ? readGeometryInterface(modern, read).shader : readShaderInterface(modern, read);
     result.pre = preprocess(modern, read.defines);
     if (substeps < 1) throw Error(ErrorCode::InvalidArgument, "substeps must be >= 1, got " + std::to_string(substeps));
     result.substeps = substeps;
@@ -95,8 +106,9 @@ TranslatedSource translateSource(std::string_view vertexSource, const ReadOption
         if (tok.kind == TokenKind::Identifier) {
             if (tok.text.starts_with("xfb_") && tok.text != kSubstepUniform)
                 untranslatable(tok.line, "identifier '" + tok.text + "' uses the reserved prefix xfb_; rename it");
-            if (kNoEquivalent.count(tok.text))
+            if (kNoEquivalent.count(tok.text) || (geometry && kGeometryNoEquivalent.count(tok.text)))
                 untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a " + std::string(stage));
+            if (geometry && tok.text == "gl_in") result.usesGlIn = true;
             if (kImplicitLod.count(tok.text) && i + 1 < t.size() && t[i + 1].text == "(")
                 untranslatable(tok.line, "'" + tok.text + "()' samples with an implicit level of detail, which " +
                                              (stage == "compute shader"
@@ -138,7 +150,14 @@ TranslatedSource translateSource(std::string_view vertexSource, const ReadOption
             if (interfaceDecl) {
                 // A default such as `layout(xfb_buffer = 1, xfb_stride = 32) out;` declares nothing.
                 if (k < end) {
-                    for (std::size_t q = k; q < end; ++q) body.token(t[q]);
+                    for (std::size_t q = k; q < end; ++q) {
+                        body.token(t[q]);
+                        if (geometry && t[q].text == "[" && q + 1 < end && t[q + 1].text == "]") {
+                            Token size = t[q]; // an unsized input: one element per input vertex
+                            size.text = std::to_string(geometry->inputVertices);
+                            body.token(size);
+                        }
+                    }
                     body.token(t[end]);
                 }
                 i = end;
@@ -148,6 +167,9 @@ TranslatedSource translateSource(std::string_view vertexSource, const ReadOption
         }
         Token copy = tok;
         if (auto it = kRenamed.find(tok.text); tok.kind == TokenKind::Identifier && it != kRenamed.end())
+            copy.text = it->second;
+        if (auto it = kGeometryRenamed.find(tok.text);
+            geometry && tok.kind == TokenKind::Identifier && it != kGeometryRenamed.end())
             copy.text = it->second;
         if (depth == 0 && tok.text == "main" && i + 1 < t.size() && t[i + 1].text == "(") copy.text = "xfb_user_main";
         body.token(copy);

@@ -22,6 +22,17 @@ struct TranslatedSource {
     int substeps = 1;             ///< > 1: fused (checkFusion() passed)
     bool substepDeclared = false; ///< fused and `uniform int xfb_substep;` was turned into a plain global
     std::string feedback;         ///< fused: the statements feeding a substep's varyings back into the inputs
+    bool usesGlIn = false;        ///< a geometry shader: it reads gl_in[] (renamed xfb_in)
+};
+
+/// A geometry shader translated for a compute kernel (compute_translation.hpp,
+/// translateGeometryToCompute): read with readGeometryInterface(), its unsized input arrays given
+/// `inputVertices` elements, gl_in / gl_PrimitiveIDIn / gl_InvocationID renamed (xfb_in,
+/// xfb_primitive_id_in, xfb_invocation_id), EmitVertex / EmitStreamVertex / EndPrimitive /
+/// EndStreamPrimitive renamed (xfb_emit_vertex, xfb_emit_stream_vertex, xfb_end_primitive,
+/// xfb_end_stream_primitive: the generated code defines them).
+struct GeometryStage {
+    int inputVertices = 1;
 };
 
 /// Translates the user's code token by token, on its own lines: interface qualifiers dropped
@@ -34,8 +45,11 @@ struct TranslatedSource {
 ///         gl_CullDistance / gl_PerVertex, interface blocks, identifiers in the reserved `xfb_`
 ///         namespace (but xfb_substep); InvalidArgument for substeps < 1, substeps that cannot be
 ///         fused, or fused with emitted outputs; the reader's errors.
+/// `geometry`: the source is a geometry shader (GeometryStage); gl_PrimitiveID, gl_Layer and
+/// gl_ViewportIndex are then ComputeTranslation too (they name a rasterizer's state).
 TranslatedSource translateSource(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
-                                 const CapturePlan& capture, int substeps, bool emits, std::string_view stage);
+                                 const CapturePlan& capture, int substeps, bool emits, std::string_view stage,
+                                 const GeometryStage* geometry = nullptr);
 
 /// The generated declarations of the renamed builtins (after `xfb_vertex_id`'s).
 inline constexpr std::string_view kRenamedBuiltins =

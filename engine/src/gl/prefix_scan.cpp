@@ -1,4 +1,4 @@
-#include "compute/prefix_scan.hpp"
+#include "gl/prefix_scan.hpp"
 #include "gl/compute_grid.hpp"
 #include "plan/compute_index.hpp"
 

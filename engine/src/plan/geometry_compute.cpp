@@ -1,0 +1,264 @@
+// A geometry program as compute kernels (xfb/compute_translation.hpp, translateGeometryToCompute):
+// the vertex pass (translateToCompute of the vertex shader into a scratch buffer), then the
+// geometry shader's count pass and write pass around a prefix sum per vertex stream.
+#include "xfb/compute_translation.hpp"
+
+#include "compute_index.hpp"
+#include "translated_source.hpp"
+#include "vertex_wrapper.hpp"
+#include "xfb/error.hpp"
+#include "xfb/glsl_dialect.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace xfb {
+namespace {
+
+[[noreturn]] void untranslatable(int line, const std::string& what) {
+    throw Error(ErrorCode::ComputeTranslation,
+                "geometry shader" + (line ? " line " + std::to_string(line) : std::string()) + ": " + what);
+}
+
+std::string u(std::int64_t v) { return std::to_string(v) + "u"; }
+
+int verticesOf(DrawMode primitive) { return primitive == DrawMode::Points ? 1 : primitive == DrawMode::Lines ? 2 : 3; }
+
+std::string fromBits(ScalarKind kind, const std::string& bits) {
+    if (kind == ScalarKind::Float) return "uintBitsToFloat(" + bits + ")";
+    if (kind == ScalarKind::Int) return "int(" + bits + ")";
+    return bits;
+}
+
+std::string typeName(ScalarKind k, int n) {
+    std::string scalar = k == ScalarKind::Int ? "int" : k == ScalarKind::UInt ? "uint" : "float";
+    if (n == 1) return scalar;
+    return (k == ScalarKind::Int ? "ivec" : k == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
+}
+
+} // namespace
+
+GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource, std::string_view geometrySource,
+                                                  const ReadOptions& read, const PassPlan& pass,
+                                                  const CapturePlan& capture, const GeometryPlan& geometry,
+                                                  std::size_t entryCount, const GeometryComputeOptions& options) {
+    if (options.workGroupSize <= 0 || options.vertexGroupSize <= 0)
+        throw Error(ErrorCode::InvalidArgument, "work-group size must be > 0");
+    GeometryComputeShaders result;
+    const int V = geometry.input == GeometryInput::Points ? 1 : geometry.input == GeometryInput::Lines ? 2 : 3;
+    result.inputVertices = V;
+    const plan::GeometryStage stage{V};
+    const plan::TranslatedSource gs =
+        plan::translateSource(geometrySource, read, pass, capture, 1, false, "compute shader", &stage);
+
+    // 1. The vertex pass: the vertex shader's outputs the geometry shader reads, by name, in one
+    // interleaved scratch record per vertex.
+    const ShaderInterface vs = readShaderInterface(toGlslEs300(vertexSource), read);
+    CaptureOptions scratchOptions;
+    for (const Declaration& in : gs.shader.inputs) {
+        if (in.arraySize <= 0)
+            untranslatable(in.line, "input '" + in.name +
+                                        "' is not an array; a geometry shader's inputs are arrays "
+                                        "of one element per input vertex");
+        if (in.type.isMatrix() || in.type.components() < 1 || in.type.components() > 4)
+            untranslatable(in.line, "input '" + in.name +
+                                        "' is not an array of scalars or vectors; the compute translation reads "
+                                        "those only: pass matrices as their columns");
+        const Declaration* out = nullptr;
+        for (const Declaration& o : vs.outputs)
+            if (o.name == in.name) out = &o;
+        if (!out || out->arraySize > 0 || out->type.components() != in.type.components() ||
+            out->type.kind != in.type.kind)
+            untranslatable(in.line, "input '" + in.name + "[]' has no vertex-shader output '" + in.name + "' of type " +
+                                        typeName(in.type.kind, in.type.components()) +
+                                        " to read (outputs and inputs match by name)");
+        scratchOptions.varyings.push_back(in.name);
+    }
+    if (gs.usesGlIn) scratchOptions.varyings.push_back("gl_Position");
+    Limits unbounded;
+    unbounded.maxInterleavedComponents = INT_MAX;
+    unbounded.maxVaryingVectors = INT_MAX;
+    if (!scratchOptions.varyings.empty()) {
+        result.scratch = planCapture(vs, scratchOptions, unbounded);
+        result.scratchStride = result.scratch.buffers[0].stride;
+    }
+    PassPlan vertexPass = pass;
+    vertexPass.outputs.clear();
+    vertexPass.emitEntries.clear();
+    if (result.scratchStride) vertexPass.outputs.push_back({int(entryCount), 0, result.scratchStride, 0});
+    result.vertex = translateToCompute(vertexSource, read, vertexPass, result.scratch, entryCount + 1,
+                                       {options.es, options.vertexGroupSize});
+    // Scratch words of each input: its field's first word.
+    auto scratchWord = [&](const std::string& name) {
+        for (const auto& f : result.scratch.buffers[0].fields)
+            if (f.varying == name) return f.offset / 4;
+        return 0;
+    };
+    const int scratchWords = result.scratchStride / 4;
+
+    // 2., 3. The geometry kernels' bindings.
+    const int streams = geometry.streamCount;
+    int binding = 2;
+    result.outputBinding.assign(capture.buffers.size(), -1);
+    for (std::size_t b = 0; b < capture.buffers.size(); ++b) result.outputBinding[b] = binding++;
+    for (int s = 0; s < streams; ++s) result.firstBinding.push_back(binding++);
+    const int writeBindings = binding;
+    binding = 2;
+    for (int s = 0; s < streams; ++s) result.countsBinding.push_back(binding++);
+    result.bindingCount = std::max({writeBindings, binding, result.vertex.bindingCount});
+
+    const DrawMode primitive = geometry.capturedPrimitive();
+    const int verts = verticesOf(primitive);
+    std::string header = options.es ? "#version 310 es\n" : "#version 430\n";
+    for (const auto& d : gs.pre.passThrough) header += d + "\n";
+    header += "layout(local_size_x = " + std::to_string(options.workGroupSize) + ") in;\n";
+    if (options.es) header += "precision highp float;\nprecision highp int;\n";
+    header += "layout(std430, binding = " + std::to_string(result.scratchBinding) +
+              ") readonly buffer xfb_scratch_words { uint xfb_scratch[]; };\n"
+              "layout(std430, binding = " +
+              std::to_string(result.sourcesBinding) +
+              ") readonly buffer xfb_source_words { uint xfb_sources[]; };\n"
+              "uniform uint xfb_count;\nuniform uint xfb_items;\n" +
+              std::string(plan::kRenamedBuiltins) +
+              "int xfb_primitive_id_in;\nint xfb_invocation_id;\n"
+              "struct xfb_per_vertex { vec4 xfb_position; float xfb_point_size; };\nxfb_per_vertex xfb_in[" +
+              std::to_string(V) +
+              "];\n"
+              "uint xfb_vertices;\nuint xfb_strip;\nuint xfb_records[" +
+              std::to_string(streams) +
+              "];\n"
+              "void xfb_emit_stream_vertex(int xfb_s);\nvoid xfb_end_stream_primitive(int xfb_s);\n"
+              "void xfb_emit_vertex() { xfb_emit_stream_vertex(0); }\n"
+              "void xfb_end_primitive() { xfb_end_stream_primitive(0); }\n";
+    std::string countHeader = header, writeHeader = header;
+    for (int s = 0; s < streams; ++s) {
+        countHeader += "layout(std430, binding = " + std::to_string(result.countsBinding[std::size_t(s)]) +
+                       ") writeonly buffer xfb_counts" + std::to_string(s) + " { uint xfb_emitted" + std::to_string(s) +
+                       "[]; };\n";
+        writeHeader += "layout(std430, binding = " + std::to_string(result.firstBinding[std::size_t(s)]) +
+                       ") readonly buffer xfb_firsts" + std::to_string(s) + " { uint xfb_first" + std::to_string(s) +
+                       "[]; };\n";
+    }
+    for (std::size_t b = 0; b < capture.buffers.size(); ++b)
+        writeHeader += "layout(std430, binding = " + std::to_string(result.outputBinding[b]) +
+                       ") writeonly buffer xfb_buffer" + std::to_string(b) + " { uint xfb_b" + std::to_string(b) +
+                       "[]; };\n";
+    writeHeader += "uniform uint xfb_capacity[" + std::to_string(streams) + "];\nuint xfb_first[" +
+                   std::to_string(streams) + "];\n";
+
+    // Per captured stream: its words (every field of its buffers, in buffer order), gathered from
+    // the current outputs at each emit, and stored at a record.
+    std::string writeFunctions, countEmit, writeEmit;
+    for (int s = 0; s < streams; ++s) {
+        const std::string n = std::to_string(s);
+        const GeometryStream* captured = geometry.find(s);
+        // Records a vertex adds to the stream: a strip's primitive closes at its 2nd / 3rd vertex.
+        const std::string closes = verts == 1 ? "true" : "xfb_strip >= " + u(verts - 1);
+        countEmit += "    if (xfb_s == " + n + ") {\n        if (" + closes + ") xfb_records[" + n +
+                     "] += " + u(verts) + ";\n" + (verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
+        if (!captured) {
+            writeEmit +=
+                "    if (xfb_s == " + n + ") {\n" + std::string(verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
+            continue;
+        }
+        int words = 0;
+        std::string gather, store;
+        for (int b : captured->buffers) {
+            const OutputLayout& layout = capture.buffers[std::size_t(b)];
+            for (const BufferField& f : layout.fields)
+                for (int c = 0; c < f.components; ++c, ++words) {
+                    gather += "    w[" + std::to_string(words) + "] = " + plan::capturedWordBits(capture, f, c) + ";\n";
+                    store += "    xfb_b" + std::to_string(b) + "[r * " + u(layout.stride / 4) + " + " +
+                             u(f.offset / 4 + c) + "] = w[" + std::to_string(words) + "];\n";
+                }
+        }
+        const std::string W = std::to_string(std::max(1, words));
+        writeFunctions += "void xfb_gather" + n + "(out uint w[" + W + "]) {\n" + gather + "}\n";
+        writeFunctions += "void xfb_store" + n + "(uint r, uint w[" + W + "]) {\n" + store + "}\n";
+        std::string emit = "void xfb_emit" + n + "() {\n    uint xfb_cur[" + W + "];\n    xfb_gather" + n +
+                           "(xfb_cur);\n    uint xfb_r = xfb_first[" + n + "] + xfb_records[" + n + "];\n";
+        if (verts == 1) {
+            emit += "    if (xfb_r < xfb_capacity[" + n + "]) xfb_store" + n + "(xfb_r, xfb_cur);\n    xfb_records[" +
+                    n + "] += 1u;\n";
+        } else {
+            // The strip's last vertices (a strip is on one stream: several streams emit points only).
+            writeHeader += "uint xfb_prev1_" + n + "[" + W + "], xfb_prev2_" + n + "[" + W + "];\n";
+            const std::string p1 = "xfb_prev1_" + n, p2 = "xfb_prev2_" + n;
+            emit += "    if (" + closes + ") {\n        if (xfb_r + " + u(verts) + " <= xfb_capacity[" + n + "]) {\n";
+            if (verts == 2) {
+                emit += "            xfb_store" + n + "(xfb_r, " + p1 + ");\n            xfb_store" + n +
+                        "(xfb_r + 1u, xfb_cur);\n";
+            } else {
+                // Triangle k = xfb_strip - 2 of the strip: (k, k+1, k+2) even, (k+1, k, k+2) odd.
+                emit += "            bool xfb_odd = (xfb_strip & 1u) == 1u;\n"
+                        "            xfb_store" +
+                        n + "(xfb_r, xfb_odd ? " + p1 + " : " + p2 + ");\n            xfb_store" + n +
+                        "(xfb_r + 1u, xfb_odd ? " + p2 + " : " + p1 + ");\n            xfb_store" + n +
+                        "(xfb_r + 2u, xfb_cur);\n";
+            }
+            emit += "        }\n        xfb_records[" + n + "] += " + u(verts) + ";\n    }\n";
+            if (verts == 3) emit += "    " + p2 + " = " + p1 + ";\n";
+            emit += "    " + p1 + " = xfb_cur;\n    ++xfb_strip;\n";
+        }
+        writeFunctions += emit + "}\n";
+        writeEmit += "    if (xfb_s == " + n + ") xfb_emit" + n + "();\n";
+    }
+    // max_vertices: the vertices past it are dropped (over all streams), as the GL does.
+    const std::string emitHead =
+        "void xfb_emit_stream_vertex(int xfb_s) {\n    if (xfb_vertices >= " + u(geometry.maxVertices) +
+        ") return;\n    ++xfb_vertices;\n";
+    // A strip ends at EndStreamPrimitive of its stream; several streams emit points (no strip).
+    const std::string endFunction =
+        "void xfb_end_stream_primitive(int xfb_s) {\n    if (xfb_s == 0) xfb_strip = 0u;\n}\n";
+
+    // main(): the item's primitive and invocation, its vertices' inputs, the outputs zeroed, the
+    // user's main().
+    std::string load;
+    const std::string vertexIndex = "xfb_sources[xfb_p * " + u(V) + " + xfb_j]";
+    for (const Declaration& in : gs.shader.inputs) {
+        const int w0 = scratchWord(in.name), n = in.type.components();
+        std::string args;
+        for (int c = 0; c < n; ++c)
+            args += (c ? ", " : "") +
+                    fromBits(in.type.kind, "xfb_scratch[xfb_v * " + u(scratchWords) + " + " + u(w0 + c) + "]");
+        load += "        " + in.name + "[xfb_j] = " + (n == 1 ? args : typeName(in.type.kind, n) + "(" + args + ")") +
+                ";\n";
+    }
+    if (gs.usesGlIn) {
+        const int w0 = scratchWord("gl_Position");
+        std::string args;
+        for (int c = 0; c < 4; ++c)
+            args += (c ? ", " : "") +
+                    fromBits(ScalarKind::Float, "xfb_scratch[xfb_v * " + u(scratchWords) + " + " + u(w0 + c) + "]");
+        load +=
+            "        xfb_in[xfb_j].xfb_position = vec4(" + args + ");\n        xfb_in[xfb_j].xfb_point_size = 1.0;\n";
+    }
+    const plan::ZeroCode zero = plan::zeroOutputs(gs.shader, capture, "    ", plan::ZeroedOutputs::Declared,
+                                                  [](const std::string& name) { return plan::heldName(name); });
+    std::string prologue = "\nvoid main() {\n    uint xfb_i = " + std::string(plan::kFlatWorkGroup) +
+                           " * gl_WorkGroupSize.x + gl_LocalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n";
+    std::string countZero;
+    for (int s = 0; s < streams; ++s) countZero += " xfb_emitted" + std::to_string(s) + "[xfb_i] = 0u;";
+    std::string work = "    uint xfb_p = xfb_i / " + u(geometry.invocations) +
+                       ";\n    xfb_primitive_id_in = int(xfb_p);\n    xfb_invocation_id = int(xfb_i % " +
+                       u(geometry.invocations) + ");\n    for (uint xfb_j = 0u; xfb_j < " + u(V) +
+                       "; ++xfb_j) {\n        uint xfb_v = " + vertexIndex + ";\n" + load +
+                       "    }\n    xfb_vertices = 0u;\n    xfb_strip = 0u;\n";
+    for (int s = 0; s < streams; ++s) work += "    xfb_records[" + std::to_string(s) + "] = 0u;\n";
+    std::string countMain = prologue + "    if (xfb_i >= xfb_items) {" + countZero + " return; }\n" + work +
+                            zero.statements + "    xfb_user_main();\n";
+    for (int s = 0; s < streams; ++s)
+        countMain += "    xfb_emitted" + std::to_string(s) + "[xfb_i] = xfb_records[" + std::to_string(s) + "];\n";
+    countMain += "}\n";
+    std::string writeMain = prologue + "    if (xfb_i >= xfb_items) return;\n" + work;
+    for (int s = 0; s < streams; ++s)
+        writeMain += "    xfb_first[" + std::to_string(s) + "] = xfb_first" + std::to_string(s) + "[xfb_i];\n";
+    writeMain += zero.statements + "    xfb_user_main();\n}\n";
+
+    const std::string body = "#line 1\n" + gs.body + "\n" + zero.functions;
+    result.countSource = countHeader + body + emitHead + countEmit + "}\n" + endFunction + countMain;
+    result.writeSource = writeHeader + body + writeFunctions + emitHead + writeEmit + "}\n" + endFunction + writeMain;
+    return result;
+}
+
+} // namespace xfb
