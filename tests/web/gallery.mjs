@@ -56,7 +56,7 @@ const FRAMES = 60;
 // What the scene alone must show: share of its pixels not of the clear colour, distinct colours
 // (4 bits per channel), share of its pixels that changed between the two frames.
 const NEED = { covered: 0.005, colours: 4, motion: 0.002 };
-const BENCH_VARIANTS = ['xfb', 'xfb_owned', 'xfb_webgpu', 'handwritten', 'three_gpgpu', 'three_tsl'];
+const BENCH_VARIANTS = ['xfb', 'xfb_owned', 'xfb_tf', 'xfb_fragment', 'xfb_webgpu', 'handwritten', 'three_gpgpu', 'three_tsl'];
 
 // Runs in the page: the scene statistics of the two captured frames (RGBA, bottom row first),
 // leaving out every pixel under a UI window (rectangles [x, y, w, h] from the top left).

@@ -3,8 +3,12 @@
 // (tests/web/page/bench.js, headless Chromium). Every variant runs the same simulation,
 // shaders/bench_particles.vert (position vec4 + velocity vec4, 32 bytes read and written per
 // element and step), on the same initial state:
-//   xfb           the npm module with default options (WebGL2 transform feedback, shared context)
-//   xfb_owned     the same engine with { ownsContext: true } (no state guard: 9 WebGL calls a step)
+//   xfb           the npm module with default options (WebGL2, backend 'auto': the faster of
+//                 transform feedback and the fragment backend on this GPU; shared context)
+//   xfb_owned     the same engine with { ownsContext: true } (no state guard)
+//   xfb_tf        xfb, { backend: 'tf' }: transform feedback
+//   xfb_fragment  xfb, { backend: 'fragment' }: fragment shaders over RGBA32UI textures of the
+//                 buffers' words (render-to-texture, the buffers stay the truth)
 //   xfb_webgpu    the npm module's WebGPU engine (the same GLSL translated to a WGSL compute pass)
 //   handwritten   a hand-written WebGL2 transform-feedback loop (the 9 calls of a step, nothing else)
 //   three_gpgpu   three.js GPUComputationRenderer: the same math in two fragment shaders over
@@ -20,8 +24,7 @@
 // block the page, so their batch is cut to what fits in BLOCK_MS once a step has been timed (the
 // faster of two single steps), and every batch is followed by a yield to the event loop (a frame,
 // or 50 ms when the page is hidden): the tab never freezes for longer than about one batch, and
-// progress is drawn. A backend the npm module gains (issue 25's fragment backend) is one more
-// entry in VARIANTS and in make().
+// progress is drawn. A backend the npm module gains is one more entry in VARIANTS and in make().
 // Correctness: after the rounds, each variant's state is read back and compared, on ~1000
 // sampled elements, with a float32 reference (Math.fround) advanced by as many steps as that
 // variant took. dt = 1/64 makes every product in the step exact, so a fused multiply-add gives
@@ -43,8 +46,10 @@ const BLOCK_MS = 250; // the longest a WebGL2 batch may block the page once a st
 const TOLERANCE = 1e-6;
 
 export const VARIANTS = [
-  { id: 'xfb', label: 'xfb, default options', detail: 'WebGL2 transform feedback, shared context', family: 'xfb', api: 'webgl2' },
-  { id: 'xfb_owned', label: 'xfb, ownsContext', detail: 'WebGL2 transform feedback, { ownsContext: true }', family: 'xfb', api: 'webgl2' },
+  { id: 'xfb', label: 'xfb, default options', detail: "WebGL2, backend 'auto' (the faster of transform feedback and fragment here), shared context", family: 'xfb', api: 'webgl2' },
+  { id: 'xfb_owned', label: 'xfb, ownsContext', detail: "WebGL2, backend 'auto', { ownsContext: true }", family: 'xfb', api: 'webgl2' },
+  { id: 'xfb_tf', label: "xfb, backend 'tf'", detail: 'WebGL2 transform feedback, shared context', family: 'xfb', api: 'webgl2' },
+  { id: 'xfb_fragment', label: "xfb, backend 'fragment'", detail: 'WebGL2 fragment shaders over RGBA32UI textures of the buffers, shared context', family: 'xfb', api: 'webgl2' },
   { id: 'xfb_webgpu', label: 'xfb WebGPU', detail: 'the same GLSL as a WGSL compute pass', family: 'xfb', api: 'webgpu' },
   { id: 'handwritten', label: 'hand-written WebGL2', detail: 'a transform-feedback loop, 9 WebGL calls a step', family: 'hand', api: 'webgl2' },
   { id: 'three_gpgpu', label: 'three.js GPUComputationRenderer', detail: 'WebGL2 render-to-texture, RGBA32F position + velocity', family: 'three', api: 'webgl2' },
@@ -140,11 +145,11 @@ export function handwritten(gl, source, n, initial) {
 }
 
 /** The engine's loop on one engine: a state pair and the program, dt set once. */
-export function engineLoop(engine, source, n, initial) {
+export function engineLoop(engine, source, n, initial, options = {}) {
   const a = engine.createBuffer({ format: FORMAT, count: n, data: initial }), b = engine.createBuffer({ format: FORMAT, count: n });
   const program = engine.createProgram({ source });
   program.setUniform('dt', DT);
-  const pipeline = engine.createPipeline(program, [{ input: a, output: b }]);
+  const pipeline = engine.createPipeline(program, [{ input: a, output: b }], options);
   return { a, program, pipeline, dispose() { for (const o of [pipeline, program, a, b]) o.dispose(); } };
 }
 
@@ -239,9 +244,10 @@ export async function createBench({ source, countCalls, only } = {}) {
   /** One variant at n elements: { step(), wait() (a Promise for WebGPU), blocking, read() -> interleaved Float32Array, calls, dispose() }. */
   async function make(id, n, initial) {
     const glWait = (buffer) => { const probe = new Uint8Array(4); return () => { gl.bindBuffer(gl.COPY_READ_BUFFER, buffer()); gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, probe); gl.bindBuffer(gl.COPY_READ_BUFFER, null); }; };
-    if (id === 'xfb' || id === 'xfb_owned') {
-      const loop = engineLoop(id === 'xfb' ? engines.xfb : engines.owned, source, n, initial);
-      return { step: () => loop.pipeline.step(), wait: glWait(() => loop.a.glBuffer), blocking: true, counted: true, read: () => loop.a.read(), dispose: () => loop.dispose() };
+    if (id === 'xfb' || id === 'xfb_owned' || id === 'xfb_tf' || id === 'xfb_fragment') {
+      const options = { xfb_tf: { backend: 'tf' }, xfb_fragment: { backend: 'fragment' } }[id] ?? {};
+      const loop = engineLoop(id === 'xfb_owned' ? engines.owned : engines.xfb, source, n, initial, options);
+      return { step: () => loop.pipeline.step(), wait: glWait(() => loop.a.glBuffer), blocking: true, counted: true, read: () => loop.a.read(), dispose: () => loop.dispose(), backend: () => loop.pipeline.info };
     }
     if (id === 'xfb_webgpu') {
       const loop = engineLoop(engines.webgpu, source, n, initial);
@@ -336,7 +342,8 @@ export async function createBench({ source, countCalls, only } = {}) {
             if (Number.isFinite(err)) maxError = Math.max(maxError, err); else maxError = Infinity;
           }
         row.variants[id] = { ms: median(l.ms), rounds_ms: l.ms.map((x) => +x.toFixed(4)), batch: l.batch, steps: l.steps, correct, exact, max_error: maxError, checked: referenceCache.get(key).length,
-          ...(l.calls !== undefined ? { gl_calls: l.calls } : {}), ...(first ? { first_difference: first } : {}), ...(l.texture ? { texture: l.texture } : {}) };
+          ...(l.calls !== undefined ? { gl_calls: l.calls } : {}), ...(first ? { first_difference: first } : {}), ...(l.texture ? { texture: l.texture } : {}),
+          ...(l.backend ? { backend: l.backend().backend, backend_reason: l.backend().backendReason } : {}) };
         done++;
         await nextFrame();
       }
@@ -361,7 +368,7 @@ export function ratios(row) {
   const ms = (id) => row.variants[id]?.ms ?? null, out = {};
   const base = ms('xfb');
   for (const id of Object.keys(row.variants)) if (id !== 'xfb' && base !== null && ms(id)) out[`xfb/${id}`] = base / ms(id);
-  const own = ['xfb_owned', 'xfb_webgpu'].map(ms).filter((x) => x);
+  const own = ['xfb_owned', 'xfb_tf', 'xfb_fragment', 'xfb_webgpu'].map(ms).filter((x) => x);
   if (base !== null && own.length) out['xfb/fastest_own'] = base / Math.min(base, ...own);
   if (ms('xfb_webgpu') && ms('three_tsl')) out['xfb_webgpu/three_tsl'] = ms('xfb_webgpu') / ms('three_tsl');
   return out;

@@ -23,7 +23,7 @@ const bench = cpuOnly ? null : await createBench({ countCalls });
 const source = bench?.source ?? await (await fetch('/shaders/bench_particles.vert')).text();
 const xfb = bench?.engines.xfb, webgpu = bench?.engines.webgpu;
 const handwritten = (n, initial, gl) => sharedHandwritten(gl, source, n, initial);
-const engineLoop = (engine, n, initial) => sharedEngineLoop(engine, source, n, initial);
+const engineLoop = (engine, n, initial) => sharedEngineLoop(engine, source, n, initial, { backend: 'tf' }); // the CPU cases: against the hand-written transform-feedback loop
 
 // The hand-written loop with the save/restore of the shared-context default (state_guard.cpp):
 // what leaving an engine's cached state as found costs without xfb.

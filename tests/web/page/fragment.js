@@ -505,3 +505,28 @@ void main() { out_p = p * 2.0; out_q = q + vec3(1.0); out_r = r - vec2(0.5); }`;
   for (let i = 0; i < 3; i++) gl.bindSampler(units - 3 + i, null);
   gl.activeTexture(gl.TEXTURE0);
 });
+
+test('transcendental functions (the trails demo: sin and cos of a uniform time, floor, fract, gl_VertexID % a uniform): fragment == tf byte for byte', async () => {
+  const source = `#version 300 es
+precision highp float;
+in vec4 slot;
+uniform int history;
+uniform int head;
+uniform float time;
+out vec4 out_slot;
+vec3 emitter(float phase, float t) {
+    float a = 1.0 + floor(phase * 3.0), b = 2.0 + floor(fract(phase * 7.0) * 3.0);
+    return vec3(sin(a * t + phase * 6.28), 0.7 * sin(b * t + phase * 3.1), cos((a + 1.0) * t * 0.5 + phase * 9.0)) * (0.8 + 0.6 * phase);
+}
+void main() {
+    if (gl_VertexID % history == head) out_slot = vec4(emitter(slot.w, time * 0.8), slot.w);
+    else out_slot = slot;
+}`;
+  const n = 512 * 96;
+  const data = pseudoRandom(n * 4, 0, 1, 17);
+  await fragmentEqualsTf(source, 'interleaved', [{ input: [vec(0)], output: [vec(0)], data }], n, (p, s) => {
+    p.setUniform('history', 96);
+    p.setUniform('head', s % 96);
+    p.setUniform('time', 0.37 + s / 60);
+  }, { steps: 4 });
+});

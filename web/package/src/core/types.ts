@@ -154,9 +154,9 @@ export interface EmitDesc {
 /** createPipeline() options on WebGL2. */
 export interface PipelineOptions {
   count?: number;
-  /** How a step runs (C++ xfb::Backend). WebGL2: 'auto' (default) times 'tf' and 'fragment' once
-   *  per context and shape when the pipeline is created and keeps the faster (info.backendReason
-   *  says why; with queries it keeps 'tf'); 'tf' transform feedback; 'fragment' the same
+  /** How a step runs (C++ xfb::Backend). WebGL2: 'auto' (default) times 'tf' and 'fragment' at
+   *  the first step, once per context and shape, and keeps the faster (info.backend is 'auto'
+   *  until then; info.backendReason says why; with queries it keeps 'tf'); 'tf' transform feedback; 'fragment' the same
    *  simulation as fragment shaders over RGBA32UI textures of the buffers' words (faster where
    *  fragments run in parallel and vertices less so: SwiftShader, some mobile GPUs);
    *  'compute' is XFB_UNSUPPORTED (WebGL2 has no compute shaders). WebGPU: 'compute' and 'auto'
