@@ -57,6 +57,9 @@ struct CaptureState final : Recoverable {
     // Backend::Compute: a geometry program's capture as compute passes (capture/geometry_compute.hpp).
     Backend backend = Backend::TransformFeedback;
     std::unique_ptr<GeometryCompute> compute;
+    // Whether captures run as compute passes: never in the browser module (a constant there, so
+    // the compute capture's code is left out of it).
+    bool computing() const { return detail::kNativeGL && compute != nullptr; }
 
     // The geometry plan of a geometry program; never on WebGL2 (no geometry shaders: the module
     // then holds no geometry code).
@@ -93,7 +96,7 @@ struct CaptureState final : Recoverable {
 
     // Points the vertex array at the inputs and the transform feedback object at the outputs.
     void bindBuffers() {
-        if (compute) { // each run binds the buffers it reads and writes
+        if (computing()) { // each run binds the buffers it reads and writes
             boundGenerations.resize(inputs.size() * 2);
             for (std::size_t i = 0; i < boundGenerations.size(); ++i) boundGenerations[i] = generationAt(i);
             return;
@@ -473,8 +476,9 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
     s->expansion =
         options.expansion == Expansion::Auto ? (caps.es ? Expansion::Engine : Expansion::Driver) : options.expansion;
     const std::string& label = s->program->desc.label;
-    if (options.backend == Backend::Fragment ||
-        (options.backend == Backend::Compute && !(detail::kNativeGL && s->program->geometry)))
+    // (The npm package never sets a capture's backend: its module holds none of this.)
+    if (detail::kNativeGL &&
+        (options.backend == Backend::Fragment || (options.backend == Backend::Compute && !s->program->geometry)))
         throw Error(ErrorCode::Unsupported,
                     "PrimitiveCaptureOptions::backend = " + std::string(backendName(options.backend)) + ": program '" +
                         label + "' is " + (s->program->geometry ? "a geometry program" : "a vertex program") +
@@ -549,20 +553,20 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     // Planned and checked before any GL call: a refused capture writes nothing.
     CaptureCount count = geometry ? countGeometryCapture(draw, *geometry, plan) : countCapture(draw, plan);
     const std::int64_t vertices = s.validate(draw);
-    if (s.compute && run.rasterize)
+    if (s.computing() && run.rasterize)
         throw Error(ErrorCode::Unsupported,
                     "rasterize: program '" + s.program->desc.label +
                         "' is captured with Backend::Compute, whose passes draw nothing. Capture with "
                         "Backend::TransformFeedback (geometry shaders) to rasterize, or draw the captured stream");
     if (detail::kNativeGL) s.checkRasterize(run.rasterize); // WebGL2's engine expansion never rasterizes
-    if (s.compute)
+    if (s.computing())
         for (const StreamBudget& b : count.streams)
             if (b.records > std::int64_t(UINT32_MAX))
                 throw Error(ErrorCode::BufferTooLarge,
                             "stream " + std::to_string(b.stream) + " can receive " + std::to_string(b.records) +
                                 " records, but the compute capture counts them in 32 bits (at most " +
                                 std::to_string(UINT32_MAX) + "); draw fewer primitives per capture");
-    if (geometry && !s.compute && s.device->caps.es && !draw.indices.empty())
+    if (geometry && !s.computing() && s.device->caps.es && !draw.indices.empty())
         throw Error(ErrorCode::Unsupported,
                     "an indexed draw through the geometry shader of program '" + s.program->desc.label + "': '" +
                         s.device->caps.version +
@@ -588,7 +592,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
     s.captured = s.sessionCaptured = false;
-    if (s.compute)
+    if (s.computing())
         s.compute->run(*s.program, draw, vertices, s.inputs, s.outputNames(), s.streamCapacities());
     else if (s.expansion == Expansion::Driver)
         s.driverPass(draw, detail::kNativeGL && run.rasterize.has_value());
@@ -715,7 +719,7 @@ std::vector<StreamStatistics> PrimitiveCapture::statistics() const {
     if (!g) return {{0, true, s.last.primitives, s.last.primitives, s.last.records}};
     const int vertices = s.last.primitive == DrawMode::Points ? 1 : s.last.primitive == DrawMode::Lines ? 2 : 3;
     std::vector<StreamStatistics> out;
-    if (s.compute) {
+    if (s.computing()) {
         // The totals of the passes' prefix sums: records requested and written per stream.
         gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::CachedArrayBuffer);
         const auto totals = s.compute->readTotals();

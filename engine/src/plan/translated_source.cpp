@@ -25,16 +25,22 @@ const std::map<std::string, std::string, std::less<>> kRenamed = {{"gl_VertexID"
                                                                   {"gl_PointSize", "xfb_point_size"}};
 const std::set<std::string, std::less<>> kNoEquivalent = {"gl_DrawID",       "gl_BaseVertex",   "gl_BaseInstance",
                                                           "gl_ClipDistance", "gl_CullDistance", "gl_PerVertex"};
-// A geometry shader's builtins and functions, and what they become in a compute kernel.
-const std::map<std::string, std::string, std::less<>> kGeometryRenamed = {
-    {"gl_in", "xfb_in"},
-    {"gl_PrimitiveIDIn", "xfb_primitive_id_in"},
-    {"gl_InvocationID", "xfb_invocation_id"},
-    {"EmitVertex", "xfb_emit_vertex"},
-    {"EmitStreamVertex", "xfb_emit_stream_vertex"},
-    {"EndPrimitive", "xfb_end_primitive"},
-    {"EndStreamPrimitive", "xfb_end_stream_primitive"}};
-const std::set<std::string, std::less<>> kGeometryNoEquivalent = {"gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"};
+// A geometry shader's builtins and functions, and what they become in a compute kernel (function
+// statics: the browser modules, which translate no geometry shader, hold neither table).
+const std::map<std::string, std::string, std::less<>>& geometryRenamed() {
+    static const std::map<std::string, std::string, std::less<>> renamed = {
+        {"gl_in", "xfb_in"},
+        {"gl_PrimitiveIDIn", "xfb_primitive_id_in"},
+        {"gl_InvocationID", "xfb_invocation_id"},
+        {"EmitVertex", "xfb_emit_vertex"},
+        {"EmitStreamVertex", "xfb_emit_stream_vertex"},
+        {"EndPrimitive", "xfb_end_primitive"},
+        {"EndStreamPrimitive", "xfb_end_stream_primitive"}};
+    return renamed;
+}
+bool hasNoGeometryEquivalent(std::string_view name) {
+    return name == "gl_PrimitiveID" || name == "gl_Layer" || name == "gl_ViewportIndex";
+}
 const std::set<std::string, std::less<>> kImplicitLod = {"texture",           "textureProj", "textureOffset",
                                                          "textureProjOffset", "texture2D",   "textureCube"};
 const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in",     "out",       "attribute",     "varying",
@@ -77,7 +83,12 @@ std::string heldName(const std::string& varying) {
 
 TranslatedSource translateSource(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
                                  const CapturePlan& capture, int substeps, bool emits, std::string_view stage,
-                                 const GeometryStage* geometry) {
+                                 [[maybe_unused]] const GeometryStage* geometryStage) {
+#ifdef __EMSCRIPTEN__ // neither browser module translates a geometry shader: its reader stays out of them
+    constexpr const GeometryStage* geometry = nullptr;
+#else
+    const GeometryStage* geometry = geometryStage;
+#endif
     const std::string modern = geometry ? std::string(vertexSource) : toGlslEs300(vertexSource);
     TranslatedSource result;
     result.shader = geometry ? readGeometryInterface(modern, read).shader : readShaderInterface(modern, read);
@@ -106,7 +117,7 @@ TranslatedSource translateSource(std::string_view vertexSource, const ReadOption
         if (tok.kind == TokenKind::Identifier) {
             if (tok.text.starts_with("xfb_") && tok.text != kSubstepUniform)
                 untranslatable(tok.line, "identifier '" + tok.text + "' uses the reserved prefix xfb_; rename it");
-            if (kNoEquivalent.count(tok.text) || (geometry && kGeometryNoEquivalent.count(tok.text)))
+            if (kNoEquivalent.count(tok.text) || (geometry && hasNoGeometryEquivalent(tok.text)))
                 untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a " + std::string(stage));
             if (geometry && tok.text == "gl_in") result.usesGlIn = true;
             if (kImplicitLod.count(tok.text) && i + 1 < t.size() && t[i + 1].text == "(")
@@ -168,9 +179,8 @@ TranslatedSource translateSource(std::string_view vertexSource, const ReadOption
         Token copy = tok;
         if (auto it = kRenamed.find(tok.text); tok.kind == TokenKind::Identifier && it != kRenamed.end())
             copy.text = it->second;
-        if (auto it = kGeometryRenamed.find(tok.text);
-            geometry && tok.kind == TokenKind::Identifier && it != kGeometryRenamed.end())
-            copy.text = it->second;
+        if (geometry && tok.kind == TokenKind::Identifier)
+            if (auto it = geometryRenamed().find(tok.text); it != geometryRenamed().end()) copy.text = it->second;
         if (depth == 0 && tok.text == "main" && i + 1 < t.size() && t[i + 1].text == "(") copy.text = "xfb_user_main";
         body.token(copy);
         if (tok.text == "{") ++depth;
