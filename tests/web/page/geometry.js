@@ -107,7 +107,7 @@ void main() {
 };
 
 const WHAT_EACH_LACKS = {
-  webgl2: 'WebGL2 has no geometry shaders (it ends at the vertex shader, as OpenGL ES 3.0) and no compute shaders',
+  webgl2: 'WebGL2 has no geometry shaders (it ends at the vertex shader) and no compute shaders',
   webgpu: 'the WebGPU engine does not translate geometry shaders to WGSL yet',
 };
 
@@ -120,7 +120,7 @@ async function refused(runtime, xfb, description) {
   // and where geometry programs run (native GL through the C++ API; in the browser, emits on WebGPU)
   // [docs:end]
   const label = description.label ?? 'program';
-  for (const part of [`program '${label}' has a geometry shader`, WHAT_EACH_LACKS[runtime], 'desktop OpenGL 4.0+', 'OpenGL ES 3.2 (stream 0)', 'OpenGL 4.3+ / ES 3.1+', 'emits'])
+  for (const part of [`program '${label}' has a geometry shader`, WHAT_EACH_LACKS[runtime], 'desktop OpenGL 4.0+', 'OpenGL ES 3.2 (stream 0)', 'compute on OpenGL 4.3+ / ES 3.1+', 'createPipeline() emits'])
     assert(e.message.includes(part), `${runtime}: the message names "${part}": ${e.message}`);
   assert(JSON.stringify(xfb.liveObjects()) === before, `${runtime}: nothing created: ${before} -> ${JSON.stringify(xfb.liveObjects())}`);
   return e;

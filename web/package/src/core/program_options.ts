@@ -130,10 +130,8 @@ const PROGRAM_KEYS = ['source', 'geometry', ...INSPECT_KEYS, 'label'] as const;
 /** XFB_GEOMETRY_UNSUPPORTED: what each browser runtime lacks to run a geometry program, and where
  *  it runs (geometry.md, "Runtimes"). */
 const GEOMETRY_REFUSALS = {
-  webgl2:
-    'WebGL2 has no geometry shaders (it ends at the vertex shader, as OpenGL ES 3.0) and no compute shaders to run their translation',
-  webgpu:
-    "the WebGPU engine does not translate geometry shaders to WGSL yet (the vertex, count and write passes of the GL compute capture, C++ PrimitiveCapture's Backend::Compute, have no WGSL version)",
+  webgl2: 'WebGL2 has no geometry shaders (it ends at the vertex shader) and no compute shaders',
+  webgpu: 'the WebGPU engine does not translate geometry shaders to WGSL yet',
 } as const;
 
 /** createProgram()'s description: the GLSL source, the options, a label; shapes and types first
@@ -151,7 +149,7 @@ export function checkProgramDescription(
   if (typeof description.source !== 'string') invalid('createProgram(): source must be a string of GLSL');
   if (description.geometry !== undefined && (typeof description.geometry !== 'string' || description.geometry === ''))
     invalid(
-      `createProgram(): geometry must be a non-empty string of GLSL (a geometry shader; leave it out for a vertex program), got ${description.geometry === '' ? "''" : typeName(description.geometry)}`,
+      `createProgram(): geometry must be a non-empty string of GLSL, got ${description.geometry === '' ? "''" : typeName(description.geometry)}`,
     );
   if (description.label !== undefined && typeof description.label !== 'string')
     invalid('createProgram(): label must be a string');
@@ -160,7 +158,7 @@ export function checkProgramDescription(
   if (description.geometry !== undefined)
     fail(
       'XFB_GEOMETRY_UNSUPPORTED',
-      `createProgram(): program '${label}' has a geometry shader, but ${GEOMETRY_REFUSALS[runtime]}. Geometry programs run on native OpenGL through xfb's C++ API: desktop OpenGL 4.0+ (every vertex stream), OpenGL ES 3.2 (stream 0), or as compute passes on OpenGL 4.3+ / ES 3.1+. In the browser, emit the records from the vertex shader instead (createPipeline() emits, on the WebGPU engine)`,
+      `createProgram(): program '${label}' has a geometry shader, but ${GEOMETRY_REFUSALS[runtime]}. Geometry programs run on native OpenGL through xfb's C++ API: desktop OpenGL 4.0+, OpenGL ES 3.2 (stream 0), or compute on OpenGL 4.3+ / ES 3.1+; in the browser, emit the records from the vertex shader (createPipeline() emits, WebGPU engine)`,
     );
   return { source: description.source, options, label };
 }
