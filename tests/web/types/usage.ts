@@ -51,9 +51,13 @@ export async function shared(gl: WebGL2RenderingContext): Promise<number> {
   const { result, buffers } = createdBuffers(gl, () => gl.createBuffer());
   const adopted = xfb.adoptBuffer({ glBuffer: buffers[0], format: [{ semantic: 'ATTR0', components: 3 }], count: 3 });
   const current: () => { b: WebGLBuffer } = followBuffer(adopted, (b) => ({ b }));
+  // A geometry shader is declared on both engines (refused at run time: XFB_GEOMETRY_UNSUPPORTED).
+  const geometryDescription: Parameters<Xfb['createProgram']>[0] & Parameters<XfbWebGpu['createProgram']>[0] = { source: '', geometry: 'layout(points) in;' };
+  // @ts-expect-error: geometry is GLSL source, a string
+  xfb.createProgram({ source: '', geometry: 1 });
   // @ts-expect-error: ownsContext is a boolean
   await createXfb({ gl, ownsContext: 'yes' });
-  return errors.length + (result ? 1 : 0) + (adopted.adopted ? 1 : 0) + (current().b ? 1 : 0);
+  return errors.length + (result ? 1 : 0) + (adopted.adopted ? 1 : 0) + (current().b ? 1 : 0) + geometryDescription.source.length;
 }
 
 // Append captures: parts (one with its own program), a record offset, drawing one part back.

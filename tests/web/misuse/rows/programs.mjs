@@ -7,6 +7,20 @@ const INVALID = 'XFB_INVALID_ARGUMENT';
 const BASE = { source: PASS_SOURCE, label: 'new' };
 const shader = (body) => `#version 300 es\n${body}`;
 
+/** The geometry shader of tests/gl/geometry_test.cpp's two-stream capture (issue 27). */
+const GEOMETRY = `#version 400
+layout(triangles) in;
+layout(points, max_vertices = 2) out;
+in vec4 v_position[];
+layout(stream = 0) out vec4 out_centroid;
+layout(stream = 1) out vec3 out_normal;
+void main() {
+    out_centroid = v_position[0] + v_position[1] + v_position[2];
+    EmitStreamVertex(0);
+    out_normal = cross(v_position[1].xyz - v_position[0].xyz, v_position[2].xyz - v_position[0].xyz);
+    EmitStreamVertex(1);
+}`;
+
 /** Program options every call that plans a shader takes (createProgram, inspect). */
 const BAD_OPTIONS = {
   'mode.unknown': { mode: 'sideways' }, 'mode.empty': { mode: '' }, 'mode.upper-case': { mode: 'Interleaved' }, 'mode.number': { mode: 1 }, 'mode.null': { mode: null },
@@ -78,6 +92,12 @@ const createProgram = peer('createProgram', [
   family('createProgram', BAD_LAYOUTS, ([options, named]) => ({ code: INVALID, mentions: [`createProgram(): ${named}`], call: (o) => o.xfb.createProgram({ ...BASE, ...options }) })),
   family('createProgram.layout', LAYOUT_RULES, ([source, options, code, mentions]) => ({ code, mentions, call: (o) => o.xfb.createProgram({ source, ...options, label: 'bad' }) })),
   family('createProgram.label', NOT_A_STRING, (label) => ({ code: INVALID, mentions: ['label'], call: (o) => o.xfb.createProgram({ ...BASE, label }) })),
+  family('createProgram.geometry', { ...NOT_A_STRING, empty: '' }, (geometry) => ({ code: INVALID, mentions: ['createProgram(): geometry'], call: (o) => o.xfb.createProgram({ ...BASE, geometry }) })),
+  // Issue 27: a geometry program is refused by both browser runtimes, each saying what it lacks.
+  { id: 'createProgram.geometry.unsupported', code: 'XFB_GEOMETRY_UNSUPPORTED', mentions: ["program 'new' has a geometry shader", 'OpenGL 4.0+', 'OpenGL 4.3+ / ES 3.1+'],
+    messageMayDiffer: 'the reason is the runtime\'s: WebGL2 has no geometry shaders and no compute, the WebGPU engine no WGSL translation of them yet',
+    call: (o) => o.xfb.createProgram({ ...BASE, geometry: GEOMETRY }) },
+  { id: 'createProgram.geometry.after-shape-checks', code: INVALID, mentions: ['createProgram(): mode'], call: (o) => o.xfb.createProgram({ ...BASE, geometry: GEOMETRY, mode: 'sideways' }) },
   { id: 'createProgram.varyings.unknown', code: 'XFB_UNKNOWN_VARYING', mentions: ["'nope'"], call: (o) => o.xfb.createProgram({ ...BASE, varyings: ['nope'] }) },
   { id: 'createProgram.varyings.twice', code: 'XFB_DUPLICATE_VARYING', mentions: ["'out_p'"], call: (o) => o.xfb.createProgram({ ...BASE, varyings: ['out_p', 'out_p'] }) },
   { id: 'createProgram.separate.mat4-varying', code: 'XFB_SEPARATE_COMPONENTS', mentions: ["'out_m'"],
@@ -92,6 +112,7 @@ const inspect = peer('inspect', [
   family('inspect.source', { ...NOT_A_STRING, missing: undefined }, (source) => ({ code: INVALID, mentions: ['source'], call: (o) => o.xfb.inspect(source) })),
   family('inspect.options', NOT_AN_OBJECT, (options) => ({ code: INVALID, call: (o) => o.xfb.inspect(PASS_SOURCE, options) })),
   { id: 'inspect.options.label', code: INVALID, mentions: ["'label'"], call: (o) => o.xfb.inspect(PASS_SOURCE, { label: 'x' }) },
+  { id: 'inspect.options.geometry', code: INVALID, mentions: ["'geometry'"], call: (o) => o.xfb.inspect(PASS_SOURCE, { geometry: GEOMETRY }) },
   family('inspect', BAD_OPTIONS, (options, key) => ({ code: INVALID, mentions: mentionOf(key), call: (o) => o.xfb.inspect(PASS_SOURCE, options) })),
   family('inspect', BAD_LAYOUTS, ([options, named]) => ({ code: INVALID, mentions: [`inspect(): ${named}`], call: (o) => o.xfb.inspect(PASS_SOURCE, options) })),
   family('inspect.layout', LAYOUT_RULES, ([source, options, code, mentions]) => ({ code, mentions, call: (o) => o.xfb.inspect(source, options) })),

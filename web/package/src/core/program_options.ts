@@ -1,7 +1,7 @@
 import type { CaptureMode } from '#engine-tables';
 import { checkInt, checkKeys, checkName, checkOptionalBoolean, typeName } from './checks.js';
 import { oneOf, tables } from './engine_tables.js';
-import { invalid } from './errors.js';
+import { fail, invalid } from './errors.js';
 
 /** A declaration entry as the planner takes it (C++ xfb::DeclaredEntry): a gap has neither
  *  varying nor semantic, and `components` words. */
@@ -125,23 +125,42 @@ export function checkProgramOptions(
 }
 
 const INSPECT_KEYS = ['mode', 'varyings', 'defines', 'portable', 'declaration', 'strides'] as const;
-const PROGRAM_KEYS = ['source', ...INSPECT_KEYS, 'label'] as const;
+const PROGRAM_KEYS = ['source', 'geometry', ...INSPECT_KEYS, 'label'] as const;
 
-/** createProgram()'s description: the GLSL source, the options, a label. */
-export function checkProgramDescription(given: unknown): {
+/** XFB_GEOMETRY_UNSUPPORTED: what each browser runtime lacks to run a geometry program, and where
+ *  it runs (geometry.md, "Runtimes"). */
+const GEOMETRY_REFUSALS = {
+  webgl2: 'WebGL2 has no geometry shaders (it ends at the vertex shader) and no compute shaders',
+  webgpu: 'the WebGPU engine does not translate geometry shaders to WGSL yet',
+} as const;
+
+/** createProgram()'s description: the GLSL source, the options, a label; shapes and types first
+ *  (XFB_INVALID_ARGUMENT), then a geometry shader is XFB_GEOMETRY_UNSUPPORTED on both browser
+ *  runtimes, naming the runtime and where geometry programs run. Nothing is created before. */
+export function checkProgramDescription(
+  given: unknown,
+  runtime: 'webgl2' | 'webgpu',
+): {
   source: string;
   options: CheckedProgramOptions;
   label: string;
 } {
   const description = checkKeys(given, PROGRAM_KEYS, 'createProgram()');
   if (typeof description.source !== 'string') invalid('createProgram(): source must be a string of GLSL');
+  if (description.geometry !== undefined && (typeof description.geometry !== 'string' || description.geometry === ''))
+    invalid(
+      `createProgram(): geometry must be a non-empty string of GLSL, got ${description.geometry === '' ? "''" : typeName(description.geometry)}`,
+    );
   if (description.label !== undefined && typeof description.label !== 'string')
     invalid('createProgram(): label must be a string');
-  return {
-    source: description.source,
-    options: checkProgramOptions(description, 'createProgram()'),
-    label: description.label ?? 'program',
-  };
+  const label = description.label ?? 'program';
+  const options = checkProgramOptions(description, 'createProgram()');
+  if (description.geometry !== undefined)
+    fail(
+      'XFB_GEOMETRY_UNSUPPORTED',
+      `createProgram(): program '${label}' has a geometry shader, but ${GEOMETRY_REFUSALS[runtime]}. Geometry programs run on native OpenGL through xfb's C++ API: desktop OpenGL 4.0+, OpenGL ES 3.2 (stream 0), or compute on OpenGL 4.3+ / ES 3.1+; in the browser, emit the records from the vertex shader (createPipeline() emits, WebGPU engine)`,
+    );
+  return { source: description.source, options, label };
 }
 
 /** inspect()'s source and options. */

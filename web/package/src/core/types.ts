@@ -93,6 +93,11 @@ export interface ProgramOptions {
 export interface ProgramDescription extends ProgramOptions {
   /** A GLSL ES 3.00 (or 1.00) vertex shader: the simulation. */
   source: string;
+  /** A geometry shader after the vertex shader (C++ ProgramDesc::geometry): XFB_GEOMETRY_UNSUPPORTED
+   *  on both browser engines (WebGL2 has no geometry shaders and no compute; the WebGPU engine has
+   *  no WGSL translation of them yet), the message saying where it runs (docs/guide/geometry.md);
+   *  a non-string or '' is XFB_INVALID_ARGUMENT. */
+  geometry?: string;
   label?: string;
 }
 

@@ -17,6 +17,7 @@ import type {
   CaptureOptions,
   Plan,
   PipelineOptions,
+  ProgramDescription,
   ProgramOptions,
   LiveObjects,
   VertexAttribute,
@@ -204,9 +205,10 @@ export class Xfb {
   }
 
   /** Compiles and links the simulation (a GLSL ES vertex shader) with its captured varyings.
-   *  @throws XfbError with the planner's or the GL compiler's code (XFB_SHADER_COMPILE, ...). */
-  createProgram(description: { source: string; label?: string } & ProgramOptions): XfbProgram {
-    const d = checkProgramDescription(description);
+   *  @throws XfbError with the planner's or the GL compiler's code (XFB_SHADER_COMPILE, ...);
+   *  XFB_GEOMETRY_UNSUPPORTED for a `geometry` shader (WebGL2 has none), before any GL call. */
+  createProgram(description: ProgramDescription): XfbProgram {
+    const d = checkProgramDescription(description, 'webgl2');
     const id = this.call('createProgram', d.source, {
       ...d.options,
       label: d.label,

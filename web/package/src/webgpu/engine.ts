@@ -146,10 +146,11 @@ export class XfbWebGpu {
   }
 
   /** Translates the simulation to WGSL (in wasm) with the default roles.
-   *  @throws XfbError with the planner's code, XFB_COMPUTE_TRANSLATION for what WGSL cannot express. */
+   *  @throws XfbError with the planner's code, XFB_COMPUTE_TRANSLATION for what WGSL cannot express;
+   *  XFB_GEOMETRY_UNSUPPORTED for a `geometry` shader (no WGSL translation of geometry shaders yet). */
   createProgram(description: ProgramDescription): XfbWebGpuProgram {
     this.checkUsable('createProgram()');
-    const d = checkProgramDescription(description);
+    const d = checkProgramDescription(description, 'webgpu');
     let translated;
     try {
       translated = this.translate(d.source, d.options);
