@@ -163,7 +163,10 @@ std::vector<Workload> workloads() {
         for (std::size_t b = 0; b < out.size(); ++b) out[b].resize(std::size_t(words[b]), kSentinel);
     };
     std::vector<Workload> w;
-    w.push_back({"faces", kFaces, false, {2},
+    w.push_back({"faces",
+                 kFaces,
+                 false,
+                 {2},
                  [=](long long p, const std::vector<std::int64_t>& words) {
                      auto out = fill(words);
                      for (std::size_t t = 0; t < std::size_t(p); ++t) {
@@ -178,7 +181,10 @@ std::vector<Workload> workloads() {
                      return out;
                  },
                  [](long long p) { return std::int64_t(2 * p); }});
-    w.push_back({"fins", kFins, false, {10},
+    w.push_back({"fins",
+                 kFins,
+                 false,
+                 {10},
                  [=](long long p, const std::vector<std::int64_t>& words) {
                      auto out = fill(words);
                      for (std::size_t t = 0; t < std::size_t(p); ++t)
@@ -191,7 +197,10 @@ std::vector<Workload> workloads() {
                      return out;
                  },
                  [](long long p) { return std::int64_t(6 * p); }});
-    w.push_back({"streams", kStreams, true, {2, 2},
+    w.push_back({"streams",
+                 kStreams,
+                 true,
+                 {2, 2},
                  [=](long long p, const std::vector<std::int64_t>& words) {
                      auto out = fill(words);
                      for (std::size_t t = 0; t < std::size_t(p); ++t) {
@@ -227,8 +236,8 @@ void fillSentinel(GLuint buffer, std::int64_t bytes) {
 }
 
 // "" when equal, else the first differing word and how many differ.
-std::string compareWords(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want,
-                         int strideWords, const char* against) {
+std::string compareWords(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want, int strideWords,
+                         const char* against) {
     if (got.size() != want.size())
         return std::to_string(got.size()) + " words read, " + std::to_string(want.size()) + " expected";
     std::size_t first = got.size(), count = 0;
@@ -248,8 +257,8 @@ std::string compareWords(const std::vector<std::uint32_t>& got, const std::vecto
 } // namespace
 
 int geometryBench(const CommonOptions& options, const std::string& workloadList, bool large) {
-    std::vector<long long> sizes = options.sizes.empty() ? std::vector<long long>{10'000, 100'000, 1'000'000}
-                                                          : options.sizes;
+    std::vector<long long> sizes =
+        options.sizes.empty() ? std::vector<long long>{10'000, 100'000, 1'000'000} : options.sizes;
     for (long long n : sizes) {
         if (n < 1) {
             std::cerr << "xfb-bench-stream --geometry: a size must be at least 1 primitive\n";
@@ -298,8 +307,8 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
         return 2;
     }
     const std::string vsHeader = caps.es ? "#version 300 es\n" : "#version 330 core\n";
-    const std::string gsHeader = caps.es ? "#version 320 es\nprecision highp float;\nprecision highp int;\n"
-                                         : "#version 400 core\n";
+    const std::string gsHeader =
+        caps.es ? "#version 320 es\nprecision highp float;\nprecision highp int;\n" : "#version 400 core\n";
     std::sort(sizes.begin(), sizes.end(), std::greater<>());
     std::printf("%-8s %10s %-18s %10s %10s %10s %12s %9s  %s\n", "workload", "primitives", "backend", "ms", "records",
                 "expected", "Mrecords/s", "GL calls", "result");
@@ -313,9 +322,8 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
         std::vector<float> positions(std::size_t(vertices) * 4);
         for (std::size_t i = 0; i < std::size_t(vertices); ++i)
             for (int c = 0; c < 4; ++c) positions[i * 4 + std::size_t(c)] = c == 3 ? 1.0f : coordinate(i, c);
-        auto input = std::make_shared<Buffer>(
-            device, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}), vertices,
-            std::span<const float>(positions));
+        auto input = std::make_shared<Buffer>(device, VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}),
+                                              vertices, std::span<const float>(positions));
         positions = {};
         const DrawDesc draw{DrawMode::TriangleStrip, vertices};
 
@@ -331,8 +339,8 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
         std::vector<Run> runs;
         for (const Workload& w : chosen) {
             if (w.desktopOnly && caps.es) continue; // ES: stream 0 only
-            auto program = std::make_shared<Program>(
-                device, ProgramDesc{vsHeader + kVertex, {}, {}, w.name, gsHeader + w.source});
+            auto program =
+                std::make_shared<Program>(device, ProgramDesc{vsHeader + kVertex, {}, {}, w.name, gsHeader + w.source});
             const CapturePlan& plan = program->capture();
             for (int k = 0; k < 2; ++k) {
                 Run r{w.name, k, program, {}, {}, {}, {}};
@@ -427,7 +435,8 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
                             r.glCalls.withoutGetError(), result.c_str());
             }
             const json ratio = ratioOf(med, w.name + "_compute", w.name + "_geometry_shader");
-            report["ratios"].push_back({{"workload", w.name}, {"primitives", n}, {"compute_over_geometry_shader", ratio}});
+            report["ratios"].push_back(
+                {{"workload", w.name}, {"primitives", n}, {"compute_over_geometry_shader", ratio}});
             std::printf("  %s at %lld: compute / geometry shader (time) %s\n", w.name.c_str(), n, ratio.dump().c_str());
         }
     }

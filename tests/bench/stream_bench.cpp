@@ -246,9 +246,10 @@ int main(int argc, char** argv) {
         else if (a == "--workloads")
             workloads = next();
         else if (!options.take(a, next)) {
-            std::cerr << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n"
-                         "       xfb-bench-stream --geometry [--api gl43core|gles30] [--sizes 1e4,1e5,1e6] [--steps K]\n"
-                         "                        [--workloads faces,fins,streams] [--large] [--json FILE]\n";
+            std::cerr
+                << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n"
+                   "       xfb-bench-stream --geometry [--api gl43core|gles30] [--sizes 1e4,1e5,1e6] [--steps K]\n"
+                   "                        [--workloads faces,fins,streams] [--large] [--json FILE]\n";
             return 2;
         }
     }
