@@ -339,30 +339,41 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
         std::vector<Run> runs;
         for (const Workload& w : chosen) {
             if (w.desktopOnly && caps.es) continue; // ES: stream 0 only
-            auto program =
-                std::make_shared<Program>(device, ProgramDesc{vsHeader + kVertex, {}, {}, w.name, gsHeader + w.source});
-            const CapturePlan& plan = program->capture();
-            for (int k = 0; k < 2; ++k) {
-                Run r{w.name, k, program, {}, {}, {}, {}};
-                std::vector<Entry> entries{{input.get(), nullptr}};
-                for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
-                    const std::int64_t records = n * w.budgetPerPrimitive.at(b) + 1; // + 1: a sentinel record
-                    r.outs.push_back(std::make_shared<Buffer>(device, plan.buffers[b].asVertexFormat(), records));
-                    fillSentinel(r.outs.back()->glName(), records * plan.buffers[b].stride);
+            // A workload the engine or the driver refuses at this size (e.g. a buffer over a limit) is
+            // reported and counted, and the others still run.
+            try {
+                auto program = std::make_shared<Program>(
+                    device, ProgramDesc{vsHeader + kVertex, {}, {}, w.name, gsHeader + w.source});
+                const CapturePlan& plan = program->capture();
+                std::vector<Run> pair;
+                for (int k = 0; k < 2; ++k) {
+                    Run r{w.name, k, program, {}, {}, {}, {}};
+                    std::vector<Entry> entries{{input.get(), nullptr}};
+                    for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
+                        const std::int64_t records = n * w.budgetPerPrimitive.at(b) + 1; // + 1: a sentinel record
+                        r.outs.push_back(std::make_shared<Buffer>(device, plan.buffers[b].asVertexFormat(), records));
+                        fillSentinel(r.outs.back()->glName(), records * plan.buffers[b].stride);
+                    }
+                    for (auto& o : r.outs) entries.push_back({nullptr, o.get()});
+                    r.capture = std::make_shared<PrimitiveCapture>(
+                        device, *program, entries, PrimitiveCaptureOptions{std::nullopt, Expansion::Auto, backends[k]});
+                    // Warm-up (the compute path makes its count buffers at the first), the last one counted.
+                    r.capture->capture(draw);
+                    xfbtest::resetGlCalls();
+                    r.capture->capture(draw);
+                    r.glCalls = xfbtest::glCalls();
+                    pair.push_back(std::move(r));
                 }
-                for (auto& o : r.outs) entries.push_back({nullptr, o.get()});
-                r.capture = std::make_shared<PrimitiveCapture>(
-                    device, *program, entries, PrimitiveCaptureOptions{std::nullopt, Expansion::Auto, backends[k]});
-                runs.push_back(std::move(r));
+                for (auto& r : pair) runs.push_back(std::move(r));
+            } catch (const std::exception& e) {
+                reportMismatch(mismatches, w.name, n, 0, std::string("not run: ") + e.what());
+                report["results"].push_back(
+                    {{"workload", w.name}, {"primitives", n}, {"result", std::string("NOT RUN: ") + e.what()}});
+                std::printf("%-8s %10lld %-18s  NOT RUN: %s\n", w.name.c_str(), n, "both", e.what());
+                finish();
             }
         }
 
-        for (auto& r : runs) { // warm-up (the compute path makes its count buffers at the first), the last counted
-            r.capture->capture(draw);
-            xfbtest::resetGlCalls();
-            r.capture->capture(draw);
-            r.glCalls = xfbtest::glCalls();
-        }
         finish();
         for (int round = 0; round < options.steps; ++round)
             for (auto& r : runs)
