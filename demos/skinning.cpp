@@ -93,13 +93,13 @@ void main() {
     out_colour = vec4(1.0, 0.9, 0.1, 1.0);
     out_position = vec4(centre, 1.0);
     EmitVertex();
-    out_position = vec4(centre + n * 0.09, 1.0);
+    out_position = vec4(centre + n * 0.05, 1.0);
     EmitVertex();
     EndPrimitive();
     out_colour = vec4(0.1, 0.85, 1.0, 1.0);
     out_position = vec4(a, 1.0);
     EmitVertex();
-    out_position = vec4(a + v_normal[0].xyz * 0.06, 1.0);
+    out_position = vec4(a + v_normal[0].xyz * 0.04, 1.0);
     EmitVertex();
     EndPrimitive();
 })";
@@ -239,7 +239,7 @@ public:
         if (normals() && normalsCapture_) {
             ImGui::Text("geometry pass: %s, %d triangles in",
                         std::string(xfb::backendName(normalsCapture_->backend())).c_str(), indexCount_ / 3);
-            ImGui::Text("  %lld lines written (%lld records, budget %lld), drawn x 3",
+            ImGui::Text("  %lld lines (%lld records, budget %lld), drawn x 3",
                         (long long)lastWritten_.primitivesWritten, (long long)lastWritten_.recordsWritten,
                         (long long)budgetRecords_);
         }
