@@ -398,17 +398,17 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
                 for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
                     const int stride = plan.buffers[b].stride / 4;
                     const auto gs = readBack<std::uint32_t>(runs[at].outs[b]->glName(), std::size_t(words[b]));
-                    if (problem[0].empty()) problem[0] = compareWords(gs, reference[b], stride, "the C++ reference");
+                    const std::string buffer = "buffer " + std::to_string(b) + ": ";
+                    if (std::string p = compareWords(gs, reference[b], stride, "the C++ reference");
+                        problem[0].empty() && !p.empty())
+                        problem[0] = buffer + p;
                     const auto cs = readBack<std::uint32_t>(runs[at + 1].outs[b]->glName(), std::size_t(words[b]));
-                    if (problem[1].empty()) problem[1] = compareWords(cs, gs, stride, "the geometry shader's capture");
-                    if (problem[1].empty() && !problem[0].empty())
-                        problem[1] = "equal to the geometry shader's capture, which differs from the reference";
-                    if (!problem[0].empty() || !problem[1].empty()) {
-                        if (!problem[0].empty()) problem[0] = "buffer " + std::to_string(b) + ": " + problem[0];
-                        if (!problem[1].empty() && problem[1].rfind("buffer", 0) != 0)
-                            problem[1] = "buffer " + std::to_string(b) + ": " + problem[1];
-                    }
+                    if (std::string p = compareWords(cs, gs, stride, "the geometry shader's capture");
+                        problem[1].empty() && !p.empty())
+                        problem[1] = buffer + p;
                 }
+                if (problem[1].empty() && !problem[0].empty())
+                    problem[1] = "equal to the geometry shader's capture, which differs from the reference";
             }
             for (int k = 0; k < 2; ++k) {
                 Run& r = runs[at + std::size_t(k)];
