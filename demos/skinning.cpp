@@ -5,14 +5,27 @@
 // record per index) as three submeshes appended into one buffer (captureSession: base, sleeve,
 // tip; the sleeve skinned by a second program with the same record layout) and draws each part
 // with its own material (drawSession(part)), without an index buffer or a CPU count.
+// The "normals" variants (native only: a geometry program needs desktop GL 4.0+ or compute)
+// draw the cached mesh and, on top, a geometry pass over its indexed triangles (issue 27): per
+// triangle a face normal from its centroid and a fin at its first corner along the skinned vertex
+// normal, emitted as line strips and captured as lines (ProgramDesc::geometry), then drawn
+// with drawCaptured() without reading a count. "normals" lets the engine choose who runs the
+// geometry shader (Backend::Auto: the GL's geometry shader on GL 4.x, its compute translation
+// where there is none); "normals-compute" forces the compute translation. Every step checks
+// the capture's statistics (4 records a triangle, none dropped) and a check run counts the
+// lines' pixels (checkRun()).
 #include "app/demo.hpp"
 #include "app/render.hpp"
+#include "app/screenshot.hpp"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <stdexcept>
 
 namespace demos {
 namespace {
@@ -45,6 +58,76 @@ void main() {
     out_position = m * vec4(position.xyz + normal.xyz * 0.05, 1.0);
     out_normal = vec4(normalize(mat3(m) * normal.xyz), 0.0);
 })";
+
+#ifndef __EMSCRIPTEN__
+// The geometry pass's vertex shader: the same skinning, handed to the geometry shader by name
+// (desktop GLSL 3.30 beside the geometry shader's 4.00; desktop GL links the two versions).
+const char* kSkinForGeometry = R"(#version 330 core
+in vec4 position;
+in vec4 normal;
+in vec4 weights;
+uniform mat4 bones[4];
+out vec4 v_position;
+out vec4 v_normal;
+void main() {
+    mat4 m = bones[0] * weights.x + bones[1] * weights.y + bones[2] * weights.z + bones[3] * weights.w;
+    v_position = m * vec4(position.xyz, 1.0);
+    v_normal = vec4(normalize(mat3(m) * normal.xyz), 0.0);
+    gl_Position = v_position;
+})";
+
+// Per triangle: its face normal from the centroid (yellow), then a fin at its first corner along
+// the skinned vertex normal (cyan): two line strips of 2 vertices, captured as 2 lines (4 records).
+// max_vertices 4 budgets 3 lines (6 records) a triangle.
+const char* kNormalsGeometry = R"(#version 400 core
+layout(triangles) in;
+layout(line_strip, max_vertices = 4) out;
+in vec4 v_position[];
+in vec4 v_normal[];
+out vec4 out_position;
+out vec4 out_colour;
+void main() {
+    vec3 a = v_position[0].xyz, b = v_position[1].xyz, c = v_position[2].xyz;
+    vec3 centre = (a + b + c) / 3.0;
+    vec3 n = normalize(cross(b - a, c - a));
+    out_colour = vec4(1.0, 0.9, 0.1, 1.0);
+    out_position = vec4(centre, 1.0);
+    EmitVertex();
+    out_position = vec4(centre + n * 0.05, 1.0);
+    EmitVertex();
+    EndPrimitive();
+    out_colour = vec4(0.1, 0.85, 1.0, 1.0);
+    out_position = vec4(a, 1.0);
+    EmitVertex();
+    out_position = vec4(a + v_normal[0].xyz * 0.04, 1.0);
+    EmitVertex();
+    EndPrimitive();
+})";
+
+// Draws the captured lines beside each of the three instances of the mesh.
+const char* kLineVertex = R"(#version 300 es
+layout(location = 0) in vec4 position;
+layout(location = 1) in vec4 colour;
+uniform mat4 viewProjection;
+out vec4 c;
+void main() {
+    gl_Position = viewProjection * vec4(position.xyz + vec3(float(gl_InstanceID - 1) * 1.4, 0.0, 0.0), 1.0);
+    c = colour;
+})";
+
+const char* kLineFragment = R"(#version 300 es
+precision mediump float;
+in vec4 c;
+out vec4 colour;
+void main() { colour = c; }
+)";
+
+// The lines' colours as read back (8 bits a channel): yellow normals, cyan fins. The mesh's lit
+// materials never reach them (red and blue at most 0.95 x 255 with green at most 0.8 x 255 in
+// the tentacle's green; shadows are dark).
+bool isNormalPixel(const unsigned char* p) { return p[0] > 200 && p[1] > 170 && p[2] < 80; }
+bool isFinPixel(const unsigned char* p) { return p[0] < 80 && p[1] > 170 && p[2] > 200; }
+#endif
 
 const char* kDrawVertex = R"(#version 300 es
 layout(location = 0) in vec4 position;
@@ -80,6 +163,7 @@ public:
         glDeleteBuffers(1, &indices_);
         glDeleteVertexArrays(1, &vao_);
         glDeleteVertexArrays(1, &capturedVao_);
+        glDeleteVertexArrays(1, &linesVao_);
     }
 
     void step(const Frame& f) override {
@@ -100,6 +184,9 @@ public:
             capture_->captureSession(submeshes_);
         else
             pipeline_->step();
+#ifndef __EMSCRIPTEN__
+        if (normals()) stepNormals(bones);
+#endif
     }
 
     void render(const Frame& f) override {
@@ -120,15 +207,27 @@ public:
                 capture_->drawSession(part, xfb::DrawMode::Triangles, 3);
             }
         }
+#ifndef __EMSCRIPTEN__
+        if (normals()) { // the geometry pass's lines, beside each instance, depth-tested against the mesh
+            lines_.use();
+            glUniformMatrix4fv(lines_["viewProjection"], 1, GL_FALSE, glm::value_ptr(f.projection * f.view));
+            glBindVertexArray(linesVao_);
+            normalsCapture_->drawCaptured(xfb::DrawMode::Lines, 3); // the GPU's count: nothing read back
+        }
+#endif
         glBindVertexArray(0);
         glDisable(GL_DEPTH_TEST);
     }
 
     void panel() override {
-        int variant = captured_ ? 1 : 0;
+        int variant = int(variant_);
         ImGui::RadioButton("cache vertices (POINTS) + index buffer", &variant, 0);
         ImGui::RadioButton("capture 3 submeshes into one buffer + drawSession", &variant, 1);
-        captured_ = variant == 1;
+#ifndef __EMSCRIPTEN__
+        ImGui::RadioButton("cache + face normals and fins, geometry pass (Auto)", &variant, 2);
+        ImGui::RadioButton("cache + face normals and fins, compute translation", &variant, 3);
+#endif
+        if (variant != int(variant_)) setVariant(variants()[std::size_t(variant)]);
         ImGui::Text("skinned per frame, POINTS pass: %lld vertices", (long long)count());
         ImGui::Text("captured triangles: %d records (%.1fx), %s expansion", indexCount_,
                     double(indexCount_) / double(count()),
@@ -136,14 +235,64 @@ public:
         for (const auto& r : capture_->lastSession().parts)
             ImGui::Text("  part at record %lld: %lld records", (long long)r.firstRecord, (long long)r.records);
         ImGui::Text("draws of the skinned result: 6 (3 instances + shadows)");
+#ifndef __EMSCRIPTEN__
+        if (normals() && normalsCapture_) {
+            ImGui::Text("geometry pass: %s, %d triangles in",
+                        std::string(xfb::backendName(normalsCapture_->backend())).c_str(), indexCount_ / 3);
+            ImGui::Text("  %lld lines (%lld records, budget %lld), drawn x 3",
+                        (long long)lastWritten_.primitivesWritten, (long long)lastWritten_.recordsWritten,
+                        (long long)budgetRecords_);
+        }
+#endif
     }
 
-    std::vector<std::string> variants() const override { return {"cache", "captured"}; }
+    std::vector<std::string> variants() const override {
+#ifdef __EMSCRIPTEN__
+        return {"cache", "captured"}; // WebGL2 has no geometry shaders nor compute
+#else
+        return {"cache", "captured", "normals", "normals-compute"};
+#endif
+    }
     bool setVariant(const std::string& v) override {
-        if (v != "cache" && v != "captured") return false;
-        captured_ = v == "captured";
+        const auto all = variants();
+        const auto it = std::find(all.begin(), all.end(), v);
+        if (it == all.end()) return false;
+        variant_ = Variant(it - all.begin());
+        captured_ = variant_ == Variant::Captured;
+#ifndef __EMSCRIPTEN__
+        if (normals()) buildNormals();
+#endif
         return true;
     }
+
+#ifndef __EMSCRIPTEN__
+    // A check run's own test of the geometry pass: the last frame shows both kinds of line.
+    std::vector<std::string> checkRun(const Screenshot* last) override {
+        if (!normals()) return {};
+        if (!last) return {"skinning: no frame to look for the geometry pass's lines in"};
+        long normalPixels = 0, finPixels = 0;
+        const auto& rgba = last->rgba();
+        for (std::size_t i = 0; i + 3 < rgba.size(); i += 4) {
+            normalPixels += isNormalPixel(&rgba[i]);
+            finPixels += isFinPixel(&rgba[i]);
+        }
+        std::printf("skinning %s: geometry pass by %s, %lld lines (%lld records) a step for %d triangles; "
+                    "%ld face-normal pixels, %ld fin pixels\n",
+                    variants()[std::size_t(variant_)].c_str(),
+                    std::string(xfb::backendName(normalsCapture_->backend())).c_str(),
+                    (long long)lastWritten_.primitivesWritten, (long long)lastWritten_.recordsWritten, indexCount_ / 3,
+                    normalPixels, finPixels);
+        std::vector<std::string> failures;
+        constexpr long kMinPixels = 200; // measured: thousands at 1280 x 720
+        if (normalPixels < kMinPixels)
+            failures.push_back("skinning: " + std::to_string(normalPixels) +
+                               " face-normal (yellow) pixels in the last frame, needs " + std::to_string(kMinPixels));
+        if (finPixels < kMinPixels)
+            failures.push_back("skinning: " + std::to_string(finPixels) +
+                               " fin (cyan) pixels in the last frame, needs " + std::to_string(kMinPixels));
+        return failures;
+    }
+#endif
 
     xfb::Pipeline& pipeline() override { return *pipeline_; }
     const xfb::Program& program() override { return *program_; }
@@ -159,6 +308,9 @@ private:
     void build() {
         pipeline_.reset();
         capture_.reset();
+#ifndef __EMSCRIPTEN__
+        normalsCapture_.reset(); // it reads the mesh's buffers, made again below
+#endif
         std::vector<float> pos, nrm, wts;
         std::vector<std::uint32_t> idx;
         for (int r = 0; r < rings_; ++r) {
@@ -222,7 +374,59 @@ private:
         glBindVertexArray(capturedVao_);
         bindSkinned(*triangleRecords_);
         glBindVertexArray(0);
+        meshIndices_ = std::move(idx);
+#ifndef __EMSCRIPTEN__
+        normalsCapture_.reset();
+        if (normals()) buildNormals();
+#endif
     }
+
+    bool normals() const { return variant_ == Variant::Normals || variant_ == Variant::NormalsCompute; }
+
+#ifndef __EMSCRIPTEN__
+    // The geometry program and its capture of the mesh's triangles, for the variant's backend.
+    void buildNormals() {
+        if (!normalsProgram_)
+            normalsProgram_.emplace(device_,
+                                    xfb::ProgramDesc{kSkinForGeometry, {}, {}, "skinning normals", kNormalsGeometry});
+        const std::int64_t triangles = indexCount_ / 3;
+        budgetRecords_ = triangles * 6; // max_vertices 4 as lines: 3 lines a triangle
+        linesRecords_.emplace(device_, normalsProgram_->capture().buffers[0].asVertexFormat(), budgetRecords_);
+        normalsCapture_.reset();
+        normalsCapture_.emplace(device_, *normalsProgram_,
+                                std::vector<xfb::Entry>{{&*mesh_[0], nullptr},
+                                                        {&*mesh_[1], nullptr},
+                                                        {&*mesh_[2], nullptr},
+                                                        { nullptr,
+                                                          &*linesRecords_ }},
+                                xfb::PrimitiveCaptureOptions{std::nullopt, xfb::Expansion::Auto,
+                                                             variant_ == Variant::NormalsCompute ? xfb::Backend::Compute
+                                                                                                 : xfb::Backend::Auto});
+        normalsDraw_ = {xfb::DrawMode::Triangles, 0, meshIndices_, std::nullopt};
+        if (!linesVao_) glGenVertexArrays(1, &linesVao_);
+        glBindVertexArray(linesVao_);
+        for (int a = 0; a < 2; ++a) linesRecords_->bindAsVertexInput(GLuint(a), xfb::attr(a));
+        glBindVertexArray(0);
+    }
+
+    // The geometry pass of a step, then its statistics: every triangle wrote its two lines.
+    void stepNormals(const glm::mat4 (&bones)[4]) {
+        normalsProgram_->setUniform("bones", xfb::ScalarKind::Float,
+                                    std::as_bytes(std::span<const glm::mat4>(bones, 4)));
+        const xfb::CaptureCount budget = normalsCapture_->capture(normalsDraw_);
+        const auto stats = normalsCapture_->statistics(); // a wait for the GPU: small here
+        const std::int64_t triangles = indexCount_ / 3;
+        lastWritten_ = stats.at(0);
+        if (budget.records != budgetRecords_ || lastWritten_.primitivesGenerated != 2 * triangles ||
+            lastWritten_.primitivesWritten != 2 * triangles || lastWritten_.recordsWritten != 4 * triangles)
+            throw std::runtime_error("the geometry pass wrote " + std::to_string(lastWritten_.recordsWritten) +
+                                     " records (" + std::to_string(lastWritten_.primitivesWritten) + " of " +
+                                     std::to_string(lastWritten_.primitivesGenerated) + " lines generated) for " +
+                                     std::to_string(triangles) + " triangles, budget " +
+                                     std::to_string(budget.records) +
+                                     ": expected 2 lines, 4 records a triangle, budget 6");
+    }
+#endif
 
     // Position and normal, the first two fields of the captured record layout, for the bound vertex array.
     static void bindSkinned(const xfb::Buffer& buffer) {
@@ -239,8 +443,19 @@ private:
     std::optional<xfb::PrimitiveCapture> capture_;
     std::vector<xfb::CapturePart> submeshes_;
     bool captured_ = false;
+    enum class Variant { Cache, Captured, Normals, NormalsCompute } variant_ = Variant::Cache;
+    std::vector<std::uint32_t> meshIndices_; // the mesh's triangles, for the geometry pass's draw
+#ifndef __EMSCRIPTEN__
+    std::optional<xfb::Program> normalsProgram_;
+    std::optional<xfb::Buffer> linesRecords_;
+    std::optional<xfb::PrimitiveCapture> normalsCapture_;
+    xfb::DrawDesc normalsDraw_;
+    xfb::StreamStatistics lastWritten_;
+    std::int64_t budgetRecords_ = 0;
+    RenderProgram lines_{kLineVertex, kLineFragment};
+#endif
     RenderProgram render_{kDrawVertex, kDrawFragment};
-    GLuint vao_ = 0, capturedVao_ = 0, indices_ = 0;
+    GLuint vao_ = 0, capturedVao_ = 0, indices_ = 0, linesVao_ = 0;
 };
 
 } // namespace

@@ -175,6 +175,7 @@ public:
 
     // Judges the run, prints the report (one JSON line) and every failure, saves the screenshot.
     void finishCheck() {
+        for (std::string& failure : demo_->checkRun(check_->last())) check_->error(std::move(failure));
         const std::string fields = check_->judge(kClear);
         report_ = "{\"demo\": \"" + std::string(registry()[std::size_t(index_)].name) +
                   "\", \"variant\": " + jsonString(options_.variant) + ", \"frames\": " + std::to_string(frames_) +

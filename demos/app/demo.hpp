@@ -12,6 +12,8 @@
 
 namespace demos {
 
+class Screenshot;
+
 struct Frame {
     float dt = 1.0f / 60.0f; ///< simulation seconds per step
     float time = 0;          ///< simulation seconds since start
@@ -43,6 +45,10 @@ public:
     /// Whether the scene changes from step to step with the camera still. The demo tests require
     /// motion between two frames unless a demo says here that it does not animate.
     virtual bool animates() const { return true; }
+    /// A check run's (--frames) own test of what the demo draws, beside the shell's (frame_check.hpp):
+    /// called once after the last frame with its pixels (null if it was not captured); each string
+    /// returned is a failure of the run. Default: nothing more to check.
+    virtual std::vector<std::string> checkRun(const Screenshot* /*last*/) { return {}; }
     /// Camera distance that frames the scene.
     virtual float cameraDistance() const { return 4.0f; }
 };

@@ -13,7 +13,10 @@
 // column is what was measured on the GPU; any mismatch is printed and the exit status is 1.
 //
 //   xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]
+// With --geometry it measures a geometry program's capture instead: the GL's geometry shader
+// against its compute translation (geometry_bench.cpp says how).
 #include "bench_util.hpp"
+#include "geometry_bench.hpp"
 #include "compute/ordered_emit.hpp"
 #include "gl_call_counter.hpp"
 #include "xfb/headless_context.hpp"
@@ -231,14 +234,29 @@ std::int64_t checkCapture(const std::vector<float>& got, std::int64_t vertices, 
 int main(int argc, char** argv) {
     xfbbench::CommonOptions options{.sizes = {100'000, 1'000'000, 4'000'000}};
     auto& [api, jsonPath, sizes, steps] = options;
+    bool geometry = false, large = false;
+    std::string workloads = "faces,fins,streams";
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (!options.take(a, next)) {
+        if (a == "--geometry")
+            geometry = true;
+        else if (a == "--large")
+            large = true;
+        else if (a == "--workloads")
+            workloads = next();
+        else if (!options.take(a, next)) {
             std::cerr
-                << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n";
+                << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n"
+                   "       xfb-bench-stream --geometry [--api gl43core|gles30] [--sizes 1e4,1e5,1e6] [--steps K]\n"
+                   "                        [--workloads faces,fins,streams] [--large] [--json FILE]\n";
             return 2;
         }
+    }
+    if (geometry) {
+        if (!std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string(a) == "--sizes"; }))
+            sizes.clear(); // the geometry bench's own defaults
+        return xfbbench::geometryBench(options, workloads, large);
     }
     HeadlessContext context(api == "gles30" ? Api::OpenGLES30 : Api::OpenGL43Core);
     Device device;
