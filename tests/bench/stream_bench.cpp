@@ -326,7 +326,8 @@ int main(int argc, char** argv) {
             const std::uint32_t sentinel = 0xDEADBEEFu;
             auto tight = std::make_shared<Buffer>(device, mesh.capture().buffers[0].asVertexFormat(), n);
             auto tightStep = std::make_shared<Pipeline>(
-                device, mesh, std::vector<Entry>{{input.get(), nullptr}, {nullptr, tight.get()}});
+                device, mesh, std::vector<Entry>{{input.get(), nullptr}, {nullptr, tight.get()}},
+                PipelineOptions{.backend = Backend::TransformFeedback});
             CaptureOptions declared;
             declared.declaration = {{"out_position"}, DeclaredEntry::gap(1), {"out_normal"}, {"out_uv"}};
             declared.strides = {48};

@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
         add("engine_tf_interleaved", true, [&](Run& r) {
             auto a = std::make_shared<Buffer>(device, stateFormat, n, std::span<const float>(initial)),
                  b = std::make_shared<Buffer>(device, stateFormat, n);
-            auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}});
+            auto p = std::make_shared<Pipeline>(device, interleaved, std::vector<Entry>{{a.get(), b.get()}},
+                                                PipelineOptions{.backend = Backend::TransformFeedback});
             r.step = [p, a, b] { p->step(); };
             r.result = [a] { return a->readAs<float>(); };
         });
@@ -215,7 +216,8 @@ int main(int argc, char** argv) {
             auto v0 = std::make_shared<Buffer>(device, f1, n, std::span<const float>(vel)),
                  v1 = std::make_shared<Buffer>(device, f1, n);
             auto p = std::make_shared<Pipeline>(device, separate,
-                                                std::vector<Entry>{{p0.get(), p1.get()}, {v0.get(), v1.get()}});
+                                                std::vector<Entry>{{p0.get(), p1.get()}, {v0.get(), v1.get()}},
+                                                PipelineOptions{.backend = Backend::TransformFeedback});
             r.step = [p, p0, p1, v0, v1] { p->step(); };
             r.result = [p0, v0, n] {
                 auto ps = p0->readAs<float>(), vs = v0->readAs<float>();

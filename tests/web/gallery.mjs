@@ -406,11 +406,11 @@ async function runCards() {
         const deadline = Date.now() + 45_000;
         do {
           await page.waitForTimeout(1000);
-          a = await shot.screenshot();
+          a = await shot.screenshot({ timeout: 90_000 }); // a frame starting its page may block for seconds on a loaded machine
           picture = await tools.evaluate(pictureFacts, dataUrl(a));
         } while (pictureProblem(picture) && Date.now() < deadline);
         await page.waitForTimeout(1500);
-        const b = await shot.screenshot();
+        const b = await shot.screenshot({ timeout: 90_000 });
         const src = await page.evaluate((id) => document.querySelector(`#${id} iframe`).getAttribute('src'), card.id);
         const change = await tools.evaluate(pixelChange, [dataUrl(a), dataUrl(b)]);
         previews.push(`${card.id} ${(change * 100).toFixed(1)}%`);
