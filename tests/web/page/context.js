@@ -14,7 +14,7 @@ test('GL calls per steady-state step with ownsContext: at most 9 for a two-state
   const p = xfb.createBuffer({ format: vec4(0), count: n, data: pseudoRandom(4 * n, -1, 1, 1) }), p2 = xfb.createBuffer({ format: vec4(0), count: n });
   const v = xfb.createBuffer({ format: vec4(1), count: n, data: pseudoRandom(4 * n, -1, 1, 2) }), v2 = xfb.createBuffer({ format: vec4(1), count: n });
   const program = xfb.createProgram({ source: separateSource, mode: 'separate' });
-  const pipeline = xfb.createPipeline(program, [{ input: p, output: p2 }, { input: v, output: v2 }]);
+  const pipeline = xfb.createPipeline(program, [{ input: p, output: p2 }, { input: v, output: v2 }], { backend: 'tf' }); // the transform-feedback step's calls
   program.setUniform('dt', 0.01);
   pipeline.step(); pipeline.step(); // the first step uploads the uniform
   calls.reset();
