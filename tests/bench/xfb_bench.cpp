@@ -408,6 +408,7 @@ int main(int argc, char** argv) {
         {
             Buffer a(device, stateFormat, n, std::span<const float>(initial)), b(device, stateFormat, n);
             Pipeline p(device, interleaved, {{&a, &b}}, {.backend = Backend::Auto});
+            p.step(); // Auto times its trial passes at the first step
             report["auto"].push_back(
                 {{"elements", n}, {"chose", backendName(p.backend().backend)}, {"reason", p.backend().reason}});
             std::printf("  auto at %lld elements: %s\n", n, p.backend().reason.c_str());
