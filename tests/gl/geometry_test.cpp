@@ -201,6 +201,35 @@ TEST_CASE_FIXTURE(GlTest, "a geometry program on a runtime without geometry shad
     CHECK(contains(msg, "OpenGL ES 3.2 (stream 0 only)"));
 }
 
+TEST_CASE_FIXTURE(GlTest, "a compute capture expands a draw again unless it is the same non-indexed draw as the last") {
+    if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
+    Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    const std::vector<float> p = positions(9, 5u);
+    Buffer input(dev, vec4Format(0), 9, view(p));
+    const std::vector<std::uint32_t> sentinel(std::size_t(16) * 8, 0xDEADBEEFu);
+    Buffer byShader(dev, pointTagFormat(), 16, view(sentinel)), byCompute(dev, pointTagFormat(), 16, view(sentinel));
+    PrimitiveCapture shader(dev, program, {{&input, nullptr}, {nullptr, &byShader}},
+                            {std::nullopt, Expansion::Auto, Backend::TransformFeedback});
+    PrimitiveCapture compute(dev, program, {{&input, nullptr}, {nullptr, &byCompute}},
+                             {std::nullopt, Expansion::Auto, Backend::Compute});
+    // The same draw twice (kept), fewer vertices, another mode with as many, indexed with as many
+    // indices (ES: non-indexed only), and the first draw again.
+    std::vector<DrawDesc> draws{{DrawMode::TriangleStrip, 7},
+                                {DrawMode::TriangleStrip, 7},
+                                {DrawMode::TriangleStrip, 5},
+                                {DrawMode::TriangleFan, 5}};
+    if (desktop(dev)) draws.push_back({DrawMode::TriangleStrip, 0, {4, 3, 2, 1, 0}});
+    draws.push_back({DrawMode::TriangleStrip, 7});
+    for (std::size_t i = 0; i < draws.size(); ++i) {
+        CAPTURE(i);
+        const CaptureCount a = shader.capture(draws[i]), b = compute.capture(draws[i]);
+        CHECK(b.records == a.records);
+        requireEqual(byCompute.readAs<std::uint32_t>(), byShader.readAs<std::uint32_t>(),
+                     "compute vs geometry shader after this draw");
+        CHECK(compute.statistics()[0].recordsWritten == shader.statistics()[0].recordsWritten);
+    }
+}
+
 TEST_CASE_FIXTURE(GlTest, "amplification: every triangle in, its centroid and face normal out as two points") {
     if (!dev.capabilities().geometry) return; // the refusal is the case above
     Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});

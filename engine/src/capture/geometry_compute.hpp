@@ -12,6 +12,8 @@
 #include "xfb/primitive_count.hpp"
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace xfb::detail {
@@ -22,6 +24,10 @@ struct GeometryCompute {
     gl::BufferName scratch; // the vertex pass's records, one per input vertex
     gl::BufferName sources; // per input primitive its vertices (expandPrimitives)
     std::uint64_t sourcesBytes = 0;
+    std::int64_t sourceVertices = 0; // how many `sources` holds now
+    // The non-indexed draw (mode, vertex count) `sources` was expanded from: the same draw again
+    // (a capture of the same mesh every frame) skips the expansion and its upload.
+    std::optional<std::pair<DrawMode, std::int64_t>> sourcesDraw;
     gl::BufferName totals;                      // per stream kTotalsWords uints (gl/prefix_scan.hpp)
     std::vector<gl::BufferName> counts, firsts; // per stream, `items` uints
     std::int64_t items = 0; // the items (primitives x invocations) the scan and counts are sized for
