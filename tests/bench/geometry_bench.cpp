@@ -26,6 +26,7 @@
 #include "gl_call_counter.hpp"
 #include "xfb/headless_context.hpp"
 #include "xfb/xfb.hpp"
+#include "xfb_shaders.hpp"
 
 #include <GL/glcorearb.h>
 
@@ -34,6 +35,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <string_view>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -93,27 +95,6 @@ void main() {
 }
 )";
 
-constexpr const char* kStreams = R"(layout(triangles) in;
-layout(points, max_vertices = 2) out;
-in vec4 v_position[];
-layout(stream = 0) out vec4 out_centroid;
-layout(stream = 1) out vec3 out_normal;
-layout(stream = 1) flat out int out_face;
-void main() {
-    vec3 a = v_position[0].xyz, b = v_position[1].xyz, c = v_position[2].xyz;
-    out_centroid = vec4(a + b + c, 1.0);
-    EmitStreamVertex(0);
-    EndStreamPrimitive(0);
-    if (gl_PrimitiveIDIn % 2 == 1) {
-        vec3 u = b - a, v = c - a;
-        out_normal = vec3(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x);
-        out_face = gl_PrimitiveIDIn;
-        EmitStreamVertex(1);
-        EndStreamPrimitive(1);
-    }
-}
-)";
-
 // Vertex i's input position: multiples of 1/16 in [-1, 1] (exact arithmetic downstream).
 float coordinate(std::size_t i, int c) { return float(int((i * 7 + std::size_t(c) * 5 + i / 3) % 33) - 16) / 16.0f; }
 
@@ -140,7 +121,7 @@ std::uint32_t word(float f) {
 
 struct Workload {
     std::string name;
-    const char* source;
+    std::string_view source; // the geometry shader without its #version line
     bool desktopOnly;
     std::vector<long long> budgetPerPrimitive; // records per triangle each output buffer must hold
     /// The reference contents of every output buffer (records, then sentinels to `capacity`).
@@ -198,7 +179,7 @@ std::vector<Workload> workloads() {
                  },
                  [](long long p) { return std::int64_t(6 * p); }});
     w.push_back({"streams",
-                 kStreams,
+                 xfb_shaders::geometry_two_streams_geom,
                  true,
                  {2, 2},
                  [=](long long p, const std::vector<std::int64_t>& words) {
@@ -343,7 +324,7 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
             // reported and counted, and the others still run.
             try {
                 auto program = std::make_shared<Program>(
-                    device, ProgramDesc{vsHeader + kVertex, {}, {}, w.name, gsHeader + w.source});
+                    device, ProgramDesc{vsHeader + kVertex, {}, {}, w.name, gsHeader + std::string(w.source)});
                 const CapturePlan& plan = program->capture();
                 std::vector<Run> pair;
                 for (int k = 0; k < 2; ++k) {

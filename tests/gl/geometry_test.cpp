@@ -7,6 +7,7 @@
 #include "gl/state.hpp"
 #include "gl_fixture.hpp"
 #include "offscreen.hpp"
+#include "xfb_shaders.hpp"
 
 #include "../unit/test_util.hpp"
 
@@ -369,29 +370,7 @@ void main() {
 TEST_CASE_FIXTURE(GlTest, "two streams: centroids to stream 0, tagged normals to stream 1, each into its own buffers") {
     if (!fourStreams(dev)) return; // ES 3.2 has stream 0 only: the refusal below
     // Stream 1 gets a normal only for triangles of odd primitive ID: the streams' counts differ.
-    const std::string source = gsHeader(dev) + R"(
-// [docs:geometry-shader]
-layout(triangles) in;
-layout(points, max_vertices = 2) out;
-in vec4 v_position[];
-layout(stream = 0) out vec4 out_centroid;
-layout(stream = 1) out vec3 out_normal;
-layout(stream = 1) flat out int out_face;
-void main() {
-    vec3 a = v_position[0].xyz, b = v_position[1].xyz, c = v_position[2].xyz;
-    out_centroid = vec4(a + b + c, 1.0);
-    EmitStreamVertex(0);
-    EndStreamPrimitive(0);
-    if (gl_PrimitiveIDIn % 2 == 1) {
-        vec3 u = b - a, v = c - a;
-        out_normal = vec3(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x);
-        out_face = gl_PrimitiveIDIn;
-        EmitStreamVertex(1);
-        EndStreamPrimitive(1);
-    }
-}
-// [docs:end]
-)";
+    const std::string source = gsHeader(dev) + std::string(xfb_shaders::geometry_two_streams_geom);
     const std::vector<float> p = positions(7, 21u);
     Buffer input(dev, vec4Format(0), 7, view(p));
     const DrawDesc draw{DrawMode::TriangleStrip, 7}; // 5 triangles: 5 centroids, 2 normals

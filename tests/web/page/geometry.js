@@ -6,7 +6,7 @@
 // the program, the runtime and where geometry programs run; nothing is created, the engine keeps
 // working (the same vertex shader without its geometry shader captures, compared with a JS
 // reference), malformed `geometry` values are XFB_INVALID_ARGUMENT with one message on both.
-import { assert, assertArrayEqual, createXfb, expectError, pseudoRandom } from './assert.js';
+import { assert, assertArrayEqual, createXfb, expectError, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const gl2 = await createXfb({ canvas });
@@ -74,27 +74,7 @@ void main() {
 }
 `,
   // Two streams (desktop GLSL 4.00: ES 3.2 has stream 0 only): centroids, odd faces' normals.
-  'two-streams': `#version 400 core
-layout(triangles) in;
-layout(points, max_vertices = 2) out;
-in vec4 v_position[];
-layout(stream = 0) out vec4 out_centroid;
-layout(stream = 1) out vec3 out_normal;
-layout(stream = 1) flat out int out_face;
-void main() {
-    vec3 a = v_position[0].xyz, b = v_position[1].xyz, c = v_position[2].xyz;
-    out_centroid = vec4(a + b + c, 1.0);
-    EmitStreamVertex(0);
-    EndStreamPrimitive(0);
-    if (gl_PrimitiveIDIn % 2 == 1) {
-        vec3 u = b - a, v = c - a;
-        out_normal = vec3(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x);
-        out_face = gl_PrimitiveIDIn;
-        EmitStreamVertex(1);
-        EndStreamPrimitive(1);
-    }
-}
-`,
+  'two-streams': `#version 400 core\n${await shader('geometry_two_streams.geom')}`,
   // The overflow case: point i emits 1 + i % 3 points, a budget of 3 a point.
   overflow: `${GS}layout(points) in;
 layout(points, max_vertices = 3) out;
