@@ -6,6 +6,7 @@
 #include "xfb/error.hpp"
 
 #include <cstring>
+#include <limits>
 
 namespace xfb::detail {
 
@@ -35,13 +36,19 @@ GeometryCompute::GeometryCompute(const ProgramState& program, const PassPlan& pl
                 " (GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS); capture fewer buffers or use Backend::TransformFeedback");
     if (shaders.scratchStride) {
         vertex.build(program, shaders.vertex.source, "the vertex pass generated from '" + label + "'", 0);
+        vertexCountAt = glGetUniformLocation(vertex.program, "xfb_count");
         scratch =
             storageBuffer(std::max<std::uint64_t>(4, std::uint64_t(plan.count) * std::uint64_t(shaders.scratchStride)));
     }
     count.build(program, shaders.countSource, "the geometry count pass generated from '" + label + "'", 0,
                 "the geometry shader's");
-    write.build(program, shaders.writeSource, "the geometry write pass generated from '" + label + "'", 0,
-                "the geometry shader's");
+    // The write pass stops at xfb_items (set per capture); its xfb_count bound never binds.
+    write.build(program, shaders.writeSource, "the geometry write pass generated from '" + label + "'",
+                std::numeric_limits<std::uint32_t>::max(), "the geometry shader's");
+    countCountAt = glGetUniformLocation(count.program, "xfb_count");
+    countItemsAt = glGetUniformLocation(count.program, "xfb_items");
+    writeItemsAt = glGetUniformLocation(write.program, "xfb_items");
+    writeCapacityAt = glGetUniformLocation(write.program, "xfb_capacity");
     totals = storageBuffer(std::uint64_t(geometry.streamCount) * kTotalsWords * 4);
     sources = gl::BufferName::create();
     sourcesBytes = 0;
@@ -110,7 +117,7 @@ void GeometryCompute::run(const ProgramState& program, const DrawDesc& draw, std
     // 1. The vertex shader over the vertices the draw may use, into the scratch records.
     if (shaders.scratchStride && vertexCount > 0) {
         vertex.use(program);
-        XFB_GL_COUNTED(glUniform1ui(glGetUniformLocation(vertex.program, "xfb_count"), GLuint(vertexCount)));
+        XFB_GL_COUNTED(glUniform1ui(vertexCountAt, GLuint(vertexCount)));
         for (std::size_t e = 0; e < inputs.size() && e < shaders.vertex.readBinding.size(); ++e)
             if (int b = shaders.vertex.readBinding[e]; b >= 0)
                 XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name));
@@ -124,27 +131,28 @@ void GeometryCompute::run(const ProgramState& program, const DrawDesc& draw, std
             XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shaders.scratchBinding), scratch));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shaders.sourcesBinding), sources));
     };
-    // 2. Per item, the records each stream receives (0 past the draw's items).
+    // 2. Per item, the records each stream receives, over the draw's items only (at least one,
+    // counted 0 for a draw of none, so that the scan has a last element to total), not the
+    // capacity the buffers grew to for an earlier, larger draw.
     const std::int64_t live = sourceVertices == 0 ? 0 : primitives * geometry.invocations;
+    const std::int64_t scanned = std::max<std::int64_t>(1, live);
     count.use(program);
-    XFB_GL_COUNTED(glUniform1ui(glGetUniformLocation(count.program, "xfb_count"), GLuint(items)));
-    XFB_GL_COUNTED(glUniform1ui(glGetUniformLocation(count.program, "xfb_items"), GLuint(live)));
+    XFB_GL_COUNTED(glUniform1ui(countCountAt, GLuint(scanned)));
+    XFB_GL_COUNTED(glUniform1ui(countItemsAt, GLuint(live)));
     bindShared();
     for (std::size_t s = 0; s < streams; ++s)
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shaders.countsBinding[s]), counts[s]));
-    gl::dispatch(groups(items, groupSize));
+    gl::dispatch(groups(scanned, groupSize));
     barrier();
     // Each stream's first records and totals (requested, and written within its capacity).
-    for (std::size_t s = 0; s < streams; ++s) scan->run(counts[s], firsts[s], totals, int(s), capacity[s]);
+    for (std::size_t s = 0; s < streams; ++s) scan->run(counts[s], firsts[s], totals, int(s), capacity[s], scanned);
     barrier();
     // 3. The records, in the GL's order.
     write.use(program);
-    XFB_GL_COUNTED(glUniform1ui(glGetUniformLocation(write.program, "xfb_count"), GLuint(items)));
-    XFB_GL_COUNTED(glUniform1ui(glGetUniformLocation(write.program, "xfb_items"), GLuint(live)));
+    XFB_GL_COUNTED(glUniform1ui(writeItemsAt, GLuint(live)));
     std::vector<GLuint> caps;
     for (std::int64_t c : capacity) caps.push_back(GLuint(c));
-    XFB_GL_COUNTED(
-        glUniform1uiv(glGetUniformLocation(write.program, "xfb_capacity"), GLsizei(caps.size()), caps.data()));
+    XFB_GL_COUNTED(glUniform1uiv(writeCapacityAt, GLsizei(caps.size()), caps.data()));
     bindShared();
     for (std::size_t b = 0; b < outputs.size(); ++b)
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shaders.outputBinding[b]), outputs[b]));

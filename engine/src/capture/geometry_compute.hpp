@@ -32,6 +32,8 @@ struct GeometryCompute {
     std::vector<gl::BufferName> counts, firsts; // per stream, `items` uints
     std::int64_t items = 0; // the items (primitives x invocations) the scan and counts are sized for
     std::unique_ptr<PrefixScan> scan;
+    // The kernels' per-capture uniforms, found once when they are linked.
+    GLint vertexCountAt = -1, countCountAt = -1, countItemsAt = -1, writeItemsAt = -1, writeCapacityAt = -1;
     int groupSize = 64, vertexGroupSize = 256, scanGroup = 64;
     int maxGroupsX = 0, maxGroupsY = 0;
     bool es = false;

@@ -104,8 +104,10 @@ void main() {
     addN = glGetUniformLocation(add, "n");
     totalCapacity = glGetUniformLocation(total, "capacity");
     totalSlot = glGetUniformLocation(total, "slot");
+    totalN = glGetUniformLocation(total, "n");
     glUseProgram(total); // the same for every budget and step
-    glUniform1ui(glGetUniformLocation(total, "n"), GLuint(n));
+    glUniform1ui(totalN, GLuint(n));
+    totalCount = n;
     glUniform1ui(glGetUniformLocation(total, "groupSize"), GLuint(dispatchGroupSize));
     glUseProgram(0);
 
@@ -130,35 +132,48 @@ void PrefixScan::forget() {
     for (auto& b : scanned) b.forget();
 }
 
-void PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity) {
+void PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity, std::int64_t count) {
+    if (count < 0) count = n;
+    // The levels for `count`: no more than n's, so each fits the buffers made for n.
+    std::int64_t levels[16];
+    std::size_t top = 0;
+    levels[0] = count;
+    const std::int64_t perGroup = std::int64_t(groupSize) * kPerThread;
+    while (levels[top] > perGroup) {
+        levels[top + 1] = (levels[top] + perGroup - 1) / perGroup;
+        ++top;
+    }
     auto groups = [&](std::int64_t k) { return GLuint((k + groupSize - 1) / groupSize); };
     auto scanGroups = [&](std::int64_t k) {
         return GLuint((k + std::int64_t(groupSize) * kPerThread - 1) / (std::int64_t(groupSize) * kPerThread));
     };
     auto barrier = [] { XFB_GL_COUNTED(glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)); };
-    const std::size_t top = sizes.size() - 1;
     XFB_GL_COUNTED(glUseProgram(scan));
     // Up: scan each level, writing each group's total into the next level.
     for (std::size_t j = 0; j <= top; ++j) {
-        XFB_GL_COUNTED(glUniform1ui(scanN, GLuint(sizes[j])));
+        XFB_GL_COUNTED(glUniform1ui(scanN, GLuint(levels[j])));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, j == 0 ? counts : sums[j]));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 0 ? firsts : scanned[j]));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, j == top ? sums.back() : sums[j + 1]));
-        gl::dispatch(gl::computeGrid(scanGroups(sizes[j]), maxGroupsX, maxGroupsY));
+        gl::dispatch(gl::computeGrid(scanGroups(levels[j]), maxGroupsX, maxGroupsY));
         barrier();
     }
     // Down: add each group's offset, from the top level to the counts' level.
     if (top > 0) XFB_GL_COUNTED(glUseProgram(add));
     for (std::size_t j = top; j >= 1; --j) {
-        XFB_GL_COUNTED(glUniform1ui(addN, GLuint(sizes[j - 1])));
+        XFB_GL_COUNTED(glUniform1ui(addN, GLuint(levels[j - 1])));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, scanned[j]));
         XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, j == 1 ? firsts : scanned[j - 1]));
-        gl::dispatch(gl::computeGrid(groups(sizes[j - 1]), maxGroupsX, maxGroupsY));
+        gl::dispatch(gl::computeGrid(groups(levels[j - 1]), maxGroupsX, maxGroupsY));
         barrier();
     }
     XFB_GL_COUNTED(glUseProgram(total));
     XFB_GL_COUNTED(glUniform1ui(totalCapacity, GLuint(capacity)));
     XFB_GL_COUNTED(glUniform1ui(totalSlot, GLuint(slot)));
+    if (totalCount != count) {
+        XFB_GL_COUNTED(glUniform1ui(totalN, GLuint(count)));
+        totalCount = count;
+    }
     XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts));
     XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, firsts));
     XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, totals));
@@ -167,7 +182,7 @@ void PrefixScan::run(GLuint counts, GLuint firsts, GLuint totals, int slot, std:
 #else
 PrefixScan::PrefixScan(std::int64_t, int, int, bool, int, int) {}
 void PrefixScan::forget() {}
-void PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t) {}
+void PrefixScan::run(GLuint, GLuint, GLuint, int, std::int64_t, std::int64_t) {}
 #endif
 
 } // namespace xfb::detail

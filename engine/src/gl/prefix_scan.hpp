@@ -30,17 +30,19 @@ struct PrefixScan final : Recoverable {
     int maxGroupsX = 0, maxGroupsY = 0; // GL_MAX_COMPUTE_WORK_GROUP_COUNT: more groups run as rows
     gl::ProgramName scan, add, total;   // programs
     GLint scanN = -1, addN = -1;        // uniform locations
-    GLint totalCapacity = -1, totalSlot = -1;
-    std::vector<std::int64_t> sizes;           // elements per level; the last fits one group
+    GLint totalCapacity = -1, totalSlot = -1, totalN = -1;
+    std::int64_t totalCount = -1;              // the count the total kernel's `n` holds
+    std::vector<std::int64_t> sizes;           // elements per level for n; the last fits one group
     std::vector<gl::BufferName> sums, scanned; // per level >= 1 (index 0 unused), plus one spare sum
     /// `dispatchGroupSize`: the group size the indirect dispatch command is computed for;
     /// `maxX`, `maxY`: the device's GL_MAX_COMPUTE_WORK_GROUP_COUNT (gl/compute_grid.hpp).
     PrefixScan(std::int64_t n, int groupSize, int dispatchGroupSize, bool es, int maxX, int maxY);
     /// Forgets every GL name (after a context loss); the pipeline that owns it builds a new one.
     void forget() override;
-    /// firsts[i] = counts[0] + ... + counts[i-1]; totals slot `slot` from the last element.
-    /// Every call is counted in gl::callCount().
-    void run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity);
+    /// firsts[i] = counts[0] + ... + counts[i-1] for i < `count` (1..n; n when -1), totals slot
+    /// `slot` from element count - 1: a geometry capture scans its live primitives, not the
+    /// capacity its buffers grew to. Every call is counted in gl::callCount().
+    void run(GLuint counts, GLuint firsts, GLuint totals, int slot, std::int64_t capacity, std::int64_t count = -1);
 };
 
 } // namespace xfb::detail
