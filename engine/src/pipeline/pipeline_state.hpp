@@ -258,7 +258,11 @@ struct PipelineState final : Recoverable {
         std::string absent;            // "; X is not available (why)" for the others
     };
     std::optional<PendingAuto> autoPending; // Auto selected, its trial passes not run yet
-    double timePasses(Backend b, int n);
+    struct Trial {
+        double ms = 0;  // per pass
+        int passes = 0; // timed
+    };
+    Trial timePasses(Backend b, int n, double bestMs);
     void ensureCompute(int groupSize);
     void ensureFragment();
     void select(Backend wanted, int groupSize);
