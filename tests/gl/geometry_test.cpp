@@ -748,6 +748,8 @@ void main() {
     rasterize.rasterize = 0; // stream 0 stays rasterized: one pass draws and captures
     const CaptureCount budget = capture.capture(draw, rasterize);
     // [docs:end]
+    // Only the geometry shader rasterizes: Auto used it for this capture and decided nothing.
+    if (dev.capabilities().compute) CHECK(capture.backend() == Backend::Auto);
     CHECK(budget.primitive == DrawMode::Triangles);
     // x in [-1, 0] becomes [-1, -0.5]: the left quarter, 4 of 16 columns.
     CHECK(litHalves(screen) == std::pair{64, 0});
@@ -1002,14 +1004,35 @@ TEST_CASE_FIXTURE(GlTest,
                               ErrorCode::GeometryUnsupported);
         CHECK(contains(msg, "Use Backend::Compute or Auto"));
     }
-    // The same program with geometry shaders, by default, through them.
+    // The same program on the whole context, by default: Auto times both at the first capture.
     Program program(dev, {vertexSource(dev), {}, {}, "faces", source});
-    Buffer again(dev, pointTagFormat(), 10);
+    const std::vector<std::uint32_t> sentinel(80, 0x5555u);
+    Buffer again(dev, pointTagFormat(), 10, view(sentinel));
     PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &again}});
-    CHECK(capture.backend() == Backend::TransformFeedback);
-    capture.capture(draw);
-    requireEqual(again.readAs<std::uint32_t>(), out.readAs<std::uint32_t>(),
-                 "the GL's geometry shader, the same bytes");
+    CHECK(capture.backend() == Backend::Auto);
+    CHECK(contains(capture.backendReason(), "auto: the first capture times the geometry shader and compute"));
+    requireEqual(again.readAs<std::uint32_t>(), sentinel, "nothing written before the first capture");
+    CHECK(capture.capture(draw).records == 10);
+    const Backend chosen = capture.backend();
+    CHECK((chosen == Backend::TransformFeedback || chosen == Backend::Compute));
+    CHECK(capture.expansion() == (chosen == Backend::Compute ? Expansion::Engine : Expansion::Driver));
+    CHECK(contains(capture.backendReason(), " was faster, geometry shader "));
+    CHECK(contains(capture.backendReason(), " ms per capture ("));
+    MESSAGE("capture auto on ", dev.capabilities().renderer, ": ", capture.backendReason());
+    requireEqual(again.readAs<std::uint32_t>(), out.readAs<std::uint32_t>(), "auto's choice, the same bytes");
+    CHECK(capture.statistics()[0].primitivesWritten == 10);
+    // Another capture of the program over as many vertices takes the decision without timing.
+    Buffer third(dev, pointTagFormat(), 10);
+    PrimitiveCapture second(dev, program, {{&input, nullptr}, {nullptr, &third}});
+    CHECK(second.backend() == chosen);
+    CHECK(contains(second.backendReason(), "auto, decided earlier on this context: auto: "));
+    second.capture(draw);
+    requireEqual(third.readAs<std::uint32_t>(), out.readAs<std::uint32_t>(), "the decision reused, the same bytes");
+    // Asked for, a backend says so.
+    PrimitiveCapture pinned(dev, program, {{&input, nullptr}, {nullptr, &third}},
+                            {std::nullopt, Expansion::Auto, Backend::TransformFeedback});
+    CHECK(pinned.backend() == Backend::TransformFeedback);
+    CHECK(pinned.backendReason() == "requested");
 }
 
 TEST_CASE_FIXTURE(GlTest, "compute capture refusals: every one provoked, nothing written") {

@@ -4,6 +4,7 @@
 #include "capture/geometry_compute.hpp"
 #include "capture/record_gather.hpp"
 #include "gl/layout_packer.hpp"
+#include "gl/readback.hpp"
 #include "gl/draw_mode.hpp"
 #include "gl/entries.hpp"
 #include "gl/feedback_pass.hpp"
@@ -11,6 +12,7 @@
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
 #include "gl/vertex_array.hpp"
+#include "plan/text.hpp"
 #include "xfb/error.hpp"
 #include "xfb/geometry_plan.hpp"
 
@@ -55,11 +57,15 @@ struct CaptureState final : Recoverable {
     // GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, begun around every capture.
     std::vector<gl::QueryName> generated, written;
     // Backend::Compute: a geometry program's capture as compute passes (capture/geometry_compute.hpp).
-    Backend backend = Backend::TransformFeedback;
+    Backend backend = Backend::TransformFeedback; // the one that runs (ran) the capture
     std::unique_ptr<GeometryCompute> compute;
+    // Backend::Auto where the context has both: the shape's key in DeviceState::autoDecisions
+    // until the first capture both can run times them (decide()); both are built meanwhile.
+    std::optional<std::string> autoKey;
+    std::string backendReason;
     // Whether captures run as compute passes: never in the browser module (a constant there, so
     // the compute capture's code is left out of it).
-    bool computing() const { return detail::kNativeGL && compute != nullptr; }
+    bool computing() const { return detail::kNativeGL && backend == Backend::Compute && compute != nullptr; }
 
     // The geometry plan of a geometry program; never on WebGL2 (no geometry shaders: the module
     // then holds no geometry code).
@@ -164,8 +170,9 @@ struct CaptureState final : Recoverable {
 
     void build() {
         vertexArray = gl::VertexArrayName::create();
-        if (kNativeGL && backend == Backend::Compute) {
-            compute = std::make_unique<GeometryCompute>(*program, plan, inputs.size(), device->caps);
+        if (kNativeGL && (backend == Backend::Compute || autoKey)) buildCompute();
+        if (kNativeGL && backend == Backend::Compute && !autoKey) {
+            // the compute passes only
         } else if (expansion == Expansion::Driver) {
             elements = gl::BufferName::create();
             XFB_GL(glBindVertexArray(vertexArray));
@@ -194,6 +201,62 @@ struct CaptureState final : Recoverable {
         elementCapacity = 0;
         captured = sessionCaptured = false;
         gl::check("building a primitive capture");
+    }
+
+    // Auto falls back to the geometry shader where the translation cannot run here (a shader
+    // storage buffer limit, a construct the translation refuses).
+    void buildCompute() {
+        try {
+            compute = std::make_unique<GeometryCompute>(*program, plan, inputs.size(), device->caps);
+        } catch (const Error& e) {
+            if (!autoKey) throw;
+            autoKey.reset();
+            backend = Backend::TransformFeedback;
+            backendReason = std::string("auto: the geometry shader, the only backend here; the compute capture is not "
+                                        "available (") +
+                            e.what() + ")";
+        }
+    }
+
+    // One capture of `draw` by the backend that runs it.
+    void run(const DrawDesc& draw, std::int64_t vertices, bool rasterize) {
+        if (computing())
+            compute->run(*program, draw, vertices, inputs, outputNames(), streamCapacities());
+        else if (expansion == Expansion::Driver)
+            driverPass(draw, rasterize);
+        else
+            enginePass(draw, vertices);
+    }
+
+    // Backend::Auto: a warm-up and a timed capture of `draw` by each backend, fence-synchronised
+    // (both write the same records); the faster is kept, for this object and for every capture
+    // of the same program and vertex count on this context.
+    void decide(const DrawDesc& draw, std::int64_t vertices) {
+#ifndef __EMSCRIPTEN__ // no geometry programs on WebGL2
+        double ms[2] = {0, 0};
+        const Backend backends[2] = {Backend::TransformFeedback, Backend::Compute};
+        for (int i = 0; i < 2; ++i) {
+            backend = backends[i];
+            run(draw, vertices, false); // warm-up: first use compiles lazily in some drivers
+            gl::finishWithFence();
+            const double t0 = gl::nowMs();
+            run(draw, vertices, false);
+            gl::finishWithFence();
+            ms[i] = gl::nowMs() - t0;
+        }
+        backend = ms[1] < ms[0] ? Backend::Compute : Backend::TransformFeedback;
+        backendReason = plan::cat(
+            {"auto: ", backend == Backend::Compute ? "compute" : "the geometry shader", " was faster, geometry shader ",
+             plan::milliseconds(ms[0]), " ms vs compute ", plan::milliseconds(ms[1]),
+             " ms per capture (one timed capture each after a warm-up, at the first capture: ",
+             std::to_string(draw.indices.empty() ? draw.vertexCount : std::int64_t(draw.indices.size())),
+             " vertices as ", drawModeName(draw.mode), ", ", device->caps.renderer, ")"});
+        device->autoDecisions[*autoKey] = {int(backend), backendReason};
+        autoKey.reset();
+        if (backend == Backend::Compute) expansion = Expansion::Engine;
+#else
+        (void)draw, (void)vertices;
+#endif
     }
 
     // Every index refers to an input vertex (plan layer: the same check on every runtime).
@@ -488,11 +551,28 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
                              ? " (a vertex program's records as compute: a Pipeline with Backend::Compute)"
                              : "") +
                         ". Use Backend::Auto");
+    s->backendReason = "transform feedback: a vertex program's capture";
     if (detail::kNativeGL && s->program->geometry) {
-        // Auto: the GL's geometry shader where the context has one, else its compute translation.
+        // Auto: the faster of the two where the context has both (timed at the first capture, or
+        // decided earlier for the same program and vertex count), else the one it has.
         s->backend = options.backend == Backend::Compute || (options.backend == Backend::Auto && !caps.geometry)
                          ? Backend::Compute
                          : Backend::TransformFeedback;
+        s->backendReason = options.backend != Backend::Auto ? "requested"
+                           : caps.geometry ? "auto: the geometry shader, the only backend here (compute needs OpenGL "
+                                             "4.3+ or OpenGL ES 3.1+)"
+                                           : "auto: compute, the only backend here (no geometry shaders)";
+        if (options.backend == Backend::Auto && caps.geometry && caps.compute && options.expansion == Expansion::Auto) {
+            const std::string key = plan::cat({"capture|", s->program->desc.source, "|", s->program->desc.geometry, "|",
+                                               std::to_string(s->plan.count)});
+            if (auto it = s->device->autoDecisions.find(key); it != s->device->autoDecisions.end()) {
+                s->backend = Backend(it->second.first);
+                s->backendReason = "auto, decided earlier on this context: " + it->second.second;
+            } else {
+                s->autoKey = key;
+                s->backendReason = "auto: the first capture times the geometry shader and compute";
+            }
+        }
         if (s->backend == Backend::Compute && !caps.compute)
             throw Error(ErrorCode::Unsupported, "program '" + label +
                                                     "': the compute capture of a geometry program needs OpenGL 4.3+ or "
@@ -503,7 +583,7 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
                         "program '" + label + "': Backend::TransformFeedback needs geometry shaders, which '" +
                             caps.version + "' does not have. Use Backend::Compute or Auto");
     }
-    if (detail::kNativeGL && s->program->geometry && s->backend == Backend::Compute) {
+    if (detail::kNativeGL && s->program->geometry && s->backend == Backend::Compute && !s->autoKey) {
         // The engine expands the draw into the primitives the kernels read.
         if (options.expansion == Expansion::Driver)
             throw Error(ErrorCode::Unsupported,
@@ -553,6 +633,15 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     // Planned and checked before any GL call: a refused capture writes nothing.
     CaptureCount count = geometry ? countGeometryCapture(draw, *geometry, plan) : countCapture(draw, plan);
     const std::int64_t vertices = s.validate(draw);
+    // Auto not decided yet: the backend that can run this capture, or both timed below.
+    bool timeBoth = false;
+    if (s.autoKey) {
+        bool fitsCompute = !run.rasterize;
+        for (const StreamBudget& b : count.streams) fitsCompute = fitsCompute && b.records <= std::int64_t(UINT32_MAX);
+        const bool fitsGeometryShader = !(s.device->caps.es && !draw.indices.empty());
+        s.backend = fitsGeometryShader ? Backend::TransformFeedback : Backend::Compute;
+        timeBoth = fitsCompute && fitsGeometryShader;
+    }
     if (s.computing() && run.rasterize)
         throw Error(ErrorCode::Unsupported,
                     "rasterize: program '" + s.program->desc.label +
@@ -592,12 +681,8 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     if (s.buffersChanged()) s.bindBuffers();
     s.last = count;
     s.captured = s.sessionCaptured = false;
-    if (s.computing())
-        s.compute->run(*s.program, draw, vertices, s.inputs, s.outputNames(), s.streamCapacities());
-    else if (s.expansion == Expansion::Driver)
-        s.driverPass(draw, detail::kNativeGL && run.rasterize.has_value());
-    else
-        s.enginePass(draw, vertices);
+    if (timeBoth) s.decide(draw, vertices);
+    s.run(draw, vertices, detail::kNativeGL && run.rasterize.has_value());
     if (s.packer) s.packer->pack(s.outputNames(), 0, count.records);
     // Checked here, not at a later read: a failed pass or upload is this call's error.
     gl::check("PrimitiveCapture::capture");
@@ -811,7 +896,11 @@ void PrimitiveCapture::drawCapturedStream(int stream, std::optional<DrawMode> mo
 
 const CaptureCount& PrimitiveCapture::lastCount() const { return live(state_).last; }
 Expansion PrimitiveCapture::expansion() const { return live(state_).expansion; }
-Backend PrimitiveCapture::backend() const { return live(state_).backend; }
+Backend PrimitiveCapture::backend() const {
+    const auto& s = live(state_);
+    return s.autoKey ? Backend::Auto : s.backend;
+}
+const std::string& PrimitiveCapture::backendReason() const { return live(state_).backendReason; }
 std::int64_t PrimitiveCapture::vertexCount() const { return live(state_).plan.count; }
 const PassPlan& PrimitiveCapture::plan() const { return live(state_).plan; }
 

@@ -8,6 +8,10 @@
 #include "xfb/readback.hpp"
 
 #include <algorithm>
+#include <chrono>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
 #include <cstring>
 
 namespace xfb {
@@ -41,6 +45,14 @@ void waitFor(GLsync fence) {
 void finishWithFence() {
     SyncObject fence = SyncObject::create();
     waitFor(fence.get());
+}
+
+double nowMs() {
+#ifdef __EMSCRIPTEN__
+    return emscripten_get_now();
+#else
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
 }
 } // namespace gl
 

@@ -17,5 +17,9 @@ std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t offset, std::uint6
 void waitFor(GLsync fence);
 /// A fence after everything issued so far, waited for and deleted.
 void finishWithFence();
+/// A monotonic clock in milliseconds, for the backend trials (Backend::Auto). In WebAssembly
+/// performance.now() itself: libc++'s steady_clock::now() may throw std::system_error, whose
+/// message() brings printf and the locale tables into the module (about 8 KB raw).
+double nowMs();
 
 } // namespace xfb::gl

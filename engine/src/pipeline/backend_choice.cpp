@@ -8,33 +8,11 @@
 #include "gl/state_guard.hpp"
 #include "plan/text.hpp"
 
-#include <chrono>
-#ifdef __EMSCRIPTEN__
-#include <emscripten/emscripten.h>
-#endif
-#include <cmath>
 #include <string>
 
 namespace xfb::detail {
 
 namespace {
-// A monotonic clock in milliseconds. In WebAssembly performance.now() itself: libc++'s
-// steady_clock::now() may throw std::system_error, whose message() brings printf and the locale
-// tables into the module (about 8 KB raw).
-double nowMs() {
-#ifdef __EMSCRIPTEN__
-    return emscripten_get_now();
-#else
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-#endif
-}
-
-// "12.345": milliseconds with three decimals, without printf (see nowMs()).
-std::string milliseconds(double ms) {
-    long long us = std::llround(ms * 1000);
-    std::string frac = std::to_string(us % 1000);
-    return std::to_string(us / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
-}
 const char* trialName(Backend b) {
     return b == Backend::TransformFeedback ? "transform feedback" : b == Backend::Compute ? "compute" : "fragment";
 }
@@ -63,18 +41,18 @@ PipelineState::Trial PipelineState::timePasses(Backend b, int n, double bestMs) 
     };
     pass(0, false); // warm-up: first use compiles lazily in some drivers
     finish();
-    double t0 = nowMs();
+    double t0 = gl::nowMs();
     pass(0, false);
     finish();
-    const double first = nowMs() - t0;
+    const double first = gl::nowMs() - t0;
     int more = first > 0 ? int(std::min<double>(n - 1, std::floor(kTrialBudgetMs / first))) : n - 1;
     if (bestMs > 0 && first > 2 * bestMs) more = 0;
     double total = first;
     if (more > 0) {
-        t0 = nowMs();
+        t0 = gl::nowMs();
         for (int i = 0; i < more; ++i) pass(0, false);
         finish();
-        total += nowMs() - t0;
+        total += gl::nowMs() - t0;
     }
     choice.backend = saved;
     return {total / (1 + more), 1 + more};
@@ -201,7 +179,7 @@ void PipelineState::decide() {
     for (const Backend& b : pending.backends) {
         const Trial t = timePasses(b, kTrials, bestMs);
         ms[b == Backend::TransformFeedback ? 0 : b == Backend::Compute ? 1 : 2] = t.ms;
-        plan::cat(figures, {figures.empty() ? "" : " vs ", trialName(b), " ", milliseconds(t.ms), " ms"});
+        plan::cat(figures, {figures.empty() ? "" : " vs ", trialName(b), " ", plan::milliseconds(t.ms), " ms"});
         plan::cat(passes, {passes.empty() ? "" : " / ", std::to_string(t.passes)});
         if (!best || t.ms < bestMs) best = &b, bestMs = t.ms;
     }

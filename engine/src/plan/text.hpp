@@ -10,5 +10,8 @@ namespace xfb::plan {
 
 void cat(std::string& out, std::initializer_list<std::string_view> parts);
 std::string cat(std::initializer_list<std::string_view> parts);
+/// "12.345": milliseconds with three decimals, without printf (which would bring the locale
+/// tables into the wasm module): the figures of Auto's reasons.
+std::string milliseconds(double ms);
 
 } // namespace xfb::plan
