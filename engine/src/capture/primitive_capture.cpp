@@ -551,7 +551,7 @@ PrimitiveCapture::PrimitiveCapture(const Device& device, const Program& program,
                              ? " (a vertex program's records as compute: a Pipeline with Backend::Compute)"
                              : "") +
                         ". Use Backend::Auto");
-    s->backendReason = "transform feedback: a vertex program's capture";
+    if (detail::kNativeGL) s->backendReason = "transform feedback: a vertex program's capture"; // (JS: no API)
     if (detail::kNativeGL && s->program->geometry) {
         // Auto: the faster of the two where the context has both (timed at the first capture, or
         // decided earlier for the same program and vertex count), else the one it has.
@@ -635,7 +635,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     const std::int64_t vertices = s.validate(draw);
     // Auto not decided yet: the backend that can run this capture, or both timed below.
     bool timeBoth = false;
-    if (s.autoKey) {
+    if (detail::kNativeGL && s.autoKey) {
         bool fitsCompute = !run.rasterize;
         for (const StreamBudget& b : count.streams) fitsCompute = fitsCompute && b.records <= std::int64_t(UINT32_MAX);
         const bool fitsGeometryShader = !(s.device->caps.es && !draw.indices.empty());
