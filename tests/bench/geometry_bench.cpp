@@ -1,6 +1,7 @@
 // xfb-bench-stream --geometry: a geometry program's capture by the GL's geometry shader
 // (PrimitiveCaptureOptions::backend = TransformFeedback) against its compute translation
-// (Backend::Compute), per workload and size, in one process and run (issue 27).
+// (Backend::Compute), and a capture with default options (Backend::Auto, which times the two at
+// its first capture), per workload and size, in one process and run (issue 27).
 //
 // Workloads, each over one triangle strip of P + 2 vertices (P triangles, the "primitives"),
 // the vertex shader passing positions (x 2) and gl_VertexID on:
@@ -13,7 +14,7 @@
 // Positions are multiples of 1/16, so sums, differences and products are exact in float: fused
 // or not, every driver must give the reference's bits. Every variant of a size is built first
 // (output buffers filled with a sentinel), then timed in interleaved rounds, each capture fenced;
-// medians. Afterwards every output buffer of the two paths is read back whole and compared word
+// medians. Afterwards every output buffer of the three is read back whole and compared word
 // for word (records and the sentinels after them), and the geometry shader's is compared with
 // a C++ reference of the shaders; the records column is what the GPU said it wrote
 // (statistics()). Any difference is printed and the exit status is 1.
@@ -294,8 +295,10 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
     std::printf("%-8s %10s %-18s %10s %10s %10s %12s %9s  %s\n", "workload", "primitives", "backend", "ms", "records",
                 "expected", "Mrecords/s", "GL calls", "result");
     int mismatches = 0;
-    const Backend backends[2] = {Backend::TransformFeedback, Backend::Compute};
-    const char* backendLabel[2] = {"geometry_shader", "compute"};
+    // Auto: what a capture with default options runs, its choice timed at its first capture.
+    constexpr int kBackends = 3;
+    const Backend backends[kBackends] = {Backend::TransformFeedback, Backend::Compute, Backend::Auto};
+    const char* backendLabel[kBackends] = {"geometry_shader", "compute", "auto"};
 
     for (long long n : sizes) {
         // The strip: n + 2 vertices, n triangles.
@@ -327,7 +330,7 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
                     device, ProgramDesc{vsHeader + kVertex, {}, {}, w.name, gsHeader + std::string(w.source)});
                 const CapturePlan& plan = program->capture();
                 std::vector<Run> pair;
-                for (int k = 0; k < 2; ++k) {
+                for (int k = 0; k < kBackends; ++k) {
                     Run r{w.name, k, program, {}, {}, {}, {}};
                     std::vector<Entry> entries{{input.get(), nullptr}};
                     for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
@@ -338,7 +341,8 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
                     for (auto& o : r.outs) entries.push_back({nullptr, o.get()});
                     r.capture = std::make_shared<PrimitiveCapture>(
                         device, *program, entries, PrimitiveCaptureOptions{std::nullopt, Expansion::Auto, backends[k]});
-                    // Warm-up (the compute path makes its count buffers at the first), the last one counted.
+                    // Warm-up (the compute path makes its count buffers at the first, Auto decides), the last
+                    // one counted.
                     r.capture->capture(draw);
                     xfbtest::resetGlCalls();
                     r.capture->capture(draw);
@@ -365,15 +369,15 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
 
         // Check: per workload, both paths' buffers word for word, and the geometry shader's against the reference.
         std::map<std::string, double> med;
-        for (std::size_t at = 0; at < runs.size(); at += 2) {
+        for (std::size_t at = 0; at < runs.size(); at += kBackends) {
             const Workload& w = *std::find_if(chosen.begin(), chosen.end(),
                                               [&](const Workload& x) { return x.name == runs[at].workload; });
             const CapturePlan& plan = runs[at].program->capture();
             std::vector<std::int64_t> words;
             for (std::size_t b = 0; b < plan.buffers.size(); ++b)
                 words.push_back((n * w.budgetPerPrimitive[b] + 1) * plan.buffers[b].stride / 4);
-            std::string problem[2];
-            std::int64_t measured[2] = {0, 0};
+            std::string problem[kBackends];
+            std::int64_t measured[kBackends] = {0, 0, 0};
             {
                 const auto reference = w.reference(n, words);
                 for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
@@ -383,15 +387,19 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
                     if (std::string p = compareWords(gs, reference[b], stride, "the C++ reference");
                         problem[0].empty() && !p.empty())
                         problem[0] = buffer + p;
-                    const auto cs = readBack<std::uint32_t>(runs[at + 1].outs[b]->glName(), std::size_t(words[b]));
-                    if (std::string p = compareWords(cs, gs, stride, "the geometry shader's capture");
-                        problem[1].empty() && !p.empty())
-                        problem[1] = buffer + p;
+                    for (int k = 1; k < kBackends; ++k) {
+                        const auto other =
+                            readBack<std::uint32_t>(runs[at + std::size_t(k)].outs[b]->glName(), std::size_t(words[b]));
+                        if (std::string p = compareWords(other, gs, stride, "the geometry shader's capture");
+                            problem[k].empty() && !p.empty())
+                            problem[k] = buffer + p;
+                    }
                 }
-                if (problem[1].empty() && !problem[0].empty())
-                    problem[1] = "equal to the geometry shader's capture, which differs from the reference";
+                for (int k = 1; k < kBackends; ++k)
+                    if (problem[k].empty() && !problem[0].empty())
+                        problem[k] = "equal to the geometry shader's capture, which differs from the reference";
             }
-            for (int k = 0; k < 2; ++k) {
+            for (int k = 0; k < kBackends; ++k) {
                 Run& r = runs[at + std::size_t(k)];
                 for (const auto& s : r.capture->statistics()) measured[k] += s.recordsWritten;
                 const std::int64_t expected = w.records(n);
@@ -409,31 +417,45 @@ int geometryBench(const CommonOptions& options, const std::string& workloadList,
                     for (const auto& s : stats)
                         if (s.stream == plan.buffers[b].stream) bytes += s.recordsWritten * plan.buffers[b].stride;
                 const std::string result = problem[k].empty() ? "verified" : "DIFFERS: " + problem[k];
-                report["results"].push_back({{"workload", w.name},
-                                             {"primitives", n},
-                                             {"backend", backendLabel[k]},
-                                             {"ms", ms},
-                                             {"records", measured[k]},
-                                             {"records_expected", expected},
-                                             {"records_per_second", perSecond},
-                                             {"bytes_written", bytes},
-                                             {"gl_calls_per_capture", r.glCalls.withoutGetError()},
-                                             {"gl_get_error_per_capture", r.glCalls.getError},
-                                             {"gl_objects_created_per_capture", r.glCalls.created},
-                                             {"captures_timed", r.ms.size()},
-                                             {"result", result}});
+                json row = {{"workload", w.name},
+                            {"primitives", n},
+                            {"backend", backendLabel[k]},
+                            {"ms", ms},
+                            {"records", measured[k]},
+                            {"records_expected", expected},
+                            {"records_per_second", perSecond},
+                            {"bytes_written", bytes},
+                            {"gl_calls_per_capture", r.glCalls.withoutGetError()},
+                            {"gl_get_error_per_capture", r.glCalls.getError},
+                            {"gl_objects_created_per_capture", r.glCalls.created},
+                            {"captures_timed", r.ms.size()},
+                            {"result", result}};
+                if (backends[k] == Backend::Auto) {
+                    row["auto_chose"] = r.capture->backend() == Backend::Compute ? "compute" : "geometry_shader";
+                    row["auto_reason"] = r.capture->backendReason();
+                }
+                report["results"].push_back(row);
                 std::printf("%-8s %10lld %-18s %10.3f %10lld %10lld %12.2f %9ld  %s\n", w.name.c_str(), n,
                             backendLabel[k], ms, (long long)measured[k], (long long)expected, perSecond / 1e6,
                             r.glCalls.withoutGetError(), result.c_str());
             }
             const json ratio = ratioOf(med, w.name + "_compute", w.name + "_geometry_shader");
-            report["ratios"].push_back(
-                {{"workload", w.name}, {"primitives", n}, {"compute_over_geometry_shader", ratio}});
-            std::printf("  %s at %lld: compute / geometry shader (time) %s\n", w.name.c_str(), n, ratio.dump().c_str());
+            const std::string faster =
+                med[w.name + "_compute"] < med[w.name + "_geometry_shader"] ? "_compute" : "_geometry_shader";
+            const json autoRatio = ratioOf(med, w.name + "_auto", w.name + faster);
+            const PrimitiveCapture& chooser = *runs[at + 2].capture;
+            report["ratios"].push_back({{"workload", w.name},
+                                        {"primitives", n},
+                                        {"compute_over_geometry_shader", ratio},
+                                        {"auto_over_faster", autoRatio}});
+            std::printf("  %s at %lld: compute / geometry shader (time) %s; auto chose %s, auto / the faster %s\n",
+                        w.name.c_str(), n, ratio.dump().c_str(),
+                        chooser.backend() == Backend::Compute ? "compute" : "the geometry shader",
+                        autoRatio.dump().c_str());
         }
     }
     return finishReport(report, options.jsonPath, mismatches, "variant(s)",
-                        "every variant's records match the reference, and both paths' buffers are equal");
+                        "every variant's records match the reference, and the three captures' buffers are equal");
 }
 
 } // namespace xfbbench

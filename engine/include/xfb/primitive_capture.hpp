@@ -88,7 +88,8 @@ struct PrimitiveCaptureOptions {
     ///   counts, offsets and prefix-sum buffers again, larger (the only GL objects a capture makes).
     /// - Auto (default): where the context has both (desktop GL 4.3+, ES 3.2), the first capture
     ///   that both can run (not rasterizing, under 2^32 records a stream, on ES not indexed) times
-    ///   one of each after a warm-up (fence-synchronised) and keeps the faster, for this object and
+    ///   up to 3 of each after a warm-up (fence-synchronised, about 60 ms each unless one capture
+    ///   takes longer; the fastest counts) and keeps the faster, for this object and
     ///   every capture of the same program and vertex count on the context; a capture only one of
     ///   them can run uses that one and decides nothing. Where the context has one, that one.
     ///   backend() and backendReason() say which and why.
