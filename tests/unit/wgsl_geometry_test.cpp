@@ -161,7 +161,8 @@ layout(points, max_vertices = 1) out;
 uniform float u_scale;
 out vec4 out_value;
 void main() { out_value = vec4(u_scale); EmitVertex(); }
-)"), ErrorCode::ComputeTranslation),
+)"),
+                                     ErrorCode::ComputeTranslation),
                    "WGSL: line 4: uniform 'u_scale' of the geometry shader"));
     // gl_PrimitiveID names a rasterizer's state; the WGSL translator has no equivalent.
     CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 320 es
@@ -169,7 +170,8 @@ layout(points) in;
 layout(points, max_vertices = 1) out;
 out vec4 out_value;
 void main() { out_value = vec4(float(gl_PrimitiveID)); EmitVertex(); }
-)"), ErrorCode::ComputeTranslation),
+)"),
+                                     ErrorCode::ComputeTranslation),
                    "'gl_PrimitiveID' has no equivalent"));
     // An input the vertex shader does not write: the shared plan's refusal.
     CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 320 es
@@ -178,7 +180,8 @@ layout(points, max_vertices = 1) out;
 in vec3 v_missing[];
 out vec4 out_value;
 void main() { out_value = vec4(v_missing[0], 1.0); EmitVertex(); }
-)"), ErrorCode::ComputeTranslation),
+)"),
+                                     ErrorCode::ComputeTranslation),
                    "input 'v_missing[]' has no vertex-shader output"));
     // A stream argument that is no int.
     CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 400 core
@@ -186,6 +189,7 @@ layout(points) in;
 layout(points, max_vertices = 1) out;
 out vec4 out_value;
 void main() { out_value = vec4(1.0); EmitStreamVertex(1.0); }
-)"), ErrorCode::ComputeTranslation),
+)"),
+                                     ErrorCode::ComputeTranslation),
                    "'EmitStreamVertex()': the stream must be an int"));
 }

@@ -120,8 +120,8 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
         int words = 0;
         std::string gather, store;
         for (const plan::GeometryRecordWord& w : captured.words) {
-            gather += "    w[" + std::to_string(words) + "] = " + plan::capturedWordBits(capture, w.field, w.component) +
-                      ";\n";
+            gather += "    w[" + std::to_string(words) +
+                      "] = " + plan::capturedWordBits(capture, w.field, w.component) + ";\n";
             store += "    xfb_b" + std::to_string(w.buffer) + "[r * " + u(w.strideWords) + " + " + u(w.bufferWord) +
                      "] = w[" + std::to_string(words) + "];\n";
             ++words;

@@ -45,9 +45,9 @@ S sharedDeclarations(const plan::GeometryComputePlan& p, const WgslGeometryShade
 S loadItem(const plan::GeometryComputePlan& p, const GeometryPlan& geometry) {
     const S V = u(p.inputVertices), words = u(p.scratchStride / 4);
     S load = "    let xfb_p = xfb_i / " + u(geometry.invocations) +
-             ";\n    xfb_primitive_id_in = i32(xfb_p);\n    xfb_invocation_id = i32(xfb_i % " + u(geometry.invocations) +
-             ");\n    for (var xfb_j = 0u; xfb_j < " + V + "; xfb_j++) {\n        let xfb_v = xfb_sources[xfb_p * " + V +
-             " + xfb_j];\n";
+             ";\n    xfb_primitive_id_in = i32(xfb_p);\n    xfb_invocation_id = i32(xfb_i % " +
+             u(geometry.invocations) + ");\n    for (var xfb_j = 0u; xfb_j < " + V +
+             "; xfb_j++) {\n        let xfb_v = xfb_sources[xfb_p * " + V + " + xfb_j];\n";
     auto word = [&](int w) { return "xfb_scratch[xfb_v * " + words + " + " + u(w) + "]"; };
     auto value = [&](ScalarKind kind, int n, int w0) {
         S bits = n == 1 ? word(w0) : "vec" + std::to_string(n) + "<u32>(";
@@ -58,8 +58,9 @@ S loadItem(const plan::GeometryComputePlan& p, const GeometryPlan& geometry) {
         return kind == ScalarKind::UInt ? bits : "bitcast<" + plan::wgslShape(kind, n) + ">(" + bits + ")";
     };
     for (const plan::GeometryComputeInput& in : p.inputs)
-        load += "        " + in.declaration.name + "[xfb_j] = " +
-                value(in.declaration.type.kind, in.declaration.type.components(), in.scratchWord) + ";\n";
+        load += "        " + in.declaration.name +
+                "[xfb_j] = " + value(in.declaration.type.kind, in.declaration.type.components(), in.scratchWord) +
+                ";\n";
     if (p.usesGlIn)
         load += "        xfb_in[xfb_j].gl_Position = " + value(ScalarKind::Float, 4, p.positionWord) +
                 ";\n        xfb_in[xfb_j].gl_PointSize = 1.0f;\n";
@@ -156,8 +157,8 @@ WgslGeometryShaders translateGeometryToWgsl(std::string_view vertexSource, std::
         S store = "fn xfb_store" + n + "(r: u32, w: " + record + ") {\n";
         for (std::size_t k = 0; k < stream.words.size(); ++k) {
             const plan::GeometryRecordWord& w = stream.words[k];
-            gather += "    w[" + std::to_string(k) + "] = " + plan::wgslCapturedWord(capture, w.field, w.component) +
-                      ";\n";
+            gather +=
+                "    w[" + std::to_string(k) + "] = " + plan::wgslCapturedWord(capture, w.field, w.component) + ";\n";
             store += "    xfb_b" + std::to_string(w.buffer) + "[r * " + u(w.strideWords) + " + " + u(w.bufferWord) +
                      "] = w[" + std::to_string(k) + "];\n";
         }

@@ -1405,8 +1405,8 @@ private:
             refuse(l, {"'", n, "()' has no WGSL built-in equivalent; write it out"});
         }
         if (functions_.count(n)) return userCall(n, l);
-        if (geometryVertices && (n == "EmitVertex" || n == "EndPrimitive" || n == "EmitStreamVertex" ||
-                                 n == "EndStreamPrimitive"))
+        if (geometryVertices &&
+            (n == "EmitVertex" || n == "EndPrimitive" || n == "EmitStreamVertex" || n == "EndStreamPrimitive"))
             return emitCall(n, l);
         const Builtin* b = nullptr;
         for (auto& x : kBuiltins)
@@ -1490,7 +1490,8 @@ private:
         const bool stream = n.find("Stream") != S::npos;
         if (args.size() != (stream ? 1u : 0u))
             refuse(l, {"'", n, "()' takes ", (stream ? "one argument, the stream" : "no argument")});
-        if (stream && !(args[0].ty.scalar() && (args[0].ty.kind == ScalarKind::Int || args[0].ty.kind == ScalarKind::UInt)))
+        if (stream &&
+            !(args[0].ty.scalar() && (args[0].ty.kind == ScalarKind::Int || args[0].ty.kind == ScalarKind::UInt)))
             refuse(l, {"'", n, "()': the stream must be an int"});
         Ty none;
         none.isVoid = true;
@@ -1888,7 +1889,8 @@ WgslGeometryCode translateGeometryCodeToWgsl(std::string_view geometrySource, co
     PreprocessedSource pre = preprocess(geometrySource, read.defines);
     Translator tr(pre.tokens, pre.functionMacros);
     tr.geometryVertices = inputVertices;
-    tr.structs[S(kPerVertex)] = {{"gl_Position", vecTy(ScalarKind::Float, 4)}, {"gl_PointSize", scalarTy(ScalarKind::Float)}};
+    tr.structs[S(kPerVertex)] = {{"gl_Position", vecTy(ScalarKind::Float, 4)},
+                                 {"gl_PointSize", scalarTy(ScalarKind::Float)}};
     WgslGeometryCode result;
     auto declare = [&](const Declaration& d) {
         if (d.name.starts_with("xfb_"))
