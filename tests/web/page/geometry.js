@@ -17,64 +17,17 @@ const requireGpu = () => assert(gpu, 'navigator.gpu.requestAdapter() gave no ada
 const runtimes = () => (requireGpu(), [['webgl2', gl2], ['webgpu', gpu]]);
 const webgl2Only = () => [['webgl2', gl2]];
 
-// tests/gl/geometry_test.cpp's kPassVertex in GLSL ES 3.00: positions and the vertex's index.
-const VERTEX = `#version 300 es
-in vec4 a_position;
-out vec4 v_position;
-flat out int v_id;
-void main() { v_position = a_position; v_id = gl_VertexID; gl_Position = a_position; }
-`;
+// shaders/geometry_pass.vert in GLSL ES 3.00: positions and the vertex's index.
+const VERTEX = `#version 300 es\n${await shader('geometry_pass.vert')}`;
 const GS = '#version 320 es\nprecision highp float;\nprecision highp int;\n';
 
-// The geometry shaders of tests/gl/geometry_test.cpp (its ES 3.2 header).
+// The geometry shaders of tests/gl/geometry_test.cpp and of the fixture, from shaders/ (ES 3.2 header).
 const GEOMETRY = {
   // Amplification: every triangle in, its centroid and face normal out as two points.
-  'face-points': `${GS}layout(triangles) in;
-layout(points, max_vertices = 2) out;
-in vec4 v_position[];
-flat in int v_id[];
-out vec4 out_point;
-flat out ivec4 out_tag;
-void main() {
-    vec3 a = v_position[0].xyz, b = v_position[1].xyz, c = v_position[2].xyz;
-    int order = v_id[0] * 256 + v_id[1] * 16 + v_id[2];
-    out_point = vec4(a + b + c, 0.0);
-    out_tag = ivec4(gl_PrimitiveIDIn, 0, order, 7);
-    EmitVertex();
-    vec3 u = b - a, v = c - a;
-    out_point = vec4(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x, 1.0);
-    out_tag = ivec4(gl_PrimitiveIDIn, 1, order, 7);
-    EmitVertex();
-}
-`,
+  'face-points': `${GS}${await shader('geometry_face_points.geom')}`,
   // Amplification as lines: a fin per vertex of each triangle.
-  fins: `${GS}layout(triangles) in;
-layout(line_strip, max_vertices = 6) out;
-in vec4 v_position[];
-out vec4 out_position;
-void main() {
-    for (int i = 0; i < 3; ++i) {
-        vec4 p = v_position[i];
-        out_position = p;
-        EmitVertex();
-        out_position = p + vec4(0.0, 0.0, v_position[(i + 1) % 3].x - p.x, 0.0);
-        EmitVertex();
-        EndPrimitive();
-    }
-}
-`,
-  invocations: `${GS}layout(triangles, invocations = 3) in;
-layout(points, max_vertices = 1) out;
-in vec4 v_position[];
-flat in int v_id[];
-out vec4 out_point;
-flat out ivec4 out_tag;
-void main() {
-    out_point = v_position[gl_InvocationID];
-    out_tag = ivec4(gl_PrimitiveIDIn, gl_InvocationID, v_id[gl_InvocationID], 0);
-    EmitVertex();
-}
-`,
+  fins: `${GS}${await shader('geometry_fins.geom')}`,
+  invocations: `${GS}${await shader('geometry_invocations.geom')}`,
   // Two streams (desktop GLSL 4.00: ES 3.2 has stream 0 only): centroids, odd faces' normals.
   'two-streams': `#version 400 core\n${await shader('geometry_two_streams.geom')}`,
   // The overflow case: point i emits 1 + i % 3 points, a budget of 3 a point.
@@ -265,18 +218,7 @@ test('webgpu two streams (shaders/geometry_two_streams.geom): centroids to strea
 });
 
 // Amplification as a triangle strip: 4 vertices a point, 2 triangles closed in the GL's winding.
-const QUADS = `${GS}layout(points) in;
-layout(triangle_strip, max_vertices = 4) out;
-in vec4 v_position[];
-flat in int v_id[];
-out vec4 out_corner;
-void main() {
-    for (int k = 0; k < 4; ++k) {
-        out_corner = v_position[0] + vec4(float(k % 2), float(k / 2), float(v_id[0]), 0.0);
-        EmitVertex();
-    }
-}
-`;
+const QUADS = `${GS}${await shader('geometry_quads.geom')}`;
 const quadCorners = (v) => [0, 1, 2, 3].map((k) => { const p = position(v); return [p[0] + (k % 2), p[1] + Math.floor(k / 2), p[2] + v, p[3]]; });
 const quadRecords = (v) => { const c = quadCorners(v); return [c[0], c[1], c[2], c[2], c[1], c[3]].flat().map(f32bits); };
 
@@ -291,6 +233,28 @@ test('webgpu triangle_strip out: quads as two triangles each (k, k+1, k+2 / k+1,
   const s = c.statistics[0];
   assert(s.primitivesGenerated === 6 && s.primitivesWritten === 3 && s.recordsWritten === 9 && s.overflow, JSON.stringify(s));
   c.dispose();
+});
+
+// The bytes native GL compute gives (tests/gl/geometry_test.cpp writes and checks the fixture on
+// llvmpipe, Backend::Compute): the same shaders from shaders/, the same inputs, every word equal.
+const FIXTURE = await (await fetch('/geometry_fixture.json')).json();
+
+test(`webgpu gives native GL compute's bytes: the ${FIXTURE.cases.length} cases of geometry_fixture.json, every word, the budget, the statistics`, async () => {
+  requireGpu();
+  const positions = Array.from({ length: FIXTURE.positions.length / 4 }, (_, v) => position(v)).flat();
+  assertArrayEqual(new Float32Array(FIXTURE.positions), new Float32Array(positions), "the fixture's positions are this suite's position(v)");
+  assert(FIXTURE.sentinel === SENTINEL && FIXTURE.vertex === 'geometry_pass.vert', 'the fixture fills with SENTINEL and uses the vertex shader of VERTEX');
+  for (const c of FIXTURE.cases) {
+    assert(c.words?.length === c.records.length, `${c.name}: the fixture has the native words of every buffer (XFB_WRITE_GEOMETRY_FIXTURE=1 writes them)`);
+    const header = c.desktopOnly ? '#version 400 core\n' : GS;
+    const geometry = `${header}${await shader(c.geometry)}`;
+    const r = await captureOnGpu(geometry, c.draw, c.records, { vertices: positions.length / 4, overflow: c.overflow === 'clamp' ? 'clamp' : undefined, label: c.name });
+    for (const [b, words] of c.words.entries()) assertArrayEqual(r.words[b], new Uint32Array(words), `${c.name}: buffer ${b}, WebGPU vs native GL compute`);
+    assert(r.budget.records === c.budget.records && r.budget.inputPrimitives === c.budget.inputPrimitives, `${c.name}: budget ${JSON.stringify(r.budget)} vs native ${JSON.stringify(c.budget)}`);
+    const stats = r.statistics.map((s) => ({ stream: s.stream, captured: s.captured, primitivesGenerated: s.primitivesGenerated, primitivesWritten: s.primitivesWritten, recordsWritten: s.recordsWritten, overflow: s.overflow }));
+    assert(JSON.stringify(stats) === JSON.stringify(c.statistics), `${c.name}: statistics ${JSON.stringify(stats)} vs native ${JSON.stringify(c.statistics)}`);
+    r.dispose();
+  }
 });
 
 test('webgpu geometry misuse: every refusal coded, nothing written', async () => {
