@@ -1,6 +1,8 @@
 // Geometry programs in the browser (issue 27): createProgram({ source, geometry }). WebGL2 has no
 // geometry shaders and no compute shaders: every geometry shader of tests/gl/geometry_test.cpp is
 // refused there with XFB_GEOMETRY_UNSUPPORTED, the message naming where geometry programs run.
+// WebGPU gives the bytes native GL compute wrote into geometry_fixture.json (tests/gl/geometry_test.cpp
+// checks them on llvmpipe), the shaders from shaders/, every word compared.
 // The WebGPU engine runs them as the compute passes of the GL compute capture (the same plan, its
 // kernels in WGSL): face points, fins as lines, triangle strips, invocations and two streams are
 // captured into sentinel-filled buffers and every word is compared with a JavaScript reference of
@@ -50,8 +52,8 @@ async function refused(runtime, xfb, description) {
   const before = JSON.stringify(xfb.liveObjects());
   // [docs:geometry-web-refusal]
   const e = await expectError('XFB_GEOMETRY_UNSUPPORTED', () => xfb.createProgram(description)); // { source, geometry, label }
-  // WebGL2 and WebGPU alike, before any GL or GPU call; e.message names the program, what the runtime lacks,
-  // and where geometry programs run (native GL through the C++ API; in the browser, emits on WebGPU)
+  // WebGL2, before any GL call; e.message names the program, what WebGL2 lacks, and where geometry
+  // programs run (in the browser the WebGPU engine; native GL through the C++ API)
   // [docs:end]
   const label = description.label ?? 'program';
   for (const part of [`program '${label}' has a geometry shader`, WHAT_EACH_LACKS[runtime], 'the WebGPU engine (createXfb({ device })', 'desktop OpenGL 4.0+', 'OpenGL ES 3.2 (stream 0)', 'compute on OpenGL 4.3+ / ES 3.1+'])
