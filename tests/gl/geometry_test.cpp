@@ -39,7 +39,6 @@ std::string gsHeader(const Device& dev) {
 // versions together), GLSL ES 3.00 on ES, which the engine compiles as 3.20 (one version per program).
 std::string vsHeader(const Device& dev) { return desktop(dev) ? "#version 330 core\n" : "#version 300 es\n"; }
 
-
 // shaders/geometry_pass.vert: positions and the vertex's index, handed to the geometry shader.
 std::string vertexSource(const Device& dev) { return vsHeader(dev) + std::string(xfb_shaders::geometry_pass_vert); }
 
@@ -1050,8 +1049,9 @@ std::string_view fixtureShader(const std::string& file) {
     };
     for (const auto& [name, text] : files)
         if (name == file) return text;
-    FAIL("the fixture names shaders/" << file << ", which this test does not embed: add it to shaders/CMakeLists.txt and "
-                                                 "to fixtureShader()");
+    FAIL("the fixture names shaders/" << file
+                                      << ", which this test does not embed: add it to shaders/CMakeLists.txt and "
+                                         "to fixtureShader()");
     return {};
 }
 
@@ -1101,7 +1101,8 @@ nlohmann::json captureFixtureCase(const Device& dev, const nlohmann::json& fixtu
 // Issue 27: the compute translation gives the same bytes on GL compute and on WebGPU in Chromium.
 // The fixture holds the inputs (shaders/ by name, positions, draws, buffer sizes) and the outputs;
 // this test fails if GL compute's differ, tests/web/page/geometry.js if WebGPU's do.
-TEST_CASE_FIXTURE(GlTest, "compute capture: the bytes of tests/web/page/geometry_fixture.json, which WebGPU also gives") {
+TEST_CASE_FIXTURE(GlTest,
+                  "compute capture: the bytes of tests/web/page/geometry_fixture.json, which WebGPU also gives") {
     if (!dev.capabilities().compute) return;
     std::ifstream in(XFB_GEOMETRY_FIXTURE);
     REQUIRE_MESSAGE(in, "cannot read " XFB_GEOMETRY_FIXTURE);
@@ -1115,7 +1116,8 @@ TEST_CASE_FIXTURE(GlTest, "compute capture: the bytes of tests/web/page/geometry
         for (const char* key : {"budget", "statistics", "words"}) {
             CAPTURE(key);
             if (write) c[key] = got.at(key);
-            REQUIRE_MESSAGE(c.contains(key), "the fixture has no '" << key << "': write it with XFB_WRITE_GEOMETRY_FIXTURE=1");
+            REQUIRE_MESSAGE(c.contains(key),
+                            "the fixture has no '" << key << "': write it with XFB_WRITE_GEOMETRY_FIXTURE=1");
             if (std::string(key) == "words")
                 for (std::size_t b = 0; b < got.at(key).size(); ++b)
                     requireEqual(got.at(key).at(b).get<std::vector<std::uint32_t>>(),
@@ -1123,8 +1125,8 @@ TEST_CASE_FIXTURE(GlTest, "compute capture: the bytes of tests/web/page/geometry
                                  "GL compute vs the fixture, every word of the buffer (a deliberate change: "
                                  "XFB_WRITE_GEOMETRY_FIXTURE=1, then the browser suite must agree)");
             else
-                CHECK_MESSAGE(got.at(key) == c.at(key), "GL compute " << got.at(key).dump() << " vs the fixture "
-                                                                      << c.at(key).dump());
+                CHECK_MESSAGE(got.at(key) == c.at(key),
+                              "GL compute " << got.at(key).dump() << " vs the fixture " << c.at(key).dump());
         }
         ++compared;
     }

@@ -25,6 +25,7 @@ import type {
   CaptureDraw,
   CaptureRunOptions,
   GeometryCaptureCount,
+  GPUBufferType,
   SessionPlan,
   StreamStatistics,
 } from '../core/types.js';
@@ -44,7 +45,7 @@ export interface DrawEncoder {
   /** GPURenderPassEncoder.draw() / GPURenderBundleEncoder.draw(). */
   draw(vertexCount: number, instanceCount?: number, firstVertex?: number, firstInstance?: number): void;
   /** GPURenderPassEncoder.drawIndirect(): drawCapturedStream() of a geometry capture. */
-  drawIndirect?(indirectBuffer: GPUBuffer, indirectOffset: number): void;
+  drawIndirect?(indirectBuffer: GPUBufferType, indirectOffset: number): void;
 }
 
 /** drawCaptured() / drawSession() options on WebGPU: the render pipeline's topology decides the mode. */
