@@ -5,7 +5,8 @@
 // record per index) as three submeshes appended into one buffer (captureSession: base, sleeve,
 // tip; the sleeve skinned by a second program with the same record layout) and draws each part
 // with its own material (drawSession(part)), without an index buffer or a CPU count.
-// The "normals" variants (native only: a geometry program needs desktop GL 4.0+ or compute)
+// The "normals" variants (a geometry program needs desktop GL 4.0+ or compute; in the browser the
+// WebGPU gallery's skinning.js runs "normals" with these shaders, extract-glsl.mjs)
 // draw the cached mesh and, on top, a geometry pass over its indexed triangles (issue 27): per
 // triangle a face normal from its centroid and a fin at its first corner along the skinned vertex
 // normal, emitted as line strips and captured as lines (ProgramDesc::geometry), then drawn

@@ -11,9 +11,13 @@
 
 #include "../unit/test_util.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 using namespace xfb;
 using namespace xfbtest;
@@ -35,14 +39,8 @@ std::string gsHeader(const Device& dev) {
 // versions together), GLSL ES 3.00 on ES, which the engine compiles as 3.20 (one version per program).
 std::string vsHeader(const Device& dev) { return desktop(dev) ? "#version 330 core\n" : "#version 300 es\n"; }
 
-// Positions and the vertex's index, handed to the geometry shader.
-const char* kPassVertex = R"(in vec4 a_position;
-out vec4 v_position;
-flat out int v_id;
-void main() { v_position = a_position; v_id = gl_VertexID; gl_Position = a_position; }
-)";
-
-std::string vertexSource(const Device& dev) { return vsHeader(dev) + kPassVertex; }
+// shaders/geometry_pass.vert: positions and the vertex's index, handed to the geometry shader.
+std::string vertexSource(const Device& dev) { return vsHeader(dev) + std::string(xfb_shaders::geometry_pass_vert); }
 
 // Per vertex: x, y, z, 1 with exact binary fractions.
 std::vector<float> positions(std::size_t n, unsigned seed) {
@@ -79,25 +77,8 @@ void requireRecords(const Records& gpu, const Records& ref, const char* what) {
     requireEqual(gpu.ints, ref.ints, what);
 }
 
-// Face centroids and normals: every triangle in, two points out.
-const char* kFacePoints = R"(layout(triangles) in;
-layout(points, max_vertices = 2) out;
-in vec4 v_position[];
-flat in int v_id[];
-out vec4 out_point;
-flat out ivec4 out_tag;
-void main() {
-    vec3 a = v_position[0].xyz, b = v_position[1].xyz, c = v_position[2].xyz;
-    int order = v_id[0] * 256 + v_id[1] * 16 + v_id[2];
-    out_point = vec4(a + b + c, 0.0);
-    out_tag = ivec4(gl_PrimitiveIDIn, 0, order, 7);
-    EmitVertex();
-    vec3 u = b - a, v = c - a;
-    out_point = vec4(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x, 1.0);
-    out_tag = ivec4(gl_PrimitiveIDIn, 1, order, 7);
-    EmitVertex();
-}
-)";
+// shaders/geometry_face_points.geom: every triangle in, its centroid and face normal out as two points.
+const std::string_view kFacePoints = xfb_shaders::geometry_face_points_geom;
 
 struct Vec3 {
     float x, y, z;
@@ -186,7 +167,7 @@ TEST_CASE_FIXTURE(GlTest, "a geometry program on a runtime without geometry shad
     const Capabilities& caps = dev.capabilities();
     // OpenGL ES 3.0 (the WebGL2 rules) has none; desktop GL 4.5 and ES 3.2 have them.
     CHECK(caps.geometry == (apiNameUnderTest() != "gles30"));
-    ProgramDesc desc{vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints};
+    ProgramDesc desc{vertexSource(dev), {}, {}, "faces", gsHeader(dev) + std::string(kFacePoints)};
     if (caps.geometry) {
         Program program(dev, desc);
         REQUIRE(program.geometry());
@@ -204,7 +185,7 @@ TEST_CASE_FIXTURE(GlTest, "a geometry program on a runtime without geometry shad
 
 TEST_CASE_FIXTURE(GlTest, "a compute capture expands a draw again unless it is the same non-indexed draw as the last") {
     if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
-    Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + std::string(kFacePoints)});
     const std::vector<float> p = positions(9, 5u);
     Buffer input(dev, vec4Format(0), 9, view(p));
     const std::vector<std::uint32_t> sentinel(std::size_t(16) * 8, 0xDEADBEEFu);
@@ -233,7 +214,7 @@ TEST_CASE_FIXTURE(GlTest, "a compute capture expands a draw again unless it is t
 
 TEST_CASE_FIXTURE(GlTest, "amplification: every triangle in, its centroid and face normal out as two points") {
     if (!dev.capabilities().geometry) return; // the refusal is the case above
-    Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + std::string(kFacePoints)});
     const std::vector<float> p = positions(9, 3u);
     Buffer input(dev, vec4Format(0), 9, view(p));
     std::vector<DrawDesc> draws{{DrawMode::TriangleStrip, 5}, {DrawMode::Triangles, 9}, {DrawMode::TriangleFan, 6}};
@@ -279,21 +260,7 @@ TEST_CASE_FIXTURE(GlTest, "amplification: every triangle in, its centroid and fa
 TEST_CASE_FIXTURE(GlTest, "extruded fins: triangles in, line strips out, captured as lines") {
     if (!dev.capabilities().geometry) return;
     // Per vertex of the triangle, a fin from it along +z by its distance to the next vertex's x.
-    const std::string fins = gsHeader(dev) + R"(layout(triangles) in;
-layout(line_strip, max_vertices = 6) out;
-in vec4 v_position[];
-out vec4 out_position;
-void main() {
-    for (int i = 0; i < 3; ++i) {
-        vec4 p = v_position[i];
-        out_position = p;
-        EmitVertex();
-        out_position = p + vec4(0.0, 0.0, v_position[(i + 1) % 3].x - p.x, 0.0);
-        EmitVertex();
-        EndPrimitive();
-    }
-}
-)";
+    const std::string fins = gsHeader(dev) + std::string(xfb_shaders::geometry_fins_geom);
     Program program(dev, {vertexSource(dev), {}, {}, "fins", fins});
     REQUIRE(program.geometry());
     CHECK(program.geometry()->capturedPrimitive() == DrawMode::Lines);
@@ -335,18 +302,7 @@ void main() {
 
 TEST_CASE_FIXTURE(GlTest, "invocations: each triangle runs the shader 3 times, their records in invocation order") {
     if (!dev.capabilities().geometry) return;
-    const std::string source = gsHeader(dev) + R"(layout(triangles, invocations = 3) in;
-layout(points, max_vertices = 1) out;
-in vec4 v_position[];
-flat in int v_id[];
-out vec4 out_point;
-flat out ivec4 out_tag;
-void main() {
-    out_point = v_position[gl_InvocationID];
-    out_tag = ivec4(gl_PrimitiveIDIn, gl_InvocationID, v_id[gl_InvocationID], 0);
-    EmitVertex();
-}
-)";
+    const std::string source = gsHeader(dev) + std::string(xfb_shaders::geometry_invocations_geom);
     Program program(dev, {vertexSource(dev), {}, {}, "invocations", source});
     CHECK(program.geometry()->invocations == 3);
     const std::vector<float> p = positions(6, 5u);
@@ -863,7 +819,7 @@ void main() {}
         CHECK(contains(msg, "OpenGL ES 3.2 captures stream 0 only"));
     }
     // A draw of lines into a triangle shader: XFB_GEOMETRY_INPUT before any GL call.
-    Program faces(dev, {vertex, {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    Program faces(dev, {vertex, {}, {}, "faces", gsHeader(dev) + std::string(kFacePoints)});
     const std::vector<float> p = positions(4, 9u);
     Buffer input(dev, vec4Format(0), 4, view(p));
     const std::vector<std::uint32_t> sentinel(32, 0x5555u);
@@ -885,7 +841,7 @@ void main() {}
 
 TEST_CASE_FIXTURE(GlTest, "a geometry capture after a context restoration: relinked with its geometry shader") {
     if (!dev.capabilities().geometry) return;
-    Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + std::string(kFacePoints)});
     const std::vector<float> p = positions(5, 17u);
     Buffer input(dev, vec4Format(0), 5, view(p));
     Buffer out(dev, pointTagFormat(), 6);
@@ -981,7 +937,7 @@ struct WithoutGeometryShaders {
 TEST_CASE_FIXTURE(GlTest,
                   "a context with compute but no geometry shaders captures geometry programs as compute (Auto)") {
     if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
-    const std::string source = gsHeader(dev) + kFacePoints;
+    const std::string source = gsHeader(dev) + std::string(kFacePoints);
     const std::vector<float> p = positions(7, 41u);
     Buffer input(dev, vec4Format(0), 7, view(p));
     const DrawDesc draw{DrawMode::TriangleStrip, 7};
@@ -1043,7 +999,7 @@ TEST_CASE_FIXTURE(GlTest, "compute capture refusals: every one provoked, nothing
     Buffer out(dev, pointTagFormat(), 4, view(sentinel));
     const Entry in{&input, nullptr}, written{nullptr, &out};
     auto options = [](Backend b, Expansion e = Expansion::Auto) { return PrimitiveCaptureOptions{std::nullopt, e, b}; };
-    Program faces(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + kFacePoints});
+    Program faces(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + std::string(kFacePoints)});
     std::string msg;
     if (!dev.capabilities().compute) {
         msg = XFB_REQUIRE_ERROR(PrimitiveCapture(dev, faces, {in, written}, options(Backend::Compute)),
@@ -1100,4 +1056,103 @@ TEST_CASE_FIXTURE(GlTest, "compute capture refusals: every one provoked, nothing
         msg = XFB_REQUIRE_ERROR(huge.capture({DrawMode::Points, n}, clamp), ErrorCode::BufferTooLarge);
         CHECK(contains(msg, "stream 0 can receive 4294967296 records, but the compute capture counts them in 32 bits"));
     }
+}
+
+namespace {
+
+// shaders/ by file name: the geometry programs of tests/web/page/geometry_fixture.json.
+std::string_view fixtureShader(const std::string& file) {
+    static const std::pair<std::string_view, std::string_view> files[] = {
+        {"geometry_pass.vert", xfb_shaders::geometry_pass_vert},
+        {"geometry_face_points.geom", xfb_shaders::geometry_face_points_geom},
+        {"geometry_fins.geom", xfb_shaders::geometry_fins_geom},
+        {"geometry_invocations.geom", xfb_shaders::geometry_invocations_geom},
+        {"geometry_two_streams.geom", xfb_shaders::geometry_two_streams_geom},
+        {"geometry_quads.geom", xfb_shaders::geometry_quads_geom},
+    };
+    for (const auto& [name, text] : files)
+        if (name == file) return text;
+    FAIL("the fixture names shaders/" << file
+                                      << ", which this test does not embed: add it to shaders/CMakeLists.txt and "
+                                         "to fixtureShader()");
+    return {};
+}
+
+// One case of the fixture captured with Backend::Compute: every word of every output buffer, the
+// budget and every stream's statistics, as the fixture writes them.
+nlohmann::json captureFixtureCase(const Device& dev, const nlohmann::json& fixture, const nlohmann::json& c) {
+    const std::vector<float> positions = fixture.at("positions").get<std::vector<float>>();
+    const auto vertices = std::int64_t(positions.size() / 4);
+    Program program(dev, {vsHeader(dev) + std::string(fixtureShader(fixture.at("vertex").get<std::string>())),
+                          {},
+                          {},
+                          c.at("name").get<std::string>(),
+                          gsHeader(dev) + std::string(fixtureShader(c.at("geometry").get<std::string>()))});
+    const CapturePlan& plan = program.capture();
+    const auto records = c.at("records").get<std::vector<std::int64_t>>();
+    REQUIRE(plan.buffers.size() == records.size());
+    Buffer input(dev, vec4Format(0), vertices, view(positions));
+    std::vector<Buffer> outs;
+    for (std::size_t b = 0; b < records.size(); ++b) {
+        const std::vector<std::uint32_t> sentinel(std::size_t(records[b]) * std::size_t(plan.buffers[b].stride) / 4,
+                                                  fixture.at("sentinel").get<std::uint32_t>());
+        outs.emplace_back(dev, plan.buffers[b].asVertexFormat(), records[b], view(sentinel));
+    }
+    std::vector<Entry> entries{{&input, nullptr}};
+    for (auto& o : outs) entries.push_back({nullptr, &o});
+    PrimitiveCapture capture(dev, program, entries, {std::nullopt, Expansion::Auto, Backend::Compute});
+    const auto mode = drawModeFromName(c.at("draw").at("mode").get<std::string>());
+    REQUIRE(mode);
+    CaptureRunOptions run;
+    run.overflow = c.at("overflow") == "clamp" ? EmitOverflow::Clamp : EmitOverflow::Error;
+    const CaptureCount budget = capture.capture({*mode, c.at("draw").at("count").get<std::int64_t>()}, run);
+    nlohmann::json out;
+    out["budget"] = {{"records", budget.records}, {"inputPrimitives", budget.inputPrimitives}};
+    for (const StreamStatistics& s : capture.statistics())
+        out["statistics"].push_back({{"stream", s.stream},
+                                     {"captured", s.captured},
+                                     {"primitivesGenerated", s.primitivesGenerated},
+                                     {"primitivesWritten", s.primitivesWritten},
+                                     {"recordsWritten", s.recordsWritten},
+                                     {"overflow", s.overflow()}});
+    for (auto& o : outs) out["words"].push_back(o.readAs<std::uint32_t>());
+    return out;
+}
+
+} // namespace
+
+// Issue 27: the compute translation gives the same bytes on GL compute and on WebGPU in Chromium.
+// The fixture holds the inputs (shaders/ by name, positions, draws, buffer sizes) and the outputs;
+// this test fails if GL compute's differ, tests/web/page/geometry.js if WebGPU's do.
+TEST_CASE_FIXTURE(GlTest,
+                  "compute capture: the bytes of tests/web/page/geometry_fixture.json, which WebGPU also gives") {
+    if (!dev.capabilities().compute) return;
+    std::ifstream in(XFB_GEOMETRY_FIXTURE);
+    REQUIRE_MESSAGE(in, "cannot read " XFB_GEOMETRY_FIXTURE);
+    nlohmann::json fixture = nlohmann::json::parse(in);
+    const bool write = std::getenv("XFB_WRITE_GEOMETRY_FIXTURE") != nullptr;
+    int compared = 0;
+    for (nlohmann::json& c : fixture.at("cases")) {
+        CAPTURE(c.at("name").get<std::string>());
+        if (c.value("desktopOnly", false) && !desktop(dev)) continue; // streams other than 0: GLSL 4.00
+        const nlohmann::json got = captureFixtureCase(dev, fixture, c);
+        for (const char* key : {"budget", "statistics", "words"}) {
+            CAPTURE(key);
+            if (write) c[key] = got.at(key);
+            REQUIRE_MESSAGE(c.contains(key),
+                            "the fixture has no '" << key << "': write it with XFB_WRITE_GEOMETRY_FIXTURE=1");
+            if (std::string(key) == "words")
+                for (std::size_t b = 0; b < got.at(key).size(); ++b)
+                    requireEqual(got.at(key).at(b).get<std::vector<std::uint32_t>>(),
+                                 c.at(key).at(b).get<std::vector<std::uint32_t>>(),
+                                 "GL compute vs the fixture, every word of the buffer (a deliberate change: "
+                                 "XFB_WRITE_GEOMETRY_FIXTURE=1, then the browser suite must agree)");
+            else
+                CHECK_MESSAGE(got.at(key) == c.at(key),
+                              "GL compute " << got.at(key).dump() << " vs the fixture " << c.at(key).dump());
+        }
+        ++compared;
+    }
+    CHECK(compared >= (desktop(dev) ? 6 : 5));
+    if (write) std::ofstream(XFB_GEOMETRY_FIXTURE) << fixture.dump(1) << '\n';
 }

@@ -7,7 +7,8 @@
 // canvas was presented), the demo's state read back must be finite and moved from its initial data
 // (the page's verdict), and no uncapturederror (caught by a hook on every GPUDevice the page gets,
 // installed before the page's scripts), no page error and no console error may occur.
-// First each check is shown able to fail: planted empty, frozen and unpresented frames, a planted
+// A run that draws a geometry pass's lines (LINES) must also show enough pixels of each kind of line.
+// First each check is shown able to fail: planted empty, frozen, unpresented and lineless frames, a planted
 // uncapturederror, page error and console error must each be reported.
 // Usage: node gallery-webgpu.mjs GALLERY_DIR SCREENSHOT_DIR [demo[:variant] ...]
 import { mkdirSync } from 'node:fs';
@@ -17,13 +18,17 @@ import { serve } from '../../web/serve.mjs';
 import { CHROMIUM_ARGS } from './chromium.mjs';
 
 const [galleryDir, shotsDir, ...only] = process.argv.slice(2);
-const demos = only.length ? only : ['particles', 'flock', 'cloth', 'trails', 'skinning', 'skinning:captured'];
+const demos = only.length ? only : ['particles', 'flock', 'cloth', 'trails', 'skinning', 'skinning:captured', 'skinning:normals'];
 const FRAMES = 60;
 // gallery.mjs's thresholds: share of the scene not of the clear colour, distinct colours (4 bits per
 // channel), share that changed between the two frames; and here the share of the screenshot's scene
 // (outside the panel) that may differ from the last frame.
 const NEED = { covered: 0.005, colours: 4, motion: 0.002, unpresented: 0.01 };
 const CLEAR = [5, 6, 10]; // the shell's clear colour (0.02, 0.025, 0.04) as bytes
+// Runs that draw a geometry pass's lines (issue 27): the last frame's yellow face-normal and cyan
+// fin pixels, counted here as demos/skinning.cpp's checkRun() counts them natively (its
+// isNormalPixel / isFinPixel; the meshes' lit materials never reach these colours).
+const LINES = { 'skinning:normals': 200 };
 const TOLERANCE = 12;
 
 // Before the page's scripts: every GPUDevice the page requests reports its uncapturederrors here.
@@ -53,14 +58,16 @@ function frameStatistics({ clear, tolerance, planted }) {
   if (planted === 'frozen') first = last;
   const diff = (a, b, i) => Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]);
   const colours = new Set(), p = last.rgba;
-  let covered = 0, moved = 0;
+  let covered = 0, moved = 0, normalPixels = 0, finPixels = 0;
   const scene = last.width * last.height;
   for (let i = 0; i < scene * 4; i += 4) {
     if (Math.abs(p[i] - clear[0]) + Math.abs(p[i + 1] - clear[1]) + Math.abs(p[i + 2] - clear[2]) > tolerance) ++covered;
     colours.add(((p[i] >> 4) << 8) | ((p[i + 1] >> 4) << 4) | (p[i + 2] >> 4));
     if (first && diff(p, first.rgba, i) > tolerance) ++moved;
+    if (p[i] > 200 && p[i + 1] > 170 && p[i + 2] < 80) ++normalPixels;
+    if (p[i] < 80 && p[i + 1] > 170 && p[i + 2] > 200) ++finPixels;
   }
-  return { frames: frames.map((f) => f.frame), size: [last.width, last.height], scene, covered: covered / scene, colours: colours.size, motion: first ? moved / scene : null };
+  return { frames: frames.map((f) => f.frame), size: [last.width, last.height], scene, covered: covered / scene, colours: colours.size, motion: first ? moved / scene : null, normalPixels, finPixels };
 }
 
 // In the page: the screenshot (PNG, base64) against the last captured frame, outside the panel's
@@ -87,7 +94,7 @@ async function screenshotStatistics({ png, panel, clear, tolerance, planted }) {
 }
 
 /** Every reason a run fails (empty: it passed). */
-function judge({ done, stats, shot, gpuErrors, consoleErrors }) {
+function judge({ entry, done, stats, shot, gpuErrors, consoleErrors }) {
   const why = [...gpuErrors.map((e) => `uncapturederror: ${e}`), ...consoleErrors.map((e) => `console error: ${e}`),
     ...(done.errors ?? []).map((e) => `error recorded by the page: ${e}`)];
   if (!done.ok) why.push(...(done.failures?.length ? done.failures.map((f) => `page check: ${f}`) : ['page check: failed']));
@@ -97,6 +104,9 @@ function judge({ done, stats, shot, gpuErrors, consoleErrors }) {
     why.push(`empty scene (measured here): ${stats.covered.toFixed(4)} of ${stats.scene} pixels covered, ${stats.colours} colours; needs ${NEED.covered} and ${NEED.colours}`);
   if (done.animates !== false && !(stats.motion >= NEED.motion))
     why.push(`frozen scene (measured here): ${stats.motion?.toFixed(4)} of the pixels changed between frames ${stats.frames.join(' and ')}; needs ${NEED.motion}`);
+  const lines = LINES[entry];
+  if (lines && !(stats.normalPixels >= lines && stats.finPixels >= lines))
+    why.push(`no geometry-pass lines (measured here): ${stats.normalPixels} face-normal (yellow) and ${stats.finPixels} fin (cyan) pixels in the last frame; needs ${lines} of each`);
   if (!shot || shot.error || !(shot.unpresented <= NEED.unpresented))
     why.push(`not presented: ${shot?.error ?? `${shot?.unpresented?.toFixed(4)} of the screenshot's scene pixels differ from the last frame; at most ${NEED.unpresented}`}`);
   return why;
@@ -108,7 +118,7 @@ const server = await serve({ '/': resolve(galleryDir), '/npm/': resolve(galleryD
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--enable-features=Vulkan', '--use-vulkan=swiftshader'] });
 let failed = 0, planted = false, asserts = 0;
 const CHECKS_PER_RUN = 8; // uncapturederror, page error, console error, page verdict, frames, covered + colours, motion, presented
-const PLANTED_CHECKS = 7;
+const PLANTED_CHECKS = 8;
 const started = Date.now();
 try {
   for (const entry of demos) {
@@ -139,9 +149,9 @@ try {
         for (const d of window.__gpuDevices) await d.queue.onSubmittedWorkDone();
         return window.__gpuErrors;
       });
-      const why = [...pageErrors.map((e) => `uncaught in the page: ${e}`), ...judge({ done, stats, shot, gpuErrors, consoleErrors })];
+      const why = [...pageErrors.map((e) => `uncaught in the page: ${e}`), ...judge({ entry, done, stats, shot, gpuErrors, consoleErrors })];
       const figures = stats && `covered ${stats.covered.toFixed(4)}, ${stats.colours} colours, motion ${stats.motion?.toFixed(4)} (frames ${stats.frames.join(', ')}), ` +
-        `unpresented ${shot?.unpresented?.toFixed(4)}; ${done.count} elements, ${done.moved} of ${done.values} state values moved, ${((Date.now() - t0) / 1000).toFixed(1)} s`;
+        `unpresented ${shot?.unpresented?.toFixed(4)}; ${LINES[entry] ? `${stats.normalPixels} face-normal and ${stats.finPixels} fin pixels; ` : ''}${done.count} elements, ${done.moved} of ${done.values} state values moved, ${((Date.now() - t0) / 1000).toFixed(1)} s`;
       console.log(`${why.length ? 'FAIL' : 'PASS'}  gallery-webgpu: ${entry}: ${figures} -> ${png}`);
       for (const w of why) console.log(`      ${w}`);
       if (why.length) failed++;
@@ -153,7 +163,9 @@ try {
         const misses = [];
         const expect = (what, reasons, pattern) => reasons.some((r) => pattern.test(r)) || misses.push(`${what} was not reported (got: ${reasons.join('; ') || 'nothing'})`);
         const base = { done, stats, shot, gpuErrors: [], consoleErrors: [] };
-        expect('a planted empty frame', judge({ ...base, stats: await page.evaluate(frameStatistics, { ...args, planted: 'empty' }) }), /^empty scene/);
+        const empty = await page.evaluate(frameStatistics, { ...args, planted: 'empty' });
+        expect('a planted empty frame', judge({ ...base, stats: empty }), /^empty scene/);
+        expect('a planted frame without lines', judge({ ...base, entry: Object.keys(LINES)[0], stats: empty }), /^no geometry-pass lines/);
         expect('a planted frozen frame', judge({ ...base, stats: await page.evaluate(frameStatistics, { ...args, planted: 'frozen' }) }), /^frozen scene/);
         expect('a planted unpresented canvas', judge({ ...base, shot: await page.evaluate(screenshotStatistics, { ...shotArgs, planted: 'blank' }) }), /^not presented/);
         expect('a planted page verdict', judge({ ...base, done: { ...done, ok: false, failures: ['planted'] } }), /^page check: planted/);
@@ -170,7 +182,7 @@ try {
         expect('a planted uncapturederror', hooked, /^uncapturederror: /);
         expect('a planted console error', hooked, /^console error: planted/);
         if (!pageErrors.includes('planted page error')) misses.push('a planted page error was not caught');
-        console.log(`${misses.length ? 'FAIL' : 'PASS'}  gallery-webgpu: the checks fail on planted defects (empty, frozen, unpresented, page verdict, uncapturederror, console error, page error)`);
+        console.log(`${misses.length ? 'FAIL' : 'PASS'}  gallery-webgpu: the checks fail on planted defects (empty, frozen, unpresented, no lines, page verdict, uncapturederror, console error, page error)`);
         for (const m of misses) console.log(`      ${m}`);
         if (misses.length) failed++;
         asserts += PLANTED_CHECKS;

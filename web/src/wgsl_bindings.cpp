@@ -10,6 +10,7 @@
 #include "xfb/pass_plan.hpp"
 #include "xfb/plan_fields.hpp"
 #include "xfb/fusion_plan.hpp"
+#include "xfb/geometry_plan.hpp"
 #include "xfb/glsl_dialect.hpp"
 #include "xfb/wgsl_translation.hpp"
 
@@ -274,7 +275,168 @@ static val captureDraws(val draws, bool session, double firstRecord, double vert
     });
 }
 
+namespace {
+
+// A geometry program planned as PrimitiveCapture plans it: the vertex shader's attributes, the
+// geometry shader's per-stream capture and layout, and the pass over a capture's role list (the
+// default roles without one: every input packed in one {input}, one {output} per captured buffer).
+struct GeometryPlanned {
+    ReadOptions read;
+    ShaderInterface vertex;
+    std::vector<AttributeSlot> attrs;
+    GeometryInterface geometryShader;
+    CapturePlan capture;
+    GeometryPlan geometry;
+    std::vector<EntryDesc> entries;
+    PassPlan pass;
+};
+
+GeometryPlanned planGeometryProgram(const std::string& source, const std::string& geometrySource, const val& o,
+                                    const val& entries) {
+    GeometryPlanned p;
+    p.read = parseRead(o);
+    p.vertex = readShaderInterface(toGlslEs300(source), p.read);
+    p.attrs = planAttributes(p.vertex, Limits::portable());
+    p.geometryShader = readGeometryInterface(geometrySource, p.read);
+    p.capture = planGeometryCapture(p.geometryShader.shader, parseCapture(o), Limits::portable());
+    p.geometry = planGeometry(p.geometryShader, p.capture);
+    std::optional<std::int64_t> count;
+    if (entries.isUndefined() || entries.isNull()) {
+        std::vector<VertexAttribute> packed;
+        for (const auto& a : p.attrs)
+            if (auto type = componentTypeOf(a.type.kind)) packed.push_back({a.semantic, *type, a.components()});
+        if (!packed.empty()) {
+            VertexFormat f = VertexFormat::interleaved(packed);
+            p.entries.push_back({BufferDesc{f, std::uint64_t(f.stride)}, std::nullopt});
+        }
+        for (const auto& b : p.capture.buffers)
+            p.entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(20), std::uint64_t(b.stride)}});
+        count = 1;
+    } else {
+        for (const val& e : emscripten::vecFromJSArray<val>(entries)) {
+            EntryDesc d;
+            auto desc = [](const val& b) {
+                VertexFormat f = parseFormat(b["format"]);
+                f.stride = b["stride"].as<int>();
+                return BufferDesc{f, std::uint64_t(f.stride) * std::uint64_t(b["count"].as<double>())};
+            };
+            if (has(e, "input")) d.input = desc(e["input"]);
+            if (has(e, "output")) d.output = desc(e["output"]);
+            p.entries.push_back(d);
+        }
+        checkCaptureEntries(p.entries);
+        if (has(o, "vertexCount")) count = std::int64_t(o["vertexCount"].as<double>());
+    }
+    p.pass = planPass(p.attrs, p.capture, p.entries, count, OutputSizing::PerDraw);
+    return p;
+}
+
+int verticesOf(DrawMode m) { return m == DrawMode::Points ? 1 : m == DrawMode::Lines ? 2 : 3; }
+
+} // namespace
+
+/// WebGPU geometry programs: the WGSL kernels of a geometry program (translateGeometryToWgsl)
+/// over a capture's role list (entries as wgslCapture(); undefined: the default roles, which
+/// createProgram() translates to check the program). Returns wgsl()'s fields of the vertex pass
+/// (its uniforms are the program's), {count, outputs} of the pass, and `geometry`: the kernels,
+/// their bindings and the plan's streams.
+static val wgslGeometry(std::string source, std::string geometrySource, val o, val entries) {
+    return guarded([&] {
+        GeometryPlanned p = planGeometryProgram(source, geometrySource, o, entries);
+        WgslTranslationOptions options;
+        options.workGroupSize = get<int>(o, "workGroupSize", 64);
+        const WgslGeometryShaders w = translateGeometryToWgsl(source, geometrySource, p.read, p.pass, p.capture,
+                                                              p.geometry, p.entries.size(), options);
+        val streams = val::array();
+        for (int k = 0; k < p.geometry.streamCount; ++k) {
+            const GeometryStream* g = p.geometry.find(k);
+            streams.call<void>("push", object({{"stream", js(k)},
+                                               {"captured", val(g != nullptr)},
+                                               {"buffers", array(g ? g->buffers : std::vector<int>{})}}));
+        }
+        val geometry = object({{"countSource", js(w.countSource)},
+                               {"writeSource", js(w.writeSource)},
+                               {"entryPoint", js(w.entryPoint)},
+                               {"workGroupSize", js(w.workGroupSize)},
+                               {"uniformBinding", js(w.uniformBinding)},
+                               {"uniformBytes", js(w.uniformBytes)},
+                               {"scratchBinding", js(w.scratchBinding)},
+                               {"sourcesBinding", js(w.sourcesBinding)},
+                               {"scratchStride", js(w.scratchStride)},
+                               {"outputBinding", array(w.outputBinding)},
+                               {"countsBinding", array(w.countsBinding)},
+                               {"firstBinding", array(w.firstBinding)},
+                               {"storageBuffers", js(w.storageBuffers)},
+                               {"inputVertices", js(w.inputVertices)},
+                               {"primitiveVertices", js(w.primitiveVertices)},
+                               {"input", js(std::string(geometryInputName(p.geometry.input)))},
+                               {"primitive", js(drawModeName(p.geometry.capturedPrimitive()))},
+                               {"maxVertices", js(p.geometry.maxVertices)},
+                               {"invocations", js(p.geometry.invocations)},
+                               {"streamCount", js(p.geometry.streamCount)},
+                               {"streams", streams}});
+        ValBuilder b;
+        val r = object({{"plan", planFields(b, p.vertex, p.attrs, p.capture)},
+                        {"count", js(p.pass.count)},
+                        {"outputs", passOutputs(p.pass)},
+                        {"budgets", val::array()},
+                        {"countSource", js(std::string())},
+                        {"geometry", geometry}});
+        shaderFields(r, w.vertex);
+        return r;
+    });
+}
+
+/// WebGPU geometry capture: a draw checked as PrimitiveCapture::capture() checks it for a geometry
+/// program with Backend::Compute, before anything is written: its primitives are the shader's
+/// input (XFB_GEOMETRY_INPUT), its vertices within `vertexCount`, each stream's budget under 2^32
+/// records (XFB_BUFFER_TOO_LARGE), and, unless `clamp`, within the buffers of `outputBytes`
+/// (XFB_CAPACITY). Returns {count} (the budget, with inputPrimitives and per-stream budgets),
+/// `sources` (the input primitives' vertices, expandPrimitives()) and `capacity` (per stream, the
+/// whole primitives' records its buffers hold, as the compute capture's write pass bounds them).
+static val geometryDraw(std::string source, std::string geometrySource, val o, val d, double vertexCount,
+                        val outputBytes, bool clamp) {
+    return guarded([&] {
+        GeometryPlanned p = planGeometryProgram(source, geometrySource, o, val::undefined());
+        const DrawDesc draw = parseDraw(d);
+        const CaptureCount count = countGeometryCapture(draw, p.geometry, p.capture);
+        checkDrawVertices(draw, std::int64_t(vertexCount));
+        for (const StreamBudget& b : count.streams)
+            if (b.records > std::int64_t(UINT32_MAX))
+                throw Error(ErrorCode::BufferTooLarge,
+                            "stream " + std::to_string(b.stream) + " can receive " + std::to_string(b.records) +
+                                " records, but the WebGPU capture counts them in 32 bits (at most " +
+                                std::to_string(UINT32_MAX) + "); draw fewer primitives per capture");
+        const auto bytes = emscripten::convertJSArrayToNumberVector<double>(outputBytes);
+        const std::vector<std::uint64_t> held(bytes.begin(), bytes.end());
+        if (!clamp) checkGeometryCapacity(count, p.geometry, p.capture, held);
+        const int verts = verticesOf(p.geometry.capturedPrimitive());
+        std::vector<double> capacity;
+        for (int k = 0; k < p.geometry.streamCount; ++k) {
+            std::int64_t records = std::int64_t(UINT32_MAX);
+            if (const GeometryStream* s = p.geometry.find(k))
+                for (int b : s->buffers)
+                    records = std::min<std::int64_t>(
+                        records, std::int64_t(held.at(std::size_t(b)) /
+                                              std::uint64_t(p.capture.buffers[std::size_t(b)].stride)));
+            capacity.push_back(double(records / verts * verts));
+        }
+        val streams = val::array();
+        for (const StreamBudget& b : count.streams)
+            streams.call<void>("push", object({{"stream", js(b.stream)},
+                                               {"primitive", js(drawModeName(b.primitive))},
+                                               {"primitives", js(b.primitives)},
+                                               {"records", js(b.records)}}));
+        val c = countFields(count);
+        c.set("inputPrimitives", js(count.inputPrimitives));
+        c.set("streams", streams);
+        return object({{"count", c}, {"sources", words(expandPrimitives(draw))}, {"capacity", array(capacity)}});
+    });
+}
+
 EMSCRIPTEN_BINDINGS(xfb_wgsl) {
+    emscripten::function("wgslGeometry", &wgslGeometry);
+    emscripten::function("geometryDraw", &geometryDraw);
     emscripten::function("wgslCapture", &wgslCapture);
     emscripten::function("captureDraws", &captureDraws);
     emscripten::function("wgsl", &wgsl);

@@ -177,6 +177,8 @@ async function main() {
   const glslCache = new Map();
   const ctx = {
     xfb, device, format, depthFormat: 'depth24plus', variant,
+    /** A demo's own check failed (shown in the panel, reported in __demoDone.errors). */
+    fail: recordError,
     /** The simulation GLSL of a C++ demo, as the build extracted it (extract-glsl.mjs). */
     glsl: async (file) => {
       if (!glslCache.has(file)) {

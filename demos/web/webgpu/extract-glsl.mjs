@@ -14,7 +14,7 @@ const WANTED = {
   'flock.cpp': { kSimulation: 'flock.vert' },
   'cloth.cpp': { kSimulation: 'cloth.vert' },
   'trails.cpp': { kSimulation: 'trails.vert' },
-  'skinning.cpp': { kSkin: 'skinning.vert', kSkinSleeve: 'skinning-sleeve.vert' },
+  'skinning.cpp': { kSkin: 'skinning.vert', kSkinSleeve: 'skinning-sleeve.vert', kSkinForGeometry: 'skinning-for-geometry.vert', kNormalsGeometry: 'skinning-normals.geom' },
 };
 
 /** The value of constant `name` in C++ `text`: its string literals concatenated; identifiers from `known`. */

@@ -4,6 +4,11 @@
 // capture of the indexed triangles (one record per index) as three submeshes appended into one
 // buffer (captureSession: base, sleeve, tip; the sleeve skinned by a second program with the same
 // record layout), each part drawn with its own material (drawSession(pass, { part })).
+// Variant "normals" (issue 27): the cached mesh and, on top, the geometry pass of skinning.cpp's
+// "normals" variant over its indexed triangles (createProgram({ source, geometry }): per triangle
+// a face normal from its centroid and a fin along the skinned vertex normal, captured as lines by
+// the engine's compute passes), drawn with drawCapturedStream() (drawIndirect: no count read back).
+// Every step checks the capture's statistics: 2 lines (4 records) a triangle, none dropped.
 import { capturedFormat, dataBuffer, release, renderPipeline, vertexAttributes } from './gpu.js';
 import { identity, multiply, rotationZ, translation } from './math.js';
 
@@ -23,18 +28,30 @@ struct Out { @builtin(position) position: vec4<f32>, @location(0) n: vec3<f32>, 
   return vec4(draw.material * light, 1.0);
 }
 `;
+// skinning.cpp's kLineVertex / kLineFragment: the captured lines beside each instance.
+const LINES = /* wgsl */ `
+struct Draw { viewProjection: mat4x4<f32> };
+@group(0) @binding(0) var<uniform> draw: Draw;
+struct Out { @builtin(position) position: vec4<f32>, @location(0) colour: vec4<f32> };
+@vertex fn vs(@builtin(instance_index) instance: u32, @location(0) position: vec4<f32>, @location(1) colour: vec4<f32>) -> Out {
+  return Out(draw.viewProjection * vec4(position.xyz + vec3(f32(i32(instance) - 1) * 1.4, 0.0, 0.0), 1.0), colour);
+}
+@fragment fn fs(i: Out) -> @location(0) vec4<f32> { return i.colour; }
+`;
 const MATERIALS = [[0.45, 0.8, 0.55], [0.9, 0.55, 0.25], [0.4, 0.55, 0.95]];
 const SLOT = 256; // bytes per draw's uniforms (minUniformBufferOffsetAlignment)
 
 export default async function create(ctx) {
   const { xfb, device } = ctx;
-  const [skin, sleeve] = await Promise.all([ctx.glsl('skinning.vert'), ctx.glsl('skinning-sleeve.vert')]);
+  const [skin, sleeve, skinForGeometry, normalsGeometry] = await Promise.all(
+    ['skinning.vert', 'skinning-sleeve.vert', 'skinning-for-geometry.vert', 'skinning-normals.geom'].map((f) => ctx.glsl(f)));
   // Uniforms of the 6 draws (shadow, then each part's material), each its own bind group.
   const uniforms = device.createBuffer({ label: 'skinning draws', size: SLOT * 6, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const uniformData = new Float32Array((SLOT * 6) / 4);
-  const s = { rings: 64, sides: 24, captured: ctx.variant === 'captured' };
+  const s = { rings: 64, sides: 24, captured: ctx.variant === 'captured', normals: ctx.variant === 'normals' };
   const objects = [];
   let program, sleeveProgram, pipeline, capture, skinned, records, indices, indexCount, submeshes, session, draw, bindGroups;
+  let normalsProgram, normalsCapture, normalsDraw, lines, linesDraw, linesBindGroup, lastLines;
 
   function build() {
     release(objects);
@@ -95,8 +112,36 @@ export default async function create(ctx) {
       layout: draw.getBindGroupLayout(0),
       entries: [{ binding: 0, resource: { buffer: uniforms, offset: k * SLOT, size: 80 } }],
     }));
+    // The geometry pass over the mesh's triangles: max_vertices 4 as lines budgets 3 lines (6 records) a triangle.
+    normalsProgram = xfb.createProgram({ source: skinForGeometry, geometry: normalsGeometry, label: 'skinning normals' });
+    lines = xfb.createBuffer({ ...capturedFormat(normalsProgram.plan), count: (idx.length / 3) * 6, label: 'normals and fins' });
+    normalsCapture = xfb.createCapture(normalsProgram, [{ input: mesh[0] }, { input: mesh[1] }, { input: mesh[2] }, { output: lines }]);
+    normalsDraw = { mode: 'triangles', indices: new Uint32Array(idx), restartIndex: null };
+    objects.push(normalsProgram, lines, normalsCapture);
+    linesDraw ??= renderPipeline(ctx, {
+      label: 'skinning normals draw',
+      code: LINES,
+      topology: 'line-list',
+      buffers: [{ arrayStride: lines.layout.stride, attributes: vertexAttributes(lines.layout) }],
+    });
+    linesBindGroup ??= device.createBindGroup({
+      layout: linesDraw.getBindGroupLayout(0),
+      entries: [{ binding: 0, resource: { buffer: uniforms, offset: 0, size: 64 } }],
+    });
   }
   build();
+
+  // The geometry pass of a step, then its statistics: every triangle wrote its two lines.
+  async function stepNormals(bones) {
+    normalsProgram.setUniform('bones', bones);
+    const budget = normalsCapture.capture(normalsDraw);
+    const triangles = indexCount / 3, run = normalsCapture;
+    const [st] = await run.statistics(); // a read-back of the passes' totals: small here
+    if (run !== normalsCapture) return; // rebuilt meanwhile (setCount)
+    lastLines = st;
+    if (budget.records !== triangles * 6 || st.primitivesGenerated !== 2 * triangles || st.primitivesWritten !== 2 * triangles || st.recordsWritten !== 4 * triangles)
+      ctx.fail(`the geometry pass wrote ${st.recordsWritten} records (${st.primitivesWritten} of ${st.primitivesGenerated} lines generated) for ${triangles} triangles, budget ${budget.records}: expected 2 lines, 4 records a triangle, budget 6`);
+  }
 
   return {
     get program() { return program; },
@@ -105,8 +150,8 @@ export default async function create(ctx) {
     maxCount: 2048 * 64,
     setCount(n) { s.rings = Math.max(4, Math.floor(n / s.sides)); build(); },
     cameraDistance: 5,
-    variants: ['cache', 'captured'],
-    get variant() { return s.captured ? 'captured' : 'cache'; },
+    variants: ['cache', 'captured', 'normals'],
+    get variant() { return s.captured ? 'captured' : s.normals ? 'normals' : 'cache'; },
     get webgpu() {
       return 'WebGPU has no transform feedback, so no driver expansion: the capture is the engine\'s expansion ' +
         '(the planner lists every record\'s source vertex, one compute dispatch per run of parts writes the records), ' +
@@ -127,6 +172,7 @@ export default async function create(ctx) {
       sleeveProgram.setUniform('bones', bones);
       if (s.captured) session = capture.captureSession(submeshes);
       else pipeline.step();
+      if (s.normals) stepNormals(bones).catch((e) => ctx.fail(`the geometry pass: ${e.code ?? ''} ${e.message}`));
     },
     render(pass, f) {
       if (s.captured && !session) return; // switched to captured while paused: nothing captured yet
@@ -151,10 +197,18 @@ export default async function create(ctx) {
           capture.drawSession(pass, { part, instances: 3 });
         }
       }
+      if (s.normals) { // the geometry pass's lines beside each instance, depth-tested against the mesh
+        pass.setPipeline(linesDraw);
+        pass.setBindGroup(0, linesBindGroup);
+        pass.setVertexBuffer(0, lines.gpuBuffer);
+        normalsCapture.drawCapturedStream(pass, 0, { instances: 3 }); // the GPU's count: nothing read back
+      }
     },
     panel(ui) {
-      ui.radio('variant', [['cache', 'cache vertices (one pass 1:1 with them) + index buffer'], ['captured', 'capture 3 submeshes into one buffer + drawSession']],
-        s.captured ? 'captured' : 'cache', (v) => { s.captured = v === 'captured'; session = null; ui.rebuilt(); });
+      ui.radio('variant', [['cache', 'cache vertices (one pass 1:1 with them) + index buffer'], ['captured', 'capture 3 submeshes into one buffer + drawSession'],
+        ['normals', 'cache + face normals and fins, geometry pass (compute)']],
+      s.captured ? 'captured' : s.normals ? 'normals' : 'cache', (v) => { s.captured = v === 'captured'; s.normals = v === 'normals'; session = null; lastLines = null; ui.rebuilt(); });
+      ui.text(() => (s.normals && lastLines ? `geometry pass: ${lastLines.primitivesWritten} lines (${lastLines.recordsWritten} records) for ${indexCount / 3} triangles` : ''));
       ui.text(() => `skinned per frame, one pass 1:1 with the vertex buffer: ${s.rings * s.sides} vertices`);
       ui.text(() => `captured triangles: ${indexCount} records (${(indexCount / (s.rings * s.sides)).toFixed(1)}x), ${capture.info.expansion} expansion`);
       ui.text(() => (session ? session.parts.map((p) => `  part at record ${p.firstRecord}: ${p.records} records`).join('\n') : ''));

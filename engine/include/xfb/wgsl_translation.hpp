@@ -49,6 +49,7 @@
 
 #include "xfb/capture_plan.hpp"
 #include "xfb/emit_plan.hpp"
+#include "xfb/geometry_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/shader_interface.hpp"
 
@@ -139,5 +140,47 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
 /// in one {input} buffer in declaration order, then one {output} entry per captured buffer.
 WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const CaptureOptions& capture,
                            const WgslTranslationOptions& options = {});
+
+/// A geometry program (ProgramDesc::geometry) as WGSL compute kernels: the passes of
+/// translateGeometryToCompute() (xfb/compute_translation.hpp), planned by the same code, so a
+/// WebGPU capture writes the bytes of the GL compute capture and of the geometry shader:
+/// 1. `vertex`: the vertex shader over the input vertices into the scratch records
+///    (`scratchStride` bytes each; its writeBinding[entryCount]), as translateToWgsl();
+/// 2. `countSource`: per item (input primitive x invocations + invocation) the records each stream
+///    receives at `xfb_emitted<s>[item]` (countsBinding[s]; 0 for items past xfb_items);
+/// 3. after an exclusive prefix sum of each stream's counts (`xfb_first<s>`, firstBinding[s]),
+///    `writeSource` stores them: points as emitted, strips closed into lists in the GL's order,
+///    only whole primitives below `xfb_capacity[s]` records (outputBinding[b] per captured buffer).
+/// Both geometry kernels read the uniform buffer (uniformBinding: xfb_count, xfb_items: u32 at
+/// bytes 0 and 4, xfb_capacity: vec4<u32> at 16, 32 bytes), the scratch records (scratchBinding)
+/// and the source list (sourcesBinding: per input primitive its vertices, expandPrimitives()).
+struct WgslGeometryShaders {
+    WgslShader vertex;
+    CapturePlan scratch;
+    int scratchStride = 0;
+    std::string countSource, writeSource;
+    std::string entryPoint = "xfb_main";
+    int workGroupSize = 64;
+    int uniformBinding = 0;
+    int uniformBytes = 32;
+    int scratchBinding = 1, sourcesBinding = 2;
+    std::vector<int> outputBinding; ///< write pass: per buffer of the capture plan
+    std::vector<int> countsBinding; ///< count pass: per stream
+    std::vector<int> firstBinding;  ///< write pass: per stream
+    int storageBuffers = 0;         ///< the most storage buffers the count or the write kernel binds
+    int inputVertices = 1;          ///< vertices of an input primitive
+    int primitiveVertices = 1;      ///< vertices of a captured primitive
+};
+
+/// @param geometry planGeometry() of the program; `pass`, `capture`, `entryCount` as
+///        translateGeometryToCompute()
+/// @param options the work-group size (1..256) of every kernel
+/// @throws Error ComputeTranslation: what translateGeometryToCompute() and translateToWgsl()
+///         refuse, and a geometry-shader uniform ("WGSL: line N: uniform '...'"); InvalidArgument
+///         for options with emits, fused substeps or gather
+WgslGeometryShaders translateGeometryToWgsl(std::string_view vertexSource, std::string_view geometrySource,
+                                            const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,
+                                            const GeometryPlan& geometry, std::size_t entryCount,
+                                            const WgslTranslationOptions& options = {});
 
 } // namespace xfb

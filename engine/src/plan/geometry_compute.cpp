@@ -4,25 +4,17 @@
 #include "xfb/compute_translation.hpp"
 
 #include "compute_index.hpp"
+#include "geometry_compute_plan.hpp"
 #include "translated_source.hpp"
 #include "vertex_wrapper.hpp"
 #include "xfb/error.hpp"
-#include "xfb/glsl_dialect.hpp"
 
 #include <algorithm>
-#include <climits>
 
 namespace xfb {
 namespace {
 
-[[noreturn]] void untranslatable(int line, const std::string& what) {
-    throw Error(ErrorCode::ComputeTranslation,
-                "geometry shader" + (line ? " line " + std::to_string(line) : std::string()) + ": " + what);
-}
-
 std::string u(std::int64_t v) { return std::to_string(v) + "u"; }
-
-int verticesOf(DrawMode primitive) { return primitive == DrawMode::Points ? 1 : primitive == DrawMode::Lines ? 2 : 3; }
 
 std::string fromBits(ScalarKind kind, const std::string& bits) {
     if (kind == ScalarKind::Float) return "uintBitsToFloat(" + bits + ")";
@@ -45,70 +37,34 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     if (options.workGroupSize <= 0 || options.vertexGroupSize <= 0)
         throw Error(ErrorCode::InvalidArgument, "work-group size must be > 0");
     GeometryComputeShaders result;
-    const int V = geometry.input == GeometryInput::Points ? 1 : geometry.input == GeometryInput::Lines ? 2 : 3;
-    result.inputVertices = V;
-    const plan::GeometryStage stage{V};
+    const plan::GeometryStage stage{geometry.input == GeometryInput::Points  ? 1
+                                    : geometry.input == GeometryInput::Lines ? 2
+                                                                             : 3};
     const plan::TranslatedSource gs =
         plan::translateSource(geometrySource, read, pass, capture, 1, false, "compute shader", &stage);
+    const plan::GeometryComputePlan p =
+        plan::planGeometryCompute(vertexSource, gs.shader, gs.usesGlIn, read, pass, capture, geometry, entryCount);
+    const int V = p.inputVertices;
+    result.inputVertices = V;
 
     // 1. The vertex pass: the vertex shader's outputs the geometry shader reads, by name, in one
     // interleaved scratch record per vertex.
-    const ShaderInterface vs = readShaderInterface(toGlslEs300(vertexSource), read);
-    CaptureOptions scratchOptions;
-    for (const Declaration& in : gs.shader.inputs) {
-        if (in.arraySize <= 0)
-            untranslatable(in.line, "input '" + in.name +
-                                        "' is not an array; a geometry shader's inputs are arrays "
-                                        "of one element per input vertex");
-        if (in.type.isMatrix() || in.type.components() < 1 || in.type.components() > 4)
-            untranslatable(in.line, "input '" + in.name +
-                                        "' is not an array of scalars or vectors; the compute translation reads "
-                                        "those only: pass matrices as their columns");
-        const Declaration* out = nullptr;
-        for (const Declaration& o : vs.outputs)
-            if (o.name == in.name) out = &o;
-        if (!out || out->arraySize > 0 || out->type.components() != in.type.components() ||
-            out->type.kind != in.type.kind)
-            untranslatable(in.line, "input '" + in.name + "[]' has no vertex-shader output '" + in.name + "' of type " +
-                                        typeName(in.type.kind, in.type.components()) +
-                                        " to read (outputs and inputs match by name)");
-        scratchOptions.varyings.push_back(in.name);
-    }
-    if (gs.usesGlIn) scratchOptions.varyings.push_back("gl_Position");
-    Limits unbounded;
-    unbounded.maxInterleavedComponents = INT_MAX;
-    unbounded.maxVaryingVectors = INT_MAX;
-    if (!scratchOptions.varyings.empty()) {
-        result.scratch = planCapture(vs, scratchOptions, unbounded);
-        result.scratchStride = result.scratch.buffers[0].stride;
-    }
-    PassPlan vertexPass = pass;
-    vertexPass.outputs.clear();
-    vertexPass.emitEntries.clear();
-    if (result.scratchStride) vertexPass.outputs.push_back({int(entryCount), 0, result.scratchStride, 0});
-    result.vertex = translateToCompute(vertexSource, read, vertexPass, result.scratch, entryCount + 1,
+    result.scratch = p.scratch;
+    result.scratchStride = p.scratchStride;
+    result.vertex = translateToCompute(vertexSource, read, p.vertexPass, result.scratch, entryCount + 1,
                                        {options.es, options.vertexGroupSize});
-    // Scratch words of each input: its field's first word.
-    auto scratchWord = [&](const std::string& name) {
-        for (const auto& f : result.scratch.buffers[0].fields)
-            if (f.varying == name) return f.offset / 4;
-        return 0;
-    };
     const int scratchWords = result.scratchStride / 4;
 
     // 2., 3. The geometry kernels' bindings.
     const int streams = geometry.streamCount;
-    int binding = 2;
-    result.outputBinding.assign(capture.buffers.size(), -1);
-    for (std::size_t b = 0; b < capture.buffers.size(); ++b) result.outputBinding[b] = binding++;
-    for (int s = 0; s < streams; ++s) result.firstBinding.push_back(binding++);
-    const int writeBindings = binding;
-    binding = 2;
-    for (int s = 0; s < streams; ++s) result.countsBinding.push_back(binding++);
-    result.bindingCount = std::max({writeBindings, binding, result.vertex.bindingCount});
+    result.outputBinding = p.outputBinding;
+    result.firstBinding = p.firstBinding;
+    result.countsBinding = p.countsBinding;
+    result.scratchBinding = p.scratchBinding;
+    result.sourcesBinding = p.sourcesBinding;
+    result.bindingCount = std::max(p.bindingCount, result.vertex.bindingCount);
 
-    const DrawMode primitive = geometry.capturedPrimitive();
-    const int verts = verticesOf(primitive);
+    const int verts = p.primitiveVertices;
     std::string header = options.es ? "#version 310 es\n" : "#version 430\n";
     for (const auto& d : gs.pre.passThrough) header += d + "\n";
     header += "layout(local_size_x = " + std::to_string(options.workGroupSize) + ") in;\n";
@@ -151,26 +107,24 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     std::string writeFunctions, countEmit, writeEmit;
     for (int s = 0; s < streams; ++s) {
         const std::string n = std::to_string(s);
-        const GeometryStream* captured = geometry.find(s);
+        const plan::GeometryComputeStream& captured = p.streams[std::size_t(s)];
         // Records a vertex adds to the stream: a strip's primitive closes at its 2nd / 3rd vertex.
         const std::string closes = verts == 1 ? "true" : "xfb_strip >= " + u(verts - 1);
         countEmit += "    if (xfb_s == " + n + ") {\n        if (" + closes + ") xfb_records[" + n +
                      "] += " + u(verts) + ";\n" + (verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
-        if (!captured) {
+        if (!captured.captured) {
             writeEmit +=
                 "    if (xfb_s == " + n + ") {\n" + std::string(verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
             continue;
         }
         int words = 0;
         std::string gather, store;
-        for (int b : captured->buffers) {
-            const OutputLayout& layout = capture.buffers[std::size_t(b)];
-            for (const BufferField& f : layout.fields)
-                for (int c = 0; c < f.components; ++c, ++words) {
-                    gather += "    w[" + std::to_string(words) + "] = " + plan::capturedWordBits(capture, f, c) + ";\n";
-                    store += "    xfb_b" + std::to_string(b) + "[r * " + u(layout.stride / 4) + " + " +
-                             u(f.offset / 4 + c) + "] = w[" + std::to_string(words) + "];\n";
-                }
+        for (const plan::GeometryRecordWord& w : captured.words) {
+            gather += "    w[" + std::to_string(words) +
+                      "] = " + plan::capturedWordBits(capture, w.field, w.component) + ";\n";
+            store += "    xfb_b" + std::to_string(w.buffer) + "[r * " + u(w.strideWords) + " + " + u(w.bufferWord) +
+                     "] = w[" + std::to_string(words) + "];\n";
+            ++words;
         }
         const std::string W = std::to_string(std::max(1, words));
         writeFunctions += "void xfb_gather" + n + "(out uint w[" + W + "]) {\n" + gather + "}\n";
@@ -215,8 +169,9 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     // user's main().
     std::string load;
     const std::string vertexIndex = "xfb_sources[xfb_p * " + u(V) + " + xfb_j]";
-    for (const Declaration& in : gs.shader.inputs) {
-        const int w0 = scratchWord(in.name), n = in.type.components();
+    for (const plan::GeometryComputeInput& input : p.inputs) {
+        const Declaration& in = input.declaration;
+        const int w0 = input.scratchWord, n = in.type.components();
         std::string args;
         for (int c = 0; c < n; ++c)
             args += (c ? ", " : "") +
@@ -224,8 +179,8 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
         load += "        " + in.name + "[xfb_j] = " + (n == 1 ? args : typeName(in.type.kind, n) + "(" + args + ")") +
                 ";\n";
     }
-    if (gs.usesGlIn) {
-        const int w0 = scratchWord("gl_Position");
+    if (p.usesGlIn) {
+        const int w0 = p.positionWord;
         std::string args;
         for (int c = 0; c < 4; ++c)
             args += (c ? ", " : "") +

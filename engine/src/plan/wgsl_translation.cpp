@@ -4,6 +4,7 @@
 #include "xfb/wgsl_translation.hpp"
 
 #include "component_index.hpp"
+#include "wgsl_code.hpp"
 #include "fusion_source.hpp"
 #include "text.hpp"
 #include "preprocessor.hpp"
@@ -265,6 +266,9 @@ S identVarying(const S& name) {
     return open == S::npos ? ident(name) : ident(name.substr(0, open)) + name.substr(open);
 }
 
+// gl_in[]'s element in a geometry shader: a struct of the generated code (wgsl_geometry.cpp).
+constexpr std::string_view kPerVertex = "xfb_per_vertex";
+
 // A GLSL type during translation: scalar, vector (cols 1), matrix, array of them, struct, texture.
 struct Ty {
     ScalarKind kind = ScalarKind::Float;
@@ -480,6 +484,7 @@ public:
     S out;                       // module-scope WGSL of the user's code
     S helpers;                   // generated helper functions (mod, matrix resizes)
     bool substepBuiltin = false; // `uniform int xfb_substep;`: read as the private xfb_substep
+    int geometryVertices = 0;    // > 0: a geometry shader of that many input vertices (wgsl_code.hpp)
 
     void translateModule() {
         while (!atEnd()) globalDeclaration();
@@ -1201,6 +1206,10 @@ private:
         if (n == "gl_InstanceID") return {"xfb_instance_id", scalarTy(ScalarKind::Int)};
         if (n == "gl_Position") return {"xfb_position", vecTy(ScalarKind::Float, 4), true, false, n, "", "", true};
         if (n == "gl_PointSize") return {"xfb_point_size", scalarTy(ScalarKind::Float), true, false, n, "", "", true};
+        if (geometryVertices && n == "gl_in")
+            return {"xfb_in", Ty{ScalarKind::Struct, 1, 1, geometryVertices, S(kPerVertex)}, false, false, n};
+        if (geometryVertices && n == "gl_PrimitiveIDIn") return {"xfb_primitive_id_in", scalarTy(ScalarKind::Int)};
+        if (geometryVertices && n == "gl_InvocationID") return {"xfb_invocation_id", scalarTy(ScalarKind::Int)};
         if (n.starts_with("gl_")) refuse(l, {"'", n, "' has no equivalent in a WebGPU compute shader"});
         const Var* v = lookup(n);
         // Not a construct WGSL lacks: the GLSL does not compile (XFB_SHADER_COMPILE, as the GL compiler says on
@@ -1396,6 +1405,9 @@ private:
             refuse(l, {"'", n, "()' has no WGSL built-in equivalent; write it out"});
         }
         if (functions_.count(n)) return userCall(n, l);
+        if (geometryVertices &&
+            (n == "EmitVertex" || n == "EndPrimitive" || n == "EmitStreamVertex" || n == "EndStreamPrimitive"))
+            return emitCall(n, l);
         const Builtin* b = nullptr;
         for (auto& x : kBuiltins)
             if (n == x.glsl) b = &x;
@@ -1469,6 +1481,26 @@ private:
         S coords = args[1].s;
         if (first.name.find("Array") != S::npos) coords = args[1].s + ".xy, " + args[1].s + ".z";
         return make("textureLoad(" + args[0].s + ", " + coords + ", " + args[2].s + ")", vecTy(k, 4));
+    }
+
+    // A geometry shader's EmitVertex / EndPrimitive and their stream forms: calls of the functions
+    // the generated kernels define (wgsl_geometry.cpp), stream 0 for the forms without a stream.
+    Ex emitCall(const S& n, int l) {
+        std::vector<Ex> args = arguments();
+        const bool stream = n.find("Stream") != S::npos;
+        if (args.size() != (stream ? 1u : 0u))
+            refuse(l, {"'", n, "()' takes ", (stream ? "one argument, the stream" : "no argument")});
+        if (stream &&
+            !(args[0].ty.scalar() && (args[0].ty.kind == ScalarKind::Int || args[0].ty.kind == ScalarKind::UInt)))
+            refuse(l, {"'", n, "()': the stream must be an int"});
+        Ty none;
+        none.isVoid = true;
+        Ex e{cat({(n.starts_with("Emit") ? "xfb_emit_stream_vertex(" : "xfb_end_stream_primitive("),
+                  (stream ? "i32(" + args[0].s + ")" : S("0")), ")"}),
+             none, false, true};
+        e.userCall = true;
+        if (current_) current_->pure = false;
+        return e;
     }
 
     Ex userCall(const S& n, int l) {
@@ -1846,4 +1878,46 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     return translateToWgsl(vertexSource, read, pass, capture, entries.size(), options);
 }
 
+namespace plan {
+
+WgslGeometryCode translateGeometryCodeToWgsl(std::string_view geometrySource, const ShaderInterface& shader,
+                                             const ReadOptions& read, int inputVertices) {
+    for (const auto& d : shader.uniforms)
+        refuse(d.line, {"uniform '", d.name,
+                        "' of the geometry shader: the WebGPU geometry capture's kernels take no geometry-shader "
+                        "uniforms; compute the value in the vertex shader and pass it as an output"});
+    PreprocessedSource pre = preprocess(geometrySource, read.defines);
+    Translator tr(pre.tokens, pre.functionMacros);
+    tr.geometryVertices = inputVertices;
+    tr.structs[S(kPerVertex)] = {{"gl_Position", vecTy(ScalarKind::Float, 4)},
+                                 {"gl_PointSize", scalarTy(ScalarKind::Float)}};
+    WgslGeometryCode result;
+    auto declare = [&](const Declaration& d) {
+        if (d.name.starts_with("xfb_"))
+            refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});
+        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize,
+              d.type.kind == ScalarKind::Struct ? d.type.name : S()};
+        tr.globals[d.name] = {ty, Where::Private, ident(d.name)};
+        result.privates += "var<private> " + ident(d.name) + ": " + wgslType(ty, d.line) + ";\n";
+    };
+    for (const auto& d : shader.inputs) declare(d);
+    for (const auto& d : shader.outputs) declare(d);
+    tr.translateModule();
+    result.code = tr.helpers + tr.out;
+    return result;
+}
+
+std::string wgslCapturedWord(const CapturePlan& capture, const BufferField& f, int c) {
+    const CapturedVarying& v =
+        *std::find_if(capture.varyings.begin(), capture.varyings.end(), [&](auto& x) { return x.name == f.varying; });
+    const S name = v.name == "gl_Position"    ? S("xfb_position")
+                   : v.name == "gl_PointSize" ? S("xfb_point_size")
+                                              : identVarying(v.name);
+    const S expr = componentExpression(name, v.type, v.arraySize > 0, f.firstComponent + c);
+    return v.type.kind == ScalarKind::UInt ? expr : "bitcast<u32>(" + expr + ")";
+}
+
+std::string wgslShape(ScalarKind kind, int rows) { return shapeW(kind, rows); }
+
+} // namespace plan
 } // namespace xfb

@@ -61,6 +61,32 @@ void main() { out_p = p * (f ? 3.0 : 2.0) + vec4(any(b2) ? 1.0 : 0.0, any(b3) ? 
 /** The smallest valid program: out_p = p. */
 export const PASS_SOURCE = '#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p; }';
 
+/** A two-stream geometry shader (issue 27), after GEOMETRY_VERTEX: centroids to stream 0, normals to stream 1. */
+export const GEOMETRY = `#version 400
+layout(triangles) in;
+layout(points, max_vertices = 2) out;
+in vec4 v_position[];
+layout(stream = 0) out vec4 out_centroid;
+layout(stream = 1) out vec3 out_normal;
+void main() {
+    out_centroid = v_position[0] + v_position[1] + v_position[2];
+    EmitStreamVertex(0);
+    out_normal = cross(v_position[1].xyz - v_position[0].xyz, v_position[2].xyz - v_position[0].xyz);
+    EmitStreamVertex(1);
+}`;
+export const GEOMETRY_VERTEX = '#version 300 es\nin vec4 p;\nout vec4 v_position;\nvoid main() { v_position = p; }';
+
+/** A pipeline of the geometry program 'new' over a and b: WebGL2 refuses the program (createProgram(),
+ *  XFB_GEOMETRY_UNSUPPORTED), WebGPU makes it and refuses the pipeline (XFB_UNSUPPORTED). */
+export function geometryPipeline(o) {
+  const program = o.xfb.createProgram({ source: GEOMETRY_VERTEX, geometry: GEOMETRY, label: 'new' });
+  try {
+    return o.xfb.createPipeline(program, [{ input: o.a, output: o.b }]);
+  } finally {
+    program.dispose();
+  }
+}
+
 /** The makers, in the order they run. Each sets o[name] and adds its checks and its cleanup. */
 const MAKERS = {
   a(o) { o.a = buffer(o, 'a', VEC4, A); },

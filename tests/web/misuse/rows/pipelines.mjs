@@ -1,6 +1,7 @@
 // Misuse rows of pipelines: createPipeline (program, role list, options), step(substeps), steps().
 import { NOT_AN_OBJECT, NOT_BOOLEAN, NOT_POSITIVE_INTEGER } from '../bad-values.mjs';
 import { family, peer } from '../family.mjs';
+import { geometryPipeline } from '../setup.mjs';
 
 const INVALID = 'XFB_INVALID_ARGUMENT';
 const create = (o, entries, options) => o.xfb.createPipeline(o.program, entries, options);
@@ -35,6 +36,10 @@ const BAD_ROLES = {
 const BAD_BACKENDS = { unknown: 'vulkan', 'upper-case': 'TF', number: 1, null: null, object: {} };
 
 const createPipeline = peer('createPipeline', [
+  // Issue 27: a pipeline steps vertex programs; a geometry program is captured (createCapture()).
+  { id: 'createPipeline.program.geometry', code: 'XFB_UNSUPPORTED', mentions: ["program 'new' has a geometry shader", 'capture it with createCapture()'],
+    notOn: { webgl2: { code: 'XFB_GEOMETRY_UNSUPPORTED', reason: 'WebGL2 refuses the geometry program itself, at createProgram() (the row createProgram.geometry.unsupported): there is no program to make a pipeline of' } },
+    call: geometryPipeline },
   family('createPipeline.program', { undefined, null: null, object: {} }, (program) => ({
     code: INVALID, mentions: ['program'], call: (o) => o.xfb.createPipeline(program, state(o)) })),
   { id: 'createPipeline.program.buffer', code: INVALID, mentions: ['program'], call: (o) => o.xfb.createPipeline(o.a, state(o)) },

@@ -1,25 +1,11 @@
 // Misuse rows of programs: createProgram and its options, inspect, setUniform per uniform type.
 import { NOT_AN_INT, NOT_AN_OBJECT, NOT_A_STRING, NOT_A_UINT, NOT_A_UNIFORM_NAME, NOT_A_UNIFORM_VALUE, NOT_BOOLEAN } from '../bad-values.mjs';
 import { family, peer } from '../family.mjs';
-import { PASS_SOURCE } from '../setup.mjs';
+import { GEOMETRY, PASS_SOURCE, geometryPipeline } from '../setup.mjs';
 
 const INVALID = 'XFB_INVALID_ARGUMENT';
 const BASE = { source: PASS_SOURCE, label: 'new' };
 const shader = (body) => `#version 300 es\n${body}`;
-
-/** The geometry shader of tests/gl/geometry_test.cpp's two-stream capture (issue 27). */
-const GEOMETRY = `#version 400
-layout(triangles) in;
-layout(points, max_vertices = 2) out;
-in vec4 v_position[];
-layout(stream = 0) out vec4 out_centroid;
-layout(stream = 1) out vec3 out_normal;
-void main() {
-    out_centroid = v_position[0] + v_position[1] + v_position[2];
-    EmitStreamVertex(0);
-    out_normal = cross(v_position[1].xyz - v_position[0].xyz, v_position[2].xyz - v_position[0].xyz);
-    EmitStreamVertex(1);
-}`;
 
 /** Program options every call that plans a shader takes (createProgram, inspect). */
 const BAD_OPTIONS = {
@@ -93,10 +79,10 @@ const createProgram = peer('createProgram', [
   family('createProgram.layout', LAYOUT_RULES, ([source, options, code, mentions]) => ({ code, mentions, call: (o) => o.xfb.createProgram({ source, ...options, label: 'bad' }) })),
   family('createProgram.label', NOT_A_STRING, (label) => ({ code: INVALID, mentions: ['label'], call: (o) => o.xfb.createProgram({ ...BASE, label }) })),
   family('createProgram.geometry', { ...NOT_A_STRING, empty: '' }, (geometry) => ({ code: INVALID, mentions: ['createProgram(): geometry'], call: (o) => o.xfb.createProgram({ ...BASE, geometry }) })),
-  // Issue 27: a geometry program is refused by both browser runtimes, each saying what it lacks.
-  { id: 'createProgram.geometry.unsupported', code: 'XFB_GEOMETRY_UNSUPPORTED', mentions: ["program 'new' has a geometry shader", 'OpenGL 4.0+', 'OpenGL 4.3+ / ES 3.1+'],
-    messageMayDiffer: 'the reason is the runtime\'s: WebGL2 has no geometry shaders and no compute, the WebGPU engine no WGSL translation of them yet',
-    call: (o) => o.xfb.createProgram({ ...BASE, geometry: GEOMETRY }) },
+  // Issue 27: WebGL2 refuses a geometry program, naming where it runs; WebGPU runs it (a capture's compute passes).
+  { id: 'createProgram.geometry.unsupported', code: 'XFB_GEOMETRY_UNSUPPORTED', mentions: ["program 'new' has a geometry shader", 'WebGL2 has no geometry shaders', 'createXfb({ device })', 'OpenGL 4.3+ / ES 3.1+'],
+    notOn: { webgpu: { code: 'XFB_UNSUPPORTED', reason: 'WebGPU makes the geometry program (its capture runs as compute passes); what it refuses is the pipeline of it, the row createPipeline.program.geometry' } },
+    call: geometryPipeline },
   { id: 'createProgram.geometry.after-shape-checks', code: INVALID, mentions: ['createProgram(): mode'], call: (o) => o.xfb.createProgram({ ...BASE, geometry: GEOMETRY, mode: 'sideways' }) },
   { id: 'createProgram.varyings.unknown', code: 'XFB_UNKNOWN_VARYING', mentions: ["'nope'"], call: (o) => o.xfb.createProgram({ ...BASE, varyings: ['nope'] }) },
   { id: 'createProgram.varyings.twice', code: 'XFB_DUPLICATE_VARYING', mentions: ["'out_p'"], call: (o) => o.xfb.createProgram({ ...BASE, varyings: ['out_p', 'out_p'] }) },

@@ -127,16 +127,10 @@ export function checkProgramOptions(
 const INSPECT_KEYS = ['mode', 'varyings', 'defines', 'portable', 'declaration', 'strides'] as const;
 const PROGRAM_KEYS = ['source', 'geometry', ...INSPECT_KEYS, 'label'] as const;
 
-/** XFB_GEOMETRY_UNSUPPORTED: what each browser runtime lacks to run a geometry program, and where
- *  it runs (geometry.md, "Runtimes"). */
-const GEOMETRY_REFUSALS = {
-  webgl2: 'WebGL2 has no geometry shaders (it ends at the vertex shader) and no compute shaders',
-  webgpu: 'the WebGPU engine does not translate geometry shaders to WGSL yet',
-} as const;
-
-/** createProgram()'s description: the GLSL source, the options, a label; shapes and types first
- *  (XFB_INVALID_ARGUMENT), then a geometry shader is XFB_GEOMETRY_UNSUPPORTED on both browser
- *  runtimes, naming the runtime and where geometry programs run. Nothing is created before. */
+/** createProgram()'s description: the GLSL source, the options, a label, a geometry shader;
+ *  shapes and types first (XFB_INVALID_ARGUMENT), then a geometry shader is
+ *  XFB_GEOMETRY_UNSUPPORTED on WebGL2 (no geometry shaders, no compute), naming where geometry
+ *  programs run (the WebGPU engine, native OpenGL). Nothing is created before. */
 export function checkProgramDescription(
   given: unknown,
   runtime: 'webgl2' | 'webgpu',
@@ -144,6 +138,7 @@ export function checkProgramDescription(
   source: string;
   options: CheckedProgramOptions;
   label: string;
+  geometry?: string;
 } {
   const description = checkKeys(given, PROGRAM_KEYS, 'createProgram()');
   if (typeof description.source !== 'string') invalid('createProgram(): source must be a string of GLSL');
@@ -155,12 +150,13 @@ export function checkProgramDescription(
     invalid('createProgram(): label must be a string');
   const label = description.label ?? 'program';
   const options = checkProgramOptions(description, 'createProgram()');
-  if (description.geometry !== undefined)
+  if (description.geometry === undefined) return { source: description.source, options, label };
+  if (runtime === 'webgl2')
     fail(
       'XFB_GEOMETRY_UNSUPPORTED',
-      `createProgram(): program '${label}' has a geometry shader, but ${GEOMETRY_REFUSALS[runtime]}. Geometry programs run on native OpenGL through xfb's C++ API: desktop OpenGL 4.0+, OpenGL ES 3.2 (stream 0), or compute on OpenGL 4.3+ / ES 3.1+; in the browser, emit the records from the vertex shader (createPipeline() emits, WebGPU engine)`,
+      `createProgram(): program '${label}' has a geometry shader, but WebGL2 has no geometry shaders (it ends at the vertex shader) and no compute shaders. Geometry programs run in the browser on the WebGPU engine (createXfb({ device }): its compute passes write the bytes of the GL's capture), and on native OpenGL through xfb's C++ API: desktop OpenGL 4.0+, OpenGL ES 3.2 (stream 0), or compute on OpenGL 4.3+ / ES 3.1+`,
     );
-  return { source: description.source, options, label };
+  return { source: description.source, options, label, geometry: description.geometry };
 }
 
 /** inspect()'s source and options. */

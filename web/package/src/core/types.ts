@@ -93,10 +93,10 @@ export interface ProgramOptions {
 export interface ProgramDescription extends ProgramOptions {
   /** A GLSL ES 3.00 (or 1.00) vertex shader: the simulation. */
   source: string;
-  /** A geometry shader after the vertex shader (C++ ProgramDesc::geometry): XFB_GEOMETRY_UNSUPPORTED
-   *  on both browser engines (WebGL2 has no geometry shaders and no compute; the WebGPU engine has
-   *  no WGSL translation of them yet), the message saying where it runs (docs/guide/geometry.md);
-   *  a non-string or '' is XFB_INVALID_ARGUMENT. */
+  /** A geometry shader after the vertex shader (C++ ProgramDesc::geometry). The WebGPU engine runs
+   *  it as compute passes (createCapture(): the bytes of the GL's capture, per vertex stream);
+   *  WebGL2 refuses it with XFB_GEOMETRY_UNSUPPORTED, the message saying where it runs
+   *  (docs/guide/geometry.md); a non-string or '' is XFB_INVALID_ARGUMENT. */
   geometry?: string;
   label?: string;
 }
@@ -250,6 +250,44 @@ export interface CaptureCount {
   records: number;
   /** Per output buffer: records x stride. */
   bytes: number[];
+}
+
+/** What one vertex stream may receive from a geometry capture's draw (C++ StreamBudget). */
+export interface StreamBudget {
+  stream: number;
+  primitive: 'points' | 'lines' | 'triangles';
+  /** At most: input primitives x invocations x primitives an invocation. */
+  primitives: number;
+  records: number;
+}
+
+/** A geometry program's capture budget (C++ CaptureCount of countGeometryCapture()): upper
+ *  bounds, per buffer and per stream; what was emitted is statistics(). */
+export interface GeometryCaptureCount extends CaptureCount {
+  /** The draw's primitives, each run `invocations` times through the geometry shader. */
+  inputPrimitives: number;
+  streams: StreamBudget[];
+}
+
+/** What one vertex stream received in the last capture (C++ StreamStatistics, Direct3D's SO_STATISTICS). */
+export interface StreamStatistics {
+  stream: number;
+  /** The capture has buffers for this stream. */
+  captured: boolean;
+  /** What the geometry shader emitted to the stream. */
+  primitivesGenerated: number;
+  /** What reached the buffers (whole primitives, the first ones). */
+  primitivesWritten: number;
+  recordsWritten: number;
+  /** A captured stream that generated more than its buffers held (overflow 'clamp'). */
+  overflow: boolean;
+}
+
+/** How one capture runs (C++ CaptureRunOptions): `overflow` 'error' (default: a budget over the
+ *  buffers is XFB_CAPACITY, nothing written) or 'clamp' (whole primitives that fit, statistics()
+ *  says what was dropped). */
+export interface CaptureRunOptions {
+  overflow?: 'error' | 'clamp';
 }
 
 /** Where one part of a session lies in the outputs (README "Append captures"). */

@@ -17,15 +17,25 @@ import {
   drawFields,
   type DrawFields,
 } from '../core/draws.js';
-import { invalid, XfbError } from '../core/errors.js';
+import { fail, invalid, XfbError } from '../core/errors.js';
+import { checkKeys } from '../core/checks.js';
 import { checkPipelineParts, type ObjectRegistry } from '../core/registry.js';
-import type { CaptureCount, CaptureDraw, SessionPlan } from '../core/types.js';
+import type {
+  CaptureCount,
+  CaptureDraw,
+  CaptureRunOptions,
+  GeometryCaptureCount,
+  GPUBufferType,
+  SessionPlan,
+  StreamStatistics,
+} from '../core/types.js';
 import { createBindGroup, createBindGroupLayout } from './bind_groups.js';
 import { compileComputePipeline, workGroupsFor } from './compile.js';
 import type { WebGpuEntry, XfbWebGpu } from './engine.js';
+import { GeometryCaptureRun } from './geometry_capture.js';
 import { WebGpuObject } from './object.js';
 import { XfbWebGpuProgram } from './program.js';
-import type { CaptureDraws, Translation, TranslationEntries } from './wasm_module.js';
+import type { CaptureDraws, GeometryTranslation, Translation, TranslationEntries } from './wasm_module.js';
 
 /** One part of an append session: a draw, optionally with another program writing the same record layout. */
 export type WebGpuSessionPart = CaptureDraw & { program?: XfbWebGpuProgram };
@@ -34,6 +44,8 @@ export type WebGpuSessionPart = CaptureDraw & { program?: XfbWebGpuProgram };
 export interface DrawEncoder {
   /** GPURenderPassEncoder.draw() / GPURenderBundleEncoder.draw(). */
   draw(vertexCount: number, instanceCount?: number, firstVertex?: number, firstInstance?: number): void;
+  /** GPURenderPassEncoder.drawIndirect(): drawCapturedStream() of a geometry capture. */
+  drawIndirect?(indirectBuffer: GPUBufferType, indirectOffset: number): void;
 }
 
 /** drawCaptured() / drawSession() options on WebGPU: the render pipeline's topology decides the mode. */
@@ -64,6 +76,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
   readonly #gathers = new Map<XfbWebGpuProgram, Gather>();
   #source: GPUBuffer | null = null;
   #last: { count: CaptureCount } | { session: SessionPlan } | null = null;
+  readonly #geometry: GeometryCaptureRun | null;
 
   /** @internal Use `XfbWebGpu.createCapture()`. */
   constructor(
@@ -79,7 +92,9 @@ export class XfbWebGpuCapture extends WebGpuObject {
     this.#entries = entries;
     this.#described = described;
     this.#translation = translation;
-    this.#gather(program, translation);
+    const geometry = 'geometry' in translation ? (translation as GeometryTranslation) : null;
+    this.#geometry = geometry ? new GeometryCaptureRun(owner, program, entries, geometry) : null;
+    if (!geometry) this.#gather(program, translation);
   }
 
   /** How primitives are expanded (always 'engine': compute passes) and the input vertices draws may refer to. */
@@ -91,17 +106,30 @@ export class XfbWebGpuCapture extends WebGpuObject {
   /** Resolves once the gather WGSL of every program used so far compiled.
    *  @throws XfbError XFB_SHADER_COMPILE, XFB_CONTEXT_LOST. */
   get ready(): Promise<void> {
-    const all = Promise.all([...this.#gathers.values()].map((g) => g.compiled));
+    const all = Promise.all([...this.#gathers.values()].map((g) => g.compiled).concat(this.#geometry?.compiled ?? []));
     return this.owner.settle(all, 'ready').then(() => this.check());
   }
 
   /** Captures a draw: { mode, count } or { mode, indices, restartIndex? }, as on WebGL2.
    *  @throws XfbError XFB_CAPACITY (nothing written) when an output cannot hold the primitives,
    *  XFB_INVALID_ARGUMENT for a vertex or index outside the inputs. */
-  capture(draw: CaptureDraw): CaptureCount {
+  capture(draw: CaptureDraw, options: CaptureRunOptions = {}): CaptureCount | GeometryCaptureCount {
     this.check('capture()');
     const d = drawFields(checkDraw(draw, 'capture()'));
+    const run = checkKeys(options, ['overflow'], 'capture() options');
+    if (run.overflow !== undefined && run.overflow !== 'error' && run.overflow !== 'clamp')
+      invalid(`capture() options: overflow must be 'error' or 'clamp', got ${JSON.stringify(run.overflow)}`);
     this.#checkParts('capture()');
+    if (this.#geometry) {
+      const count = this.#geometry.capture(d, this.#translation.count, run.overflow === 'clamp');
+      this.#last = { count };
+      return count;
+    }
+    if (run.overflow !== undefined)
+      fail(
+        'XFB_UNSUPPORTED',
+        `capture(): overflow is a geometry program's option (what its shader emits is known on the GPU only); program '${this.#program.label}' has no geometry shader, its budget is exact`,
+      );
     const result = this.#plan([d], false, 0);
     const count = result.count as CaptureCount;
     this.#run([{ program: this.#program, firstRecord: 0, records: count.records }], 0, result.sources);
@@ -120,7 +148,75 @@ export class XfbWebGpuCapture extends WebGpuObject {
     if (last && 'session' in last)
       invalid('the last capture was a session (captureSession); draw it with drawSession(), whole or by part');
     if (!last) invalid('nothing was captured yet; call capture() before drawCaptured()');
-    if (last.count.records) encoder.draw(last.count.records, instances, 0, 0);
+    if (this.#geometry) this.#drawStream(encoder, 0, instances, 'drawCaptured()');
+    else if (last.count.records) encoder.draw(last.count.records, instances, 0, 0);
+  }
+
+  /** What each vertex stream generated and wrote in the last capture() (C++ statistics(), Direct3D's
+   *  SO_STATISTICS): a geometry program's from its passes' totals (a read-back), a vertex program's
+   *  stream 0 from the planned count.
+   *  @throws XfbError XFB_INVALID_ARGUMENT before any capture or after a session. */
+  async statistics(): Promise<StreamStatistics[]> {
+    this.check('statistics()');
+    const last = this.#last;
+    if (last && 'session' in last)
+      invalid(
+        'statistics(): the last capture was a session (captureSession): its ranges are planned, drawSession() draws them',
+      );
+    if (!last) invalid('statistics(): nothing was captured yet; call capture() before statistics()');
+    if (this.#geometry) return this.#geometry.statistics();
+    const c = last.count;
+    return [
+      {
+        stream: 0,
+        captured: true,
+        primitivesGenerated: c.primitives,
+        primitivesWritten: c.primitives,
+        recordsWritten: c.records,
+        overflow: false,
+      },
+    ];
+  }
+
+  /** Draws vertex stream `stream` of the last geometry capture without reading its count back:
+   *  `encoder.drawIndirect()` of the passes' totals (the records written), `instances` written
+   *  into its arguments first (C++ drawCapturedStream()). A vertex program's stream 0 is drawCaptured().
+   *  @throws XfbError XFB_GEOMETRY_STREAM for a stream nothing was captured from, XFB_INVALID_ARGUMENT
+   *  before any capture, for an encoder without drawIndirect (a GPURenderPassEncoder or bundle encoder). */
+  drawCapturedStream(encoder: DrawEncoder, stream: number, options: WebGpuDrawBackOptions = {}): void {
+    this.check('drawCapturedStream()');
+    const instances = drawBack(encoder, checkDrawBack(options, 'drawCapturedStream()'), 'drawCapturedStream()');
+    if (!Number.isInteger(stream) || stream < 0)
+      invalid(`drawCapturedStream(): stream must be an integer >= 0, got ${String(stream)}`);
+    if (!this.#geometry) {
+      if (stream !== 0)
+        fail(
+          'XFB_GEOMETRY_STREAM',
+          `drawCapturedStream(): stream ${stream}: program '${this.#program.label}' has no geometry shader, so its capture is stream 0 only`,
+        );
+      this.drawCaptured(encoder, options);
+      return;
+    }
+    if (!this.#last || 'session' in this.#last)
+      invalid('drawCapturedStream(): nothing was captured yet; call capture() before drawCapturedStream()');
+    this.#drawStream(encoder, stream, instances, 'drawCapturedStream()');
+  }
+
+  #drawStream(encoder: DrawEncoder, stream: number, instances: number, what: string): void {
+    const g = (this.#geometry as GeometryCaptureRun).translation.geometry;
+    const captured = g.streams.filter((s) => s.captured).map((s) => s.stream);
+    if (!captured.includes(stream))
+      fail(
+        'XFB_GEOMETRY_STREAM',
+        `${what}: program '${this.#program.label}' captures nothing from stream ${stream}; captured streams: ${captured.join(', ')}`,
+      );
+    if (typeof encoder.drawIndirect !== 'function')
+      invalid(
+        `${what}: a geometry capture draws with drawIndirect(): give a GPURenderPassEncoder or GPURenderBundleEncoder`,
+      );
+    const totals = (this.#geometry as GeometryCaptureRun).totals;
+    this.owner.gpuDevice.queue.writeBuffer(totals, stream * 32 + 4, new Uint32Array([instances]));
+    encoder.drawIndirect(totals, stream * 32);
   }
 
   /** Captures several draws one after another into the outputs from record `firstRecord`
@@ -132,6 +228,11 @@ export class XfbWebGpuCapture extends WebGpuObject {
     const isProgram = (p: unknown): p is XfbWebGpuProgram => p instanceof XfbWebGpuProgram && p.owner === this.owner;
     const checked = checkSession(parts, options, isProgram);
     this.#checkParts('captureSession()');
+    if (this.#geometry)
+      fail(
+        'XFB_UNSUPPORTED',
+        `captureSession(): program '${this.#program.label}' has a geometry shader; a session's part ranges are planned on the CPU, a geometry shader's records are known on the GPU only: capture() each draw into its own buffers`,
+      );
     const programs = checked.parts.map((p, i) => {
       const program = p.program ?? this.#program;
       program.check(`captureSession(): parts[${i}]`);
@@ -192,6 +293,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
   /** @internal After a device loss, on the engine's new device: every gather's GPU objects again
    *  (the source list is uploaded by each capture). */
   restoreObjects(): void {
+    this.#geometry?.build();
     const programs = [...this.#gathers.values()];
     this.#gathers.clear();
     this.#source = null;
@@ -199,6 +301,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
   }
 
   protected release(): void {
+    this.#geometry?.destroy();
     for (const g of this.#gathers.values()) g.uniformBuffer.destroy();
     this.#source?.destroy();
   }

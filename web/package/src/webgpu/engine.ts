@@ -33,7 +33,7 @@ import { PREFIX_SUM_GROUP } from './prefix_sum.js';
 import prefixSumSource from './prefix_sum.wgsl';
 import { XfbWebGpuPipeline } from './pipeline.js';
 import { XfbWebGpuProgram } from './program.js';
-import type { CaptureBase, Translation, TranslationEntries, WebGpuModule } from './wasm_module.js';
+import type { CaptureBase, GeometryTranslation, Translation, TranslationEntries, WebGpuModule } from './wasm_module.js';
 
 /** What a listener of 'contextrestored' gets per buffer. */
 export interface RestoredWebGpuBuffer {
@@ -147,13 +147,17 @@ export class XfbWebGpu {
 
   /** Translates the simulation to WGSL (in wasm) with the default roles.
    *  @throws XfbError with the planner's code, XFB_COMPUTE_TRANSLATION for what WGSL cannot express;
-   *  XFB_GEOMETRY_UNSUPPORTED for a `geometry` shader (no WGSL translation of geometry shaders yet). */
+   *  for a `geometry` shader, what translateGeometryToWgsl() refuses (XFB_COMPUTE_TRANSLATION) and the
+   *  geometry planner's codes (XFB_GEOMETRY_LAYOUT, XFB_GEOMETRY_STREAM, XFB_LAYOUT_STREAM). */
   createProgram(description: ProgramDescription): XfbWebGpuProgram {
     this.checkUsable('createProgram()');
     const d = checkProgramDescription(description, 'webgpu');
     let translated;
     try {
-      translated = this.translate(d.source, d.options);
+      translated =
+        d.geometry === undefined
+          ? this.translate(d.source, d.options)
+          : this.translateGeometry(d.source, d.geometry, d.options);
     } catch (e) {
       // Named as on WebGL2, where the GL compiler's message names the program.
       if (e instanceof XfbError && e.code === 'XFB_SHADER_COMPILE')
@@ -163,7 +167,9 @@ export class XfbWebGpu {
         );
       throw e;
     }
-    return this.#objects.add(new XfbWebGpuProgram(this, this.#objects, d.source, d.options, translated, d.label));
+    return this.#objects.add(
+      new XfbWebGpuProgram(this, this.#objects, d.source, d.options, translated, d.label, d.geometry),
+    );
   }
 
   /** A compute pipeline stepping `program` over the role list (bind groups of both ping-pong sides
@@ -180,6 +186,11 @@ export class XfbWebGpu {
       invalid('createPipeline(): the first argument must be a program of this engine');
     program.check();
     const o = checkPipelineOptions(options, 'webgpu');
+    if (program.geometry !== undefined)
+      fail(
+        'XFB_UNSUPPORTED',
+        `createPipeline(): program '${program.label}' has a geometry shader; a pipeline steps vertex programs (as C++ Pipeline): capture it with createCapture()`,
+      );
     const emitted = o;
     const described = this.#describeEntries(entries);
     const limits = this.#device.limits;
@@ -272,7 +283,20 @@ export class XfbWebGpu {
         "createCapture(): expansion 'driver' needs desktop OpenGL's transform feedback; WebGPU expands primitives in compute passes: use 'engine' or 'auto'",
       );
     const described = this.#describeEntries(entries, 'createCapture()');
-    const translation = this.translateCapture(program, described, undefined, o.vertexCount);
+    const geometry = program.geometry;
+    const translation =
+      geometry === undefined
+        ? this.translateCapture(program, described, undefined, o.vertexCount)
+        : this.translateGeometry(
+            program.source,
+            geometry,
+            {
+              ...program.options,
+              workGroupSize: this.#workGroupSize(),
+              ...(o.vertexCount !== undefined ? { vertexCount: o.vertexCount } : {}),
+            },
+            described,
+          );
     this.#checkStorageBuffers(translation, 'createCapture()');
     const list = entries.map((e) => ({ ...e }));
     return this.#objects.add(new XfbWebGpuCapture(this, this.#objects, program, list, described, translation));
@@ -426,6 +450,18 @@ export class XfbWebGpu {
     return translation;
   }
 
+  /** @internal A geometry program's WGSL (Module.wgslGeometry) for a role list (undefined: the default roles). */
+  translateGeometry(
+    source: string,
+    geometry: string,
+    options: object,
+    entries?: TranslationEntries,
+  ): GeometryTranslation {
+    const t = this.#module.wgslGeometry(source, geometry, options, entries);
+    if (t instanceof XfbError) throw t;
+    return t;
+  }
+
   /** @internal The gather translation of `program` over a capture's role list (`base`: a session
    *  part's program, checked against the capture's). */
   translateCapture(
@@ -451,11 +487,14 @@ export class XfbWebGpu {
   /** The storage buffers a translation binds (inputs, outputs, a scan's counts and firsts, a
    *  capture's source list) within the device's maxStorageBuffersPerShaderStage. */
   #checkStorageBuffers(t: Translation, what: string): void {
-    const storage =
+    const kernels = 'geometry' in t ? (t as GeometryTranslation).geometry.storageBuffers : 0;
+    const storage = Math.max(
+      kernels, // a geometry capture's count or write kernel; the rest: its vertex pass, or the program's pass
       t.readBinding.filter((b) => b >= 0).length +
-      t.writeBinding.filter((b) => b >= 0).length +
-      2 * t.budgets.length +
-      (t.sourceBinding !== undefined && t.sourceBinding >= 0 ? 1 : 0);
+        t.writeBinding.filter((b) => b >= 0).length +
+        2 * t.budgets.length +
+        (t.sourceBinding !== undefined && t.sourceBinding >= 0 ? 1 : 0),
+    );
     const max = this.#device.limits.maxStorageBuffersPerShaderStage;
     if (storage > max)
       fail(

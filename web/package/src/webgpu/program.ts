@@ -16,6 +16,7 @@ export class XfbWebGpuProgram extends WebGpuObject {
   readonly #source: string;
   readonly #options: CheckedProgramOptions;
   readonly #translation: Translation;
+  readonly #geometry: string | undefined;
   readonly #uniforms = new Map<string, UniformEntry>();
   readonly #bytes: ArrayBuffer;
   readonly #views: Readonly<Record<'float' | 'int' | 'uint', Float32Array | Int32Array | Uint32Array>>;
@@ -29,8 +30,10 @@ export class XfbWebGpuProgram extends WebGpuObject {
     options: CheckedProgramOptions,
     translation: Translation,
     label: string,
+    geometry?: string,
   ) {
     super(owner, registry, 'program');
+    this.#geometry = geometry;
     this.#source = source;
     this.#options = options;
     this.#translation = translation;
@@ -99,6 +102,12 @@ export class XfbWebGpuProgram extends WebGpuObject {
       view[(u.offset + e * u.arrayStride + c * u.columnStride + r * 4) / 4] = values[i] as number;
     }
     this.#version++;
+  }
+
+  /** The geometry shader (createProgram({ geometry })), or undefined for a vertex program. */
+  get geometry(): string | undefined {
+    this.check();
+    return this.#geometry;
   }
 
   /** @internal */

@@ -6,7 +6,14 @@ import { Planner, type PlannerExports } from '../core/boundary.js';
 import type { PlannerModule } from '../core/module_loader.js';
 import type { DrawFields } from '../core/draws.js';
 import type { XfbError } from '../core/errors.js';
-import type { BufferLayout, CaptureCount, Plan, SessionPlan, UniformLayout } from '../core/types.js';
+import type {
+  BufferLayout,
+  CaptureCount,
+  GeometryCaptureCount,
+  Plan,
+  SessionPlan,
+  UniformLayout,
+} from '../core/types.js';
 import type { CheckedProgramOptions } from '../core/program_options.js';
 
 /** A role's buffer as the translation reads it: its format, stride and count. */
@@ -46,6 +53,44 @@ export interface Translation {
   gatherOffset?: number;
 }
 
+/** Module.wgslGeometry's `geometry`: a geometry program's count and write kernels (WGSL) and
+ *  their bindings (engine/include/xfb/wgsl_translation.hpp, WgslGeometryShaders). */
+export interface GeometryKernels {
+  countSource: string;
+  writeSource: string;
+  entryPoint: string;
+  workGroupSize: number;
+  uniformBinding: number;
+  uniformBytes: number;
+  scratchBinding: number;
+  sourcesBinding: number;
+  scratchStride: number;
+  outputBinding: number[];
+  countsBinding: number[];
+  firstBinding: number[];
+  storageBuffers: number;
+  inputVertices: number;
+  primitiveVertices: number;
+  input: string;
+  primitive: 'points' | 'lines' | 'triangles';
+  maxVertices: number;
+  invocations: number;
+  streamCount: number;
+  streams: { stream: number; captured: boolean; buffers: number[] }[];
+}
+
+/** Module.wgslGeometry: the vertex pass's translation (its uniforms are the program's) and the kernels. */
+export interface GeometryTranslation extends Translation {
+  geometry: GeometryKernels;
+}
+
+/** Module.geometryDraw: a geometry capture's budget, source list and per-stream capacity in records. */
+export interface GeometryDraw {
+  count: GeometryCaptureCount;
+  sources: Uint32Array<ArrayBuffer>;
+  capacity: number[];
+}
+
 /** A capture's part program checked against the capture's own (Module.wgslCapture's `base`). */
 export interface CaptureBase {
   source: string;
@@ -76,6 +121,21 @@ export interface WebGpuExports extends PlannerExports {
   wgsl(source: string, options: object, entries?: TranslationEntries): Translation | XfbError;
   wgslSubsteps(source: string, options: object, entries?: TranslationEntries): SubstepTranslation | XfbError;
   wgslCapture(source: string, options: object, entries: TranslationEntries, base?: CaptureBase): Translation | XfbError;
+  wgslGeometry(
+    source: string,
+    geometry: string,
+    options: object,
+    entries?: TranslationEntries,
+  ): GeometryTranslation | XfbError;
+  geometryDraw(
+    source: string,
+    geometry: string,
+    options: object,
+    draw: DrawFields,
+    vertexCount: number,
+    outputBytes: number[],
+    clamp: boolean,
+  ): GeometryDraw | XfbError;
   captureDraws(
     draws: DrawFields[],
     session: boolean,
@@ -93,6 +153,8 @@ export interface WebGpuModule extends PlannerModule {
   wgslSubsteps(source: string, options: object, entries?: TranslationEntries): SubstepTranslation | XfbError;
   wgslCapture: WebGpuExports['wgslCapture'];
   captureDraws: WebGpuExports['captureDraws'];
+  wgslGeometry: WebGpuExports['wgslGeometry'];
+  geometryDraw: WebGpuExports['geometryDraw'];
 }
 
 export function webGpuModule(raw: WebGpuExports): WebGpuModule {
@@ -105,5 +167,7 @@ export function webGpuModule(raw: WebGpuExports): WebGpuModule {
     wgslSubsteps: (source, options, entries) => raw.wgslSubsteps(source, options, entries),
     wgslCapture: (source, options, entries, base) => raw.wgslCapture(source, options, entries, base),
     captureDraws: (...args) => raw.captureDraws(...args),
+    wgslGeometry: (...args) => raw.wgslGeometry(...args),
+    geometryDraw: (...args) => raw.geometryDraw(...args),
   };
 }

@@ -1,0 +1,195 @@
+// The WGSL translation of geometry programs (translateGeometryToWgsl) is pure: its kernels are
+// checked here as text, beside the GLSL ones (geometry_compute_test.cpp), from the same plan; that
+// WebGPU writes the GL's bytes is checked in Chromium (tests/web/page/geometry.js, against the
+// fixture tests/gl/web_geometry_fixture.cpp writes from the GL compute capture).
+#include "test_util.hpp"
+#include "xfb/compute_translation.hpp"
+#include "xfb/wgsl_translation.hpp"
+
+using namespace xfb;
+
+namespace {
+
+const char* kVertex = R"(#version 300 es
+in vec4 a_position;
+out vec4 v_position;
+flat out int v_id;
+void main() { v_position = a_position; v_id = gl_VertexID; gl_Position = a_position; }
+)";
+
+struct Both {
+    WgslGeometryShaders wgsl;
+    GeometryComputeShaders glsl;
+    bool count(const std::string& s) const { return wgsl.countSource.find(s) != std::string::npos; }
+    bool write(const std::string& s) const { return wgsl.writeSource.find(s) != std::string::npos; }
+    bool both(const std::string& s) const { return count(s) && write(s); }
+};
+
+Both translate(const std::string& geometry, CaptureOptions options = {}, bool glsl = true) {
+    const GeometryInterface gs = readGeometryInterface(geometry);
+    CapturePlan capture = planGeometryCapture(gs.shader, options, Limits::portable());
+    const GeometryPlan plan = planGeometry(gs, capture);
+    const ShaderInterface vs = readShaderInterface(kVertex);
+    const auto attributes = planAttributes(vs, Limits::portable());
+    std::vector<EntryDesc> entries{
+        {BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}), 160}, std::nullopt}};
+    for (const auto& b : capture.buffers)
+        entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(), std::uint64_t(b.stride) * 10}});
+    const PassPlan pass = planPass(attributes, capture, entries, std::int64_t(10), OutputSizing::PerDraw);
+    WgslTranslationOptions o;
+    o.workGroupSize = 64;
+    Both both{translateGeometryToWgsl(kVertex, geometry, {}, pass, capture, plan, entries.size(), o), {}};
+    if (glsl) both.glsl = translateGeometryToCompute(kVertex, geometry, {}, pass, capture, plan, entries.size());
+    return both;
+}
+
+const char* kTwoStreams = R"(#version 400 core
+layout(triangles, invocations = 3) in;
+layout(points, max_vertices = 2) out;
+in vec4 v_position[];
+flat in int v_id[];
+layout(stream = 0) out vec4 out_centroid;
+layout(stream = 1) out vec3 out_normal;
+layout(stream = 1) flat out int out_face;
+void main() {
+    out_centroid = v_position[0] + v_position[1] + v_position[2];
+    EmitStreamVertex(0);
+    EndStreamPrimitive(0);
+    if (gl_PrimitiveIDIn % 2 == 1) {
+        out_normal = vec3(float(gl_InvocationID));
+        out_face = v_id[0];
+        EmitStreamVertex(1);
+    }
+}
+)";
+
+// The WGSL kernels alone (the refusals of the WGSL side).
+Both wgslOnly(const std::string& geometry) { return translate(geometry, {}, false); }
+
+} // namespace
+
+TEST_CASE("WGSL geometry kernels: the GLSL translation's plan, bindings and passes, in WGSL") {
+    const Both t = translate(kTwoStreams);
+    // The same scratch record and vertex pass as the GLSL kernels: v_position then v_id, 20 bytes.
+    CHECK(t.wgsl.scratchStride == t.glsl.scratchStride);
+    CHECK(t.wgsl.scratchStride == 20);
+    CHECK(t.wgsl.vertex.writeBinding.back() >= 0);
+    CHECK(t.wgsl.vertex.source.find("v_position") != std::string::npos);
+    // The GLSL bindings shifted past the uniform buffer (binding 0).
+    CHECK(t.wgsl.uniformBinding == 0);
+    CHECK(t.wgsl.scratchBinding == t.glsl.scratchBinding + 1);
+    CHECK(t.wgsl.sourcesBinding == t.glsl.sourcesBinding + 1);
+    REQUIRE(t.wgsl.outputBinding.size() == 2);
+    CHECK(t.wgsl.outputBinding == std::vector<int>{t.glsl.outputBinding[0] + 1, t.glsl.outputBinding[1] + 1});
+    CHECK(t.wgsl.countsBinding == std::vector<int>{3, 4});
+    CHECK(t.wgsl.firstBinding == std::vector<int>{5, 6});
+    CHECK(t.wgsl.storageBuffers == 6); // scratch, sources, 2 outputs, 2 firsts
+    CHECK(t.wgsl.inputVertices == 3);
+    CHECK(t.wgsl.primitiveVertices == 1);
+    // Items: primitive p = i / invocations, gl_InvocationID = i % invocations; inputs from the scratch.
+    CHECK(t.both("let xfb_p = xfb_i / 3u;"));
+    CHECK(t.both("xfb_invocation_id = i32(xfb_i % 3u);"));
+    CHECK(t.both("let xfb_v = xfb_sources[xfb_p * 3u + xfb_j];"));
+    CHECK(t.both("v_position[xfb_j] = bitcast<vec4<f32>>(vec4<u32>(xfb_scratch[xfb_v * 5u + 0u], "));
+    CHECK(t.both("v_id[xfb_j] = bitcast<i32>(xfb_scratch[xfb_v * 5u + 4u]);"));
+    CHECK(t.both("var<private> v_position: array<vec4<f32>, 3>;"));
+    // The user's code through the WGSL translator: built-ins renamed, emits as calls.
+    CHECK(t.both("xfb_emit_stream_vertex(i32(0));"));
+    CHECK(t.both("xfb_end_stream_primitive(i32(0));"));
+    CHECK(t.both("((xfb_primitive_id_in % 2) == 1)"));
+    CHECK(t.both("f32(xfb_invocation_id)"));
+    // max_vertices over all streams.
+    CHECK(t.both("if (xfb_vertices >= 2u) {"));
+    // Count pass: one record a point per stream, 0 past the draw's items.
+    CHECK(t.count("xfb_emitted1[xfb_i] = 0u;"));
+    CHECK(t.count("xfb_emitted1[xfb_i] = xfb_records[1];"));
+    // Write pass: each stream's words in buffer order, stored within its capacity.
+    CHECK(t.write("w[0] = bitcast<u32>(out_centroid[0]);"));
+    CHECK(t.write("w[3] = bitcast<u32>(out_face);"));
+    CHECK(t.write("xfb_b1[r * 4u + 3u] = w[3];"));
+    CHECK(t.write("if (xfb_r < xfb_g.xfb_capacity[1]) {"));
+    CHECK(t.write("xfb_first[1] = xfb_first1[xfb_i];"));
+    CHECK_FALSE(t.count("xfb_b0"));
+}
+
+TEST_CASE("WGSL geometry kernels: strips closed into lists in the GL's order, gl_in, whole primitives") {
+    const Both fins = translate(R"(#version 320 es
+layout(triangles) in;
+layout(line_strip, max_vertices = 6) out;
+in vec4 v_position[];
+out vec4 out_position;
+void main() {
+    for (int i = 0; i < 3; ++i) {
+        out_position = gl_in[i].gl_Position;
+        EmitVertex();
+        out_position = v_position[(i + 1) % 3];
+        EmitVertex();
+        EndPrimitive();
+    }
+}
+)");
+    CHECK(fins.wgsl.primitiveVertices == 2);
+    CHECK(fins.both("xfb_in[xfb_j].gl_Position = bitcast<vec4<f32>>("));
+    CHECK(fins.both("out_position = xfb_in[i].gl_Position;"));
+    CHECK(fins.count("if (xfb_strip >= 1u) {\n            xfb_records[0] += 2u;"));
+    CHECK(fins.write("if (xfb_r + 2u <= xfb_g.xfb_capacity[0]) {\n            xfb_store0(xfb_r, xfb_prev1_0);\n"
+                     "            xfb_store0(xfb_r + 1u, xfb_cur);"));
+    CHECK(fins.both("xfb_end_stream_primitive(0);"));
+
+    const Both strip = translate(R"(#version 320 es
+layout(points) in;
+layout(triangle_strip, max_vertices = 4) out;
+out vec4 out_position;
+void main() {
+    for (int k = 0; k < 4; ++k) { out_position = vec4(float(k)); EmitVertex(); }
+}
+)");
+    CHECK(strip.wgsl.primitiveVertices == 3);
+    CHECK(strip.wgsl.scratchStride == 0); // reads nothing of the vertex shader
+    // Odd triangles k+1, k, k+2; even k, k+1, k+2.
+    CHECK(strip.write("if ((xfb_strip & 1u) == 1u) {\n                xfb_store0(xfb_r, xfb_prev1_0);\n"
+                      "                xfb_store0(xfb_r + 1u, xfb_prev2_0);"));
+    CHECK(strip.write("xfb_store0(xfb_r + 2u, xfb_cur);"));
+    CHECK(strip.write("xfb_prev2_0 = xfb_prev1_0;\n    xfb_prev1_0 = xfb_cur;"));
+}
+
+TEST_CASE("WGSL geometry kernels: refusals name the construct and its line") {
+    // A geometry-shader uniform: the kernels' uniform buffer holds the capture's counts only.
+    CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 320 es
+layout(points) in;
+layout(points, max_vertices = 1) out;
+uniform float u_scale;
+out vec4 out_value;
+void main() { out_value = vec4(u_scale); EmitVertex(); }
+)"),
+                                     ErrorCode::ComputeTranslation),
+                   "WGSL: line 4: uniform 'u_scale' of the geometry shader"));
+    // gl_PrimitiveID names a rasterizer's state; the WGSL translator has no equivalent.
+    CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 320 es
+layout(points) in;
+layout(points, max_vertices = 1) out;
+out vec4 out_value;
+void main() { out_value = vec4(float(gl_PrimitiveID)); EmitVertex(); }
+)"),
+                                     ErrorCode::ComputeTranslation),
+                   "'gl_PrimitiveID' has no equivalent"));
+    // An input the vertex shader does not write: the shared plan's refusal.
+    CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 320 es
+layout(points) in;
+layout(points, max_vertices = 1) out;
+in vec3 v_missing[];
+out vec4 out_value;
+void main() { out_value = vec4(v_missing[0], 1.0); EmitVertex(); }
+)"),
+                                     ErrorCode::ComputeTranslation),
+                   "input 'v_missing[]' has no vertex-shader output"));
+    // A stream argument that is no int.
+    CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 400 core
+layout(points) in;
+layout(points, max_vertices = 1) out;
+out vec4 out_value;
+void main() { out_value = vec4(1.0); EmitStreamVertex(1.0); }
+)"),
+                                     ErrorCode::ComputeTranslation),
+                   "'EmitStreamVertex()': the stream must be an int"));
+}
