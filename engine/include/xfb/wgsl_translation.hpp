@@ -172,8 +172,14 @@ struct WgslGeometryShaders {
     int primitiveVertices = 1;      ///< vertices of a captured primitive
 };
 
-/// @param geometry planGeometry() of the program; `pass`, `capture`, `entryCount` as
-///        translateGeometryToCompute()
+/// Translates a geometry program into the kernels of WgslGeometryShaders (pure: no GPU).
+/// @param vertexSource the program's vertex shader (GLSL ES 3.00 / GLSL 3.30+)
+/// @param geometrySource its geometry shader (ProgramDesc::geometry)
+/// @param read how the vertex shader's inputs are read, as translateToWgsl()
+/// @param pass the capture's pass plan (planPass()), as translateGeometryToCompute()
+/// @param capture the program's capture plan (per stream, planGeometryCapture())
+/// @param geometry planGeometry() of the program
+/// @param entryCount the capture's entries, as translateGeometryToCompute()
 /// @param options the work-group size (1..256) of every kernel
 /// @throws Error ComputeTranslation: what translateGeometryToCompute() and translateToWgsl()
 ///         refuse, and a geometry-shader uniform ("WGSL: line N: uniform '...'"); InvalidArgument
