@@ -166,13 +166,15 @@ XFB_C int xfb_take_readback(Engine* e, int rid) {
 XFB_C int xfb_create_program(Engine* e, const char* source, int sourceBytes, const char* mode, int modeBytes,
                              const char* varyings, int varyingBytes, bool portable, const char* defines,
                              int defineBytes, const char* declaration, int declarationBytes, const double* layout,
-                             int layoutCount, const char* label, int labelBytes) {
+                             int layoutCount, const char* label, int labelBytes, const char* fragment,
+                             int fragmentBytes) {
     return guarded([&] {
         return e->add(e->programs, *e->device,
                       ProgramDesc{text(source, sourceBytes),
                                   parseCapture(mode, modeBytes, varyings, varyingBytes, portable, declaration,
                                                declarationBytes, layout, layoutCount),
-                                  parseRead(defines, defineBytes), text(label, labelBytes)});
+                                  parseRead(defines, defineBytes), text(label, labelBytes), {},
+                                  text(fragment, fragmentBytes)});
     });
 }
 /// kind: a ScalarKind's value, the kind of the values at `data`; `uploaded`: a step replayed in
@@ -205,12 +207,14 @@ XFB_C int xfb_uniforms(Engine* e, int id) {
 
 /// count: NaN when not given; backend: its name (backendNames).
 XFB_C int xfb_create_pipeline(Engine* e, int programId, const double* entries, int entryCount, double count,
-                              bool queries, bool fuseSubsteps, const char* backend, int backendBytes) {
+                              bool queries, bool fuseSubsteps, const char* backend, int backendBytes,
+                              bool rasterize) {
     return guarded([&] {
         PipelineOptions o;
         if (!std::isnan(count)) o.count = std::int64_t(count);
         o.queries = queries;
         o.fuseSubsteps = fuseSubsteps;
+        o.rasterize = rasterize;
         o.backend = fromName<Backend>(text(backend, backendBytes), backendNames, "backend");
         return e->add(e->pipelines, *e->device, e->program(programId), e->entries(entries, entryCount), o);
     });

@@ -82,6 +82,21 @@ struct PipelineOptions {
     /// step(k > 1) fuses the substeps of an element-local simulation into one pass (fusion());
     /// off: always k ordinary passes (for comparisons and benchmarks).
     bool fuseSubsteps = true;
+    /// Keep the rasterizer on (no GL_RASTERIZER_DISCARD) in every transform-feedback pass of the
+    /// pipeline (step(), stepChecked(), beginCheckedStep()), so one pass both captures the state and
+    /// draws the elements as points (GL_POINTS: the vertex shader's gl_Position and gl_PointSize;
+    /// desktop GL takes gl_PointSize only with the caller's glEnable(GL_PROGRAM_POINT_SIZE), else
+    /// glPointSize) with the Program's fragment shader (ProgramDesc::fragment) into the framebuffer,
+    /// viewport and per-fragment state (blend, depth, scissor...) the caller set: a particle system
+    /// that simulates and draws in one pass, as a capture does with CaptureRunOptions::rasterize.
+    /// The pass calls glDisable(GL_RASTERIZER_DISCARD) instead of glEnable before and glDisable
+    /// after it (8 calls, not 9); the shared-context guard puts the application's discard back.
+    /// GL 3.0 / ES 3.0 / WebGL2. Only transform feedback rasterizes: Backend::Auto keeps it (with
+    /// that reason); Compute and Fragment are Unsupported, at creation and in setBackend(). step(k)
+    /// does not fuse (fusion() says why): it runs k passes and only the last one draws, so a frame
+    /// shows the state after the k substeps. Not replayed by the npm package's JavaScript step.
+    /// @throws (at creation) InvalidArgument for a program without ProgramDesc::fragment.
+    bool rasterize = false;
 };
 
 /// One budget of emitted records after a step, read from the GPU.
@@ -98,7 +113,7 @@ struct EmitReport {
 /// creates no GL object. The pass makes 9 GL calls (plus glUniform* for changed uniforms): glUseProgram,
 /// glBindVertexArray, glBindTransformFeedback, glEnable(RASTERIZER_DISCARD), glBeginTransformFeedback(POINTS),
 /// glDrawArrays(POINTS), glEndTransformFeedback, glDisable, and glBindTransformFeedback(0), so no buffer stays bound
-/// for transform feedback. Before it, one glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) refuses to run inside the
+/// for transform feedback (with PipelineOptions::rasterize 8: glDisable(RASTERIZER_DISCARD) before, none after). Before it, one glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) refuses to run inside the
 /// application's transform feedback (FeedbackActive; every entry point makes it). By default
 /// (DeviceOptions::ownsContext false) the shared-context guard adds glGetIntegerv x4 and glIsEnabled (1, desktop GL 2)
 /// to read what the application had bound, then binds its program and vertex array again
@@ -122,7 +137,9 @@ struct EmitReport {
 class Pipeline {
 public:
     /// @throws Error from planPass() (roles, semantics, counts, capacity) and planEmits();
-    ///         Unsupported (emitted outputs without the compute backend)
+    ///         Unsupported (emitted outputs without the compute backend; PipelineOptions::rasterize
+    ///         with Backend::Compute or Fragment); InvalidArgument (rasterize with a Program without
+    ///         ProgramDesc::fragment)
     Pipeline(const Device& device, const Program& program, std::vector<Entry> entries, PipelineOptions options = {});
     Pipeline(Pipeline&&) noexcept;
     Pipeline& operator=(Pipeline&&) noexcept;
@@ -168,7 +185,8 @@ public:
     /// next step (trial passes that are not swapped, so the state does not advance) or reuses
     /// this context's decision for the same shader, mode and count.
     /// @throws Error Unsupported (no compute on this context; the fragment backend's limits or a
-    ///         global variable it cannot keep per element; emitted outputs on tf or fragment),
+    ///         global variable it cannot keep per element; emitted outputs on tf or fragment;
+    ///         PipelineOptions::rasterize on compute or fragment),
     ///         ComputeTranslation (a construct the compute or fragment translation cannot express)
     void setBackend(Backend backend);
     /// Which backend steps run and why; Auto until the first step of an Auto pipeline has timed them.

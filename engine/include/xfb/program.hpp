@@ -31,9 +31,10 @@ struct ProgramDesc {
     /// feeds it; `capture` applies to its outputs; `read` defines are given to it too. Runtimes
     /// without geometry shaders (OpenGL ES 3.0, WebGL2) refuse it: GeometryUnsupported.
     std::string geometry;
-    /// The fragment shader used when a capture keeps rasterizing (CaptureRunOptions::rasterize);
-    /// empty: a generated one writing vec4(0) to its one output. Its inputs are the outputs of the
-    /// last vertex-processing stage.
+    /// The fragment shader used when a capture or a pipeline keeps rasterizing
+    /// (CaptureRunOptions::rasterize, PipelineOptions::rasterize); empty: a generated one writing
+    /// vec4(0) to its one output, which a rasterizing Pipeline refuses (InvalidArgument). Its inputs
+    /// are the outputs of the last vertex-processing stage. Native GL and WebGL2 (JS `fragment`).
     std::string fragment;
 };
 

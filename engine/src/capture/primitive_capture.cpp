@@ -338,18 +338,9 @@ struct CaptureState final : Recoverable {
             else
                 glDrawArrays(gl::primitiveMode(draw.mode), 0, GLsizei(draw.vertexCount));
         };
-        if (geometry() || rasterize) {
-            // The bracket of gl::feedbackPass, with the statistics' queries and the rasterizer as asked.
-            if (!rasterize) XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD));
-            beginQueries();
-            XFB_GL_COUNTED(glBeginTransformFeedback(gl::primitiveMode(last.primitive)));
-            drawCall();
-            XFB_GL_COUNTED(glEndTransformFeedback());
-            endQueries();
-            if (!rasterize) XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
-        } else {
-            gl::feedbackPass(gl::primitiveMode(last.primitive), 0, drawCall);
-        }
+        // The statistics' queries (geometry programs) inside the bracket, the rasterizer as asked.
+        gl::feedbackBracket(
+            gl::primitiveMode(last.primitive), rasterize, [&] { beginQueries(); }, drawCall, [&] { endQueries(); });
 #ifndef __EMSCRIPTEN__
         if (draw.restartIndex && indexed) glDisable(GL_PRIMITIVE_RESTART);
 #endif

@@ -13,21 +13,41 @@ namespace xfb::gl {
 /// @throws Error FeedbackActive naming `what`, the application's object and the fix
 void refuseApplicationFeedback(const char* what);
 
-/// One transform-feedback pass with the rasterizer off: glEnable(GL_RASTERIZER_DISCARD),
+/// One transform-feedback pass: glEnable(GL_RASTERIZER_DISCARD), `begin()`,
 /// glBeginTransformFeedback(primitive), `draw()` (the glDraw* calls), glEndTransformFeedback(),
-/// glDisable(GL_RASTERIZER_DISCARD). With a `query`, glBeginQuery / glEndQuery
-/// (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN) around the begin and end. The program, vertex
-/// array and transform feedback object are the caller's to bind (GL 3.0 / ES 3.0 / WebGL2).
-/// Every call is counted (gl::callCount()); `draw()` counts its own.
-template<class Draw>
-void feedbackPass(GLenum primitive, GLuint query, Draw&& draw) {
-    XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD));
-    if (query) XFB_GL_COUNTED(glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query));
+/// `end()`, glDisable(GL_RASTERIZER_DISCARD). With `rasterize` (a capture's
+/// CaptureRunOptions::rasterize, PipelineOptions::rasterize) the rasterizer stays on so the pass
+/// also draws into the caller's framebuffer: glDisable(GL_RASTERIZER_DISCARD) first (the state the
+/// draw relies on; the caller's StateGuard puts back the application's), nothing after. The
+/// program, vertex array and transform feedback object are the caller's to bind (GL 3.0 / ES 3.0 /
+/// WebGL2). Every call is counted (gl::callCount()); the hooks count their own.
+template<class Begin, class Draw, class End>
+void feedbackBracket(GLenum primitive, bool rasterize, Begin&& begin, Draw&& draw, End&& end) {
+    if (rasterize)
+        XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
+    else
+        XFB_GL_COUNTED(glEnable(GL_RASTERIZER_DISCARD));
+    begin();
     XFB_GL_COUNTED(glBeginTransformFeedback(primitive));
     draw();
     XFB_GL_COUNTED(glEndTransformFeedback());
-    if (query) XFB_GL_COUNTED(glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN));
-    XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
+    end();
+    if (!rasterize) XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD));
+}
+
+/// feedbackBracket() with, for a `query`, glBeginQuery / glEndQuery
+/// (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN) around the begin and end.
+template<class Draw>
+void feedbackPass(GLenum primitive, GLuint query, Draw&& draw, bool rasterize = false) {
+    feedbackBracket(
+        primitive, rasterize,
+        [&] {
+            if (query) XFB_GL_COUNTED(glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query));
+        },
+        draw,
+        [&] {
+            if (query) XFB_GL_COUNTED(glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN));
+        });
 }
 
 } // namespace xfb::gl

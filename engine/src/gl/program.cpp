@@ -249,7 +249,7 @@ void ProgramState::link() {
 }
 
 gl::StageSource ProgramState::fragmentStage(int version, bool es) const {
-    if (!kNativeGL || desc.fragment.empty())
+    if (desc.fragment.empty())
         return {GL_FRAGMENT_SHADER, fragmentFor(version, es), "the fragment shader generated for '" + desc.label + "'"};
     return {GL_FRAGMENT_SHADER, withDefines(desc.fragment, desc.read.defines), "fragment shader '" + desc.label + "'"};
 }

@@ -79,6 +79,12 @@ void PipelineState::select(Backend wanted, int groupSize) {
                     ": use Backend::Compute or Auto (GL 4.3 / ES 3.1)");
         wanted = Backend::Compute;
     }
+    if (options.rasterize && (wanted == Backend::Compute || wanted == Backend::Fragment))
+        throw Error(ErrorCode::Unsupported,
+                    plan::cat({"rasterize: the ", trialName(wanted),
+                               " backend has no pass that draws the elements' points (only transform feedback "
+                               "keeps the rasterizer on while it captures); use Backend::TransformFeedback or Auto, "
+                               "or step without rasterize and draw the state buffer"}));
     if (wanted == Backend::Fragment) {
         ensureFragment();
         choice = {Backend::Fragment, "requested", 0, 0};
@@ -96,6 +102,13 @@ void PipelineState::select(Backend wanted, int groupSize) {
         return;
     }
     // Queries exist only around a transform-feedback pass: Auto would otherwise silently drop them.
+    if (options.rasterize) {
+        if (!refusal.empty())
+            throw Error(ErrorCode::Unsupported, plan::cat({"rasterize needs transform feedback: ", refusal}));
+        choice = {Backend::TransformFeedback,
+                  "auto: transform feedback, the backend that rasterizes (PipelineOptions::rasterize)", 0, 0};
+        return;
+    }
     if (options.queries) {
         if (!refusal.empty())
             throw Error(ErrorCode::Unsupported, plan::cat({"queries need transform feedback: ", refusal}));

@@ -45,6 +45,11 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
                         "' has a geometry shader: a Pipeline steps one record per element and swaps its state, "
                         "while a geometry shader writes a count known only on the GPU. Capture it with a "
                         "PrimitiveCapture (per stream, with statistics)");
+    if (options.rasterize && s->program->desc.fragment.empty())
+        throw Error(ErrorCode::InvalidArgument,
+                    "rasterize: program '" + s->program->desc.label +
+                        "' has no fragment shader to draw the elements' points with; give it one "
+                        "(ProgramDesc::fragment, createProgram({ fragment })) or step without rasterize");
     auto resolved = detail::resolveEntries(entries);
     s->inputs = std::move(resolved.inputs);
     s->outputs = std::move(resolved.outputs);
@@ -127,8 +132,14 @@ void Pipeline::step(int substeps) {
                                                     " (limits::maxSubsteps); call step() more often for more");
     s.decide();
     if (substeps > 1 && s.fusion().fused) return stepOnce(s, &s.fusedPass(substeps));
+    // PipelineOptions::rasterize: only the last of the k passes draws.
+    struct Quiet {
+        bool& on;
+        ~Quiet() { on = false; }
+    } quiet{s.quietSubstep};
     for (int i = 0; i < substeps; ++i) {
         s.setSubstep(i);
+        s.quietSubstep = i + 1 < substeps;
         stepOnce(s, nullptr);
     }
 }

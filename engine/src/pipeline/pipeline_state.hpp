@@ -63,6 +63,7 @@ struct PipelineState final : Recoverable {
     };
     std::optional<CheckedStep> checking; // a checked step whose result has not been read
     int lastCalls = 0;                   // GL calls of the last pass (pass(), or as JS replayed it)
+    bool quietSubstep = false;           // step(k): a substep before the last, which does not rasterize
     // Fused substeps: the decision, made once, and a program per (backend, k) used so far.
     std::optional<FusionDecision> fusionDecision;
     struct FusedPass {
@@ -77,6 +78,9 @@ struct PipelineState final : Recoverable {
     const FusionDecision& fusion() {
         if (!fusionDecision && !options.fuseSubsteps)
             fusionDecision = FusionDecision{false, "PipelineOptions::fuseSubsteps is off"};
+        if (!fusionDecision && options.rasterize)
+            fusionDecision = FusionDecision{
+                false, "PipelineOptions::rasterize is on: step(k) runs k passes and only the last one draws"};
         if (!fusionDecision)
             fusionDecision =
                 checkFusion(program->desc.source, program->desc.read, plan, program->capture, !emits.empty());
@@ -188,7 +192,9 @@ struct PipelineState final : Recoverable {
         XFB_GL_COUNTED(glBindVertexArray(vao[std::size_t(side)]));
         XFB_GL_COUNTED(glBindTransformFeedback(GL_TRANSFORM_FEEDBACK,
                                                packer ? packer->stagingFeedback.get() : tf[std::size_t(side)].get()));
-        gl::feedbackPass(GL_POINTS, query, [&] { XFB_GL_COUNTED(glDrawArrays(GL_POINTS, 0, GLsizei(plan.count))); });
+        gl::feedbackPass(
+            GL_POINTS, query, [&] { XFB_GL_COUNTED(glDrawArrays(GL_POINTS, 0, GLsizei(plan.count))); },
+            options.rasterize && !quietSubstep);
         // Unbound so the captured buffers can be bound anywhere else (WebGL2 forbids a buffer
         // bound for transform feedback on another target). The program and VAO stay bound: the
         // caller's StateGuard restores the application's unless it owns the context.

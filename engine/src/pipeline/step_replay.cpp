@@ -28,6 +28,8 @@ StepRecipe stepRecipe(const Pipeline& pipeline) {
         r.refusal = s.choice.backend == Backend::Fragment ? "the fragment backend" : "the compute backend";
     else if (s.options.queries)
         r.refusal = "queries: a PRIMITIVES_WRITTEN query per step";
+    else if (s.options.rasterize)
+        r.refusal = "rasterize: the pass keeps the rasterizer on";
     else if (!s.emits.empty())
         r.refusal = "emitted outputs";
     else if (s.checking)

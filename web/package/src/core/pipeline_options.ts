@@ -10,9 +10,10 @@ export interface CommonPipelineOptions {
   queries?: boolean;
   fuseSubsteps?: boolean;
   backend?: Backend;
+  rasterize?: boolean;
 }
 
-const KEYS = ['count', 'queries', 'fuseSubsteps', 'emits', 'overflow', 'backend'] as const;
+const KEYS = ['count', 'queries', 'fuseSubsteps', 'emits', 'overflow', 'backend', 'rasterize'] as const;
 
 /** A backend name (C++ XFB_BACKENDS); what the engine cannot run is its own refusal
  *  (checkBackendOn). `what` names the call. */
@@ -53,6 +54,12 @@ export function checkPipelineOptions(
   const count = checkOptionalCount(o.count, 'createPipeline(): count');
   const queries = checkOptionalBoolean(o.queries, 'createPipeline(): queries');
   const fuseSubsteps = checkOptionalBoolean(o.fuseSubsteps, 'createPipeline(): fuseSubsteps');
+  const rasterize = checkOptionalBoolean(o.rasterize, 'createPipeline(): rasterize');
+  if (rasterize && backend === 'webgpu')
+    fail(
+      'XFB_UNSUPPORTED',
+      'createPipeline(): rasterize draws the elements while transform feedback captures them, and WebGPU has no transform feedback (every step is a compute pass); draw the state buffer with your own render pass, or use the WebGL2 engine',
+    );
   if (o.backend !== undefined) {
     common.backend = checkBackendName(o.backend, 'createPipeline(): backend');
     checkBackendOn(common.backend, backend, 'createPipeline()');
@@ -60,5 +67,6 @@ export function checkPipelineOptions(
   if (count !== undefined) common.count = count;
   if (queries !== undefined) common.queries = queries;
   if (fuseSubsteps !== undefined) common.fuseSubsteps = fuseSubsteps;
+  if (rasterize !== undefined) common.rasterize = rasterize;
   return { common, emits: emitted.emits, overflow: emitted.overflow };
 }

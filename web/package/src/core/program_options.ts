@@ -125,7 +125,7 @@ export function checkProgramOptions(
 }
 
 const INSPECT_KEYS = ['mode', 'varyings', 'defines', 'portable', 'declaration', 'strides'] as const;
-const PROGRAM_KEYS = ['source', 'geometry', ...INSPECT_KEYS, 'label'] as const;
+const PROGRAM_KEYS = ['source', 'geometry', 'fragment', ...INSPECT_KEYS, 'label'] as const;
 
 /** createProgram()'s description: the GLSL source, the options, a label, a geometry shader;
  *  shapes and types first (XFB_INVALID_ARGUMENT), then a geometry shader is
@@ -139,24 +139,29 @@ export function checkProgramDescription(
   options: CheckedProgramOptions;
   label: string;
   geometry?: string;
+  fragment?: string;
 } {
   const description = checkKeys(given, PROGRAM_KEYS, 'createProgram()');
   if (typeof description.source !== 'string') invalid('createProgram(): source must be a string of GLSL');
-  if (description.geometry !== undefined && (typeof description.geometry !== 'string' || description.geometry === ''))
-    invalid(
-      `createProgram(): geometry must be a non-empty string of GLSL, got ${description.geometry === '' ? "''" : typeName(description.geometry)}`,
-    );
+  for (const stage of ['geometry', 'fragment'] as const) {
+    const shader = description[stage];
+    if (shader !== undefined && (typeof shader !== 'string' || shader === ''))
+      invalid(
+        `createProgram(): ${stage} must be a non-empty string of GLSL, got ${shader === '' ? "''" : typeName(shader)}`,
+      );
+  }
+  const fragment = description.fragment === undefined ? {} : { fragment: description.fragment as string };
   if (description.label !== undefined && typeof description.label !== 'string')
     invalid('createProgram(): label must be a string');
   const label = description.label ?? 'program';
   const options = checkProgramOptions(description, 'createProgram()');
-  if (description.geometry === undefined) return { source: description.source, options, label };
+  if (description.geometry === undefined) return { source: description.source, options, label, ...fragment };
   if (runtime === 'webgl2')
     fail(
       'XFB_GEOMETRY_UNSUPPORTED',
       `createProgram(): program '${label}' has a geometry shader, but WebGL2 has no geometry shaders (it ends at the vertex shader) and no compute shaders. Geometry programs run in the browser on the WebGPU engine (createXfb({ device }): its compute passes write the bytes of the GL's capture), and on native OpenGL through xfb's C++ API: desktop OpenGL 4.0+, OpenGL ES 3.2 (stream 0), or compute on OpenGL 4.3+ / ES 3.1+`,
     );
-  return { source: description.source, options, label, geometry: description.geometry };
+  return { source: description.source, options, label, geometry: description.geometry, ...fragment };
 }
 
 /** inspect()'s source and options. */

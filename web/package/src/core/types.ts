@@ -98,6 +98,10 @@ export interface ProgramDescription extends ProgramOptions {
    *  WebGL2 refuses it with XFB_GEOMETRY_UNSUPPORTED, the message saying where it runs
    *  (docs/guide/geometry.md); a non-string or '' is XFB_INVALID_ARGUMENT. */
   geometry?: string;
+  /** A GLSL ES 3.00 fragment shader (C++ ProgramDesc::fragment) drawing a pipeline's elements
+   *  when it rasterizes (createPipeline(..., { rasterize: true }), WebGL2); its inputs are the
+   *  vertex shader's outputs. A non-string or '' is XFB_INVALID_ARGUMENT; WebGPU ignores it. */
+  fragment?: string;
   label?: string;
 }
 
@@ -172,6 +176,12 @@ export interface PipelineOptions {
   /** step(k > 1) of an element-local simulation runs one pass that loops the k substeps
    *  (fusion()); false: always k passes. Default true. */
   fuseSubsteps?: boolean;
+  /** Keep the rasterizer on in every step (C++ PipelineOptions::rasterize; WebGL2): the elements
+   *  are also drawn as points (gl_Position, gl_PointSize) with the program's `fragment` shader
+   *  into the framebuffer, viewport and blend state you set, while the step captures the state.
+   *  'tf' only ('auto' keeps it; 'fragment' is XFB_UNSUPPORTED); a program without `fragment` is
+   *  XFB_INVALID_ARGUMENT; step(k) draws once, in its last pass. WebGPU: XFB_UNSUPPORTED. */
+  rasterize?: boolean;
 }
 
 /** createPipeline() options on WebGPU. */

@@ -154,6 +154,8 @@ export interface WebGl2Exports extends PlannerExports {
     layoutCount: number,
     label: number,
     labelBytes: number,
+    fragment: number,
+    fragmentBytes: number,
   ): number;
   _xfb_set_uniform(
     e: number,
@@ -177,6 +179,7 @@ export interface WebGl2Exports extends PlannerExports {
     f: boolean,
     b: number,
     bn: number,
+    r: boolean,
   ): number;
   _xfb_set_backend(e: number, id: number, b: number, bn: number): number;
   _xfb_step(e: number, id: number): number;
@@ -284,11 +287,31 @@ export class WasmEngine {
       this.#result<number>(this.#m._xfb_adopt_buffer(this.#e, t!, tn!, f!, fn!, count, name)),
     );
   }
-  createProgram(source: string, options: CheckedProgramOptions & { label: string }): number {
+  createProgram(source: string, options: CheckedProgramOptions & { label: string; fragment?: string }): number {
     const { args, portable } = programArgs(options);
-    return withHeap(this.#m, [source, ...args, options.label], ([s, sn, mo, mn, v, vn, d, dn, e, en, y, yn, l, ln]) =>
+    const texts = [source, ...args, options.label, options.fragment ?? ''];
+    return withHeap(this.#m, texts, ([s, sn, mo, mn, v, vn, d, dn, e, en, y, yn, l, ln, f, fn]) =>
       this.#result<number>(
-        this.#m._xfb_create_program(this.#e, s!, sn!, mo!, mn!, v!, vn!, portable, d!, dn!, e!, en!, y!, yn!, l!, ln!),
+        this.#m._xfb_create_program(
+          this.#e,
+          s!,
+          sn!,
+          mo!,
+          mn!,
+          v!,
+          vn!,
+          portable,
+          d!,
+          dn!,
+          e!,
+          en!,
+          y!,
+          yn!,
+          l!,
+          ln!,
+          f!,
+          fn!,
+        ),
       ),
     );
   }
@@ -298,7 +321,7 @@ export class WasmEngine {
   createPipeline(
     program: number,
     entries: { input?: number; output?: number }[],
-    options: { count?: number; queries?: boolean; fuseSubsteps?: boolean; backend?: string },
+    options: { count?: number; queries?: boolean; fuseSubsteps?: boolean; backend?: string; rasterize?: boolean },
   ): number {
     return withHeap(this.#m, [entryIds(entries), options.backend ?? 'auto'], ([p, n, b, bn]) =>
       this.#result<number>(
@@ -312,6 +335,7 @@ export class WasmEngine {
           options.fuseSubsteps ?? true,
           b!,
           bn!,
+          options.rasterize ?? false,
         ),
       ),
     );
