@@ -54,6 +54,11 @@ const createPipeline = peer('createPipeline', [
   { id: 'createPipeline.roles.attribute-nobody-provides', code: 'XFB_SEMANTIC_MISSING', mentions: ["'p'"], call: (o) => create(o, [{ output: o.b }], { count: 4 }) },
   { id: 'createPipeline.options.count.disagrees', code: 'XFB_COUNT_MISMATCH', mentions: ['8', '4'], call: (o) => create(o, state(o), { count: 8 }) },
   family('createPipeline.options.queries', NOT_BOOLEAN, (queries) => ({ code: INVALID, mentions: ['queries'], call: (o) => create(o, state(o), { queries }) })),
+  // Issue 27: rasterize (a boolean; WebGL2 draws with the program's fragment shader, WebGPU has no transform feedback).
+  family('createPipeline.options.rasterize', NOT_BOOLEAN, (rasterize) => ({ code: INVALID, mentions: ['createPipeline(): rasterize'], call: (o) => create(o, state(o), { rasterize }) })),
+  { id: 'createPipeline.options.rasterize.no-fragment', code: INVALID, mentions: ['rasterize', 'has no fragment shader', 'createProgram({ fragment })'],
+    notOn: { webgpu: { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no transform feedback, so it refuses rasterize itself before looking at the program' } },
+    call: (o) => create(o, state(o), { rasterize: true }) },
   family('createPipeline.options.fuseSubsteps', NOT_BOOLEAN, (fuseSubsteps) => ({ code: INVALID, mentions: ['fuseSubsteps'], call: (o) => create(o, state(o), { fuseSubsteps }) })),
   // emits and overflow: the shape is checked first on both runtimes (WebGL2 then refuses well-formed emits: XFB_UNSUPPORTED).
   family('createPipeline.options.emits', { number: 5, 'number-entry': [5], 'entry-without-count': [{ varying: 'out_p' }] }, (emits) => ({

@@ -79,6 +79,7 @@ const createProgram = peer('createProgram', [
   family('createProgram.layout', LAYOUT_RULES, ([source, options, code, mentions]) => ({ code, mentions, call: (o) => o.xfb.createProgram({ source, ...options, label: 'bad' }) })),
   family('createProgram.label', NOT_A_STRING, (label) => ({ code: INVALID, mentions: ['label'], call: (o) => o.xfb.createProgram({ ...BASE, label }) })),
   family('createProgram.geometry', { ...NOT_A_STRING, empty: '' }, (geometry) => ({ code: INVALID, mentions: ['createProgram(): geometry'], call: (o) => o.xfb.createProgram({ ...BASE, geometry }) })),
+  family('createProgram.fragment', { ...NOT_A_STRING, empty: '' }, (fragment) => ({ code: INVALID, mentions: ['createProgram(): fragment'], call: (o) => o.xfb.createProgram({ ...BASE, fragment }) })),
   // Issue 27: WebGL2 refuses a geometry program, naming where it runs; WebGPU runs it (a capture's compute passes).
   { id: 'createProgram.geometry.unsupported', code: 'XFB_GEOMETRY_UNSUPPORTED', mentions: ["program 'new' has a geometry shader", 'WebGL2 has no geometry shaders', 'createXfb({ device })', 'OpenGL 4.3+ / ES 3.1+'],
     notOn: { webgpu: { code: 'XFB_UNSUPPORTED', reason: 'WebGPU makes the geometry program (its capture runs as compute passes); what it refuses is the pipeline of it, the row createPipeline.program.geometry' } },
