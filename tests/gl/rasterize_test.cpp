@@ -4,6 +4,7 @@
 #include "gl_fixture.hpp"
 #include "offscreen.hpp"
 
+#include "xfb/detail/step_replay.hpp"
 #include "xfb/pipeline.hpp"
 
 #include "../unit/test_util.hpp"
@@ -18,9 +19,7 @@ namespace {
 constexpr int kSide = 16; // the target: 16 x 16 pixels
 constexpr int kParticles = 8;
 
-std::string header(const Device& dev) {
-    return dev.capabilities().es ? "#version 300 es\n" : "#version 330 core\n";
-}
+std::string header(const Device& dev) { return dev.capabilities().es ? "#version 300 es\n" : "#version 330 core\n"; }
 
 // Each element is (x, y, vx, vy): it moves by its velocity and is drawn where it lands.
 std::string simulation(const Device& dev) {
@@ -127,6 +126,10 @@ TEST_CASE_FIXTURE(GlTest, "a rasterizing step draws the elements' points and cap
     CHECK(litPixels(screen) == expectedPixels(5));
     CHECK(particles.stepsTaken() == 5);
     requireEqual(a.readAs<float>(), reference(5), "after step(3)");
+
+    // The npm package's JavaScript replay refuses it (the wasm step runs); the plain pipeline replays.
+    CHECK(detail::stepRecipe(particles).refusal == "rasterize: the pass keeps the rasterizer on");
+    CHECK(detail::stepRecipe(plain).refusal.empty());
 
     // A checked step rasterizes too.
     screen.clear();

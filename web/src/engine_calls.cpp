@@ -173,7 +173,9 @@ XFB_C int xfb_create_program(Engine* e, const char* source, int sourceBytes, con
                       ProgramDesc{text(source, sourceBytes),
                                   parseCapture(mode, modeBytes, varyings, varyingBytes, portable, declaration,
                                                declarationBytes, layout, layoutCount),
-                                  parseRead(defines, defineBytes), text(label, labelBytes), {},
+                                  parseRead(defines, defineBytes),
+                                  text(label, labelBytes),
+                                  {},
                                   text(fragment, fragmentBytes)});
     });
 }
@@ -207,8 +209,7 @@ XFB_C int xfb_uniforms(Engine* e, int id) {
 
 /// count: NaN when not given; backend: its name (backendNames).
 XFB_C int xfb_create_pipeline(Engine* e, int programId, const double* entries, int entryCount, double count,
-                              bool queries, bool fuseSubsteps, const char* backend, int backendBytes,
-                              bool rasterize) {
+                              bool queries, bool fuseSubsteps, const char* backend, int backendBytes, bool rasterize) {
     return guarded([&] {
         PipelineOptions o;
         if (!std::isnan(count)) o.count = std::int64_t(count);

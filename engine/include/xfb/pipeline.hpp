@@ -113,13 +113,13 @@ struct EmitReport {
 /// creates no GL object. The pass makes 9 GL calls (plus glUniform* for changed uniforms): glUseProgram,
 /// glBindVertexArray, glBindTransformFeedback, glEnable(RASTERIZER_DISCARD), glBeginTransformFeedback(POINTS),
 /// glDrawArrays(POINTS), glEndTransformFeedback, glDisable, and glBindTransformFeedback(0), so no buffer stays bound
-/// for transform feedback (with PipelineOptions::rasterize 8: glDisable(RASTERIZER_DISCARD) before, none after). Before it, one glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) refuses to run inside the
-/// application's transform feedback (FeedbackActive; every entry point makes it). By default
-/// (DeviceOptions::ownsContext false) the shared-context guard adds glGetIntegerv x4 and glIsEnabled (1, desktop GL 2)
-/// to read what the application had bound, then binds its program and vertex array again
-/// (docs/guide/sharing-a-context.md); with ownsContext the step is the check and the 9 calls (10) and its vertex array
-/// object stays bound: bind your own before setting attribute pointers. Measured in tests/gl/gl_calls_test.cpp. Needs
-/// GL 4.0 / ES 3.0 / WebGL2.
+/// for transform feedback (with PipelineOptions::rasterize 8: glDisable(RASTERIZER_DISCARD) before, none after). Before
+/// it, one glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) refuses to run inside the application's transform feedback
+/// (FeedbackActive; every entry point makes it). By default (DeviceOptions::ownsContext false) the shared-context guard
+/// adds glGetIntegerv x4 and glIsEnabled (1, desktop GL 2) to read what the application had bound, then binds its
+/// program and vertex array again (docs/guide/sharing-a-context.md); with ownsContext the step is the check and the 9
+/// calls (10) and its vertex array object stays bound: bind your own before setting attribute pointers. Measured in
+/// tests/gl/gl_calls_test.cpp. Needs GL 4.0 / ES 3.0 / WebGL2.
 ///
 /// Compute backend (GL 4.3 / ES 3.1): the same check, then glUseProgram, glBindBufferBase(GL_SHADER_STORAGE_BUFFER)
 /// per buffer, glDispatchCompute, glMemoryBarrier (so vertex fetch, transform feedback, the next

@@ -161,7 +161,7 @@ export function checkProgramDescription(
       'XFB_GEOMETRY_UNSUPPORTED',
       `createProgram(): program '${label}' has a geometry shader, but WebGL2 has no geometry shaders (it ends at the vertex shader) and no compute shaders. Geometry programs run in the browser on the WebGPU engine (createXfb({ device }): its compute passes write the bytes of the GL's capture), and on native OpenGL through xfb's C++ API: desktop OpenGL 4.0+, OpenGL ES 3.2 (stream 0), or compute on OpenGL 4.3+ / ES 3.1+`,
     );
-  return { source: description.source, options, label, geometry: description.geometry, ...fragment };
+  return { source: description.source, options, label, geometry: description.geometry as string, ...fragment };
 }
 
 /** inspect()'s source and options. */
