@@ -3,6 +3,7 @@
 #include "gl/state_guard.hpp"
 #include "gl/shader.hpp"
 #include "gl/state.hpp"
+#include "plan/text.hpp"
 #include "plan/vertex_wrapper.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"
@@ -251,7 +252,8 @@ void ProgramState::link() {
 gl::StageSource ProgramState::fragmentStage(int version, bool es) const {
     if (desc.fragment.empty())
         return {GL_FRAGMENT_SHADER, fragmentFor(version, es), "the fragment shader generated for '" + desc.label + "'"};
-    return {GL_FRAGMENT_SHADER, withDefines(desc.fragment, desc.read.defines), "fragment shader '" + desc.label + "'"};
+    return {GL_FRAGMENT_SHADER, withDefines(desc.fragment, desc.read.defines),
+            plan::cat({"fragment shader '", desc.label, "'"})};
 }
 
 void ProgramState::linkGeometry() {

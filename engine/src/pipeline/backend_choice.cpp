@@ -82,9 +82,8 @@ void PipelineState::select(Backend wanted, int groupSize) {
     if (options.rasterize && (wanted == Backend::Compute || wanted == Backend::Fragment))
         throw Error(ErrorCode::Unsupported,
                     plan::cat({"rasterize: the ", trialName(wanted),
-                               " backend has no pass that draws the elements' points (only transform feedback "
-                               "keeps the rasterizer on while it captures); use Backend::TransformFeedback or Auto, "
-                               "or step without rasterize and draw the state buffer"}));
+                               " backend has no pass that draws (only transform feedback rasterizes while it "
+                               "captures); use Backend::TransformFeedback or Auto"}));
     if (wanted == Backend::Fragment) {
         ensureFragment();
         choice = {Backend::Fragment, "requested", 0, 0};
@@ -101,19 +100,17 @@ void PipelineState::select(Backend wanted, int groupSize) {
         choice = {Backend::Compute, "requested", 0, 0};
         return;
     }
-    // Queries exist only around a transform-feedback pass: Auto would otherwise silently drop them.
-    if (options.rasterize) {
+    // Queries exist only around a transform-feedback pass, and only it rasterizes: Auto would
+    // otherwise silently drop them or draw nothing.
+    if (options.queries || options.rasterize) {
         if (!refusal.empty())
-            throw Error(ErrorCode::Unsupported, plan::cat({"rasterize needs transform feedback: ", refusal}));
+            throw Error(ErrorCode::Unsupported, plan::cat({options.rasterize ? "rasterize needs" : "queries need",
+                                                           " transform feedback: ", refusal}));
         choice = {Backend::TransformFeedback,
-                  "auto: transform feedback, the backend that rasterizes (PipelineOptions::rasterize)", 0, 0};
-        return;
-    }
-    if (options.queries) {
-        if (!refusal.empty())
-            throw Error(ErrorCode::Unsupported, plan::cat({"queries need transform feedback: ", refusal}));
-        choice = {Backend::TransformFeedback,
-                  "auto: transform feedback, the backend with queries (PipelineOptions::queries)", 0, 0};
+                  options.rasterize
+                      ? "auto: transform feedback, the backend that rasterizes (PipelineOptions::rasterize)"
+                      : "auto: transform feedback, the backend with queries (PipelineOptions::queries)",
+                  0, 0};
         return;
     }
     // The shape: the source, the element count and the captured layout (a declaration changes it).

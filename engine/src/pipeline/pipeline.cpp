@@ -3,6 +3,7 @@
 #include "gl/entries.hpp"
 #include "pipeline/pipeline_state.hpp"
 #include "gl/state_guard.hpp"
+#include "plan/text.hpp"
 #include "xfb/limits.hpp"
 
 namespace xfb {
@@ -47,9 +48,9 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
                         "PrimitiveCapture (per stream, with statistics)");
     if (options.rasterize && s->program->desc.fragment.empty())
         throw Error(ErrorCode::InvalidArgument,
-                    "rasterize: program '" + s->program->desc.label +
-                        "' has no fragment shader to draw the elements' points with; give it one "
-                        "(ProgramDesc::fragment, createProgram({ fragment })) or step without rasterize");
+                    plan::cat({"rasterize: program '", s->program->desc.label,
+                               "' has no fragment shader to draw with; give it one (ProgramDesc::fragment, "
+                               "createProgram({ fragment }))"}));
     auto resolved = detail::resolveEntries(entries);
     s->inputs = std::move(resolved.inputs);
     s->outputs = std::move(resolved.outputs);
@@ -89,7 +90,8 @@ static detail::PipelineState& live(const std::unique_ptr<detail::PipelineState>&
 }
 
 // One pass (ordinary, or `fused` substeps in one) and its swap.
-static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass* fused) {
+// `drawn`: false for the substeps of step(k) before the last, which do not rasterize.
+static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass* fused, bool drawn = true) {
     GLuint query = 0;
     if (s.options.queries && s.choice.backend == Backend::TransformFeedback) {
         gl::QueryName q;
@@ -112,7 +114,7 @@ static void stepOnce(detail::PipelineState& s, detail::PipelineState::FusedPass*
     const auto touched = s.passState(fused);
     gl::StateGuard guard(*s.device, touched.bits | (checkErrors ? gl::TakeForeignErrors : 0u), touched.firstUnit,
                          touched.units);
-    if (GLenum err = s.pass(query, checkErrors, fused); err != GL_NO_ERROR)
+    if (GLenum err = s.pass(query, checkErrors, fused, drawn); err != GL_NO_ERROR)
         throw Error(ErrorCode::GlError, "step " + std::to_string(s.steps) + ": the " +
                                             std::string(backendName(s.choice.backend)) + " pass raised " +
                                             gl::errorName(err) +
@@ -132,15 +134,9 @@ void Pipeline::step(int substeps) {
                                                     " (limits::maxSubsteps); call step() more often for more");
     s.decide();
     if (substeps > 1 && s.fusion().fused) return stepOnce(s, &s.fusedPass(substeps));
-    // PipelineOptions::rasterize: only the last of the k passes draws.
-    struct Quiet {
-        bool& on;
-        ~Quiet() { on = false; }
-    } quiet{s.quietSubstep};
     for (int i = 0; i < substeps; ++i) {
         s.setSubstep(i);
-        s.quietSubstep = i + 1 < substeps;
-        stepOnce(s, nullptr);
+        stepOnce(s, nullptr, i + 1 == substeps); // PipelineOptions::rasterize: only the last of the k passes draws
     }
 }
 

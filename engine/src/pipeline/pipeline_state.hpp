@@ -63,7 +63,6 @@ struct PipelineState final : Recoverable {
     };
     std::optional<CheckedStep> checking; // a checked step whose result has not been read
     int lastCalls = 0;                   // GL calls of the last pass (pass(), or as JS replayed it)
-    bool quietSubstep = false;           // step(k): a substep before the last, which does not rasterize
     // Fused substeps: the decision, made once, and a program per (backend, k) used so far.
     std::optional<FusionDecision> fusionDecision;
     struct FusedPass {
@@ -79,8 +78,8 @@ struct PipelineState final : Recoverable {
         if (!fusionDecision && !options.fuseSubsteps)
             fusionDecision = FusionDecision{false, "PipelineOptions::fuseSubsteps is off"};
         if (!fusionDecision && options.rasterize)
-            fusionDecision = FusionDecision{
-                false, "PipelineOptions::rasterize is on: step(k) runs k passes and only the last one draws"};
+            fusionDecision =
+                FusionDecision{false, "PipelineOptions::rasterize is on: step(k) runs k passes, the last one draws"};
         if (!fusionDecision)
             fusionDecision =
                 checkFusion(program->desc.source, program->desc.read, plan, program->capture, !emits.empty());
@@ -182,7 +181,8 @@ struct PipelineState final : Recoverable {
     // first GL error the pass raised when asked (glGetError stalls WebGL, so only then).
     // GL state is restored either way: a failed pass leaves nothing bound or enabled.
     // `variant`: a generated program of the same shader (fused substeps) instead of the Program's.
-    GLenum draw(GLuint query, bool collectError, ProgramState* variant = nullptr) {
+    // `drawn`: with PipelineOptions::rasterize, whether this pass keeps the rasterizer on.
+    GLenum draw(GLuint query, bool collectError, ProgramState* variant = nullptr, bool drawn = true) {
         const CountCalls counting(lastCalls);
         side = currentSide();
         ProgramState& used = variant ? *variant : *program;
@@ -194,7 +194,7 @@ struct PipelineState final : Recoverable {
                                                packer ? packer->stagingFeedback.get() : tf[std::size_t(side)].get()));
         gl::feedbackPass(
             GL_POINTS, query, [&] { XFB_GL_COUNTED(glDrawArrays(GL_POINTS, 0, GLsizei(plan.count))); },
-            options.rasterize && !quietSubstep);
+            options.rasterize && drawn);
         // Unbound so the captured buffers can be bound anywhere else (WebGL2 forbids a buffer
         // bound for transform feedback on another target). The program and VAO stay bound: the
         // caller's StateGuard restores the application's unless it owns the context.
@@ -249,12 +249,12 @@ struct PipelineState final : Recoverable {
         return std::nullopt;
     }
 
-    GLenum pass(GLuint query, bool collectError, FusedPass* fusedWith = nullptr) {
+    GLenum pass(GLuint query, bool collectError, FusedPass* fusedWith = nullptr, bool drawn = true) {
         if (choice.backend == Backend::Compute)
             return dispatch(collectError, fusedWith ? fusedWith->compute.get() : nullptr);
         if (choice.backend == Backend::Fragment)
             return render(collectError, fusedWith ? fusedWith->fragment.get() : nullptr);
-        return draw(query, collectError, fusedWith ? fusedWith->tf.get() : nullptr);
+        return draw(query, collectError, fusedWith ? fusedWith->tf.get() : nullptr, drawn);
     }
 
     // Backend choice (backend_choice.cpp).

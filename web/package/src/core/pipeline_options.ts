@@ -58,7 +58,7 @@ export function checkPipelineOptions(
   if (rasterize && backend === 'webgpu')
     fail(
       'XFB_UNSUPPORTED',
-      'createPipeline(): rasterize draws the elements while transform feedback captures them, and WebGPU has no transform feedback (every step is a compute pass); draw the state buffer with your own render pass, or use the WebGL2 engine',
+      'createPipeline(): rasterize needs transform feedback, and WebGPU has none (every step is a compute pass); draw the state buffer in your own render pass, or use the WebGL2 engine',
     );
   if (o.backend !== undefined) {
     common.backend = checkBackendName(o.backend, 'createPipeline(): backend');

@@ -212,7 +212,7 @@ export class Xfb {
     const id = this.call('createProgram', d.source, {
       ...d.options,
       label: d.label,
-      ...(d.fragment === undefined ? {} : { fragment: d.fragment }),
+      fragment: d.fragment ?? '',
     });
     return this.#objects.add(new XfbProgram(this, this.#objects, id, this.call('uniforms', id), d.label));
   }

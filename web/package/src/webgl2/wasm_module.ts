@@ -287,9 +287,9 @@ export class WasmEngine {
       this.#result<number>(this.#m._xfb_adopt_buffer(this.#e, t!, tn!, f!, fn!, count, name)),
     );
   }
-  createProgram(source: string, options: CheckedProgramOptions & { label: string; fragment?: string }): number {
+  createProgram(source: string, options: CheckedProgramOptions & { label: string; fragment: string }): number {
     const { args, portable } = programArgs(options);
-    const texts = [source, ...args, options.label, options.fragment ?? ''];
+    const texts = [source, ...args, options.label, options.fragment];
     return withHeap(this.#m, texts, ([s, sn, mo, mn, v, vn, d, dn, e, en, y, yn, l, ln, f, fn]) =>
       this.#result<number>(
         this.#m._xfb_create_program(
