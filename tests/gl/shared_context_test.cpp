@@ -19,6 +19,10 @@ namespace {
 const char* kDoubleSource =
     "#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p * 2.0 + vec4(1.0, 0.0, -1.0, 0.5); }\n";
 
+// The fragment shader of a rasterizing step: every point it draws is white.
+const char* kWhiteFragment =
+    "#version 300 es\nprecision mediump float;\nout vec4 color;\nvoid main() { color = vec4(1.0); }\n";
+
 /// The application's state: every piece of the contract at a non-default value. Restores the
 /// defaults (and deletes its objects) when destroyed, so the fixture's checks see a clean context.
 struct ForeignState {
@@ -254,6 +258,29 @@ TEST_CASE_FIXTURE(GlTest,
     std::vector<float> got;
     app.around("read", [&] { got = a->readAs<float>(); });
     CHECK(got == ref);
+
+    // A rasterizing step (PipelineOptions::rasterize) draws into the application's framebuffer
+    // through its state; the application's RASTERIZER_DISCARD, on here, is off for the pass only.
+    std::optional<Program> drawn;
+    std::optional<Buffer> c, d;
+    std::optional<Pipeline> drawing;
+    app.around("Program (fragment)", [&] {
+        drawn.emplace(dev, ProgramDesc{kDoubleSource, {}, {}, "drawn", {}, kWhiteFragment});
+    });
+    app.around("Buffer (rasterize)",
+               [&] { c.emplace(dev, vec4At(0), n, view(initial)), d.emplace(dev, vec4At(0), n); });
+    PipelineOptions rasterize;
+    rasterize.rasterize = true;
+    app.around("Pipeline (rasterize)", [&] {
+        drawing.emplace(dev, *drawn, std::vector<Entry>{{&*c, &*d}}, rasterize);
+    });
+    app.around("step (rasterize)", [&] { drawing->step(); });
+    app.around("step(2) (rasterize)", [&] { drawing->step(2); });
+    auto drawnRef = initial;
+    for (int s = 0; s < 3; ++s)
+        for (std::size_t i = 0; i < drawnRef.size(); ++i) drawnRef[i] = drawnRef[i] * 2.0f + add[i % 4];
+    app.around("read (rasterize)", [&] { got = c->readAs<float>(); });
+    CHECK(got == drawnRef);
     app.around("readAsync", [&] {
         auto r = a->readAsync();
         auto bytes = r.take();
