@@ -130,6 +130,21 @@ test('every piece of state in the contract, set to a non-default value before ea
   assertArrayEqual(await guarded(gl, state, 'read', () => a.read()), ref, 'particles stepped inside a foreign state');
   await guarded(gl, state, 'upload', () => a.upload(ref));
 
+  // A rasterizing step (createPipeline(..., { rasterize: true })) draws into the page's framebuffer
+  // through the page's state; its RASTERIZER_DISCARD is off for the pass only.
+  const fragment = '#version 300 es\nprecision mediump float;\nout vec4 color;\nvoid main() { color = vec4(1.0); }\n';
+  const drawn = await guarded(gl, state, 'createProgram (fragment)', () => xfb.createProgram({ source: particlesSource, fragment }));
+  await guarded(gl, state, 'setUniform', () => { drawn.setUniform('dt', 0.015625); drawn.setUniform('gravity', [0, -9.75, 0.5]); });
+  const drawnRef = ref.slice();
+  const drawnState = await guarded(gl, state, 'createBuffer', () => xfb.createBuffer({ format: particleFormat, count: n, data: drawnRef }));
+  const drawnNext = await guarded(gl, state, 'createBuffer', () => xfb.createBuffer({ format: particleFormat, count: n }));
+  const drawing = await guarded(gl, state, 'createPipeline (rasterize)', () => xfb.createPipeline(drawn, [{ input: drawnState, output: drawnNext }], { rasterize: true }));
+  await guarded(gl, state, 'step (rasterize)', () => drawing.step());
+  await guarded(gl, state, 'steps (rasterize)', () => xfb.steps([drawing]));
+  await guarded(gl, state, 'step(2) (rasterize)', () => drawing.step(2));
+  for (let s = 0; s < 4; s++) particlesStep(drawnRef, 0.015625, [0, -9.75, 0.5]);
+  assertArrayEqual(await guarded(gl, state, 'read', () => drawnState.read()), drawnRef, 'particles stepped while rasterizing inside a foreign state');
+
   // A capture: the engine expansion uploads through a pixel-unpack buffer into textures on the
   // highest units, where the page bound samplers that would make texelFetch return 0.
   const vertices = pseudoRandom(4 * 6, -1, 1, 7);
