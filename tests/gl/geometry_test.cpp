@@ -183,6 +183,20 @@ TEST_CASE_FIXTURE(GlTest, "a geometry program on a runtime without geometry shad
     CHECK(contains(msg, "OpenGL ES 3.2 (stream 0 only)"));
 }
 
+// A uniform both shaders declare is one value of one type: two types fail the GL's link, the code
+// the WebGPU translation gives too (translateGeometryToWgsl, tests/web/page/geometry.js).
+TEST_CASE_FIXTURE(GlTest, "a uniform of both shaders with two types is XFB_PROGRAM_LINK, as on WebGPU") {
+    if (!dev.capabilities().geometry) return; // no geometry shader is linked
+    const std::string vertex = vsHeader(dev) + std::string(xfb_shaders::geometry_pass_scaled_vert);
+    std::string geometry = gsHeader(dev) + std::string(xfb_shaders::geometry_fins_uniform_geom);
+    Program same(dev, {vertex, {}, {}, "fins-uniform", geometry}); // u_scale: float in both
+    CHECK(same.capture().buffers[0].stride == 20);
+    for (auto [from, to] : {std::pair<std::string, std::string>{"uniform float u_scale;", "uniform vec2 u_scale;"},
+                            {"* u_scale)", "* u_scale.x)"}})
+        geometry.replace(geometry.find(from), from.size(), to);
+    XFB_REQUIRE_ERROR(Program(dev, {vertex, {}, {}, "fins-uniform-vec2", geometry}), ErrorCode::ProgramLink);
+}
+
 TEST_CASE_FIXTURE(GlTest, "a compute capture expands a draw again unless it is the same non-indexed draw as the last") {
     if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
     Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + std::string(kFacePoints)});

@@ -1635,8 +1635,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             tr.globals[d.name] = {ty, Where::Texture, ident(d.name)};
             continue;
         }
-        if (d.name == kSubstepUniform &&
-            (d.type.kind != ScalarKind::Int || d.type.components() != 1 || d.arraySize))
+        if (d.name == kSubstepUniform && (d.type.kind != ScalarKind::Int || d.type.components() != 1 || d.arraySize))
             refuse(d.line, {"the built-in '", d.name, "' must be declared `uniform int ", d.name, ";`"});
         const WgslUniform u = layoutUniform(d, ty, cursor, maxAlign, uniformStruct);
         const bool substep = d.name == kSubstepUniform;
