@@ -185,7 +185,8 @@ TEST_CASE_FIXTURE(GlTest, "a geometry program on a runtime without geometry shad
 
 // A uniform both shaders declare is one value of one type: two types fail the GL's link, the code
 // the WebGPU translation gives too (translateGeometryToWgsl, tests/web/page/geometry.js).
-TEST_CASE_FIXTURE(GlTest, "a uniform of both shaders with two types is XFB_PROGRAM_LINK, as on WebGPU") {
+TEST_CASE_FIXTURE(GlTest,
+                  "a uniform of the vertex and geometry shaders with two types is XFB_PROGRAM_LINK, as on WebGPU") {
     if (!dev.capabilities().geometry) return; // no geometry shader is linked
     const std::string vertex = vsHeader(dev) + std::string(xfb_shaders::geometry_pass_scaled_vert);
     std::string geometry = gsHeader(dev) + std::string(xfb_shaders::geometry_fins_uniform_geom);
