@@ -72,10 +72,11 @@ Planned plan(const std::string& source, const val& o, const val& entries,
     return p;
 }
 
-/// The translated shader's fields of a wgsl() / wgslCapture() result.
-void shaderFields(val& r, const WgslShader& w) {
-    val uniforms = val::array(), textures = val::array();
-    for (const auto& u : w.uniforms)
+/// A uniform block's layout (the vertex kernel's, the geometry kernels'): per uniform its offset,
+/// array and column strides.
+val uniformList(const std::vector<WgslUniform>& list) {
+    val uniforms = val::array();
+    for (const auto& u : list)
         uniforms.call<void>("push", object({{"name", js(u.name)},
                                             {"kind", js(int(u.type.kind))},
                                             {"columns", js(u.type.columns)},
@@ -84,6 +85,12 @@ void shaderFields(val& r, const WgslShader& w) {
                                             {"offset", js(u.offset)},
                                             {"arrayStride", js(u.arrayStride)},
                                             {"columnStride", js(u.columnStride)}}));
+    return uniforms;
+}
+
+/// The translated shader's fields of a wgsl() / wgslCapture() result.
+void shaderFields(val& r, const WgslShader& w) {
+    val uniforms = uniformList(w.uniforms), textures = val::array();
     for (const auto& t : w.textures)
         textures.call<void>(
             "push", object({{"name", js(t.name)}, {"binding", js(t.binding)}, {"kind", js(int(t.sampleKind))}}));
@@ -339,7 +346,7 @@ int verticesOf(DrawMode m) { return m == DrawMode::Points ? 1 : m == DrawMode::L
 /// over a capture's role list (entries as wgslCapture(); undefined: the default roles, which
 /// createProgram() translates to check the program). Returns wgsl()'s fields of the vertex pass
 /// (its uniforms are the program's), {count, outputs} of the pass, and `geometry`: the kernels,
-/// their bindings and the plan's streams.
+/// their bindings and uniform layout (the geometry shader's uniforms) and the plan's streams.
 static val wgslGeometry(std::string source, std::string geometrySource, val o, val entries) {
     return guarded([&] {
         GeometryPlanned p = planGeometryProgram(source, geometrySource, o, entries);
@@ -360,6 +367,7 @@ static val wgslGeometry(std::string source, std::string geometrySource, val o, v
                                {"workGroupSize", js(w.workGroupSize)},
                                {"uniformBinding", js(w.uniformBinding)},
                                {"uniformBytes", js(w.uniformBytes)},
+                               {"uniforms", uniformList(w.uniforms)},
                                {"scratchBinding", js(w.scratchBinding)},
                                {"sourcesBinding", js(w.sourcesBinding)},
                                {"scratchStride", js(w.scratchStride)},
