@@ -329,5 +329,14 @@ test('webgpu geometry misuse: every refusal coded, nothing written', async () =>
   const vertexOnly = gpu.createProgram({ source: VERTEX, varyings: ['v_position'] });
   const c2 = gpu.createCapture(vertexOnly, [{ input }, { output: gpu.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 3 }) }]);
   await expectError('XFB_UNSUPPORTED', () => c2.capture({ mode: 'points', count: 3 }, { overflow: 'clamp' }));
-  for (const o of [c2, vertexOnly, capture, out, input, program]) o.dispose();
+  // 32-bit counts, as natively: 2^19 points x 32 invocations x 256 records = 2^32, refused before
+  // anything runs, also with overflow 'clamp' (which skips the capacity check).
+  const wide = gpu.createProgram({ source: VERTEX, geometry: `${GS}layout(points, invocations = 32) in;\nlayout(points, max_vertices = 256) out;\nout vec4 out_a;\nvoid main() { out_a = vec4(1.0); EmitVertex(); }\n` });
+  const many = gpu.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 1 << 19 });
+  const one = gpu.createBuffer({ format: formatOf(wide.plan.buffers[0]), count: 1, data: new Uint32Array(wide.plan.buffers[0].stride / 4).fill(SENTINEL).buffer });
+  const huge = gpu.createCapture(wide, [{ input: many }, { output: one }]);
+  e = await expectError('XFB_BUFFER_TOO_LARGE', () => huge.capture({ mode: 'points', count: 1 << 19 }, { overflow: 'clamp' }));
+  assert(e.message.includes('4294967296 records'), e.message);
+  requireWords(new Uint32Array((await one.read()).buffer.slice(0)), [], 'nothing written past 2^32');
+  for (const o of [huge, one, many, wide, c2, vertexOnly, capture, out, input, program]) o.dispose();
 });
