@@ -303,6 +303,32 @@ test('webgpu a geometry shader\'s own uniforms: setUniform() reaches the kernels
   assert(e.message.includes("uniform 'u_scale' is float in the vertex shader"), e.message);
 });
 
+test('webgpu geometry steady state: a capture of the same draw into the same buffers creates no GPU object', async () => {
+  requireGpu();
+  const program = gpu.createProgram({ source: VERTEX, geometry: GEOMETRY['face-points'], label: 'steady' });
+  const input = gpu.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 8 });
+  const out = gpu.createBuffer({ format: formatOf(program.plan.buffers[0]), count: 12 });
+  const capture = gpu.createCapture(program, [{ input }, { output: out }]);
+  capture.capture({ mode: 'triangle_strip', count: 8 });
+  const device = gpu.device;
+  const counted = {};
+  const restore = [];
+  for (const name of ['createBuffer', 'createBindGroup', 'createComputePipeline', 'createShaderModule', 'createTexture']) {
+    const original = device[name];
+    counted[name] = 0;
+    device[name] = function (...args) { counted[name]++; return original.apply(this, args); };
+    restore.push(() => { device[name] = original; });
+  }
+  try {
+    capture.capture({ mode: 'triangle_strip', count: 8 });
+    capture.capture({ mode: 'triangles', count: 6 });
+  } finally {
+    for (const r of restore) r();
+  }
+  assert(Object.values(counted).every((n) => n === 0), `GPU objects created: ${JSON.stringify(counted)}`);
+  for (const o of [capture, out, input, program]) o.dispose();
+});
+
 test('webgpu geometry misuse: every refusal coded, nothing written', async () => {
   requireGpu();
   const program = gpu.createProgram({ source: VERTEX, geometry: GEOMETRY['face-points'], label: 'misuse' });

@@ -39,6 +39,8 @@ export class GeometryCaptureRun {
   #scanKey = '';
   #totals: StagingReadback | null = null;
   #last: GeometryCaptureCount | null = null;
+  /** Per kernel, its last bind group and the buffers it binds. */
+  readonly #groups = new Map<Kernel, { buffers: GPUBuffer[]; group: GPUBindGroup }>();
 
   constructor(owner: XfbWebGpu, program: XfbWebGpuProgram, entries: WebGpuEntry[], translation: GeometryTranslation) {
     this.#owner = owner;
@@ -50,6 +52,7 @@ export class GeometryCaptureRun {
 
   /** The kernels and uniform buffers on the engine's (new) device. */
   build(): void {
+    this.#groups.clear();
     const device = this.#owner.gpuDevice;
     const t = this.#t;
     const g = t.geometry;
@@ -160,10 +163,19 @@ export class GeometryCaptureRun {
     const encoder = device.createCommandEncoder({ label: `${p.label} geometry capture` });
     const pass = encoder.beginComputePass();
     const dispatch = (k: Kernel, bound: [number, GPUBuffer][], count: number, groupSize: number): void => {
-      const group = device.createBindGroup({
-        layout: k.layout,
-        entries: bound.filter(([b]) => b >= 0).map(([binding, buffer]) => ({ binding, resource: { buffer } })),
-      });
+      const entries = bound.filter(([b]) => b >= 0);
+      // A steady capture (the same buffers every frame) makes no GPU object: the bind group is kept
+      // until a buffer changes (a state pair's swap, a grown scratch or scan).
+      const kept = this.#groups.get(k);
+      const same = kept?.buffers.length === entries.length && kept.buffers.every((x, i) => x === entries[i]?.[1]);
+      const group =
+        kept && same
+          ? kept.group
+          : device.createBindGroup({
+              layout: k.layout,
+              entries: entries.map(([binding, buffer]) => ({ binding, resource: { buffer } })),
+            });
+      if (!same) this.#groups.set(k, { buffers: entries.map(([, buffer]) => buffer), group });
       pass.setPipeline(k.pipeline);
       pass.setBindGroup(0, group);
       const [x, y] = workGroupsFor(device, count, groupSize);
