@@ -16,6 +16,7 @@
 
 #include <emscripten/bind.h>
 
+#include <map>
 #include <optional>
 
 using namespace xfb;
@@ -405,7 +406,17 @@ static val wgslGeometry(std::string source, std::string geometrySource, val o, v
 static val geometryDraw(std::string source, std::string geometrySource, val o, val d, double vertexCount,
                         val outputBytes, bool clamp) {
     return guarded([&] {
-        GeometryPlanned p = planGeometryProgram(source, geometrySource, o, val::undefined());
+        // The programs planned before, by their sources and options: a program captured every frame
+        // is read and planned once (a few programs at a time; the cache starts over past 16).
+        static std::map<std::string, GeometryPlanned> planned;
+        std::string key = source + '\0' + geometrySource + '\0' + val::global("JSON").call<std::string>("stringify", o);
+        auto it = planned.find(key);
+        if (it == planned.end()) {
+            GeometryPlanned fresh = planGeometryProgram(source, geometrySource, o, val::undefined());
+            if (planned.size() >= 16) planned.clear();
+            it = planned.emplace(std::move(key), std::move(fresh)).first;
+        }
+        const GeometryPlanned& p = it->second;
         const DrawDesc draw = parseDraw(d);
         const CaptureCount count = countGeometryCapture(draw, p.geometry, p.capture);
         checkDrawVertices(draw, std::int64_t(vertexCount));
