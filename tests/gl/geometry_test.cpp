@@ -183,6 +183,21 @@ TEST_CASE_FIXTURE(GlTest, "a geometry program on a runtime without geometry shad
     CHECK(contains(msg, "OpenGL ES 3.2 (stream 0 only)"));
 }
 
+// A uniform both shaders declare is one value of one type: two types fail the GL's link, the code
+// the WebGPU translation gives too (translateGeometryToWgsl, tests/web/page/geometry.js).
+TEST_CASE_FIXTURE(GlTest,
+                  "a uniform of the vertex and geometry shaders with two types is XFB_PROGRAM_LINK, as on WebGPU") {
+    if (!dev.capabilities().geometry) return; // no geometry shader is linked
+    const std::string vertex = vsHeader(dev) + std::string(xfb_shaders::geometry_pass_scaled_vert);
+    std::string geometry = gsHeader(dev) + std::string(xfb_shaders::geometry_fins_uniform_geom);
+    Program same(dev, {vertex, {}, {}, "fins-uniform", geometry}); // u_scale: float in both
+    CHECK(same.capture().buffers[0].stride == 20);
+    for (auto [from, to] : {std::pair<std::string, std::string>{"uniform float u_scale;", "uniform vec2 u_scale;"},
+                            {"* u_scale)", "* u_scale.x)"}})
+        geometry.replace(geometry.find(from), from.size(), to);
+    XFB_REQUIRE_ERROR(Program(dev, {vertex, {}, {}, "fins-uniform-vec2", geometry}), ErrorCode::ProgramLink);
+}
+
 TEST_CASE_FIXTURE(GlTest, "a compute capture expands a draw again unless it is the same non-indexed draw as the last") {
     if (!dev.capabilities().geometry || !dev.capabilities().compute) return;
     Program program(dev, {vertexSource(dev), {}, {}, "faces", gsHeader(dev) + std::string(kFacePoints)});
@@ -1069,6 +1084,8 @@ std::string_view fixtureShader(const std::string& file) {
         {"geometry_invocations.geom", xfb_shaders::geometry_invocations_geom},
         {"geometry_two_streams.geom", xfb_shaders::geometry_two_streams_geom},
         {"geometry_quads.geom", xfb_shaders::geometry_quads_geom},
+        {"geometry_fins_uniform.geom", xfb_shaders::geometry_fins_uniform_geom},
+        {"geometry_pass_scaled.vert", xfb_shaders::geometry_pass_scaled_vert},
     };
     for (const auto& [name, text] : files)
         if (name == file) return text;
@@ -1078,12 +1095,31 @@ std::string_view fixtureShader(const std::string& file) {
     return {};
 }
 
+// A fixture case's uniform values (float uniforms: a number, or 2 to 4 numbers for a vector).
+void setFixtureUniforms(Program& program, const nlohmann::json& values) {
+    for (const auto& [name, v] : values.items()) {
+        if (v.is_number()) {
+            program.setUniform(name, v.get<float>());
+            continue;
+        }
+        const auto f = v.get<std::vector<float>>();
+        REQUIRE(f.size() >= 2);
+        REQUIRE(f.size() <= 4);
+        if (f.size() == 2) program.setUniform(name, glm::vec2(f[0], f[1]));
+        if (f.size() == 3) program.setUniform(name, glm::vec3(f[0], f[1], f[2]));
+        if (f.size() == 4) program.setUniform(name, glm::vec4(f[0], f[1], f[2], f[3]));
+    }
+}
+
 // One case of the fixture captured with Backend::Compute: every word of every output buffer, the
-// budget and every stream's statistics, as the fixture writes them.
+// budget and every stream's statistics, as the fixture writes them. A case with "uniforms" (a list
+// of settings) captures once per setting with the same capture, the values set before each: the
+// outputs are the last capture's.
 nlohmann::json captureFixtureCase(const Device& dev, const nlohmann::json& fixture, const nlohmann::json& c) {
     const std::vector<float> positions = fixture.at("positions").get<std::vector<float>>();
     const auto vertices = std::int64_t(positions.size() / 4);
-    Program program(dev, {vsHeader(dev) + std::string(fixtureShader(fixture.at("vertex").get<std::string>())),
+    const std::string vertex = c.value("vertex", fixture.at("vertex").get<std::string>());
+    Program program(dev, {vsHeader(dev) + std::string(fixtureShader(vertex)),
                           {},
                           {},
                           c.at("name").get<std::string>(),
@@ -1105,7 +1141,13 @@ nlohmann::json captureFixtureCase(const Device& dev, const nlohmann::json& fixtu
     REQUIRE(mode);
     CaptureRunOptions run;
     run.overflow = c.at("overflow") == "clamp" ? EmitOverflow::Clamp : EmitOverflow::Error;
-    const CaptureCount budget = capture.capture({*mode, c.at("draw").at("count").get<std::int64_t>()}, run);
+    const DrawDesc draw{*mode, c.at("draw").at("count").get<std::int64_t>()};
+    std::optional<CaptureCount> last;
+    for (const nlohmann::json& values : c.value("uniforms", nlohmann::json::array({nlohmann::json::object()}))) {
+        setFixtureUniforms(program, values);
+        last = capture.capture(draw, run);
+    }
+    const CaptureCount budget = *last;
     nlohmann::json out;
     out["budget"] = {{"records", budget.records}, {"inputPrimitives", budget.inputPrimitives}};
     for (const StreamStatistics& s : capture.statistics())
@@ -1153,6 +1195,6 @@ TEST_CASE_FIXTURE(GlTest,
         }
         ++compared;
     }
-    CHECK(compared >= (desktop(dev) ? 6 : 5));
+    CHECK(compared >= (desktop(dev) ? 8 : 7));
     if (write) std::ofstream(XFB_GEOMETRY_FIXTURE) << fixture.dump(1) << '\n';
 }

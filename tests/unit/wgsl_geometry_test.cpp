@@ -154,16 +154,26 @@ void main() {
 }
 
 TEST_CASE("WGSL geometry kernels: refusals name the construct and its line") {
-    // A geometry-shader uniform: the kernels' uniform buffer holds the capture's counts only.
+    // A geometry-shader sampler: the kernels bind no textures.
     CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 320 es
 layout(points) in;
 layout(points, max_vertices = 1) out;
-uniform float u_scale;
+uniform highp sampler2D u_table;
 out vec4 out_value;
-void main() { out_value = vec4(u_scale); EmitVertex(); }
+void main() { out_value = texelFetch(u_table, ivec2(0), 0); EmitVertex(); }
 )"),
                                      ErrorCode::ComputeTranslation),
-                   "WGSL: line 4: uniform 'u_scale' of the geometry shader"));
+                   "WGSL: line 4: sampler 'u_table' of the geometry shader"));
+    // A geometry-shader uniform the WGSL uniform rules refuse, as for the vertex shader's.
+    CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 320 es
+layout(points) in;
+layout(points, max_vertices = 1) out;
+uniform float u_weights[4];
+out vec4 out_value;
+void main() { out_value = vec4(u_weights[1]); EmitVertex(); }
+)"),
+                                     ErrorCode::ComputeTranslation),
+                   "WGSL: line 4: uniform array 'u_weights' of float: WGSL uniform arrays need a 16-byte"));
     // gl_PrimitiveID names a rasterizer's state; the WGSL translator has no equivalent.
     CHECK(contains(XFB_REQUIRE_ERROR(wgslOnly(R"(#version 320 es
 layout(points) in;
@@ -192,4 +202,105 @@ void main() { out_value = vec4(1.0); EmitStreamVertex(1.0); }
 )"),
                                      ErrorCode::ComputeTranslation),
                    "'EmitStreamVertex()': the stream must be an int"));
+}
+
+TEST_CASE("WGSL geometry kernels: the geometry shader's uniforms join the kernels' uniform block") {
+    // After the counts (32 bytes), by the vertex translation's layout rules: u_fin (float) at 32,
+    // u_axis (vec3, 16-byte aligned) at 48, u_flip (bool: an i32) at 60, u_basis (mat2: two 8-byte
+    // columns) at 64, u_rows (vec4[2]) at 80; 112 bytes in all.
+    const Both t = translate(R"(#version 320 es
+layout(points) in;
+layout(points, max_vertices = 1) out;
+in vec4 v_position[];
+uniform float u_fin;
+uniform vec3 u_axis;
+uniform bool u_flip;
+uniform mat2 u_basis;
+uniform vec4 u_rows[2];
+out vec4 out_value;
+void main() {
+    vec2 b = u_basis * vec2(1.0, 0.0);
+    out_value = v_position[0] + vec4(u_axis * u_fin, u_flip ? b.x : b.y) + u_rows[1];
+    EmitVertex();
+}
+)");
+    CHECK(t.both("struct XfbGeometryUniforms {\n    xfb_count: u32,\n    xfb_items: u32,\n    xfb_capacity: "
+                 "vec4<u32>,\n    u_fin: f32,\n    u_axis: vec3<f32>,\n    u_flip: i32,\n    u_basis: "
+                 "mat2x2<f32>,\n    @align(16) u_rows: array<vec4<f32>, 2>,\n};"));
+    CHECK(t.both("(xfb_g.u_axis * xfb_g.u_fin)"));
+    CHECK(t.both("(xfb_g.u_flip != 0)"));
+    CHECK(t.both("xfb_g.u_rows[1]"));
+    REQUIRE(t.wgsl.uniforms.size() == 5);
+    std::vector<int> offsets;
+    for (const WgslUniform& u : t.wgsl.uniforms) offsets.push_back(u.offset);
+    CHECK(offsets == std::vector<int>{32, 48, 60, 64, 80});
+    CHECK(t.wgsl.uniforms[3].columnStride == 8);
+    CHECK(t.wgsl.uniforms[4].arrayStride == 16);
+    CHECK(t.wgsl.uniformBytes == 112);
+    // The vertex pass keeps its own block (the vertex shader declares none here).
+    CHECK(t.wgsl.vertex.uniforms.empty());
+
+    // None: the counts alone, 32 bytes.
+    CHECK(translate(kTwoStreams).wgsl.uniformBytes == 32);
+    CHECK(translate(kTwoStreams).wgsl.uniforms.empty());
+}
+
+TEST_CASE("WGSL geometry kernels: a uniform of both shaders is one value, two types fail as GL's link") {
+    const char* vertex = R"(#version 300 es
+in vec4 a_position;
+uniform float u_length;
+uniform vec2 u_offset;
+out vec4 v_position;
+void main() { v_position = a_position + vec4(u_offset, 0.0, 0.0) * u_length; gl_Position = a_position; }
+)";
+    auto run = [&](const std::string& geometry) {
+        const GeometryInterface gs = readGeometryInterface(geometry);
+        CapturePlan capture = planGeometryCapture(gs.shader, {}, Limits::portable());
+        const GeometryPlan plan = planGeometry(gs, capture);
+        const ShaderInterface vs = readShaderInterface(vertex);
+        const auto attributes = planAttributes(vs, Limits::portable());
+        std::vector<EntryDesc> entries{
+            {BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}), 160}, std::nullopt}};
+        for (const auto& b : capture.buffers)
+            entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(), std::uint64_t(b.stride) * 10}});
+        const PassPlan pass = planPass(attributes, capture, entries, std::int64_t(10), OutputSizing::PerDraw);
+        return translateGeometryToWgsl(vertex, geometry, {}, pass, capture, plan, entries.size());
+    };
+    // Declared in both with one type: in both blocks, each at its own offset (the caller writes the value into both).
+    const WgslGeometryShaders same = run(R"(#version 320 es
+layout(points) in;
+layout(points, max_vertices = 1) out;
+in vec4 v_position[];
+uniform float u_length;
+out vec4 out_value;
+void main() { out_value = v_position[0] * u_length; EmitVertex(); }
+)");
+    REQUIRE(same.vertex.uniforms.size() == 2);
+    CHECK(same.vertex.uniforms[0].name == "u_length");
+    CHECK(same.vertex.uniforms[0].offset == 4);
+    REQUIRE(same.uniforms.size() == 1);
+    CHECK(same.uniforms[0].name == "u_length");
+    CHECK(same.uniforms[0].offset == 32);
+    CHECK(same.countSource.find("(v_position[0] * xfb_g.u_length)") != std::string::npos);
+    // Two types: the GL's link fails (XFB_PROGRAM_LINK), before any kernel.
+    CHECK(
+        contains(XFB_REQUIRE_ERROR(run(R"(#version 320 es
+layout(points) in;
+layout(points, max_vertices = 1) out;
+uniform vec3 u_offset;
+out vec4 out_value;
+void main() { out_value = vec4(u_offset, 1.0); EmitVertex(); }
+)"),
+                                   ErrorCode::ProgramLink),
+                 "uniform 'u_offset' is vec2 in the vertex shader (line 4) and vec3 in the geometry shader (line 4)"));
+    // An array size is part of the type.
+    CHECK(contains(XFB_REQUIRE_ERROR(run(R"(#version 320 es
+layout(points) in;
+layout(points, max_vertices = 1) out;
+uniform float u_length[4];
+out vec4 out_value;
+void main() { out_value = vec4(u_length[0]); EmitVertex(); }
+)"),
+                                     ErrorCode::ProgramLink),
+                   "'u_length' is float in the vertex shader (line 3) and float[4] in the geometry shader"));
 }

@@ -16,6 +16,7 @@
 
 #include <emscripten/bind.h>
 
+#include <map>
 #include <optional>
 
 using namespace xfb;
@@ -72,10 +73,11 @@ Planned plan(const std::string& source, const val& o, const val& entries,
     return p;
 }
 
-/// The translated shader's fields of a wgsl() / wgslCapture() result.
-void shaderFields(val& r, const WgslShader& w) {
-    val uniforms = val::array(), textures = val::array();
-    for (const auto& u : w.uniforms)
+/// A uniform block's layout (the vertex kernel's, the geometry kernels'): per uniform its offset,
+/// array and column strides.
+val uniformList(const std::vector<WgslUniform>& list) {
+    val uniforms = val::array();
+    for (const auto& u : list)
         uniforms.call<void>("push", object({{"name", js(u.name)},
                                             {"kind", js(int(u.type.kind))},
                                             {"columns", js(u.type.columns)},
@@ -84,6 +86,12 @@ void shaderFields(val& r, const WgslShader& w) {
                                             {"offset", js(u.offset)},
                                             {"arrayStride", js(u.arrayStride)},
                                             {"columnStride", js(u.columnStride)}}));
+    return uniforms;
+}
+
+/// The translated shader's fields of a wgsl() / wgslCapture() result.
+void shaderFields(val& r, const WgslShader& w) {
+    val uniforms = uniformList(w.uniforms), textures = val::array();
     for (const auto& t : w.textures)
         textures.call<void>(
             "push", object({{"name", js(t.name)}, {"binding", js(t.binding)}, {"kind", js(int(t.sampleKind))}}));
@@ -339,7 +347,7 @@ int verticesOf(DrawMode m) { return m == DrawMode::Points ? 1 : m == DrawMode::L
 /// over a capture's role list (entries as wgslCapture(); undefined: the default roles, which
 /// createProgram() translates to check the program). Returns wgsl()'s fields of the vertex pass
 /// (its uniforms are the program's), {count, outputs} of the pass, and `geometry`: the kernels,
-/// their bindings and the plan's streams.
+/// their bindings and uniform layout (the geometry shader's uniforms) and the plan's streams.
 static val wgslGeometry(std::string source, std::string geometrySource, val o, val entries) {
     return guarded([&] {
         GeometryPlanned p = planGeometryProgram(source, geometrySource, o, entries);
@@ -360,6 +368,7 @@ static val wgslGeometry(std::string source, std::string geometrySource, val o, v
                                {"workGroupSize", js(w.workGroupSize)},
                                {"uniformBinding", js(w.uniformBinding)},
                                {"uniformBytes", js(w.uniformBytes)},
+                               {"uniforms", uniformList(w.uniforms)},
                                {"scratchBinding", js(w.scratchBinding)},
                                {"sourcesBinding", js(w.sourcesBinding)},
                                {"scratchStride", js(w.scratchStride)},
@@ -397,7 +406,17 @@ static val wgslGeometry(std::string source, std::string geometrySource, val o, v
 static val geometryDraw(std::string source, std::string geometrySource, val o, val d, double vertexCount,
                         val outputBytes, bool clamp) {
     return guarded([&] {
-        GeometryPlanned p = planGeometryProgram(source, geometrySource, o, val::undefined());
+        // The programs planned before, by their sources and options: a program captured every frame
+        // is read and planned once (a few programs at a time; the cache starts over past 16).
+        static std::map<std::string, GeometryPlanned> planned;
+        std::string key = source + '\0' + geometrySource + '\0' + val::global("JSON").call<std::string>("stringify", o);
+        auto it = planned.find(key);
+        if (it == planned.end()) {
+            GeometryPlanned fresh = planGeometryProgram(source, geometrySource, o, val::undefined());
+            if (planned.size() >= 16) planned.clear();
+            it = planned.emplace(std::move(key), std::move(fresh)).first;
+        }
+        const GeometryPlanned& p = it->second;
         const DrawDesc draw = parseDraw(d);
         const CaptureCount count = countGeometryCapture(draw, p.geometry, p.capture);
         checkDrawVertices(draw, std::int64_t(vertexCount));

@@ -152,8 +152,11 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
 ///    `writeSource` stores them: points as emitted, strips closed into lists in the GL's order,
 ///    only whole primitives below `xfb_capacity[s]` records (outputBinding[b] per captured buffer).
 /// Both geometry kernels read the uniform buffer (uniformBinding: xfb_count, xfb_items: u32 at
-/// bytes 0 and 4, xfb_capacity: vec4<u32> at 16, 32 bytes), the scratch records (scratchBinding)
-/// and the source list (sourcesBinding: per input primitive its vertices, expandPrimitives()).
+/// bytes 0 and 4, xfb_capacity: vec4<u32> at 16, then the geometry shader's uniforms from byte 32,
+/// laid out as translateToWgsl() lays out the vertex shader's: `uniforms`, `uniformBytes`), the
+/// scratch records (scratchBinding) and the source list (sourcesBinding: per input primitive its
+/// vertices, expandPrimitives()). A uniform the vertex shader declares too is the same value in
+/// both buffers (the caller writes it into both).
 struct WgslGeometryShaders {
     WgslShader vertex;
     CapturePlan scratch;
@@ -162,7 +165,8 @@ struct WgslGeometryShaders {
     std::string entryPoint = "xfb_main";
     int workGroupSize = 64;
     int uniformBinding = 0;
-    int uniformBytes = 32;
+    int uniformBytes = 32;             ///< the kernels' uniform buffer: 32 bytes of counts, then `uniforms`
+    std::vector<WgslUniform> uniforms; ///< the geometry shader's, declaration order, offsets from byte 32
     int scratchBinding = 1, sourcesBinding = 2;
     std::vector<int> outputBinding; ///< write pass: per buffer of the capture plan
     std::vector<int> countsBinding; ///< count pass: per stream
@@ -182,7 +186,8 @@ struct WgslGeometryShaders {
 /// @param entryCount the capture's entries, as translateGeometryToCompute()
 /// @param options the work-group size (1..256) of every kernel
 /// @throws Error ComputeTranslation: what translateGeometryToCompute() and translateToWgsl()
-///         refuse, and a geometry-shader uniform ("WGSL: line N: uniform '...'"); InvalidArgument
+///         refuse, and a geometry-shader sampler ("WGSL: line N: sampler '...'"); ProgramLink for a
+///         uniform both shaders declare with different types (as the GL's link); InvalidArgument
 ///         for options with emits, fused substeps or gather
 WgslGeometryShaders translateGeometryToWgsl(std::string_view vertexSource, std::string_view geometrySource,
                                             const ReadOptions& read, const PassPlan& pass, const CapturePlan& capture,

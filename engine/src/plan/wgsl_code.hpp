@@ -2,9 +2,11 @@
 // Internal: the WGSL translator's code generation for a geometry shader (wgsl_translation.cpp's
 // translator in its geometry mode), used by the WGSL geometry kernels (wgsl_geometry.cpp).
 #include "xfb/shader_interface.hpp"
+#include "xfb/wgsl_translation.hpp"
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace xfb::plan {
 
@@ -18,13 +20,18 @@ namespace xfb::plan {
 struct WgslGeometryCode {
     std::string privates; ///< the interface variables
     std::string code;     ///< the translator's helpers, then the user's code
+    /// The shader's uniforms as members of the kernels' uniform struct (read as `xfb_g.<name>`),
+    /// laid out from byte `firstUniformByte` by the vertex translation's rules.
+    std::string uniformFields;
+    std::vector<WgslUniform> uniforms;
+    int uniformBytes = 0; ///< the whole block's size, a multiple of 16
 };
 
-/// @throws Error ComputeTranslation ("WGSL: line N: ...") for what translateToWgsl() refuses and
-///         for a geometry-shader uniform or sampler (the geometry kernels' uniform buffer holds
-///         the capture's counts only); the reader's errors
+/// @throws Error ComputeTranslation ("WGSL: line N: ...") for what translateToWgsl() refuses
+///         (uniforms included), for a geometry-shader sampler (the kernels bind no textures) and
+///         a uniform named xfb_*; the reader's errors
 WgslGeometryCode translateGeometryCodeToWgsl(std::string_view geometrySource, const ShaderInterface& shader,
-                                             const ReadOptions& read, int inputVertices);
+                                             const ReadOptions& read, int inputVertices, int firstUniformByte);
 
 /// The WGSL expression of component `c` of captured field `f` as u32 bits (bitcast for floats
 /// and ints), read from the variable the translator holds the varying in.

@@ -485,6 +485,7 @@ public:
     S helpers;                   // generated helper functions (mod, matrix resizes)
     bool substepBuiltin = false; // `uniform int xfb_substep;`: read as the private xfb_substep
     int geometryVertices = 0;    // > 0: a geometry shader of that many input vertices (wgsl_code.hpp)
+    S uniformBlock = "xfb_u";    // the var<uniform> holding the shader's uniforms
 
     void translateModule() {
         while (!atEnd()) globalDeclaration();
@@ -1215,7 +1216,7 @@ private:
         // Not a construct WGSL lacks: the GLSL does not compile (XFB_SHADER_COMPILE, as the GL compiler says on
         // WebGL2).
         if (!v) throw Error(ErrorCode::ShaderCompile, cat({"line ", std::to_string(l), ": '", n, "' is not declared"}));
-        S s = v->where == Where::Uniform    ? "xfb_u." + v->wgsl
+        S s = v->where == Where::Uniform    ? uniformBlock + "." + v->wgsl
               : v->where == Where::PtrParam ? "(*" + v->wgsl + ")"
                                             : v->wgsl;
         if (v->where == Where::Uniform && v->type.kind == ScalarKind::Bool) // an i32 in the buffer
@@ -1553,6 +1554,41 @@ Layout uniformLayout(const GlslType& t) {
 }
 int roundUp(int v, int a) { return (v + a - 1) / a * a; }
 
+// One uniform of a shader's uniform block (the vertex kernel's XfbUniforms, the geometry kernels'
+// XfbGeometryUniforms): placed at `cursor` by WGSL's uniform rules (cursor and maxAlign advanced),
+// its member appended to `fields`. WebGPU buffers hold no bool: a bool / bvecN uniform is an i32 /
+// vecN<i32> in the buffer (setUniform takes ints for it on every runtime, as GL's glUniform1i
+// does), read as `!= 0` where the shader names it (Translator::variable).
+WgslUniform layoutUniform(const Declaration& d, const Ty& ty, int& cursor, int& maxAlign, S& fields) {
+    const bool isBool = d.type.kind == ScalarKind::Bool;
+    if (isBool && d.arraySize)
+        refuse(d.line, {"bool uniform array '", d.name, "': declare it int[", std::to_string(d.arraySize),
+                        "] (or ivecN[]) and compare with 0"});
+    if (d.type.kind != ScalarKind::Float && d.type.kind != ScalarKind::Int && d.type.kind != ScalarKind::UInt &&
+        !isBool)
+        refuse(d.line, {"uniform '", d.name, "' of type ", d.type.name,
+                        ": the WGSL translation takes float, int, uint and bool vectors and matrices"});
+    Layout lay = uniformLayout(d.type);
+    WgslUniform u{d.name, d.type, d.arraySize, 0, lay.size, 0, lay.columnStride};
+    int align = lay.align;
+    if (d.arraySize) {
+        u.arrayStride = roundUp(lay.size, lay.align);
+        if (u.arrayStride % 16)
+            refuse(d.line, {"uniform array '", d.name, "' of ", d.type.name,
+                            ": WGSL uniform arrays need a 16-byte element stride; declare it vec4[" +
+                                std::to_string(d.arraySize),
+                            "] (or ivec4/uvec4)"});
+        align = roundUp(align, 16);
+        u.size = u.arrayStride * d.arraySize;
+    }
+    u.offset = cursor = roundUp(cursor, align);
+    cursor += u.size;
+    maxAlign = std::max(maxAlign, align);
+    cat(fields, {S("    "), (d.arraySize ? "@align(16) " : ""), ident(d.name), ": ",
+                 isBool ? shapeW(ScalarKind::Int, d.type.rows) : wgslType(ty, d.line), ",\n"});
+    return u;
+}
+
 } // namespace
 
 WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
@@ -1599,38 +1635,10 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             tr.globals[d.name] = {ty, Where::Texture, ident(d.name)};
             continue;
         }
-        // WebGPU buffers hold no bool: a bool / bvecN uniform is an i32 / vecN<i32> in the buffer
-        // (setUniform takes ints for it on every runtime, as GL's glUniform1i does), read as
-        // `!= 0` where the shader names it (Translator::variable).
-        const bool isBool = d.type.kind == ScalarKind::Bool;
-        if (isBool && d.arraySize)
-            refuse(d.line, {"bool uniform array '", d.name, "': declare it int[", std::to_string(d.arraySize),
-                            "] (or ivecN[]) and compare with 0"});
-        bool substep = d.name == kSubstepUniform;
-        if (substep && (d.type.kind != ScalarKind::Int || d.type.components() != 1 || d.arraySize))
+        if (d.name == kSubstepUniform && (d.type.kind != ScalarKind::Int || d.type.components() != 1 || d.arraySize))
             refuse(d.line, {"the built-in '", d.name, "' must be declared `uniform int ", d.name, ";`"});
-        if (d.type.kind != ScalarKind::Float && d.type.kind != ScalarKind::Int && d.type.kind != ScalarKind::UInt &&
-            !isBool)
-            refuse(d.line, {"uniform '", d.name, "' of type ", d.type.name,
-                            ": the WGSL translation takes float, int, uint and bool vectors and matrices"});
-        Layout lay = uniformLayout(d.type);
-        WgslUniform u{d.name, d.type, d.arraySize, 0, lay.size, 0, lay.columnStride};
-        int align = lay.align;
-        if (d.arraySize) {
-            u.arrayStride = roundUp(lay.size, lay.align);
-            if (u.arrayStride % 16)
-                refuse(d.line, {"uniform array '", d.name, "' of ", d.type.name,
-                                ": WGSL uniform arrays need a 16-byte element stride; declare it vec4[" +
-                                    std::to_string(d.arraySize),
-                                "] (or ivec4/uvec4)"});
-            align = roundUp(align, 16);
-            u.size = u.arrayStride * d.arraySize;
-        }
-        u.offset = cursor = roundUp(cursor, align);
-        cursor += u.size;
-        maxAlign = std::max(maxAlign, align);
-        cat(uniformStruct, {S("    "), (d.arraySize ? "@align(16) " : ""), ident(d.name), ": ",
-                            isBool ? shapeW(ScalarKind::Int, d.type.rows) : wgslType(ty, d.line), ",\n"});
+        const WgslUniform u = layoutUniform(d, ty, cursor, maxAlign, uniformStruct);
+        const bool substep = d.name == kSubstepUniform;
         if (substep)
             tr.substepBuiltin = true; // the entry point (or the substep loop) sets the private
         else
@@ -1881,17 +1889,29 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
 namespace plan {
 
 WgslGeometryCode translateGeometryCodeToWgsl(std::string_view geometrySource, const ShaderInterface& shader,
-                                             const ReadOptions& read, int inputVertices) {
-    for (const auto& d : shader.uniforms)
-        refuse(d.line, {"uniform '", d.name,
-                        "' of the geometry shader: the WebGPU geometry capture's kernels take no geometry-shader "
-                        "uniforms; compute the value in the vertex shader and pass it as an output"});
+                                             const ReadOptions& read, int inputVertices, int firstUniformByte) {
     PreprocessedSource pre = preprocess(geometrySource, read.defines);
     Translator tr(pre.tokens, pre.functionMacros);
     tr.geometryVertices = inputVertices;
+    tr.uniformBlock = "xfb_g";
+    WgslGeometryCode result;
+    // The shader's uniforms join the kernels' uniform block after its counts, laid out as the
+    // vertex kernel's (layoutUniform).
+    int cursor = firstUniformByte, maxAlign = 16;
+    for (const auto& d : shader.uniforms) {
+        if (d.name.starts_with("xfb_"))
+            refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});
+        if (d.type.kind == ScalarKind::Opaque)
+            refuse(d.line, {"sampler '", d.name,
+                            "' of the geometry shader: the WebGPU geometry capture's kernels bind no textures; "
+                            "read the texture in the vertex shader and pass the value as an output"});
+        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize, S()};
+        result.uniforms.push_back(layoutUniform(d, ty, cursor, maxAlign, result.uniformFields));
+        tr.globals[d.name] = {ty, Where::Uniform, ident(d.name)};
+    }
+    result.uniformBytes = roundUp(cursor, maxAlign);
     tr.structs[S(kPerVertex)] = {{"gl_Position", vecTy(ScalarKind::Float, 4)},
                                  {"gl_PointSize", scalarTy(ScalarKind::Float)}};
-    WgslGeometryCode result;
     auto declare = [&](const Declaration& d) {
         if (d.name.starts_with("xfb_"))
             refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});

@@ -133,16 +133,22 @@ const cross = (u, v) => [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u
 const formatOf = (b) => b.fields.map((f, i) => ({ semantic: `ATTR${i}`, type: f.type, components: f.components }));
 
 /** Captures `draw` through `geometry` on WebGPU into sentinel-filled buffers of `records[b]`
- *  records, and returns every buffer's words, the budget and the statistics. */
-async function captureOnGpu(geometry, draw, records, { vertices = 8, overflow, label = 'geometry' } = {}) {
-  const program = gpu.createProgram({ source: VERTEX, geometry, label });
+ *  records, and returns every buffer's words, the budget and the statistics. `uniforms`: a list of
+ *  settings ({ name: value }), one capture each with the same capture object, the values set
+ *  before it (the words and figures are the last capture's). */
+async function captureOnGpu(geometry, draw, records, { vertices = 8, overflow, label = 'geometry', vertex = VERTEX, uniforms = [{}] } = {}) {
+  const program = gpu.createProgram({ source: vertex, geometry, label });
   const input = gpu.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: vertices, data: new Float32Array(Array.from({ length: vertices }, (_, v) => position(v)).flat()) });
   const outputs = program.plan.buffers.map((b, i) => {
     const words = new Uint32Array(((records[i] ?? 0) * b.stride) / 4).fill(SENTINEL);
     return gpu.createBuffer({ format: formatOf(b), count: records[i], data: words.buffer });
   });
   const capture = gpu.createCapture(program, [{ input }, ...outputs.map((output) => ({ output }))]);
-  const budget = capture.capture(draw, overflow ? { overflow } : {});
+  let budget;
+  for (const values of uniforms) {
+    for (const [name, value] of Object.entries(values)) program.setUniform(name, value);
+    budget = capture.capture(draw, overflow ? { overflow } : {});
+  }
   const statistics = await capture.statistics();
   const words = [];
   for (const o of outputs) words.push(new Uint32Array((await o.read()).buffer.slice(0)));
@@ -250,7 +256,9 @@ test(`webgpu gives native GL compute's bytes: the ${FIXTURE.cases.length} cases 
     assert(c.words?.length === c.records.length, `${c.name}: the fixture has the native words of every buffer (XFB_WRITE_GEOMETRY_FIXTURE=1 writes them)`);
     const header = c.desktopOnly ? '#version 400 core\n' : GS;
     const geometry = `${header}${await shader(c.geometry)}`;
-    const r = await captureOnGpu(geometry, c.draw, c.records, { vertices: positions.length / 4, overflow: c.overflow === 'clamp' ? 'clamp' : undefined, label: c.name });
+    // A case may name its own vertex shader, and settings of uniforms captured one after another.
+    const vertex = `#version 300 es\n${await shader(c.vertex ?? FIXTURE.vertex)}`;
+    const r = await captureOnGpu(geometry, c.draw, c.records, { vertices: positions.length / 4, overflow: c.overflow === 'clamp' ? 'clamp' : undefined, label: c.name, vertex, uniforms: c.uniforms });
     for (const [b, words] of c.words.entries()) assertArrayEqual(r.words[b], new Uint32Array(words), `${c.name}: buffer ${b}, WebGPU vs native GL compute`);
     assert(r.budget.records === c.budget.records && r.budget.inputPrimitives === c.budget.inputPrimitives, `${c.name}: budget ${JSON.stringify(r.budget)} vs native ${JSON.stringify(c.budget)}`);
     // Each stream's figures in one key order (the fixture's are sorted by name).
@@ -258,6 +266,71 @@ test(`webgpu gives native GL compute's bytes: the ${FIXTURE.cases.length} cases 
     assert(shown(r.statistics) === shown(c.statistics), `${c.name}: statistics ${shown(r.statistics)} vs native ${shown(c.statistics)}`);
     r.dispose();
   }
+});
+
+// A geometry shader with its own uniforms (shaders/geometry_fins_uniform.geom): fins whose length
+// and direction are uniforms, u_scale shared with the vertex shader (shaders/geometry_pass_scaled.vert).
+const SCALED = `#version 300 es\n${await shader('geometry_pass_scaled.vert')}`;
+const FINS_UNIFORM = `${GS}${await shader('geometry_fins_uniform.geom')}`;
+const finsUniform = ({ u_finLength: length, u_finDirection: dir, u_scale: scale }) =>
+  list(6).flatMap((tri) => tri.flatMap((v) => {
+    const p = [...position(v).slice(0, 3).map((x) => x * scale), 1];
+    const q = [p[0] + dir[0] * length * scale, p[1] + dir[1] * length * scale, p[2] + dir[2] * length * scale, 1];
+    return [...p.map(f32bits), v, ...q.map(f32bits), v];
+  }));
+
+test('webgpu a geometry shader\'s own uniforms: setUniform() reaches the kernels, a name of both shaders is one value, a changed value between captures', async () => {
+  requireGpu();
+  const first = { u_finLength: 0.5, u_finDirection: [0, 0, 1], u_scale: 2 };
+  const second = { u_finLength: 0.25, u_finDirection: [1, 0.5, 0], u_scale: 0.5 };
+  const r = await captureOnGpu(FINS_UNIFORM, { mode: 'triangles', count: 6 }, [22], { label: 'fins-uniform', vertex: SCALED, uniforms: [first] });
+  requireWords(r.words[0], finsUniform(first), 'fins of length u_finLength * u_scale along u_finDirection: 12 records, then sentinels');
+  r.dispose();
+  const changed = await captureOnGpu(FINS_UNIFORM, { mode: 'triangles', count: 6 }, [22], { label: 'fins-uniform-changed', vertex: SCALED, uniforms: [first, second] });
+  requireWords(changed.words[0], finsUniform(second), 'the second capture: the values set after the first');
+  changed.dispose();
+  // The value checks of the vertex shader's uniforms apply to the geometry shader's.
+  const program = gpu.createProgram({ source: SCALED, geometry: FINS_UNIFORM, label: 'fins-uniform-checks' });
+  let e = await expectError('XFB_UNIFORM_TYPE', () => program.setUniform('u_finDirection', 1));
+  assert(e.message.includes("uniform 'u_finDirection' is floatx3"), e.message);
+  await expectError('XFB_UNIFORM_TYPE', () => program.setUniform('u_finLength', [1, 2]));
+  await expectError('XFB_INVALID_ARGUMENT', () => program.setUniform('u_finLength', 'long'));
+  e = await expectError('XFB_UNKNOWN_UNIFORM', () => program.setUniform('u_nope', 1));
+  assert(e.message.includes('uniforms: u_finDirection, u_finLength, u_scale'), e.message);
+  program.dispose();
+  // A name both shaders declare with two types: the GL's link fails, and so does this.
+  e = await expectError('XFB_PROGRAM_LINK', () => gpu.createProgram({ source: SCALED, geometry: FINS_UNIFORM.replace('uniform float u_scale;', 'uniform vec2 u_scale;').replace('* u_scale)', '* u_scale.x)') }));
+  assert(e.message.includes("uniform 'u_scale' is float in the vertex shader"), e.message);
+});
+
+test('webgpu geometry steady state: a capture of the same draw into the same buffers creates no GPU object', async ({ note }) => {
+  requireGpu();
+  const program = gpu.createProgram({ source: VERTEX, geometry: GEOMETRY['face-points'], label: 'steady' });
+  const input = gpu.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 8 });
+  const out = gpu.createBuffer({ format: formatOf(program.plan.buffers[0]), count: 12 });
+  const capture = gpu.createCapture(program, [{ input }, { output: out }]);
+  capture.capture({ mode: 'triangle_strip', count: 8 });
+  const device = gpu.device;
+  const counted = {};
+  const restore = [];
+  for (const name of ['createBuffer', 'createBindGroup', 'createComputePipeline', 'createShaderModule', 'createTexture']) {
+    const original = device[name];
+    counted[name] = 0;
+    device[name] = function (...args) { counted[name]++; return original.apply(this, args); };
+    restore.push(() => { device[name] = original; });
+  }
+  try {
+    capture.capture({ mode: 'triangle_strip', count: 8 });
+    capture.capture({ mode: 'triangles', count: 6 });
+  } finally {
+    for (const r of restore) r();
+  }
+  assert(Object.values(counted).every((n) => n === 0), `GPU objects created: ${JSON.stringify(counted)}`);
+  const t0 = performance.now();
+  for (let i = 0; i < 100; i++) capture.capture({ mode: 'triangle_strip', count: 8 });
+  note(`CPU per steady capture (check, record, submit): ${((performance.now() - t0) / 100).toFixed(3)} ms`);
+  await gpu.device.queue.onSubmittedWorkDone();
+  for (const o of [capture, out, input, program]) o.dispose();
 });
 
 test('webgpu geometry misuse: every refusal coded, nothing written', async () => {
@@ -280,11 +353,20 @@ test('webgpu geometry misuse: every refusal coded, nothing written', async () =>
   capture.capture({ mode: 'triangles', count: 3 });
   await expectError('XFB_GEOMETRY_STREAM', () => capture.drawCapturedStream({ draw() {}, drawIndirect() {} }, 1));
   await expectError('XFB_INVALID_ARGUMENT', () => capture.drawCapturedStream({ draw() {} }, 0));
-  e = await expectError('XFB_COMPUTE_TRANSLATION', () => gpu.createProgram({ source: VERTEX, geometry: `${GS}layout(points) in;\nlayout(points, max_vertices = 1) out;\nuniform float u_scale;\nout vec4 out_value;\nvoid main() { out_value = vec4(u_scale); EmitVertex(); }\n` }));
-  assert(e.message.includes("uniform 'u_scale' of the geometry shader"), e.message);
+  e = await expectError('XFB_COMPUTE_TRANSLATION', () => gpu.createProgram({ source: VERTEX, geometry: `${GS}layout(points) in;\nlayout(points, max_vertices = 1) out;\nuniform highp sampler2D u_table;\nout vec4 out_value;\nvoid main() { out_value = texelFetch(u_table, ivec2(0), 0); EmitVertex(); }\n` }));
+  assert(e.message.includes("sampler 'u_table' of the geometry shader"), e.message);
   await expectError('XFB_GEOMETRY_LAYOUT', () => gpu.createProgram({ source: VERTEX, geometry: `${GS}layout(points) in;\nout vec4 out_value;\nvoid main() { EmitVertex(); }\n` }));
   const vertexOnly = gpu.createProgram({ source: VERTEX, varyings: ['v_position'] });
   const c2 = gpu.createCapture(vertexOnly, [{ input }, { output: gpu.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 3 }) }]);
   await expectError('XFB_UNSUPPORTED', () => c2.capture({ mode: 'points', count: 3 }, { overflow: 'clamp' }));
-  for (const o of [c2, vertexOnly, capture, out, input, program]) o.dispose();
+  // 32-bit counts, as natively: 2^19 points x 32 invocations x 256 records = 2^32, refused before
+  // anything runs, also with overflow 'clamp' (which skips the capacity check).
+  const wide = gpu.createProgram({ source: VERTEX, geometry: `${GS}layout(points, invocations = 32) in;\nlayout(points, max_vertices = 256) out;\nout vec4 out_a;\nvoid main() { out_a = vec4(1.0); EmitVertex(); }\n` });
+  const many = gpu.createBuffer({ format: [{ semantic: 'ATTR0', components: 4 }], count: 1 << 19 });
+  const one = gpu.createBuffer({ format: formatOf(wide.plan.buffers[0]), count: 1, data: new Uint32Array(wide.plan.buffers[0].stride / 4).fill(SENTINEL).buffer });
+  const huge = gpu.createCapture(wide, [{ input: many }, { output: one }]);
+  e = await expectError('XFB_BUFFER_TOO_LARGE', () => huge.capture({ mode: 'points', count: 1 << 19 }, { overflow: 'clamp' }));
+  assert(e.message.includes('4294967296 records'), e.message);
+  requireWords(new Uint32Array((await one.read()).buffer.slice(0)), [], 'nothing written past 2^32');
+  for (const o of [huge, one, many, wide, c2, vertexOnly, capture, out, input, program]) o.dispose();
 });

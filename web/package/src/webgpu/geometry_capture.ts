@@ -39,6 +39,8 @@ export class GeometryCaptureRun {
   #scanKey = '';
   #totals: StagingReadback | null = null;
   #last: GeometryCaptureCount | null = null;
+  /** Per kernel, its last bind group and the buffers it binds. */
+  readonly #groups = new Map<Kernel, { buffers: GPUBuffer[]; group: GPUBindGroup }>();
 
   constructor(owner: XfbWebGpu, program: XfbWebGpuProgram, entries: WebGpuEntry[], translation: GeometryTranslation) {
     this.#owner = owner;
@@ -50,6 +52,7 @@ export class GeometryCaptureRun {
 
   /** The kernels and uniform buffers on the engine's (new) device. */
   build(): void {
+    this.#groups.clear();
     const device = this.#owner.gpuDevice;
     const t = this.#t;
     const g = t.geometry;
@@ -141,24 +144,38 @@ export class GeometryCaptureRun {
     if (planned.sources.length) device.queue.writeBuffer(this.#sources, 0, planned.sources);
     if (g.scratchStride)
       this.#scratch = this.#grow(this.#scratch, Math.max(4, vertexCount * g.scratchStride), 'scratch');
-    // The vertex pass's uniforms: the program's values and its count; the kernels': items, live, capacities.
-    const image = new Uint8Array(t.uniformBytes);
-    image.set(new Uint8Array(p.uniformBytes));
-    new Uint32Array(image.buffer)[t.countOffset / 4] = vertexCount;
-    device.queue.writeBuffer(this.#vertexUniforms, 0, image);
-    const words = new Uint32Array(g.uniformBytes / 4);
-    words[0] = items;
-    words[1] = live;
-    planned.capacity.forEach((c, s) => (words[4 + s] = c));
-    device.queue.writeBuffer(this.#geometryUniforms, 0, words);
+    // Each uniform buffer: the program's image of its uniforms, then the counts. The vertex pass's:
+    // the vertex shader's values and its count; the kernels': the geometry shader's values (from
+    // byte 32), items, live, capacities.
+    const upload = (buffer: GPUBuffer, bytes: number, values: ArrayBuffer, counts: [number, number][]): void => {
+      const words = new Uint32Array(bytes / 4);
+      new Uint8Array(words.buffer).set(new Uint8Array(values));
+      for (const [at, n] of counts) words[at / 4] = n;
+      device.queue.writeBuffer(buffer, 0, words);
+    };
+    upload(this.#vertexUniforms, t.uniformBytes, p.uniformBytes, [[t.countOffset, vertexCount]]);
+    upload(this.#geometryUniforms, g.uniformBytes, p.geometryUniformBytes, [
+      [0, items],
+      [4, live],
+      ...planned.capacity.map((c, s): [number, number] => [16 + 4 * s, c]),
+    ]);
 
     const encoder = device.createCommandEncoder({ label: `${p.label} geometry capture` });
     const pass = encoder.beginComputePass();
     const dispatch = (k: Kernel, bound: [number, GPUBuffer][], count: number, groupSize: number): void => {
-      const group = device.createBindGroup({
-        layout: k.layout,
-        entries: bound.filter(([b]) => b >= 0).map(([binding, buffer]) => ({ binding, resource: { buffer } })),
-      });
+      const entries = bound.filter(([b]) => b >= 0);
+      // A steady capture (the same buffers every frame) makes no GPU object: the bind group is kept
+      // until a buffer changes (a state pair's swap, a grown scratch or scan).
+      const kept = this.#groups.get(k);
+      const same = kept?.buffers.length === entries.length && kept.buffers.every((x, i) => x === entries[i]?.[1]);
+      const group =
+        kept && same
+          ? kept.group
+          : device.createBindGroup({
+              layout: k.layout,
+              entries: entries.map(([binding, buffer]) => ({ binding, resource: { buffer } })),
+            });
+      if (!same) this.#groups.set(k, { buffers: entries.map(([, buffer]) => buffer), group });
       pass.setPipeline(k.pipeline);
       pass.setBindGroup(0, group);
       const [x, y] = workGroupsFor(device, count, groupSize);

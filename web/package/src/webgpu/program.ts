@@ -5,11 +5,28 @@ import type { Plan, UniformLayout, UniformValue } from '../core/types.js';
 import { checkUniformName, checkUniformValues, numberKindOf } from '../core/uniform_values.js';
 import type { XfbWebGpu } from './engine.js';
 import { WebGpuObject } from './object.js';
-import type { Translation } from './wasm_module.js';
+import type { GeometryTranslation, Translation } from './wasm_module.js';
 
 type UniformEntry = Translation['uniforms'][number];
 
-/** A simulation translated to WGSL, with its uniform values in a byte image of the uniform buffer. */
+/** A uniform buffer's byte image: the layout the translation gave it and the values set. */
+interface UniformBlock {
+  readonly uniforms: Map<string, UniformEntry>;
+  readonly bytes: ArrayBuffer;
+  readonly views: Readonly<Record<'float' | 'int' | 'uint', Float32Array | Int32Array | Uint32Array>>;
+}
+
+function uniformBlock(uniforms: UniformEntry[], byteLength: number): UniformBlock {
+  const bytes = new ArrayBuffer(byteLength);
+  return {
+    uniforms: new Map(uniforms.map((u) => [u.name, u])),
+    bytes,
+    views: { float: new Float32Array(bytes), int: new Int32Array(bytes), uint: new Uint32Array(bytes) },
+  };
+}
+
+/** A simulation translated to WGSL, with its uniform values in a byte image of the uniform buffer
+ *  (a geometry program: a second image, of its geometry kernels' buffer, for the geometry shader's uniforms). */
 export class XfbWebGpuProgram extends WebGpuObject {
   /** A name for messages and labels. */
   readonly label: string;
@@ -17,9 +34,7 @@ export class XfbWebGpuProgram extends WebGpuObject {
   readonly #options: CheckedProgramOptions;
   readonly #translation: Translation;
   readonly #geometry: string | undefined;
-  readonly #uniforms = new Map<string, UniformEntry>();
-  readonly #bytes: ArrayBuffer;
-  readonly #views: Readonly<Record<'float' | 'int' | 'uint', Float32Array | Int32Array | Uint32Array>>;
+  readonly #blocks: UniformBlock[];
   #version = 0;
 
   /** @internal Use `XfbWebGpu.createProgram()`. */
@@ -38,13 +53,13 @@ export class XfbWebGpuProgram extends WebGpuObject {
     this.#options = options;
     this.#translation = translation;
     this.label = label;
-    for (const u of translation.uniforms) this.#uniforms.set(u.name, u);
-    this.#bytes = new ArrayBuffer(translation.uniformBytes);
-    this.#views = {
-      float: new Float32Array(this.#bytes),
-      int: new Int32Array(this.#bytes),
-      uint: new Uint32Array(this.#bytes),
-    };
+    // The vertex shader's uniforms, then a geometry shader's (its kernels' buffer): a name both
+    // declare (one type, or the translation refused the program as GL's link) is one value, in both.
+    this.#blocks = [uniformBlock(translation.uniforms, translation.uniformBytes)];
+    if ('geometry' in translation) {
+      const g = (translation as GeometryTranslation).geometry;
+      this.#blocks.push(uniformBlock(g.uniforms, g.uniformBytes));
+    }
   }
 
   /** Attributes (ATTRn), captured varyings and the output buffer layout (as on WebGL2). */
@@ -74,7 +89,8 @@ export class XfbWebGpuProgram extends WebGpuObject {
   setUniform(name: string, value: UniformValue): void {
     this.check('setUniform()');
     checkUniformName(name);
-    const u = this.#uniforms.get(name);
+    const blocks = this.#blocks.filter((b) => b.uniforms.has(name));
+    const u = blocks[0]?.uniforms.get(name);
     const numberKind = numberKindOf(u?.kind);
     const values = checkUniformValues(name, value, numberKind);
     if (!u) {
@@ -83,7 +99,7 @@ export class XfbWebGpuProgram extends WebGpuObject {
         'XFB_UNKNOWN_UNIFORM',
         texture
           ? `'${name}' is a sampler: on WebGPU give its texture with pipeline.setTexture('${name}', texture)`
-          : `program '${this.label}' declares no uniform '${name}'; uniforms: ${[...this.#uniforms.keys()].sort().join(', ') || 'none'}`,
+          : `program '${this.label}' declares no uniform '${name}'; uniforms: ${[...new Set(this.#blocks.flatMap((b) => [...b.uniforms.keys()]))].sort().join(', ') || 'none'}`,
       );
     }
     const perElement = u.columns * u.rows;
@@ -94,12 +110,15 @@ export class XfbWebGpuProgram extends WebGpuObject {
         'XFB_UNIFORM_TYPE',
         `uniform '${name}' is ${numberKind}x${perElement}${u.arraySize > 1 ? `[${u.arraySize}]` : ''} but the value has ${values.length} numbers`,
       );
-    const view = this.#views[numberKind];
-    for (let i = 0; i < values.length; i++) {
-      const e = Math.floor(i / perElement),
-        c = Math.floor((i % perElement) / u.rows),
-        r = i % u.rows;
-      view[(u.offset + e * u.arrayStride + c * u.columnStride + r * 4) / 4] = values[i] as number;
+    for (const block of blocks) {
+      const at = block.uniforms.get(name) as UniformEntry;
+      const view = block.views[numberKind];
+      for (let i = 0; i < values.length; i++) {
+        const e = Math.floor(i / perElement),
+          c = Math.floor((i % perElement) / u.rows),
+          r = i % u.rows;
+        view[(at.offset + e * at.arrayStride + c * at.columnStride + r * 4) / 4] = values[i] as number;
+      }
     }
     this.#version++;
   }
@@ -118,9 +137,14 @@ export class XfbWebGpuProgram extends WebGpuObject {
   get options(): CheckedProgramOptions {
     return this.#options;
   }
-  /** @internal The uniform image. */
+  /** @internal The uniform image (of the vertex shader's uniforms). */
   get uniformBytes(): ArrayBuffer {
-    return this.#bytes;
+    return (this.#blocks[0] as UniformBlock).bytes;
+  }
+  /** @internal A geometry program's: the image of its geometry kernels' uniform buffer (the
+   *  geometry shader's uniforms from byte 32; the capture writes its counts before them). */
+  get geometryUniformBytes(): ArrayBuffer {
+    return this.#blocks[1]?.bytes ?? new ArrayBuffer(0);
   }
   /** @internal Grows with every setUniform(): a pipeline writes its uniform buffer when it moved. */
   get version(): number {

@@ -62,6 +62,8 @@ export interface GeometryKernels {
   workGroupSize: number;
   uniformBinding: number;
   uniformBytes: number;
+  /** The geometry shader's uniforms in the kernels' uniform buffer (from byte 32, after the counts). */
+  uniforms: UniformLayout['uniforms'];
   scratchBinding: number;
   sourcesBinding: number;
   scratchStride: number;
