@@ -324,6 +324,13 @@ TEST_CASE("the budget of a draw: max_vertices x invocations x input primitives, 
     CHECK(contains(msg, "output buffer 1 (stream 1) holds 272 bytes (17 records)"));
     CHECK(contains(msg, "18 records of 16 bytes = 288 bytes"));
     CHECK(contains(msg, "3 input primitives x 2 invocations x 3 records (max_vertices 3 as points)"));
+
+    // What a compute capture may write per stream: whole primitives of the smallest buffer, 32-bit.
+    CHECK(geometryStreamCapacities(g, c, std::vector<std::uint64_t>{360, 272}) == std::vector<std::int64_t>{18, 17});
+    CHECK(geometryStreamCapacities(fg, fc, std::vector<std::uint64_t>{236}) ==
+          std::vector<std::int64_t>{18}); // 19 -> 9 lines
+    CHECK(geometryStreamCapacities(g, c, std::vector<std::uint64_t>{UINT64_MAX, 0}) ==
+          std::vector<std::int64_t>{std::int64_t(UINT32_MAX), 0});
 }
 
 TEST_CASE("the driver's list for a geometry program: names, gl_NextBuffer per stream, gl_SkipComponents") {

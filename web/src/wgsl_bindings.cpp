@@ -339,8 +339,6 @@ GeometryPlanned planGeometryProgram(const std::string& source, const std::string
     return p;
 }
 
-int verticesOf(DrawMode m) { return m == DrawMode::Points ? 1 : m == DrawMode::Lines ? 2 : 3; }
-
 } // namespace
 
 /// WebGPU geometry programs: the WGSL kernels of a geometry program (translateGeometryToWgsl)
@@ -429,17 +427,13 @@ static val geometryDraw(std::string source, std::string geometrySource, val o, v
         const auto bytes = emscripten::convertJSArrayToNumberVector<double>(outputBytes);
         const std::vector<std::uint64_t> held(bytes.begin(), bytes.end());
         if (!clamp) checkGeometryCapacity(count, p.geometry, p.capture, held);
-        const int verts = verticesOf(p.geometry.capturedPrimitive());
+        if (held.size() != p.capture.buffers.size())
+            throw Error(ErrorCode::InvalidArgument, "geometryDraw: " + std::to_string(held.size()) +
+                                                        " output sizes for " +
+                                                        std::to_string(p.capture.buffers.size()) + " buffers");
         std::vector<double> capacity;
-        for (int k = 0; k < p.geometry.streamCount; ++k) {
-            std::int64_t records = std::int64_t(UINT32_MAX);
-            if (const GeometryStream* s = p.geometry.find(k))
-                for (int b : s->buffers)
-                    records = std::min<std::int64_t>(
-                        records, std::int64_t(held.at(std::size_t(b)) /
-                                              std::uint64_t(p.capture.buffers[std::size_t(b)].stride)));
-            capacity.push_back(double(records / verts * verts));
-        }
+        for (std::int64_t records : geometryStreamCapacities(p.geometry, p.capture, held))
+            capacity.push_back(double(records));
         val streams = val::array();
         for (const StreamBudget& b : count.streams)
             streams.call<void>("push", object({{"stream", js(b.stream)},

@@ -98,4 +98,11 @@ CaptureCount countGeometryCapture(const DrawDesc& draw, const GeometryPlan& geom
 void checkGeometryCapacity(const CaptureCount& budget, const GeometryPlan& geometry, const CapturePlan& capture,
                            std::span<const std::uint64_t> bufferBytes);
 
+/// Per vertex stream 0..streamCount-1, the records a compute capture of it may write (GL compute
+/// and WebGPU alike): the whole captured primitives that every buffer of the stream holds
+/// (`bufferBytes[i]`: output buffer i's size), and never past 2^32 - 1 records, which the passes'
+/// 32-bit counts bound (also for a stream nothing captures).
+std::vector<std::int64_t> geometryStreamCapacities(const GeometryPlan& geometry, const CapturePlan& capture,
+                                                   std::span<const std::uint64_t> bufferBytes);
+
 } // namespace xfb

@@ -29,6 +29,9 @@ void checkDrawMode(DrawMode m, std::string_view what);
 /// What is captured: points, lines or triangles (glBeginTransformFeedback's primitiveMode).
 /// @throws Error InvalidArgument (a value outside the enum)
 DrawMode capturedPrimitive(DrawMode m);
+/// The vertices of one captured primitive of `m` (capturedPrimitive(m)): points 1, lines 2,
+/// triangles 3; a record per vertex.
+int verticesPerPrimitive(DrawMode m);
 
 struct DrawDesc {
     DrawMode mode = DrawMode::Points;

@@ -143,23 +143,9 @@ struct CaptureState final : Recoverable {
     // its buffers, their size as created and their GL size), whole primitives. A stream nothing is
     // captured from never overflows: every primitive counts as written, as the GL counts it.
     std::vector<std::int64_t> streamCapacities() const {
-        const GeometryPlan& g = *geometry();
-        const int verts = g.capturedPrimitive() == DrawMode::Points  ? 1
-                          : g.capturedPrimitive() == DrawMode::Lines ? 2
-                                                                     : 3;
-        std::vector<std::int64_t> capacity(std::size_t(g.streamCount), std::int64_t(UINT32_MAX) / verts * verts);
-        for (int k = 0; k < g.streamCount; ++k) {
-            const GeometryStream* stream = g.find(k);
-            if (!stream) continue;
-            std::int64_t records = std::int64_t(UINT32_MAX);
-            for (int b : stream->buffers) {
-                const std::uint64_t bytes = std::min(outputBytes[std::size_t(b)], glBytes[std::size_t(b)]);
-                records = std::min<std::int64_t>(
-                    records, std::int64_t(bytes / std::uint64_t(program->capture.buffers[std::size_t(b)].stride)));
-            }
-            capacity[std::size_t(k)] = records / verts * verts;
-        }
-        return capacity;
+        std::vector<std::uint64_t> held; // per buffer: the smaller of its size as created and its GL size
+        for (std::size_t b = 0; b < outputBytes.size(); ++b) held.push_back(std::min(outputBytes[b], glBytes[b]));
+        return geometryStreamCapacities(*geometry(), program->capture, held);
     }
 
     std::vector<GLuint> outputNames() const {
@@ -800,7 +786,7 @@ std::vector<StreamStatistics> PrimitiveCapture::statistics() const {
         throw Error(ErrorCode::InvalidArgument, "nothing was captured yet; call capture() before statistics()");
     const GeometryPlan* g = s.geometry();
     if (!g) return {{0, true, s.last.primitives, s.last.primitives, s.last.records}};
-    const int vertices = s.last.primitive == DrawMode::Points ? 1 : s.last.primitive == DrawMode::Lines ? 2 : 3;
+    const int vertices = verticesPerPrimitive(s.last.primitive);
     std::vector<StreamStatistics> out;
     if (s.computing()) {
         // The totals of the passes' prefix sums: records requested and written per stream.
@@ -886,7 +872,7 @@ void PrimitiveCapture::drawCapturedStream(int stream, std::optional<DrawMode> mo
         return;
     }
     // OpenGL ES 3.2 has no glDrawTransformFeedback: the written query's count (stream 0).
-    const int vertices = s.last.primitive == DrawMode::Points ? 1 : s.last.primitive == DrawMode::Lines ? 2 : 3;
+    const int vertices = verticesPerPrimitive(s.last.primitive);
     const std::int64_t written = s.queryResult(s.written[0], true);
     glDrawArraysInstanced(m, 0, GLsizei(written * vertices), instances);
 #endif

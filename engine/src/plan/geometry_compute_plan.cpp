@@ -21,8 +21,6 @@ std::string typeName(ScalarKind k, int n) {
     return (k == ScalarKind::Int ? "ivec" : k == ScalarKind::UInt ? "uvec" : "vec") + std::to_string(n);
 }
 
-int verticesOf(DrawMode primitive) { return primitive == DrawMode::Points ? 1 : primitive == DrawMode::Lines ? 2 : 3; }
-
 } // namespace
 
 GeometryComputePlan planGeometryCompute(std::string_view vertexSource, const ShaderInterface& gs, bool usesGlIn,
@@ -30,7 +28,7 @@ GeometryComputePlan planGeometryCompute(std::string_view vertexSource, const Sha
                                         const GeometryPlan& geometry, std::size_t entryCount) {
     GeometryComputePlan p;
     p.inputVertices = geometry.input == GeometryInput::Points ? 1 : geometry.input == GeometryInput::Lines ? 2 : 3;
-    p.primitiveVertices = verticesOf(geometry.capturedPrimitive());
+    p.primitiveVertices = verticesPerPrimitive(geometry.capturedPrimitive());
     p.usesGlIn = usesGlIn;
 
     // The vertex pass: the vertex shader's outputs the geometry shader reads, by name, in one

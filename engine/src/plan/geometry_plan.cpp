@@ -47,8 +47,6 @@ namespace {
 
 std::string lineText(int line) { return line ? " (line " + std::to_string(line) + ")" : ""; }
 
-int verticesOf(DrawMode primitive) { return primitive == DrawMode::Points ? 1 : primitive == DrawMode::Lines ? 2 : 3; }
-
 } // namespace
 
 namespace {
@@ -227,7 +225,7 @@ GeometryPlan planGeometry(const GeometryInterface& geometryInterface, const Capt
         s.primitive = primitive;
         s.buffers.push_back(int(b));
         s.maxPrimitivesPerInvocation = perInvocation;
-        s.maxRecordsPerInvocation = perInvocation * verticesOf(primitive);
+        s.maxRecordsPerInvocation = perInvocation * verticesPerPrimitive(primitive);
     }
     for (auto& [stream, s] : streams) {
         if (stream >= limits.maxStreams)
@@ -362,5 +360,21 @@ DriverList geometryDriverList(const CapturePlan& capture, bool layoutWords) {
 }
 
 } // namespace plan
+
+std::vector<std::int64_t> geometryStreamCapacities(const GeometryPlan& geometry, const CapturePlan& capture,
+                                                   std::span<const std::uint64_t> bufferBytes) {
+    const int vertices = verticesPerPrimitive(geometry.capturedPrimitive());
+    std::vector<std::int64_t> capacity;
+    for (int k = 0; k < geometry.streamCount; ++k) {
+        std::int64_t records = std::int64_t(UINT32_MAX);
+        if (const GeometryStream* stream = geometry.find(k))
+            for (int b : stream->buffers)
+                records = std::min<std::int64_t>(
+                    records,
+                    std::int64_t(bufferBytes[std::size_t(b)] / std::uint64_t(capture.buffers[std::size_t(b)].stride)));
+        capacity.push_back(records / vertices * vertices);
+    }
+    return capacity;
+}
 
 } // namespace xfb

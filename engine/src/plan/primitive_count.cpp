@@ -37,6 +37,11 @@ void checkDrawMode(DrawMode m, std::string_view what) {
                                                 " is not a DrawMode; use one of " + modes);
 }
 
+int verticesPerPrimitive(DrawMode m) {
+    const DrawMode p = capturedPrimitive(m);
+    return p == DrawMode::Points ? 1 : p == DrawMode::Lines ? 2 : 3;
+}
+
 DrawMode capturedPrimitive(DrawMode m) {
     checkDrawMode(m, "capturedPrimitive");
     switch (m) {
@@ -69,7 +74,7 @@ CaptureCount countCapture(const DrawDesc& draw, const CapturePlan& capture) {
         }
         c.primitives += primitivesOf(draw.mode, run);
     }
-    const int perPrimitive = c.primitive == DrawMode::Points ? 1 : c.primitive == DrawMode::Lines ? 2 : 3;
+    const int perPrimitive = verticesPerPrimitive(c.primitive);
     // Checked: a vertex count near INT64_MAX must not wrap into a small, wrong capacity.
     auto tooLarge = [&](const std::string& what) {
         throw Error(ErrorCode::BufferTooLarge, std::to_string(c.primitives) + " " +
