@@ -325,6 +325,14 @@ TEST_CASE("the budget of a draw: max_vertices x invocations x input primitives, 
     CHECK(contains(msg, "18 records of 16 bytes = 288 bytes"));
     CHECK(contains(msg, "3 input primitives x 2 invocations x 3 records (max_vertices 3 as points)"));
 
+    // A compute capture counts in 32 bits: 2^30 triangles x 2 invocations x 3 records is over.
+    CHECK(overComputeCounts(b) == nullptr);
+    const CaptureCount wide = countGeometryCapture({DrawMode::Triangles, std::int64_t(3) << 30}, g, c);
+    REQUIRE(overComputeCounts(wide) != nullptr);
+    CHECK(overComputeCounts(wide)->stream == 0);
+    msg = XFB_REQUIRE_ERROR(checkComputeCounts(wide), ErrorCode::BufferTooLarge);
+    CHECK(contains(msg, "stream 0 can receive 6442450944 records, but the compute capture counts them in 32 bits"));
+
     // What a compute capture may write per stream: whole primitives of the smallest buffer, 32-bit.
     CHECK(geometryStreamCapacities(g, c, std::vector<std::uint64_t>{360, 272}) == std::vector<std::int64_t>{18, 17});
     CHECK(geometryStreamCapacities(fg, fc, std::vector<std::uint64_t>{236}) ==

@@ -418,12 +418,7 @@ static val geometryDraw(std::string source, std::string geometrySource, val o, v
         const DrawDesc draw = parseDraw(d);
         const CaptureCount count = countGeometryCapture(draw, p.geometry, p.capture);
         checkDrawVertices(draw, std::int64_t(vertexCount));
-        for (const StreamBudget& b : count.streams)
-            if (b.records > std::int64_t(UINT32_MAX))
-                throw Error(ErrorCode::BufferTooLarge,
-                            "stream " + std::to_string(b.stream) + " can receive " + std::to_string(b.records) +
-                                " records, but the WebGPU capture counts them in 32 bits (at most " +
-                                std::to_string(UINT32_MAX) + "); draw fewer primitives per capture");
+        checkComputeCounts(count);
         const auto bytes = emscripten::convertJSArrayToNumberVector<double>(outputBytes);
         const std::vector<std::uint64_t> held(bytes.begin(), bytes.end());
         if (!clamp) checkGeometryCapacity(count, p.geometry, p.capture, held);

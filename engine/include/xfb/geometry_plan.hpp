@@ -98,6 +98,12 @@ CaptureCount countGeometryCapture(const DrawDesc& draw, const GeometryPlan& geom
 void checkGeometryCapacity(const CaptureCount& budget, const GeometryPlan& geometry, const CapturePlan& capture,
                            std::span<const std::uint64_t> bufferBytes);
 
+/// The first stream of `budget` whose records a compute capture (GL compute, WebGPU) cannot count:
+/// 2^32 or more (its counts and prefix sums are 32-bit); null when every stream fits.
+const StreamBudget* overComputeCounts(const CaptureCount& budget);
+/// @throws Error BufferTooLarge naming the stream of overComputeCounts() and its records
+void checkComputeCounts(const CaptureCount& budget);
+
 /// Per vertex stream 0..streamCount-1, the records a compute capture of it may write (GL compute
 /// and WebGPU alike): the whole captured primitives that every buffer of the stream holds
 /// (`bufferBytes[i]`: output buffer i's size), and never past 2^32 - 1 records, which the passes'

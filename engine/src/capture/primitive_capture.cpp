@@ -620,8 +620,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
     // Auto not decided yet: the backend that can run this capture, or both timed below.
     bool timeBoth = false;
     if (detail::kNativeGL && s.autoKey) {
-        bool fitsCompute = !run.rasterize;
-        for (const StreamBudget& b : count.streams) fitsCompute = fitsCompute && b.records <= std::int64_t(UINT32_MAX);
+        const bool fitsCompute = !run.rasterize && !overComputeCounts(count);
         const bool fitsGeometryShader = !(s.device->caps.es && !draw.indices.empty());
         s.backend = fitsGeometryShader ? Backend::TransformFeedback : Backend::Compute;
         timeBoth = fitsCompute && fitsGeometryShader;
@@ -632,13 +631,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
                         "' is captured with Backend::Compute, whose passes draw nothing. Capture with "
                         "Backend::TransformFeedback (geometry shaders) to rasterize, or draw the captured stream");
     if (detail::kNativeGL) s.checkRasterize(run.rasterize); // WebGL2's engine expansion never rasterizes
-    if (s.computing())
-        for (const StreamBudget& b : count.streams)
-            if (b.records > std::int64_t(UINT32_MAX))
-                throw Error(ErrorCode::BufferTooLarge,
-                            "stream " + std::to_string(b.stream) + " can receive " + std::to_string(b.records) +
-                                " records, but the compute capture counts them in 32 bits (at most " +
-                                std::to_string(UINT32_MAX) + "); draw fewer primitives per capture");
+    if (s.computing()) checkComputeCounts(count);
     if (geometry && !s.computing() && s.device->caps.es && !draw.indices.empty())
         throw Error(ErrorCode::Unsupported,
                     "an indexed draw through the geometry shader of program '" + s.program->desc.label + "': '" +

@@ -377,4 +377,18 @@ std::vector<std::int64_t> geometryStreamCapacities(const GeometryPlan& geometry,
     return capacity;
 }
 
+const StreamBudget* overComputeCounts(const CaptureCount& budget) {
+    for (const StreamBudget& b : budget.streams)
+        if (b.records > std::int64_t(UINT32_MAX)) return &b;
+    return nullptr;
+}
+
+void checkComputeCounts(const CaptureCount& budget) {
+    if (const StreamBudget* b = overComputeCounts(budget))
+        throw Error(ErrorCode::BufferTooLarge,
+                    "stream " + std::to_string(b->stream) + " can receive " + std::to_string(b->records) +
+                        " records, but the compute capture counts them in 32 bits (at most " +
+                        std::to_string(UINT32_MAX) + "); draw fewer primitives per capture");
+}
+
 } // namespace xfb
