@@ -1,12 +1,15 @@
 // The compute translation of geometry programs (translateGeometryToCompute) is pure: its kernels
 // are checked here as text; that they write the same bytes and statistics as the GL's geometry
 // shader is checked on the GPU (tests/gl/geometry_test.cpp, requireSameBothWays).
+#include "geometry_program.hpp"
 #include "test_util.hpp"
 #include "xfb/compute_translation.hpp"
 
 using namespace xfb;
 
 namespace {
+
+const char* const kTwoStreams = xfbtest::kTwoStreamsGeometry;
 
 const char* kVertex = R"(#version 330 core
 in vec4 a_position;
@@ -25,38 +28,9 @@ struct Translated {
 };
 
 Translated translate(const std::string& geometry, CaptureOptions options = {}, const std::string& vertex = kVertex) {
-    const GeometryInterface gs = readGeometryInterface(geometry);
-    CapturePlan capture = planGeometryCapture(gs.shader, options, Limits::portable());
-    const GeometryPlan plan = planGeometry(gs, capture);
-    const ShaderInterface vs = readShaderInterface(vertex);
-    const auto attributes = planAttributes(vs, Limits::portable());
-    std::vector<EntryDesc> entries{
-        {BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}), 160}, std::nullopt}};
-    for (const auto& b : capture.buffers)
-        entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(), std::uint64_t(b.stride) * 10}});
-    const PassPlan pass = planPass(attributes, capture, entries, std::int64_t(10), OutputSizing::PerDraw);
-    return {translateGeometryToCompute(vertex, geometry, {}, pass, capture, plan, entries.size()), capture};
+    const xfbtest::PlannedGeometry p = xfbtest::planGeometryProgram(vertex, geometry, options);
+    return {translateGeometryToCompute(vertex, geometry, {}, p.pass, p.capture, p.plan, p.entries.size()), p.capture};
 }
-
-const char* kTwoStreams = R"(#version 400 core
-layout(triangles, invocations = 3) in;
-layout(points, max_vertices = 2) out;
-in vec4 v_position[];
-flat in int v_id[];
-layout(stream = 0) out vec4 out_centroid;
-layout(stream = 1) out vec3 out_normal;
-layout(stream = 1) flat out int out_face;
-void main() {
-    out_centroid = v_position[0] + v_position[1] + v_position[2];
-    EmitStreamVertex(0);
-    EndStreamPrimitive(0);
-    if (gl_PrimitiveIDIn % 2 == 1) {
-        out_normal = vec3(float(gl_InvocationID));
-        out_face = v_id[0];
-        EmitStreamVertex(1);
-    }
-}
-)";
 
 } // namespace
 

@@ -2,6 +2,7 @@
 // checked here as text, beside the GLSL ones (geometry_compute_test.cpp), from the same plan; that
 // WebGPU writes the GL's bytes is checked in Chromium (tests/web/page/geometry.js, against the
 // fixture tests/gl/web_geometry_fixture.cpp writes from the GL compute capture).
+#include "geometry_program.hpp"
 #include "test_util.hpp"
 #include "xfb/compute_translation.hpp"
 #include "xfb/wgsl_translation.hpp"
@@ -9,6 +10,8 @@
 using namespace xfb;
 
 namespace {
+
+const char* const kTwoStreams = xfbtest::kTwoStreamsGeometry;
 
 const char* kVertex = R"(#version 300 es
 in vec4 a_position;
@@ -26,42 +29,14 @@ struct Both {
 };
 
 Both translate(const std::string& geometry, CaptureOptions options = {}, bool glsl = true) {
-    const GeometryInterface gs = readGeometryInterface(geometry);
-    CapturePlan capture = planGeometryCapture(gs.shader, options, Limits::portable());
-    const GeometryPlan plan = planGeometry(gs, capture);
-    const ShaderInterface vs = readShaderInterface(kVertex);
-    const auto attributes = planAttributes(vs, Limits::portable());
-    std::vector<EntryDesc> entries{
-        {BufferDesc{VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}}), 160}, std::nullopt}};
-    for (const auto& b : capture.buffers)
-        entries.push_back({std::nullopt, BufferDesc{b.asVertexFormat(), std::uint64_t(b.stride) * 10}});
-    const PassPlan pass = planPass(attributes, capture, entries, std::int64_t(10), OutputSizing::PerDraw);
+    const xfbtest::PlannedGeometry p = xfbtest::planGeometryProgram(kVertex, geometry, options);
     WgslTranslationOptions o;
     o.workGroupSize = 64;
-    Both both{translateGeometryToWgsl(kVertex, geometry, {}, pass, capture, plan, entries.size(), o), {}};
-    if (glsl) both.glsl = translateGeometryToCompute(kVertex, geometry, {}, pass, capture, plan, entries.size());
+    Both both{translateGeometryToWgsl(kVertex, geometry, {}, p.pass, p.capture, p.plan, p.entries.size(), o), {}};
+    if (glsl)
+        both.glsl = translateGeometryToCompute(kVertex, geometry, {}, p.pass, p.capture, p.plan, p.entries.size());
     return both;
 }
-
-const char* kTwoStreams = R"(#version 400 core
-layout(triangles, invocations = 3) in;
-layout(points, max_vertices = 2) out;
-in vec4 v_position[];
-flat in int v_id[];
-layout(stream = 0) out vec4 out_centroid;
-layout(stream = 1) out vec3 out_normal;
-layout(stream = 1) flat out int out_face;
-void main() {
-    out_centroid = v_position[0] + v_position[1] + v_position[2];
-    EmitStreamVertex(0);
-    EndStreamPrimitive(0);
-    if (gl_PrimitiveIDIn % 2 == 1) {
-        out_normal = vec3(float(gl_InvocationID));
-        out_face = v_id[0];
-        EmitStreamVertex(1);
-    }
-}
-)";
 
 // The WGSL kernels alone (the refusals of the WGSL side).
 Both wgslOnly(const std::string& geometry) { return translate(geometry, {}, false); }
