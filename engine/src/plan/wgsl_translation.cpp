@@ -487,6 +487,17 @@ public:
     int geometryVertices = 0;    // > 0: a geometry shader of that many input vertices (wgsl_code.hpp)
     S uniformBlock = "xfb_u";    // the var<uniform> holding the shader's uniforms
 
+    /// An input or output of the shader as a private global the entry point loads and stores:
+    /// registered under its name; returns its type. Refuses the reserved prefix.
+    Ty declarePrivate(const Declaration& d) {
+        if (d.name.starts_with("xfb_"))
+            refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});
+        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize,
+              d.type.kind == ScalarKind::Struct ? d.type.name : S()};
+        globals[d.name] = {ty, Where::Private, ident(d.name)};
+        return ty;
+    }
+
     void translateModule() {
         while (!atEnd()) globalDeclaration();
     }
@@ -1706,16 +1717,8 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     // Interface variables: private globals the entry point loads and stores.
     S privates = "var<private> xfb_vertex_id: i32;\nconst xfb_instance_id: i32 = 0;\nvar<private> xfb_position: "
                  "vec4<f32>;\nvar<private> xfb_point_size: f32;\n";
-    auto declareInterface = [&](const Declaration& d) {
-        if (d.name.starts_with("xfb_"))
-            refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});
-        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize,
-              d.type.kind == ScalarKind::Struct ? d.type.name : S()};
-        tr.globals[d.name] = {ty, Where::Private, ident(d.name)};
-        return ty;
-    };
     for (const auto& d : shader.inputs)
-        privates += "var<private> " + ident(d.name) + ": " + wgslType(declareInterface(d), d.line) + ";\n";
+        privates += "var<private> " + ident(d.name) + ": " + wgslType(tr.declarePrivate(d), d.line) + ";\n";
     if (tr.substepBuiltin) privates += "var<private> xfb_substep: i32;\n";
     // Struct outputs need their struct definitions first: their declarations follow the user's code.
     // Private variables start at zero in WGSL, so one pass reads 0 from an output no code path
@@ -1723,7 +1726,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     S outputs, zeroes;
     std::set<S, std::less<>> zeroed;
     for (const auto& d : shader.outputs) {
-        S type = wgslType(declareInterface(d), d.line);
+        S type = wgslType(tr.declarePrivate(d), d.line);
         outputs += "var<private> " + ident(d.name) + ": " + type + ";\n";
         if (zeroed.insert(d.name).second) zeroes += "        " + ident(d.name) + " = " + type + "();\n";
     }
@@ -1913,12 +1916,7 @@ WgslGeometryCode translateGeometryCodeToWgsl(std::string_view geometrySource, co
     tr.structs[S(kPerVertex)] = {{"gl_Position", vecTy(ScalarKind::Float, 4)},
                                  {"gl_PointSize", scalarTy(ScalarKind::Float)}};
     auto declare = [&](const Declaration& d) {
-        if (d.name.starts_with("xfb_"))
-            refuse(d.line, {"identifier '", d.name, "' uses the reserved prefix xfb_; rename it"});
-        Ty ty{d.type.kind, d.type.columns, d.type.rows, d.arraySize,
-              d.type.kind == ScalarKind::Struct ? d.type.name : S()};
-        tr.globals[d.name] = {ty, Where::Private, ident(d.name)};
-        result.privates += "var<private> " + ident(d.name) + ": " + wgslType(ty, d.line) + ";\n";
+        result.privates += "var<private> " + ident(d.name) + ": " + wgslType(tr.declarePrivate(d), d.line) + ";\n";
     };
     for (const auto& d : shader.inputs) declare(d);
     for (const auto& d : shader.outputs) declare(d);
