@@ -164,6 +164,23 @@ export function countCalls(gl) {
   };
 }
 
+/** The WebGPU methods that make an object, for steady-state checks (no object per step or capture). */
+export const GPU_CREATE = ['createBuffer', 'createBindGroup', 'createComputePipeline', 'createShaderModule', 'createTexture'];
+
+/** Runs `fn` with the methods `names` of `target` (a GPUDevice, its queue) counted, puts them back
+ *  and resolves to { name: calls }. */
+export async function countMethodCalls(target, names, fn) {
+  const counts = Object.fromEntries(names.map((name) => [name, 0]));
+  const originals = names.map((name) => [name, target[name]]);
+  for (const [name, original] of originals) target[name] = function (...args) { counts[name]++; return original.apply(this, args); };
+  try {
+    await fn();
+  } finally {
+    for (const [name, original] of originals) target[name] = original;
+  }
+  return counts;
+}
+
 // The GL's decomposition, written independently of the engine: the source vertex of each record.
 export function expand(mode, runs) {
   const out = [];

@@ -5,7 +5,7 @@
 // and messages on both and write nothing; drawCaptured / drawSession draw the planned ranges
 // into a WebGPU render pass (pixels counted); no GPU object is created by a steady capture; a
 // capture follows a pipeline's swapped state buffer; device loss and restore() bring captures back.
-import { assert, assertArrayEqual, createXfb, expand, expectError, nextEvent, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, countMethodCalls, createXfb, expand, expectError, GPU_CREATE, nextEvent, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const gl2 = await createXfb({ canvas });
@@ -278,25 +278,13 @@ test('steady state: a capture creates no GPU object once its source list fits; o
   const out = gpu.createBuffer({ format: recordFormat, count: 200 });
   const capture = gpu.createCapture(m.program, [{ input: m.input }, { output: out }]);
   capture.capture({ mode: 'triangle_strip', count: 40 });
-  const device = gpu.device;
-  const counted = {};
-  const restore = [];
-  for (const name of ['createBuffer', 'createBindGroup', 'createComputePipeline', 'createShaderModule', 'createTexture']) {
-    const original = device[name];
-    counted[name] = 0;
-    device[name] = function (...args) { counted[name]++; return original.apply(this, args); };
-    restore.push(() => { device[name] = original; });
-  }
-  const submit = device.queue.submit;
-  let submits = 0;
-  device.queue.submit = function (...args) { submits++; return submit.apply(this, args); };
-  try {
-    capture.capture({ mode: 'triangle_strip', count: 40 });
-    capture.capture({ mode: 'triangles', count: 39 });
-  } finally {
-    for (const r of restore) r();
-    device.queue.submit = submit;
-  }
+  let counted;
+  const { submit: submits } = await countMethodCalls(gpu.device.queue, ['submit'], async () => {
+    counted = await countMethodCalls(gpu.device, GPU_CREATE, () => {
+      capture.capture({ mode: 'triangle_strip', count: 40 });
+      capture.capture({ mode: 'triangles', count: 39 });
+    });
+  });
   assert(Object.values(counted).every((n) => n === 0), `GPU objects created: ${JSON.stringify(counted)}`);
   assert(submits === 2, `${submits} submits for two captures`);
   assertArrayEqual((await out.read()).subarray(0, 39 * 9), m.expected([...Array(39).keys()]), 'triangles of 39');

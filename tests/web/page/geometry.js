@@ -9,7 +9,7 @@
 // the shader over inputs whose arithmetic is exact in f32 (so the GL's geometry shader, its GL
 // compute translation and WebGPU must all give these bytes), with the budget and the statistics;
 // every misuse of a geometry capture is provoked with its code.
-import { assert, assertArrayEqual, createXfb, expectError, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, countMethodCalls, createXfb, expectError, GPU_CREATE, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const gl2 = await createXfb({ canvas });
@@ -310,21 +310,10 @@ test('webgpu geometry steady state: a capture of the same draw into the same buf
   const out = gpu.createBuffer({ format: formatOf(program.plan.buffers[0]), count: 12 });
   const capture = gpu.createCapture(program, [{ input }, { output: out }]);
   capture.capture({ mode: 'triangle_strip', count: 8 });
-  const device = gpu.device;
-  const counted = {};
-  const restore = [];
-  for (const name of ['createBuffer', 'createBindGroup', 'createComputePipeline', 'createShaderModule', 'createTexture']) {
-    const original = device[name];
-    counted[name] = 0;
-    device[name] = function (...args) { counted[name]++; return original.apply(this, args); };
-    restore.push(() => { device[name] = original; });
-  }
-  try {
+  const counted = await countMethodCalls(gpu.device, GPU_CREATE, () => {
     capture.capture({ mode: 'triangle_strip', count: 8 });
     capture.capture({ mode: 'triangles', count: 6 });
-  } finally {
-    for (const r of restore) r();
-  }
+  });
   assert(Object.values(counted).every((n) => n === 0), `GPU objects created: ${JSON.stringify(counted)}`);
   const t0 = performance.now();
   for (let i = 0; i < 100; i++) capture.capture({ mode: 'triangle_strip', count: 8 });
