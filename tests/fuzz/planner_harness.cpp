@@ -167,17 +167,18 @@ void planEverything(std::string_view source, const ShaderInterface& shader, cons
             ComputeShader c = translateToCompute(source, {}, pass, capture, entries.size(), translation);
             XFB_FUZZ_EXPECT(!c.source.empty() && c.readBinding.size() == entries.size());
         });
-        // The fragment translation in separate mode (its passes group buffers by stride): every
-        // captured buffer in exactly one pass.
+        // The fragment translation in separate mode: every plane of every captured buffer written
+        // by exactly one pass.
         if (mode == CaptureMode::Separate && emits.empty())
             attempt([&] {
                 FragmentShader f = translateToFragment(source, {}, pass, capture, entries.size());
-                std::size_t written = 0;
+                std::size_t written = 0, planes = 0;
                 for (const FragmentPass& p : f.passes) {
-                    XFB_FUZZ_EXPECT(!p.source.empty() && p.layout.rows >= 1);
-                    written += p.outputs.size();
+                    XFB_FUZZ_EXPECT(!p.source.empty() && !p.targets.empty());
+                    written += p.targets.size();
                 }
-                XFB_FUZZ_EXPECT(written == pass.outputs.size() && f.inputSampler.size() == entries.size());
+                for (const auto& o : pass.outputs) planes += std::size_t((o.stride / 4 + 3) / 4);
+                XFB_FUZZ_EXPECT(written == planes && f.rows >= 1 && f.inputSamplers.size() == entries.size());
             });
     }
 }

@@ -85,19 +85,6 @@ void respecifyWithSentinel(unsigned name, std::size_t bytes) {
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 }
 
-// The first `bytes` of GL buffer `name` as floats, read with the application's own GL calls.
-std::vector<float> glFloats(unsigned name, std::size_t bytes) {
-    std::vector<float> out(bytes / 4);
-    glFinish();
-    glBindBuffer(GL_COPY_READ_BUFFER, name);
-    if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT)) {
-        std::memcpy(out.data(), p, bytes);
-        glUnmapBuffer(GL_COPY_READ_BUFFER);
-    }
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    return out;
-}
-
 std::vector<Expansion> expansionsOf(const Device& dev) {
     if (dev.capabilities().es) return {Expansion::Engine};
     return {Expansion::Driver, Expansion::Engine};

@@ -212,9 +212,8 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: fused substeps run in one pass per 
     r.pipeline->step(8);
     CHECK_MESSAGE(glCalls().created == 0, glCalls().describe());
     const int fused = r.pipeline->lastStepGlCalls();
-    r.pipeline->step();
-    r.pipeline->step();
-    CHECK(r.pipeline->lastStepGlCalls() == fused); // one pass either way
+    for (int i = 0; i < 3; ++i) r.pipeline->step(); // the first two make the plain passes' framebuffers
+    CHECK(r.pipeline->lastStepGlCalls() == fused);  // one pass either way, over the same planes
 }
 
 TEST_CASE_FIXTURE(GlTest, "fragment backend: uniforms of several types, a generator without inputs, 1 element") {
@@ -325,34 +324,93 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: switching among every backend betwe
 }
 
 TEST_CASE_FIXTURE(GlTest, "fragment backend: a steady step creates nothing and makes a known number of GL calls") {
-    const std::int64_t n = 777; // 6216 words: one row of 1554 texels, no partial texel
+    const std::int64_t n = 777;
     Run r = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
                     {{kParticles, kParticles, particleState(n, 3)}}, n, Backend::Fragment);
     particleUniforms(*r.program, 0);
-    r.pipeline->step();
+    r.pipeline->step(); // copies the input into its planes; makes side 0's framebuffer
+    r.pipeline->step(); // side 1's framebuffer
     resetGlCalls();
     r.pipeline->step();
     CHECK_MESSAGE(glCalls().created == 0, glCalls().describe());
-    // glDisable(RASTERIZER_DISCARD); the input: glActiveTexture, glBindTexture, glBindBuffer(UNPACK),
-    // glTexSubImage2D, then glBindBuffer(UNPACK, 0), glActiveTexture(0); glBindVertexArray; the pass:
-    // glUseProgram, glBindFramebuffer, glViewport, glDrawArrays; the output: glBindFramebuffer(READ),
-    // glBindBuffer(PACK), glReadPixels; then glBindBuffer(PACK, 0), glBindFramebuffer(0).
-    CHECK(r.pipeline->lastStepGlCalls() == 17);
-    // A partial texel in and out adds the scratch copies: 36-byte records, 3 elements.
-    auto in36 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4},
-                                           {attr(1), ComponentType::Float32, 3},
-                                           {attr(2), ComponentType::Float32, 2}});
-    Run tail = makeRun(dev, std::string(xfb_shaders::layout36_vert), CaptureMode::Interleaved,
-                       {{in36, in36, wordsOf(pseudoRandom(27, -1.0f, 1.0f, 4))}}, 3, Backend::Fragment);
-    tail.program->setUniform("scale", 2.0f);
-    tail.pipeline->step();
-    tail.pipeline->step();
-    // 27 words: 6 whole texels in one row, 3 words in the 7th: + 5 calls in, + 5 out.
-    CHECK(tail.pipeline->lastStepGlCalls() == 17 + 5 + 5);
-    // A checked step knows its count at once: every texel is rendered.
+    // glDisable(RASTERIZER_DISCARD); the two planes: glActiveTexture and glBindTexture each, then
+    // glActiveTexture(0); glBindVertexArray; the pass: glUseProgram, glBindFramebuffer, glViewport,
+    // glDrawArrays; glBindFramebuffer(0). No copy: the state stays in its planes.
+    CHECK(r.pipeline->lastStepGlCalls() == 12);
+    CHECK(glCalls().of("glTexSubImage2D") == 0);
+    CHECK(glCalls().of("glReadPixels") == 0);
+    // A checked step knows its count at once: every element is rendered.
     StepReport report = r.pipeline->stepChecked();
     CHECK(report.ok());
     CHECK(report.written == n);
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: the state stays in its planes, and every read, upload, name and backend "
+                          "sees each step") {
+    const std::int64_t n = 1000; // 8000 words: a row of 2000 texels and a partial last row
+    auto words = particleState(n, 41);
+    Run tf = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                     {{kParticles, kParticles, words}}, n, Backend::TransformFeedback);
+    Run fr = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                     {{kParticles, kParticles, words}}, n, Backend::Fragment);
+    auto both = [&](auto&& f) { f(tf), f(fr); };
+    int step = 0;
+    auto steps = [&](int k) {
+        for (int i = 0; i < k; ++i, ++step)
+            both([&](Run& r) {
+                particleUniforms(*r.program, step);
+                r.pipeline->step();
+            });
+    };
+    auto same = [&](const char* what) {
+        for (std::size_t b = 0; b < 2; ++b)
+            requireEqual(fr.buffers[b]->readAs<std::uint32_t>(), tf.buffers[b]->readAs<std::uint32_t>(), what);
+    };
+    // Several steps with nothing read between them: each buffer of the pair left stale in turn.
+    steps(5);
+    // A partial read writes back only what it reads, from either buffer of the pair.
+    for (auto [first, count] : {std::pair<std::int64_t, std::int64_t>{0, 16}, {377, 1}, {984, 16}}) {
+        CAPTURE(first);
+        requireEqual(fr.buffers[0]->readAs<std::uint32_t>(first, count),
+                     tf.buffers[0]->readAs<std::uint32_t>(first, count), "partial read");
+    }
+    resetGlCalls();
+    (void)fr.buffers[0]->readAs<float>(0, 16); // one row gathered, 16 elements (32 texels) read
+    CHECK(glCalls().of("glReadPixels") == 1);
+    same("after steps and partial reads");
+    // An upload between steps is what the next step reads (a partial one keeps the rest).
+    steps(2);
+    const std::vector<float> fresh = pseudoRandom(8 * 10, -2.0f, 2.0f, 5);
+    both([&](Run& r) { r.buffers[0]->upload(std::as_bytes(std::span(fresh)), 8 * 4 * 100); });
+    steps(3);
+    same("after a partial upload");
+    // Another backend's step reads the planes' bytes, and the next fragment step reads its output.
+    fr.pipeline->setBackend(Backend::TransformFeedback);
+    steps(1);
+    fr.pipeline->setBackend(Backend::Fragment);
+    steps(2);
+    same("after a transform-feedback step between fragment steps");
+    // A handed-out name is written back at every step and copied in before it: the application may
+    // read and write it behind xfb's back.
+    steps(1);
+    const GLuint current = fr.buffers[0]->glName(); // holds the latest step
+    const GLuint other = fr.buffers[1]->glName();
+    const std::size_t bytes = 32 * std::size_t(n);
+    requireEqual(glFloats(current, bytes), tf.buffers[0]->readAs<float>(), "glName()'s buffer right after glName()");
+    steps(1); // the names swap: `other` now holds the step, written back at once
+    requireEqual(glFloats(other, bytes), tf.buffers[0]->readAs<float>(), "a handed-out name read by GL after a step");
+    const std::vector<float> behind = pseudoRandom(8, 0.0f, 1.0f, 9);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, other);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, 32, behind.data());
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    tf.buffers[0]->upload(std::as_bytes(std::span(behind)), 0);
+    steps(2);
+    same("after a write behind xfb's back into a handed-out name");
+    // The planes outlive the pipeline: its buffers still read the last step.
+    steps(3);
+    const auto want = tf.buffers[0]->readAs<std::uint32_t>();
+    fr.pipeline.reset();
+    requireEqual(fr.buffers[0]->readAs<std::uint32_t>(), want, "after the pipeline is destroyed");
 }
 
 TEST_CASE_FIXTURE(GlTest, "fragment backend: the coded refusals") {
@@ -373,19 +431,6 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the coded refusals") {
         XFB_REQUIRE_ERROR(pipeline.setBackend(Backend::Fragment), ErrorCode::ComputeTranslation);
         CHECK(pipeline.backend().backend == Backend::TransformFeedback); // unchanged, still usable
         CHECK_NOTHROW(pipeline.step());
-    }
-    // A global variable carried from one element to the next, where a texel holds two elements.
-    {
-        const char* src = "#version 300 es\nin vec4 p;\nin vec3 q;\nout vec4 out_p;\nout vec3 out_q;\n"
-                          "vec4 carried;\nvoid main() { carried += p; out_p = carried; out_q = q; }";
-        Program program(dev, {src, {}, {}, "global"});
-        auto format =
-            VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}, {attr(1), ComponentType::Float32, 3}});
-        Buffer a(dev, format, 4), b(dev, format, 4);
-        std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, program, {{&a, &b}}, {.backend = Backend::Fragment}),
-                                            ErrorCode::Unsupported);
-        CHECK(contains(msg, "line 6: global variable 'carried'"));
-        CHECK(contains(msg, "28-byte record"));
     }
     // Emitted outputs need compute shaders.
     if (dev.capabilities().compute) {

@@ -76,6 +76,19 @@ std::span<const T> view(const std::vector<T>& v) {
     return {v.data(), v.size()};
 }
 
+// The first `bytes` of GL buffer `name` as floats, read with the application's own GL calls.
+inline std::vector<float> glFloats(unsigned name, std::size_t bytes) {
+    std::vector<float> out(bytes / 4);
+    glFinish();
+    glBindBuffer(GL_COPY_READ_BUFFER, name);
+    if (const void* p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT)) {
+        std::memcpy(out.data(), p, bytes);
+        glUnmapBuffer(GL_COPY_READ_BUFFER);
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    return out;
+}
+
 inline xfb::VertexFormat vec4Format(int slot) {
     return xfb::VertexFormat::interleaved({{xfb::attr(slot), xfb::ComponentType::Float32, 4}});
 }

@@ -53,76 +53,100 @@ TEST_CASE("texel layouts: rows of whole texels, the last row's texels, the trail
     CHECK(l.lastRowTexels == 0);
 }
 
-TEST_CASE("a 32-byte state: one element per texel, inputs by whole texels, the user's dialect kept") {
+TEST_CASE("plane layouts: a plane per 4 words of the record, an element per texel") {
+    PlaneLayout l = planeLayout(36, 5000, 4096); // 9 words: 3 planes, the last one word wide
+    CHECK(l.strideWords == 9);
+    CHECK(l.planes == 3);
+    CHECK(l.rows == 2);
+    CHECK_FALSE(l.linear());
+    CHECK(planeLayout(16, 1, 1).linear());
+    CHECK(planeLayout(16, 1, 1).rows == 1);
+    CHECK(planeLayout(4, 0, 8).rows == 1); // at least one row
+}
+
+TEST_CASE("a 32-byte state: one fragment per element, two planes read at its texel, two written") {
     auto t = translate("#version 300 es\nin vec4 p;\nin vec4 v;\nuniform float dt;\nout vec4 out_p;\nout vec4 out_v;\n"
                        "void main() { out_p = p + v * dt; out_v = v; }",
                        {}, 777);
     REQUIRE(t.shader.passes.size() == 1);
-    CHECK(t.shader.textureWidth == 2048); // 777 x 2 texels: the power of two above, narrower than 4096
+    CHECK(t.shader.textureWidth == 2048); // 777 x 2 texels of the linear layout: the power of two above
+    CHECK(t.shader.rows == 1);
     CHECK(t.shader.vertexSource.rfind("#version 300 es\n", 0) == 0);
     CHECK(t.has(0, "#version 300 es\n"));
     CHECK(t.has(0, "precision highp int;"));
-    CHECK(t.has(0, "uniform highp usampler2D xfb_in0;"));
+    CHECK(t.has(0, "uniform highp usampler2D xfb_in0_0;"));
+    CHECK(t.has(0, "uniform highp usampler2D xfb_in0_1;"));
     CHECK(t.has(0, "layout(location = 0) out highp uvec4 xfb_o0;"));
+    CHECK(t.has(0, "layout(location = 1) out highp uvec4 xfb_o1;"));
     CHECK(t.has(0, "const uint xfb_count = 777u;"));
-    CHECK(t.has(0, "p = uintBitsToFloat(xfb_quad(xfb_in0, xfb_i * 2u + 0u));"));
-    CHECK(t.has(0, "v = uintBitsToFloat(xfb_quad(xfb_in0, xfb_i * 2u + 1u));"));
-    CHECK(t.has(0, "texelFetch(t, ivec2(q & 2047u, q >> 11), 0)"));
-    CHECK(t.has(0, "uint xfb_k = (uint(gl_FragCoord.y) << 11) | uint(gl_FragCoord.x);"));
-    CHECK(t.has(0, "uint xfb_e = xfb_k >> 1;"));
+    CHECK(t.has(0, "p = uintBitsToFloat(texture(xfb_in0_0, xfb_uv));"));
+    CHECK(t.has(0, "v = uintBitsToFloat(texture(xfb_in0_1, xfb_uv));"));
+    CHECK(t.has(0, "uint xfb_e = (uint(gl_FragCoord.y) << 11) | uint(gl_FragCoord.x);"));
+    CHECK(t.has(0, "xfb_uv = gl_FragCoord.xy / vec2(2048.0, 1.0);"));
     CHECK(t.has(0, "xfb_run(min(xfb_e, xfb_count - 1u));"));
-    CHECK(t.has(0, "xfb_o0 = xfb_out0(xfb_e, xfb_k & 1u);"));
-    CHECK(t.has(0, "return q == 0u ? uvec4(floatBitsToUint(out_p[0]),"));
-    CHECK(t.has(0, ") : (uvec4(floatBitsToUint(out_v[0]), floatBitsToUint(out_v[1])"));
+    CHECK(t.has(0, "xfb_o0 = uvec4(floatBitsToUint(out_p[0]),"));
+    CHECK(t.has(0, "xfb_o1 = uvec4(floatBitsToUint(out_v[0]),"));
     CHECK(t.has(0, "void xfb_user_main ( )"));
-    CHECK(t.shader.passes[0].strideWords == 8);
-    CHECK(t.shader.passes[0].layout.texels == 1554);
-    CHECK(t.shader.keptSampler == std::vector<std::string>{""});
+    const std::vector<FragmentPass::Target> targets = {{0, 0}, {0, 1}};
+    REQUIRE(t.shader.passes[0].targets.size() == 2);
+    for (std::size_t j = 0; j < 2; ++j) {
+        CHECK(t.shader.passes[0].targets[j].output == targets[j].output);
+        CHECK(t.shader.passes[0].targets[j].plane == targets[j].plane);
+    }
+    CHECK(t.shader.keptSamplers == std::vector<std::vector<std::string>>{{"", ""}});
     // Desktop GLSL stays desktop, at least 3.30.
     auto d = translate("#version 150\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p; }");
     CHECK(d.has(0, "#version 330\n"));
     CHECK_FALSE(d.has(0, "precision"));
 }
 
-TEST_CASE("a 36-byte record: words of two elements per texel, each element run, inputs word by word") {
+TEST_CASE("a 36-byte record: three planes, the last one word wide, inputs word by word") {
     auto t = translate("#version 300 es\nin vec4 position;\nin vec3 normal;\nin vec2 uv;\nout vec4 out_position;\n"
                        "out vec3 out_normal;\nout vec2 out_uv;\nvoid main() { out_position = position; out_normal = "
                        "normal; out_uv = uv + vec2(gl_VertexID); }",
                        {}, 3);
     REQUIRE(t.shader.passes.size() == 1);
-    CHECK(t.shader.passes[0].strideWords == 9);
-    CHECK(t.shader.passes[0].layout.tailWords == 3);
-    CHECK(t.has(0, "normal = vec3(uintBitsToFloat(xfb_word(xfb_in0, xfb_i * 9u + 4u)),"));
-    CHECK(t.has(0, "uint xfb_last = min((4u * xfb_k + 3u) / 9u, xfb_count - 1u);"));
-    CHECK(t.has(0, "for (uint xfb_e = (4u * xfb_k) / 9u; xfb_e <= xfb_last; ++xfb_e) {"));
-    CHECK(t.has(0, "if (xfb_w + 3 >= 0 && xfb_w + 3 < 9) {"));
-    CHECK(t.has(0, "case 8u: return floatBitsToUint(out_uv[1]);"));
+    REQUIRE(t.shader.passes[0].targets.size() == 3);
+    CHECK(t.has(0, "normal = vec3(uintBitsToFloat(texture(xfb_in0_1, xfb_uv)[0]),"));
+    CHECK(t.has(0, "uv = vec2(uintBitsToFloat(texture(xfb_in0_1, xfb_uv)[3]), uintBitsToFloat(texture(xfb_in0_2, "
+                   "xfb_uv)[0]))"));
+    CHECK(t.has(0, "xfb_o2 = uvec4(floatBitsToUint(out_uv[1]), 0u, 0u, 0u);"));
     CHECK(t.has(0, "out_uv = uv + vec2 ( xfb_vertex_id ) ;"));
-    // A global variable would carry one element's value into the next's run: refused, named.
-    std::string msg = XFB_REQUIRE_ERROR(
-        translate("#version 300 es\nin vec4 a;\nin vec3 b;\nout vec4 out_a;\nout vec3 out_b;\nfloat g;\n"
-                  "void main() { g += 1.0; out_a = a * g; out_b = b; }"),
-        ErrorCode::Unsupported);
-    CHECK(contains(msg, "line 6: global variable 'g'"));
-    CHECK(contains(msg, "28-byte record"));
-    // With whole texels per element the same global is harmless: each fragment runs main() once.
-    CHECK_NOTHROW(
-        translate("#version 300 es\nin vec4 a;\nout vec4 out_a;\nfloat g;\nvoid main() { g = 2.0; out_a = a * g; }"));
+    // A global variable is harmless: each fragment runs main() for one element.
+    CHECK_NOTHROW(translate("#version 300 es\nin vec4 a;\nin vec3 b;\nout vec4 out_a;\nout vec3 out_b;\nfloat g;\n"
+                            "void main() { g += 1.0; out_a = a * g; out_b = b; }"));
 }
 
-TEST_CASE("separate buffers of one stride share a pass (one colour attachment each), up to the draw buffers") {
+TEST_CASE("planes of every output share a pass (one colour attachment each), up to the draw buffers") {
     const std::string src = "#version 300 es\nin vec4 a;\nin vec4 b;\nin float c;\nout vec4 out_a;\nout vec4 out_b;\n"
                             "out float out_c;\nvoid main() { out_a = a; out_b = b; out_c = c; }";
     auto t = translate(src, {CaptureMode::Separate});
-    REQUIRE(t.shader.passes.size() == 2);
-    CHECK(t.shader.passes[0].outputs == std::vector<int>{0, 1});
-    CHECK(t.shader.passes[1].outputs == std::vector<int>{2});
-    CHECK(t.has(0, "layout(location = 1) out highp uvec4 xfb_o1;"));
-    CHECK(t.has(1, "uint xfb_last = min((4u * xfb_k + 3u) / 1u, xfb_count - 1u);")); // 4 elements a texel
-    FragmentTranslationOptions one;
-    one.maxDrawBuffers = 1;
-    auto single = translate(src, {CaptureMode::Separate}, 10, one);
-    CHECK(single.shader.passes.size() == 3);
+    REQUIRE(t.shader.passes.size() == 1);
+    REQUIRE(t.shader.passes[0].targets.size() == 3);
+    CHECK(t.shader.passes[0].targets[2].output == 2);
+    CHECK(t.has(0, "layout(location = 2) out highp uvec4 xfb_o2;"));
+    CHECK(t.has(0, "xfb_o2 = uvec4(floatBitsToUint(out_c), 0u, 0u, 0u);"));
+    FragmentTranslationOptions two;
+    two.maxDrawBuffers = 2;
+    auto split = translate(src, {CaptureMode::Separate}, 10, two);
+    REQUIRE(split.shader.passes.size() == 2);
+    CHECK(split.shader.passes[1].targets.size() == 1);
+}
+
+TEST_CASE("the copies between a buffer's own layout and its planes") {
+    const std::string version = "#version 300 es\nprecision highp float;\nprecision highp int;\n"
+                                "precision highp usampler2D;\n";
+    const PlaneCopyShaders c = planeCopyShaders(planeLayout(36, 10, 16), 2, version);
+    REQUIRE(c.spread.size() == 2); // 3 planes, 2 a pass
+    CHECK(c.spread[0].rfind(version, 0) == 0);
+    CHECK(contains(c.spread[0], "uint xfb_b = min(xfb_e, 9u) * 9u;"));
+    CHECK(contains(c.spread[0], "xfb_o1 = uvec4(xfb_word(xfb_b + 4u), xfb_word(xfb_b + 5u)"));
+    CHECK(contains(c.spread[1], "xfb_o0 = uvec4(xfb_word(xfb_b + 8u), 0u, 0u, 0u);"));
+    CHECK(contains(c.spread[0], "texelFetch(xfb_linear, ivec2(int(q & 15u), int(q >> 4)), 0)[w & 3u]"));
+    CHECK(contains(c.gather, "uniform highp usampler2D xfb_plane2;"));
+    CHECK(contains(c.gather, "uint e = w / 9u, k = w - e * 9u, p = k >> 2, q = min(e, 9u);"));
+    CHECK(contains(c.gather, "p == 0u ? texelFetch(xfb_plane0, c, 0) : p == 1u ? texelFetch(xfb_plane1, c, 0) : "
+                             "texelFetch(xfb_plane2, c, 0)"));
 }
 
 TEST_CASE("fragment refusals and options") {
@@ -142,11 +166,12 @@ TEST_CASE("fragment refusals and options") {
     XFB_REQUIRE_ERROR(
         translate("#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p; }", {}, 10, zero),
         ErrorCode::InvalidArgument);
-    // A width of 4 texels: rows of the widest buffer.
+    // A width of 4 texels: rows of elements.
     FragmentTranslationOptions narrow;
     narrow.textureWidth = 4;
     auto t = translate("#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p; }", {}, 10, narrow);
     CHECK(t.shader.textureWidth == 4);
-    CHECK(t.shader.passes[0].layout.rows == 3);
-    CHECK(t.has(0, "ivec2(q & 3u, q >> 2)"));
+    CHECK(t.shader.rows == 3);
+    CHECK(t.has(0, "uint xfb_e = (uint(gl_FragCoord.y) << 2) | uint(gl_FragCoord.x);"));
+    CHECK(t.has(0, "xfb_uv = gl_FragCoord.xy / vec2(4.0, 3.0);"));
 }

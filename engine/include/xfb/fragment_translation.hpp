@@ -1,19 +1,24 @@
 #pragma once
 /// @file
-/// @brief Translates a transform-feedback vertex shader into fragment shaders over raw 32-bit
-/// words (the fragment backend, Backend::Fragment). Pure, no GL.
+/// @brief Translates a transform-feedback vertex shader into fragment shaders over planar RGBA32UI
+/// textures (the fragment backend, Backend::Fragment). Pure, no GL.
 ///
-/// A buffer of W 32-bit words maps linearly to an RGBA32UI texture `width` texels wide: word L is
-/// component L % 4 of texel (L / 4 % width, L / 4 / width). RGBA32UI is colour-renderable in
-/// OpenGL ES 3.0 core (and WebGL2) and keeps every bit of every word, so float, int and uint
-/// attributes and any stride (36 bytes included) round-trip exactly; no EXT_color_buffer_float is
-/// needed (that extension is only for float formats). A step renders, per pass, over the texels of
-/// its output buffers: the fragment of texel k computes the element(s) whose words fall in
-/// [4k, 4k + 4) of the pass's outputs (one element when the stride is a multiple of 16 bytes, at
-/// most two for e.g. 36 bytes, up to four for 4-byte strides), running the user's main() once per
-/// element with gl_VertexID = the element, and writes those 4 words. Inputs are read with
-/// texelFetch from the textures of their buffers. Output buffers of one stride share a pass (one
-/// colour attachment each), up to `maxDrawBuffers`; each other stride is a pass of its own.
+/// A buffer of records of S 32-bit words lives in ceil(S / 4) planes, RGBA32UI textures `width`
+/// texels wide (a power of two): plane p holds words [4p, 4p + 4) of every record, record i at texel
+/// (i % width, i / width) (planeLayout()). RGBA32UI is colour-renderable in OpenGL ES 3.0 core (and
+/// WebGL2) and keeps every bit of every word, so float, int and uint attributes and any stride
+/// (36 bytes included) round-trip exactly; no EXT_color_buffer_float is needed. A pass runs one
+/// fragment per element: the user's main() with gl_VertexID = the element, its inputs read at the
+/// fragment's own texel with texture(), its outputs' planes written to as many colour attachments
+/// (up to `maxDrawBuffers` a pass; a pass more for the rest). Measured in SwiftShader at 1e6 elements
+/// of a 32-byte record (docs/performance.md, "The fragment backend"): this layout drew in 11.5 ms
+/// where one fragment per texel of the buffer's own layout drew in 28.8 (the simulation ran twice
+/// per element, at computed texelFetch addresses).
+///
+/// A buffer's own layout is linear (texelLayout(): word L is component L % 4 of texel L / 4);
+/// planeCopyShaders() gives the passes that move a buffer between the two: `spread` (linear to planes,
+/// after the buffer is copied into a linear texture) and `gather` (planes to linear, before the
+/// texels are copied into the buffer). A stride of 16 bytes needs neither: its plane is linear.
 
 #include "xfb/capture_plan.hpp"
 #include "xfb/pass_plan.hpp"
@@ -26,14 +31,14 @@
 namespace xfb {
 
 struct FragmentTranslationOptions {
-    int textureWidth = 4096; ///< texels per row of every texture (min(4096, GL_MAX_TEXTURE_SIZE))
+    int textureWidth = 4096; ///< at most this many texels per row of every texture (min(4096, GL_MAX_TEXTURE_SIZE))
     int maxDrawBuffers = 4;  ///< colour attachments one pass may write (GL_MAX_DRAW_BUFFERS, ES 3.0: >= 4)
     /// Fused substeps (fusion_plan.hpp): > 1 loops the user's main() that many times per element,
     /// feeding the captured varyings back into the state inputs (checkFusion() must pass).
     int substeps = 1;
 };
 
-/// Where a buffer's words lie in its texture.
+/// Where a buffer's words lie in a linear texture (a buffer's own layout).
 struct TexelLayout {
     std::int64_t words = 0;  ///< 32-bit words of the buffer (count x stride / 4)
     std::int64_t texels = 0; ///< ceil(words / 4)
@@ -48,27 +53,57 @@ struct TexelLayout {
 /// @param width texels per row
 TexelLayout texelLayout(std::uint64_t bytes, int width);
 
-/// One fragment pass: a program writing one or more output buffers of the same stride.
+/// Where the records of a buffer lie in its planes.
+struct PlaneLayout {
+    int strideWords = 0;    ///< 32-bit words per record
+    int planes = 0;         ///< ceil(strideWords / 4)
+    std::int64_t count = 0; ///< records
+    int width = 0;          ///< texels per row: a power of two
+    int rows = 0;           ///< ceil(count / width), at least 1
+    /// A 16-byte record: the plane is the buffer's own linear layout, copied without a pass.
+    bool linear() const { return strideWords == 4; }
+    bool operator==(const PlaneLayout&) const = default;
+};
+/// @param strideBytes a multiple of 4
+PlaneLayout planeLayout(int strideBytes, std::int64_t count, int width);
+
+/// One fragment pass: a program writing planes of one or more output buffers.
 struct FragmentPass {
-    std::string source;       ///< the fragment shader
-    std::vector<int> outputs; ///< indices into PassPlan::outputs, colour attachment i writes outputs[i]
-    int strideWords = 0;
-    TexelLayout layout; ///< of each of its output buffers (same stride, same count)
+    std::string source; ///< the fragment shader
+    struct Target {
+        int output = 0; ///< index into PassPlan::outputs
+        int plane = 0;
+    };
+    std::vector<Target> targets; ///< colour attachment j writes targets[j]
 };
 
 /// The generated shaders of a fragment-backend pipeline and the samplers they read.
 struct FragmentShader {
-    std::string vertexSource; ///< one triangle covering the viewport (gl_VertexID 0..2), in the passes' GLSL version
+    std::string version;      ///< the passes' `#version` line and precision statements
+    std::string vertexSource; ///< one triangle covering the viewport (gl_VertexID 0..2)
     std::vector<FragmentPass> passes;
-    /// Per entry of the role list: the sampler (`xfb_in<e>`) its input buffer is read from, or
-    /// empty. Its texture is `textureWidth` texels wide (texelLayout of the buffer's bytes).
-    std::vector<std::string> inputSampler;
-    /// Per PassPlan::outputs: the sampler (`xfb_kept<o>`) of a copy of the output buffer taken
-    /// before the step, or empty. Only a declared layout with gaps has one: transform feedback
-    /// leaves gap bytes as they were, a texel is written whole, so its gap words are copied through.
-    std::vector<std::string> keptSampler;
-    int textureWidth = 0; ///< texels per row of every texture: a power of two
+    /// Per entry of the role list, per plane of its input buffer: the sampler (`xfb_in<e>_<p>`) the
+    /// plane is read from, or empty where no attribute reads it (or the entry has no input).
+    std::vector<std::vector<std::string>> inputSamplers;
+    /// Per PassPlan::outputs, per plane: the sampler (`xfb_kept<o>_<p>`) of the plane of the output
+    /// buffer as it was before the step, or empty. Only a plane with gap words of a declared layout
+    /// has one: transform feedback leaves gap bytes as they were, a texel is written whole.
+    std::vector<std::vector<std::string>> keptSamplers;
+    int textureWidth = 0; ///< of every plane: a power of two
+    int rows = 0;         ///< of every plane: ceil(count / textureWidth)
 };
+
+/// The passes that move a buffer of `layout` between its linear texture (texelLayout() of the same
+/// width) and its planes. Each draws one triangle over the viewport, like the step's passes.
+struct PlaneCopyShaders {
+    /// Planes [j * maxDrawBuffers, ...) of the record from the linear texture `xfb_linear`, colour
+    /// attachment k writing plane j * maxDrawBuffers + k.
+    std::vector<std::string> spread;
+    /// The linear texels from the planes `xfb_plane<p>`, one colour attachment.
+    std::string gather;
+};
+/// @param version FragmentShader::version of the pipeline
+PlaneCopyShaders planeCopyShaders(const PlaneLayout& layout, int maxDrawBuffers, std::string_view version);
 
 /// @param vertexSource the simulation's vertex shader, as given to the Program
 /// @param read the reader's options (extra `#define`s) it was read with
@@ -80,9 +115,7 @@ struct FragmentShader {
 ///         equivalent: implicit-LOD texture lookups (their level of detail would come from
 ///         neighbouring elements), gl_DrawID / gl_BaseVertex / gl_BaseInstance, gl_ClipDistance /
 ///         gl_CullDistance, in/out interface blocks, identifiers in the reserved `xfb_` namespace
-///         (but xfb_substep); Unsupported for a global variable (neither const nor an interface
-///         variable) where a texel holds words of several elements (a stride that is not a
-///         multiple of 16 bytes): one run of main() would leave it to the next; InvalidArgument
+///         (but xfb_substep); InvalidArgument
 ///         for substeps that cannot be fused, a width or draw buffer count < 1; the reader's errors.
 FragmentShader translateToFragment(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
                                    const CapturePlan& capture, std::size_t entryCount,

@@ -651,6 +651,7 @@ CaptureCount PrimitiveCapture::capture(const DrawDesc& draw, const CaptureRunOpt
                          g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::capture (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::capture (an output)");
+    detail::settleForWork(s.inputs, s.outputs);
     // A clamped geometry capture writes what fits: only the sizes are read.
     s.checkGlSizes(clamp ? std::vector<std::uint64_t>{} : count.bytes,
                    "PrimitiveCapture::capture of " + std::to_string(count.records) + " records");
@@ -694,6 +695,7 @@ const SessionPlan& PrimitiveCapture::captureSession(std::span<const CapturePart>
                          g ? unsigned(g->textures.size()) : 0);
     detail::requireLiveBuffers(s.inputs, "PrimitiveCapture::captureSession (an input)");
     detail::requireLiveBuffers(s.outputs, "PrimitiveCapture::captureSession (an output)");
+    detail::settleForWork(s.inputs, s.outputs);
     s.checkGlSizes(plan.endBytes, "PrimitiveCapture::captureSession of records " + std::to_string(plan.firstRecord) +
                                       ".." + std::to_string(plan.endRecord));
     if (s.buffersChanged()) s.bindBuffers();

@@ -1,22 +1,14 @@
 #pragma once
 // Internal: the fragment backend of a Pipeline (Backend::Fragment; GL 4.3 core, OpenGL ES 3.0,
 // WebGL2). The simulation runs as fragment shaders generated from the Program's vertex shader
-// (xfb::translateToFragment) over RGBA32UI textures that hold the buffers' raw 32-bit words,
-// linearly (xfb/fragment_translation.hpp). The buffers stay the truth, byte for byte: a step copies
-// each input buffer into its texture on the GPU (glTexSubImage2D from GL_PIXEL_UNPACK_BUFFER),
-// renders each pass into its outputs' textures, and copies those into the output buffers
-// (glReadPixels into GL_PIXEL_PACK_BUFFER), so the transform-feedback and compute backends, draws
-// and reads see the same bytes and a pipeline switches backend between steps without an upload.
-//
-// Why every input is copied every step, also a state buffer whose texture could still hold the
-// bytes the last step rendered (were the textures swapped like the buffers): the buffer's GL name
-// can be written behind xfb's back (glBufferSubData on Buffer::glName(), an adopted engine buffer
-// written by its engine), which no generation count sees, and a stale texture would then silently
-// step old data where every other backend steps the new. The copy is measured (docs/performance.md,
-// "The fragment backend": about 24 ms of a 65-100 ms step at 1e6 elements in SwiftShader), and
-// skipping it needs a contract with the caller first.
-#include "gl/state.hpp"
-#include "xfb/fragment_translation.hpp"
+// (xfb::translateToFragment), one fragment per element, over the buffers' planar RGBA32UI mirrors
+// (fragment/plane_mirror.hpp): a step reads each input's planes and renders each output's planes.
+// A buffer is copied into its planes only when they do not hold its bytes (the first step, after
+// an upload or another backend's step) or when its name was handed out; an output is written back
+// into its buffer after the step only when its name was handed out, else when something reads it
+// (BufferState::settle()). So every backend, draw and read sees the same bytes, and a pipeline
+// switches backend between steps without losing the state.
+#include "fragment/plane_mirror.hpp"
 
 #include <memory>
 #include <vector>
@@ -26,44 +18,56 @@ namespace xfb::detail {
 struct FragmentBackend final : Recoverable {
     struct Pass {
         gl::ProgramName program;
-        gl::UniformMirror uniforms;      // the Program's values this pass's program holds
-        gl::FramebufferName framebuffer; // colour attachment j: the texture of output j of the pass
+        gl::UniformMirror uniforms; // the Program's values this pass's program holds
+        // Its targets' framebuffers, by their mirrors' serials (a state pair's two sides), newest last.
+        struct Target {
+            std::vector<std::uint64_t> serials;
+            gl::FramebufferName framebuffer;
+        };
+        std::vector<Target> targets;
     };
     FragmentShader shader;
     std::vector<Pass> passes;
-    std::vector<gl::TextureName> inputTextures;        // per entry: the texture its input is copied into, or 0
-    std::vector<TexelLayout> inputLayouts;             // per entry
-    std::vector<gl::TextureName> outputTextures;       // per PassPlan::outputs
-    std::vector<TexelLayout> outputLayouts;            // per PassPlan::outputs
-    std::vector<int> outputEntries;                    // per PassPlan::outputs: its entry
-    std::vector<gl::FramebufferName> readFramebuffers; // per PassPlan::outputs: its texture to read (attachment 0)
-    std::vector<gl::TextureName> keptTextures;         // per PassPlan::outputs: its buffer before the step (gaps), or 0
-    gl::VertexArrayName vertexArray;                   // no attributes: the triangle comes from gl_VertexID
-    gl::BufferName scratch;                            // 16 bytes: a buffer's last partial texel on its way in or out
-    GLuint firstUnit = 0;                              // the textures' units: [firstUnit, firstUnit + units.size())
+    std::shared_ptr<PlaneCopier> copier;
+    std::vector<PlaneLayout> inputLayouts;          // per entry (no planes where nothing is read)
+    std::vector<PlaneLayout> outputLayouts;         // per PassPlan::outputs
+    std::vector<int> outputEntries;                 // per PassPlan::outputs: its entry
+    std::vector<std::unique_ptr<PlaneMirror>> kept; // per PassPlan::outputs: its buffer before the step (gaps), or null
+    GLuint firstUnit = 0;                           // the units it samples: [firstUnit, firstUnit + unitCount)
+    GLuint unitCount = 0;                           // max(units, the copier's planes)
     struct Unit {
-        bool kept = false;     // an output buffer's copy (keptTextures), else an input (inputTextures)
-        std::size_t index = 0; // the entry (inputs), or the index into PassPlan::outputs (kept)
+        bool kept = false;     // a plane of `kept`, else of an input's mirror
+        std::size_t index = 0; // the entry (inputs) or the index into PassPlan::outputs (kept)
+        int plane = 0;
     };
-    std::vector<Unit> units;                           // what each unit holds, copied from its buffer every step
+    std::vector<Unit> units;                           // what unit firstUnit + k holds during the passes
     std::uint64_t checkedSamplers = ~std::uint64_t(0); // the Program's value versions when its samplers were checked
+    std::vector<std::uint64_t> key;                    // scratch: a pass's target serials
 
-    /// `substeps` > 1: the fused passes (FragmentTranslationOptions::substeps).
-    /// @throws Error Unsupported (the context's limits: texture size, draw buffers, texture units;
-    ///         a layout with gaps), ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
+    /// `substeps` > 1: the fused passes (FragmentTranslationOptions::substeps). `sibling`: another
+    /// backend of the same pipeline, whose copier (and so whose mirrors) this one shares where their
+    /// units agree: a pipeline's fused and plain steps then step the same planes.
+    /// @throws Error Unsupported (the context's limits: texture size, draw buffers, texture units),
+    ///         ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
     static std::unique_ptr<FragmentBackend> build(const ProgramState& program, const PassPlan& plan,
-                                                  std::size_t entryCount, int substeps = 1);
-    /// One step: each input buffer (and each output buffer with gaps) into its texture, each pass drawn (one triangle
-    /// over the viewport of its outputs' texels), each output texture into its buffer; every call counted in
-    /// gl::callCount(). Leaves the pixel buffer bindings, the framebuffer bindings, the copy binding and the active
-    /// texture at zero / GL_TEXTURE0, the input textures bound on their units.
+                                                  std::size_t entryCount, int substeps = 1,
+                                                  const FragmentBackend* sibling = nullptr);
+    /// One step: inputs copied into their mirrors where needed, each pass drawn (one triangle over
+    /// the planes), the outputs' mirrors left holding the result (written back only for a handed-out
+    /// name); every call counted in gl::callCount(). Leaves the pixel buffer, framebuffer and copy
+    /// bindings at zero and the active texture at GL_TEXTURE0, the planes bound on their units.
     /// @throws Error InvalidArgument when a sampler of the Program is set to one of the units the
     ///         backend uses (checked when a uniform value changed)
     void run(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
              const std::vector<std::shared_ptr<BufferState>>& outputs);
-    /// The StateGuard bits a step of this backend needs (with the units [firstUnit, + units)).
-    static unsigned stepState();
+    /// The StateGuard bits a step of this backend needs (with the units [firstUnit, + unitCount)).
+    static unsigned stepState() { return kPlaneCopyState; }
     void forget() override;
+
+private:
+    /// `b`'s mirror of `layout` made by this backend's copier: the one it has, or a new one (holding
+    /// nothing) after settling `b` from the old.
+    PlaneMirror& mirrorOf(BufferState& b, const PlaneLayout& layout);
 };
 
 } // namespace xfb::detail

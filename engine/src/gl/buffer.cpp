@@ -35,6 +35,25 @@ std::pair<std::uint64_t, std::uint64_t> elementRangeBytes(const BufferState& s, 
     return {std::uint64_t(first) * stride, std::uint64_t(count) * stride};
 }
 
+void BufferState::settle(std::int64_t first, std::int64_t n) {
+    if (!bound.stale || device->lost) return;
+    if (bound.mirror->dead) { // died with the context, and the bytes with it
+        bound.stale = false;
+        return;
+    }
+    if (n < 0) n = count - first;
+    bound.mirror->writeBack(*device, name.get(), first, n);
+    if (first == 0 && n >= count) bound.stale = false;
+}
+
+void settleForWork(const std::vector<std::shared_ptr<BufferState>>& reads,
+                   const std::vector<std::shared_ptr<BufferState>>& writes) {
+    for (const auto& b : reads)
+        if (b) b->settle();
+    for (const auto& b : writes)
+        if (b) b->settle(), b->written();
+}
+
 void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what) {
     for (const auto& b : buffers)
         if (b) requireLiveBuffer(*b, what);
@@ -114,6 +133,7 @@ Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t cou
                                              std::to_string(s->format.stride) + " bytes (" + s->format.describe() +
                                              ") need " + std::to_string(s->bytes));
     s->name = gl::BufferName::adopt(glName); // released, never deleted: owned is false
+    s->bound.exposed = true;                 // the application holds the name
     Buffer b;
     b.state_ = std::move(s);
     return b;
@@ -136,6 +156,11 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
         throw Error(ErrorCode::InvalidArgument, "upload of " + std::to_string(data.size()) + " bytes at offset " +
                                                     std::to_string(byteOffset) + " does not fit the " +
                                                     std::to_string(s.bytes) + "-byte buffer");
+    if (byteOffset == 0 && data.size() == s.bytes)
+        s.bound.stale = false; // every byte is replaced: the mirror's newer ones too
+    else
+        s.settle();
+    s.written();
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s.name.get()));
     XFB_GL(glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(byteOffset), GLsizeiptr(data.size()), data.data()));
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
@@ -150,6 +175,7 @@ std::vector<std::byte> Buffer::read(std::int64_t first, std::int64_t count) cons
     const auto [offset, bytes] = detail::elementRangeBytes(s, first, count, "Buffer::read");
     gl::StateGuard guard(*s.device, gl::CachedCopyBuffers | gl::TakeForeignErrors);
     detail::requireLiveBuffer(s, "Buffer::read");
+    s.settle(first, count);
 #ifndef __EMSCRIPTEN__ // WebGL cannot wait on a fence; glGetBufferSubData waits itself
     gl::finishWithFence();
 #endif
@@ -190,11 +216,20 @@ void Buffer::bindAsVertexInput(unsigned location, Semantic field, std::int64_t f
     binding.type = a->type;
     binding.offset = int(offset);
     binding.stride = s.format.stride;
-    gl::setAttributePointers({binding}, [&](int) -> GLuint { return s.name; });
+    const GLuint name = s.expose(); // the application draws it whenever it likes
+    gl::setAttributePointers({binding}, [&](int) -> GLuint { return name; });
 }
 
 std::uint64_t Buffer::generation() const { return live(state_).generation; }
-unsigned Buffer::glName() const { return live(state_).name.get(); }
+unsigned Buffer::glName() const {
+    auto& s = live(state_);
+    if (s.bound.stale) {
+        s.device->requireContext("Buffer::glName");
+        return s.expose(); // settled: written back from the mirror
+    }
+    s.bound.exposed = true;
+    return s.name.get();
+}
 const VertexFormat& Buffer::format() const { return live(state_).format; }
 std::int64_t Buffer::count() const { return live(state_).count; }
 std::uint64_t Buffer::bytes() const { return live(state_).bytes; }

@@ -84,6 +84,7 @@ ReadbackRequest Buffer::readAsync(std::int64_t first, std::int64_t count) const 
     r->device = s->device;
     r->enroll(s->device);
     detail::requireLiveBuffer(*s, "Buffer::readAsync");
+    s->settle(first, count);
     r->bytes = bytes;
     r->staging = gl::BufferName::create();
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, r->staging.get()));

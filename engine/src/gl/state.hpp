@@ -57,9 +57,30 @@ struct DeviceState {
     void requireContext(const char* what) const;
 };
 
+/// A copy of a buffer's bytes in another form, made by a backend that reads and writes it instead
+/// of the buffer (the fragment backend's planes, fragment/plane_mirror.hpp), which writes the
+/// bytes back when anything else needs them (BufferState::settle()).
+struct BufferMirror : Recoverable {
+    /// Writes the copy's bytes of elements [first, first + count) into the buffer `name` (a few more
+    /// bytes of the same copy where the range does not end on a texel). Opens its own StateGuard.
+    virtual void writeBack(DeviceState& device, GLuint name, std::int64_t first, std::int64_t count) = 0;
+    const void* maker = nullptr; // what made it (the fragment backend's copier): the one that may read it
+    bool dead = false;           // its GL objects died with a lost context (forget()): it holds nothing
+};
+
 struct BufferState final : Recoverable {
     std::shared_ptr<DeviceState> device;
     gl::BufferName name;
+    /// What travels with `name` when a state pair swaps (swapNames()): a copy of its bytes and
+    /// whether the name was handed out.
+    struct NameBound {
+        std::unique_ptr<BufferMirror> mirror;
+        bool current = false; // the mirror holds the name's bytes, or newer ones (stale)
+        bool stale = false;   // the name lacks the mirror's newer bytes: settle() before it is read or bound
+        // Handed out (Buffer::glName(), adoption, bindAsVertexInput): it may be read, drawn or written
+        // behind xfb's back at any time, so it is never left stale and never trusted to match a mirror.
+        bool exposed = false;
+    } bound;
     VertexFormat format;
     std::int64_t count = 0;
     std::uint64_t bytes = 0;
@@ -71,9 +92,31 @@ struct BufferState final : Recoverable {
         if (!owned) (void)name.release(); // the application's object
     }
     // Adopted buffers are never enrolled: the application adopts them again.
-    void forget() override { name.forget(); }
+    void forget() override {
+        name.forget();
+        if (bound.mirror) bound.mirror->forget();
+        bound = {};
+    }
     void restore() override; // glBufferData of the same size, contents undefined
+    /// Makes `name` hold its bytes of elements [first, first + count) (all: count < 0), written back
+    /// from the mirror when stale. Every reader of `name` but the mirror's backend calls it first,
+    /// and so does every writer that leaves bytes as they were (a partial upload, gaps).
+    void settle(std::int64_t first = 0, std::int64_t count = -1);
+    /// After xfb wrote `name` other than through the mirror (settled first): the mirror is behind.
+    void written() { bound.current = false; }
+    /// The name, handed out to the application: settled, and exposed from now on.
+    GLuint expose() {
+        settle();
+        bound.exposed = true;
+        return name.get();
+    }
 };
+
+/// A state pair's swap: the two buffers exchange their GL names and what travels with them.
+inline void swapNames(BufferState& a, BufferState& b) {
+    std::swap(a.name, b.name);
+    std::swap(a.bound, b.bound);
+}
 
 struct Uniform {
     GLint location = -1;
@@ -146,6 +189,11 @@ std::pair<std::uint64_t, std::uint64_t> elementRangeBytes(const BufferState& s, 
                                                           const std::string& what);
 /// The same for every non-null buffer of a role list.
 void requireLiveBuffers(const std::vector<std::shared_ptr<BufferState>>& buffers, const std::string& what);
+/// Before GL work other than a mirror's backend that reads `reads` and writes `writes` (non-null
+/// entries): settles both (a write may leave bytes as they were) and marks the written ones'
+/// mirrors behind (BufferState::settle(), written()).
+void settleForWork(const std::vector<std::shared_ptr<BufferState>>& reads,
+                   const std::vector<std::shared_ptr<BufferState>>& writes);
 
 /// The GL size in bytes (GL_BUFFER_SIZE) of buffer object `name`, which other code may have changed
 /// with glBufferData: glBindBuffer(target, name), glGetBufferParameteri64v (ES 3.0 / GL 3.2;

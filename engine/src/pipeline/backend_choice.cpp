@@ -31,10 +31,14 @@ PipelineState::Trial PipelineState::timePasses(Backend b, int n, double bestMs) 
     gl::StateGuard guard(*device, touched.bits, touched.firstUnit, touched.units);
     // Waits for the GPU: a fence natively; on WebGL, whose clientWaitSync cannot wait (its
     // timeout limit is 0 in Chrome: INVALID_OPERATION), 4 bytes of an output read back, which the
-    // browser gives only once the passes that write them are done.
+    // browser gives only once the passes that write them are done (the fragment backend's output
+    // is written back first: its passes write its planes).
     auto finish = [&] {
 #ifdef __EMSCRIPTEN__
-        if (!plan.outputs.empty()) (void)gl::readBytes(outputs[std::size_t(plan.outputs.front().entry)]->name, 0, 4);
+        if (plan.outputs.empty()) return;
+        BufferState& out = *outputs[std::size_t(plan.outputs.front().entry)];
+        out.settle(0, 1);
+        (void)gl::readBytes(out.name, 0, 4);
 #else
         gl::finishWithFence();
 #endif

@@ -93,7 +93,7 @@ struct PipelineState final : Recoverable {
             f.compute = ComputePass::build(*program, plan, inputs.size(), device->caps, compute->workGroupSize, emits,
                                            substeps);
         } else if (f.backend == Backend::Fragment) {
-            f.fragment = FragmentBackend::build(*program, plan, inputs.size(), substeps);
+            f.fragment = FragmentBackend::build(*program, plan, inputs.size(), substeps, fragment.get());
         } else {
             f.tf = std::make_shared<ProgramState>();
             f.tf->device = device;
@@ -232,7 +232,7 @@ struct PipelineState final : Recoverable {
             const FragmentBackend& f = fusedWith ? *fusedWith->fragment : *fragment;
             p.bits |= FragmentBackend::stepState();
             p.firstUnit = f.firstUnit;
-            p.units = GLuint(f.units.size());
+            p.units = f.unitCount;
         }
         return p;
     }
@@ -250,6 +250,7 @@ struct PipelineState final : Recoverable {
     }
 
     GLenum pass(GLuint query, bool collectError, FusedPass* fusedWith = nullptr, bool drawn = true) {
+        if (choice.backend != Backend::Fragment) settleForWork(inputs, outputs); // the fragment backend reads mirrors
         if (choice.backend == Backend::Compute)
             return dispatch(collectError, fusedWith ? fusedWith->compute.get() : nullptr);
         if (choice.backend == Backend::Fragment)
@@ -307,7 +308,7 @@ struct PipelineState final : Recoverable {
     void swap(std::uint64_t n = 1) {
         for (std::size_t e = 0; e < inputs.size(); ++e)
             if (isState(e)) {
-                if (n & 1) std::swap(inputs[e]->name, outputs[e]->name);
+                if (n & 1) swapNames(*inputs[e], *outputs[e]);
                 inputs[e]->generation += n;
                 outputs[e]->generation += n;
             }

@@ -39,6 +39,10 @@ StepRecipe stepRecipe(const Pipeline& pipeline) {
     else if (s.packer)
         r.refusal = "a declared layout packed after the pass (ES 3.0 / WebGL2: gl/layout_packer.hpp)";
     if (!r.refusal.empty()) return r;
+    // The package's replayed steps write both buffers of each state pair, unseen by the mirrors.
+    settleForWork(s.inputs, s.outputs);
+    for (const auto& b : s.inputs)
+        if (b) b->written();
     r.program = s.program->program;
     for (int i = 0; i < 2; ++i)
         r.vertexArrays[i] = s.vao[std::size_t(i)], r.transformFeedbacks[i] = s.tf[std::size_t(i)];

@@ -1,6 +1,5 @@
 #include "xfb/fragment_translation.hpp"
 
-#include "fusion_source.hpp"
 #include "text.hpp"
 #include "translated_source.hpp"
 #include "xfb/error.hpp"
@@ -22,6 +21,80 @@ TexelLayout texelLayout(std::uint64_t bytes, int width) {
     return l;
 }
 
+PlaneLayout planeLayout(int strideBytes, std::int64_t count, int width) {
+    PlaneLayout l;
+    l.strideWords = strideBytes / 4;
+    l.planes = (l.strideWords + 3) / 4;
+    l.count = count;
+    l.width = width;
+    l.rows = int(std::max<std::int64_t>(1, (count + width - 1) / width));
+    return l;
+}
+
+namespace {
+
+// Element xfb_e of the fragment (its texel), and the texture coordinate of that texel in every
+// plane. Measured in SwiftShader (docs/performance.md): texture() at the fragment's coordinate read
+// twice as fast as texelFetch at the same texel; NEAREST filtering keeps every word exact.
+std::string fragmentElement(int width, int rows) {
+    int shift = 0;
+    while ((1 << shift) < width) ++shift;
+    return plan::cat({"    uint xfb_e = (uint(gl_FragCoord.y) << ", std::to_string(shift),
+                      ") | uint(gl_FragCoord.x);\n    xfb_uv = gl_FragCoord.xy / vec2(", std::to_string(width), ".0, ",
+                      std::to_string(rows), ".0);\n"});
+}
+
+std::string planeSampler(const char* prefix, std::size_t index, int plane) {
+    return plan::cat({prefix, std::to_string(index), "_", std::to_string(plane)});
+}
+
+} // namespace
+
+PlaneCopyShaders planeCopyShaders(const PlaneLayout& l, int maxDrawBuffers, std::string_view version) {
+    using plan::cat;
+    using std::to_string;
+    const int S = l.strideWords, T = l.width;
+    int shift = 0;
+    while ((1 << shift) < T) ++shift;
+    const std::string mask = cat({to_string(T - 1), "u"}), log2 = to_string(shift), Sw = cat({to_string(S), "u"});
+    const std::string texel = cat({"ivec2(int(q & ", mask, "), int(q >> ", log2, "))"});
+    PlaneCopyShaders out;
+    // Spread: record e's plane p from words e*S + 4p .. of the linear texture (0 past the record).
+    const std::string spreadHead = cat({std::string(version),
+                                        "uniform highp usampler2D xfb_linear;\nvec2 xfb_uv;\nuint xfb_word(uint w) {\n "
+                                        "   uint q = w >> 2;\n    return texelFetch(xfb_linear, ",
+                                        texel, ", 0)[w & 3u];\n}\n"});
+    for (int first = 0; first < l.planes; first += maxDrawBuffers) {
+        std::string s = spreadHead, main;
+        for (int p = first; p < std::min(l.planes, first + maxDrawBuffers); ++p) {
+            const std::string j = to_string(p - first);
+            cat(s, {"layout(location = ", j, ") out highp uvec4 xfb_o", j, ";\n"});
+            std::string words;
+            for (int c = 0; c < 4; ++c) {
+                const int w = 4 * p + c;
+                cat(words, {c ? ", " : "", w < S ? cat({"xfb_word(xfb_b + ", to_string(w), "u)"}) : std::string("0u")});
+            }
+            cat(main, {"    xfb_o", j, " = uvec4(", words, ");\n"});
+        }
+        cat(s, {"void main() {\n", fragmentElement(T, l.rows), "    uint xfb_b = min(xfb_e, ", to_string(l.count - 1),
+                "u) * ", Sw, ";\n", main, "}\n"});
+        out.spread.push_back(std::move(s));
+    }
+    // Gather: linear texel t's words 4t .. 4t + 3, each from its record's plane.
+    std::string g = std::string(version);
+    for (int p = 0; p < l.planes; ++p) cat(g, {"uniform highp usampler2D xfb_plane", to_string(p), ";\n"});
+    std::string select = cat({"texelFetch(xfb_plane", to_string(l.planes - 1), ", c, 0)"});
+    for (int p = l.planes - 2; p >= 0; --p)
+        select = cat({"p == ", to_string(p), "u ? texelFetch(xfb_plane", to_string(p), ", c, 0) : ", select});
+    cat(g, {"layout(location = 0) out highp uvec4 xfb_o0;\nuint xfb_word(uint w) {\n    uint e = w / ", Sw,
+            ", k = w - e * ", Sw, ", p = k >> 2, q = min(e, ", to_string(l.count - 1), "u);\n    ivec2 c = ", texel,
+            ";\n    return (", select, ")[k & 3u];\n}\nvoid main() {\n    uint t = (uint(gl_FragCoord.y) << ", log2,
+            ") | uint(gl_FragCoord.x), w = 4u * t;\n    xfb_o0 = uvec4(xfb_word(w), xfb_word(w + 1u), "
+            "xfb_word(w + 2u), xfb_word(w + 3u));\n}\n"});
+    out.gather = std::move(g);
+    return out;
+}
+
 FragmentShader translateToFragment(std::string_view vertexSource, const ReadOptions& read, const PassPlan& pass,
                                    const CapturePlan& capture, std::size_t entryCount,
                                    const FragmentTranslationOptions& options) {
@@ -35,180 +108,106 @@ FragmentShader translateToFragment(std::string_view vertexSource, const ReadOpti
         plan::translateSource(vertexSource, read, pass, capture, options.substeps, false, "fragment shader");
     const plan::PreprocessedSource& pre = translated.pre;
     const std::int64_t count = pass.count;
+    FragmentShader result;
+
+    // One texture width for the pipeline, a power of two (texel q is (q & (T - 1), q >> log2 T)),
+    // at most the option: the elements of a row of planes, the texels of a row of a linear texture.
+    std::int64_t widest = std::max<std::int64_t>(1, count);
+    for (const auto& a : pass.attributes) widest = std::max(widest, (std::int64_t(a.stride) * count / 4 + 3) / 4);
+    for (const auto& o : pass.outputs) widest = std::max(widest, (std::int64_t(o.stride) * count / 4 + 3) / 4);
+    int T = 1;
+    while (T * 2 <= options.textureWidth && T < widest) T *= 2;
+    result.textureWidth = T;
+    result.rows = planeLayout(4, count, T).rows;
 
     // Every output word of every buffer: a captured component, or a gap of a declared layout, which
     // transform feedback leaves as it was: a texel is written whole, so a gap word is the buffer's own,
-    // read from a copy of it (its `kept` texture).
-    FragmentShader result;
-    result.keptSampler.assign(pass.outputs.size(), std::string());
+    // read from its plane as it was before the step (a `kept` sampler).
+    result.keptSamplers.resize(pass.outputs.size());
     std::vector<std::vector<std::string>> words(pass.outputs.size());
     for (std::size_t o = 0; o < pass.outputs.size(); ++o) {
         const OutputBinding& out = pass.outputs[o];
-        words[o].assign(std::size_t(out.stride / 4), std::string());
+        const int S = out.stride / 4;
+        words[o].assign(std::size_t(4 * ((S + 3) / 4)), std::string("0u"));
+        result.keptSamplers[o].assign(std::size_t((S + 3) / 4), std::string());
+        for (int w = 0; w < S; ++w) words[o][std::size_t(w)].clear();
         for (const auto& f : capture.buffers[std::size_t(out.binding)].fields)
             for (int c = 0; c < f.components; ++c)
                 words[o][std::size_t(f.offset / 4 + c)] = plan::capturedWordBits(capture, f, c);
-        for (std::size_t w = 0; w < words[o].size(); ++w)
-            if (words[o][w].empty()) {
-                result.keptSampler[o] = cat({"xfb_kept", to_string(o)});
-                words[o][w] = cat({"xfb_word(", result.keptSampler[o], ", xfb_e * ", to_string(out.stride / 4), "u + ",
-                                   to_string(w), "u)"});
+        for (int w = 0; w < S; ++w)
+            if (words[o][std::size_t(w)].empty()) {
+                std::string& kept = result.keptSamplers[o][std::size_t(w / 4)];
+                kept = planeSampler("xfb_kept", o, w / 4);
+                words[o][std::size_t(w)] = cat({"texture(", kept, ", xfb_uv)[", to_string(w % 4), "]"});
             }
     }
 
-    // One texture width for the pipeline: the widest buffer's texels, at most the option.
-    std::int64_t widest = 1;
-    for (const auto& a : pass.attributes) widest = std::max(widest, (std::int64_t(a.stride) * count / 4 + 3) / 4);
-    for (const auto& o : pass.outputs) widest = std::max(widest, (std::int64_t(o.stride) * count / 4 + 3) / 4);
-    // A power of two (the widest buffer's texels rounded up, at most the option's power of two):
-    // texel q is then (q & (T - 1), q >> log2 T). Measured in SwiftShader (the generated pass of a
-    // 32-byte record at 2M texels, draw only): unsigned shifts and masks instead of signed / and %
-    // took the pass from 39 to 26.5 ms.
-    int T = 1, shift = 0;
-    while (T * 2 <= options.textureWidth && T < widest) T *= 2, ++shift;
-    result.textureWidth = T;
-    const std::string mask = cat({to_string(T - 1), "u"}), log2 = to_string(shift);
-
     // The dialect of the user's source, so that what it uses compiles: GLSL ES from 3.00 (GL 4.3+
     // accepts ES 3.00 sources, ARB_ES3_compatibility), desktop GLSL from 3.30 (fragment outputs
-    // with locations, uintBitsToFloat).
-    const std::string version =
-        cat({"#version ", to_string(std::max(pre.version, pre.es ? 300 : 330)), pre.es ? " es\n" : "\n"});
-    result.vertexSource = cat({version, "void main() {\n    gl_Position = vec4(float((gl_VertexID & 1) * 4 - 1), "
-                                        "float((gl_VertexID & 2) * 2 - 1), 0.0, 1.0);\n}\n"});
+    // with locations, uintBitsToFloat). Fragment shaders default int to mediump and have no float
+    // default: the vertex stage's highp.
+    result.version = cat({"#version ", to_string(std::max(pre.version, pre.es ? 300 : 330)), pre.es ? " es\n" : "\n",
+                          pre.es ? "precision highp float;\nprecision highp int;\nprecision highp usampler2D;\n" : ""});
+    result.vertexSource =
+        cat({"#version ", to_string(std::max(pre.version, pre.es ? 300 : 330)), pre.es ? " es\n" : "\n",
+             "void main() {\n    gl_Position = vec4(float((gl_VertexID & 1) * 4 - 1), "
+             "float((gl_VertexID & 2) * 2 - 1), 0.0, 1.0);\n}\n"});
 
-    std::string header = version;
+    std::string header = result.version;
     for (const auto& d : pre.passThrough) cat(header, {d, "\n"});
-    // Fragment shaders default int to mediump and have no float default: the vertex stage's highp.
-    if (pre.es) header += "precision highp float;\nprecision highp int;\nprecision highp usampler2D;\n";
-    result.inputSampler.assign(entryCount, std::string());
+    // The planes the attributes read: a sampler each.
+    result.inputSamplers.resize(entryCount);
     for (const auto& a : pass.attributes) {
-        std::string& s = result.inputSampler[std::size_t(a.entry)];
-        if (s.empty()) {
-            s = cat({"xfb_in", to_string(a.entry)});
-            cat(header, {"uniform highp usampler2D ", s, ";\n"});
+        auto& planes = result.inputSamplers[std::size_t(a.entry)];
+        planes.resize(std::size_t((a.stride / 4 + 3) / 4));
+        const int words = a.locationCount * a.componentsPerLocation;
+        for (int w = a.offset / 4; w < a.offset / 4 + words; ++w) {
+            std::string& s = planes[std::size_t(w / 4)];
+            if (s.empty()) s = planeSampler("xfb_in", std::size_t(a.entry), w / 4);
         }
     }
-    for (const auto& s : result.keptSampler)
-        if (!s.empty()) cat(header, {"uniform highp usampler2D ", s, ";\n"});
-    // Word w (texel w / 4, component w % 4) and texel q of a buffer's texture.
-    cat(header, {"const uint xfb_count = ", to_string(count),
-                 "u;\nuint xfb_word(highp usampler2D t, uint w) {\n    uint q = w >> 2;\n    return texelFetch(t, "
-                 "ivec2(q & ",
-                 mask, ", q >> ", log2,
-                 "), 0)[w & 3u];\n}\nuvec4 xfb_quad(highp usampler2D t, uint q) {\n    return texelFetch(t, ivec2(q & ",
-                 mask, ", q >> ", log2, "), 0);\n}\n", plan::kRenamedBuiltins});
+    for (const auto* list : {&result.inputSamplers, &result.keptSamplers})
+        for (const auto& planes : *list)
+            for (const auto& s : planes)
+                if (!s.empty()) cat(header, {"uniform highp usampler2D ", s, ";\n"});
+    cat(header, {"const uint xfb_count = ", to_string(count), "u;\nvec2 xfb_uv;\n", plan::kRenamedBuiltins});
     if (translated.substepDeclared) header += "int xfb_substep;\n";
 
-    // Element xfb_i's work: its inputs from their textures, the user's main (substeps).
+    // Element xfb_i's work: its inputs from its texel of their planes, the user's main (substeps).
     plan::WordLoader load;
     load.word = [&](const AttributeBinding& a, int w) {
-        return cat({"xfb_word(", result.inputSampler[std::size_t(a.entry)], ", xfb_i * ", to_string(a.stride / 4),
-                    "u + ", to_string(w), "u)"});
+        return cat({"texture(", result.inputSamplers[std::size_t(a.entry)][std::size_t(w / 4)], ", xfb_uv)[",
+                    to_string(w % 4), "]"});
     };
     load.quad = [&](const AttributeBinding& a, int w) {
-        if (a.stride % 16 != 0 || w % 4 != 0) return std::string();
-        return cat({"xfb_quad(", result.inputSampler[std::size_t(a.entry)], ", xfb_i * ", to_string(a.stride / 16),
-                    "u + ", to_string(w / 4), "u)"});
+        if (w % 4 != 0) return std::string();
+        return cat({"texture(", result.inputSamplers[std::size_t(a.entry)][std::size_t(w / 4)], ", xfb_uv)"});
     };
     std::string zeroFunctions;
     const std::string run = cat({"void xfb_run(uint xfb_i) {\n    xfb_vertex_id = int(xfb_i);\n",
                                  plan::elementWork(translated, pass, capture, load, zeroFunctions), "}\n"});
 
-    // Passes: output buffers grouped by stride, at most maxDrawBuffers a pass.
-    for (std::size_t o = 0; o < pass.outputs.size(); ++o) {
-        const int stride = pass.outputs[o].stride / 4;
-        auto it = std::find_if(result.passes.begin(), result.passes.end(), [&](const FragmentPass& p) {
-            return p.strideWords == stride && int(p.outputs.size()) < options.maxDrawBuffers;
-        });
-        if (it == result.passes.end()) {
-            FragmentPass p;
-            p.strideWords = stride;
-            p.layout = texelLayout(std::uint64_t(pass.outputs[o].stride) * std::uint64_t(count), T);
-            result.passes.push_back(std::move(p));
-            it = result.passes.end() - 1;
+    // Passes: every plane of every output, at most maxDrawBuffers a pass; each runs every element.
+    for (std::size_t o = 0; o < pass.outputs.size(); ++o)
+        for (int p = 0; p < int(words[o].size() / 4); ++p) {
+            if (result.passes.empty() || int(result.passes.back().targets.size()) == options.maxDrawBuffers)
+                result.passes.emplace_back();
+            result.passes.back().targets.push_back({int(o), p});
         }
-        it->outputs.push_back(int(o));
-    }
     for (auto& p : result.passes) {
-        const int S = p.strideWords;
-        const bool quads = S % 4 == 0;
-        const std::string Sw = cat({to_string(S), "u"});
-        if (!quads)
-            if (const plan::Token* g = plan::firstMutableGlobal(pre.tokens))
-                throw Error(
-                    ErrorCode::Unsupported,
-                    cat({"line ", to_string(g->line), ": global variable '", g->text,
-                         "' would keep its value from one element to the next in the fragment backend, where "
-                         "a texel of a ",
-                         to_string(S * 4),
-                         "-byte record holds words of two elements; declare it inside main() or make it const"}));
-        std::string outputs, functions;
-        for (std::size_t j = 0; j < p.outputs.size(); ++j) {
+        std::string outputs, main = cat({"void main() {\n", fragmentElement(T, result.rows),
+                                         // Texels past the last element (in the last row) run it again
+                                         // and are never read back.
+                                         "    xfb_run(min(xfb_e, xfb_count - 1u));\n"});
+        for (std::size_t j = 0; j < p.targets.size(); ++j) {
             const std::string n = to_string(j);
-            const auto& w = words[std::size_t(p.outputs[j])];
+            const auto& w = words[std::size_t(p.targets[j].output)];
+            const std::size_t q = std::size_t(4 * p.targets[j].plane);
             cat(outputs, {"layout(location = ", n, ") out highp uvec4 xfb_o", n, ";\n"});
-            // Texel q of an element (quads: a chain of selects, measured as fast as an inline
-            // switch in SwiftShader and faster than a switch in a function), or word w of it.
-            if (quads) {
-                auto quad = [&](int q) {
-                    return cat({"uvec4(", w[std::size_t(4 * q)], ", ", w[std::size_t(4 * q + 1)], ", ",
-                                w[std::size_t(4 * q + 2)], ", ", w[std::size_t(4 * q + 3)], ")"});
-                };
-                std::string chain = quad(S / 4 - 1);
-                for (int q = S / 4 - 2; q >= 0; --q)
-                    chain = cat({"q == ", to_string(q), "u ? ", quad(q), " : (", chain, ")"});
-                cat(functions, {"uvec4 xfb_out", n, "(uint xfb_e, uint q) {\n    return ", chain, ";\n}\n"});
-            } else {
-                cat(functions, {"uint xfb_out", n, "(uint xfb_e, uint w) {\n    switch (w) {\n"});
-                for (int k = 0; k < S; ++k)
-                    cat(functions, {"    case ", to_string(k), "u: return ", w[std::size_t(k)], ";\n"});
-                functions += "    }\n    return 0u;\n}\n";
-            }
-        }
-        std::string main =
-            cat({"void main() {\n    uint xfb_k = (uint(gl_FragCoord.y) << ", log2, ") | uint(gl_FragCoord.x);\n"});
-        if (quads) {
-            // One element per texel: its texel q of S / 4. Texels past the buffer's end (in its last
-            // row) run the last element again (its inputs stay inside every texture; a branch
-            // around the run measured 7% slower in SwiftShader) and are never read back.
-            const int Q = S / 4;
-            int qShift = -1;
-            for (int b = 0; b < 31; ++b)
-                if (Q == 1 << b) qShift = b;
-            const std::string e = Q == 1       ? std::string("xfb_k")
-                                  : qShift > 0 ? cat({"xfb_k >> ", to_string(qShift)})
-                                               : cat({"xfb_k / ", to_string(Q), "u"});
-            const std::string q = Q == 1       ? std::string("0u")
-                                  : qShift > 0 ? cat({"xfb_k & ", to_string(Q - 1), "u"})
-                                               : cat({"xfb_k - xfb_e * ", to_string(Q), "u"});
-            cat(main, {"    uint xfb_e = ", e, ";\n    xfb_run(min(xfb_e, xfb_count - 1u));\n"});
-            for (std::size_t j = 0; j < p.outputs.size(); ++j)
-                cat(main, {"    xfb_o", to_string(j), " = xfb_out", to_string(j), "(xfb_e, ", q, ");\n"});
-        } else {
-            // Words 4k..4k+3 belong to one to four elements: each runs, and gives the words it holds.
-            for (std::size_t j = 0; j < p.outputs.size(); ++j)
-                cat(main, {"    uvec4 xfb_r", to_string(j), " = uvec4(0u);\n"});
-            cat(main,
-                {"    uint xfb_last = min((4u * xfb_k + 3u) / ", Sw,
-                 ", xfb_count - 1u);\n    for (uint xfb_e = (4u * xfb_k) / ", Sw,
-                 "; xfb_e <= xfb_last; ++xfb_e) {\n        xfb_run(xfb_e);\n        int xfb_w = int(4u * xfb_k) - "
-                 "int(xfb_e * ",
-                 Sw, ");\n"});
-            for (int c = 0; c < 4; ++c) {
-                const std::string w = c ? cat({"xfb_w + ", to_string(c)}) : std::string("xfb_w");
-                cat(main, {"        if (", w, " >= 0 && ", w, " < ", to_string(S), ") {\n"});
-                for (std::size_t j = 0; j < p.outputs.size(); ++j)
-                    cat(main, {"            xfb_r", to_string(j), "[", to_string(c), "] = xfb_out", to_string(j),
-                               "(xfb_e, uint(", w, "));\n"});
-                main += "        }\n";
-            }
-            main += "    }\n";
-            for (std::size_t j = 0; j < p.outputs.size(); ++j)
-                cat(main, {"    xfb_o", to_string(j), " = xfb_r", to_string(j), ";\n"});
+            cat(main, {"    xfb_o", n, " = uvec4(", w[q], ", ", w[q + 1], ", ", w[q + 2], ", ", w[q + 3], ");\n"});
         }
         main += "}\n";
-        p.source = cat({header, outputs, "#line 1\n", translated.body, "\n", zeroFunctions, run, functions, main});
+        p.source = cat({header, outputs, "#line 1\n", translated.body, "\n", zeroFunctions, run, main});
     }
     return result;
 }

@@ -118,19 +118,6 @@ std::string substepFeedback(const ShaderInterface& shader, const PassPlan& pass,
     return out;
 }
 
-const Token* firstMutableGlobal(const std::vector<Token>& t) {
-    const Token* found = nullptr;
-    forEachGlobalStatement(t, [&](std::size_t start, std::size_t end) {
-        if (found || end >= t.size() || t[end].text != ";") return; // functions, structs, blocks
-        std::size_t k = skipLeadingQualifiers(t, start, end);
-        if (k >= end || t[k].text == "precision" || t[k].text.starts_with("gl_")) return;
-        if (kStorage.count(t[k].text) || k + 1 >= end) return;
-        if (k + 2 < end && t[k + 2].text == "(") return; // `type name (`: a prototype
-        found = &t[k + 1];
-    });
-    return found;
-}
-
 } // namespace plan
 
 using plan::Token;

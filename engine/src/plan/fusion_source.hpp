@@ -16,10 +16,6 @@ namespace xfb::plan {
 /// fused shader replaces by a plain global the loop assigns.
 bool declaresSubstepUniform(const std::vector<Token>& tokens, std::size_t start, std::size_t end);
 
-/// The name of the first global variable that is neither const nor an interface variable
-/// (uniform, in, out, ...): a value one run of main() may leave to the next. Null when none.
-const Token* firstMutableGlobal(const std::vector<Token>& tokens);
-
 /// GLSL statements, one per line with `indent`, that copy a substep's captured varyings into the
 /// inputs that read the same bytes of the same state entry.
 /// `inputName` / `varyingName` give the variable each side is held in. Returns nothing and sets
