@@ -390,27 +390,53 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the state stays in its planes, and 
     fr.pipeline->setBackend(Backend::Fragment);
     steps(2);
     same("after a transform-feedback step between fragment steps");
-    // A handed-out name is written back at every step and copied in before it: the application may
-    // read and write it behind xfb's back.
+    // A handed-out name holds the latest step, and what the application writes into it before the
+    // next step is what that step reads.
     steps(1);
-    const GLuint current = fr.buffers[0]->glName(); // holds the latest step
-    const GLuint other = fr.buffers[1]->glName();
     const std::size_t bytes = 32 * std::size_t(n);
-    requireEqual(glFloats(current, bytes), tf.buffers[0]->readAs<float>(), "glName()'s buffer right after glName()");
-    steps(1); // the names swap: `other` now holds the step, written back at once
-    requireEqual(glFloats(other, bytes), tf.buffers[0]->readAs<float>(), "a handed-out name read by GL after a step");
+    const GLuint latest = fr.buffers[0]->glName();
+    requireEqual(glFloats(latest, bytes), tf.buffers[0]->readAs<float>(), "glName()'s buffer");
     const std::vector<float> behind = pseudoRandom(8, 0.0f, 1.0f, 9);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, other);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, latest);
     glBufferSubData(GL_COPY_WRITE_BUFFER, 0, 32, behind.data());
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     tf.buffers[0]->upload(std::as_bytes(std::span(behind)), 0);
     steps(2);
     same("after a write behind xfb's back into a handed-out name");
+    requireEqual(glFloats(fr.buffers[0]->glName(), bytes), tf.buffers[0]->readAs<float>(), "the next latest name");
     // The planes outlive the pipeline: its buffers still read the last step.
     steps(3);
     const auto want = tf.buffers[0]->readAs<std::uint32_t>();
     fr.pipeline.reset();
     requireEqual(fr.buffers[0]->readAs<std::uint32_t>(), want, "after the pipeline is destroyed");
+}
+
+TEST_CASE_FIXTURE(GlTest, "fragment backend: a constant input's and a write-only output's handed-out names stay "
+                          "current at every step") {
+    const std::int64_t n = 300;
+    const std::vector<EntrySpec> specs = {{kParticles, std::nullopt, particleState(n, 4)},
+                                          {std::nullopt, kParticles, {}}};
+    Run tf = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved, specs, n,
+                     Backend::TransformFeedback);
+    Run fr = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved, specs, n,
+                     Backend::Fragment);
+    const GLuint constants = fr.buffers[0]->glName(), written = fr.buffers[1]->glName();
+    const std::size_t bytes = 32 * std::size_t(n);
+    for (int s = 0; s < 4; ++s) {
+        CAPTURE(s);
+        // The application writes the constants behind xfb's back: every step reads its writes.
+        const std::vector<float> part = pseudoRandom(16, -1.0f, 1.0f, unsigned(20 + s));
+        glBindBuffer(GL_COPY_WRITE_BUFFER, constants);
+        glBufferSubData(GL_COPY_WRITE_BUFFER, 32 * s, 64, part.data());
+        glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+        tf.buffers[0]->upload(std::as_bytes(std::span(part)), 32 * std::uint64_t(s));
+        for (Run* r : {&tf, &fr}) {
+            particleUniforms(*r->program, s);
+            r->pipeline->step();
+        }
+        // The output's name, taken once, holds every step without another glName().
+        requireEqual(glFloats(written, bytes), tf.buffers[1]->readAs<float>(), "the write-only output's name");
+    }
 }
 
 TEST_CASE_FIXTURE(GlTest, "fragment backend: the coded refusals") {

@@ -98,7 +98,16 @@ public:
     /// the latest data while generation() == g.
     std::uint64_t generation() const;
 
-    unsigned glName() const; ///< the GL buffer holding the latest data
+    /// The GL buffer holding the latest data, for the application's own draws, reads and writes.
+    /// Under the fragment backend (Backend::Fragment) a pipeline's state lives in textures between
+    /// steps: this writes it back into the buffer first, and from then on the backend copies the
+    /// buffer in before a step reads it (so the application's writes count) and, for a buffer that
+    /// is no state pair's, writes each step back at once (its name does not change). A state pair's
+    /// name is the pipeline's again once a step has read it: take the latest one after each step,
+    /// as the swap requires anyway. Buffers whose name is never taken stay in textures, read back
+    /// only by read() / readAsync() (the elements asked for). GL calls: a draw and glReadPixels
+    /// when written back (GL 4.3 / ES 3.0 / WebGL2), none otherwise.
+    unsigned glName() const;
     const VertexFormat& format() const;
     std::int64_t count() const;
     std::uint64_t bytes() const; ///< count x stride

@@ -167,7 +167,7 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
     }
     XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD)); // fragments are the work here
     // Inputs: copied into their planes unless these hold the buffer's bytes already; a handed-out
-    // buffer may have been written behind xfb's back, so it is copied every step.
+    // buffer may have been written behind xfb's back, so it is copied.
     for (std::size_t e = 0; e < inputs.size(); ++e) {
         if (!inputLayouts[e].planes) continue;
         BufferState& b = *inputs[e];
@@ -175,6 +175,9 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         if (!b.bound.current || b.bound.exposed) {
             copier->upload(b.name, m);
             b.bound.current = true;
+            // A state pair's name is the pipeline's again: the application takes the latest one
+            // after each step (Buffer::glName()); a constant buffer's name stays handed out.
+            if (outputs[e]) b.bound.exposed = false;
         }
     }
     // Gaps of a declared layout keep the output buffer's bytes: its planes before the step.

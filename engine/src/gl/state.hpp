@@ -78,7 +78,8 @@ struct BufferState final : Recoverable {
         bool current = false; // the mirror holds the name's bytes, or newer ones (stale)
         bool stale = false;   // the name lacks the mirror's newer bytes: settle() before it is read or bound
         // Handed out (Buffer::glName(), adoption, bindAsVertexInput): it may be read, drawn or written
-        // behind xfb's back at any time, so it is never left stale and never trusted to match a mirror.
+        // behind xfb's back, so it is never left stale and never trusted to match a mirror (until a
+        // state pair's step has read it: Buffer::glName()).
         bool exposed = false;
     } bound;
     VertexFormat format;
