@@ -18,10 +18,11 @@
 // is listed with the reason and left out of the rows.
 //
 // Timing: all variants of a size are set up first, then timed in interleaved rounds; a round
-// times a batch of steps of one variant, ended by waiting for the GPU (WebGL2: a 4-byte read,
-// getBufferSubData or readPixels, the only wait that does not yield; WebGPU:
-// onSubmittedWorkDone); ms per step = batch time / batch, median of the rounds. The WebGL2 waits
-// block the page, so their batch is cut to what fits in BLOCK_MS once a step has been timed (the
+// times a batch of steps of one variant, ended by waiting for the GPU (hand-written WebGL2 and
+// three.js: a 4-byte read, getBufferSubData or readPixels, the only wait that does not yield; xfb
+// on WebGL2: its own read() of one element; WebGPU: onSubmittedWorkDone); ms per step = batch
+// time / batch, median of the rounds. The blocking waits block the page, so their batch is cut to
+// what fits in BLOCK_MS once a step has been timed (the
 // faster of two single steps), and every batch is followed by a yield to the event loop (a frame,
 // or 50 ms when the page is hidden): the tab never freezes for longer than about one batch, and
 // progress is drawn. A backend the npm module gains is one more entry in VARIANTS and in make().
@@ -247,7 +248,9 @@ export async function createBench({ source, countCalls, only } = {}) {
     if (id === 'xfb' || id === 'xfb_owned' || id === 'xfb_tf' || id === 'xfb_fragment') {
       const options = { xfb_tf: { backend: 'tf' }, xfb_fragment: { backend: 'fragment' } }[id] ?? {};
       const loop = engineLoop(id === 'xfb_owned' ? engines.owned : engines.xfb, source, n, initial, options);
-      return { step: () => loop.pipeline.step(), wait: glWait(() => loop.a.glBuffer), blocking: true, counted: true, read: () => loop.a.read(), dispose: () => loop.dispose(), backend: () => loop.pipeline.info };
+      // Waited for with its own read of one element, as an application reads a few (taking the
+      // buffer's name would make it the application's: the fragment backend would write it back every step).
+      return { step: () => loop.pipeline.step(), wait: () => loop.a.read({ count: 1 }), blocking: false, counted: true, read: () => loop.a.read(), dispose: () => loop.dispose(), backend: () => loop.pipeline.info };
     }
     if (id === 'xfb_webgpu') {
       const loop = engineLoop(engines.webgpu, source, n, initial);
