@@ -418,8 +418,8 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: a constant input's and a write-only
                                           {std::nullopt, kParticles, {}}};
     Run tf = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved, specs, n,
                      Backend::TransformFeedback);
-    Run fr = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved, specs, n,
-                     Backend::Fragment);
+    Run fr =
+        makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved, specs, n, Backend::Fragment);
     const GLuint constants = fr.buffers[0]->glName(), written = fr.buffers[1]->glName();
     const std::size_t bytes = 32 * std::size_t(n);
     for (int s = 0; s < 4; ++s) {

@@ -64,7 +64,9 @@ struct PlaneLayout {
     bool linear() const { return strideWords == 4; }
     bool operator==(const PlaneLayout&) const = default;
 };
-/// @param strideBytes a multiple of 4
+/// @param strideBytes the record's size, a multiple of 4
+/// @param count records
+/// @param width texels per row, a power of two
 PlaneLayout planeLayout(int strideBytes, std::int64_t count, int width);
 
 /// One fragment pass: a program writing planes of one or more output buffers.
@@ -102,6 +104,8 @@ struct PlaneCopyShaders {
     /// The linear texels from the planes `xfb_plane<p>`, one colour attachment.
     std::string gather;
 };
+/// @param layout the buffer's planes
+/// @param maxDrawBuffers colour attachments a spread pass may write
 /// @param version FragmentShader::version of the pipeline
 PlaneCopyShaders planeCopyShaders(const PlaneLayout& layout, int maxDrawBuffers, std::string_view version);
 

@@ -190,7 +190,8 @@ void PlaneCopier::writeBack(const PlaneMirror& m, GLuint name, std::int64_t firs
     const bool tail = words % 4 != 0 && w1 > whole * 4; // the buffer's last, partial texel
     if (l.linear()) {
         XFB_GL_COUNTED(glBindFramebuffer(GL_READ_FRAMEBUFFER, toPlanes));
-        XFB_GL_COUNTED(glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m.planes[0], 0));
+        XFB_GL_COUNTED(
+            glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m.planes[0], 0));
     } else {
         // The gather over the rows that hold texels [t0, t1] into `linear`, then read from there.
         const Programs& programs = programsFor(l);
@@ -213,8 +214,8 @@ void PlaneCopier::writeBack(const PlaneMirror& m, GLuint name, std::int64_t firs
     transferTexels(true, width, t0, t1);
     if (tail) { // a pixel transfer writes whole texels: the last 1-3 words through the scratch buffer
         XFB_GL_COUNTED(glBindBuffer(GL_PIXEL_PACK_BUFFER, scratch));
-        XFB_GL_COUNTED(glReadPixels(GLint(whole % width), GLint(whole / width), 1, 1, GL_RGBA_INTEGER,
-                                    GL_UNSIGNED_INT, nullptr));
+        XFB_GL_COUNTED(
+            glReadPixels(GLint(whole % width), GLint(whole / width), 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_INT, nullptr));
         XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, name));
         XFB_GL_COUNTED(glCopyBufferSubData(GL_PIXEL_PACK_BUFFER, GL_COPY_WRITE_BUFFER, 0, GLintptr(whole * 16),
                                            GLsizeiptr((words % 4) * 4)));

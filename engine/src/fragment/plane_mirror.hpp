@@ -24,8 +24,7 @@ struct PlaneMirror;
 /// What the copies and the fragment backend's step touch (gl/state_guard.hpp), with their units.
 constexpr unsigned kPlaneCopyState = gl::kStepState | gl::CachedCopyBuffers | gl::CachedUnpackBuffer |
                                      gl::CachedPackBuffer | gl::ReliedFramebuffer | gl::CachedTextures |
-                                     gl::ReliedSamplers | gl::ReliedPixelStore | gl::ReliedPackStore |
-                                     gl::ReliedRaster;
+                                     gl::ReliedSamplers | gl::ReliedPixelStore | gl::ReliedPackStore | gl::ReliedRaster;
 
 /// The copies, for the mirrors one fragment backend makes (they share it). Every call expects the
 /// caller's StateGuard to cover kPlaneCopyState and units [firstUnit, firstUnit + planes), and the

@@ -95,8 +95,10 @@ struct BufferState final : Recoverable {
     // Adopted buffers are never enrolled: the application adopts them again.
     void forget() override {
         name.forget();
+        // The mirror is kept, dead: destroying an enrolled object while the device forgets them
+        // all would pull it from under that loop (its backend replaces it at the next step).
         if (bound.mirror) bound.mirror->forget();
-        bound = {};
+        bound.current = bound.stale = bound.exposed = false;
     }
     void restore() override; // glBufferData of the same size, contents undefined
     /// Makes `name` hold its bytes of elements [first, first + count) (all: count < 0), written back

@@ -183,6 +183,7 @@ struct PipelineState final : Recoverable {
     // `variant`: a generated program of the same shader (fused substeps) instead of the Program's.
     // `drawn`: with PipelineOptions::rasterize, whether this pass keeps the rasterizer on.
     GLenum draw(GLuint query, bool collectError, ProgramState* variant = nullptr, bool drawn = true) {
+        settleForWork(inputs, outputs); // the buffers' bytes, where the fragment backend's planes hold them
         const CountCalls counting(lastCalls);
         side = currentSide();
         ProgramState& used = variant ? *variant : *program;
@@ -210,6 +211,7 @@ struct PipelineState final : Recoverable {
     // One compute pass: reads every entry's current input and writes its current output (the
     // names swap under the handles, so these are always the side draw() would use).
     GLenum dispatch(bool collectError, ComputePass* variant = nullptr) {
+        settleForWork(inputs, outputs); // the buffers' bytes, where the fragment backend's planes hold them
         const CountCalls counting(lastCalls);
         (variant ? variant : compute.get())->dispatch(*program, inputs, outputs);
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
@@ -250,7 +252,6 @@ struct PipelineState final : Recoverable {
     }
 
     GLenum pass(GLuint query, bool collectError, FusedPass* fusedWith = nullptr, bool drawn = true) {
-        if (choice.backend != Backend::Fragment) settleForWork(inputs, outputs); // the fragment backend reads mirrors
         if (choice.backend == Backend::Compute)
             return dispatch(collectError, fusedWith ? fusedWith->compute.get() : nullptr);
         if (choice.backend == Backend::Fragment)

@@ -3,7 +3,7 @@
 // every buffer compared byte for byte after every step, at counts that leave partial texture rows
 // and partial texels; then switching, Auto's reason, the refusals (the same on both engines where
 // both have the key) and the application's WebGL state around the fragment passes.
-import { assert, assertArrayEqual, createXfb, expectError, particlesStep, pseudoRandom, shader } from './assert.js';
+import { assert, assertArrayEqual, countCalls, createXfb, expectError, particlesStep, pseudoRandom, shader } from './assert.js';
 
 const canvas = document.getElementById('canvas');
 const gl = canvas.getContext('webgl2');
@@ -94,6 +94,66 @@ test('32-byte particles: fragment == tf byte for byte (1 element, partial rows, 
   const path = pipeline.stepPath;
   assert(!path.replayed && path.reason === 'the fragment backend', `no replayed step: ${JSON.stringify(path)}`);
   note(`fused: ${pipeline.fusion().fused}`);
+});
+
+test('the state stays in its planes: no copy in a steady step; partial reads, uploads, glBuffer and tf see each step', async () => {
+  const n = 1000,
+    initial = particleState(n, 41);
+  const make = (backend) => {
+    const program = xfb.createProgram({ source: PARTICLES });
+    const a = xfb.createBuffer({ format: particleFormat, count: n, data: initial }),
+      b = xfb.createBuffer({ format: particleFormat, count: n });
+    return { program, a, b, pipeline: xfb.createPipeline(program, [{ input: a, output: b }], { backend }) };
+  };
+  const tf = make('tf'),
+    fr = make('fragment');
+  let step = 0;
+  const steps = (k) => {
+    for (let i = 0; i < k; i++, step++)
+      for (const r of [tf, fr]) {
+        particleUniforms(r.program, step);
+        r.pipeline.step();
+      }
+  };
+  const same = async (what, options) => {
+    for (const key of ['a', 'b'])
+      assertArrayEqual(bytesOf(await fr[key].read(options)), bytesOf(await tf[key].read(options)), `${what} (${key})`);
+  };
+  steps(3);
+  const calls = countCalls(gl);
+  fr.pipeline.step();
+  tf.pipeline.step(); // (uniforms as the last step's)
+  step++;
+  assert(calls.get('texSubImage2D') === 0 && calls.get('readPixels') === 0, `a steady step copies nothing: ${JSON.stringify(calls.snapshot())}`);
+  steps(2);
+  for (const [first, count] of [[0, 16], [377, 1], [984, 16]]) await same(`read({ first: ${first}, count: ${count} })`, { first, count });
+  await same('after steps with nothing read between them');
+  const fresh = pseudoRandom(80, -2, 2, 5);
+  steps(2);
+  for (const r of [tf, fr]) r.a.upload(fresh, { offset: 3200 });
+  steps(3);
+  await same('after a partial upload');
+  fr.pipeline.setBackend('tf');
+  steps(1);
+  fr.pipeline.setBackend('fragment');
+  steps(2);
+  await same('after a transform-feedback step between fragment steps');
+  // glBuffer: the latest step, and what the page writes into it is what the next step reads.
+  steps(1);
+  const behind = pseudoRandom(8, 0, 1, 9),
+    got = new Uint8Array(32 * n),
+    want = bytesOf(await tf.a.read());
+  gl.bindBuffer(gl.COPY_READ_BUFFER, fr.a.glBuffer);
+  gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, got);
+  gl.bindBuffer(gl.COPY_READ_BUFFER, null);
+  assertArrayEqual(got, want, 'glBuffer holds the latest step');
+  gl.bindBuffer(gl.COPY_WRITE_BUFFER, fr.a.glBuffer);
+  gl.bufferSubData(gl.COPY_WRITE_BUFFER, 0, behind);
+  gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
+  tf.a.upload(behind);
+  steps(2);
+  await same("after the page's write into glBuffer");
+  for (const r of [tf, fr]) for (const x of [r.pipeline, r.program, r.a, r.b]) x.dispose();
 });
 
 test('36-byte records (1-3 trailing words of a texel), in and out, and as a state pair', async () => {

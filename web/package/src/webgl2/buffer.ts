@@ -41,7 +41,12 @@ export class XfbBuffer extends WebGl2Object {
     return this.label;
   }
 
-  /** The WebGLBuffer holding the latest data (it changes after every step of a state pair). */
+  /** The WebGLBuffer holding the latest data (it changes after every step of a state pair), for
+   *  your own draws, reads and writes. Under the fragment backend the state lives in textures
+   *  between steps: taking the buffer writes it back first, and from then on the backend copies it
+   *  in before a step reads it (your writes count) and, unless it is a state pair's (whose latest
+   *  buffer you take again after each step), writes each step into it at once. To read a few
+   *  elements without that, use `read({ first, count })`. */
   get glBuffer(): WebGLBuffer {
     return this.owner.module.GL.buffers[this.owner.call('glName', this.id)] as WebGLBuffer;
   }
