@@ -166,8 +166,10 @@ export interface PipelineOptions {
   /** How a step runs (C++ xfb::Backend). WebGL2: 'auto' (default) times 'tf' and 'fragment' at
    *  the first step, once per context and shape, and keeps the faster (info.backend is 'auto'
    *  until then; info.backendReason says why; with queries it keeps 'tf'); 'tf' transform feedback; 'fragment' the same
-   *  simulation as fragment shaders over RGBA32UI textures of the buffers' words (faster where
-   *  fragments run in parallel and vertices less so: SwiftShader, some mobile GPUs);
+   *  simulation as fragment shaders, one fragment per element, with the state in RGBA32UI
+   *  textures between steps and written back into the buffers when they are read, used by
+   *  another backend or taken with glBuffer (faster where fragments run in parallel and
+   *  vertices less so: SwiftShader, some mobile GPUs);
    *  'compute' is XFB_UNSUPPORTED (WebGL2 has no compute shaders). WebGPU: 'compute' and 'auto'
    *  (every step is a compute pass); 'tf' and 'fragment' are XFB_UNSUPPORTED. */
   backend?: Backend;
