@@ -223,12 +223,8 @@ void Buffer::bindAsVertexInput(unsigned location, Semantic field, std::int64_t f
 std::uint64_t Buffer::generation() const { return live(state_).generation; }
 unsigned Buffer::glName() const {
     auto& s = live(state_);
-    if (s.bound.stale) {
-        s.device->requireContext("Buffer::glName");
-        return s.expose(); // settled: written back from the mirror
-    }
-    s.bound.exposed = true;
-    return s.name.get();
+    if (s.bound.stale) s.device->requireContext("Buffer::glName"); // written back from the mirror: GL calls
+    return s.expose();
 }
 const VertexFormat& Buffer::format() const { return live(state_).format; }
 std::int64_t Buffer::count() const { return live(state_).count; }
