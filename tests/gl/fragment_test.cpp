@@ -411,6 +411,36 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the state stays in its planes, and 
     requireEqual(fr.buffers[0]->readAs<std::uint32_t>(), want, "after the pipeline is destroyed");
 }
 
+TEST_CASE_FIXTURE(GlTest, "fragment backend: an adopted state pair holds every step, as its engine draws it") {
+    const std::int64_t n = 300;
+    const auto words = particleState(n, 6);
+    GLuint names[2] = {};
+    glGenBuffers(2, names);
+    for (GLuint name : names) {
+        glBindBuffer(GL_ARRAY_BUFFER, name);
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(words.size() * 4), words.data(), GL_DYNAMIC_COPY);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    Run tf = makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved,
+                     {{kParticles, kParticles, words}}, n, Backend::TransformFeedback);
+    {
+        Buffer a = Buffer::adopt(dev, kParticles, n, names[0]), b = Buffer::adopt(dev, kParticles, n, names[1]);
+        Program program(dev, {std::string(xfb_shaders::particles_vert), {}, {}, "adopted"});
+        Pipeline pipeline(dev, program, {{&a, &b}}, {.backend = Backend::Fragment});
+        for (int s = 0; s < 5; ++s) {
+            CAPTURE(s);
+            particleUniforms(program, s);
+            particleUniforms(*tf.program, s);
+            pipeline.step();
+            tf.pipeline->step();
+            // The engine draws the name that holds the latest step, without asking xfb for it.
+            requireEqual(glFloats(names[(s + 1) % 2], 32 * std::size_t(n)), tf.buffers[0]->readAs<float>(),
+                         "the adopted name holding the latest step");
+        }
+    }
+    glDeleteBuffers(2, names);
+}
+
 TEST_CASE_FIXTURE(GlTest, "fragment backend: a constant input's and a write-only output's handed-out names stay "
                           "current at every step") {
     const std::int64_t n = 300;

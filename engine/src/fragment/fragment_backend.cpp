@@ -176,8 +176,9 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
             copier->upload(b.name, m);
             b.bound.current = true;
             // A state pair's name is the pipeline's again: the application takes the latest one
-            // after each step (Buffer::glName()); a constant buffer's name stays handed out.
-            if (outputs[e]) b.bound.exposed = false;
+            // after each step (Buffer::glName()); a constant buffer's name stays handed out, and
+            // so does an adopted one (its engine draws it without asking).
+            if (outputs[e] && !b.bound.adopted) b.bound.exposed = false;
         }
     }
     // Gaps of a declared layout keep the output buffer's bytes: its planes before the step.

@@ -132,8 +132,8 @@ Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t cou
                                              std::to_string(count) + " elements of " +
                                              std::to_string(s->format.stride) + " bytes (" + s->format.describe() +
                                              ") need " + std::to_string(s->bytes));
-    s->name = gl::BufferName::adopt(glName); // released, never deleted: owned is false
-    s->bound.exposed = true;                 // the application holds the name
+    s->name = gl::BufferName::adopt(glName);    // released, never deleted: owned is false
+    s->bound.exposed = s->bound.adopted = true; // the application holds the name, and draws it
     Buffer b;
     b.state_ = std::move(s);
     return b;

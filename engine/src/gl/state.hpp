@@ -81,6 +81,7 @@ struct BufferState final : Recoverable {
         // behind xfb's back, so it is never left stale and never trusted to match a mirror (until a
         // state pair's step has read it: Buffer::glName()).
         bool exposed = false;
+        bool adopted = false; // the application's object (Buffer::adopt): exposed for good
     } bound;
     VertexFormat format;
     std::int64_t count = 0;
