@@ -384,6 +384,19 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the state stays in its planes, and 
     both([&](Run& r) { r.buffers[0]->upload(std::as_bytes(std::span(fresh)), 8 * 4 * 100); });
     steps(3);
     same("after a partial upload");
+    // A capture reads the planes' bytes: the particles program over the latest state, as points.
+    steps(1);
+    {
+        std::vector<std::unique_ptr<Buffer>> outs;
+        std::vector<std::vector<std::uint32_t>> got;
+        for (Run* r : {&tf, &fr}) {
+            outs.push_back(std::make_unique<Buffer>(dev, kParticles, n));
+            PrimitiveCapture capture(dev, *r->program, {{r->buffers[0].get(), nullptr}, {nullptr, outs.back().get()}});
+            capture.capture({DrawMode::Points, n});
+            got.push_back(outs.back()->readAs<std::uint32_t>());
+        }
+        requireEqual(got[1], got[0], "a capture over the fragment backend's latest state");
+    }
     // Another backend's step reads the planes' bytes, and the next fragment step reads its output.
     fr.pipeline->setBackend(Backend::TransformFeedback);
     steps(1);
