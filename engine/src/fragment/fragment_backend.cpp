@@ -93,7 +93,7 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
                          " (GL_MAX_TEXTURE_IMAGE_UNITS); use the transform-feedback or compute backend"}));
     b->firstUnit = GLuint(combinedUnits) - b->unitCount;
 
-    gl::StateGuard guard(*program.device, kPlaneCopyState, b->firstUnit, b->unitCount);
+    gl::StateGuard guard(*program.device, kPlaneDrawState | kPlaneTransferState, b->firstUnit, b->unitCount);
     if (sibling && sibling->firstUnit == b->firstUnit && sibling->copier->width == width)
         b->copier = sibling->copier;
     else

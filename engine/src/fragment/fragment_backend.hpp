@@ -61,7 +61,7 @@ struct FragmentBackend final : Recoverable {
     void run(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
              const std::vector<std::shared_ptr<BufferState>>& outputs);
     /// The StateGuard bits a step of this backend needs (with the units [firstUnit, + unitCount)).
-    static unsigned stepState() { return kPlaneCopyState; }
+    static unsigned stepState() { return kPlaneDrawState; }
     void forget() override;
 
 private:

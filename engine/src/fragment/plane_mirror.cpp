@@ -57,6 +57,7 @@ std::shared_ptr<PlaneCopier> PlaneCopier::create(const std::shared_ptr<DeviceSta
                                                  std::int64_t linearTexels) {
     auto c = std::make_shared<PlaneCopier>();
     c->enroll(device);
+    c->device = device.get();
     c->version = std::move(version);
     c->width = width;
     c->maxDrawBuffers = maxDrawBuffers;
@@ -138,6 +139,7 @@ PlaneCopier::Programs& PlaneCopier::programsFor(const PlaneLayout& layout) {
 }
 
 void PlaneCopier::upload(GLuint name, const PlaneMirror& m) {
+    gl::StateGuard transfer(*device, kPlaneTransferState);
     const PlaneLayout& l = m.layout;
     const TexelLayout t = texelLayout(std::uint64_t(l.strideWords) * 4 * std::uint64_t(l.count), width);
     const std::int64_t whole = t.words / 4;
@@ -184,6 +186,7 @@ void PlaneCopier::writeBack(const PlaneMirror& m, GLuint name, std::int64_t firs
     first = std::clamp<std::int64_t>(first, 0, l.count);
     const std::int64_t end = std::clamp<std::int64_t>(first + count, first, l.count);
     if (first == end) return;
+    gl::StateGuard transfer(*device, kPlaneTransferState);
     const std::int64_t words = l.count * l.strideWords, whole = words / 4;
     const std::int64_t w0 = first * l.strideWords, w1 = end * l.strideWords;
     const std::int64_t t0 = w0 / 4, t1 = std::min((w1 + 3) / 4, whole);
@@ -226,7 +229,7 @@ void PlaneCopier::writeBack(const PlaneMirror& m, GLuint name, std::int64_t firs
 }
 
 void PlaneMirror::writeBack(DeviceState& device, GLuint name, std::int64_t first, std::int64_t count) {
-    gl::StateGuard guard(device, kPlaneCopyState, copier->firstUnit, GLuint(copier->planes));
+    gl::StateGuard guard(device, kPlaneDrawState, copier->firstUnit, GLuint(copier->planes));
     XFB_GL_COUNTED(glDisable(GL_RASTERIZER_DISCARD)); // the gather is a draw
     copier->writeBack(*this, name, first, count);
 }

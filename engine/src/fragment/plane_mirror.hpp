@@ -21,20 +21,25 @@ namespace xfb::detail {
 
 struct PlaneMirror;
 
-/// What the copies and the fragment backend's step touch (gl/state_guard.hpp), with their units.
-constexpr unsigned kPlaneCopyState = gl::kStepState | gl::CachedCopyBuffers | gl::CachedUnpackBuffer |
-                                     gl::CachedPackBuffer | gl::ReliedFramebuffer | gl::CachedTextures |
-                                     gl::ReliedSamplers | gl::ReliedPixelStore | gl::ReliedPackStore | gl::ReliedRaster;
+/// What the fragment backend's passes touch (gl/state_guard.hpp), with their units: a step's guard.
+constexpr unsigned kPlaneDrawState =
+    gl::kStepState | gl::ReliedFramebuffer | gl::CachedTextures | gl::ReliedSamplers | gl::ReliedRaster;
+/// What a copy between a buffer and its planes adds, guarded around the copy alone: a steady step
+/// makes none, and in Chromium the pixel-store parameters are queries that wait for the GPU process
+/// (measured 0.35-0.45 ms each in SwiftShader, more than a step's draw at 1e4 elements).
+constexpr unsigned kPlaneTransferState =
+    gl::CachedCopyBuffers | gl::CachedUnpackBuffer | gl::CachedPackBuffer | gl::ReliedPixelStore | gl::ReliedPackStore;
 
 /// The copies, for the mirrors one fragment backend makes (they share it). Every call expects the
-/// caller's StateGuard to cover kPlaneCopyState and units [firstUnit, firstUnit + planes), and the
-/// rasterizer discard off: it leaves the pixel buffers, the copy binding and the framebuffers at
+/// caller's StateGuard to cover kPlaneDrawState and units [firstUnit, firstUnit + planes), and the
+/// rasterizer discard off; it guards kPlaneTransferState itself, and leaves the framebuffers at
 /// zero, its textures bound.
 struct PlaneCopier final : Recoverable, std::enable_shared_from_this<PlaneCopier> {
-    std::string version;    // FragmentShader::version
-    int width = 0;          // of every texture, a power of two
-    int maxDrawBuffers = 1; // colour attachments a spread pass writes
-    int planes = 0;         // the most planes of a mirror it makes: units [firstUnit, firstUnit + planes)
+    DeviceState* device = nullptr; // its guards'
+    std::string version;           // FragmentShader::version
+    int width = 0;                 // of every texture, a power of two
+    int maxDrawBuffers = 1;        // colour attachments a spread pass writes
+    int planes = 0;                // the most planes of a mirror it makes: units [firstUnit, firstUnit + planes)
     GLuint firstUnit = 0;
     gl::TextureName linear;        // a buffer's own layout, for the buffers of `linearTexels` texels at most
     std::int64_t linearTexels = 0; //
