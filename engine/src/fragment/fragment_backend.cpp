@@ -97,8 +97,8 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
     if (sibling && sibling->firstUnit == b->firstUnit && sibling->copier->width == width)
         b->copier = sibling->copier;
     else
-        b->copier = PlaneCopier::create(program.device, b->shader.version, width, options.maxDrawBuffers, planes,
-                                        b->firstUnit, linearTexels);
+        b->copier =
+            PlaneCopier::create(program.device, b->shader, options.maxDrawBuffers, planes, b->firstUnit, linearTexels);
     b->kept.resize(plan.outputs.size());
     for (std::size_t o = 0; o < plan.outputs.size(); ++o)
         if (std::any_of(b->shader.keptSamplers[o].begin(), b->shader.keptSamplers[o].end(),

@@ -52,14 +52,15 @@ void transferTexels(bool pack, int width, std::int64_t t0, std::int64_t t1) {
 
 } // namespace
 
-std::shared_ptr<PlaneCopier> PlaneCopier::create(const std::shared_ptr<DeviceState>& device, std::string version,
-                                                 int width, int maxDrawBuffers, int planes, GLuint firstUnit,
-                                                 std::int64_t linearTexels) {
+std::shared_ptr<PlaneCopier> PlaneCopier::create(const std::shared_ptr<DeviceState>& device,
+                                                 const FragmentShader& shader, int maxDrawBuffers, int planes,
+                                                 GLuint firstUnit, std::int64_t linearTexels) {
     auto c = std::make_shared<PlaneCopier>();
     c->enroll(device);
     c->device = device.get();
-    c->version = std::move(version);
-    c->width = width;
+    c->version = shader.version;
+    c->triangle = shader.vertexSource;
+    const int width = c->width = shader.textureWidth;
     c->maxDrawBuffers = maxDrawBuffers;
     c->planes = planes;
     c->firstUnit = firstUnit;
@@ -112,13 +113,9 @@ PlaneCopier::Programs& PlaneCopier::programsFor(const PlaneLayout& layout) {
     for (auto& p : programs)
         if (p.layout == layout) return p;
     const PlaneCopyShaders shaders = planeCopyShaders(layout, maxDrawBuffers, version);
-    const std::string vertex =
-        version.substr(0, version.find('\n') + 1) +
-        "void main() {\n    gl_Position = vec4(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1), "
-        "0.0, 1.0);\n}\n";
     auto link = [&](const std::string& fragment, const char* what) {
         gl::ProgramName program = gl::linkProgram(
-            {{GL_VERTEX_SHADER, vertex, "the fragment backend's triangle"}, {GL_FRAGMENT_SHADER, fragment, what}});
+            {{GL_VERTEX_SHADER, triangle, "the fragment backend's triangle"}, {GL_FRAGMENT_SHADER, fragment, what}});
         if (auto log = gl::linkFailure(program))
             throw Error(ErrorCode::ProgramLink, plan::cat({what, " does not link: ", *log}));
         XFB_GL_COUNTED(glUseProgram(program));

@@ -37,6 +37,7 @@ constexpr unsigned kPlaneTransferState =
 struct PlaneCopier final : Recoverable, std::enable_shared_from_this<PlaneCopier> {
     DeviceState* device = nullptr; // its guards'
     std::string version;           // FragmentShader::version
+    std::string triangle;          // FragmentShader::vertexSource: the copies draw the passes' triangle
     int width = 0;                 // of every texture, a power of two
     int maxDrawBuffers = 1;        // colour attachments a spread pass writes
     int planes = 0;                // the most planes of a mirror it makes: units [firstUnit, firstUnit + planes)
@@ -56,8 +57,8 @@ struct PlaneCopier final : Recoverable, std::enable_shared_from_this<PlaneCopier
     std::uint64_t serials = 0;      // mirrors made
 
     /// @param linearTexels the most texels of a buffer it copies (texelLayout() at `width`)
-    static std::shared_ptr<PlaneCopier> create(const std::shared_ptr<DeviceState>& device, std::string version,
-                                               int width, int maxDrawBuffers, int planes, GLuint firstUnit,
+    static std::shared_ptr<PlaneCopier> create(const std::shared_ptr<DeviceState>& device, const FragmentShader& shader,
+                                               int maxDrawBuffers, int planes, GLuint firstUnit,
                                                std::int64_t linearTexels);
     /// A mirror of `layout` (its `maker` this copier), not holding anything yet.
     std::unique_ptr<PlaneMirror> mirror(const std::shared_ptr<DeviceState>& device, const PlaneLayout& layout);

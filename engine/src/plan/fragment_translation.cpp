@@ -33,13 +33,17 @@ PlaneLayout planeLayout(int strideBytes, std::int64_t count, int width) {
 
 namespace {
 
+int log2Of(int powerOfTwo) {
+    int shift = 0;
+    while ((1 << shift) < powerOfTwo) ++shift;
+    return shift;
+}
+
 // Element xfb_e of the fragment (its texel), and the texture coordinate of that texel in every
 // plane. Measured in SwiftShader (docs/performance.md): texture() at the fragment's coordinate read
 // twice as fast as texelFetch at the same texel; NEAREST filtering keeps every word exact.
 std::string fragmentElement(int width, int rows) {
-    int shift = 0;
-    while ((1 << shift) < width) ++shift;
-    return plan::cat({"    uint xfb_e = (uint(gl_FragCoord.y) << ", std::to_string(shift),
+    return plan::cat({"    uint xfb_e = (uint(gl_FragCoord.y) << ", std::to_string(log2Of(width)),
                       ") | uint(gl_FragCoord.x);\n    xfb_uv = gl_FragCoord.xy / vec2(", std::to_string(width), ".0, ",
                       std::to_string(rows), ".0);\n"});
 }
@@ -54,9 +58,7 @@ PlaneCopyShaders planeCopyShaders(const PlaneLayout& l, int maxDrawBuffers, std:
     using plan::cat;
     using std::to_string;
     const int S = l.strideWords, T = l.width;
-    int shift = 0;
-    while ((1 << shift) < T) ++shift;
-    const std::string mask = cat({to_string(T - 1), "u"}), log2 = to_string(shift), Sw = cat({to_string(S), "u"});
+    const std::string mask = cat({to_string(T - 1), "u"}), log2 = to_string(log2Of(T)), Sw = cat({to_string(S), "u"});
     const std::string texel = cat({"ivec2(int(q & ", mask, "), int(q >> ", log2, "))"});
     PlaneCopyShaders out;
     // Spread: record e's plane p from words e*S + 4p .. of the linear texture (0 past the record).
