@@ -18,6 +18,9 @@ GLint getInt(GLenum name) {
     return v;
 }
 
+// The planes of a buffer whose mirror this step's mirrorOf() made or kept: a copier's mirrors are PlaneMirrors.
+const PlaneMirror& planesOf(const BufferState& b) { return static_cast<const PlaneMirror&>(*b.bound.mirror); }
+
 } // namespace
 
 void FragmentBackend::forget() {
@@ -136,8 +139,8 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
 PlaneMirror& FragmentBackend::mirrorOf(BufferState& b, const PlaneLayout& layout) {
     auto* m = b.bound.mirror.get();
     if (m && !m->dead && m->maker == copier.get() && static_cast<PlaneMirror*>(m)->layout == layout)
-        return *static_cast<PlaneMirror*>(m); // a copier's mirrors are PlaneMirrors
-    b.settle();                               // its bytes, before the mirror that holds them goes
+        return *static_cast<PlaneMirror*>(m);
+    b.settle(); // its bytes, before the mirror that holds them goes
     b.bound.mirror = copier->mirror(b.device, layout);
     b.bound.current = b.bound.stale = false;
     return *static_cast<PlaneMirror*>(b.bound.mirror.get());
@@ -192,8 +195,7 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         (void)mirrorOf(*outputs[std::size_t(outputEntries[o])], outputLayouts[o]);
     for (std::size_t k = 0; k < units.size(); ++k) {
         const Unit& u = units[k];
-        const PlaneMirror& m =
-            u.kept ? *kept[u.index] : static_cast<const PlaneMirror&>(*inputs[u.index]->bound.mirror);
+        const PlaneMirror& m = u.kept ? *kept[u.index] : planesOf(*inputs[u.index]);
         XFB_GL_COUNTED(glActiveTexture(GLenum(GL_TEXTURE0 + firstUnit + k)));
         XFB_GL_COUNTED(glBindTexture(GL_TEXTURE_2D, m.planes[std::size_t(u.plane)]));
     }
@@ -203,10 +205,10 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         Pass& pass = passes[i];
         const auto& targets = shader.passes[i].targets;
         key.clear();
-        for (const auto& t : targets)
-            key.push_back(static_cast<const PlaneMirror&>(
-                              *outputs[std::size_t(outputEntries[std::size_t(t.output)])]->bound.mirror)
-                              .serial);
+        auto target = [&](std::size_t j) -> const PlaneMirror& {
+            return planesOf(*outputs[std::size_t(outputEntries[std::size_t(targets[j].output)])]);
+        };
+        for (std::size_t j = 0; j < targets.size(); ++j) key.push_back(target(j).serial);
         auto found = std::find_if(pass.targets.begin(), pass.targets.end(),
                                   [&](const Pass::Target& t) { return t.serials == key; });
         XFB_GL_COUNTED(glUseProgram(pass.program));
@@ -220,10 +222,8 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
             XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, pass.targets.back().framebuffer));
             GLenum drawBuffers[16] = {};
             for (std::size_t j = 0; j < targets.size(); ++j) {
-                const auto& m = static_cast<const PlaneMirror&>(
-                    *outputs[std::size_t(outputEntries[std::size_t(targets[j].output)])]->bound.mirror);
                 XFB_GL_COUNTED(glFramebufferTexture2D(GL_FRAMEBUFFER, GLenum(GL_COLOR_ATTACHMENT0 + j), GL_TEXTURE_2D,
-                                                      m.planes[std::size_t(targets[j].plane)], 0));
+                                                      target(j).planes[std::size_t(targets[j].plane)], 0));
                 drawBuffers[j] = GLenum(GL_COLOR_ATTACHMENT0 + j);
             }
             XFB_GL_COUNTED(glDrawBuffers(GLsizei(targets.size()), drawBuffers));
@@ -244,8 +244,7 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         BufferState& b = *outputs[std::size_t(outputEntries[o])];
         b.bound.current = true;
         b.bound.stale = !b.bound.exposed;
-        if (b.bound.exposed)
-            copier->writeBack(static_cast<const PlaneMirror&>(*b.bound.mirror), b.name, 0, outputLayouts[o].count);
+        if (b.bound.exposed) copier->writeBack(planesOf(b), b.name, 0, outputLayouts[o].count);
     }
 }
 
