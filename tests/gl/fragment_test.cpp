@@ -424,6 +424,27 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the state stays in its planes, and 
     requireEqual(fr.buffers[0]->readAs<std::uint32_t>(), want, "after the pipeline is destroyed");
 }
 
+TEST_CASE_FIXTURE(GlTest, "fragment backend: two pipelines sharing a state pair, stepped in turn, equal transform "
+                          "feedback") {
+    const std::int64_t n = 500;
+    const auto words = particleState(n, 12);
+    auto twoPipelines = [&](Backend backend) {
+        auto a = std::make_unique<Buffer>(dev, kParticles, n, view(words));
+        auto b = std::make_unique<Buffer>(dev, kParticles, n);
+        auto p1 = std::make_unique<Program>(dev, ProgramDesc{std::string(xfb_shaders::particles_vert), {}, {}, "one"});
+        auto p2 = std::make_unique<Program>(dev, ProgramDesc{std::string(xfb_shaders::particles_vert), {}, {}, "two"});
+        particleUniforms(*p1, 0);
+        particleUniforms(*p2, 1); // another dt and gravity: the order of the steps shows
+        Pipeline q1(dev, *p1, {{a.get(), b.get()}}, {.backend = backend});
+        Pipeline q2(dev, *p2, {{a.get(), b.get()}}, {.backend = backend});
+        for (int s = 0; s < 5; ++s) (s % 2 ? q2 : q1).step(s % 3 == 2 ? 2 : 1);
+        return std::pair{a->readAs<std::uint32_t>(), b->readAs<std::uint32_t>()};
+    };
+    const auto want = twoPipelines(Backend::TransformFeedback), got = twoPipelines(Backend::Fragment);
+    requireEqual(got.first, want.first, "the pair's latest state");
+    requireEqual(got.second, want.second, "its partner");
+}
+
 TEST_CASE_FIXTURE(GlTest, "fragment backend: an adopted state pair holds every step, as its engine draws it") {
     const std::int64_t n = 300;
     const auto words = particleState(n, 6);
