@@ -9,7 +9,8 @@
 // GL name was never handed out (BufferState::NameBound::exposed) cannot be read or written behind
 // xfb's back, so its planes are the truth after a step (the buffer is `stale`) and every other
 // reader settles it first (BufferState::settle()): a read writes back only the elements it reads.
-// A handed-out buffer is copied in before and written back after every step, as before.
+// A handed-out name is copied in before a step reads it and written back when a step writes it (a
+// state pair's name is the pipeline's again once a step has read it: Buffer::glName()).
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
 #include "xfb/fragment_translation.hpp"
@@ -26,7 +27,7 @@ constexpr unsigned kPlaneDrawState =
     gl::kStepState | gl::ReliedFramebuffer | gl::CachedTextures | gl::ReliedSamplers | gl::ReliedRaster;
 /// What a copy between a buffer and its planes adds, guarded around the copy alone: a steady step
 /// makes none, and in Chromium the pixel-store parameters are queries that wait for the GPU process
-/// (measured 0.35-0.45 ms each in SwiftShader, more than a step's draw at 1e4 elements).
+/// (measured 0.35-0.45 ms each in SwiftShader, three of them a step).
 constexpr unsigned kPlaneTransferState =
     gl::CachedCopyBuffers | gl::CachedUnpackBuffer | gl::CachedPackBuffer | gl::ReliedPixelStore | gl::ReliedPackStore;
 
