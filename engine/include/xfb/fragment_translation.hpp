@@ -44,8 +44,6 @@ struct TexelLayout {
     std::int64_t texels = 0; ///< ceil(words / 4)
     int width = 0;           ///< texels per row
     int rows = 0;            ///< ceil(texels / width)
-    int fullRows = 0;        ///< rows whose every texel holds 4 of the buffer's words
-    int lastRowTexels = 0;   ///< whole texels (4 words) in the row after the full rows
     int tailWords = 0;       ///< 0..3: words of the last texel when it is partial
 };
 /// Where the words of a buffer of `bytes` lie in a texture `width` texels wide.

@@ -14,9 +14,6 @@ TexelLayout texelLayout(std::uint64_t bytes, int width) {
     l.texels = (l.words + 3) / 4;
     l.width = width;
     l.rows = int((l.texels + width - 1) / width);
-    const std::int64_t whole = l.words / 4;
-    l.fullRows = int(whole / width);
-    l.lastRowTexels = int(whole % width);
     l.tailWords = int(l.words % 4);
     return l;
 }
