@@ -132,6 +132,9 @@ StateGuard::StateGuard(detail::DeviceState& device, unsigned bits, unsigned firs
                 if (samplers_[i]) XFB_GL_COUNTED(glBindSampler(firstUnit_ + i, 0));
             }
         }
+        // The query walked the units: put the active one back now when no restore will (an owned
+        // context does not cache textures).
+        if (!(bits_ & CachedTextures)) XFB_GL_COUNTED(glActiveTexture(GLenum(activeTexture_)));
     }
     if (bits_ & ReliedPixelStore) {
         // Only the parameters that differ from the defaults are set (and restored).

@@ -129,6 +129,8 @@ mergeInto(LibraryManager.library, {
           if (bits & G.textures) s.tx.push(g.getParameter(0x8069)); // TEXTURE_BINDING_2D
           if (bits & G.samplers) { s.sm.push(g.getParameter(0x8919)); if (s.sm[i]) g.bindSampler(s.f + i, null); } // SAMPLER_BINDING
         }
+        // The query walked the units: the active one back now when no restore will (owned context).
+        if (!(bits & G.textures)) g.activeTexture(s.at);
       }
       if (bits & G.pixelStore) {
         // UNPACK_FLIP_Y_WEBGL, UNPACK_PREMULTIPLY_ALPHA_WEBGL, ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS, ALIGNMENT
