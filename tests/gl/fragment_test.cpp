@@ -424,6 +424,29 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the state stays in its planes, and 
     requireEqual(fr.buffers[0]->readAs<std::uint32_t>(), want, "after the pipeline is destroyed");
 }
 
+TEST_CASE_FIXTURE(GlTest, "fragment backend: with an owned context a step leaves GL_TEXTURE0 active, also when it "
+                          "samples nothing") {
+    // Owned: no guard restores the active unit, so the step itself must (its copies and new
+    // planes use the highest units). A generator reads no planes: no unit loop resets it.
+    Device owned(DeviceOptions{.ownsContext = true});
+    Program program(
+        owned,
+        {"#version 300 es\nout vec4 out_p;\nvoid main() { out_p = vec4(float(gl_VertexID)); }", {}, {}, "generator"});
+    Buffer out(owned, vec4Format(0), 40);
+    Pipeline pipeline(owned, program, {{nullptr, &out}}, {.count = 40, .backend = Backend::Fragment});
+    for (int s = 0; s < 2; ++s) {
+        pipeline.step();
+        GLint active = 0;
+        glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+        CHECK(active == GL_TEXTURE0);
+    }
+    const auto got = out.readAs<float>();
+    GLint active = 0;
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    CHECK(active == GL_TEXTURE0); // the read's write-back too
+    CHECK(got[4 * 39] == 39.0f);
+}
+
 TEST_CASE_FIXTURE(GlTest, "fragment backend: two pipelines sharing a state pair, stepped in turn, equal transform "
                           "feedback") {
     const std::int64_t n = 500;

@@ -75,6 +75,7 @@ std::shared_ptr<PlaneCopier> PlaneCopier::create(const std::shared_ptr<DeviceSta
                     plan::cat({"the fragment backend cannot render into an RGBA32UI texture here (framebuffer status ",
                                std::to_string(status), "); use the transform-feedback or compute backend"}));
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, 0));
+    XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0));
     c->toPlanes = gl::FramebufferName::create();
     c->vertexArray = gl::VertexArrayName::create();
     c->scratch = gl::BufferName::create();
@@ -106,6 +107,7 @@ std::unique_ptr<PlaneMirror> PlaneCopier::mirror(const std::shared_ptr<DeviceSta
     m->copier = shared_from_this();
     XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0 + firstUnit));
     for (int p = 0; p < layout.planes; ++p) m->planes.push_back(wordTexture(width, layout.rows));
+    XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0));
     return m;
 }
 
@@ -155,6 +157,7 @@ void PlaneCopier::upload(GLuint name, const PlaneMirror& m) {
                                        GL_RGBA_INTEGER, GL_UNSIGNED_INT, nullptr));
     }
     XFB_GL_COUNTED(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0)); // `linear` stays bound on firstUnit for the spread
     if (l.linear()) return;
     // The spread passes, `linear` on firstUnit: up to maxDrawBuffers planes each.
     Programs& programs = programsFor(l);

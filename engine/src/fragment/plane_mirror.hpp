@@ -34,7 +34,7 @@ constexpr unsigned kPlaneTransferState =
 /// The copies, for the mirrors one fragment backend makes (they share it). Every call expects the
 /// caller's StateGuard to cover kPlaneDrawState and units [firstUnit, firstUnit + planes), and the
 /// rasterizer discard off; it guards kPlaneTransferState itself, and leaves the framebuffers at
-/// zero, its textures bound.
+/// zero, GL_TEXTURE0 active (an owned context has no guard to restore it), its textures bound.
 struct PlaneCopier final : Recoverable, std::enable_shared_from_this<PlaneCopier> {
     DeviceState* device = nullptr; // its guards'
     std::string version;           // FragmentShader::version
