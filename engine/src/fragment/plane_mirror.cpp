@@ -64,7 +64,6 @@ std::shared_ptr<PlaneCopier> PlaneCopier::create(const std::shared_ptr<DeviceSta
     c->maxDrawBuffers = maxDrawBuffers;
     c->planes = planes;
     c->firstUnit = firstUnit;
-    c->linearTexels = linearTexels;
     XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0 + firstUnit));
     c->linear = wordTexture(width, int((linearTexels + width - 1) / width));
     c->toLinear = gl::FramebufferName::create();

@@ -43,10 +43,9 @@ struct PlaneCopier final : Recoverable, std::enable_shared_from_this<PlaneCopier
     int maxDrawBuffers = 1;        // colour attachments a spread pass writes
     int planes = 0;                // the most planes of a mirror it makes: units [firstUnit, firstUnit + planes)
     GLuint firstUnit = 0;
-    gl::TextureName linear;        // a buffer's own layout, for the buffers of `linearTexels` texels at most
-    std::int64_t linearTexels = 0; //
-    gl::FramebufferName toLinear;  // `linear` as colour attachment 0: the gather's target, read back
-    gl::FramebufferName toPlanes;  // a mirror's planes, attached per spread / read back (16-byte records)
+    gl::TextureName linear;       // a buffer's own layout, as large as the largest buffer it copies
+    gl::FramebufferName toLinear; // `linear` as colour attachment 0: the gather's target, read back
+    gl::FramebufferName toPlanes; // a mirror's planes, attached per spread / read back (16-byte records)
     gl::VertexArrayName vertexArray;
     gl::BufferName scratch; // 16 bytes: a buffer's last partial texel on its way in or out
     struct Programs {
