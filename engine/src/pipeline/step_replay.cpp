@@ -41,8 +41,8 @@ StepRecipe stepRecipe(const Pipeline& pipeline) {
     if (!r.refusal.empty()) return r;
     // The package's replayed steps write both buffers of each state pair, unseen by the mirrors.
     settleForWork(s.inputs, s.outputs);
-    for (const auto& b : s.inputs)
-        if (b) b->written();
+    for (std::size_t e = 0; e < s.inputs.size(); ++e)
+        if (s.isState(e)) s.inputs[e]->written();
     r.program = s.program->program;
     for (int i = 0; i < 2; ++i)
         r.vertexArrays[i] = s.vao[std::size_t(i)], r.transformFeedbacks[i] = s.tf[std::size_t(i)];
