@@ -107,6 +107,8 @@ public:
     /// as the swap requires anyway. Buffers whose name is never taken stay in textures, read back
     /// only by read() / readAsync() (the elements asked for). GL calls: a draw and glReadPixels
     /// when written back (GL 4.3 / ES 3.0 / WebGL2), none otherwise.
+    /// @throws Error Disposed (moved from); ContextLost, FeedbackActive when the bytes must be
+    ///         written back and GL cannot run now
     unsigned glName() const;
     const VertexFormat& format() const;
     std::int64_t count() const;
