@@ -55,7 +55,9 @@ TEST_CASE("plane layouts: a plane per 4 words of the record, an element per texe
     CHECK_FALSE(l.linear());
     CHECK(planeLayout(16, 1, 1).linear());
     CHECK(planeLayout(16, 1, 1).rows == 1);
-    CHECK(planeLayout(4, 0, 8).rows == 1); // at least one row
+    CHECK(planeLayout(4, 0, 8).rows == 1);                                 // at least one row
+    XFB_REQUIRE_ERROR(planeLayout(16, 10, 0), ErrorCode::InvalidArgument); // a division by zero otherwise
+    XFB_REQUIRE_ERROR(texelLayout(16, -4), ErrorCode::InvalidArgument);
 }
 
 TEST_CASE("a 32-byte state: one fragment per element, two planes read at its texel, two written") {
@@ -141,6 +143,14 @@ TEST_CASE("the copies between a buffer's own layout and its planes") {
     CHECK(contains(c.gather, "uint e = w / 9u, k = w - e * 9u, p = k >> 2, q = min(e, 9u);"));
     CHECK(contains(c.gather, "p == 0u ? texelFetch(xfb_plane0, c, 0) : p == 1u ? texelFetch(xfb_plane1, c, 0) : "
                              "texelFetch(xfb_plane2, c, 0)"));
+    // What planeLayout() does not make is refused, never looped over or written as broken GLSL.
+    XFB_REQUIRE_ERROR(planeCopyShaders(planeLayout(36, 10, 16), 0, version), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(planeCopyShaders(planeLayout(36, 0, 16), 2, version), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(planeCopyShaders(planeLayout(36, 10, 12), 2, version), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(planeCopyShaders(planeLayout(0, 10, 16), 2, version), ErrorCode::InvalidArgument);
+    PlaneLayout forged = planeLayout(36, 10, 16);
+    forged.planes = 1;
+    XFB_REQUIRE_ERROR(planeCopyShaders(forged, 2, version), ErrorCode::InvalidArgument);
 }
 
 TEST_CASE("fragment refusals and options") {

@@ -49,6 +49,7 @@ struct TexelLayout {
 /// Where the words of a buffer of `bytes` lie in a texture `width` texels wide.
 /// @param bytes a multiple of 4
 /// @param width texels per row
+/// @throws Error InvalidArgument for a width < 1
 TexelLayout texelLayout(std::uint64_t bytes, int width);
 
 /// Where the records of a buffer lie in its planes.
@@ -65,6 +66,7 @@ struct PlaneLayout {
 /// @param strideBytes the record's size, a multiple of 4
 /// @param count records
 /// @param width texels per row, a power of two
+/// @throws Error InvalidArgument for a width < 1
 PlaneLayout planeLayout(int strideBytes, std::int64_t count, int width);
 
 /// One fragment pass: a program writing planes of one or more output buffers.
@@ -105,6 +107,8 @@ struct PlaneCopyShaders {
 /// @param layout the buffer's planes
 /// @param maxDrawBuffers colour attachments a spread pass may write
 /// @param version FragmentShader::version of the pipeline
+/// @throws Error InvalidArgument for a layout planeLayout() does not make (no record, a width that is
+///         not a power of two) or fewer than 1 draw buffer
 PlaneCopyShaders planeCopyShaders(const PlaneLayout& layout, int maxDrawBuffers, std::string_view version);
 
 /// @param vertexSource the simulation's vertex shader, as given to the Program

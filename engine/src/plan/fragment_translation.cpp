@@ -8,7 +8,18 @@
 
 namespace xfb {
 
+namespace {
+
+void requireWidth(int width, const char* what) {
+    if (width < 1)
+        throw Error(ErrorCode::InvalidArgument,
+                    plan::cat({what, ": a texture is at least 1 texel wide, got ", std::to_string(width)}));
+}
+
+} // namespace
+
 TexelLayout texelLayout(std::uint64_t bytes, int width) {
+    requireWidth(width, "texelLayout");
     TexelLayout l;
     l.words = std::int64_t(bytes / 4);
     l.texels = (l.words + 3) / 4;
@@ -19,6 +30,7 @@ TexelLayout texelLayout(std::uint64_t bytes, int width) {
 }
 
 PlaneLayout planeLayout(int strideBytes, std::int64_t count, int width) {
+    requireWidth(width, "planeLayout");
     PlaneLayout l;
     l.strideWords = strideBytes / 4;
     l.planes = (l.strideWords + 3) / 4;
@@ -54,6 +66,13 @@ std::string planeSampler(const char* prefix, std::size_t index, int plane) {
 PlaneCopyShaders planeCopyShaders(const PlaneLayout& l, int maxDrawBuffers, std::string_view version) {
     using plan::cat;
     using std::to_string;
+    if (maxDrawBuffers < 1 || l.strideWords < 1 || l.planes != (l.strideWords + 3) / 4 || l.count < 1 || l.width < 1 ||
+        (l.width & (l.width - 1)) || l.rows < 1)
+        throw Error(ErrorCode::InvalidArgument,
+                    cat({"planeCopyShaders: a layout from planeLayout() of at least one record and a width that is a "
+                         "power of two, and draw buffers >= 1, are needed; got ",
+                         to_string(l.strideWords), " words x ", to_string(l.count), " records, ", to_string(l.planes),
+                         " planes, width ", to_string(l.width), ", ", to_string(maxDrawBuffers), " draw buffers"}));
     const int S = l.strideWords, T = l.width;
     const std::string mask = cat({to_string(T - 1), "u"}), log2 = to_string(log2Of(T)), Sw = cat({to_string(S), "u"});
     const std::string texel = cat({"ivec2(int(q & ", mask, "), int(q >> ", log2, "))"});
