@@ -13,7 +13,7 @@ namespace {
 void requireWidth(int width, const char* what) {
     if (width < 1)
         throw Error(ErrorCode::InvalidArgument,
-                    plan::cat({what, ": a texture is at least 1 texel wide, got ", std::to_string(width)}));
+                    plan::cat({what, ": a width of ", std::to_string(width), " texels; give 1 or more"}));
 }
 
 } // namespace
@@ -69,10 +69,8 @@ PlaneCopyShaders planeCopyShaders(const PlaneLayout& l, int maxDrawBuffers, std:
     if (maxDrawBuffers < 1 || l.strideWords < 1 || l.planes != (l.strideWords + 3) / 4 || l.count < 1 || l.width < 1 ||
         (l.width & (l.width - 1)) || l.rows < 1)
         throw Error(ErrorCode::InvalidArgument,
-                    cat({"planeCopyShaders: a layout from planeLayout() of at least one record and a width that is a "
-                         "power of two, and draw buffers >= 1, are needed; got ",
-                         to_string(l.strideWords), " words x ", to_string(l.count), " records, ", to_string(l.planes),
-                         " planes, width ", to_string(l.width), ", ", to_string(maxDrawBuffers), " draw buffers"}));
+                    "planeCopyShaders: give a layout planeLayout() made (a record or more, a power-of-two width) "
+                    "and 1 or more draw buffers");
     const int S = l.strideWords, T = l.width;
     const std::string mask = cat({to_string(T - 1), "u"}), log2 = to_string(log2Of(T)), Sw = cat({to_string(S), "u"});
     const std::string texel = cat({"ivec2(int(q & ", mask, "), int(q >> ", log2, "))"});
