@@ -9,10 +9,10 @@ using namespace xfb;
 using namespace xfbtest;
 
 namespace {
-// 777 particles, some of which respawn within a few steps.
+// 777 particles (or `n`), some of which respawn within a few steps.
 struct Particles : ParticleSim {
-    explicit Particles(Device& dev)
-        : ParticleSim(dev, 777, 0.0625f, {0.25f, -9.75f, 0.0f}, 13,
+    explicit Particles(Device& dev, std::int64_t n = 777)
+        : ParticleSim(dev, n, 0.0625f, {0.25f, -9.75f, 0.0f}, 13,
                       [](std::size_t e) { return 0.125f * float(e % 13); }) {}
 };
 
@@ -62,7 +62,9 @@ TEST_CASE_FIXTURE(GlTest, "switching backend between steps gives the same state 
 }
 
 TEST_CASE_FIXTURE(GlTest, "auto measures every backend once per context and shape, keeps the fastest, and says why") {
-    Particles p(dev);
+    // A count no other case steps: Auto's decisions live as long as the device, and a whole test
+    // binary run in one process (the device script, tests/device/run.sh) shares one device.
+    Particles p(dev, 781);
     const std::vector<float> sentinel(p.initial.size(), -7.0f);
     Buffer a(dev, p.format, p.n, view(p.initial)), b(dev, p.format, p.n, view(sentinel));
     Pipeline first(dev, p.program, {{&a, &b}}, {.backend = Backend::Auto});

@@ -425,10 +425,11 @@ TEST_CASE_FIXTURE(GlTest, "two streams: centroids to stream 0, tagged normals to
         for (int k = 0; k < 2; ++k) {
             CHECK(words[std::size_t(k) * 5] == faces[std::size_t(k)]);
             CHECK(words[std::size_t(k) * 5 + 1] == 0xABCDu); // the gap is never written
-            for (int w = 0; w < 3; ++w)
-                CHECK(std::bit_cast<float>(words[std::size_t(k) * 5 + 2 + std::size_t(w)]) ==
-                      normals[std::size_t(k) * 3 + std::size_t(w)]);
         }
+        std::vector<float> gotNormals; // words 2..4 of each record: the normal, after the face and the gap
+        for (std::size_t k = 0; k < 2; ++k)
+            for (std::size_t w = 2; w < 5; ++w) gotNormals.push_back(std::bit_cast<float>(words[k * 5 + w]));
+        requireSimulated(gotNormals, normals, "stream 1's normals after the gap word"); // NVIDIA contracts here
         CHECK(capture.statistics()[1].primitivesWritten == 2);
         requireSameBothWays(dev, program, input, draw, {10, 10}); // the gap word keeps its sentinel both ways
     }
