@@ -19,7 +19,7 @@ import {
 } from '../core/draws.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { checkKeys } from '../core/checks.js';
-import { checkPipelineParts, type ObjectRegistry } from '../core/registry.js';
+import { checkPipelineParts, type ObjectRegistry, XfbObjectBase } from '../core/registry.js';
 import type {
   CaptureCount,
   CaptureDraw,
@@ -225,7 +225,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
    *  @throws XfbError XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH, XFB_SEMANTIC_MISSING, XFB_INVALID_ARGUMENT: nothing written. */
   captureSession(parts: WebGpuSessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
     this.check('captureSession()');
-    const isProgram = (p: unknown): p is XfbWebGpuProgram => p instanceof XfbWebGpuProgram && p.owner === this.owner;
+    const isProgram = (p: unknown): p is XfbWebGpuProgram => XfbObjectBase.isOwn(p, 'program', this);
     const checked = checkSession(parts, options, isProgram);
     this.#checkParts('captureSession()');
     if (this.#geometry)
