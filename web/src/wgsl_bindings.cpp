@@ -16,7 +16,6 @@
 
 #include <emscripten/bind.h>
 
-#include <limits>
 #include <map>
 #include <optional>
 
@@ -24,17 +23,6 @@ using namespace xfb;
 using namespace xfb::web;
 
 namespace {
-
-/// What a WebGPU plan must fit: the portable limits of the capture layout (WebGL2's, so that a
-/// program means the same everywhere), but no varying rows: a compute pass passes no varyings
-/// between stages (issue 39: 16 vec4 outputs were refused by GLSL ES's MAX_VARYING_VECTORS of 15,
-/// while WebGL2 in the same browser runs them). Its own limits (storage buffers per stage, binding
-/// sizes, workgroups) are the device's, checked by the package (webgpu/engine.ts).
-constexpr Limits webgpuLimits() {
-    Limits l = Limits::portable();
-    l.maxVaryingVectors = std::numeric_limits<int>::max();
-    return l;
-}
 
 // The arguments both entry points share: the shader read, its attributes and capture planned,
 // and (for a role list) the pass planned for those buffers.
@@ -60,7 +48,7 @@ Planned plan(const std::string& source, const val& o, const val& entries,
     p.captureOptions = parseCapture(o);
     p.shader = readShaderInterface(toGlslEs300(source), p.read);
     p.attrs = planAttributes(p.shader, Limits::portable());
-    p.capture = planCapture(p.shader, p.captureOptions, webgpuLimits());
+    p.capture = planCapture(p.shader, p.captureOptions, Limits::webgpu());
     if (entries.isUndefined() || entries.isNull()) return p;
     p.roles = true;
     auto desc = [](const val& b) {
@@ -318,7 +306,7 @@ GeometryPlanned planGeometryProgram(const std::string& source, const std::string
     p.vertex = readShaderInterface(toGlslEs300(source), p.read);
     p.attrs = planAttributes(p.vertex, Limits::portable());
     p.geometryShader = readGeometryInterface(geometrySource, p.read);
-    p.capture = planGeometryCapture(p.geometryShader.shader, parseCapture(o), webgpuLimits());
+    p.capture = planGeometryCapture(p.geometryShader.shader, parseCapture(o), Limits::webgpu());
     p.geometry = planGeometry(p.geometryShader, p.capture);
     std::optional<std::int64_t> count;
     if (entries.isUndefined() || entries.isNull()) {
