@@ -485,8 +485,10 @@ private:
                    name = slot(op.at("buffer").get<std::string>()).buffer->glName();
             GLintptr offset = op.value("offset", 0);
             GLsizeiptr size = op.value("size", 0);
-            if (range) glBindBufferRange(target, index, name, offset, size);
-            else glBindBufferBase(target, index, name);
+            if (range)
+                glBindBufferRange(target, index, name, offset, size);
+            else
+                glBindBufferBase(target, index, name);
             appIndexed_.push_back({target, index, name, offset, size});
             appBindings_.push_back({target, name}); // glBindBufferBase/Range bind the generic point too
         } else if (op.contains("unbind")) {
@@ -528,16 +530,17 @@ private:
         for (const Indexed& b : appIndexed_) {
             const bool uniform = b.target == GL_UNIFORM_BUFFER;
             GLint bound = -1;
-            glGetIntegeri_v(uniform ? GL_UNIFORM_BUFFER_BINDING : GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, b.index, &bound);
+            glGetIntegeri_v(uniform ? GL_UNIFORM_BUFFER_BINDING : GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, b.index,
+                            &bound);
             check(bound == GLint(b.name),
                   "the application's indexed binding " + std::to_string(b.index) + " no longer holds its buffer");
             GLint64 start = -1, size = -1;
             glGetInteger64i_v(uniform ? GL_UNIFORM_BUFFER_START : GL_TRANSFORM_FEEDBACK_BUFFER_START, b.index, &start);
             glGetInteger64i_v(uniform ? GL_UNIFORM_BUFFER_SIZE : GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, b.index, &size);
-            check(start == b.offset && size == b.size,
-                  "the application's indexed binding " + std::to_string(b.index) + " has range " +
-                      std::to_string(start) + "+" + std::to_string(size) + ", it bound " + std::to_string(b.offset) +
-                      "+" + std::to_string(b.size));
+            check(start == b.offset && size == b.size, "the application's indexed binding " + std::to_string(b.index) +
+                                                           " has range " + std::to_string(start) + "+" +
+                                                           std::to_string(size) + ", it bound " +
+                                                           std::to_string(b.offset) + "+" + std::to_string(b.size));
         }
         if (appVertexArray_) {
             check(getInt(GL_VERTEX_ARRAY_BINDING) == GLint(appVertexArray_),

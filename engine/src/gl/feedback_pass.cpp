@@ -23,15 +23,16 @@ void refuseApplicationFeedback(const char* what, bool pausedAllowed) {
     if (pausedAllowed && paused == GL_TRUE) return;
     glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &object);
     const std::string state = paused == GL_TRUE ? "paused" : "active";
-    throw Error(ErrorCode::FeedbackActive, std::string(what) + ": the application's transform feedback object " +
-                                               std::to_string(object) + " is " + state +
-                                               ", and xfb cannot run inside it (binding its own objects or program, or "
-                                               "drawing, would fail or end the application's " +
-                                               "capture). Nothing was done; call glEndTransformFeedback()" +
-                                               (paused == GL_TRUE ? " (a paused one counts as active)"
-                                                : pausedAllowed ? " (or pause it: this call is allowed while it is paused)"
-                                                                : "") +
-                                               " before this call, and glBeginTransformFeedback() again afterwards");
+    throw Error(ErrorCode::FeedbackActive,
+                std::string(what) + ": the application's transform feedback object " + std::to_string(object) + " is " +
+                    state +
+                    ", and xfb cannot run inside it (binding its own objects or program, or "
+                    "drawing, would fail or end the application's " +
+                    "capture). Nothing was done; call glEndTransformFeedback()" +
+                    (paused == GL_TRUE ? " (a paused one counts as active)"
+                     : pausedAllowed   ? " (or pause it: this call is allowed while it is paused)"
+                                       : "") +
+                    " before this call, and glBeginTransformFeedback() again afterwards");
 }
 
 } // namespace xfb::gl
