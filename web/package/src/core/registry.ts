@@ -63,7 +63,11 @@ export abstract class XfbObjectBase {
   static isOwn(value: unknown, kind: ObjectKind, of: ObjectRegistry | XfbObjectBase): boolean {
     const registry = of instanceof XfbObjectBase ? of.#registry : of;
     return (
-      typeof value === 'object' && value !== null && #kind in value && value.#kind === kind && value.#registry === registry
+      typeof value === 'object' &&
+      value !== null &&
+      #kind in value &&
+      value.#kind === kind &&
+      value.#registry === registry
     );
   }
 

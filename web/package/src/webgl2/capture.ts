@@ -3,7 +3,7 @@ import { checkPipelineParts, type ObjectRegistry, XfbObjectBase } from '../core/
 import type { CaptureCount, CaptureDraw, DrawBackOptions, SessionPlan } from '../core/types.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
-import { XfbProgram } from './program.js';
+import type { XfbProgram } from './program.js';
 
 /** One part of an append session: a draw, optionally with another program writing the same record layout. */
 export type SessionPart = CaptureDraw & { program?: XfbProgram };

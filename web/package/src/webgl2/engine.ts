@@ -9,7 +9,14 @@ import { Listeners } from '../core/events.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { inspectWith } from '../core/inspect.js';
 import { checkProgramDescription } from '../core/program_options.js';
-import { checkDistinctPair, checkOwn, engineDisposed, ObjectRegistry, OWN_BUFFER_MAKERS, XfbObjectBase } from '../core/registry.js';
+import {
+  checkDistinctPair,
+  checkOwn,
+  engineDisposed,
+  ObjectRegistry,
+  OWN_BUFFER_MAKERS,
+  XfbObjectBase,
+} from '../core/registry.js';
 import type { RestoredFrom } from '../core/restore_shadow.js';
 import type {
   BufferDescription,

@@ -34,7 +34,7 @@ import { compileComputePipeline, workGroupsFor } from './compile.js';
 import type { WebGpuEntry, XfbWebGpu } from './engine.js';
 import { GeometryCaptureRun } from './geometry_capture.js';
 import { WebGpuObject } from './object.js';
-import { XfbWebGpuProgram } from './program.js';
+import type { XfbWebGpuProgram } from './program.js';
 import type { CaptureDraws, GeometryTranslation, Translation, TranslationEntries } from './wasm_module.js';
 
 /** One part of an append session: a draw, optionally with another program writing the same record layout. */

@@ -190,7 +190,13 @@ export class XfbWebGpu {
     options: WebGpuPipelineOptions = {},
   ): XfbWebGpuPipeline {
     this.checkUsable('createPipeline()');
-    checkOwn<XfbWebGpuProgram>(program, 'program', this.#objects, 'createPipeline(): the first argument', 'createProgram()');
+    checkOwn<XfbWebGpuProgram>(
+      program,
+      'program',
+      this.#objects,
+      'createPipeline(): the first argument',
+      'createProgram()',
+    );
     program.check();
     const o = checkPipelineOptions(options, 'webgpu');
     if (program.geometry !== undefined)
@@ -280,7 +286,13 @@ export class XfbWebGpu {
    *  XFB_COMPUTE_TRANSLATION for what WGSL cannot express. */
   createCapture(program: XfbWebGpuProgram, entries: WebGpuEntry[], options: CaptureOptions = {}): XfbWebGpuCapture {
     this.checkUsable('createCapture()');
-    checkOwn<XfbWebGpuProgram>(program, 'program', this.#objects, 'createCapture(): the first argument', 'createProgram()');
+    checkOwn<XfbWebGpuProgram>(
+      program,
+      'program',
+      this.#objects,
+      'createCapture(): the first argument',
+      'createProgram()',
+    );
     program.check();
     const o = checkCaptureOptions(options);
     if (o.expansion === 'driver')
