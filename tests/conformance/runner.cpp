@@ -266,33 +266,42 @@ private:
     std::map<std::string, std::unique_ptr<xfb::ReadbackRequest>> reads_;
     // The application's state the `app` ops made: (binding query or indexed target, index) -> GL name.
     std::vector<std::pair<GLenum, GLuint>> appBindings_;
-    std::vector<std::tuple<GLenum, GLuint, GLuint>> appIndexed_;
+    struct Indexed {
+        GLenum target;
+        GLuint index, name;
+        GLintptr offset;
+        GLsizeiptr size; // 0: bound whole (glBindBufferBase)
+    };
+    std::vector<Indexed> appIndexed_;
     GLuint appVertexArray_ = 0;
     GLuint appVertexArrayBuffer_ = 0;
     AppFeedback appFeedback_;
 
     void createBuffers() {
-        for (const auto& [name, b] : case_.at("buffers").items()) {
-            auto initial = b.at("initial").get<std::vector<std::uint32_t>>();
-            xfb::VertexFormat format = formatOf(b.at("format"));
-            std::int64_t count = b.at("count").get<std::int64_t>();
-            BufferSlot slot;
-            slot.words = initial.size();
-            if (b.contains("adoptOf")) {
-                slot.buffer = std::make_unique<xfb::Buffer>(
-                    xfb::Buffer::adopt(device_, format, count, buffers_.at(b.at("adoptOf").get<std::string>()).own));
-            } else if (b.value("adopt", false)) {
-                glGenBuffers(1, &slot.own);
-                glBindBuffer(GL_COPY_WRITE_BUFFER, slot.own);
-                glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(initial.size() * 4), initial.data(), GL_DYNAMIC_COPY);
-                glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-                slot.buffer = std::make_unique<xfb::Buffer>(xfb::Buffer::adopt(device_, format, count, slot.own));
-            } else {
-                slot.buffer =
-                    std::make_unique<xfb::Buffer>(device_, format, count, std::span<const std::uint32_t>(initial));
-            }
-            buffers_.emplace(name, std::move(slot));
+        for (const auto& [name, b] : case_.at("buffers").items())
+            if (!b.value("later", false)) createBuffer(name, b);
+    }
+
+    void createBuffer(const std::string& name, const json& b) {
+        auto initial = b.at("initial").get<std::vector<std::uint32_t>>();
+        xfb::VertexFormat format = formatOf(b.at("format"));
+        std::int64_t count = b.at("count").get<std::int64_t>();
+        BufferSlot slot;
+        slot.words = initial.size();
+        if (b.contains("adoptOf")) {
+            slot.buffer = std::make_unique<xfb::Buffer>(
+                xfb::Buffer::adopt(device_, format, count, buffers_.at(b.at("adoptOf").get<std::string>()).own));
+        } else if (b.value("adopt", false)) {
+            glGenBuffers(1, &slot.own);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, slot.own);
+            glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(initial.size() * 4), initial.data(), GL_DYNAMIC_COPY);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+            slot.buffer = std::make_unique<xfb::Buffer>(xfb::Buffer::adopt(device_, format, count, slot.own));
+        } else {
+            slot.buffer =
+                std::make_unique<xfb::Buffer>(device_, format, count, std::span<const std::uint32_t>(initial));
         }
+        buffers_.emplace(name, std::move(slot));
     }
 
     BufferSlot& slot(const std::string& name) {
@@ -306,7 +315,8 @@ private:
     }
     std::map<std::string, std::vector<std::uint32_t>> snapshot() {
         std::map<std::string, std::vector<std::uint32_t>> all;
-        for (auto& [name, s] : buffers_) all[name] = readWords(name);
+        for (auto& [name, s] : buffers_)
+            if (s.buffer) all[name] = readWords(name);
         return all;
     }
     template<class T>
@@ -421,6 +431,12 @@ private:
             std::memcpy(words.data(), bytes.data(), words.size() * 4);
             if (op.contains("expect"))
                 compareWords(words, op.at("expect").get<std::vector<std::uint32_t>>(), where + ": the read");
+        } else if (kind == "createBuffer") {
+            const std::string name = op.at("buffer").get<std::string>();
+            const json& b = case_.at("buffers").at(name);
+            if (!b.value("later", false) || buffers_.count(name))
+                throw CaseFailure{where + ": buffer " + name + " is not marked later, or exists (a table error)"};
+            createBuffer(name, b);
         } else if (kind == "lose") {
             device_.contextLost();
         } else if (kind == "restore") {
@@ -462,13 +478,24 @@ private:
             GLuint name = slot(op.at("buffer").get<std::string>()).buffer->glName();
             glBindBuffer(target, name);
             appBindings_.push_back({target, name});
-        } else if (op.contains("bindBase")) {
-            GLenum target = targetOf(op.at("bindBase").get<std::string>());
+        } else if (op.contains("bindBase") || op.contains("bindRange")) {
+            const bool range = op.contains("bindRange");
+            GLenum target = targetOf(op.at(range ? "bindRange" : "bindBase").get<std::string>());
             GLuint index = op.at("index").get<GLuint>(),
                    name = slot(op.at("buffer").get<std::string>()).buffer->glName();
-            glBindBufferBase(target, index, name);
-            appIndexed_.push_back({target, index, name});
-            appBindings_.push_back({target, name}); // glBindBufferBase binds the generic point too
+            GLintptr offset = op.value("offset", 0);
+            GLsizeiptr size = op.value("size", 0);
+            if (range)
+                glBindBufferRange(target, index, name, offset, size);
+            else
+                glBindBufferBase(target, index, name);
+            appIndexed_.push_back({target, index, name, offset, size});
+            appBindings_.push_back({target, name}); // glBindBufferBase/Range bind the generic point too
+        } else if (op.contains("unbind")) {
+            GLenum target = targetOf(op.at("unbind").get<std::string>());
+            glBindBuffer(target, 0);
+            std::erase_if(appBindings_, [&](const auto& b) { return b.first == target; });
+            appBindings_.push_back({target, 0});
         } else if (op.contains("vertexArray")) {
             appVertexArrayBuffer_ = slot(op.at("vertexArray").get<std::string>()).buffer->glName();
             glGenVertexArrays(1, &appVertexArray_);
@@ -500,13 +527,20 @@ private:
         for (auto [target, name] : appBindings_)
             check(getInt(bindingQueryOf(target)) == GLint(name),
                   "the application's binding " + hex(target) + " no longer holds its buffer " + std::to_string(name));
-        for (auto [target, index, name] : appIndexed_) {
+        for (const Indexed& b : appIndexed_) {
+            const bool uniform = b.target == GL_UNIFORM_BUFFER;
             GLint bound = -1;
-            glGetIntegeri_v(target == GL_UNIFORM_BUFFER ? GL_UNIFORM_BUFFER_BINDING
-                                                        : GL_TRANSFORM_FEEDBACK_BUFFER_BINDING,
-                            index, &bound);
-            check(bound == GLint(name),
-                  "the application's indexed binding " + std::to_string(index) + " no longer holds its buffer");
+            glGetIntegeri_v(uniform ? GL_UNIFORM_BUFFER_BINDING : GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, b.index,
+                            &bound);
+            check(bound == GLint(b.name),
+                  "the application's indexed binding " + std::to_string(b.index) + " no longer holds its buffer");
+            GLint64 start = -1, size = -1;
+            glGetInteger64i_v(uniform ? GL_UNIFORM_BUFFER_START : GL_TRANSFORM_FEEDBACK_BUFFER_START, b.index, &start);
+            glGetInteger64i_v(uniform ? GL_UNIFORM_BUFFER_SIZE : GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, b.index, &size);
+            check(start == b.offset && size == b.size, "the application's indexed binding " + std::to_string(b.index) +
+                                                           " has range " + std::to_string(start) + "+" +
+                                                           std::to_string(size) + ", it bound " +
+                                                           std::to_string(b.offset) + "+" + std::to_string(b.size));
         }
         if (appVertexArray_) {
             check(getInt(GL_VERTEX_ARRAY_BINDING) == GLint(appVertexArray_),
@@ -523,7 +557,7 @@ private:
     void releaseApp() {
         appFeedback_.release();
         for (auto [target, name] : appBindings_) glBindBuffer(target, 0);
-        for (auto [target, index, name] : appIndexed_) glBindBufferBase(target, index, 0);
+        for (const Indexed& b : appIndexed_) glBindBufferBase(b.target, b.index, 0);
         appBindings_.clear();
         appIndexed_.clear();
         if (appVertexArray_) {

@@ -23,10 +23,12 @@
 //             data: numbers in the format's field types, element after element (absent: every
 //             word is the SENTINEL). adopt: the runner creates the GL buffer itself (the
 //             application's) with that content and adopts it; adoptOf: adopts the GL buffer of
-//             another adopted buffer a second time.
+//             another adopted buffer a second time. later: not created before the ops; the op
+//             createBuffer makes it.
 //   run       ops, in order. Every op may carry `error: 'XFB_CODE'`: it must throw that code, and
 //             then every buffer must hold the bytes it held before the op (a refusal writes
 //             nothing); the runner goes on with the next op. The ops:
+//     { op: 'createBuffer', buffer }                          (a buffer marked later, with its data)
 //     { op: 'program', name = 'main', source, mode = 'interleaved', varyings?, portable? }
 //     { op: 'pipeline', name = 'p', program = 'main', entries: [{ input?, output? }], count? }
 //     { op: 'step', pipeline = 'p', substeps = 1, times = 1 }
@@ -50,6 +52,8 @@
 //                                       ARRAY_BUFFER UNIFORM_BUFFER PIXEL_PACK_BUFFER PIXEL_UNPACK_BUFFER
 //                                       COPY_READ_BUFFER COPY_WRITE_BUFFER TRANSFORM_FEEDBACK_BUFFER
 //       { bindBase: 'UNIFORM_BUFFER', index, buffer }   glBindBufferBase
+//       { bindRange: 'UNIFORM_BUFFER', index, buffer, offset, size }   glBindBufferRange
+//       { unbind: TARGET }              glBindBuffer(TARGET, 0): the generic point only
 //       { vertexArray: buffer, location }               its own VAO, bound, attribute -> the buffer
 //       { feedback: 'bound' | 'active' | 'paused' }     its own program (captures
 //                     `v = vec4(gl_VertexID, 1, 2, 3)`), buffer and TF object, bound; 'active':
@@ -57,6 +61,7 @@
 //                     holds: buffer (bound only): one of xfb's buffers at its index 0 instead of its own
 //       { respecify: buffer, bytes }                    glBufferData(bytes) on the buffer's GL name
 //     After the last op the runner checks the application's state is as it set it (each binding,
+//     an indexed one's range too,
 //     its VAO, its TF object bound / active / paused), and for 'feedback' that the application's
 //     capture still works: it resumes if paused, draws vertex 1, ends and reads [0,1,2,3, 1,1,2,3];
 //     then it unbinds all of it. Last, no GL error may be pending.
@@ -126,7 +131,7 @@ export function materialize(c) {
     const words = b.count * elementWords(format);
     const initial = b.data ? toWords(format, b.data) : Array(words).fill(SENTINEL);
     if (initial.length !== words) throw new Error(`${c.id}: buffer ${name} has ${initial.length} words of data, count x stride is ${words}`);
-    buffers[name] = { format, count: b.count, initial, ...(b.adopt ? { adopt: true } : {}), ...(b.adoptOf ? { adoptOf: b.adoptOf } : {}) };
+    buffers[name] = { format, count: b.count, initial, ...(b.adopt ? { adopt: true } : {}), ...(b.adoptOf ? { adoptOf: b.adoptOf } : {}), ...(b.later ? { later: true } : {}) };
   }
   const formatOf = (name) => {
     if (!c.buffers?.[name]) throw new Error(`${c.id}: no buffer named ${name}`);

@@ -48,7 +48,7 @@ Planned plan(const std::string& source, const val& o, const val& entries,
     p.captureOptions = parseCapture(o);
     p.shader = readShaderInterface(toGlslEs300(source), p.read);
     p.attrs = planAttributes(p.shader, Limits::portable());
-    p.capture = planCapture(p.shader, p.captureOptions, Limits::portable());
+    p.capture = planCapture(p.shader, p.captureOptions, Limits::webgpu());
     if (entries.isUndefined() || entries.isNull()) return p;
     p.roles = true;
     auto desc = [](const val& b) {
@@ -306,7 +306,7 @@ GeometryPlanned planGeometryProgram(const std::string& source, const std::string
     p.vertex = readShaderInterface(toGlslEs300(source), p.read);
     p.attrs = planAttributes(p.vertex, Limits::portable());
     p.geometryShader = readGeometryInterface(geometrySource, p.read);
-    p.capture = planGeometryCapture(p.geometryShader.shader, parseCapture(o), Limits::portable());
+    p.capture = planGeometryCapture(p.geometryShader.shader, parseCapture(o), Limits::webgpu());
     p.geometry = planGeometry(p.geometryShader, p.capture);
     std::optional<std::int64_t> count;
     if (entries.isUndefined() || entries.isNull()) {

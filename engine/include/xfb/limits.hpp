@@ -28,6 +28,14 @@ struct Limits {
     /// The minimums every WebGL2 / OpenGL ES 3.0 implementation guarantees: 16 attributes,
     /// 4 separate components, 4 separate attributes, 64 interleaved components, 15 varying vectors.
     static constexpr Limits portable() { return {}; }
+    /// What a WebGPU plan fits: portable(), but no varying rows (a compute pass passes no varyings
+    /// between stages; issue 39). Its own limits (storage buffers per stage, binding sizes) are the
+    /// device's, checked by the npm package.
+    static constexpr Limits webgpu() {
+        Limits l;
+        l.maxVaryingVectors = 2147483647;
+        return l;
+    }
 };
 
 /// The driver limits a geometry program must fit (planGeometry(), xfb/geometry_plan.hpp;

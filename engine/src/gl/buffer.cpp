@@ -94,7 +94,8 @@ Buffer::Buffer(const Device& device, VertexFormat format, std::int64_t count, st
                                                     std::to_string(format.stride) + "-byte elements (" +
                                                     format.describe() + ") needs " + std::to_string(bytes) +
                                                     " bytes of data, got " + std::to_string(data.size()));
-    detail::Access::state(device)->requireContext("creating a Buffer");
+    // Legal GL while the application's capture is paused: a new buffer, bound to COPY_WRITE only.
+    detail::Access::state(device)->requireContext("creating a Buffer", true);
     auto s = std::make_shared<detail::BufferState>();
     s->device = detail::Access::state(device);
     s->format = std::move(format);
@@ -110,7 +111,7 @@ Buffer Buffer::adopt(const Device& device, VertexFormat format, std::int64_t cou
     format.validate();
     if (count <= 0)
         throw Error(ErrorCode::InvalidArgument, "buffer element count must be > 0, got " + std::to_string(count));
-    detail::Access::state(device)->requireContext("adopting a Buffer");
+    detail::Access::state(device)->requireContext("adopting a Buffer", true);
     auto s = std::make_shared<detail::BufferState>();
     s->device = detail::Access::state(device);
     s->format = std::move(format);

@@ -10,8 +10,11 @@ namespace xfb::gl {
 /// draw, and glEndTransformFeedback would fail or end the application's, so every entry point
 /// asks before its first GL call. One counted glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE) (GL 4.0 /
 /// ES 3.0 / WebGL2); GL_TRANSFORM_FEEDBACK_PAUSED and the binding only to word a refusal.
+/// `pausedAllowed`: the work binds no program and draws nothing (creating a buffer), so a paused
+/// capture is left alone and only an active one is refused (its object cannot be unbound around
+/// the work's copies; GL_TRANSFORM_FEEDBACK_PAUSED is asked then).
 /// @throws Error FeedbackActive naming `what`, the application's object and the fix
-void refuseApplicationFeedback(const char* what);
+void refuseApplicationFeedback(const char* what, bool pausedAllowed = false);
 
 /// One transform-feedback pass: glEnable(GL_RASTERIZER_DISCARD), `begin()`,
 /// glBeginTransformFeedback(primitive), `draw()` (the glDraw* calls), glEndTransformFeedback(),

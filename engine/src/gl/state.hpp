@@ -52,9 +52,10 @@ struct DeviceState {
 
     /// Whether xfb may start GL work now; every public entry point that touches GL state calls it
     /// first: the context is not lost, and the application's transform feedback is not active or
-    /// paused (gl::refuseApplicationFeedback: one glGetBooleanv).
+    /// paused (gl::refuseApplicationFeedback: one glGetBooleanv). `pausedAllowed`: a call that
+    /// binds no program and draws nothing (creating or adopting a buffer) goes on while it is paused.
     /// @throws Error ContextLost, FeedbackActive naming `what`
-    void requireContext(const char* what) const;
+    void requireContext(const char* what, bool pausedAllowed = false) const;
 };
 
 /// A copy of a buffer's bytes in another form, made by a backend that reads and writes it instead

@@ -39,43 +39,32 @@ mergeInto(LibraryManager.library, {
     // The engine's `writes`: its guarded work may write any of its own buffers.
     ownBuffer: function (_, b) { return GL.buffers[b.name] === b; },
 
-    // What unbindWritten() found at the last call (see there).
-    uniform: null,
+    // MAX_UNIFORM_BUFFER_BINDINGS, read once.
+    uniformPoints: 0,
     // WebGL2 refuses a transform-feedback draw (INVALID_OPERATION) while a buffer it writes is also
     // bound to another target. Clears the bindings other than ARRAY_BUFFER (save() has it) that hold
     // a buffer writes(subject, buffer) names: the generic UNIFORM_BUFFER, PIXEL_PACK/UNPACK,
     // COPY_READ/WRITE bindings and the indexed UNIFORM_BUFFER points. Returns what rebind() binds
     // again, or null when it cleared nothing.
-    // Points cost a query each (72 in Chromium): all are read only when the generic UNIFORM_BUFFER
-    // binding differs from the one found by the last call (bindBufferBase/Range set it: the
-    // application bound uniform buffers since), otherwise only the points where an xfb buffer was
-    // found then. A point's range (UNIFORM_BUFFER_START/SIZE: a GPU round trip each) is read once per
-    // point and buffer. Not seen: an xfb buffer bound at a new point, or the same buffer at the same
-    // point with another range, followed by a rebind of the generic binding to the very buffer it
-    // held at the last xfb call.
+    // Every point is read at every call (72 in Chromium, answered without a GPU round trip): no
+    // cheaper sign tells that the application bound one (issue 39: bindBufferBase, then the generic
+    // binding set back to what it held, was missed by a scan keyed on the generic binding). A point
+    // holding a written buffer has its range (UNIFORM_BUFFER_START/SIZE, a round trip each) read then.
     unbindWritten: function (g, writes, subject) {
-      // t: UNIFORM, PIXEL_PACK, PIXEL_UNPACK, COPY_READ, COPY_WRITE as target, binding
-      var m = xfbStateGuard.uniform || (xfbStateGuard.uniform = { generic: undefined, points: [], ranges: new Map(), max: g.getParameter(0x8A2F),
-        t: [0x8A11, 0x8A28, 0x88EB, 0x88ED, 0x88EC, 0x88EF, 0x8F36, 0x8F36, 0x8F37, 0x8F37] });
-      var ub = g.getParameter(0x8A28), t = m.t, s = null, i, k, b, r, list;
+      // UNIFORM, PIXEL_PACK, PIXEL_UNPACK, COPY_READ, COPY_WRITE as target, binding
+      var t = [0x8A11, 0x8A28, 0x88EB, 0x88ED, 0x88EC, 0x88EF, 0x8F36, 0x8F36, 0x8F37, 0x8F37];
+      var n = xfbStateGuard.uniformPoints || (xfbStateGuard.uniformPoints = g.getParameter(0x8A2F)); // MAX_UNIFORM_BUFFER_BINDINGS
+      var ub = g.getParameter(0x8A28), s = null, i, b;
       for (i = 0; i < 10; i += 2) {
         b = i ? g.getParameter(t[i + 1]) : ub;
         if (b && writes(subject, b)) (s = s || { ub: ub, t: [], p: [] }).t.push(t[i], b), g.bindBuffer(t[i], null);
       }
-      var scan = ub !== m.generic, n = scan ? m.max : m.points.length;
-      if (!n) return s;
-      for (list = [], k = 0; k < n; k++) {
-        i = scan ? k : m.points[k];
-        b = g.getIndexedParameter(0x8A28, i);
-        if (!b || GL.buffers[b.name] !== b) continue; // not one of xfb's
-        list.push(i);
-        if (!writes(subject, b)) continue;
-        if (!(r = m.ranges.get(b.name * 128 + i))) m.ranges.set(b.name * 128 + i, (r = [g.getIndexedParameter(0x8A29, i), g.getIndexedParameter(0x8A2A, i)]));
-        (s = s || { ub: ub, t: [], p: [] }).p.push(i, b, r);
+      for (i = 0; i < n; i++) {
+        b = g.getIndexedParameter(0x8A28, i); // UNIFORM_BUFFER_BINDING
+        if (!b || !writes(subject, b)) continue;
+        (s = s || { ub: ub, t: [], p: [] }).p.push(i, b, [g.getIndexedParameter(0x8A29, i), g.getIndexedParameter(0x8A2A, i)]); // START, SIZE
         g.bindBufferBase(0x8A11, i, null);
       }
-      m.points = list;
-      m.generic = ub;
       return s;
     },
     rebind: function (g, s) {

@@ -125,12 +125,12 @@ std::vector<unsigned> Device::takeForeignErrors() {
 
 const Capabilities& Device::capabilities() const { return state_->caps; }
 
-void detail::DeviceState::requireContext(const char* what) const {
+void detail::DeviceState::requireContext(const char* what, bool pausedAllowed) const {
     if (lost)
         throw Error(ErrorCode::ContextLost,
                     std::string(what) +
                         ": the GL context is lost; wait until it is restored (Device::contextRestored)");
-    gl::refuseApplicationFeedback(what);
+    gl::refuseApplicationFeedback(what, pausedAllowed);
 }
 
 void Device::contextLost() { state_->lost = true; }

@@ -1871,7 +1871,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
                            const WgslTranslationOptions& options) {
     const ShaderInterface shader = readShaderInterface(toGlslEs300(vertexSource), read);
     const auto attributes = planAttributes(shader, Limits::portable());
-    const auto capture = planCapture(shader, captureOptions, Limits::portable());
+    const auto capture = planCapture(shader, captureOptions, Limits::webgpu());
     std::vector<EntryDesc> entries;
     std::vector<VertexAttribute> packed;
     for (const auto& a : attributes) {

@@ -14,6 +14,10 @@ const bindings = [
   ['uniform-buffer', { bind: 'UNIFORM_BUFFER' }],
   ['uniform-buffer-index-0', { bindBase: 'UNIFORM_BUFFER', index: 0 }],
   ['uniform-buffer-index-1', { bindBase: 'UNIFORM_BUFFER', index: 1 }],
+  // Issue 39: the generic binding set back to null after bindBufferBase/Range (as engines do)
+  // hid the indexed point from xfb's WebGL2 guard: INVALID_OPERATION, a short write, XFB_GL_ERROR.
+  ['uniform-buffer-index-0-generic-unbound', [{ bindBase: 'UNIFORM_BUFFER', index: 0 }, { unbind: 'UNIFORM_BUFFER' }]],
+  ['uniform-buffer-range-generic-unbound', [{ bindRange: 'UNIFORM_BUFFER', index: 2, offset: 0, size: 32 }, { unbind: 'UNIFORM_BUFFER' }]],
   ['pixel-pack', { bind: 'PIXEL_PACK_BUFFER' }],
   ['pixel-unpack', { bind: 'PIXEL_UNPACK_BUFFER' }],
   ['copy-read', { bind: 'COPY_READ_BUFFER' }],
@@ -21,7 +25,8 @@ const bindings = [
   ['transform-feedback-buffer', { bind: 'TRANSFORM_FEEDBACK_BUFFER' }],
   ['vertex-array', { vertexArray: true, location: 0 }],
 ];
-const appBind = (action, buffer) => ({ op: 'app', ...action, ...(action.vertexArray ? { vertexArray: buffer } : { buffer }) });
+const appBind = (actions, buffer) =>
+  [actions].flat().map((a) => ({ op: 'app', ...a, ...(a.unbind ? {} : a.vertexArray ? { vertexArray: buffer } : { buffer }) }));
 const simultaneous = bindings.flatMap(([name, action]) => [
   {
     id: `simultaneous.${name}.step`,
@@ -30,7 +35,7 @@ const simultaneous = bindings.flatMap(([name, action]) => [
     finding: 4,
     na: NO_GL_ON_WEBGPU,
     buffers: stepCase,
-    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }] }, appBind(action, 'out'), { op: 'step' }],
+    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }] }, ...appBind(action, 'out'), { op: 'step' }],
     expect: { buffers: { out: doubled } },
   },
   {
@@ -40,7 +45,7 @@ const simultaneous = bindings.flatMap(([name, action]) => [
     finding: 4,
     na: NO_GL_ON_WEBGPU,
     buffers: stepCase,
-    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }] }, appBind(action, 'out'), { op: 'stepChecked', written: 4 }],
+    run: [{ op: 'program', source: doubler }, { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }] }, ...appBind(action, 'out'), { op: 'stepChecked', written: 4 }],
     expect: { buffers: { out: doubled } },
   },
   {
@@ -53,7 +58,7 @@ const simultaneous = bindings.flatMap(([name, action]) => [
     run: [
       { op: 'program', source: vertexIdSource },
       { op: 'capture', entries: [{ output: 'out' }], vertexCount: 6 },
-      appBind(action, 'out'),
+      ...appBind(action, 'out'),
       { op: 'draw', mode: 'triangles', count: 6, records: 6 },
     ],
     expect: { buffers: { out: captured } },
@@ -107,6 +112,24 @@ const feedback = Object.entries(ops).flatMap(([name, run]) => [
   })),
 ]);
 
+// Creating a buffer binds no program and draws nothing: legal GL while the application's capture
+// is paused (its object may be unbound around the upload, and is bound back). Issue 39: WebGL2
+// refused it with XFB_FEEDBACK_ACTIVE where native GL did not. While it is active (not paused) its
+// object cannot be unbound, so it is still refused there, as every other call.
+const late = range(16, (i) => i + 50);
+const createBuffer = ['bound', 'paused', 'active'].map((state) => ({
+  id: `own-feedback.${state}.create-buffer`,
+  peers: ['webgl conformance2/transform_feedback/switching-objects.html', 'webgl conformance2/transform_feedback/states-and-errors.html'],
+  intent: state === 'active'
+    ? "createBuffer while the application's transform feedback is active (not paused) is refused with XFB_FEEDBACK_ACTIVE, writes nothing, and the application's capture goes on"
+    : `createBuffer works while the application's transform feedback is ${state} (a new buffer, no program, no draw), and the application's capture goes on`,
+  finding: 2,
+  na: NO_GL_ON_WEBGPU,
+  buffers: { ...stepCase, late: { format: vec4(0), count: 4, data: late, later: true } },
+  run: [{ op: 'app', feedback: state }, { op: 'createBuffer', buffer: 'late', ...(state === 'active' ? { error: 'XFB_FEEDBACK_ACTIVE' } : {}) }],
+  expect: { buffers: state === 'active' ? { a: input4 } : { a: input4, late } },
+}));
+
 // The application's bound (not active) object holds one of xfb's buffers: copies and fences from
 // it must not run with that object bound (WebGL2 reads zeros and raises INVALID_OPERATION).
 const holding = [
@@ -124,4 +147,4 @@ const holding = [
   expect: { buffers },
 }));
 
-export const applicationState = [...simultaneous, ...feedback, ...holding];
+export const applicationState = [...simultaneous, ...feedback, ...createBuffer, ...holding];

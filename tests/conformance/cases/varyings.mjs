@@ -49,7 +49,7 @@ const vec4Out = { format: recordFormat([['float32', 4]]), count: COUNT };
 export const varyings = [
   ...range(15, (k) => interleavedCount(k + 1, {}, null)),
   // 16 vec4 fit the portable 64 interleaved components but not the ES 3.0 minimum of 15 varying
-  // vectors, which the WebGPU planner uses (so a program that runs there runs on every ES 3.0 device).
+  // vectors. WebGPU has no varying rows (a compute pass): it runs them (issue 39: it refused them).
   interleavedCount(16, { maxVaryingVectors: '>=16' }, null),
   interleavedCount(16, { maxVaryingVectors: '<16' }, 'XFB_VARYING_VECTORS'),
   interleavedCount(17, { maxInterleavedComponents: '<68' }, 'XFB_INTERLEAVED_COMPONENTS'),

@@ -38,3 +38,7 @@ export const NOT_A_UINT = { negative: -1, fractional: 0.5, '2^32': 2 ** 32, Infi
 export const NOT_A_UNIFORM_NAME = {
   unknown: 'nope', toString: 'toString', ['__proto__']: '__proto__', constructor: 'constructor', empty: '', 'trailing-space': 'k ', attribute: 'p', varying: 'out_p',
 };
+
+/** An object of an xfb object's class made without its constructor (Object.create of its
+ *  prototype): it looks like one and has no brand (issue 39: it threw a raw TypeError). */
+export const forged = (object) => Object.create(Object.getPrototypeOf(object));

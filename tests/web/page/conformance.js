@@ -18,12 +18,12 @@ const RUNTIME_NAMES = ['webgl2', 'webgpu'];
 const GL_ERROR_NAMES = { 0x500: 'INVALID_ENUM', 0x501: 'INVALID_VALUE', 0x502: 'INVALID_OPERATION', 0x505: 'OUT_OF_MEMORY', 0x506: 'INVALID_FRAMEBUFFER_OPERATION', 0x9242: 'CONTEXT_LOST_WEBGL' };
 const glErrorName = (e) => `${GL_ERROR_NAMES[e] ?? 'error'} (0x${e.toString(16)})`;
 const hex = (w) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
-// What the WebGPU engine plans with (web/src/wgsl_bindings.cpp: Limits::portable(), the WebGL2 /
-// ES 3.0 minimums of engine/include/xfb/limits.hpp) where it reports no limit of that name;
-// maxVaryingVectors 15: Limits::portable()'s, the GLSL ES 3.00 minimum.
-const WEBGPU_PLANNING_LIMITS = { maxVertexAttribs: 16, maxSeparateComponents: 4, maxSeparateAttribs: 4, maxInterleavedComponents: 64, maxVaryingVectors: 15 };
+// What the WebGPU engine plans with (web/src/wgsl_bindings.cpp webgpuLimits(): Limits::portable(),
+// the WebGL2 / ES 3.0 minimums of engine/include/xfb/limits.hpp) where it reports no limit of that
+// name; maxVaryingVectors unbounded: a compute pass has no varying rows (issue 39).
+const WEBGPU_PLANNING_LIMITS = { maxVertexAttribs: 16, maxSeparateComponents: 4, maxSeparateAttribs: 4, maxInterleavedComponents: 64, maxVaryingVectors: Infinity };
 const LIMIT_NAMES = Object.keys(WEBGPU_PLANNING_LIMITS);
-const KNOWN_OPS = ['program', 'pipeline', 'step', 'stepChecked', 'capture', 'draw', 'session', 'upload', 'read', 'uniform', 'readAsync', 'take', 'lose', 'restore', 'app'];
+const KNOWN_OPS = ['createBuffer', 'program', 'pipeline', 'step', 'stepChecked', 'capture', 'draw', 'session', 'upload', 'read', 'uniform', 'readAsync', 'take', 'lose', 'restore', 'app'];
 const BIND_TARGETS = ['ARRAY_BUFFER', 'UNIFORM_BUFFER', 'PIXEL_PACK_BUFFER', 'PIXEL_UNPACK_BUFFER', 'COPY_READ_BUFFER', 'COPY_WRITE_BUFFER', 'TRANSFORM_FEEDBACK_BUFFER'];
 const bindingQuery = (gl, target) => ({
   [gl.ARRAY_BUFFER]: gl.ARRAY_BUFFER_BINDING, [gl.UNIFORM_BUFFER]: gl.UNIFORM_BUFFER_BINDING, [gl.PIXEL_PACK_BUFFER]: gl.PIXEL_PACK_BUFFER_BINDING,
@@ -206,7 +206,7 @@ class CaseRun {
 
   async snapshot() {
     const all = {};
-    for (const name of Object.keys(this.buffers)) all[name] = await this.readWords(name);
+    for (const name of Object.keys(this.buffers)) if (this.buffers[name].xfb) all[name] = await this.readWords(name);
     return all;
   }
 
@@ -239,9 +239,14 @@ class CaseRun {
   }
 
   createBuffers() {
+    for (const [name, b] of Object.entries(this.m.buffers)) if (!b.later) this.createBuffer(name, b);
+  }
+
+  /** Creates (or adopts) buffer `name`; `asOp`: an op of the case, whose XfbError is thrown as is. */
+  createBuffer(name, b, asOp = false) {
     const gl = this.gl;
-    for (const [name, b] of Object.entries(this.m.buffers)) {
-      this.where = `buffer ${name}`;
+    {
+      if (!asOp) this.where = `buffer ${name}`;
       this.since.push(`the creation of buffer ${name}`);
       const initial = new Uint32Array(b.initial);
       const slot = { spec: b, xfb: null, own: null, words: initial.length };
@@ -282,6 +287,7 @@ class CaseRun {
         }
       } catch (e) {
         if (e instanceof CaseFailure) throw e;
+        if (asOp) { delete this.buffers[name]; throw e; }
         this.fail(`buffer ${name}: ${b.adopt || b.adoptOf ? 'adoptBuffer' : 'createBuffer'}() of ${b.count} elements threw ${errorText(e)}`);
       }
     }
@@ -299,6 +305,12 @@ class CaseRun {
   async perform(op, i, where) {
     const xfb = this.xfb;
     switch (op.op) {
+      case 'createBuffer': {
+        const b = this.m.buffers[op.buffer];
+        if (!b?.later || this.buffers[op.buffer]) this.fail(`${where}: buffer ${op.buffer} is not marked later, or exists (a table error)`);
+        this.createBuffer(op.buffer, b, true); // its XfbError is the op's (a refusal may be expected)
+        return;
+      }
       case 'program': {
         const name = op.name ?? 'main';
         this.programs[name] = null;
@@ -428,12 +440,20 @@ class CaseRun {
       const target = gl[op.bind], buffer = this.glBufferOf(op.buffer);
       gl.bindBuffer(target, buffer);
       this.app.bindings.push({ target, name: op.bind, buffer, of: op.buffer });
-    } else if (op.bindBase !== undefined) {
-      if (op.bindBase !== 'UNIFORM_BUFFER' && op.bindBase !== 'TRANSFORM_FEEDBACK_BUFFER') this.fail(`${where}: unknown indexed target ${op.bindBase}`);
-      const target = gl[op.bindBase], buffer = this.glBufferOf(op.buffer);
-      gl.bindBufferBase(target, op.index, buffer);
-      this.app.indexed.push({ target, name: op.bindBase, index: op.index, buffer, of: op.buffer });
-      this.app.bindings.push({ target, name: op.bindBase, buffer, of: op.buffer }); // bindBufferBase binds the generic point too
+    } else if (op.bindBase !== undefined || op.bindRange !== undefined) {
+      const name = op.bindBase ?? op.bindRange;
+      if (name !== 'UNIFORM_BUFFER' && name !== 'TRANSFORM_FEEDBACK_BUFFER') this.fail(`${where}: unknown indexed target ${name}`);
+      const target = gl[name], buffer = this.glBufferOf(op.buffer), offset = op.offset ?? 0, size = op.size ?? 0;
+      if (op.bindRange !== undefined) gl.bindBufferRange(target, op.index, buffer, offset, size);
+      else gl.bindBufferBase(target, op.index, buffer);
+      this.app.indexed.push({ target, name, index: op.index, buffer, of: op.buffer, offset, size });
+      this.app.bindings.push({ target, name, buffer, of: op.buffer }); // bindBufferBase/Range bind the generic point too
+    } else if (op.unbind !== undefined) {
+      if (!BIND_TARGETS.includes(op.unbind)) this.fail(`${where}: unknown bind target ${op.unbind}`);
+      const target = gl[op.unbind];
+      gl.bindBuffer(target, null);
+      this.app.bindings = this.app.bindings.filter((b) => b.target !== target);
+      this.app.bindings.push({ target, name: op.unbind, buffer: null, of: 'nothing' });
     } else if (op.vertexArray !== undefined) {
       const buffer = this.glBufferOf(op.vertexArray), location = op.location ?? 0;
       const vao = gl.createVertexArray();
@@ -562,11 +582,15 @@ class CaseRun {
     await guard('application state', async () => {
       for (const b of this.app.bindings) {
         const now = gl.getParameter(bindingQuery(gl, b.target));
-        soft(now === b.buffer, `the application's ${b.name} binding no longer holds buffer ${b.of}'s WebGLBuffer (${now === null ? 'null' : now === b.buffer ? 'same' : 'another buffer'})`);
+        soft(now === b.buffer, `the application's ${b.name} binding no longer holds ${b.buffer ? `buffer ${b.of}'s WebGLBuffer` : 'null'} (${now === null ? 'null' : 'a buffer'})`);
       }
       for (const b of this.app.indexed) {
         const now = gl.getIndexedParameter(b.target === gl.UNIFORM_BUFFER ? gl.UNIFORM_BUFFER_BINDING : gl.TRANSFORM_FEEDBACK_BUFFER_BINDING, b.index);
         soft(now === b.buffer, `the application's indexed ${b.name} binding ${b.index} no longer holds buffer ${b.of}'s WebGLBuffer (${now === null ? 'null' : 'another buffer'})`);
+        const uniform = b.target === gl.UNIFORM_BUFFER;
+        const start = gl.getIndexedParameter(uniform ? gl.UNIFORM_BUFFER_START : gl.TRANSFORM_FEEDBACK_BUFFER_START, b.index);
+        const size = gl.getIndexedParameter(uniform ? gl.UNIFORM_BUFFER_SIZE : gl.TRANSFORM_FEEDBACK_BUFFER_SIZE, b.index);
+        soft(start === b.offset && size === b.size, `the application's indexed ${b.name} binding ${b.index} has range ${start}+${size}, it bound ${b.offset}+${b.size}`);
       }
       if (this.app.vao) {
         const now = gl.getParameter(gl.VERTEX_ARRAY_BINDING);

@@ -1,7 +1,7 @@
 // Misuse rows of primitive capture: createCapture, capture, drawCaptured, captureSession,
 // drawSession, on both runtimes (WebGPU's draw-backs take a render encoder first: the setup's
 // o.encoder, a GPURenderBundleEncoder).
-import { NOT_AN_OBJECT, NOT_NON_NEGATIVE_INTEGER } from '../bad-values.mjs';
+import { forged, NOT_AN_OBJECT, NOT_NON_NEGATIVE_INTEGER } from '../bad-values.mjs';
 import { family, peer } from '../family.mjs';
 
 const INVALID = 'XFB_INVALID_ARGUMENT';
@@ -27,6 +27,8 @@ const BAD_DRAW_OPTIONS = {
 
 const createCapture = peer('createCapture', [
   family('createCapture.program', { null: null, object: {} }, (program) => ({ code: INVALID, mentions: ['program'], call: (o) => o.xfb.createCapture(program, roles(o)) })),
+  { id: 'createCapture.program.forged', code: INVALID, mentions: ['createCapture(): the first argument must be a program of this engine'],
+    call: (o) => o.xfb.createCapture(forged(o.program), roles(o)) },
   { id: 'createCapture.program.buffer', code: INVALID, mentions: ['program'], call: (o) => o.xfb.createCapture(o.a, roles(o)) },
   family('createCapture.entries', { null: () => null, string: () => 'a', 'unknown-role': (o) => [{ input: o.a, outptu: o.b }] }, (entries) => ({
     code: INVALID, call: (o) => o.xfb.createCapture(o.program, entries(o)) })),

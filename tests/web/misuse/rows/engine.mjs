@@ -1,6 +1,6 @@
 // Misuse rows of the engine and its objects' lifetime: createXfb, on/off, use after dispose(),
 // use while the context or device is lost, followBuffer, createdBuffers.
-import { NOT_AN_OBJECT, NOT_BOOLEAN } from '../bad-values.mjs';
+import { forged, NOT_AN_OBJECT, NOT_BOOLEAN } from '../bad-values.mjs';
 import { family, peer } from '../family.mjs';
 import { PASS_SOURCE, VEC4 } from '../setup.mjs';
 
@@ -83,7 +83,7 @@ const lost = peer('lost', family('lost', USES_WHILE_LOST, ([use, name]) => ({
   call: (o) => use(o.lost) })));
 
 const helpers = peer('followBuffer', [
-  family('followBuffer.buffer', { null: () => null, undefined: () => undefined, object: () => ({}), program: (o) => o.program }, (buffer) => ({
+  family('followBuffer.buffer', { null: () => null, undefined: () => undefined, object: () => ({}), program: (o) => o.program, forged: (o) => forged(o.a) }, (buffer) => ({
     code: INVALID, mentions: ['followBuffer()', 'buffer'], call: (o) => o.pkg.followBuffer(buffer(o), () => 0) })),
   family('followBuffer.make', { number: 5, undefined }, (make) => ({ code: INVALID, mentions: ['followBuffer()', 'make'], call: (o) => o.pkg.followBuffer(o.a, make) })),
   family('createdBuffers.gl', { null: null, object: {}, string: 'gl' }, (gl) => ({

@@ -1,5 +1,5 @@
 // Misuse rows of pipelines: createPipeline (program, role list, options), step(substeps), steps().
-import { NOT_AN_OBJECT, NOT_BOOLEAN, NOT_POSITIVE_INTEGER } from '../bad-values.mjs';
+import { forged, NOT_AN_OBJECT, NOT_BOOLEAN, NOT_POSITIVE_INTEGER } from '../bad-values.mjs';
 import { family, peer } from '../family.mjs';
 import { geometryPipeline } from '../setup.mjs';
 
@@ -13,6 +13,8 @@ const BAD_ENTRIES = {
   'string-role': [(o) => [{ input: 'a', output: o.b }]], 'program-as-buffer': [(o) => [{ input: o.program, output: o.b }]],
   'spare-engine-buffer': [(o) => [{ input: o.spare.buffer, output: o.b }], ['spare']],
   'other-runtime-buffer': [(o) => [{ input: o.foreign.buffer, output: o.b }], ['foreign']],
+  // Issue 39: an object with a buffer's prototype and no brand (it threw a raw TypeError, "Cannot read private member").
+  'forged-buffer': [(o) => [{ input: forged(o.a), output: o.b }]],
 };
 
 /** Role lists of this engine's buffers that the planner refuses, each with its code. */
@@ -42,6 +44,8 @@ const createPipeline = peer('createPipeline', [
     call: geometryPipeline },
   family('createPipeline.program', { undefined, null: null, object: {} }, (program) => ({
     code: INVALID, mentions: ['program'], call: (o) => o.xfb.createPipeline(program, state(o)) })),
+  { id: 'createPipeline.program.forged', code: INVALID, mentions: ['createPipeline(): the first argument must be a program of this engine', 'createProgram()'],
+    call: (o) => o.xfb.createPipeline(forged(o.program), state(o)) },
   { id: 'createPipeline.program.buffer', code: INVALID, mentions: ['program'], call: (o) => o.xfb.createPipeline(o.a, state(o)) },
   { id: 'createPipeline.program.spare-engine', setup: ['spare'], code: INVALID, mentions: ['program'], call: (o) => o.xfb.createPipeline(o.spare.program, state(o)) },
   { id: 'createPipeline.program.other-runtime', setup: ['foreign'], code: INVALID, mentions: ['program'], call: (o) => o.xfb.createPipeline(o.foreign.program, state(o)) },
@@ -75,7 +79,7 @@ const BAD_SUBSTEPS = { ...NOT_POSITIVE_INTEGER, 'above-max': 257, '2^31': 2 ** 3
 /** What steps() refuses: anything but an array of this engine's pipelines. */
 const NOT_PIPELINES = {
   undefined: [() => undefined], null: [() => null], string: [() => 'p'], 'pipeline-not-in-array': [(o) => o.pipeline], buffers: [(o) => [o.a]],
-  'spare-engine': [(o) => [o.pipeline, o.spare.pipeline], ['spare']],
+  'spare-engine': [(o) => [o.pipeline, o.spare.pipeline], ['spare']], forged: [(o) => [o.pipeline, forged(o.pipeline)]],
 };
 /** Calls on the spare engine's pipeline while its stepChecked() is pending (WebGL2 reads the step's
  *  query across frames; WebGPU would record a second pass on the same ping-pong side). */

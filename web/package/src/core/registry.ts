@@ -52,9 +52,23 @@ export abstract class XfbObjectBase {
   get kind(): ObjectKind {
     return this.#kind;
   }
-  /** @internal */
-  get [KIND](): ObjectKind {
-    return this.#kind;
+  /** @internal Undefined on a forged object (Object.create(XfbBuffer.prototype)): it has no brand. */
+  get [KIND](): ObjectKind | undefined {
+    return #kind in this ? this.#kind : undefined;
+  }
+
+  /** Whether `value` is a `kind` object made by the engine that made `of` (its registry, or one of
+   *  its objects): a brand check (`#kind in value`), so a forged object, a plain object or one of
+   *  another engine or bundle is refused without reading a private field it lacks. @internal */
+  static isOwn(value: unknown, kind: ObjectKind, of: ObjectRegistry | XfbObjectBase): boolean {
+    const registry = of instanceof XfbObjectBase ? of.#registry : of;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      #kind in value &&
+      value.#kind === kind &&
+      value.#registry === registry
+    );
   }
 
   /** true once dispose() ran. */
@@ -88,6 +102,22 @@ export abstract class XfbObjectBase {
 
   /** Frees what the object holds (called once, by dispose()). */
   protected abstract release(): void;
+}
+
+/** What makes a buffer, as refusals name it. */
+export const OWN_BUFFER_MAKERS = 'createBuffer() or adoptBuffer()';
+
+/** The one check of an xfb object given to a public call (both engines): XFB_INVALID_ARGUMENT unless
+ *  `value` is a `kind` made by the engine of `of`; `what` names the argument, `make` the call that
+ *  makes one. A disposed one passes here and is refused by its own checkLive() (XFB_DISPOSED). */
+export function checkOwn<T extends XfbObjectBase>(
+  value: unknown,
+  kind: ObjectKind,
+  of: ObjectRegistry | XfbObjectBase,
+  what: string,
+  make: string,
+): asserts value is T {
+  if (!XfbObjectBase.isOwn(value, kind, of)) invalid(`${what} must be a ${kind} of this engine (made by its ${make})`);
 }
 
 /** XFB_DISPOSED for a step of a pipeline (or a capture) whose buffer or program was disposed: it

@@ -7,8 +7,9 @@ export interface CallEffect {
   readonly keepsRecipes: boolean;
   /** 'safe': no WebGL call that active transform feedback forbids; 'checked': XFB_FEEDBACK_ACTIVE
    *  while the application's transform feedback is active or paused; 'checked-unless-owned': checked
-   *  except with ownsContext (whose minimal step makes no query). */
-  readonly feedback: 'safe' | 'checked' | 'checked-unless-owned';
+   *  except with ownsContext (whose minimal step makes no query); 'checked-unless-paused': only an
+   *  active (not paused) one refuses: the call binds no program and draws nothing (as C++). */
+  readonly feedback: 'safe' | 'checked' | 'checked-unless-owned' | 'checked-unless-paused';
   /** Pipelines created or restored: a recipe refused before may be given now. */
   readonly newGeneration: boolean;
 }
@@ -27,6 +28,9 @@ export const SETS_UNIFORM = effect(true, 'checked');
 export const POLLS = effect(false, 'safe');
 /** Any other WebGL work: buffers, programs, uploads, read-backs, captures. */
 export const CHANGES = effect(false, 'checked');
+/** Creates or adopts a buffer: legal GL while the application's capture is paused (a new buffer,
+ *  bound to COPY_WRITE; its paused object is unbound around it, which a paused one allows). */
+export const MAKES_BUFFER = effect(false, 'checked-unless-paused');
 /** Creates a pipeline. */
 export const CREATES_PIPELINE = effect(false, 'checked', true);
 /** Rebuilds every object after a context loss (the application's transform feedback died with it). */

@@ -1,9 +1,9 @@
 import { checkDraw, checkDrawBack, checkDrawSession, checkSession } from '../core/draws.js';
-import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
+import { checkPipelineParts, type ObjectRegistry, XfbObjectBase } from '../core/registry.js';
 import type { CaptureCount, CaptureDraw, DrawBackOptions, SessionPlan } from '../core/types.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
-import { XfbProgram } from './program.js';
+import type { XfbProgram } from './program.js';
 
 /** One part of an append session: a draw, optionally with another program writing the same record layout. */
 export type SessionPart = CaptureDraw & { program?: XfbProgram };
@@ -51,7 +51,7 @@ export class XfbCapture extends WebGl2Object {
    *  the same record layout (README "Append captures").
    *  @throws XfbError XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH: the whole session is checked first, nothing written. */
   captureSession(parts: SessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
-    const isProgram = (p: unknown): p is XfbProgram => p instanceof XfbProgram && p.owner === this.owner;
+    const isProgram = (p: unknown): p is XfbProgram => XfbObjectBase.isOwn(p, 'program', this);
     const session = checkSession(parts, options, isProgram);
     checkPipelineParts(this.#parts, 'captureSession()', 'capture');
     const list = session.parts.map((p) => ({

@@ -9,7 +9,14 @@ import { Listeners } from '../core/events.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { inspectWith } from '../core/inspect.js';
 import { checkProgramDescription } from '../core/program_options.js';
-import { checkDistinctPair, engineDisposed, ObjectRegistry } from '../core/registry.js';
+import {
+  checkDistinctPair,
+  checkOwn,
+  engineDisposed,
+  ObjectRegistry,
+  OWN_BUFFER_MAKERS,
+  XfbObjectBase,
+} from '../core/registry.js';
 import type { RestoredFrom } from '../core/restore_shadow.js';
 import type {
   BufferDescription,
@@ -245,7 +252,7 @@ export class Xfb {
   /** One step() of each pipeline, in order; the replayed ones inside one save/restore of the
    *  application's WebGL state instead of one each (README "Sharing a context"). */
   steps(pipelines: XfbPipeline[]): void {
-    checkPipelineList(pipelines, (p): p is XfbPipeline => p instanceof XfbPipeline && p.owner === this);
+    checkPipelineList(pipelines, (p): p is XfbPipeline => XfbObjectBase.isOwn(p, 'pipeline', this.#objects));
     for (const p of pipelines) p.checkStep('steps()');
     const owns = this.#ownsContext;
     const guard = this.#guard;
@@ -433,6 +440,7 @@ export class Xfb {
       );
     if (effect.feedback === 'checked' || (effect.feedback === 'checked-unless-owned' && !this.#ownsContext))
       this.#probe?.requireIdle(method);
+    else if (effect.feedback === 'checked-unless-paused') this.#probe?.requireIdle(method, true);
     this.#makeCurrent();
     this.#syncWasm();
     if (!effect.keepsRecipes) this.#epoch++;
@@ -460,8 +468,7 @@ export class Xfb {
   }
 
   #checkProgram(program: unknown, what: string): asserts program is XfbProgram {
-    if (!(program instanceof XfbProgram) || program.owner !== this)
-      invalid(`${what}: the first argument must be a program of this engine`);
+    checkOwn<XfbProgram>(program, 'program', this.#objects, `${what}: the first argument`, 'createProgram()');
   }
 
   // `written`, if given, receives the buffers a pass may write: outputs, and the inputs of state pairs.
@@ -474,8 +481,7 @@ export class Xfb {
       for (const role of ['input', 'output'] as const) {
         const buffer = entry[role];
         if (buffer === undefined) continue;
-        if (!(buffer instanceof XfbBuffer) || buffer.owner !== this)
-          invalid(`entries[${i}].${role} must be a buffer of this engine`);
+        checkOwn<XfbBuffer>(buffer, 'buffer', this.#objects, `${what}: entries[${i}].${role}`, OWN_BUFFER_MAKERS);
         ids[role] = buffer.id;
       }
       if (written && entry.output !== undefined)

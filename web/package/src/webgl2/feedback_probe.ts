@@ -11,6 +11,7 @@ import { fail } from '../core/errors.js';
 const TRANSFORM_FEEDBACK_BUFFER = 0x8c8e;
 const TRANSFORM_FEEDBACK_BUFFER_BINDING = 0x8c8f;
 const TRANSFORM_FEEDBACK_ACTIVE = 0x8e24;
+const TRANSFORM_FEEDBACK_PAUSED = 0x8e23;
 const MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS = 0x8c8b;
 
 export class FeedbackProbe {
@@ -22,7 +23,9 @@ export class FeedbackProbe {
     this.#gl = gl;
   }
 
-  requireIdle(what: string): void {
+  /** pausedAllowed: a paused capture passes (asked with TRANSFORM_FEEDBACK_PAUSED, a round trip,
+   *  only when one is active or paused). */
+  requireIdle(what: string, pausedAllowed = false): void {
     const gl = this.#gl;
     if (!gl.getIndexedParameter(TRANSFORM_FEEDBACK_BUFFER_BINDING, 0)) return;
     if (this.#lastIndex < 0) this.#lastIndex = (gl.getParameter(MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS) as number) - 1;
@@ -41,10 +44,11 @@ export class FeedbackProbe {
         gl.bindBuffer(TRANSFORM_FEEDBACK_BUFFER, generic);
       }
     }
+    if (active && pausedAllowed && (gl.getParameter(TRANSFORM_FEEDBACK_PAUSED) as boolean)) return;
     if (active)
       fail(
         'XFB_FEEDBACK_ACTIVE',
-        `${what}: the application's transform feedback is active or paused (beginTransformFeedback() without endTransformFeedback()); xfb changed nothing: call endTransformFeedback() before calling xfb`,
+        `${what}: the application's transform feedback is active or paused (beginTransformFeedback() without endTransformFeedback()); xfb changed nothing: call endTransformFeedback() before calling xfb${pausedAllowed ? ' (or pause it: this call is allowed while it is paused)' : ''}`,
       );
   }
 

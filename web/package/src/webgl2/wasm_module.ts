@@ -20,6 +20,7 @@ import type { CheckedProgramOptions } from '../core/program_options.js';
 
 import {
   CHANGES,
+  MAKES_BUFFER,
   CREATES_PIPELINE,
   POLLS,
   READS,
@@ -483,8 +484,8 @@ export type EngineCall = Exclude<keyof WasmEngine, 'delete' | 'dispose' | 'conte
  *  replayed are also called directly, before another call, to give wasm what it must learn. */
 export const ENGINE_CALLS = {
   capabilities: READS,
-  createBuffer: CHANGES,
-  adoptBuffer: CHANGES,
+  createBuffer: MAKES_BUFFER,
+  adoptBuffer: MAKES_BUFFER,
   createProgram: CHANGES,
   uniforms: READS,
   createPipeline: CREATES_PIPELINE,

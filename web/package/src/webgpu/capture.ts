@@ -19,7 +19,7 @@ import {
 } from '../core/draws.js';
 import { fail, invalid, XfbError } from '../core/errors.js';
 import { checkKeys } from '../core/checks.js';
-import { checkPipelineParts, type ObjectRegistry } from '../core/registry.js';
+import { checkPipelineParts, type ObjectRegistry, XfbObjectBase } from '../core/registry.js';
 import type {
   CaptureCount,
   CaptureDraw,
@@ -34,7 +34,7 @@ import { compileComputePipeline, workGroupsFor } from './compile.js';
 import type { WebGpuEntry, XfbWebGpu } from './engine.js';
 import { GeometryCaptureRun } from './geometry_capture.js';
 import { WebGpuObject } from './object.js';
-import { XfbWebGpuProgram } from './program.js';
+import type { XfbWebGpuProgram } from './program.js';
 import type { CaptureDraws, GeometryTranslation, Translation, TranslationEntries } from './wasm_module.js';
 
 /** One part of an append session: a draw, optionally with another program writing the same record layout. */
@@ -225,7 +225,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
    *  @throws XfbError XFB_CAPACITY, XFB_OUTPUT_LAYOUT_MISMATCH, XFB_SEMANTIC_MISSING, XFB_INVALID_ARGUMENT: nothing written. */
   captureSession(parts: WebGpuSessionPart[], options: { firstRecord?: number } = {}): SessionPlan {
     this.check('captureSession()');
-    const isProgram = (p: unknown): p is XfbWebGpuProgram => p instanceof XfbWebGpuProgram && p.owner === this.owner;
+    const isProgram = (p: unknown): p is XfbWebGpuProgram => XfbObjectBase.isOwn(p, 'program', this);
     const checked = checkSession(parts, options, isProgram);
     this.#checkParts('captureSession()');
     if (this.#geometry)

@@ -11,7 +11,15 @@ import { Listeners } from '../core/events.js';
 import { inspectWith } from '../core/inspect.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { checkProgramDescription, type CheckedProgramOptions } from '../core/program_options.js';
-import { checkDistinctPair, checkRoleClashes, engineDisposed, ObjectRegistry } from '../core/registry.js';
+import {
+  checkDistinctPair,
+  checkOwn,
+  checkRoleClashes,
+  engineDisposed,
+  ObjectRegistry,
+  OWN_BUFFER_MAKERS,
+  XfbObjectBase,
+} from '../core/registry.js';
 import type { RestoredFrom } from '../core/restore_shadow.js';
 import type {
   BufferDescription,
@@ -182,8 +190,13 @@ export class XfbWebGpu {
     options: WebGpuPipelineOptions = {},
   ): XfbWebGpuPipeline {
     this.checkUsable('createPipeline()');
-    if (!(program instanceof XfbWebGpuProgram) || program.owner !== this)
-      invalid('createPipeline(): the first argument must be a program of this engine');
+    checkOwn<XfbWebGpuProgram>(
+      program,
+      'program',
+      this.#objects,
+      'createPipeline(): the first argument',
+      'createProgram()',
+    );
     program.check();
     const o = checkPipelineOptions(options, 'webgpu');
     if (program.geometry !== undefined)
@@ -223,7 +236,7 @@ export class XfbWebGpu {
 
   /** One step() of each pipeline, in order (the same checks as on WebGL2: all of them before the first step). */
   steps(pipelines: XfbWebGpuPipeline[]): void {
-    checkPipelineList(pipelines, (p): p is XfbWebGpuPipeline => p instanceof XfbWebGpuPipeline && p.owner === this);
+    checkPipelineList(pipelines, (p): p is XfbWebGpuPipeline => XfbObjectBase.isOwn(p, 'pipeline', this.#objects));
     for (const p of pipelines) p.checkStep('steps()');
     for (const p of pipelines) p.step();
   }
@@ -273,8 +286,13 @@ export class XfbWebGpu {
    *  XFB_COMPUTE_TRANSLATION for what WGSL cannot express. */
   createCapture(program: XfbWebGpuProgram, entries: WebGpuEntry[], options: CaptureOptions = {}): XfbWebGpuCapture {
     this.checkUsable('createCapture()');
-    if (!(program instanceof XfbWebGpuProgram) || program.owner !== this)
-      invalid('createCapture(): the first argument must be a program of this engine');
+    checkOwn<XfbWebGpuProgram>(
+      program,
+      'program',
+      this.#objects,
+      'createCapture(): the first argument',
+      'createProgram()',
+    );
     program.check();
     const o = checkCaptureOptions(options);
     if (o.expansion === 'driver')
@@ -517,8 +535,7 @@ export class XfbWebGpu {
       for (const role of ['input', 'output'] as const) {
         const buffer = entry[role];
         if (buffer === undefined) continue;
-        if (!(buffer instanceof XfbWebGpuBuffer) || buffer.owner !== this)
-          invalid(`entries[${i}].${role} must be a buffer of this engine`);
+        checkOwn<XfbWebGpuBuffer>(buffer, 'buffer', this.#objects, `${what}: entries[${i}].${role}`, OWN_BUFFER_MAKERS);
         buffer.check();
         const { attributes, stride } = buffer.layout;
         roles[role] = { format: attributes, stride, count: buffer.count };
