@@ -1,4 +1,4 @@
-// Browser benchmark (not a test): what reading a few elements right after a step costs. At 1e4,
+// Browser benchmark (not a test): what reading a few elements right after a step costs. At 1e3, 1e4,
 // 1e5 and 1e6 particles (bench_particles.vert, 32-byte records), each round times one step plus
 // the read of 16 elements, ended when the bytes are in JavaScript:
 //   getBufferSubData  the hand-written way: a synchronous getBufferSubData of the 16 elements'
@@ -27,7 +27,7 @@ function simulation(engine, n) {
   return { state, pipeline };
 }
 
-for (const n of globalThis.xfbBenchSizes ?? [1e4, 1e5, 1e6]) {
+for (const n of globalThis.xfbBenchSizes ?? [1e3, 1e4, 1e5, 1e6]) {
   test(`${n} elements: a step, then 16 elements read back`, async ({ note }) => {
     const onGl = simulation(xfb, n);
     const onGpu = webgpu ? simulation(webgpu, n) : null;
