@@ -289,7 +289,8 @@ async function runEngine(entry) {
 
 async function runBench() {
   // A run of two small sizes, every variant; judged from window.__benchDone and from what the page shows.
-  const { page, log, consoleErrors, crashed } = await open('bench.html?sizes=1e3,1e4&rounds=2&run', { viewport: { width: 1280, height: 800 } });
+  // An even count of rounds: the median shown must be the mean of the middle two.
+  const { page, log, consoleErrors, crashed } = await open('bench.html?sizes=1e3,1e4&rounds=4&run', { viewport: { width: 1280, height: 800 } });
   try {
     const t0 = Date.now();
     await Promise.race([page.waitForFunction(() => window.__benchDone, null, { timeout: 300_000 }), crashed]);
@@ -301,6 +302,7 @@ async function runBench() {
         return { elements: Number(p.dataset.elements), progress: p.querySelector('progress').value, colours: colours.size, checks: p.querySelectorAll('.checks .ok').length };
       }),
       tableRows: document.querySelectorAll('#ratios tr').length - 1,
+      spreads: [...document.querySelectorAll('#ratios td small')].filter((e) => /^rounds [0-9.]+–[0-9.]+$/.test(e.textContent)).length,
       tableCells: document.querySelectorAll('#ratios td').length,
       json: document.getElementById('json').textContent,
       gpu: document.getElementById('gpu').textContent,
@@ -314,7 +316,13 @@ async function runBench() {
         const r = row.variants[id];
         if (!r) why.push(`${row.elements}: ${id} did not run (${done.results.variants.find((v) => v.id === id)?.why ?? 'no reason given'})`);
         else if (r.error || !r.correct) why.push(`${row.elements}: ${id} is wrong: ${r.error ?? r.first_difference}`);
-        else if (!(r.ms > 0) || r.rounds_ms.length !== 2 || !(r.checked >= 900)) why.push(`${row.elements}: ${id}: ${JSON.stringify(r)}`);
+        else if (!(r.ms > 0) || r.rounds_ms.length !== 4 || !(r.checked >= 900)) why.push(`${row.elements}: ${id}: ${JSON.stringify(r)}`);
+        else {
+          const s = [...r.rounds_ms].sort((a, b) => a - b), mid = (s[1] + s[2]) / 2; // rounds_ms are rounded to 1e-4
+          if (!(Math.abs(r.ms - mid) <= 2e-4)) why.push(`${row.elements}: ${id}: median ${r.ms}, not the mean of the middle two of ${s.join(', ')}`);
+          if (!(Math.abs(r.min_ms - s[0]) <= 1e-4 && Math.abs(r.max_ms - s[3]) <= 1e-4)) why.push(`${row.elements}: ${id}: spread ${r.min_ms}-${r.max_ms}, rounds ${s.join(', ')}`);
+          if (r.backend === 'auto') why.push(`${row.elements}: ${id}: timed before 'auto' chose its backend (${r.backend_reason})`);
+        }
       }
     if (shown.panels.length !== 2) why.push(`${shown.panels.length} size panels shown, expected 2`);
     for (const p of shown.panels) {
@@ -323,13 +331,14 @@ async function runBench() {
       if (p.checks !== BENCH_VARIANTS.length) why.push(`${p.elements}: ${p.checks} variants shown correct, expected ${BENCH_VARIANTS.length}`);
     }
     if (shown.tableRows !== 2 || shown.tableCells !== 2 * (BENCH_VARIANTS.length + 1)) why.push(`ratio table: ${shown.tableRows} rows, ${shown.tableCells} cells`);
+    if (shown.spreads !== 2 * BENCH_VARIANTS.length) why.push(`ratio table: ${shown.spreads} spreads (rounds min–max) shown, expected ${2 * BENCH_VARIANTS.length}`);
     let json = null;
     try { json = JSON.parse(shown.json); } catch (e) { why.push(`the JSON shown does not parse: ${e.message}`); }
     if (json && json.rows.length !== 2) why.push(`the JSON shown has ${json.rows.length} rows`);
     if (!done.results?.gpu?.webgl2?.renderer || !shown.gpu.includes(done.results.gpu.webgl2.renderer)) why.push(`the GPU's name is not shown: ${shown.gpu}`);
     if (!done.results?.gpu?.webgpu) why.push('no WebGPU adapter info');
     const figures = rows.map((row) => `${row.elements}: ${Object.entries(row.variants).map(([id, r]) => `${id} ${r.ms?.toFixed(2)} ms${r.exact ? '' : ' (not bit-identical)'}`).join(', ')}`).join('; ');
-    verdict('bench', why, { line: `${((Date.now() - t0) / 1000).toFixed(1)} s; ${figures}`, checks: 2 * BENCH_VARIANTS.length + 8 });
+    verdict('bench', why, { line: `${((Date.now() - t0) / 1000).toFixed(1)} s; ${figures}`, checks: 5 * BENCH_VARIANTS.length + 9 });
     // The card's picture: the first size's panel (title, progress, plot).
     const box = await page.locator('.size').first().boundingBox();
     const png = await page.screenshot({ path: join(shotsDir, 'web-bench.png'), fullPage: true });

@@ -21,7 +21,9 @@
 // times a batch of steps of one variant, ended by waiting for the GPU (hand-written WebGL2 and
 // three.js: a 4-byte read, getBufferSubData or readPixels, the only wait that does not yield; xfb
 // on WebGL2: its own read() of one element; WebGPU: onSubmittedWorkDone); ms per step = batch
-// time / batch, median of the rounds. The blocking waits block the page, so their batch is cut to
+// time / batch, median of the rounds (with min and max: the spread). Before the timed rounds, untimed
+// warm-up rounds of every variant (`warmup`, and until xfb's 'auto' has chosen its backend: its trial
+// passes run at a first step and must not land in a timed round). The blocking waits block the page, so their batch is cut to
 // what fits in BLOCK_MS once a step has been timed (the
 // faster of two single steps), and every batch is followed by a yield to the event loop (a frame,
 // or 50 ms when the page is hidden): the tab never freezes for longer than about one batch, and
@@ -57,7 +59,11 @@ export const VARIANTS = [
   { id: 'three_tsl', label: 'three.js TSL compute', detail: 'WebGPU, instancedArray + computeAsync', family: 'three', api: 'webgpu' },
 ];
 
-export const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+/** The median: of an even count, the mean of the middle two (not the slower one). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
 
 /** Deterministic floats in [lo, hi): a linear congruential generator, the test suites' pseudoRandom. */
 export function pseudoRandom(n, lo, hi, seed) {
@@ -271,14 +277,14 @@ export async function createBench({ source, countCalls, only } = {}) {
 
   const referenceCache = new Map();
   /** Times every available variant at n elements. rounds: timed rounds; onProgress({ elements,
-   *  fraction, phase }); onSample(id, ms): each round's ms per step as it comes; signal: an AbortSignal;
+   *  fraction, phase }); warmup: untimed rounds before them; onSample(id, ms): each round's ms per step as it comes; signal: an AbortSignal;
    *  only: a subset of the variant ids; plant: a variant id whose state read back gets one value
    *  changed before the check (tests/web/gallery.mjs shows so that the check can fail). */
-  async function runSize(n, { rounds = 7, onProgress = () => {}, onSample = () => {}, signal, seed = 7, only: subset, plant } = {}) {
+  async function runSize(n, { rounds = 7, warmup = 1, onProgress = () => {}, onSample = () => {}, signal, seed = 7, only: subset, plant } = {}) {
     const run = variants.filter((v) => v.available && (!subset || subset.includes(v.id)));
     const initial = pseudoRandom(n * 8, -1, 1, seed);
     const cap = n >= 1e6 ? 3 : 10; // steps per batch at most (the bench's batches before this page)
-    const total = run.length * (rounds + 3) + run.length; // set-up + warm-up + probe + rounds, then checks
+    const total = run.length * (rounds + warmup + 3) + run.length; // set-up + warm-up + probe + warm-up rounds + rounds, then checks
     let done = 0;
     const progress = (phase) => onProgress({ elements: n, fraction: Math.min(1, done / total), phase });
     const live = {};
@@ -315,6 +321,16 @@ export async function createBench({ source, countCalls, only } = {}) {
         done++;
         await nextFrame();
       }
+      // Untimed rounds: every variant settled (xfb's 'auto' decided, caches warm) before any timing.
+      for (let r = 0; r < warmup; r++)
+        for (const id of Object.keys(live)) {
+          signal?.throwIfAborted();
+          progress(`warm-up round ${r + 1} of ${warmup}: ${id}`);
+          await step(id, live[id].batch);
+          for (let k = 0; k < 4 && live[id].backend?.().backend === 'auto'; k++) await step(id, 1);
+          done++;
+          await nextFrame();
+        }
       for (let r = 0; r < rounds; r++)
         for (const id of Object.keys(live)) {
           signal?.throwIfAborted();
@@ -344,7 +360,7 @@ export async function createBench({ source, countCalls, only } = {}) {
             if (!(err <= TOLERANCE * Math.max(1, Math.abs(want)))) { correct = false; first ??= `element ${e}[${c}] is ${got}, the reference ${want}`; }
             if (Number.isFinite(err)) maxError = Math.max(maxError, err); else maxError = Infinity;
           }
-        row.variants[id] = { ms: median(l.ms), rounds_ms: l.ms.map((x) => +x.toFixed(4)), batch: l.batch, steps: l.steps, correct, exact, max_error: maxError, checked: referenceCache.get(key).length,
+        row.variants[id] = { ms: median(l.ms), min_ms: Math.min(...l.ms), max_ms: Math.max(...l.ms), rounds_ms: l.ms.map((x) => +x.toFixed(4)), batch: l.batch, steps: l.steps, correct, exact, max_error: maxError, checked: referenceCache.get(key).length,
           ...(l.calls !== undefined ? { gl_calls: l.calls } : {}), ...(first ? { first_difference: first } : {}), ...(l.texture ? { texture: l.texture } : {}),
           ...(l.backend ? { backend: l.backend().backend, backend_reason: l.backend().backendReason } : {}) };
         done++;

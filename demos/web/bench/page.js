@@ -3,7 +3,7 @@
 // runs too). Query string: ?sizes=1e4,1e5&rounds=3&only=xfb,handwritten&run starts a run at once;
 // the page then publishes window.__benchDone = { ok, error, results } (tests/web/gallery.mjs, which
 // also plants a wrong value in one variant's state with &plant=ID to see the check fail).
-import { VARIANTS, createBench } from './core.js';
+import { VARIANTS, createBench, median } from './core.js';
 
 const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(location.search);
@@ -81,7 +81,7 @@ function panel(n, variants) {
     c.fillText('0', left - 3, height - 10);
     c.fillText(`${fmt(max)} ms per step`, width - 130, height - 10);
     variants.forEach((v, i) => {
-      const y = 8 + i * rowH, xs = samples[v.id], m = medians[v.id] ?? (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1] : null);
+      const y = 8 + i * rowH, xs = samples[v.id], m = medians[v.id] ?? (xs.length ? median(xs) : null);
       c.fillStyle = '#c9d6e6';
       c.fillText(v.label, 6, y + 7);
       if (m !== null) {
@@ -90,6 +90,7 @@ function panel(n, variants) {
         c.fillRect(left, y, scale(m) - left, 14);
         c.globalAlpha = 1;
         c.fillStyle = '#fff';
+        if (xs.length > 1) c.fillRect(scale(Math.min(...xs)), y + 6, scale(Math.max(...xs)) - scale(Math.min(...xs)), 2); // the spread, min to max
         for (const x of xs) c.fillRect(scale(x) - 1, y + 2, 2, 10);
         c.fillStyle = '#dde3ea';
         c.fillText(`${fmt(m)} ms`, scale(Math.max(m, ...xs)) + 6, y + 7); // right of the bar and of every round's tick
@@ -124,7 +125,8 @@ function table() {
     if (r.error) return '<td class="bad">✗ failed</td>';
     const mark = r.correct ? (r.exact ? '<span class="ok">✓</span>' : '<span class="ok">≈</span>') : '<span class="bad">✗</span>';
     const ratio = row.ratios[`xfb/${id}`];
-    return `<td>${fmt(r.ms)} ms ${mark}${ratio !== undefined ? `<small>xfb / this: ${ratio.toFixed(2)}</small>` : id === 'xfb' ? '<small>baseline</small>' : ''}</td>`;
+    const spread = r.min_ms !== undefined ? `<small>rounds ${fmt(r.min_ms)}–${fmt(r.max_ms)}</small>` : '';
+    return `<td>${fmt(r.ms)} ms ${mark}${spread}${ratio !== undefined ? `<small>xfb / this: ${ratio.toFixed(2)}</small>` : id === 'xfb' ? '<small>baseline</small>' : ''}</td>`;
   }).join('')}</tr>`).join('');
   $('ratios').innerHTML = head + body;
 }

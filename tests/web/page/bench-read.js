@@ -1,4 +1,4 @@
-// Browser benchmark (not a test): what reading a few elements right after a step costs. At 1e4,
+// Browser benchmark (not a test): what reading a few elements right after a step costs. At 1e3, 1e4,
 // 1e5 and 1e6 particles (bench_particles.vert, 32-byte records), each round times one step plus
 // the read of 16 elements, ended when the bytes are in JavaScript:
 //   getBufferSubData  the hand-written way: a synchronous getBufferSubData of the 16 elements'
@@ -6,16 +6,16 @@
 //   read16            xfb WebGL2: await state.read({ first: 0, count: 16 })
 //   readAll           xfb WebGL2: await state.read() (the whole buffer)
 //   webgpu16 / webgpuAll  the same two on the WebGPU engine (mapAsync)
-// Medians of interleaved rounds; the ratios divide by getBufferSubData of the same size.
+// Medians (of an even count, the mean of the middle two) of interleaved rounds; the ratios divide by getBufferSubData of the same size.
 // Run: node browser.mjs NPM_DIR bench-read
 import { createXfb, pseudoRandom } from './assert.js';
+import { median } from '/demos/web/bench/core.js';
 
 const source = await (await fetch('/shaders/bench_particles.vert')).text();
 const gl = document.createElement('canvas').getContext('webgl2');
 const xfb = await createXfb({ gl });
 const webgpu = navigator.gpu ? await createXfb({ backend: 'webgpu' }).catch(() => null) : null;
 const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const rows = [];
 
 function simulation(engine, n) {
@@ -27,7 +27,7 @@ function simulation(engine, n) {
   return { state, pipeline };
 }
 
-for (const n of globalThis.xfbBenchSizes ?? [1e4, 1e5, 1e6]) {
+for (const n of globalThis.xfbBenchSizes ?? [1e3, 1e4, 1e5, 1e6]) {
   test(`${n} elements: a step, then 16 elements read back`, async ({ note }) => {
     const onGl = simulation(xfb, n);
     const onGpu = webgpu ? simulation(webgpu, n) : null;

@@ -110,3 +110,27 @@ test('a WebGL2 read resolves in fewer tasks than frames: it does not wait for re
   note(`${reads} reads of 2 elements in ${frames} animation frames`);
   assert(frames < reads / 2, `${reads} sequential reads took ${frames} frames: read() waits for frames`);
 });
+
+// A read never waits forever: here the application's own listener stops the 'webglcontextlost'
+// event before xfb's sees it (so xfb does not know), and the lost context's fence never signals.
+// Before the bounded wait the read polled forever; now it settles with XFB_CONTEXT_LOST.
+test('a read pending when the context is lost settles with XFB_CONTEXT_LOST, even if xfb never hears of the loss', async () => {
+  const canvas = document.createElement('canvas');
+  canvas.addEventListener('webglcontextlost', (e) => { e.preventDefault(); e.stopImmediatePropagation(); });
+  const engine = await createXfb({ canvas });
+  const vec4 = [{ semantic: 'ATTR0', components: 4 }];
+  const state = engine.createBuffer({ format: vec4, count: 1000, data: pseudoRandom(4000, -1, 1, 6) });
+  const pipeline = engine.createPipeline(engine.createProgram({ source: '#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p * 2.0; }' }),
+    [{ input: state, output: engine.createBuffer({ format: vec4, count: 1000 }) }]);
+  pipeline.step();
+  const refused = expectError('XFB_CONTEXT_LOST', () => state.read({ first: 0, count: 16 }));
+  engine.gl.getExtension('WEBGL_lose_context').loseContext();
+  let timer;
+  const never = new Promise((resolve) => { timer = setTimeout(() => resolve('never settled'), 20_000); }); // liveness, not speed
+  const e = await Promise.race([refused, never]);
+  clearTimeout(timer);
+  assert(e !== 'never settled', 'the read of a lost context never settled');
+  assert(e.message.startsWith('XFB_CONTEXT_LOST: read(): the WebGL context was lost while it waited for the GPU'), e.message);
+  assert(!engine.isContextLost, 'xfb was not told of the loss (the event was stopped): the read found it itself');
+  engine.dispose();
+});

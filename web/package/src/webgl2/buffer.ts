@@ -1,5 +1,4 @@
 import { checkReadRange, checkUpload, contentsOf } from '../core/buffer_data.js';
-import { pollFor } from '../core/poll.js';
 import type { ObjectRegistry } from '../core/registry.js';
 import { RestoreShadow, type RestoredFrom } from '../core/restore_shadow.js';
 import type { BufferContents, BufferLayout, ReadOptions, RestoreSource } from '../core/types.js';
@@ -81,16 +80,17 @@ export class XfbBuffer extends WebGl2Object {
 
   /** Resolves to the contents (a typed array of the format's type) of the whole buffer, or of
    *  elements [first, first + count), once the GPU is done: a copy of those elements' bytes into a
-   *  staging buffer and a fence polled across tasks (core/poll.ts); never blocks. Only a whole read
+   *  staging buffer and a fence polled across tasks (core/poll.ts); never blocks, never waits forever
+   *  (XFB_CONTEXT_LOST once the context is lost, XFB_GL_ERROR if the GPU never answers). Only a whole read
    *  is kept for the 'last-readback' restore policy.
-   *  @throws XfbError XFB_INVALID_ARGUMENT (the range), XFB_CONTEXT_LOST, XFB_DISPOSED. */
+   *  @throws XfbError XFB_INVALID_ARGUMENT (the range), XFB_CONTEXT_LOST, XFB_DISPOSED, XFB_GL_ERROR. */
   async read(options: ReadOptions = {}): Promise<BufferContents> {
     const owner = this.owner;
     const { first, count } = checkReadRange(options, this.#count);
     const readback = owner.call('readAsync', this.id, first, count);
     let view: Uint8Array;
     try {
-      await pollFor(() => owner.call('readbackReady', readback) || null);
+      await owner.waitForGpu('read()', () => owner.call('readbackReady', readback) || null);
       view = owner.call('takeReadback', readback);
     } catch (e) {
       owner.release('readback', readback); // the staging buffer and its fence, also after a context loss

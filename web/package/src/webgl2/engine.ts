@@ -8,6 +8,7 @@ import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { inspectWith } from '../core/inspect.js';
+import { pollFor } from '../core/poll.js';
 import { checkProgramDescription } from '../core/program_options.js';
 import {
   checkDistinctPair,
@@ -62,6 +63,11 @@ export interface RestoredBuffer {
   restoredFrom: RestoredFrom;
 }
 
+const TRANSFORM_FEEDBACK_ACTIVE = 0x8e24;
+/** How long read() and stepChecked() wait for a fence or query of a live context (a GPU hang; a
+ *  browser loses the context long before this). */
+const kGpuWaitMs = 60_000;
+
 type Answer<M extends EngineCall> = ReturnType<WasmEngine[M]>;
 
 // The public call a wasm method serves, for messages (a lost context names the call the application made).
@@ -108,6 +114,7 @@ export class Xfb {
   #handle = 0;
   #lost = false;
   #disposed = false;
+  #losses = 0; // context losses so far: a wait that sees this change lost what it waited for
   #onLost: ((event: Event) => void) | undefined;
   #onRestored: (() => void) | undefined;
   #probe: FeedbackProbe | null = null;
@@ -345,6 +352,29 @@ export class Xfb {
     }
   }
 
+  /** @internal Polls `poll` until it answers (read()'s fence, stepChecked()'s query) across tasks with a
+   *  GPU-process round trip before each poll (core/poll.ts). Never waits forever: XFB_CONTEXT_LOST as
+   *  soon as the context is lost, even before or without its event reaching xfb, or was lost and
+   *  restored between two polls (what was waited for died with it); XFB_GL_ERROR after kGpuWaitMs. */
+  waitForGpu<T>(what: string, poll: () => T | null): Promise<T> {
+    const gl = this.#gl;
+    const losses = this.#losses;
+    return pollFor(
+      poll,
+      (waited) => {
+        if (this.#losses !== losses || gl?.isContextLost())
+          fail(
+            'XFB_CONTEXT_LOST',
+            `${what}: the WebGL context was lost while it waited for the GPU; call it again after 'contextrestored'`,
+          );
+        if (waited > kGpuWaitMs)
+          fail('XFB_GL_ERROR', `${what}: no answer from the GPU in 60 s (a hang?); call it again`);
+      },
+      // Any synchronous call would do; this one reads state and changes nothing (feedback_probe.ts).
+      () => gl?.getParameter(TRANSFORM_FEEDBACK_ACTIVE) as unknown,
+    );
+  }
+
   /** @internal pipeline.step(): the per-frame call, without the rest-argument dispatch of call(). */
   stepInWasm(pipeline: number): void {
     const engine = this.#enter(ENGINE_CALLS.step, 'step');
@@ -495,6 +525,7 @@ export class Xfb {
     this.#syncWasm();
     this.#epoch++;
     this.#lost = true;
+    this.#losses++;
     this.#engine?.contextLost();
     this.#listeners.emit('contextlost', {});
   }

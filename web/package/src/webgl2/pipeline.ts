@@ -1,6 +1,5 @@
 import { checkNoCheckedStepPending, checkSubsteps } from '../core/checks.js';
 import { checkBackendName, checkBackendOn } from '../core/pipeline_options.js';
-import { pollFor } from '../core/poll.js';
 import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
 import type { Backend, Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
 import type { XfbBuffer } from './buffer.js';
@@ -106,7 +105,7 @@ export class XfbPipeline extends WebGl2Object {
     this.#checkedPending = true;
     try {
       this.owner.call('beginChecked', this.id);
-      return await pollFor(() => this.owner.call('pollChecked', this.id)); // null while pending
+      return await this.owner.waitForGpu('stepChecked()', () => this.owner.call('pollChecked', this.id)); // null while pending
     } finally {
       this.#checkedPending = false;
     }
