@@ -8,7 +8,7 @@ const inNode = (): boolean =>
   typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
 
 const NODE_DRIVERS =
-  "in Node, Dawn (the npm package webgpu) needs a Vulkan driver it accepts: a GPU vendor's driver (NVIDIA, AMD, Intel's ANV); Mesa's lavapipe is refused (Dawn requires shaderUniform*ArrayDynamicIndexing)";
+  "in Node, Dawn (the npm package webgpu) needs a Vulkan driver it accepts, a GPU's (NVIDIA's works); Mesa's software lavapipe is refused (Dawn requires shaderUniform*ArrayDynamicIndexing)";
 
 /** The adapter's own description, for messages. */
 function describeAdapter(adapter: GPUAdapter): string {
