@@ -72,9 +72,13 @@ export function append(xfb: Xfb, capture: ReturnType<Xfb['createCapture']>, slee
   return session.endRecord + range.firstRecord + range.firstByte[0] + xfb.liveObjects().captures;
 }
 
-export async function usageWebGpu(device: object, canvas: HTMLCanvasElement): Promise<number> {
+export async function usageWebGpu(device: object, canvas: HTMLCanvasElement, dawn: object): Promise<number> {
   const gpu: XfbWebGpu = await createXfb({ device });
   const own: XfbWebGpu = await createXfb({ backend: 'webgpu' });
+  const inNode: XfbWebGpu = await createXfb({ backend: 'webgpu', gpu: dawn }); // Node: create([]) of the npm package webgpu
+  // @ts-expect-error: a gpu is where a WebGPU device comes from, not an option of a WebGL2 canvas
+  await createXfb({ canvas, gpu: dawn });
+  inNode.dispose();
   const state = gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4 });
   gpu.createBuffer({ format: [{ semantic: 'ATTR0' }], count: 4, restore: 'initial' }); // re-uploaded by restore()
   // @ts-expect-error: 'upload' is where a restored buffer's bytes came from, not a policy

@@ -10,7 +10,7 @@ import { fail, invalid } from './core/errors.js';
 import { inspectWith } from './core/inspect.js';
 import { objectKindOf } from './core/registry.js';
 import { instantiate, type ModuleFactory } from './core/module_loader.js';
-import type { GPUDeviceType, Plan, ProgramOptions } from './core/types.js';
+import type { GPUDeviceType, GPUType, Plan, ProgramOptions } from './core/types.js';
 import { XfbBuffer } from './webgl2/buffer.js';
 import { Xfb } from './webgl2/engine.js';
 import { WebGl2Module, type WebGl2Exports } from './webgl2/wasm_module.js';
@@ -56,24 +56,31 @@ export interface WebGl2Options {
   backend?: 'webgl2';
 }
 
-/** createXfb() options on WebGPU: your GPUDevice, or none (one is requested and destroyed with the engine). */
-export type WebGpuOptions = { device: GPUDeviceType; backend?: 'webgpu' } | { backend: 'webgpu' };
+/** createXfb() options on WebGPU: your GPUDevice, or none (one is requested from `gpu`, default
+ *  navigator.gpu, and destroyed with the engine). In Node: `gpu: create([])` of the npm package
+ *  webgpu (Dawn; docs/guide/node-webgpu.md). */
+export type WebGpuOptions =
+  | { device: GPUDeviceType; backend?: 'webgpu' }
+  | { backend: 'webgpu'; gpu?: GPUType }
+  | { gpu: GPUType; backend?: 'webgpu' };
 
-const OPTION_KEYS = ['canvas', 'gl', 'contextAttributes', 'ownsContext', 'device', 'backend'] as const;
+const OPTION_KEYS = ['canvas', 'gl', 'contextAttributes', 'ownsContext', 'device', 'gpu', 'backend'] as const;
 
 /**
  * Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context
  * ({ gl }, to share it with your renderer); on WebGPU with a GPUDevice ({ device }) or a new one
- * ({ backend: 'webgpu' }). Loads the WebAssembly module (and, for WebGPU only, webgpu.js and the
+ * ({ backend: 'webgpu' }, from navigator.gpu; { backend: 'webgpu', gpu } from your GPU object, e.g.
+ * Dawn's in Node). Loads the WebAssembly module (and, for WebGPU only, webgpu.js and the
  * WGSL translator).
- * @throws XfbError XFB_INVALID_ARGUMENT for unknown options, XFB_UNSUPPORTED without WebGL2 (WebGPU).
+ * @throws XfbError XFB_INVALID_ARGUMENT for unknown options or a `gpu` without requestAdapter(),
+ * XFB_UNSUPPORTED without WebGL2 (WebGPU: without an adapter, or when the adapter refuses a device).
  */
 export default async function createXfb(options?: WebGl2Options): Promise<Xfb>;
 export default async function createXfb(options: WebGpuOptions): Promise<XfbWebGpu>;
 export default async function createXfb(given: WebGl2Options | WebGpuOptions = {}): Promise<Xfb | XfbWebGpu> {
   const options = checkKeys(given, OPTION_KEYS, 'createXfb()');
   const backend = checkName(
-    options.backend === undefined ? (options.device ? 'webgpu' : 'webgl2') : options.backend,
+    options.backend === undefined ? (options.device || options.gpu ? 'webgpu' : 'webgl2') : options.backend,
     ['webgl2', 'webgpu'] as const,
     'createXfb(): backend',
     "'webgl2' or 'webgpu'",
@@ -85,9 +92,10 @@ export default async function createXfb(given: WebGl2Options | WebGpuOptions = {
     if (options.contextAttributes !== undefined)
       invalid('createXfb(): contextAttributes are for WebGL2 canvases; a WebGPU engine takes a device');
     const gpu = await import('./webgpu/index.js'); // loaded only by WebGPU users
-    return gpu.createWebGpuEngine(options.device);
+    return gpu.createWebGpuEngine(options.device, options.gpu);
   }
   if (options.device) invalid("createXfb(): a device needs backend 'webgpu'");
+  if (options.gpu !== undefined) invalid("createXfb(): a gpu needs backend 'webgpu'");
   const ownsContext = checkOptionalBoolean(options.ownsContext, 'createXfb(): ownsContext') ?? false;
   let gl = options.gl as WebGL2RenderingContext | undefined | null;
   if (gl !== undefined && !(typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext))

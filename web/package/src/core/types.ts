@@ -359,6 +359,8 @@ export type UniformValue = number | ArrayLike<number>;
 export type GlobalType<K extends string> = typeof globalThis extends { [key in K]: { prototype: infer T } }
   ? T
   : object;
+/** GPU (navigator.gpu's type) where WebGPU types are declared. */
+export type GPUType = GlobalType<'GPU'>;
 /** GPUDevice where WebGPU types are declared. */
 export type GPUDeviceType = GlobalType<'GPUDevice'>;
 /** GPUBuffer where WebGPU types are declared. */

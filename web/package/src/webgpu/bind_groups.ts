@@ -5,6 +5,7 @@ import { scalarKindName } from '../core/engine_tables.js';
 import type { WebGpuEntry } from './engine.js';
 import type { PrefixSums } from './prefix_sum.js';
 import type { Translation } from './wasm_module.js';
+import { ShaderStage } from './flags.js';
 
 // A texture's sample type by the scalar kind of its sampler (Module.enums().scalarKinds).
 const SAMPLE_TYPES: Readonly<Partial<Record<string, GPUTextureSampleType>>> = {
@@ -21,7 +22,7 @@ export interface StatePair {
 }
 
 export function createBindGroupLayout(device: GPUDevice, t: Translation, label: string): GPUBindGroupLayout {
-  const visibility = GPUShaderStage.COMPUTE;
+  const visibility = ShaderStage.COMPUTE;
   const entries: GPUBindGroupLayoutEntry[] = [{ binding: t.uniformBinding, visibility, buffer: { type: 'uniform' } }];
   const buffer = (binding: number, type: GPUBufferBindingType): void => {
     if (binding >= 0) entries.push({ binding, visibility, buffer: { type } });

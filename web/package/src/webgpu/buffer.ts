@@ -5,6 +5,7 @@ import type { BufferContents, BufferLayout, ReadOptions, GPUBufferType, RestoreS
 import type { XfbWebGpu } from './engine.js';
 import { WebGpuObject } from './object.js';
 import { StagingReadback } from './staging_readback.js';
+import { BufferUsage } from './flags.js';
 
 /** GPUBuffers of the application's that adoptBuffer() wrapped: xfb never destroys them, whichever
  *  of its buffers holds one after a state pair's swaps. */
@@ -50,7 +51,7 @@ export class XfbWebGpuBuffer extends WebGpuObject {
    *  staging buffer, on the engine's device now. */
   #create(data: Uint8Array<ArrayBuffer> | null): [GPUBuffer, StagingReadback] {
     const device = this.owner.gpuDevice;
-    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const usage = BufferUsage.STORAGE | BufferUsage.VERTEX | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
     const gpuBuffer = device.createBuffer({
       label: this.label,
       size: this.byteLength,

@@ -36,6 +36,7 @@ import { GeometryCaptureRun } from './geometry_capture.js';
 import { WebGpuObject } from './object.js';
 import type { XfbWebGpuProgram } from './program.js';
 import type { CaptureDraws, GeometryTranslation, Translation, TranslationEntries } from './wasm_module.js';
+import { BufferUsage } from './flags.js';
 
 /** One part of an append session: a draw, optionally with another program writing the same record layout. */
 export type WebGpuSessionPart = CaptureDraw & { program?: XfbWebGpuProgram };
@@ -353,7 +354,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
     const uniformBuffer = device.createBuffer({
       label: `${label} uniforms`,
       size: image.byteLength,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
     });
     this.#gathers.set(program, {
       program,
@@ -402,7 +403,7 @@ export class XfbWebGpuCapture extends WebGpuObject {
     this.#source = this.owner.gpuDevice.createBuffer({
       label: `${this.#program.label} capture sources`,
       size: Math.max(bytes, 1024),
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
     });
     return this.#source;
   }

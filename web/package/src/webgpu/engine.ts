@@ -42,6 +42,7 @@ import prefixSumSource from './prefix_sum.wgsl';
 import { XfbWebGpuPipeline } from './pipeline.js';
 import { XfbWebGpuProgram } from './program.js';
 import type { CaptureBase, GeometryTranslation, Translation, TranslationEntries, WebGpuModule } from './wasm_module.js';
+import { BufferUsage } from './flags.js';
 
 /** What a listener of 'contextrestored' gets per buffer. */
 export interface RestoredWebGpuBuffer {
@@ -58,6 +59,14 @@ export interface WebGpuEntry {
 
 const WORK_GROUP_SIZE = 256;
 
+/** A GPUBuffer: by class where WebGPU's globals exist (browsers), else by shape (Node's Dawn
+ *  installs no globals unless asked to). */
+function isGpuBuffer(value: unknown): value is GPUBuffer {
+  if (typeof GPUBuffer !== 'undefined') return value instanceof GPUBuffer;
+  const b = value as Partial<GPUBuffer> | null;
+  return typeof b?.mapAsync === 'function' && typeof b.usage === 'number' && typeof b.size === 'number';
+}
+
 /**
  * A transform-feedback engine on a GPUDevice: the same API as the WebGL2 engine, each step one
  * WebGPU compute pass (one command encoder, one submit). Created by `createXfb({ device })`.
@@ -69,6 +78,7 @@ export class XfbWebGpu {
   // reference no longer exists").
   #adapter: GPUAdapter | undefined;
   #ownsDevice: boolean;
+  readonly #gpu: GPU | undefined; // where restore() requests a device (undefined: navigator.gpu)
   readonly #objects = new ObjectRegistry();
   readonly #listeners = new Listeners<XfbWebGpuBuffer>();
   #prefixSum: GPUShaderModule | null = null;
@@ -77,8 +87,9 @@ export class XfbWebGpu {
   #disposed = false;
 
   /** @internal Use `createXfb({ device })`. */
-  constructor(module: WebGpuModule, device: GPUDevice, ownsDevice: boolean, adapter?: GPUAdapter) {
+  constructor(module: WebGpuModule, device: GPUDevice, ownsDevice: boolean, adapter?: GPUAdapter, gpu?: GPU) {
     this.#module = module;
+    this.#gpu = gpu;
     this.#device = device;
     this.#adapter = adapter;
     this.#ownsDevice = ownsDevice;
@@ -259,10 +270,9 @@ export class XfbWebGpu {
     this.checkUsable('adoptBuffer()');
     const d = checkAdoption((f, stride) => this.#module.normaliseFormat(f, stride), description, 'gpuBuffer');
     const gpuBuffer = d.handle;
-    if (typeof GPUBuffer === 'undefined' || !(gpuBuffer instanceof GPUBuffer))
-      invalid("adoptBuffer(): gpuBuffer must be a GPUBuffer (of this engine's device)");
+    if (!isGpuBuffer(gpuBuffer)) invalid("adoptBuffer(): gpuBuffer must be a GPUBuffer (of this engine's device)");
     const label = d.label ?? `adopted${this.#objects.count('buffer')}`;
-    if (!(gpuBuffer.usage & GPUBufferUsage.STORAGE))
+    if (!(gpuBuffer.usage & BufferUsage.STORAGE))
       invalid(
         `adoptBuffer(): GPUBuffer '${gpuBuffer.label || label}' has usage ${gpuBuffer.usage} without STORAGE; xfb binds its buffers as storage: create it with GPUBufferUsage.STORAGE`,
       );
@@ -370,7 +380,7 @@ export class XfbWebGpu {
     this.#restoring = true;
     let given: { device: GPUDevice; adapter: GPUAdapter | undefined };
     try {
-      given = device === undefined ? await requestDevice() : { device, adapter: undefined };
+      given = device === undefined ? await requestDevice(this.#gpu) : { device, adapter: undefined };
     } finally {
       this.#restoring = false;
     }

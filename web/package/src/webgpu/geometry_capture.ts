@@ -14,6 +14,7 @@ import { buildPrefixSums, type PrefixSums } from './prefix_sum.js';
 import type { XfbWebGpuProgram } from './program.js';
 import { StagingReadback } from './staging_readback.js';
 import type { GeometryTranslation } from './wasm_module.js';
+import { BufferUsage, ShaderStage } from './flags.js';
 
 const TOTALS_BYTES = 32; // per stream: written, 1, 0, 0 (drawIndirect), groups, 1, 1, requested
 
@@ -57,7 +58,7 @@ export class GeometryCaptureRun {
     const t = this.#t;
     const g = t.geometry;
     const label = `${this.#program.label} geometry capture`;
-    const visibility = GPUShaderStage.COMPUTE;
+    const visibility = ShaderStage.COMPUTE;
     const kernel = (code: string, entryPoint: string, name: string, bindings: [number, GPUBufferBindingType][]) => {
       const layout = device.createBindGroupLayout({
         label: `${label} ${name} bindings`,
@@ -87,7 +88,7 @@ export class GeometryCaptureRun {
       ...g.firstBinding.map((b): [number, GPUBufferBindingType] => [b, 'read-only-storage']),
     ]);
     const uniform = (size: number, name: string): GPUBuffer =>
-      device.createBuffer({ label: `${label} ${name}`, size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      device.createBuffer({ label: `${label} ${name}`, size, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
     this.#vertexUniforms = uniform(t.uniformBytes, 'vertex uniforms');
     this.#geometryUniforms = uniform(g.uniformBytes, 'geometry uniforms');
     this.#scratch = this.#sources = this.#scans = null;
@@ -269,7 +270,7 @@ export class GeometryCaptureRun {
     return this.#owner.gpuDevice.createBuffer({
       label: `${this.#program.label} geometry ${name}`,
       size: Math.max(bytes, 1024),
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
     });
   }
 }

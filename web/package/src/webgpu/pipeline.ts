@@ -31,6 +31,7 @@ import { buildPrefixSums, type PrefixSums } from './prefix_sum.js';
 import type { XfbWebGpuProgram } from './program.js';
 import { StagingReadback } from './staging_readback.js';
 import type { SubstepTranslation, Translation } from './wasm_module.js';
+import { BufferUsage } from './flags.js';
 
 /** Bytes of one budget's totals in the totals buffer. */
 const TOTALS_BYTES = 32;
@@ -139,7 +140,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     this.#uniformBuffer = device.createBuffer({
       label: `${program.label} uniforms`,
       size: this.#uniformImage.byteLength,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
     });
     new Uint32Array(this.#uniformImage.buffer)[t.countOffset / 4] = t.count;
     this.#pairs = [];

@@ -1,6 +1,8 @@
 // The prefix sums of emitted outputs (prefix_sum.wgsl): per budget the count and first buffers,
 // the scan levels' buffers, and the dispatches of every scan, add and totals kernel, built once.
 
+import { BufferUsage } from './flags.js';
+
 /** Elements one work group of the scan kernel handles. */
 export const PREFIX_SUM_GROUP = 256;
 
@@ -31,7 +33,7 @@ export function buildPrefixSums(
     const buffer = device.createBuffer({
       label: `${label} ${name}`,
       size: 4 * Math.max(1, words),
-      usage: GPUBufferUsage.STORAGE | extraUsage,
+      usage: BufferUsage.STORAGE | extraUsage,
     });
     buffers.push(buffer);
     return buffer;
@@ -53,7 +55,7 @@ export function buildPrefixSums(
   const totals = storage(
     8 * budgets.length,
     'emit totals',
-    GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    BufferUsage.INDIRECT | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
   );
   const countBuffers: PrefixSums['countBuffers'] = [];
   const dispatches = budgets.map((b, slot): Dispatch[] => {

@@ -2,6 +2,8 @@
 // never blocking the frame. The staging buffer is kept for the next read; a read while one is in
 // flight uses a temporary one.
 
+import { BufferUsage, MapMode } from './flags.js';
+
 export type Settle = <T>(promise: Promise<T>, what: string) => Promise<T>;
 
 export class StagingReadback {
@@ -34,7 +36,7 @@ export class StagingReadback {
       const encoder = this.#device.createCommandEncoder();
       encoder.copyBufferToBuffer(source, offset, staging, 0, size);
       this.#device.queue.submit([encoder.finish()]);
-      await settle(staging.mapAsync(GPUMapMode.READ, 0, size), what);
+      await settle(staging.mapAsync(MapMode.READ, 0, size), what);
       const bytes = new Uint8Array(staging.getMappedRange(0, size).slice(0));
       staging.unmap();
       return bytes;
@@ -53,7 +55,7 @@ export class StagingReadback {
     return this.#device.createBuffer({
       label: this.#label,
       size: this.#size,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST,
     });
   }
 }
