@@ -36,4 +36,18 @@ if [ -x "$stage/xfb-bench" ] && [ "${XFB_DEVICE_BENCH:-1}" = 1 ]; then
   entry bench "$stage/xfb-bench"
   entry bench.stream "$stage/xfb-bench-stream"
 fi
+# Node + WebGPU on Dawn (Vulkan): the package's Node test with an adapter required, then the bench.
+if [ -f "$stage/node.xz" ] && [ "${XFB_DEVICE_NODE:-1}" = 1 ]; then
+  node=/tmp/xfb-node/node
+  mkdir -p /tmp/xfb-node && xz -dc "$stage/node.xz" >"$node" && chmod +x "$node"
+  mkdir -p tests/web/node_modules && tar -C tests/web/node_modules -xJf "$stage/webgpu.tar.xz"
+  # The driver's Vulkan ICD, wherever the machine mounts it.
+  icd=$(ls /usr/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d/nvidia_icd*.json \
+    /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd*.json 2>/dev/null | head -n 1)
+  [ -n "$icd" ] && export VK_ICD_FILENAMES=$icd
+  entry node.webgpu env XFB_REQUIRE_WEBGPU_ADAPTER=1 XFB_NODE_WEBGPU_SIZES=${XFB_NODE_WEBGPU_SIZES:-1,257,10000,1000000,16000000} \
+    XFB_NPM_DIR="$stage/npm" "$node" --test tests/web/node-webgpu.test.mjs
+  entry bench.node-webgpu "$node" tests/bench/node-webgpu-bench.mjs --sizes "${XFB_NODE_WEBGPU_BENCH_SIZES:-1e4,1e5,1e6,4e6,1.6e7}" \
+    --npm "$stage/npm" --webgpu tests/web/node_modules/webgpu
+fi
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
