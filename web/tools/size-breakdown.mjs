@@ -2,10 +2,13 @@
 // symbol map emcc writes with --emit-symbol-map (xfb.mjs.symbols, "index:mangled"), demangled
 // with llvm-cxxfilt and grouped by what pulled it in. Also the data section and the other sections,
 // and (with --objects) the floor: the engine's code and data alone, without bindings and embind.
-// A measurement tool, not part of the package: a link with --emit-symbol-map keeps the same code.
+// A measurement tool, not part of the package. Both modules are linked with --emit-symbol-map
+// (web/CMakeLists.txt), so every build has dist/xfb.mjs.symbols and dist/xfb-webgpu.mjs.symbols
+// beside the wasm that shipped: no special link is needed (the map is not in package.json "files").
 // Functions of the engine and the bindings are attributed to the object file that defines them
 // (llvm-nm over BUILD_DIR's .o files, LTO bitcode), the rest by name (libc++, nlohmann, embind).
 // Usage: node web/tools/size-breakdown.mjs build/wasm/npm/dist/xfb.wasm [--objects build/wasm] [--top N]
+//        node web/tools/size-breakdown.mjs build/wasm/npm/dist/xfb-webgpu.wasm [--objects build/wasm]
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
