@@ -97,11 +97,12 @@ struct Rig {
     }
 };
 
-int failures = 0;
+int failures = 0, variants = 0;
 
 void report(const char* name, const std::vector<float>& got, const std::vector<float>& want) {
     const bool ok = got == want;
     failures += !ok;
+    ++variants;
     std::printf("%-60s %s  got", name, ok ? "ok  " : "LOST");
     for (float v : got) std::printf(" %g", v);
     std::printf("  (GL error 0x%x)\n", glGetError());
@@ -173,5 +174,6 @@ int main() {
     uploadOnly("pass, upload into t0's buffer, t0 not bound", true, false);
     uploadOnly("pass, upload into t0's buffer, t0 bound", true, true);
     std::printf("%d variant(s) lost the upload\n", failures);
+    std::printf("xfb-test-run: cases=%d asserts=%d\n", variants, variants); // tests/run-summary.mjs
     return failures ? 1 : 0;
 }

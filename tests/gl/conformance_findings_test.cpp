@@ -210,7 +210,7 @@ struct ApplicationFeedback {
 // Finding 2: xfb calls inside the application's transform feedback ended it (its next draw
 // failed) or left GL_INVALID_OPERATION pending.
 TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's active or paused transform feedback is "
-                          "refused before touching GL") {
+                          "refused before touching GL, but making a buffer while it is paused") {
     Program program(dev, {kIdShader, {}, {}, "inside"});
     const auto sentinel = sentinelFloats(32);
     Buffer pipelineOut(dev, vec4Format(0), 8, view(sentinel)), captureOut(dev, vec4Format(0), 8, view(sentinel));
@@ -267,10 +267,16 @@ TEST_CASE_FIXTURE(GlTest, "finding 2: every xfb call inside the application's ac
         };
         for (const auto& [name, call] : calls) {
             INFO("call: ", name);
-            std::string msg = XFB_REQUIRE_ERROR(call(), ErrorCode::FeedbackActive);
-            CHECK(contains(msg, paused ? "is paused" : "is active"));
-            CHECK(contains(msg, "transform feedback object " + std::to_string(app.feedback)));
-            CHECK(contains(msg, "glEndTransformFeedback"));
+            // Making a buffer binds no program and draws nothing: allowed while paused (issue 39,
+            // as on WebGL2), with the application's capture going on as below.
+            if (paused && std::string_view(name).starts_with("Buffer"))
+                call();
+            else {
+                std::string msg = XFB_REQUIRE_ERROR(call(), ErrorCode::FeedbackActive);
+                CHECK(contains(msg, paused ? "is paused" : "is active"));
+                CHECK(contains(msg, "transform feedback object " + std::to_string(app.feedback)));
+                CHECK(contains(msg, "glEndTransformFeedback"));
+            }
             // Nothing touched: the application's object bound, active (paused), its program current, no error.
             CHECK(glGetError() == GL_NO_ERROR);
             GLint bound = 0, current = 0;

@@ -39,7 +39,15 @@ std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t offset, std::uint6
     return out;
 }
 void waitFor(GLsync fence) {
-    while (glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {}
+    // A lost context signals its fences (KHR_robustness); a GPU that never finishes must not hang
+    // the caller either: the same 60 s bound as the npm package's polled waits (core/poll.ts).
+    constexpr int kSeconds = 60;
+    for (int waited = 0; glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED;)
+        if (++waited == kSeconds)
+            throw Error(ErrorCode::GlError, "waiting for the GPU: its fence was not signalled in " +
+                                                std::to_string(kSeconds) +
+                                                " s (a hung or reset GPU); nothing was read. Check the driver's log, "
+                                                "then recreate the context");
 }
 
 void finishWithFence() {

@@ -13,7 +13,9 @@ namespace xfb::gl {
 /// it): glMapBufferRange in 64 MiB windows, glGetBufferSubData on WebGL2.
 std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t offset, std::uint64_t bytes);
 
-/// Waits on the CPU until `fence` is signalled (flushing first). Not for WebGL, which cannot wait.
+/// Waits on the CPU until `fence` is signalled (flushing first): glClientWaitSync (GL 3.2 / ES 3.0),
+/// one second at a time. Not for WebGL, which cannot wait.
+/// @throws Error GlError after 60 s without the fence signalled (a hung GPU), never waits forever
 void waitFor(GLsync fence);
 /// A fence after everything issued so far, waited for and deleted.
 void finishWithFence();
