@@ -10,6 +10,7 @@
 // Exits 2 with a message when Dawn gives no adapter, 1 when the two results differ.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { FORMAT, SOURCE, particles } from '../web/particle-fixture.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -47,13 +48,6 @@ console.log(`adapter: ${info.vendor} ${info.architecture} ${info.description}; t
 // The spec's flag values (the bench needs no WebGPU globals either).
 const STORAGE = 0x80, COPY_SRC = 0x04, COPY_DST = 0x08, UNIFORM = 0x40, MAP_READ = 0x01, QUERY_RESOLVE = 0x200;
 const GROUP = 256;
-const SOURCE = `#version 300 es
-in vec4 position;
-in vec4 velocity;
-uniform float dt;
-out vec4 out_position;
-out vec4 out_velocity;
-void main() { out_position = position + velocity * dt; out_velocity = velocity * 0.5; }`;
 // The same step, hand-written: one thread an element, 2-D grid past 65535 groups.
 const WGSL = `struct Particle { position: vec4<f32>, velocity: vec4<f32> }
 struct Params { dt: f32, count: u32, width: u32 }
@@ -67,16 +61,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let p = src[i];
   dst[i] = Particle(p.position + p.velocity * params.dt, p.velocity * 0.5);
 }`;
-
-function particles(count) {
-  const data = new Float32Array(count * 8);
-  let x = 12345;
-  for (let i = 0; i < data.length; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    data[i] = ((x >>> 8) / 2 ** 24 - 0.5) * 2 ** ((i % 7) - 3);
-  }
-  return data;
-}
 
 /** While on, every compute pass begun on `device` writes a begin and end timestamp (xfb's passes
  *  are its own, so the encoder is wrapped rather than the pass descriptor written here). */
@@ -182,9 +166,8 @@ let differ = false;
 for (const count of sizes) {
   const steps = fixedSteps !== undefined ? Number(fixedSteps) : Math.max(20, Math.min(1000, Math.round(2e8 / count)));
   const initial = particles(count);
-  const format = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
-  const state = xfb.createBuffer({ format, count, data: initial });
-  const scratch = xfb.createBuffer({ format, count });
+  const state = xfb.createBuffer({ format: FORMAT, count, data: initial });
+  const scratch = xfb.createBuffer({ format: FORMAT, count });
   const program = xfb.createProgram({ source: SOURCE });
   program.setUniform('dt', 0.5);
   const pipeline = xfb.createPipeline(program, [{ input: state, output: scratch }]);

@@ -4,28 +4,17 @@
 // Run: XFB_NPM_DIR=build/wasm/npm node --test tests/web/node-webgpu.test.mjs
 //   XFB_REQUIRE_WEBGPU_ADAPTER=1  no adapter is a failure (the GPU machine's run sets it)
 //   XFB_NODE_WEBGPU_SIZES=1e6,1.6e7  element counts of the step case (default 1, 257, 10000)
-import strictAssert from 'node:assert/strict';
-import { after, test as nodeTest } from 'node:test';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { create } from 'webgpu';
+import { assert, test } from './node-counting.mjs';
+import { FORMAT, SOURCE, firstDifference, particles, reference } from './particle-fixture.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const npm = resolve(process.env.XFB_NPM_DIR ?? join(here, '../../build/wasm/npm'));
 const { default: createXfb, XfbError } = await import(pathToFileURL(`${npm}/index.js`).href);
-
-// Counts the cases and assertions that ran, as node.test.mjs does (tests/run-summary.mjs reads the line).
-let cases = 0, asserts = 0;
-const counted = (fn) => (...args) => { asserts++; return fn(...args); };
-const assert = Object.assign(counted(strictAssert), Object.fromEntries(
-  Object.entries(strictAssert).map(([name, fn]) => [name, typeof fn === 'function' && /^[a-z]/.test(name) ? counted(fn) : fn])));
-const test = (name, ...rest) => { const fn = rest.pop(); return nodeTest(name, rest[0] ?? {}, (t) => { cases++; return fn(t); }); };
-after(() => {
-  console.log(`xfb-test-run: cases=${cases} asserts=${asserts}`);
-  if (cases === 0 || asserts === 0) { console.error('xfb-test-run: no test case or no assertion ran: this run checked nothing'); process.exitCode = 1; }
-});
 
 const requireAdapter = process.env.XFB_REQUIRE_WEBGPU_ADAPTER === '1';
 const sizes = (process.env.XFB_NODE_WEBGPU_SIZES ?? '1,257,10000').split(',').map(Number);
@@ -37,43 +26,23 @@ console.log(adapter ? `xfb-node-webgpu: Dawn's adapter: ${info}` : "xfb-node-web
 // Real cases: skipped (with the reason, never passed silently) where Dawn has no adapter.
 const onGpu = adapter ? {} : { skip: 'Dawn gives no WebGPU adapter on this machine (no Vulkan driver it accepts)' };
 
-const SOURCE = `#version 300 es
-in vec4 position;
-in vec4 velocity;
-uniform float dt;
-out vec4 out_position;
-out vec4 out_velocity;
-void main() { out_position = position + velocity * dt; out_velocity = velocity * 0.5; }`;
-const FORMAT = [{ semantic: 'ATTR0', components: 4 }, { semantic: 'ATTR1', components: 4 }];
-
-/** count particles (8 floats each) of varied magnitudes and signs, the same for a given count. */
-function particles(count) {
-  const data = new Float32Array(count * 8);
-  let x = 12345;
-  for (let i = 0; i < data.length; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    data[i] = ((x >>> 8) / 2 ** 24 - 0.5) * 2 ** ((i % 7) - 3);
+/** An engine on Dawn with the particle step over `initial` (state pair, dt 0.5) given to `use`,
+ *  disposed afterwards. */
+async function withParticleStep(initial, use, bufferOptions = {}) {
+  const count = initial.length / 8;
+  const xfb = await createXfb({ backend: 'webgpu', gpu: dawn });
+  try {
+    const state = xfb.createBuffer({ format: FORMAT, count, data: initial, ...bufferOptions });
+    const scratch = xfb.createBuffer({ format: FORMAT, count });
+    const sim = xfb.createProgram({ source: SOURCE });
+    sim.setUniform('dt', 0.5);
+    const pipeline = xfb.createPipeline(sim, [{ input: state, output: scratch }]);
+    await use({ xfb, state, pipeline });
+  } finally {
+    xfb.dispose();
   }
-  return data;
 }
-/** The step in float32 arithmetic, `steps` times. */
-function reference(initial, steps, dt = 0.5) {
-  const d = Float32Array.from(initial);
-  for (let s = 0; s < steps; s++)
-    for (let e = 0; e < d.length; e += 8)
-      for (let c = 0; c < 4; c++) {
-        d[e + c] = Math.fround(d[e + c] + Math.fround(d[e + 4 + c] * dt));
-        d[e + 4 + c] = Math.fround(d[e + 4 + c] * 0.5);
-      }
-  return d;
-}
-/** The first element whose bits differ, or null. */
-function firstDifference(got, want) {
-  const a = new Uint32Array(got.buffer, got.byteOffset, got.length), b = new Uint32Array(want.buffer, want.byteOffset, want.length);
-  if (a.length !== b.length) return `lengths ${a.length} and ${b.length}`;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return `float ${i} (element ${i >> 3}): ${got[i]} against ${want[i]}`;
-  return null;
-}
+
 const refusal = async (promise, code, ...mentions) => {
   const error = await promise.then(() => null, (e) => e);
   assert.ok(error instanceof XfbError, `expected XfbError ${code}, got ${error}`);
@@ -137,53 +106,29 @@ test('no gpu in Node: XFB_UNSUPPORTED naming the gpu option (Node has no navigat
 for (const count of sizes)
   test(`a particle step on Dawn, ${count} elements, 5 steps: bit for bit the Math.fround reference`, onGpu, async () => {
     const initial = particles(count), steps = 5;
-    const xfb = await createXfb({ backend: 'webgpu', gpu: dawn });
-    try {
-      const state = xfb.createBuffer({ format: FORMAT, count, data: initial });
-      const scratch = xfb.createBuffer({ format: FORMAT, count });
-      const sim = xfb.createProgram({ source: SOURCE });
-      const pipeline = xfb.createPipeline(sim, [{ input: state, output: scratch }]);
-      sim.setUniform('dt', 0.5);
+    await withParticleStep(initial, async ({ state, pipeline }) => {
       for (let s = 0; s < steps; s++) pipeline.step();
-      const got = await state.read();
-      const want = reference(initial, steps);
-      assert.equal(firstDifference(got, want), null);
+      assert.equal(firstDifference(await state.read(), reference(initial, steps)), null);
       const checked = await pipeline.stepChecked(); // a sixth step, its count checked on the GPU
       assert.equal(checked.written, count);
       assert.equal(firstDifference(await state.read(), reference(initial, steps + 1)), null);
-    } finally {
-      xfb.dispose();
-    }
+    });
   });
 
 test('read({ first, count }) on Dawn: the middle of a stepped state, and a range past the end refused', onGpu, async () => {
-  const count = 1000, initial = particles(count);
-  const xfb = await createXfb({ backend: 'webgpu', gpu: dawn });
-  try {
-    const state = xfb.createBuffer({ format: FORMAT, count, data: initial });
-    const scratch = xfb.createBuffer({ format: FORMAT, count });
-    const sim = xfb.createProgram({ source: SOURCE });
-    sim.setUniform('dt', 0.5);
-    const pipeline = xfb.createPipeline(sim, [{ input: state, output: scratch }]);
+  const initial = particles(1000);
+  await withParticleStep(initial, async ({ state, pipeline }) => {
     pipeline.step(3);
     const range = await state.read({ first: 321, count: 17 });
     assert.equal(range.length, 17 * 8);
     assert.equal(firstDifference(range, reference(initial, 3).subarray(321 * 8, 338 * 8)), null);
     await refusal(state.read({ first: 990, count: 11 }), 'XFB_INVALID_ARGUMENT', /990/);
-  } finally {
-    xfb.dispose();
-  }
+  });
 });
 
 test('restore() after the device is lost: a new device from the same gpu (no navigator.gpu in Node)', onGpu, async () => {
-  const count = 64, initial = particles(count);
-  const xfb = await createXfb({ backend: 'webgpu', gpu: dawn });
-  try {
-    const state = xfb.createBuffer({ format: FORMAT, count, data: initial, restore: 'initial' });
-    const scratch = xfb.createBuffer({ format: FORMAT, count });
-    const sim = xfb.createProgram({ source: SOURCE });
-    sim.setUniform('dt', 0.5);
-    const pipeline = xfb.createPipeline(sim, [{ input: state, output: scratch }]);
+  const initial = particles(64);
+  await withParticleStep(initial, async ({ xfb, state, pipeline }) => {
     const lost = new Promise((done) => xfb.on('contextlost', done));
     const old = xfb.device;
     old.destroy();
@@ -192,9 +137,7 @@ test('restore() after the device is lost: a new device from the same gpu (no nav
     assert.notEqual(xfb.device, old);
     pipeline.step(2);
     assert.equal(firstDifference(await state.read(), reference(initial, 2)), null);
-  } finally {
-    xfb.dispose();
-  }
+  }, { restore: 'initial' });
 });
 
 // The guide's example (docs/examples/node/particles.mjs) as a reader runs it: in a folder where

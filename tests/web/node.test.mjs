@@ -1,27 +1,15 @@
 // The npm package in Node 20 (no WebGL): the same .mjs loads, and the planner validates shaders
 // offline. Run: node --test node.test.mjs NPM_DIR   (NPM_DIR via XFB_NPM_DIR)
-import strictAssert from 'node:assert/strict';
-import { after, test as nodeTest } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { assert, test } from './node-counting.mjs';
 
 const npm = resolve(process.env.XFB_NPM_DIR ?? '../../build/wasm/npm');
 const { default: createXfb, inspect, XfbError } = await import(pathToFileURL(`${npm}/index.js`).href);
 
-// Counts the cases and assertions that ran, prints them for tests/run-summary.mjs and fails the
-// file (exit status 1, which `node --test` reports) when either is zero.
-let cases = 0, asserts = 0;
-const counted = (fn) => (...args) => { asserts++; return fn(...args); };
-const assert = Object.assign(counted(strictAssert), Object.fromEntries(
-  Object.entries(strictAssert).map(([name, fn]) => [name, typeof fn === 'function' && /^[a-z]/.test(name) ? counted(fn) : fn])));
-const test = (name, ...rest) => { const fn = rest.pop(); return nodeTest(name, rest[0] ?? {}, (t) => { cases++; return fn(t); }); };
-after(() => {
-  console.log(`xfb-test-run: cases=${cases} asserts=${asserts}`);
-  if (cases === 0 || asserts === 0) { console.error('xfb-test-run: no test case or no assertion ran: this run checked nothing'); process.exitCode = 1; }
-});
 
 test('inspect: the 36-byte interleaved layout, offsets 0, 16, 28', async () => {
   const plan = await inspect('#version 300 es\nin vec4 position;\nout vec4 out_position;\nout vec3 out_normal;\nout vec2 out_uv;\nvoid main() {}');
