@@ -368,7 +368,7 @@ export class Xfb {
             `${what}: the WebGL context was lost while it waited for the GPU; call it again after 'contextrestored'`,
           );
         if (waited > kGpuWaitMs)
-          fail('XFB_GL_ERROR', `${what}: no answer from the GPU in 60 s (a hang?); call it again`);
+          fail('XFB_GL_ERROR', `${what}: no answer from the GPU in ${kGpuWaitMs / 1000} s (a hang?); call it again`);
       },
       // Any synchronous call would do; this one reads state and changes nothing (feedback_probe.ts).
       () => gl?.getParameter(TRANSFORM_FEEDBACK_ACTIVE) as unknown,
