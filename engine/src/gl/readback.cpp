@@ -39,6 +39,10 @@ std::vector<std::byte> readBytes(GLuint buffer, std::uint64_t offset, std::uint6
     return out;
 }
 void waitFor(GLsync fence) {
+#ifdef __EMSCRIPTEN__
+    // WebGL never blocks: a timeout above MAX_CLIENT_WAIT_TIMEOUT_WEBGL (0) answers WAIT_FAILED at once.
+    glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
+#else
     // A lost context signals its fences (KHR_robustness); a GPU that never finishes must not hang
     // the caller either: the same 60 s bound as the npm package's polled waits (core/poll.ts).
     constexpr int kSeconds = 60;
@@ -48,6 +52,7 @@ void waitFor(GLsync fence) {
                                                 std::to_string(kSeconds) +
                                                 " s (a hung or reset GPU); nothing was read. Check the driver's log, "
                                                 "then recreate the context");
+#endif
 }
 
 void finishWithFence() {
