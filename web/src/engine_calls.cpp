@@ -80,6 +80,10 @@ Json fields(std::initializer_list<std::pair<const char*, std::int64_t>> list) {
 
 } // namespace
 
+// inspect() in the WebGL2 module: the portable limits (no context needed; the context's own
+// limits are checked again by createProgram()).
+Limits xfb::boundary::plannerLimits() { return Limits::portable(); }
+
 #define XFB_C EMSCRIPTEN_KEEPALIVE
 extern "C" {
 

@@ -6,12 +6,18 @@
 #include "enum_name.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/enum_tables.hpp"
+#include "xfb/limits.hpp"
 #include "xfb/shader_interface.hpp"
 #include "xfb/vertex_format.hpp"
 
 #include <cmath>
 
 namespace xfb::boundary {
+
+/// The limits inspect() plans under in this module: Limits::portable() in the WebGL2 module
+/// (engine_calls.cpp), Limits::webgpu() in the WebGPU one (wgsl_bindings.cpp), the limits each
+/// engine's createProgram() checks without a context.
+Limits plannerLimits();
 
 /// Per attribute, two texts (semantic, type) and three numbers: which fields were given (bits:
 /// 1 semantic as a string, 2 type, 4 components, 8 offset), components and offset (NaN: not a number);

@@ -16,13 +16,14 @@ extern "C" {
 /// The last call's result (JSON text) or failure message.
 EMSCRIPTEN_KEEPALIVE const char* xfb_result() { return lastResult().c_str(); }
 
-/// The plan of a shader (xfb/plan_fields.hpp) under the portable limits; arguments as parseCapture() reads them.
+/// The plan of a shader (xfb/plan_fields.hpp) under the module's plannerLimits(); arguments as parseCapture() reads
+/// them.
 EMSCRIPTEN_KEEPALIVE int xfb_inspect(const char* source, int sourceBytes, const char* mode, int modeBytes,
                                      const char* varyings, int varyingBytes, bool portable, const char* defines,
                                      int defineBytes, const char* declaration, int declarationBytes,
                                      const double* layout, int layoutCount) {
     return guarded([&] {
-        Limits limits = Limits::portable();
+        const Limits limits = plannerLimits();
         ShaderInterface shader = readShaderInterface(text(source, sourceBytes), parseRead(defines, defineBytes));
         auto attrs = planAttributes(shader, limits);
         auto capture = planCapture(shader,

@@ -2,6 +2,7 @@
 // createXfb({ device }) alone): a WebGL2 user never downloads the translator. Arguments and
 // results are JavaScript objects parsed and built as the WebGL2 bindings do (js_values.hpp), and
 // a failure is an XfbError value: the module carries no JSON library.
+#include "inputs.hpp"
 #include "js_values.hpp"
 #include "xfb/attribute_plan.hpp"
 #include "xfb/capture_session.hpp"
@@ -21,6 +22,11 @@
 
 using namespace xfb;
 using namespace xfb::web;
+
+namespace xfb::boundary {
+// inspect() in the WebGPU module plans as createProgram() does here: no varying rows (inputs.hpp).
+Limits plannerLimits() { return Limits::webgpu(); }
+} // namespace xfb::boundary
 
 namespace {
 

@@ -134,3 +134,28 @@ test('a read pending when the context is lost settles with XFB_CONTEXT_LOST, eve
   assert(!engine.isContextLost, 'xfb was not told of the loss (the event was stopped): the read found it itself');
   engine.dispose();
 });
+
+// The other bound: a fence that never signals (the context's clientWaitSync stubbed to answer
+// TIMEOUT_EXPIRED) and a clock that runs 10 s per look (performance.now stubbed) settle the read with
+// XFB_GL_ERROR once 60 s have "passed"; with both restored, the same buffer reads its bytes: nothing lost.
+test('a read whose fence never signals settles with XFB_GL_ERROR after 60 s, and the next read works', async () => {
+  const vec4 = [{ semantic: 'ATTR0', components: 4 }];
+  const data = pseudoRandom(64, -1, 1, 9);
+  const buffer = gl2.createBuffer({ format: vec4, count: 16, data });
+  const gl = gl2.gl;
+  const now = performance.now;
+  let offset = 0;
+  gl.clientWaitSync = () => gl.TIMEOUT_EXPIRED;
+  performance.now = () => now.call(performance) + (offset += 10_000);
+  let e;
+  try {
+    e = await expectError('XFB_GL_ERROR', () => buffer.read({ first: 0, count: 4 }));
+  } finally {
+    delete gl.clientWaitSync;
+    performance.now = now;
+  }
+  assert(/read\(\): no answer from the GPU in 60 s/.test(e.message), e.message);
+  assert(offset > 60_000 && offset <= 120_000, `the wait gave up after ${offset / 1000} s of the stubbed clock`);
+  assertArrayEqual(await buffer.read(), data, 'the buffer after the abandoned read');
+  buffer.dispose();
+});

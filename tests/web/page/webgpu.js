@@ -839,3 +839,14 @@ test("adoptBuffer({ gpuBuffer }): the application's GPUBuffer as an output and a
   assertArrayEqual(await own.read(), data, 'the own buffer restored');
   engine.dispose();
 });
+
+test("inspect() plans as the engine's createProgram() checks: 16 vec4 outputs on WebGPU (no varying rows), refused under WebGL2's portable limits", async () => {
+  requireGpu();
+  const n = 16;
+  const source = `#version 300 es\n${Array.from({ length: n }, (_, j) => `out vec4 out_v${j};`).join('\n')}\nvoid main() {\n${Array.from({ length: n }, (_, j) => `  out_v${j} = vec4(${j});`).join('\n')}\n}\n`;
+  const plan = gpu.inspect(source);
+  assert(plan.varyings.length === n, `WebGPU inspect(): ${plan.varyings.length} varyings`);
+  gpu.createProgram({ source }).dispose();
+  const e = await expectError('XFB_VARYING_VECTORS', () => gl2.inspect(source));
+  assert(/MAX_VARYING_VECTORS/.test(e.message), e.message);
+});
