@@ -32,11 +32,19 @@ struct Roles {
     PassPlan pass;
 };
 
+// Every output is captured, in declaration order, as an engine passes its varying list (Babylon's
+// outPosition, three's vUv): the out_ naming convention is xfb's, not the corpus's.
+CaptureOptions captureAll(const std::string& source) {
+    CaptureOptions options;
+    for (const auto& d : readShaderInterface(toGlslEs300(source)).outputs) options.varyings.push_back(d.name);
+    return options;
+}
+
 Roles planRoles(const std::string& source) {
     Roles r;
     const ShaderInterface shader = readShaderInterface(toGlslEs300(source));
     r.attributes = planAttributes(shader, Limits::portable());
-    r.capture = planCapture(shader, CaptureOptions{}, Limits::portable());
+    r.capture = planCapture(shader, captureAll(source), Limits::portable());
     std::vector<VertexAttribute> packed;
     for (const auto& a : r.attributes) {
         auto type = componentTypeOf(a.type.kind);
@@ -60,9 +68,7 @@ json attempt(const std::function<std::string()>& translate) {
         return {{"ok", true}, {"source", translate()}};
     } catch (const Error& e) {
         return {{"ok", false}, {"code", std::string(errorCodeName(e.code()))}, {"message", e.message()}};
-    } catch (const std::exception& e) {
-        return {{"ok", false}, {"code", "CRASH"}, {"message", e.what()}};
-    }
+    } catch (const std::exception& e) { return {{"ok", false}, {"code", "CRASH"}, {"message", e.what()}}; }
 }
 
 json declarations(const std::vector<Declaration>& list) {
@@ -85,11 +91,16 @@ json translateAll(const std::string& path) {
     json interface = attempt([&] {
         ShaderInterface shader = readShaderInterface(toGlslEs300(source));
         out["inputs"] = declarations(shader.inputs);
+        // The semantic each input is fed by (ATTRn, or POSITION for vertex_position, ...).
+        for (const auto& a : planAttributes(shader, Limits::portable()))
+            for (auto& d : out["inputs"])
+                if (d["name"] == a.name) d["semantic"] = semanticName(a.semantic);
         out["uniforms"] = declarations(shader.uniforms);
+        out["outputs"] = declarations(shader.outputs);
         return std::string();
     });
     if (!interface["ok"]) out["interface"] = interface;
-    out["wgsl"] = attempt([&] { return translateToWgsl(source, ReadOptions{}, CaptureOptions{}).source; });
+    out["wgsl"] = attempt([&] { return translateToWgsl(source, ReadOptions{}, captureAll(source)).source; });
     out["compute"] = attempt([&] {
         Roles r = planRoles(source);
         return translateToCompute(source, ReadOptions{}, r.pass, r.capture, r.entries.size()).source;
