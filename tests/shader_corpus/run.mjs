@@ -143,7 +143,10 @@ const results = shaders.map((s) => {
     const ran = Object.keys(run);
     const errors = ran.filter((k) => run[k].error).map((k) => `${k}: ${run[k].error}`);
     const differ = run.tf.bytes ? ran.filter((k) => k !== 'tf' && run[k].bytes?.some((b, j) => b !== run.tf.bytes[j])) : [];
-    out.run = { runtimes: ran, equal: errors.length === 0 && differ.length === 0, ...(errors.length ? { errors } : {}), ...(differ.length ? { differ_from_tf: differ } : {}) };
+    // All-zero output would be equal everywhere and prove nothing: a run must write something.
+    const written = run.tf.bytes ? run.tf.bytes.filter((b) => b !== 0).length : 0;
+    if (run.tf.bytes && written === 0) errors.push('tf: every output byte is 0: the run checks nothing');
+    out.run = { runtimes: ran, bytes: run.tf.bytes?.length ?? 0, nonzero_bytes: written, equal: errors.length === 0 && differ.length === 0, ...(errors.length ? { errors } : {}), ...(differ.length ? { differ_from_tf: differ } : {}) };
     if (!out.run.equal) fail(`${s.name}: runnable, but ${[...errors, ...differ.map((k) => `${k} differs from transform feedback`)].join('; ')}`);
   }
   return out;
