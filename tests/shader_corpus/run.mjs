@@ -144,7 +144,7 @@ for (const job of jobs.filter((j) => j.native)) {
   for (const backend of ['tf', 'compute']) {
     mkdirSync(join(dir, backend), { recursive: true });
     const r = spawnSync(args.run, [join(dir, 'scenario.json'), '--backend', backend, '--binary', join(dir, backend), '--brief'], { encoding: 'utf8' });
-    native[job.name][`gl-${backend}`] = r.status === 0 ? { bytes: [...readFileSync(join(dir, backend, 'output.bin'))] } : { error: r.stderr.trim().split('\n')[0] };
+    native[job.name][`gl-${backend}`] = r.status === 0 ? { bytes: [...readFileSync(join(dir, backend, 'output.bin'))] } : { error: (r.stderr || String(r.error)).trim().split('\n')[0] };
   }
 }
 
