@@ -163,8 +163,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
             refuse(d.line, {"the built-in '", d.name, "' must be declared `uniform int ", d.name, ";`"});
         const WgslUniform u = layoutUniform(d, ty, cursor, maxAlign, uniformStruct);
         const bool substep = d.name == kSubstepUniform;
-        if (substep)
-            substepBuiltin = true; // the entry point (or the substep loop) sets the private
+        if (substep) substepBuiltin = true; // the entry point (or the substep loop) sets the private
         interface.push_back(interfaceSymbol(d, substep ? Storage::Substep : Storage::Uniform));
         result.uniforms.push_back(u);
     }

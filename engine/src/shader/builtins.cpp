@@ -122,18 +122,20 @@ constexpr Entry kTable[] = {
     {"unpackUnorm2x16", Rule::Vec2},
 };
 
-constexpr std::string_view kSampling[] = {"texelFetchOffset", "texture",        "textureGrad",    "textureGradOffset",
-                                          "textureLod",       "textureLodOffset", "textureOffset",  "textureProj",
-                                          "textureProjGrad",  "textureProjLod", "textureProjOffset"};
+constexpr std::string_view kSampling[] = {
+    "texelFetchOffset", "texture",     "textureGrad",     "textureGradOffset", "textureLod",       "textureLodOffset",
+    "textureOffset",    "textureProj", "textureProjGrad", "textureProjLod",    "textureProjOffset"};
 constexpr std::string_view kDerivatives[] = {"dFdx", "dFdy", "fwidth"};
 
 } // namespace
 
 std::optional<std::string> refusedBuiltin(std::string_view name) {
     if (std::find(std::begin(kSampling), std::end(kSampling), name) != std::end(kSampling))
-        return "'" + S(name) + "()' samples through a sampler; the WGSL translation reads textures with texelFetch() only";
+        return "'" + S(name) +
+               "()' samples through a sampler; the WGSL translation reads textures with texelFetch() only";
     if (std::find(std::begin(kDerivatives), std::end(kDerivatives), name) != std::end(kDerivatives))
-        return "'" + S(name) + "()' has no WGSL built-in equivalent in a compute shader (derivatives exist only in fragment shaders)";
+        return "'" + S(name) +
+               "()' has no WGSL built-in equivalent in a compute shader (derivatives exist only in fragment shaders)";
     return std::nullopt;
 }
 
@@ -159,7 +161,8 @@ std::optional<Type> builtinCall(std::string_view name, const std::vector<Type>& 
         case Rule::Float: return Type::of(ScalarKind::Float);
         case Rule::Bool: return Type::of(ScalarKind::Bool);
         case Rule::BoolShape:
-            if (!(name == "isnan" || name == "isinf") && args.size() != 2) refuse(at, "'" + n + "()' takes two vectors");
+            if (!(name == "isnan" || name == "isinf") && args.size() != 2)
+                refuse(at, "'" + n + "()' takes two vectors");
             return Type::of(ScalarKind::Bool, first.rows);
         case Rule::Vec3: return Type::of(ScalarKind::Float, 3);
         case Rule::IntShape:
@@ -184,7 +187,9 @@ std::optional<Type> builtinCall(std::string_view name, const std::vector<Type>& 
                 return Type::of(ScalarKind::Int, threeD || array ? 3 : 2);
             }
             if (args.size() != 3) refuse(at, "texelFetch() takes a sampler, a coordinate and a level");
-            ScalarKind k = first.name[0] == 'i' ? ScalarKind::Int : first.name[0] == 'u' ? ScalarKind::UInt : ScalarKind::Float;
+            ScalarKind k = first.name[0] == 'i'   ? ScalarKind::Int
+                           : first.name[0] == 'u' ? ScalarKind::UInt
+                                                  : ScalarKind::Float;
             return Type::of(k, 4);
         }
     }

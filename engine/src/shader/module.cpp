@@ -10,14 +10,14 @@ std::string describe(const Type& t) {
     else if (t.cols > 1)
         s = "mat" + std::to_string(t.cols) + (t.cols == t.rows ? "" : "x" + std::to_string(t.rows));
     else {
-        const char* prefix = t.kind == ScalarKind::Int    ? "i"
-                             : t.kind == ScalarKind::UInt ? "u"
-                             : t.kind == ScalarKind::Bool ? "b"
+        const char* prefix = t.kind == ScalarKind::Int      ? "i"
+                             : t.kind == ScalarKind::UInt   ? "u"
+                             : t.kind == ScalarKind::Bool   ? "b"
                              : t.kind == ScalarKind::Double ? "d"
                                                             : "";
-        const char* scalar = t.kind == ScalarKind::Int    ? "int"
-                             : t.kind == ScalarKind::UInt ? "uint"
-                             : t.kind == ScalarKind::Bool ? "bool"
+        const char* scalar = t.kind == ScalarKind::Int      ? "int"
+                             : t.kind == ScalarKind::UInt   ? "uint"
+                             : t.kind == ScalarKind::Bool   ? "bool"
                              : t.kind == ScalarKind::Double ? "double"
                                                             : "float";
         s = t.rows > 1 ? prefix + std::string("vec") + std::to_string(t.rows) : scalar;

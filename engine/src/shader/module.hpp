@@ -107,7 +107,20 @@ using ExprPtr = std::unique_ptr<Expr>;
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
 
-enum class StmtKind { Block, Declaration, Expression, If, For, While, DoWhile, Switch, Return, Break, Continue, Discard };
+enum class StmtKind {
+    Block,
+    Declaration,
+    Expression,
+    If,
+    For,
+    While,
+    DoWhile,
+    Switch,
+    Return,
+    Break,
+    Continue,
+    Discard
+};
 
 struct VarDecl {
     const Symbol* symbol = nullptr;

@@ -150,7 +150,10 @@ ExprPtr Parser::binary(ExprPtr a, const S& op, ExprPtr b, Span at) {
             else if (x.vector() && y.matrix())
                 r = Type::of(ScalarKind::Float, y.cols);
         } else if (!(bothMatrices ? x == y : (x.scalar() || y.scalar())) || !(op == "+" || op == "-" || op == "/"))
-            refuseAt(at.line, {"matrix ", op, " ", (y.matrix() ? "matrix" : y.vector() ? "vector" : "scalar"),
+            refuseAt(at.line, {"matrix ", op, " ",
+                               (y.matrix()   ? "matrix"
+                                : y.vector() ? "vector"
+                                             : "scalar"),
                                ": GLSL takes + - * / between a matrix and a scalar or a matrix of its type"});
     }
     auto e = node(ExprKind::Binary, r, at, op);
@@ -214,7 +217,8 @@ ExprPtr Parser::postfix() {
             } else if (e->type.kind == ScalarKind::Struct && !e->type.array) {
                 const StructDef* def = m_.findStruct(e->type.name);
                 auto it = std::find_if(def->members.begin(), def->members.end(), [&](auto& p) { return p.first == m; });
-                if (it == def->members.end()) refuseAt(at.line, {"struct '", e->type.name, "' has no member '", m, "'"});
+                if (it == def->members.end())
+                    refuseAt(at.line, {"struct '", e->type.name, "' has no member '", m, "'"});
                 x = node(ExprKind::Member, it->second, at, m);
             } else if (e->type.vector()) {
                 S sw;
@@ -260,7 +264,8 @@ ExprPtr Parser::primary() {
         ++p_;
         return node(ExprKind::Literal, Type::of(ScalarKind::Bool), at, n);
     }
-    if (macros_.count(n)) refuseAt(at.line, {"function-like macro '", n, "': WGSL has no preprocessor; expand it by hand"});
+    if (macros_.count(n))
+        refuseAt(at.line, {"function-like macro '", n, "': WGSL has no preprocessor; expand it by hand"});
     if (isTypeName() && (is("(", 1) || is("[", 1))) return constructor(at);
     if (is("(", 1)) return call(at);
     ++p_;
@@ -269,7 +274,9 @@ ExprPtr Parser::primary() {
     if (n.starts_with("xfb_") && !(v && v->storage == Storage::Substep)) refuseReserved(n, at.line);
     // Not a construct a printer lacks: the GLSL does not compile (XFB_SHADER_COMPILE, as the GL
     // compiler says on WebGL2).
-    if (!v) throw Error(ErrorCode::ShaderCompile, plan::cat({"line ", std::to_string(at.line), ": '", n, "' is not declared"}));
+    if (!v)
+        throw Error(ErrorCode::ShaderCompile,
+                    plan::cat({"line ", std::to_string(at.line), ": '", n, "' is not declared"}));
     auto e = node(ExprKind::Name, v->type, at, n);
     e->symbol = v;
     return e;
@@ -318,9 +325,7 @@ ExprPtr Parser::number(const Token& k) {
         unsigned long long v = 0;
         try {
             v = std::stoull(text.substr(0, digits), nullptr, octal ? 8 : 0);
-        } catch (const std::exception&) {
-            v = ~0ull;
-        }
+        } catch (const std::exception&) { v = ~0ull; }
         if (v > 0xFFFFFFFFull) refuseAt(at.line, {"integer literal ", text, " does not fit 32 bits"});
         if (octal) text = std::to_string(v) + (digits < text.size() ? "u" : "");
     }
@@ -352,8 +357,8 @@ ExprPtr Parser::constructor(Span at) {
     if (t.array) {
         if (t.array < 0) t.array = int(args.size());
         if (int(args.size()) != t.array)
-            refuseAt(l, {"array constructor with ", std::to_string(args.size()), " values for ", std::to_string(t.array),
-                         " elements"});
+            refuseAt(l, {"array constructor with ", std::to_string(args.size()), " values for ",
+                         std::to_string(t.array), " elements"});
         Type el = t;
         el.array = 0;
         for (auto& a : args) requireConvertible(*a, el);
@@ -372,7 +377,8 @@ ExprPtr Parser::constructor(Span at) {
                 if (a->type.matrix()) refuseAt(l, {"constructor ", describe(t), " from a matrix: take its columns"});
                 total += a->type.rows;
             }
-            if (total != t.rows) refuseAt(l, {"constructor ", describe(t), " with ", std::to_string(total), " components"});
+            if (total != t.rows)
+                refuseAt(l, {"constructor ", describe(t), " with ", std::to_string(total), " components"});
         }
         if (t.vector() && args.size() == 1 && args[0]->type.vector() && args[0]->type.rows < t.rows)
             refuseAt(l, {"constructor ", describe(t), " with ", std::to_string(args[0]->type.rows), " components"});
@@ -396,7 +402,8 @@ ExprPtr Parser::call(Span at) {
     S n = name();
     if (auto why = refusedBuiltin(n)) refuseAt(at.line, {*why});
     if (functions_.count(n)) return userCall(n, at);
-    if (geometryVertices_ && (n == "EmitVertex" || n == "EndPrimitive" || n == "EmitStreamVertex" || n == "EndStreamPrimitive"))
+    if (geometryVertices_ &&
+        (n == "EmitVertex" || n == "EndPrimitive" || n == "EmitStreamVertex" || n == "EndStreamPrimitive"))
         return emitCall(n, at);
     std::vector<ExprPtr> args = arguments();
     std::vector<Type> types;

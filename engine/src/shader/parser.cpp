@@ -15,7 +15,8 @@ using plan::TokenKind;
 using S = std::string;
 
 void refuseAt(int line, std::initializer_list<std::string_view> what) {
-    throw Error(ErrorCode::ComputeTranslation, plan::cat({"WGSL: line ", std::to_string(line), ": "}) + plan::cat(what));
+    throw Error(ErrorCode::ComputeTranslation,
+                plan::cat({"WGSL: line ", std::to_string(line), ": "}) + plan::cat(what));
 }
 
 Parser::Parser(const ParseInput& input)
@@ -25,7 +26,8 @@ Parser::Parser(const ParseInput& input)
         if (!t_.empty()) {
             Token& b = t_.back();
             bool adjacent = b.line == k.line && b.column + int(b.text.size()) == k.column && k.kind == TokenKind::Punct;
-            if (adjacent && ((k.text == "=" && (b.text == "<<" || b.text == ">>")) || (k.text == "^" && b.text == "^"))) {
+            if (adjacent &&
+                ((k.text == "=" && (b.text == "<<" || b.text == ">>")) || (k.text == "^" && b.text == "^"))) {
                 b.text += k.text;
                 continue;
             }
@@ -39,7 +41,9 @@ Parser::Parser(const ParseInput& input)
     }
     if (geometryVertices_) // gl_in[]'s element: declared by the geometry kernels (wgsl_geometry.cpp)
         m_.structs.push_back(
-            {"xfb_per_vertex", {{"gl_Position", Type::of(ScalarKind::Float, 4)}, {"gl_PointSize", Type::of(ScalarKind::Float)}}, {}});
+            {"xfb_per_vertex",
+             {{"gl_Position", Type::of(ScalarKind::Float, 4)}, {"gl_PointSize", Type::of(ScalarKind::Float)}},
+             {}});
 }
 
 Module Parser::run() {
@@ -81,8 +85,9 @@ void Parser::skipTo(const char* s) {
 S Parser::sourceText(std::size_t from, std::size_t to) const {
     S s;
     for (std::size_t i = from; i < to && i < t_.size(); ++i) {
-        bool glue = i > from && (t_[i].text == "." || t_[i].text == "[" || t_[i].text == "]" || t_[i - 1].text == "." ||
-                                 t_[i - 1].text == "[" || t_[i].text == "(" || t_[i].text == ")" || t_[i - 1].text == "(");
+        bool glue =
+            i > from && (t_[i].text == "." || t_[i].text == "[" || t_[i].text == "]" || t_[i - 1].text == "." ||
+                         t_[i - 1].text == "[" || t_[i].text == "(" || t_[i].text == ")" || t_[i - 1].text == "(");
         s += (i > from && !glue ? " " : "") + t_[i].text;
     }
     return s;
@@ -99,9 +104,7 @@ long long Parser::constantInt(std::size_t from, std::size_t to, int l, const cha
     } catch (const plan::Unevaluable& u) {
         refuseAt(l, {what, " '", sourceText(from, to), "' is not a constant integer expression (", u.reason,
                      "); use literals and const ints"});
-    } catch (const plan::ExpressionError& e) {
-        refuseAt(l, {what, " '", sourceText(from, to), "': ", e.reason});
-    }
+    } catch (const plan::ExpressionError& e) { refuseAt(l, {what, " '", sourceText(from, to), "': ", e.reason}); }
 }
 
 // Types and names ---------------------------------------------------------------------------
@@ -130,8 +133,7 @@ Type Parser::typeName() {
 int Parser::arraySize() { // after '[': a constant integer expression, then ']'
     int l = line();
     std::size_t from = p_;
-    for (int depth = 0; !atEnd() && !(depth == 0 && is("]")); ++p_)
-        depth += is("[") ? 1 : is("]") ? -1 : 0;
+    for (int depth = 0; !atEnd() && !(depth == 0 && is("]")); ++p_) depth += is("[") ? 1 : is("]") ? -1 : 0;
     long long n = constantInt(from, p_, l, "array size");
     expect("]");
     if (n <= 0 || n > 0x7FFFFFFF) refuseAt(l, {"array size ", std::to_string(n), " must be > 0"});
@@ -248,11 +250,13 @@ StmtPtr Parser::variables(Type type, S n, bool isConst, bool global, Span at) {
             requireConvertible(*init, t);
             if (isConst && t.integer() && t.scalar()) try {
                     constInts_[n] = constantInt(from, p_, here.line, "const");
-                } catch (const Error&) {
-                } // not a constant expression: no array size can name it
+                } catch (const Error&) {} // not a constant expression: no array size can name it
         }
-        if (t.kind == ScalarKind::Opaque) refuseAt(here.line, {"'", n, "': a sampler can only be a uniform or a parameter"});
-        Storage storage = isConst ? (global ? Storage::Const : Storage::LocalConst) : global ? Storage::Private : Storage::Local;
+        if (t.kind == ScalarKind::Opaque)
+            refuseAt(here.line, {"'", n, "': a sampler can only be a uniform or a parameter"});
+        Storage storage = isConst  ? (global ? Storage::Const : Storage::LocalConst)
+                          : global ? Storage::Private
+                                   : Storage::Local;
         decl->vars.push_back({declare(n, t, storage, here), std::move(init)});
         if (!accept(",")) break;
         n = name();
@@ -307,7 +311,7 @@ void Parser::function(Type result, const S& n, Span at) {
         if (p.mode != ParamMode::In) fn->writesOutside = true;
         if (!pn.empty())
             p.symbol = declare(pn, p.type,
-                               p.mode != ParamMode::In ? Storage::OutParam
+                               p.mode != ParamMode::In             ? Storage::OutParam
                                : p.type.kind == ScalarKind::Opaque ? Storage::Sampler
                                                                    : Storage::Local,
                                ps);
@@ -360,7 +364,8 @@ bool Parser::constructorArrayAhead() const { // float[3](...) is an expression
     return is("(", k + 1);
 }
 void Parser::requireBool(const Expr& c, const char* what) {
-    if (!(c.type.kind == ScalarKind::Bool && c.type.scalar())) refuseAt(c.span.line, {what, " condition must be a bool"});
+    if (!(c.type.kind == ScalarKind::Bool && c.type.scalar()))
+        refuseAt(c.span.line, {what, " condition must be a bool"});
 }
 void Parser::requireConvertible(const Expr& e, const Type& t) {
     if (!convertible(e, t)) refuseAt(e.span.line, {"a ", describe(e.type), " where a ", describe(t), " is needed"});

@@ -86,8 +86,9 @@ S WgslPrinter::builtinCall(const Expr& e, Hoist& h) {
         for (std::size_t i = 0; i + 1 < a.size(); ++i) a[i] = splat(a[i], type(i), e.type);
         return call(n);
     }
-    static const std::pair<const char*, const char*> comparisons[] = {
-        {"lessThan", "<"}, {"lessThanEqual", "<="}, {"greaterThan", ">"}, {"greaterThanEqual", ">="}, {"equal", "=="}, {"notEqual", "!="}};
+    static const std::pair<const char*, const char*> comparisons[] = {{"lessThan", "<"},    {"lessThanEqual", "<="},
+                                                                      {"greaterThan", ">"}, {"greaterThanEqual", ">="},
+                                                                      {"equal", "=="},      {"notEqual", "!="}};
     for (auto& [glsl, op] : comparisons)
         if (n == glsl) return "(" + a[0] + " " + op + " " + a[1] + ")";
     if (n == "atan") return call(a.size() == 2 ? "atan2" : "atan");
@@ -106,7 +107,9 @@ S WgslPrinter::builtinCall(const Expr& e, Hoist& h) {
     if (n == "bitfieldExtract") return "extractBits(" + a[0] + ", u32(" + a[1] + "), u32(" + a[2] + "))";
     if (n == "bitfieldInsert") return "insertBits(" + a[0] + ", " + a[1] + ", u32(" + a[2] + "), u32(" + a[3] + "))";
     if (n == "isnan" || n == "isinf") { // by the bits: exact whatever the device's float rules
-        auto u = [&](const S& v) { return first.rows > 1 ? wgslShape(ScalarKind::UInt, first.rows) + "(" + v + ")" : v; };
+        auto u = [&](const S& v) {
+            return first.rows > 1 ? wgslShape(ScalarKind::UInt, first.rows) + "(" + v + ")" : v;
+        };
         return "((bitcast<" + wgslShape(ScalarKind::UInt, first.rows) + ">(" + a[0] + ") & " + u("0x7fffffffu") + ") " +
                (n == "isnan" ? ">" : "==") + " " + u("0x7f800000u") + ")";
     }
@@ -133,8 +136,9 @@ S WgslPrinter::userCall(const Expr& e, Hoist& h) {
         else {
             const Symbol* var = arg.kind == ExprKind::Name ? arg.symbol : nullptr;
             if (!var || (var->storage != Storage::Local && var->storage != Storage::OutParam))
-                refuseWgsl(e.span.line, {"out/inout argument '", value(arg, h), "' of '", f.name,
-                                         "': the WGSL translation passes whole local variables only; copy into a local first"});
+                refuseWgsl(e.span.line,
+                           {"out/inout argument '", value(arg, h), "' of '", f.name,
+                            "': the WGSL translation passes whole local variables only; copy into a local first"});
             text = var->storage == Storage::OutParam ? wgslIdent(var->name) : "&" + wgslIdent(var->name);
         }
         s += (i ? ", " : "") + text;

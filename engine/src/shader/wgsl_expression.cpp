@@ -13,7 +13,8 @@ namespace xfb::shader {
 using S = std::string;
 
 void refuseWgsl(int line, std::initializer_list<std::string_view> what) {
-    throw Error(ErrorCode::ComputeTranslation, plan::cat({"WGSL: line ", std::to_string(line), ": "}) + plan::cat(what));
+    throw Error(ErrorCode::ComputeTranslation,
+                plan::cat({"WGSL: line ", std::to_string(line), ": "}) + plan::cat(what));
 }
 
 namespace {
@@ -73,7 +74,8 @@ S WgslPrinter::bare(const Expr& e, Hoist& h) {
             if (e.function) return userCall(e, h);
             if (isEmit(e)) {
                 S stream = e.operands.empty() ? S("0") : "i32(" + value(*e.operands[0], h) + ")";
-                return (e.text.starts_with("Emit") ? "xfb_emit_stream_vertex(" : "xfb_end_stream_primitive(") + stream + ")";
+                return (e.text.starts_with("Emit") ? "xfb_emit_stream_vertex(" : "xfb_end_stream_primitive(") + stream +
+                       ")";
             }
             return builtinCall(e, h);
         case ExprKind::Construct: return construct(e, h);
@@ -119,7 +121,8 @@ std::vector<S> WgslPrinter::operands(const std::vector<const Expr*>& list, Hoist
     std::vector<S> texts;
     for (std::size_t j = 0; j < list.size(); ++j) {
         S t = value(*list[j], h);
-        bool laterHoists = std::any_of(list.begin() + std::ptrdiff_t(j) + 1, list.end(), [](auto* x) { return hoists(*x); });
+        bool laterHoists =
+            std::any_of(list.begin() + std::ptrdiff_t(j) + 1, list.end(), [](auto* x) { return hoists(*x); });
         if (laterHoists && !stable(*list[j])) {
             S n = temporary();
             *h.out += pad(h.indent) + "let " + n + " = " + t + ";\n";
@@ -268,7 +271,9 @@ S WgslPrinter::binary(const S& a, const Type& at, const S& op, const S& b, const
     }
     if (op == "<" || op == ">" || op == "<=" || op == ">=") return make(a + " " + op + " " + b);
     if (op == "<<" || op == ">>") {
-        S amount = bt.kind == ScalarKind::UInt && bt.rows == at.rows ? b : wgslShape(ScalarKind::UInt, at.rows) + "(" + b + ")";
+        S amount = bt.kind == ScalarKind::UInt && bt.rows == at.rows
+                       ? b
+                       : wgslShape(ScalarKind::UInt, at.rows) + "(" + b + ")";
         return make(a + " " + op + " " + amount);
     }
     if (at.matrix() || bt.matrix()) {
@@ -287,7 +292,8 @@ S WgslPrinter::name(const Symbol& s) const {
         case Storage::Uniform: {
             S u = uniformBlock_ + "." + w;
             if (s.type.kind == ScalarKind::Bool) // an i32 in the buffer
-                u = "(" + u + " != " + (s.type.rows == 1 ? S("0") : wgslShape(ScalarKind::Int, s.type.rows) + "(0)") + ")";
+                u = "(" + u + " != " + (s.type.rows == 1 ? S("0") : wgslShape(ScalarKind::Int, s.type.rows) + "(0)") +
+                    ")";
             return u;
         }
         case Storage::OutParam: return "(*" + w + ")";

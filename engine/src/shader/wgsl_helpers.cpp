@@ -55,8 +55,8 @@ S WgslHelpers::resize(const Type& t, const Type& m) {
             S col = "vec" + str(t.rows) + "<f32>(";
             for (int r = 0; r < t.rows; ++r)
                 col += S(r ? ", " : "") + (c < m.cols && r < m.rows ? "m[" + str(c) + "][" + str(r) + "]"
-                                           : c == r                ? "1.0f"
-                                                                   : "0.0f");
+                                           : c == r                 ? "1.0f"
+                                                                    : "0.0f");
             cols += S(c ? ", " : "") + col + ")";
         }
         return "fn " + fn + "(m: " + matrix(m) + ") -> " + w + " { return " + w + "(" + cols + "); }\n";
@@ -94,8 +94,8 @@ S WgslHelpers::outerProduct(const Type& t) {
     return once("xfb_outer" + shape(t), [&](const S& fn) {
         S cols;
         for (int j = 0; j < t.cols; ++j) cols += S(j ? ", " : "") + "c * r[" + str(j) + "]";
-        return "fn " + fn + "(c: " + wgslShape(ScalarKind::Float, t.rows) + ", r: " +
-               wgslShape(ScalarKind::Float, t.cols) + ") -> " + w + " { return " + w + "(" + cols + "); }\n";
+        return "fn " + fn + "(c: " + wgslShape(ScalarKind::Float, t.rows) +
+               ", r: " + wgslShape(ScalarKind::Float, t.cols) + ") -> " + w + " { return " + w + "(" + cols + "); }\n";
     });
 }
 

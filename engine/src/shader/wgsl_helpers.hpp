@@ -14,13 +14,13 @@ public:
     /// The definitions so far, in the order first needed.
     const std::string& code() const { return code_; }
 
-    std::string mod(int xRows, int yRows);                         ///< GLSL's x - y * floor(x / y)
-    std::string diagonal(const Type& m);                          ///< matCxR(s): s on the diagonal
-    std::string resize(const Type& to, const Type& from);         ///< matCxR(m): upper-left part, identity elsewhere
-    std::string inverse(int n);                                   ///< inverse() of a matNxN (adjugate / determinant)
-    std::string outerProduct(const Type& result);                 ///< outerProduct(c, r): column j is c * r[j]
+    std::string mod(int xRows, int yRows);                ///< GLSL's x - y * floor(x / y)
+    std::string diagonal(const Type& m);                  ///< matCxR(s): s on the diagonal
+    std::string resize(const Type& to, const Type& from); ///< matCxR(m): upper-left part, identity elsewhere
+    std::string inverse(int n);                           ///< inverse() of a matNxN (adjugate / determinant)
+    std::string outerProduct(const Type& result);         ///< outerProduct(c, r): column j is c * r[j]
     std::string componentWise(const std::string& op, const Type& a, const Type& b); ///< + - / * per column
-    std::string matrixEqual(const Type& m);                       ///< every column equal
+    std::string matrixEqual(const Type& m);                                         ///< every column equal
 
 private:
     template<class F>

@@ -231,7 +231,6 @@ constexpr std::string_view kWgslReserved[] = {
     "yield",
 };
 
-
 } // namespace
 
 std::string wgslIdent(const std::string& name) {

@@ -37,7 +37,9 @@ WgslCode WgslPrinter::run() {
 }
 
 S WgslPrinter::functionName(const Function& f) {
-    return f.name == "main" ? "xfb_user_main" : f.overload == 0 ? wgslIdent(f.name) : "xfb_o" + std::to_string(f.overload) + "_" + f.name;
+    return f.name == "main"  ? "xfb_user_main"
+           : f.overload == 0 ? wgslIdent(f.name)
+                             : "xfb_o" + std::to_string(f.overload) + "_" + f.name;
 }
 
 void WgslPrinter::function(const Function& f, S& out) {
@@ -131,19 +133,22 @@ void WgslPrinter::statement(const Stmt& s, int indent, S& out) {
                 body(*s.then, indent + 1, text);
                 text += p + "}\n";
             } else { // the condition's statements run before every test
-                text = p + "loop {\n" + condPre + p + "    if !(" + c + ") {\n" + p + "        break;\n" + p + "    }\n";
+                text =
+                    p + "loop {\n" + condPre + p + "    if !(" + c + ") {\n" + p + "        break;\n" + p + "    }\n";
                 body(*s.then, indent + 1, text);
                 text += p + "}\n";
             }
             break;
         }
-        case StmtKind::DoWhile: { // loop { body continuing { break if !cond; } }: `continue` reaches the test as in GLSL
+        case StmtKind::DoWhile: { // loop { body continuing { break if !cond; } }: `continue` reaches the test as in
+                                  // GLSL
             text = p + "loop {\n";
             body(*s.then, indent + 1, text);
             S condPre;
             Hoist ch{&condPre, indent + 2};
             S c = value(*s.expr, ch);
-            text += p + "    continuing {\n" + condPre + p + "        break if !(" + c + ");\n" + p + "    }\n" + p + "}\n";
+            text +=
+                p + "    continuing {\n" + condPre + p + "        break if !(" + c + ");\n" + p + "    }\n" + p + "}\n";
             break;
         }
         case StmtKind::Switch: switchStatement(s, indent, out); return;
@@ -200,7 +205,8 @@ void WgslPrinter::forLoop(const Stmt& s, int indent, S& out) {
         S pre;
         Hoist h{&pre, indent + 3};
         S st = effect(*s.update, h);
-        text += p + "        continuing {\n" + pre + (st.empty() ? S() : p + "            " + st + ";\n") + p + "        }\n";
+        text += p + "        continuing {\n" + pre + (st.empty() ? S() : p + "            " + st + ";\n") + p +
+                "        }\n";
     }
     text += p + "    }\n" + p + "}\n";
     out += text;
