@@ -77,6 +77,7 @@ import { captureCases } from './cases/capture.mjs';
 import { loss } from './cases/loss.mjs';
 import { outputTypes } from './cases/output_types.mjs';
 import { reuse } from './cases/reuse.mjs';
+import { shaderLanguage } from './cases/shader_language.mjs';
 import { varyings } from './cases/varyings.mjs';
 import { S, SENTINEL } from './words.mjs';
 
@@ -93,7 +94,7 @@ export const RUNTIMES = {
   webgpu: ['web', 'webgpu', 'compute'],
 };
 
-export const cases = [...basic, ...outputTypes, ...varyings, ...applicationState, ...reuse, ...captureCases, ...loss];
+export const cases = [...basic, ...outputTypes, ...varyings, ...applicationState, ...reuse, ...captureCases, ...loss, ...shaderLanguage];
 
 const fieldsOf = (format) => format.map((f) => ({ type: f.type ?? 'float32', components: f.components ?? 4 }));
 

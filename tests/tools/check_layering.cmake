@@ -1,6 +1,7 @@
 # Reads every #include under SOURCE_DIR (engine/src) and fails on any that runs from a lower layer
 # to a higher one. Layers, lowest first (engine/README.md):
-#   plan (0, no GL at all) < gl (1) < capture, compute, fragment (2, side by side: none includes another)
+#   plan and shader (0, pure: no GL at all; shader/ is the GLSL front-end and its printers, which still
+#   reads plan/'s lexer and preprocessor, and plan/'s translations print through it) < gl (1) < capture, compute, fragment (2, side by side: none includes another)
 #   < pipeline (3). platform stands apart: it may include plan and gl, and no layer includes it.
 # A quoted include without a folder ("preprocessor.hpp") is the including file's own folder;
 # "xfb/..." are the public headers. Prints `xfb-test-run: cases=<files> asserts=<includes>`.
@@ -12,12 +13,13 @@ if(NOT SOURCE_DIR)
   message(FATAL_ERROR "usage: cmake -DSOURCE_DIR=<engine/src> -P check_layering.cmake")
 endif()
 set(rank_plan 0)
+set(rank_shader 0)
 set(rank_gl 1)
 set(rank_capture 2)
 set(rank_compute 2)
 set(rank_fragment 2)
 set(rank_pipeline 3)
-set(layers plan gl capture compute fragment pipeline platform)
+set(layers plan shader gl capture compute fragment pipeline platform)
 
 file(GLOB_RECURSE files RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/*.cpp ${SOURCE_DIR}/*.hpp ${SOURCE_DIR}/*.h)
 list(SORT files)
@@ -37,7 +39,7 @@ foreach(f IN LISTS files)
     math(EXPR n "${n} + 1")
     math(EXPR checked "${checked} + 1")
     if(line MATCHES "<(GL|GLES[0-9]*|EGL|KHR|webgl|emscripten/html5)[/.]")
-      if(from STREQUAL "plan")
+      if(from MATCHES "^(plan|shader)$")
         math(EXPR nproblems "${nproblems} + 1")
     string(APPEND problems "\n  ${f}: '${line}': the planner includes no GL")
       endif()
@@ -72,6 +74,8 @@ foreach(f IN LISTS files)
       math(EXPR nproblems "${nproblems} + 1")
     string(APPEND problems "\n  ${f}: '${line}': ${from}/ (layer ${rank_${from}}) includes ${to}/ (layer ${rank_${to}}), a higher layer; "
                              "move the shared part down into ${from}/ or the code that needs both up")
+    elseif("${from}/${to}" MATCHES "^(plan/shader|shader/plan)$")
+      # one pure layer, two folders
     elseif(rank_${to} EQUAL rank_${from})
       math(EXPR nproblems "${nproblems} + 1")
     string(APPEND problems "\n  ${f}: '${line}': ${from}/ and ${to}/ are side by side (layer ${rank_${from}}); neither includes the other")

@@ -219,34 +219,26 @@ void main() { out_key = key + 1u; out_id = -id; })");
 TEST_CASE("WGSL: constructs outside the subset are coded errors naming the construct and the line") {
     CHECK(contains(refused(body("void main() {\n  out_position = texture(s, vec2(0.0));\n}", "uniform sampler2D s;\n")),
                    "line 7: 'texture()' samples"));
-    CHECK(contains(
-        refused(body("void main() {\n  switch (gl_VertexID) { default: break; }\n out_position = position; }")),
-        "line 6: switch"));
-    CHECK(contains(refused(body("void main() {\n  int i = 0;\n  int j = i++ + 1;\n out_position = position; }")),
-                   "line 7: '++' inside an expression"));
-    CHECK(contains(refused(body("void main() {\n  float a, b;\n  a = b = 1.0;\n out_position = position; }")),
-                   "line 7: an assignment inside an expression"));
-    CHECK(contains(refused(body("float f(float x) { out_position = vec4(x); return x; }\nvoid main() {\n  float y = "
-                                "gl_VertexID > 0 ? f(1.0) : 0.0;\n}")),
-                   "line 7: ?: with a function call that writes"));
     CHECK(contains(refused(body("void main() { out_position = position * float(gl_DrawID); }")),
                    "'gl_DrawID' has no equivalent"));
     CHECK(contains(refused(body("void main() { out_position = position; }", "uniform float weights[4];\n")),
                    "uniform array 'weights' of float"));
     CHECK(contains(refused(body("void main() { out_position = position; }", "uniform bool on[2];\n")),
                    "bool uniform array 'on'"));
-    CHECK(contains(refused(body("void main() { mat2 m = mat2(1.0) + 1.0; out_position = position; }")),
-                   "matrix + scalar"));
-    CHECK(contains(refused(body("void main() { out_position = position; if (isnan(position.x)) return; }")),
-                   "'isnan()' has no WGSL"));
     CHECK(contains(refused(body("void g(out float x) { x = 1.0; }\nvoid main() { g(out_position.x); }")),
                    "out/inout argument 'out_position.x'"));
     CHECK(contains(refused(body("#define TWICE(x) ((x) * 2.0)\nvoid main() { out_position = TWICE(position); }")),
                    "function-like macro 'TWICE'"));
     CHECK(
         contains(refused(body("void main() { float xfb_t = 1.0; out_position = position; }")), "reserved prefix xfb_"));
-    CHECK(contains(refused(body("void main() { int i = 0, j = (i, 2); out_position = position; }")), "comma operator"));
     CHECK(contains(refused(body("void main() { out_position = vec4(position.x % 2.0); }")), "% on floats"));
+    CHECK(contains(
+        refused(body("void main() {\n  switch (f) { case 0: break; default: break; }\n}", "uniform float f;\n")),
+        "line 7: switch selector of type float"));
+    CHECK(contains(refused(body("void main() {\n  int i = 1;\n  switch (i) { case 1: case 1: break; }\n}")),
+                   "line 7: case label 1 appears twice"));
+    CHECK(contains(refused(body("void main() {\n  float a[N];\n}", "uniform int N;\n")),
+                   "line 7: array size 'N' is not a constant integer expression"));
     XFB_REQUIRE_ERROR(translateToWgsl(body("void main() { out_position = position; }"), {}, CaptureOptions{}, {512}),
                       ErrorCode::InvalidArgument);
 }
@@ -371,4 +363,113 @@ void main() { out_id = id + 1u; out_hits = hits - xfb_substep; out_x = x * scale
              "the built-in 'xfb_substep' must be declared `uniform int xfb_substep;`"));
     CHECK(in(refused(body("void main() { xfb_substep = 2; out_position = position; }\n", "uniform int xfb_substep;\n")),
              "needs a variable"));
+}
+
+TEST_CASE("WGSL: switch with fall-through, merged labels, default and continue") {
+    auto t = wgsl(body(R"(
+void main() {
+    int r = 0;
+    for (int k = 0; k < 4; ++k) {
+        switch (gl_VertexID + k) {
+            case 0:
+            case 1: r += 1; break;
+            case 2: r += 10;
+            case 3: r += 100; break;
+            case 4: continue;
+            default: r -= 1;
+        }
+    }
+    uint u = uint(r);
+    switch (u) { case 7u: r = 0; }
+    out_position = vec4(float(r));
+})"));
+    CHECK(t.has("switch ((xfb_vertex_id + k)) {\n            case 0, 1: {\n                r = (r + 1);\n"
+                "                break;\n            }\n"));
+    // case 2 falls into case 3: its statements are copied up to case 3's break.
+    CHECK(t.has("case 2: {\n                r = (r + 10);\n                r = (r + 100);\n"
+                "                break;\n            }\n            case 3: {\n                r = (r + 100);"));
+    CHECK(t.has("case 4: {\n                continue;\n"));
+    CHECK(t.has("default: {\n                r = (r - 1);\n"));
+    CHECK(t.has("switch (u) {\n        case 7u: {\n            r = 0;\n        }\n        default: {\n        }\n"));
+}
+
+TEST_CASE("WGSL: side effects inside expressions are hoisted in GLSL's order, exactly where they run") {
+    auto t = wgsl(body(R"(
+float f(float x) { out_position = vec4(x); return x; }
+void main() {
+    float r[4];
+    int i = 0;
+    r[i++] = 1.0;
+    float a, b;
+    a = b = 2.0;
+    int j = i++ + 1;
+    int k = (i, 2);
+    for (int m = 0, n = 3; m < n; m++, n--) a += 1.0;
+    float y = gl_VertexID > 0 ? f(1.0) : 0.0;
+    bool c = gl_VertexID > 2 && (i++ > 3);
+    while ((i += 1) < 9) b += 1.0;
+    out_position = vec4(a + b + y + r[0], float(j + k), float(c), 0.0);
+})"));
+    CHECK(t.has("let xfb_t0 = i;\n    i++;\n    r[xfb_t0] = 1.0f;"));     // r[i++]: the old i
+    CHECK(t.has("let xfb_t1 = 2.0f;\n    b = xfb_t1;\n    a = xfb_t1;")); // a = b = 2.0
+    CHECK(t.has("let xfb_t2 = i;\n    i++;\n    var j: i32 = (xfb_t2 + 1);"));
+    CHECK(t.has("var k: i32 = (2);")); // the comma's left side has no effect: `_ = i;` hoisted
+    CHECK(t.has("_ = i;"));
+    // A for whose init declares two variables and whose update has a comma: a loop with continuing.
+    CHECK(t.has("var m: i32 = 0;\n        var n: i32 = 3;\n        loop {\n            if !((m < n)) {\n"
+                "                break;\n            }\n            a = (a + 1.0f);\n            continuing {\n"
+                "                m++;\n                n--;\n            }\n"));
+    // ?: whose side writes: if/else, f() runs only when the condition holds.
+    CHECK(t.has("var xfb_t3: f32;\n    if ((xfb_vertex_id > 0)) {\n        xfb_t3 = f(1.0f);\n    } else {\n"
+                "        xfb_t3 = 0.0f;\n    }\n    var y: f32 = xfb_t3;"));
+    // && with an effect on its right: the increment runs only when the left side holds.
+    CHECK(t.has("var xfb_t4 = (xfb_vertex_id > 2);\n    if (xfb_t4) {\n        let xfb_t5 = i;\n        i++;\n"
+                "        xfb_t4 = ((xfb_t5 > 3));\n    }\n    var c: bool = xfb_t4;"));
+    // A loop condition with an effect runs before every test.
+    CHECK(t.has("loop {\n        let xfb_t6 = (i + 1);\n        i = xfb_t6;\n        if !(((xfb_t6) < 9)) {\n"
+                "            break;\n        }\n        b = (b + 1.0f);\n    }"));
+}
+
+TEST_CASE("WGSL: inverse, integer bit functions, isnan/isinf, outerProduct, matrixCompMult, matrix operators") {
+    auto t = wgsl(body(R"(
+void main() {
+    mat2 m2 = inverse(mat2(2.0, 0.0, 1.0, 4.0));
+    mat3 m3 = inverse(mat3(1.0));
+    mat4 m4 = inverse(mat4(2.0));
+    int bits = bitCount(7u) + bitCount(-1) + findMSB(8u) + findLSB(0);
+    ivec2 msb = findMSB(ivec2(1, -1));
+    uint x = bitfieldExtract(0xF0u, 4, 4) + bitfieldInsert(0u, 1u, 3, 1) + bitfieldReverse(1u);
+    bool n = isnan(position.x) || isinf(position.y);
+    bvec3 nv = isnan(position.xyz);
+    mat3x2 op = outerProduct(vec2(1.0), vec3(2.0));
+    mat2 cm = matrixCompMult(m2, m2);
+    mat2 d = m2 / 2.0 + 1.0 - m2 / m2;
+    bool same = m2 == cm, different = m2 != cm;
+    out_position = vec4(m3[0][0] + m4[1][1] + op[2][1] + cm[0][0] + d[1][1], float(bits + msb.y), float(x), float(n && same && different && nv.x));
+})"));
+    CHECK(t.has(
+        "fn xfb_inverse2x2(m: mat2x2<f32>) -> mat2x2<f32> {\n    let d = m[0][0] * (m[1][1]) - m[1][0] * (m[0][1]);\n"
+        "    return mat2x2<f32>(vec2<f32>((m[1][1]), -(m[0][1])) / d, vec2<f32>(-(m[1][0]), (m[0][0])) / d);\n}"));
+    CHECK(t.has("fn xfb_inverse3x3("));
+    CHECK(t.has("fn xfb_inverse4x4("));
+    CHECK(t.has("var m2: mat2x2<f32> = xfb_inverse2x2(mat2x2<f32>(2.0f, 0.0f, 1.0f, 4.0f));"));
+    CHECK(t.has("bitcast<i32>(countOneBits(7u))")); // GLSL's bitCount returns int
+    CHECK(t.has("countOneBits((-1))"));
+    CHECK(t.has("bitcast<i32>(firstLeadingBit(8u))"));
+    CHECK(t.has("firstTrailingBit(0)"));
+    CHECK(t.has("var msb: vec2<i32> = firstLeadingBit(vec2<i32>(1, (-1)));"));
+    CHECK(t.has("extractBits(0xF0u, u32(4), u32(4))"));
+    CHECK(t.has("insertBits(0u, 1u, u32(3), u32(1))"));
+    CHECK(t.has("reverseBits(1u)"));
+    CHECK(t.has("((bitcast<u32>(position.x) & 0x7fffffffu) > 0x7f800000u)"));
+    CHECK(t.has("((bitcast<u32>(position.y) & 0x7fffffffu) == 0x7f800000u)"));
+    CHECK(t.has("((bitcast<vec3<u32>>(position.xyz) & vec3<u32>(0x7fffffffu)) > vec3<u32>(0x7f800000u))"));
+    CHECK(t.has("fn xfb_outer3x2(c: vec2<f32>, r: vec3<f32>) -> mat3x2<f32> { return mat3x2<f32>(c * r[0], c * r[1], c "
+                "* r[2]); }"));
+    CHECK(t.has("fn xfb_mat2x2_mul_mm(a: mat2x2<f32>, b: mat2x2<f32>) -> mat2x2<f32> { return mat2x2<f32>(a[0] * b[0], "
+                "a[1] * b[1]); }"));
+    CHECK(t.has("(xfb_mat2x2_add_ms(xfb_mat2x2_div_ms(m2, 2.0f), 1.0f) - xfb_mat2x2_div_mm(m2, m2))"));
+    CHECK(t.has("fn xfb_mat2x2_equal(a: mat2x2<f32>, b: mat2x2<f32>) -> bool { return all(a[0] == b[0]) && all(a[1] == "
+                "b[1]); }"));
+    CHECK(t.has("var different: bool = (!xfb_mat2x2_equal(m2, cm));"));
 }

@@ -6,35 +6,51 @@
 /// bytes the transform-feedback pass does. Like translateToCompute() (the GL compute path), every
 /// buffer is a `array<u32>` (or `array<vec4<u32>>` when every access is 4 aligned words) and each
 /// value is moved with `bitcast`, so strides such as 36 bytes, int/uint attributes and separate
-/// buffers keep their layout. Unlike it, the user's code is parsed (statements and typed
-/// expressions) and re-emitted as WGSL, because WGSL differs in syntax and in semantics:
+/// buffers keep their layout. Unlike it, the user's code is parsed by the shader front-end into a
+/// typed module (engine/src/shader/: every expression typed, names and overloads resolved) and
+/// printed as WGSL (shader/wgsl_printer.hpp), because WGSL differs in syntax and in semantics:
 ///
 /// - declarations get WGSL types (`vec3` -> `vec3<f32>`, `mat4` -> `mat4x4<f32>`), float
-///   literals are f32 (`1.0f`), so constant folding happens in f32 as in GLSL;
-/// - `c ? a : b` -> `select(b, a, c)` (both sides are evaluated: refused when a side has effects);
+///   literals are f32 (`1.0f`), so constant folding happens in f32 as in GLSL; array sizes are
+///   any constant integer expression (literals, const ints, + - * / ...);
+/// - `c ? a : b` -> `select(b, a, c)` when both sides are plain values, else if/else with a
+///   temporary (a side that writes runs only when chosen, as in GLSL);
+/// - side effects inside expressions (`a = b = c`, `x += (y = 2)`, `r[i++] = v`, `f(i++)`, the
+///   comma operator) are hoisted into statements before the one holding them, with `let`/`var`
+///   temporaries, in GLSL's left-to-right order; under `&&` / `||` / `?:` they become if/else, in a
+///   loop condition or a for update `loop { ... if !(cond) { break; } ... continuing { ... } }`;
+/// - `switch` -> WGSL's switch: labels with no statements join the next case (`case 1, 2:`), a
+///   case that falls through gets the following cases' statements up to the one ending in a jump,
+///   a missing default is added empty;
 /// - `mod(x, y)` -> x - y * floor(x / y) (GLSL's definition; WGSL's `%` truncates);
 ///   `%` and `/` on integers truncate in both languages;
 /// - `v.xz *= s` (a swizzle of several components as target) -> one store per component;
-/// - `if`/`for`/`while`/`do` bodies get braces; `++i` -> `i++` (only as a statement);
 /// - out/inout parameters -> `ptr<function, T>`; by-value parameters stay assignable;
 /// - constructors convert (`vec3(ivec3)`, `vec4(v.xy, 0, 1)`, `mat3(mat4)`, `mat3(1.0)`);
-/// - `==`/`!=` of vectors -> `all(==)`/`any(!=)`; shift amounts -> u32; min/max/clamp/step/
+/// - `==`/`!=` of vectors -> `all(==)`/`any(!=)`, of matrices per column; matrix `+ - /` with a
+///   scalar and matrix `/` matrix per column; shift amounts -> u32; min/max/clamp/step/
 ///   smoothstep with a scalar next to a vector -> the scalar is splatted;
 /// - built-ins renamed (inversesqrt -> inverseSqrt, atan(y, x) -> atan2, lessThan -> <,
-///   floatBitsToUint -> bitcast, packHalf2x16 -> pack2x16float, ...);
+///   floatBitsToUint -> bitcast, packHalf2x16 -> pack2x16float, bitCount -> countOneBits,
+///   findMSB -> firstLeadingBit, findLSB -> firstTrailingBit (as int, -1 for no bit),
+///   bitfieldExtract/Insert/Reverse -> extractBits/insertBits/reverseBits, ...) or written as
+///   helper functions (inverse of mat2/3/4, outerProduct, matrixCompMult); isnan/isinf test the
+///   bits (exact whatever the device's float rules);
 /// - `texelFetch(s, p, lod)` -> `textureLoad(t, p, lod)` on a `texture_2d<f32|i32|u32>`
 ///   (sampler2D, isampler2D, usampler2D), `textureSize` -> `textureDimensions`;
 /// - `gl_VertexID` -> the global invocation index (x + y * groups.x * workGroupSize, so counts
 ///   over 65535 work groups dispatch in 2-D), or with WgslTranslationOptions::gather the source
 ///   vertex of the record; invocations at or past the count return.
 ///
-/// Refused with Error ComputeTranslation ("WGSL: line N: ..."), naming the construct: sampling
-/// with a sampler (texture, textureLod, ...), switch, the comma operator, assignments or `++`
-/// inside expressions, function-like macros, uniform blocks and interface blocks, bool or
-/// struct uniforms, uniform arrays whose element stride is not a multiple of 16 bytes
-/// (float[N], vec2[N]: use vec4[N]), matrix + - / scalar, isnan/isinf/inverse/outerProduct/
-/// matrixCompMult, out arguments that are not whole local variables, gl_* built-ins other than
-/// gl_VertexID, gl_InstanceID (0), gl_Position and gl_PointSize, the reserved xfb_ prefix.
+/// Refused with Error ComputeTranslation ("WGSL: line N: ...") naming the construct, the
+/// documented list: sampling with a sampler (texture, textureLod, ... : a compute shader has no
+/// implicit derivatives), dFdx/dFdy/fwidth, double types, function-like macros, uniform blocks and
+/// interface blocks, bool arrays or struct uniforms, uniform arrays whose element stride is not a
+/// multiple of 16 bytes (float[N], vec2[N]: use vec4[N]), out arguments that are not whole local
+/// variables, ++/-- of a matrix or of several swizzled components, a global initializer with side
+/// effects, discard, gl_* built-ins other than gl_VertexID, gl_InstanceID (0), gl_Position and
+/// gl_PointSize, the reserved xfb_ prefix. An undeclared name is ShaderCompile ("line N: 'x' is
+/// not declared"), as the GL compiler reports it.
 ///
 /// Uniforms live in one uniform buffer (`struct XfbUniforms`, `xfb_count: u32` first, then the
 /// shader's uniforms in declaration order) laid out by WGSL's uniform address-space rules

@@ -1,0 +1,199 @@
+// GLSL's built-in functions and the type of each call (GLSL ES 3.00 section 8, and the ES 3.10 /
+// GLSL 4.00 integer functions).
+#include "builtins.hpp"
+
+#include "plan/text.hpp"
+#include "xfb/error.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace xfb::shader {
+namespace {
+
+using S = std::string;
+
+[[noreturn]] void refuse(Span at, const S& what) {
+    throw Error(ErrorCode::ComputeTranslation, "WGSL: line " + std::to_string(at.line) + ": " + what);
+}
+
+// How a built-in's result type follows from its arguments.
+enum class Rule {
+    First,     // the first argument's type (sin, min, mix, ...)
+    Last,      // the last argument's type (step, smoothstep)
+    Float,     // float (length, dot, determinant)
+    Bool,      // bool (any, all)
+    BoolShape, // bvecN of the first argument (lessThan, equal, isnan)
+    Vec3,      // cross
+    IntShape,  // int / ivecN of the first argument (bitCount, findMSB, findLSB)
+    Transpose, // matCxR -> matRxC
+    Outer,     // outerProduct(vecR c, vecC r) -> matCxR
+    ToInt,     // floatBitsToInt
+    ToUint,    // floatBitsToUint
+    ToFloat,   // intBitsToFloat, uintBitsToFloat
+    Uint,      // packHalf2x16, ...
+    Vec2,      // unpackHalf2x16, ...
+    Fetch,     // texelFetch: the sampler's gvec4
+    Size,      // textureSize: ivec2 / ivec3
+};
+
+struct Entry {
+    const char* name;
+    Rule rule;
+};
+constexpr Entry kTable[] = {
+    {"abs", Rule::First},
+    {"acos", Rule::First},
+    {"acosh", Rule::First},
+    {"all", Rule::Bool},
+    {"any", Rule::Bool},
+    {"asin", Rule::First},
+    {"asinh", Rule::First},
+    {"atan", Rule::First},
+    {"atanh", Rule::First},
+    {"bitCount", Rule::IntShape},
+    {"bitfieldExtract", Rule::First},
+    {"bitfieldInsert", Rule::First},
+    {"bitfieldReverse", Rule::First},
+    {"ceil", Rule::First},
+    {"clamp", Rule::First},
+    {"cos", Rule::First},
+    {"cosh", Rule::First},
+    {"cross", Rule::Vec3},
+    {"degrees", Rule::First},
+    {"determinant", Rule::Float},
+    {"distance", Rule::Float},
+    {"dot", Rule::Float},
+    {"equal", Rule::BoolShape},
+    {"exp", Rule::First},
+    {"exp2", Rule::First},
+    {"faceforward", Rule::First},
+    {"findLSB", Rule::IntShape},
+    {"findMSB", Rule::IntShape},
+    {"floatBitsToInt", Rule::ToInt},
+    {"floatBitsToUint", Rule::ToUint},
+    {"floor", Rule::First},
+    {"fract", Rule::First},
+    {"greaterThan", Rule::BoolShape},
+    {"greaterThanEqual", Rule::BoolShape},
+    {"intBitsToFloat", Rule::ToFloat},
+    {"inverse", Rule::First},
+    {"inversesqrt", Rule::First},
+    {"isinf", Rule::BoolShape},
+    {"isnan", Rule::BoolShape},
+    {"length", Rule::Float},
+    {"lessThan", Rule::BoolShape},
+    {"lessThanEqual", Rule::BoolShape},
+    {"log", Rule::First},
+    {"log2", Rule::First},
+    {"matrixCompMult", Rule::First},
+    {"max", Rule::First},
+    {"min", Rule::First},
+    {"mix", Rule::First},
+    {"mod", Rule::First},
+    {"normalize", Rule::First},
+    {"not", Rule::First},
+    {"notEqual", Rule::BoolShape},
+    {"outerProduct", Rule::Outer},
+    {"packHalf2x16", Rule::Uint},
+    {"packSnorm2x16", Rule::Uint},
+    {"packUnorm2x16", Rule::Uint},
+    {"pow", Rule::First},
+    {"radians", Rule::First},
+    {"reflect", Rule::First},
+    {"refract", Rule::First},
+    {"round", Rule::First},
+    {"roundEven", Rule::First},
+    {"sign", Rule::First},
+    {"sin", Rule::First},
+    {"sinh", Rule::First},
+    {"smoothstep", Rule::Last},
+    {"sqrt", Rule::First},
+    {"step", Rule::Last},
+    {"tan", Rule::First},
+    {"tanh", Rule::First},
+    {"texelFetch", Rule::Fetch},
+    {"textureSize", Rule::Size},
+    {"transpose", Rule::Transpose},
+    {"trunc", Rule::First},
+    {"uintBitsToFloat", Rule::ToFloat},
+    {"unpackHalf2x16", Rule::Vec2},
+    {"unpackSnorm2x16", Rule::Vec2},
+    {"unpackUnorm2x16", Rule::Vec2},
+};
+
+constexpr std::string_view kSampling[] = {
+    "texelFetchOffset", "texture",     "textureGrad",     "textureGradOffset", "textureLod",       "textureLodOffset",
+    "textureOffset",    "textureProj", "textureProjGrad", "textureProjLod",    "textureProjOffset"};
+constexpr std::string_view kDerivatives[] = {"dFdx", "dFdy", "fwidth"};
+
+} // namespace
+
+std::optional<std::string> refusedBuiltin(std::string_view name) {
+    if (std::find(std::begin(kSampling), std::end(kSampling), name) != std::end(kSampling))
+        return "'" + S(name) +
+               "()' samples through a sampler; the WGSL translation reads textures with texelFetch() only";
+    if (std::find(std::begin(kDerivatives), std::end(kDerivatives), name) != std::end(kDerivatives))
+        return "'" + S(name) +
+               "()' has no WGSL built-in equivalent in a compute shader (derivatives exist only in fragment shaders)";
+    return std::nullopt;
+}
+
+std::optional<Type> builtinCall(std::string_view name, const std::vector<Type>& args, Span at) {
+    const Entry* e = std::find_if(std::begin(kTable), std::end(kTable), [&](const Entry& x) { return name == x.name; });
+    if (e == std::end(kTable)) return std::nullopt;
+    const S n(name);
+    if (args.empty()) refuse(at, "'" + n + "()' without arguments");
+    const Type& first = args[0];
+    if (e->rule != Rule::Fetch && e->rule != Rule::Size)
+        for (const Type& a : args)
+            if (!a.numeric()) refuse(at, "'" + n + "()' of an array, struct or sampler");
+    switch (e->rule) {
+        case Rule::First: {
+            if (name == "inverse" && !(first.matrix() && first.cols == first.rows))
+                refuse(at, "'inverse()' takes a square matrix");
+            if ((name == "matrixCompMult") && (args.size() != 2 || !first.matrix() || !(args[1] == first)))
+                refuse(at, "'matrixCompMult()' takes two matrices of one type");
+            if (name == "mod" && args.size() != 2) refuse(at, "mod() takes two arguments");
+            return first;
+        }
+        case Rule::Last: return args.back();
+        case Rule::Float: return Type::of(ScalarKind::Float);
+        case Rule::Bool: return Type::of(ScalarKind::Bool);
+        case Rule::BoolShape:
+            if (!(name == "isnan" || name == "isinf") && args.size() != 2)
+                refuse(at, "'" + n + "()' takes two vectors");
+            return Type::of(ScalarKind::Bool, first.rows);
+        case Rule::Vec3: return Type::of(ScalarKind::Float, 3);
+        case Rule::IntShape:
+            if (!first.integer() || first.matrix()) refuse(at, "'" + n + "()' takes an int or uint scalar or vector");
+            return Type::of(ScalarKind::Int, first.rows);
+        case Rule::Transpose: return Type::matrixOf(first.rows, first.cols);
+        case Rule::Outer:
+            if (args.size() != 2 || !first.vector() || !args[1].vector())
+                refuse(at, "'outerProduct()' takes two float vectors");
+            return Type::matrixOf(args[1].rows, first.rows);
+        case Rule::ToInt: return Type::of(ScalarKind::Int, first.rows);
+        case Rule::ToUint: return Type::of(ScalarKind::UInt, first.rows);
+        case Rule::ToFloat: return Type::of(ScalarKind::Float, first.rows);
+        case Rule::Uint: return Type::of(ScalarKind::UInt);
+        case Rule::Vec2: return Type::of(ScalarKind::Float, 2);
+        case Rule::Fetch:
+        case Rule::Size: {
+            if (first.kind != ScalarKind::Opaque) refuse(at, "'" + n + "()' needs a sampler as its first argument");
+            const bool array = first.name.find("Array") != S::npos, threeD = first.name.find("3D") != S::npos;
+            if (e->rule == Rule::Size) {
+                if (array) refuse(at, "textureSize() of an array texture: not translated");
+                return Type::of(ScalarKind::Int, threeD || array ? 3 : 2);
+            }
+            if (args.size() != 3) refuse(at, "texelFetch() takes a sampler, a coordinate and a level");
+            ScalarKind k = first.name[0] == 'i'   ? ScalarKind::Int
+                           : first.name[0] == 'u' ? ScalarKind::UInt
+                                                  : ScalarKind::Float;
+            return Type::of(k, 4);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace xfb::shader

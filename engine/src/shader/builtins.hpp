@@ -1,0 +1,20 @@
+#pragma once
+// Internal: GLSL's built-in functions as the front-end knows them: which exist, and the type each
+// call returns from its arguments' types. Shared by the parser (typing) and the printers.
+#include "module.hpp"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace xfb::shader {
+
+/// The type a call of built-in `name` with these argument types returns, nullopt when `name` is
+/// not a built-in function this front-end knows. Refuses (ComputeTranslation) a known built-in
+/// called with arguments it does not take.
+std::optional<Type> builtinCall(std::string_view name, const std::vector<Type>& args, Span at);
+
+/// Built-ins no printer translates (sampling through a sampler, derivatives): why, or nullopt.
+std::optional<std::string> refusedBuiltin(std::string_view name);
+
+} // namespace xfb::shader

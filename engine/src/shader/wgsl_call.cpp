@@ -1,0 +1,149 @@
+// The WGSL printer's calls: constructors, built-in functions (renamed, or written as helpers) and
+// user functions (overloads, out/inout arguments as pointers).
+#include "wgsl_names.hpp"
+#include "wgsl_printer_state.hpp"
+
+#include <algorithm>
+
+namespace xfb::shader {
+
+using S = std::string;
+
+namespace {
+std::vector<const Expr*> all(const Expr& e) {
+    std::vector<const Expr*> list;
+    for (auto& o : e.operands) list.push_back(o.get());
+    return list;
+}
+S joined(const std::vector<S>& texts, std::size_t from = 0) {
+    S s;
+    for (std::size_t i = from; i < texts.size(); ++i) s += (i > from ? ", " : "") + texts[i];
+    return s;
+}
+// GLSL built-ins WGSL has under another name, with the same arguments.
+S renamed(const S& n) {
+    static const std::pair<const char*, const char*> table[] = {
+        {"inversesqrt", "inverseSqrt"},     {"roundEven", "round"},
+        {"faceforward", "faceForward"},     {"bitfieldReverse", "reverseBits"},
+        {"packHalf2x16", "pack2x16float"},  {"unpackHalf2x16", "unpack2x16float"},
+        {"packUnorm2x16", "pack2x16unorm"}, {"unpackUnorm2x16", "unpack2x16unorm"},
+        {"packSnorm2x16", "pack2x16snorm"}, {"unpackSnorm2x16", "unpack2x16snorm"}};
+    for (auto& [glsl, wgsl] : table)
+        if (n == glsl) return wgsl;
+    return n;
+}
+} // namespace
+
+S WgslPrinter::construct(const Expr& e, Hoist& h) {
+    const Type& t = e.type;
+    const int line = e.span.line;
+    std::vector<S> a = operands(all(e), h);
+    auto arg = [&](std::size_t i) -> const Expr& { return *e.operands[i]; };
+    auto converted = [&](auto&& typeOf) {
+        std::vector<S> c;
+        for (std::size_t i = 0; i < a.size(); ++i) c.push_back(convert(arg(i), a[i], typeOf(arg(i))));
+        return joined(c);
+    };
+    const S w = wgslType(t, line);
+    if (t.array) {
+        Type el = t;
+        el.array = 0;
+        return w + "(" + converted([&](const Expr&) { return el; }) + ")";
+    }
+    if (t.kind == ScalarKind::Struct) return w + "(" + joined(a) + ")";
+    const Type& first = arg(0).type;
+    if (t.scalar()) { // the first component, converted
+        S v = first.matrix() ? a[0] + "[0][0]" : first.vector() ? a[0] + ".x" : a[0];
+        return first.kind == t.kind && first.scalar() ? a[0] : w + "(" + v + ")";
+    }
+    if (t.vector()) {
+        if (a.size() == 1 && first.scalar()) return w + "(" + convert(arg(0), a[0], Type::of(t.kind)) + ")";
+        if (a.size() == 1 && first.vector() && first.rows == t.rows) return convert(arg(0), a[0], t);
+        if (a.size() == 1 && first.vector() && first.rows > t.rows)
+            return w + "(" + a[0] + "." + S("xyzw").substr(0, std::size_t(t.rows)) + ")";
+        return w + "(" + converted([&](const Expr& x) { return Type::of(t.kind, x.type.rows); }) + ")";
+    }
+    if (a.size() == 1 && first.scalar()) // matrices: the diagonal
+        return helpers_.diagonal(t) + "(" + convert(arg(0), a[0], Type::of(ScalarKind::Float)) + ")";
+    if (a.size() == 1 && first.matrix()) // resize: the upper-left part, identity elsewhere
+        return first == t ? a[0] : helpers_.resize(t, first) + "(" + a[0] + ")";
+    return w + "(" + converted([&](const Expr& x) { return Type::of(ScalarKind::Float, x.type.rows); }) + ")";
+}
+
+S WgslPrinter::builtinCall(const Expr& e, Hoist& h) {
+    const S& n = e.text;
+    std::vector<S> a = operands(all(e), h);
+    const Type& first = e.operands[0]->type;
+    auto type = [&](std::size_t i) -> const Type& { return e.operands[i]->type; };
+    auto call = [&](const S& fn) { return fn + "(" + joined(a) + ")"; };
+    if (n == "not") return "(!" + a[0] + ")";
+    if (n == "mix" && a.size() == 3 && type(2).kind == ScalarKind::Bool) return call("select");
+    if (n == "min" || n == "max" || n == "clamp") {
+        for (std::size_t i = 1; i < a.size(); ++i) a[i] = splat(a[i], type(i), first);
+        return call(n);
+    }
+    if (n == "step" || n == "smoothstep") {
+        for (std::size_t i = 0; i + 1 < a.size(); ++i) a[i] = splat(a[i], type(i), e.type);
+        return call(n);
+    }
+    static const std::pair<const char*, const char*> comparisons[] = {{"lessThan", "<"},    {"lessThanEqual", "<="},
+                                                                      {"greaterThan", ">"}, {"greaterThanEqual", ">="},
+                                                                      {"equal", "=="},      {"notEqual", "!="}};
+    for (auto& [glsl, op] : comparisons)
+        if (n == glsl) return "(" + a[0] + " " + op + " " + a[1] + ")";
+    if (n == "atan") return call(a.size() == 2 ? "atan2" : "atan");
+    if (n == "mod") return call(helpers_.mod(first.rows, type(1).rows));
+    if (n.find("BitsTo") != S::npos) return "bitcast<" + wgslShape(e.type.kind, e.type.rows) + ">(" + a[0] + ")";
+    if (n == "inverse") return call(helpers_.inverse(first.cols));
+    if (n == "outerProduct") return call(helpers_.outerProduct(e.type));
+    if (n == "matrixCompMult") return call(helpers_.componentWise("*", first, first));
+    // The integer functions: GLSL returns int / ivecN where WGSL's return the argument's type; -1
+    // for "no bit" is all ones in both.
+    const S ints = wgslShape(ScalarKind::Int, first.rows);
+    auto toInt = [&](const S& s) { return first.kind == ScalarKind::UInt ? "bitcast<" + ints + ">(" + s + ")" : s; };
+    if (n == "bitCount") return toInt(call("countOneBits"));
+    if (n == "findMSB") return toInt(call("firstLeadingBit"));
+    if (n == "findLSB") return toInt(call("firstTrailingBit"));
+    if (n == "bitfieldExtract") return "extractBits(" + a[0] + ", u32(" + a[1] + "), u32(" + a[2] + "))";
+    if (n == "bitfieldInsert") return "insertBits(" + a[0] + ", " + a[1] + ", u32(" + a[2] + "), u32(" + a[3] + "))";
+    if (n == "isnan" || n == "isinf") { // by the bits: exact whatever the device's float rules
+        auto u = [&](const S& v) {
+            return first.rows > 1 ? wgslShape(ScalarKind::UInt, first.rows) + "(" + v + ")" : v;
+        };
+        return "((bitcast<" + wgslShape(ScalarKind::UInt, first.rows) + ">(" + a[0] + ") & " + u("0x7fffffffu") + ") " +
+               (n == "isnan" ? ">" : "==") + " " + u("0x7f800000u") + ")";
+    }
+    if (n == "textureSize") return wgslShape(ScalarKind::Int, e.type.rows) + "(textureDimensions(" + joined(a) + "))";
+    if (n == "texelFetch") {
+        S coords = first.name.find("Array") != S::npos ? a[1] + ".xy, " + a[1] + ".z" : a[1];
+        return "textureLoad(" + a[0] + ", " + coords + ", " + a[2] + ")";
+    }
+    return call(renamed(n));
+}
+
+S WgslPrinter::userCall(const Expr& e, Hoist& h) {
+    const Function& f = *e.function;
+    std::vector<const Expr*> values;
+    for (std::size_t i = 0; i < e.operands.size(); ++i)
+        if (f.params[i].mode == ParamMode::In) values.push_back(e.operands[i].get());
+    std::vector<S> texts = operands(values, h);
+    S s = functionName(f) + "(";
+    for (std::size_t i = 0, v = 0; i < e.operands.size(); ++i) {
+        const Expr& arg = *e.operands[i];
+        S text;
+        if (f.params[i].mode == ParamMode::In)
+            text = convert(arg, texts[v++], f.params[i].type);
+        else {
+            const Symbol* var = arg.kind == ExprKind::Name ? arg.symbol : nullptr;
+            if (!var || (var->storage != Storage::Local && var->storage != Storage::OutParam))
+                refuseWgsl(e.span.line,
+                           {"out/inout argument '", value(arg, h), "' of '", f.name,
+                            "': the WGSL translation passes whole local variables only; copy into a local first"});
+            text = var->storage == Storage::OutParam ? wgslIdent(var->name) : "&" + wgslIdent(var->name);
+        }
+        s += (i ? ", " : "") + text;
+    }
+    return s + ")";
+}
+
+} // namespace xfb::shader
