@@ -16,9 +16,11 @@ namespace {
 // Element i emits a_count[i] records (the engine clamps to 0..8): record k is (i, 1000 k + count).
 constexpr const char* kCountedShader = R"(#version 300 es
 in uint a_count;
+flat out uint out_count;
 out uvec2 emit_pair[8];
 flat out uint emit_n;
 void main() {
+    out_count = a_count;
     emit_n = a_count;
     for (int k = 0; k < 8; ++k) emit_pair[k] = uvec2(uint(gl_VertexID), uint(k) * 1000u + a_count);
     gl_Position = vec4(0.0);
@@ -34,11 +36,12 @@ constexpr std::uint32_t kUntouched = 0xDEADBEEFu; // what a buffer holds where n
 struct Counted {
     std::vector<std::uint32_t> counts;
     Program program;
-    Buffer input;
+    Buffer input, scratch; // a state pair that keeps the counts
     Counted(Device& dev, std::vector<std::uint32_t> c)
         : counts(std::move(c)),
           program(dev, {kCountedShader, {}, {}, "counted"}),
-          input(dev, uintFormat(1), std::int64_t(counts.size()), view(counts)) {}
+          input(dev, uintFormat(1), std::int64_t(counts.size()), view(counts)),
+          scratch(dev, uintFormat(1), std::int64_t(counts.size())) {}
     // The records in input order, then the untouched words up to `capacity` records.
     std::vector<std::uint32_t> reference(std::int64_t capacity, std::int64_t* requested = nullptr) const {
         std::vector<std::uint32_t> r;
@@ -58,7 +61,7 @@ struct Counted {
         o.backend = backend;
         o.emits = {{"emit_pair", "emit_n"}};
         o.overflow = EmitOverflow::Clamp;
-        Pipeline pipeline(dev, program, {{&input, nullptr}, {nullptr, &pairs}}, o);
+        Pipeline pipeline(dev, program, {{&input, &scratch}, {nullptr, &pairs}}, o);
         CHECK(pipeline.backend().backend == backend);
         pipeline.step();
         *report = pipeline.emitted().at(0);
@@ -214,7 +217,9 @@ void main() {
     std::vector<std::vector<std::byte>> results[2];
     std::vector<EmitReport> reports[2];
     std::vector<Backend> backends{Backend::Fragment};
-    if (dev.capabilities().compute) backends.push_back(Backend::Compute);
+    // Compute binds 2 buffers per budget on its multi-pass path (llvmpipe's): 18 here, over 16 on llvmpipe.
+    if (dev.capabilities().compute && dev.capabilities().maxComputeStorageBlocks >= 18)
+        backends.push_back(Backend::Compute);
     for (std::size_t run = 0; run < backends.size(); ++run) {
         CAPTURE(backendName(backends[run]));
         Buffer state(dev, vec4Format(0), n, view(init)), scratch(dev, vec4Format(0), n);
@@ -287,7 +292,7 @@ TEST_CASE_FIXTURE(GlTest, "emitting without compute: Auto takes the fragment bac
     Buffer pairs(dev, uintFormat(2), 800);
     PipelineOptions o;
     o.emits = {{"emit_pair", "emit_n"}};
-    Pipeline pipeline(dev, c.program, {{&c.input, nullptr}, {nullptr, &pairs}}, o);
+    Pipeline pipeline(dev, c.program, {{&c.input, &c.scratch}, {nullptr, &pairs}}, o);
     if (dev.capabilities().compute) {
         CHECK(pipeline.backend().backend == Backend::Compute);
         return;
@@ -296,11 +301,14 @@ TEST_CASE_FIXTURE(GlTest, "emitting without compute: Auto takes the fragment bac
     CHECK(contains(pipeline.backend().reason, "compute is not available"));
     pipeline.step();
     std::int64_t requested = 0;
-    requireEqual(pairs.readAs<std::uint32_t>(), [&] {
-        auto r = c.reference(800, &requested);
-        for (std::size_t w = std::size_t(requested) * 2; w < r.size(); ++w) r[w] = 0; // a new buffer holds zeros
-        return r;
-    }(), "records");
+    requireEqual(
+        pairs.readAs<std::uint32_t>(),
+        [&] {
+            auto r = c.reference(800, &requested);
+            for (std::size_t w = std::size_t(requested) * 2; w < r.size(); ++w) r[w] = 0; // a new buffer holds zeros
+            return r;
+        }(),
+        "records");
     CHECK(pipeline.emitted().at(0).requested == requested);
     // The totals stay in the pyramid: no indirect-command buffer to hand out.
     std::string msg = XFB_REQUIRE_ERROR((void)pipeline.emitTotalsBuffer(), ErrorCode::Unsupported);

@@ -140,8 +140,8 @@ struct FragmentShader {
     /// buffer as it was before the step, or empty. Only a plane with gap words of a declared layout
     /// has one: transform feedback leaves gap bytes as they were, a texel is written whole.
     std::vector<std::vector<std::string>> keptSamplers;
-    int textureWidth = 0; ///< of every plane: a power of two
-    int rows = 0;         ///< of every plane: ceil(count / textureWidth)
+    int textureWidth = 0;     ///< of every plane: a power of two
+    int rows = 0;             ///< of every plane: ceil(count / textureWidth)
     EmitFragmentPasses emits; ///< FragmentTranslationOptions::emits' passes, empty without
 };
 

@@ -14,9 +14,9 @@ void FragmentBackend::buildEmits(const ProgramState& program, int maxTexture) {
     const EmitFragmentPasses& e = shader.emits;
     pyramid = HistoPyramid::build(program.device, e, shader.vertexSource,
                                   firstUnit + unitCount - GLuint(2 * e.pyramid.groups), maxTexture, label);
-    emitPasses.push_back(link(program, e.count,
-                              plan::cat({"the emitted counts' pass generated from '", label,
-                                         "' (line numbers are the vertex shader's)"})));
+    emitPasses.push_back(link(
+        program, e.count,
+        plan::cat({"the emitted counts' pass generated from '", label, "' (line numbers are the vertex shader's)"})));
     for (const auto& g : e.gathers)
         emitPasses.push_back(link(program, g.source,
                                   plan::cat({"the gather of budget '", emits.budgets[std::size_t(g.budget)].count,
@@ -53,8 +53,8 @@ void FragmentBackend::runEmits(const ProgramState& program, const std::vector<st
         key.clear();
         attachments.clear();
         for (int o : g.outputs) {
-            const auto& m = static_cast<const PlaneMirror&>(*outputs[std::size_t(emits.outputs[std::size_t(o)].entry)]
-                                                                 ->bound.mirror);
+            const auto& m = static_cast<const PlaneMirror&>(
+                *outputs[std::size_t(emits.outputs[std::size_t(o)].entry)]->bound.mirror);
             key.push_back(m.serial);
             attachments.push_back(m.planes[0]);
         }
@@ -63,9 +63,9 @@ void FragmentBackend::runEmits(const ProgramState& program, const std::vector<st
         bindTargets(pass, program, "an emitted budget's gather");
         // The record slots below the budget's capacity (its smallest buffer's).
         const std::int64_t capacity = emits.budgets[std::size_t(g.budget)].capacity;
-        XFB_GL_COUNTED(glViewport(0, 0, shader.textureWidth,
-                                  GLsizei(std::max<std::int64_t>(1, (capacity + shader.textureWidth - 1) /
-                                                                        shader.textureWidth))));
+        XFB_GL_COUNTED(
+            glViewport(0, 0, shader.textureWidth,
+                       GLsizei(std::max<std::int64_t>(1, (capacity + shader.textureWidth - 1) / shader.textureWidth))));
         XFB_GL_COUNTED(glDrawArrays(GL_TRIANGLES, 0, 3));
     }
     // The planes hold the records; a handed-out buffer gets them now, the others when read.

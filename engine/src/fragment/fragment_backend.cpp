@@ -142,8 +142,8 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
 FragmentBackend::Pass FragmentBackend::link(const ProgramState& program, const std::string& source,
                                             const std::string& what, int group) const {
     Pass pass;
-    pass.program = gl::linkProgram(
-        {{GL_VERTEX_SHADER, shader.vertexSource, "the fragment backend's triangle"}, {GL_FRAGMENT_SHADER, source, what}});
+    pass.program = gl::linkProgram({{GL_VERTEX_SHADER, shader.vertexSource, "the fragment backend's triangle"},
+                                    {GL_FRAGMENT_SHADER, source, what}});
     if (auto log = gl::linkFailure(pass.program))
         throw Error(ErrorCode::ProgramLink, plan::cat({what, " does not link: ", *log}));
     for (const auto& [name, u] : program.uniforms) {
@@ -159,8 +159,7 @@ FragmentBackend::Pass FragmentBackend::link(const ProgramState& program, const s
     }
     if (group >= 0)
         for (int parity = 0; parity < 2; ++parity) {
-            GLint location =
-                glGetUniformLocation(pass.program, parity ? "xfb_pyramid1" : "xfb_pyramid0");
+            GLint location = glGetUniformLocation(pass.program, parity ? "xfb_pyramid1" : "xfb_pyramid0");
             if (location >= 0) glUniform1i(location, GLint(pyramid->firstUnit) + 2 * group + parity);
         }
     glUseProgram(0);
@@ -168,8 +167,8 @@ FragmentBackend::Pass FragmentBackend::link(const ProgramState& program, const s
 }
 
 void FragmentBackend::bindTargets(Pass& pass, const ProgramState& program, const char* what) {
-    auto found = std::find_if(pass.targets.begin(), pass.targets.end(),
-                              [&](const Pass::Target& t) { return t.serials == key; });
+    auto found =
+        std::find_if(pass.targets.begin(), pass.targets.end(), [&](const Pass::Target& t) { return t.serials == key; });
     if (found != pass.targets.end()) {
         XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, found->framebuffer));
         return;
@@ -180,16 +179,17 @@ void FragmentBackend::bindTargets(Pass& pass, const ProgramState& program, const
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, pass.targets.back().framebuffer));
     GLenum drawBuffers[16] = {};
     for (std::size_t j = 0; j < attachments.size(); ++j) {
-        XFB_GL_COUNTED(glFramebufferTexture2D(GL_FRAMEBUFFER, GLenum(GL_COLOR_ATTACHMENT0 + j), GL_TEXTURE_2D,
-                                              attachments[j], 0));
+        XFB_GL_COUNTED(
+            glFramebufferTexture2D(GL_FRAMEBUFFER, GLenum(GL_COLOR_ATTACHMENT0 + j), GL_TEXTURE_2D, attachments[j], 0));
         drawBuffers[j] = GLenum(GL_COLOR_ATTACHMENT0 + j);
     }
     XFB_GL_COUNTED(glDrawBuffers(GLsizei(attachments.size()), drawBuffers));
     if (GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER); status != GL_FRAMEBUFFER_COMPLETE)
-        throw Error(ErrorCode::Unsupported,
-                    plan::cat({"program '", program.desc.label, "': the fragment backend's framebuffer of ", what,
-                               " is not complete (status ", std::to_string(status), "): this context cannot render into ",
-                               std::to_string(attachments.size()), " RGBA32UI textures at once"}));
+        throw Error(
+            ErrorCode::Unsupported,
+            plan::cat({"program '", program.desc.label, "': the fragment backend's framebuffer of ", what,
+                       " is not complete (status ", std::to_string(status), "): this context cannot render into ",
+                       std::to_string(attachments.size()), " RGBA32UI textures at once"}));
 }
 
 PlaneMirror& FragmentBackend::mirrorOf(BufferState& b, const PlaneLayout& layout) {

@@ -21,13 +21,14 @@ std::unique_ptr<HistoPyramid> HistoPyramid::build(const std::shared_ptr<DeviceSt
     const PyramidLayout& l = p->layout;
     for (int parity = 0; parity < 2; ++parity)
         if (l.atlasRows[parity] > maxTextureSize)
-            throw Error(ErrorCode::Unsupported,
-                        cat({"program '", label, "': the emitted counts' pyramid of ", std::to_string(l.levels[0].nodes),
-                             " elements needs ", std::to_string(l.atlasRows[parity]), " rows of ",
-                             std::to_string(l.width),
-                             " RGBA32UI texels in the fragment backend, over this context's GL_MAX_TEXTURE_SIZE of ",
-                             std::to_string(maxTextureSize), "; run fewer elements per pipeline or use the compute "
-                                                             "backend"}));
+            throw Error(
+                ErrorCode::Unsupported,
+                cat({"program '", label, "': the emitted counts' pyramid of ", std::to_string(l.levels[0].nodes),
+                     " elements needs ", std::to_string(l.atlasRows[parity]), " rows of ", std::to_string(l.width),
+                     " RGBA32UI texels in the fragment backend, over this context's GL_MAX_TEXTURE_SIZE of ",
+                     std::to_string(maxTextureSize),
+                     "; run fewer elements per pipeline or use the compute "
+                     "backend"}));
     XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0 + firstUnit));
     for (int g = 0; g < l.groups; ++g)
         for (int parity = 0; parity < 2; ++parity) {
@@ -58,8 +59,8 @@ std::unique_ptr<HistoPyramid> HistoPyramid::build(const std::shared_ptr<DeviceSt
     p->top = gl::FramebufferName::create();
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, 0));
     for (std::size_t level = 1; level < l.levels.size(); ++level) {
-        const std::string what = cat({"the emitted counts' pyramid pass of '", label, "' (level ",
-                                      std::to_string(level), ")"});
+        const std::string what =
+            cat({"the emitted counts' pyramid pass of '", label, "' (level ", std::to_string(level), ")"});
         gl::ProgramName program = gl::linkProgram({{GL_VERTEX_SHADER, triangle, "the fragment backend's triangle"},
                                                    {GL_FRAGMENT_SHADER, passes.reduce[level - 1], what}});
         if (auto log = gl::linkFailure(program))

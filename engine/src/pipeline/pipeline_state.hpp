@@ -314,8 +314,8 @@ struct PipelineState final : Recoverable {
             std::vector<EmitReport> out;
             for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
                 const std::int64_t capacity = emits.budgets[b].capacity;
-                out.push_back({emits.budgets[b].count, requested[b], std::min<std::int64_t>(requested[b], capacity),
-                               capacity});
+                out.push_back(
+                    {emits.budgets[b].count, requested[b], std::min<std::int64_t>(requested[b], capacity), capacity});
             }
             return out;
         }

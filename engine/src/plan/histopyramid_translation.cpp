@@ -111,18 +111,18 @@ std::string gatherPass(const FragmentPrelude& prelude, const EmitPlan& emits, co
     auto atlas = [](std::size_t level) { return cat({"xfb_pyramid", std::to_string(level % 2)}); };
     const std::size_t top = p.levels.size() - 1;
     const int T = prelude.width;
-    std::string main =
-        cat({"void main() {\n    uint xfb_r = (uint(gl_FragCoord.y) << ", std::to_string(log2Of(T)),
-             ") | uint(gl_FragCoord.x);\n",
-             // Past the written records: nothing written, the buffer keeps its bytes (as on compute).
-             "    if (xfb_r >= min(", u(b.capacity), ", texelFetch(", atlas(top), ", ",
-             nodeTexel(p, p.levels[top], "0u"), ", 0)", component, ")) discard;\n",
-             "    uint xfb_left = xfb_r, xfb_node = 0u;\n"});
+    std::string main = cat({"void main() {\n    uint xfb_r = (uint(gl_FragCoord.y) << ", std::to_string(log2Of(T)),
+                            ") | uint(gl_FragCoord.x);\n",
+                            // Past the written records: nothing written, the buffer keeps its bytes (as on compute).
+                            "    if (xfb_r >= min(", u(b.capacity), ", texelFetch(", atlas(top), ", ",
+                            nodeTexel(p, p.levels[top], "0u"), ", 0)", component, ")) discard;\n",
+                            "    uint xfb_left = xfb_r, xfb_node = 0u;\n"});
     // Down from the top: the child holding record xfb_left, those before it skipped (input order).
     for (std::size_t l = top; l > 0; --l)
-        cat(main, {"    xfb_node *= 4u;\n    for (int xfb_c = 0; xfb_c < 3; ++xfb_c) {\n        uint xfb_n = texelFetch(",
-                   atlas(l - 1), ", ", nodeTexel(p, p.levels[l - 1], "xfb_node"), ", 0)", component,
-                   ";\n        if (xfb_left < xfb_n) break;\n        xfb_left -= xfb_n;\n        ++xfb_node;\n    }\n"});
+        cat(main,
+            {"    xfb_node *= 4u;\n    for (int xfb_c = 0; xfb_c < 3; ++xfb_c) {\n        uint xfb_n = texelFetch(",
+             atlas(l - 1), ", ", nodeTexel(p, p.levels[l - 1], "xfb_node"), ", 0)", component,
+             ";\n        if (xfb_left < xfb_n) break;\n        xfb_left -= xfb_n;\n        ++xfb_node;\n    }\n"});
     cat(main, {"    xfb_uv = (vec2(float(xfb_node & ", u(T - 1), "), float(xfb_node >> ", std::to_string(log2Of(T)),
                ")) + 0.5) / vec2(", std::to_string(T), ".0, ", std::to_string(prelude.rows),
                ".0);\n    xfb_run(xfb_node);\n    uint xfb_k = xfb_left;\n"});
