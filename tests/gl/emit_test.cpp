@@ -271,7 +271,7 @@ TEST_CASE_FIXTURE(GlTest, "emitted outputs: every declaration error is named") {
         Pipeline(dev, split.program, entries,
                  with({{"emit_spark", "emit_count"}, {"emit_color", "emit_count"}}, Backend::TransformFeedback)),
         ErrorCode::Unsupported);
-    CHECK(contains(msg, "need the compute backend"));
+    CHECK(contains(msg, "need the compute or the fragment backend"));
     CHECK(contains(XFB_REQUIRE_ERROR(Pipeline(dev, split.program, entries,
                                               with({{"emit_sparkle", "emit_count"}, {"emit_color", "emit_count"}})),
                                      ErrorCode::UnknownVarying),
@@ -361,4 +361,44 @@ TEST_CASE_FIXTURE(GlTest, "more work groups than GL_MAX_COMPUTE_WORK_GROUP_COUNT
     requireEqual(prefix(sparks.readAs<float>(), ref.sparks.size()), ref.sparks, "sparks over two rows of groups");
     requireEqual(prefix(colors.readAs<float>(), ref.colors.size()), ref.colors, "colors over two rows of groups");
     CHECK(pipeline.emitted()[0].written == std::int64_t(ref.sparks.size() / 4));
+}
+
+TEST_CASE_FIXTURE(GlTest, "the fragment backend emits the same bytes and totals as compute, on ES 3.0 too") {
+    // 70000 elements: level 0 of the pyramid spans 18 rows of 4096, and 9 levels above it.
+    Split split(dev, 70000);
+    const auto ref = split.reference();
+    const auto records = std::int64_t(ref.sparks.size() / 4);
+    std::vector<std::byte> bytes[2];
+    std::vector<EmitReport> reports[2];
+    const bool compute = dev.capabilities().compute;
+    for (int run = 0; run < (compute ? 2 : 1); ++run) {
+        Split fresh(dev, split.n);
+        // Filled past the records: what a step leaves there is compared too.
+        const std::vector<float> fill(std::size_t(3 * split.n) * 4, -7.0f);
+        Buffer sparks(dev, vec4Format(0), 3 * split.n, view(fill)), colors(dev, vec2Format(), 3 * split.n);
+        PipelineOptions o = emitting();
+        o.backend = run == 0 ? Backend::Fragment : Backend::Compute;
+        Pipeline pipeline(dev, fresh.program, {{&fresh.state, &fresh.scratch}, {nullptr, &sparks}, {nullptr, &colors}},
+                          o);
+        CHECK(pipeline.stepChecked().written == split.n);
+        bytes[run] = sparks.read();
+        const auto c = colors.read(), s = fresh.state.read();
+        bytes[run].insert(bytes[run].end(), c.begin(), c.end());
+        bytes[run].insert(bytes[run].end(), s.begin(), s.end());
+        reports[run] = pipeline.emitted();
+        if (run == 0) {
+            requireEqual(fresh.state.readAs<float>(), ref.state, "state");
+            requireEqual(prefix(sparks.readAs<float>(), ref.sparks.size()), ref.sparks, "sparks");
+            requireEqual(prefix(colors.readAs<float>(), ref.colors.size()), ref.colors, "colors");
+            CHECK(sparks.readAs<float>().back() == -7.0f); // past the records: untouched
+        }
+    }
+    REQUIRE(reports[0].size() == 1);
+    CHECK(reports[0][0].requested == records);
+    CHECK(reports[0][0].written == records);
+    CHECK(reports[0][0].capacity == 3 * split.n);
+    if (!compute) return;
+    CHECK(bytes[0] == bytes[1]);
+    CHECK(reports[1][0].requested == reports[0][0].requested);
+    CHECK(reports[1][0].written == reports[0][0].written);
 }

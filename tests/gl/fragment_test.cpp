@@ -545,17 +545,22 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the coded refusals") {
         CHECK(pipeline.backend().backend == Backend::TransformFeedback); // unchanged, still usable
         CHECK_NOTHROW(pipeline.step());
     }
-    // Emitted outputs need compute shaders.
-    if (dev.capabilities().compute) {
+    // Emitted outputs run here (fragment_emit_test.cpp), but their totals stay in the pyramid's
+    // top texel: no indirect-command buffer to hand out or draw from.
+    {
         const char* src = "#version 300 es\nin vec4 p;\nout vec4 out_p;\nout vec4 emit_r[2];\nflat out int emit_n;\n"
                           "void main() { out_p = p; emit_n = 1; emit_r[0] = p; emit_r[1] = p; }";
         Program program(dev, {src, {}, {}, "emits"});
         Buffer a(dev, vec4Format(0), 8), b(dev, vec4Format(0), 8), records(dev, vec4Format(5), 16);
-        std::string msg = XFB_REQUIRE_ERROR(Pipeline(dev, program, {{&a, &b}, {nullptr, &records}},
-                                                     {.backend = Backend::Fragment, .emits = {{"emit_r", "emit_n"}}}),
-                                            ErrorCode::Unsupported);
-        CHECK(contains(msg, "compute backend"));
-        CHECK(contains(msg, "fragment backend"));
+        Pipeline pipeline(dev, program, {{&a, &b}, {nullptr, &records}},
+                          {.backend = Backend::Fragment, .emits = {{"emit_r", "emit_n"}}});
+        pipeline.step();
+        CHECK(pipeline.emitted().at(0).written == 8);
+        std::string msg = XFB_REQUIRE_ERROR((void)pipeline.emitTotalsBuffer(), ErrorCode::Unsupported);
+        CHECK(contains(msg, "Pipeline::emitTotalsBuffer"));
+        CHECK(contains(msg, "pyramid's top texel"));
+        msg = XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_n", DrawMode::Points), ErrorCode::Unsupported);
+        CHECK(contains(msg, "Pipeline::drawEmitted"));
     }
     // The replayed step of the npm package refuses it: a fragment step is no transform-feedback pass.
     {

@@ -194,6 +194,42 @@ TEST_CASE_FIXTURE(GlTest,
     }
 }
 
+TEST_CASE_FIXTURE(GlTest, "measured GL calls: a steady emitting fragment step reads nothing back and creates nothing") {
+    // ES 3.0 and WebGL2's path for emitted outputs: the total stays in the pyramid's top texel.
+    Device& owner = owningDevice();
+    const char* src =
+        "#version 300 es\nin vec4 a_p;\nout vec4 out_p;\nout vec4 emit_s[3];\nflat out int emit_n;\n"
+        "void main() { out_p = a_p; emit_n = gl_VertexID % 4; for (int k = 0; k < 3; ++k) emit_s[k] = a_p; }";
+    Program program(owner, {src, {}, {}, "emitting"});
+    Buffer state(owner, vec4Format(0), 64, view(std::vector<float>(256, 1.0f))), scratch(owner, vec4Format(0), 64),
+        sparks(owner, vec4Format(0), 192);
+    PipelineOptions o;
+    o.backend = Backend::Fragment;
+    o.emits = {{"emit_s", "emit_n"}};
+    Pipeline pipeline(owner, program, {{&state, &scratch}, {nullptr, &sparks}}, o);
+    pipeline.step();
+    pipeline.step();
+    resetGlCalls();
+    const std::uint64_t before = gl::callCount();
+    pipeline.step();
+    const GlCalls calls = glCalls();
+    MESSAGE("measured: ", calls.describe());
+    CHECK(long(gl::callCount() - before) == calls.withoutGetError());
+    // The pass itself (the fragment guard's saves and restores come on top): rasterizer discard off;
+    // the input's plane on its unit (3); the vertex array; the state's pass (4); the pyramid's two
+    // atlases on theirs (5); the count pass, 3 levels and the gather (4 each: program, framebuffer,
+    // viewport, draw); the framebuffer unbound.
+    CHECK(pipeline.lastStepGlCalls() == 1 + 3 + 1 + 4 + 5 + 4 * 5 + 1);
+    CHECK(calls.created == 0);
+    for (const char* readBack : {"glReadPixels", "glGetBufferSubData", "glMapBufferRange", "glClientWaitSync",
+                                 "glFinish", "glGetTexImage", "glTexSubImage2D"})
+        CHECK_MESSAGE(calls.of(readBack) == 0, readBack, " in a steady step: ", calls.describe());
+    // The state's pass, the count pass, 3 pyramid levels (64 -> 16 -> 4 -> 1 nodes) and one gather.
+    CHECK(calls.of("glDrawArrays") == 6);
+    // What the records cost to read is paid when they are read: 96 sparks asked for (16 x (0 + 1 + 2 + 3)).
+    CHECK(pipeline.emitted().at(0).requested == 16 * 6);
+}
+
 TEST_CASE_FIXTURE(
     GlTest,
     "measured GL calls: the default shared-context step adds the guard's queries and rebinds, and creates nothing") {

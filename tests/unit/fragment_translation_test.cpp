@@ -179,3 +179,74 @@ TEST_CASE("fragment refusals and options") {
     CHECK(t.has(0, "uint xfb_e = (uint(gl_FragCoord.y) << 2) | uint(gl_FragCoord.x);"));
     CHECK(t.has(0, "xfb_uv = gl_FragCoord.xy / vec2(4.0, 3.0);"));
 }
+
+TEST_CASE("the emitted counts' pyramid: levels of 4-node sums up to one node, alternating atlases") {
+    auto nodes = [](const PyramidLayout& p) {
+        std::vector<std::int64_t> n;
+        for (const auto& l : p.levels) n.push_back(l.nodes);
+        return n;
+    };
+    // 1 element: level 0 is the top. 4^k: exactly k levels above; 4^k + 1: one more.
+    CHECK(nodes(pyramidLayout(1, 4, 1)) == std::vector<std::int64_t>{1});
+    CHECK(nodes(pyramidLayout(3, 4, 1)) == std::vector<std::int64_t>{3, 1});
+    CHECK(nodes(pyramidLayout(4, 4, 1)) == std::vector<std::int64_t>{4, 1});
+    CHECK(nodes(pyramidLayout(5, 8, 1)) == std::vector<std::int64_t>{5, 2, 1});
+    CHECK(nodes(pyramidLayout(256, 256, 1)) == std::vector<std::int64_t>{256, 64, 16, 4, 1});
+    CHECK(nodes(pyramidLayout(257, 512, 1)) == std::vector<std::int64_t>{257, 65, 17, 5, 2, 1});
+    // Past a row: 4097 nodes at 4096 a row take 2 rows; even levels stack in atlas 0, odd in atlas 1.
+    const PyramidLayout p = pyramidLayout(4097, 4096, 5);
+    CHECK(p.groups == 2); // 5 budgets: 4 in group 0's components, 1 in group 1's
+    REQUIRE(p.levels.size() == 8);
+    CHECK(p.levels[0].rows == 2);
+    CHECK(p.levels[0].firstRow == 0);
+    CHECK(p.levels[1].firstRow == 0); // the first of atlas 1
+    CHECK(p.levels[2].firstRow == 2); // after level 0
+    CHECK(p.levels[4].firstRow == 3);
+    CHECK(p.atlasRows[0] == 2 + 1 + 1 + 1);
+    CHECK(p.atlasRows[1] == 4);
+    CHECK(pyramidLayout(1, 4, 1).atlasRows[1] == 1); // a texture even with no odd level
+    XFB_REQUIRE_ERROR(pyramidLayout(0, 4, 1), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(pyramidLayout(4, 3, 1), ErrorCode::InvalidArgument);
+    XFB_REQUIRE_ERROR(pyramidLayout(4, 4, 0), ErrorCode::InvalidArgument);
+}
+
+TEST_CASE("emitted outputs' fragment passes: counts clamped as compute, a reduce per level, a gather per budget") {
+    const char* src = "#version 300 es\nin vec4 a_p;\nout vec4 out_p;\nout vec4 emit_s[3];\nflat out int emit_n;\n"
+                      "out uint emit_u[2];\nflat out uint emit_m;\n"
+                      "void main() { out_p = a_p; emit_n = 2; emit_m = 1u; emit_s[0] = a_p; emit_u[0] = 1u; }";
+    auto iface = readShaderInterface(src);
+    auto attrs = planAttributes(iface, Limits::portable());
+    auto cap = planCapture(iface, {}, Limits::portable());
+    const std::int64_t n = 100;
+    auto vec4 = VertexFormat::interleaved({{attr(0), ComponentType::Float32, 4}});
+    auto uint1 = VertexFormat::interleaved({{attr(0), ComponentType::UInt32, 1}});
+    std::vector<EntryDesc> entries = {{BufferDesc{vec4, 16 * n}, BufferDesc{vec4, 16 * n}},
+                                      {std::nullopt, BufferDesc{vec4, 16 * 300}},
+                                      {std::nullopt, BufferDesc{uint1, 4 * 150}}};
+    auto pass = planPass(attrs, cap, entries, n, OutputSizing::PerElement, 2);
+    const std::vector<EmitDesc> emits = {{"emit_s", "emit_n"}, {"emit_u", "emit_m"}};
+    const EmitPlan plan = planEmits(iface, cap, emits, entries, pass.emitEntries, n);
+    FragmentTranslationOptions options;
+    options.emits = &plan;
+    const FragmentShader shader = translateToFragment(src, {}, pass, cap, entries.size(), options);
+    const EmitFragmentPasses& e = shader.emits;
+    CHECK(shader.textureWidth == 512); // widened by the capacity of 300 records
+    CHECK(contains(e.count, "uint(clamp(emit_n, 0, 3))"));
+    CHECK(contains(e.count, "min(emit_m, 2u)"));
+    CHECK(contains(e.count, "if (xfb_e < xfb_count)"));
+    CHECK(e.reduce.size() == e.pyramid.levels.size() - 1);
+    CHECK(e.pyramid.levels.size() == 5); // 100 -> 25 -> 7 -> 2 -> 1
+    REQUIRE(e.gathers.size() == 2);
+    CHECK(e.gathers[0].budget == 0);
+    CHECK(e.gathers[0].outputs == std::vector<int>{0});
+    CHECK(contains(e.gathers[0].source, "floatBitsToUint(emit_s[xfb_k][3])"));
+    CHECK(contains(e.gathers[1].source, "uint(emit_u[xfb_k])"));
+    CHECK(contains(e.gathers[1].source, "min(150u, texelFetch(xfb_pyramid0")); // top level 4: the even atlas
+    CHECK(contains(e.gathers[1].source, "[1]"));                               // budget 1: component 1 of the group
+    CHECK(contains(e.gathers[0].source, "discard"));
+    REQUIRE(e.outputLayouts.size() == 2);
+    CHECK(e.outputLayouts[0].count == 300);
+    CHECK(e.outputLayouts[1].count == 150);
+    // No emits: nothing generated.
+    CHECK(translateToFragment(src, {}, pass, cap, entries.size()).emits.empty());
+}

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// @brief Variable-count outputs: elements that emit 0..maxRecords records each, written in
-/// input order through a prefix sum (compute backend). Pure.
+/// input order through a prefix sum (compute backend) or a pyramid of counts (fragment backend). Pure.
 ///
 /// In the shader an emitted output is an output array whose element k is the element's k-th
 /// record, and an int or uint output says how many records the element emits:

@@ -21,6 +21,7 @@
 /// texels are copied into the buffer). A stride of 16 bytes needs neither: its plane is linear.
 
 #include "xfb/capture_plan.hpp"
+#include "xfb/emit_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/shader_interface.hpp"
 
@@ -36,6 +37,9 @@ struct FragmentTranslationOptions {
     /// Fused substeps (fusion_plan.hpp): > 1 loops the user's main() that many times per element,
     /// feeding the captured varyings back into the state inputs (checkFusion() must pass).
     int substeps = 1;
+    /// Emitted outputs (emit_plan.hpp): their count, pyramid and gather passes (FragmentShader::emits);
+    /// null or empty for none. Their capacities widen the texture width like the buffers do.
+    const EmitPlan* emits = nullptr;
 };
 
 /// Where a buffer's words lie in a linear texture (a buffer's own layout).
@@ -79,6 +83,51 @@ struct FragmentPass {
     std::vector<Target> targets; ///< colour attachment j writes targets[j]
 };
 
+/// Where an emitted budget's counts and their sums lie: a HistoPyramid (Ziegler et al. 2006) in two
+/// RGBA32UI atlases per group of 4 budgets (budget b is component b % 4 of group b / 4). Level 0
+/// holds every element's clamped count (node i = element i), level L + 1 node j the sum of level L's
+/// nodes 4j .. 4j + 3, up to one node: the budget's requested total. Node j of a level is texel
+/// (j % width, firstRow + j / width) of atlas `L % 2`: a level's pass reads the other atlas, so
+/// no pass samples the texture it renders into (a feedback loop in WebGL).
+struct PyramidLayout {
+    struct Level {
+        std::int64_t nodes = 0;
+        int firstRow = 0; ///< in atlas `index % 2`
+        int rows = 0;     ///< ceil(nodes / width)
+    };
+    int width = 0;             ///< texels per row: the planes' width
+    int groups = 0;            ///< atlases per parity: ceil(budgets / 4)
+    std::vector<Level> levels; ///< [0]: the elements' counts; back(): one node, the totals
+    int atlasRows[2] = {0, 0}; ///< rows of the even levels' atlas and of the odd levels'
+};
+/// @param elements nodes of level 0 (>= 1)
+/// @param width texels per row, a power of two
+/// @param budgets EmitPlan::budgets (>= 1)
+/// @throws Error InvalidArgument for a layout that cannot exist (no element, no budget, width < 1)
+PyramidLayout pyramidLayout(std::int64_t elements, int width, std::size_t budgets);
+
+/// The fragment passes of emitted outputs, in the order a step runs them: `count` (level 0: one
+/// fragment per element runs the user's main() and writes its clamped count per budget, colour
+/// attachment g group g), `reduce[L - 1]` (level L from level L - 1, sampler `xfb_below`), then each
+/// `gathers` pass: one fragment per record slot r below the capacity descends the budget's pyramid
+/// (samplers `xfb_pyramid0` / `xfb_pyramid1`, the even and odd atlases of its group) to the element
+/// i and index k of record r in input order, runs the user's main() for element i and writes
+/// record k of each output to its plane; a slot at or past the total is discarded (the buffer's
+/// bytes stay, as the compute backend leaves them).
+struct EmitFragmentPasses {
+    std::string count;
+    std::vector<std::string> reduce;
+    struct Gather {
+        int budget = 0;
+        std::vector<int> outputs; ///< EmitPlan::outputs, colour attachment j writing outputs[j]'s plane
+        std::string source;
+    };
+    std::vector<Gather> gathers;
+    PyramidLayout pyramid;
+    std::vector<PlaneLayout> outputLayouts; ///< per EmitPlan::outputs: `capacity` records, one plane
+    bool empty() const { return gathers.empty(); }
+};
+
 /// The generated shaders of a fragment-backend pipeline and the samplers they read.
 struct FragmentShader {
     std::string version;      ///< the passes' `#version` line and precision statements
@@ -91,8 +140,9 @@ struct FragmentShader {
     /// buffer as it was before the step, or empty. Only a plane with gap words of a declared layout
     /// has one: transform feedback leaves gap bytes as they were, a texel is written whole.
     std::vector<std::vector<std::string>> keptSamplers;
-    int textureWidth = 0; ///< of every plane: a power of two
-    int rows = 0;         ///< of every plane: ceil(count / textureWidth)
+    int textureWidth = 0;     ///< of every plane: a power of two
+    int rows = 0;             ///< of every plane: ceil(count / textureWidth)
+    EmitFragmentPasses emits; ///< FragmentTranslationOptions::emits' passes, empty without
 };
 
 /// The passes that move a buffer of `layout` between its linear texture (texelLayout() of the same

@@ -75,8 +75,10 @@ struct PipelineOptions {
     Backend backend = Backend::Auto;
     /// Compute work-group size; 0 picks min(256, the device's limits).
     int workGroupSize = 0;
-    /// Variable-count outputs (emit_plan.hpp), compute backend only. Their {output} entries
-    /// come after the captured ones, one per EmitDesc, in the same order.
+    /// Variable-count outputs (emit_plan.hpp): on the compute backend, or on the fragment backend
+    /// through a pyramid of counts (docs/guide/variable-count-output.md); Auto takes compute where
+    /// the context has it, else the fragment backend. Their {output} entries come after the
+    /// captured ones, one per EmitDesc, in the same order.
     std::vector<EmitDesc> emits;
     EmitOverflow overflow = EmitOverflow::Error;
     /// step(k > 1) fuses the substeps of an element-local simulation into one pass (fusion());
@@ -137,7 +139,7 @@ struct EmitReport {
 class Pipeline {
 public:
     /// @throws Error from planPass() (roles, semantics, counts, capacity) and planEmits();
-    ///         Unsupported (emitted outputs without the compute backend; PipelineOptions::rasterize
+    ///         Unsupported (emitted outputs on transform feedback; PipelineOptions::rasterize
     ///         with Backend::Compute or Fragment); InvalidArgument (rasterize with a Program without
     ///         ProgramDesc::fragment)
     Pipeline(const Device& device, const Program& program, std::vector<Entry> entries, PipelineOptions options = {});
@@ -185,7 +187,7 @@ public:
     /// next step (trial passes that are not swapped, so the state does not advance) or reuses
     /// this context's decision for the same shader, mode and count.
     /// @throws Error Unsupported (no compute on this context; the fragment backend's limits or a
-    ///         global variable it cannot keep per element; emitted outputs on tf or fragment;
+    ///         global variable it cannot keep per element; emitted outputs on tf;
     ///         PipelineOptions::rasterize on compute or fragment),
     ///         ComputeTranslation (a construct the compute or fragment translation cannot express)
     void setBackend(Backend backend);
@@ -204,8 +206,9 @@ public:
     int lastStepGlCalls() const;
 
     /// Emitted outputs: per budget, the last step's totals, read back (a fence, then
-    /// glGetBufferSubData / glMapBufferRange; blocking, for tools and tests: a frame loop draws
-    /// with drawEmitted() and never needs them).
+    /// glGetBufferSubData / glMapBufferRange; after a fragment-backend step, glReadPixels of the
+    /// pyramid's top texel; blocking, for tools and tests: a frame loop draws with drawEmitted()
+    /// and never needs them).
     /// @throws Error InvalidArgument (no emitted outputs)
     std::vector<EmitReport> emitted() const;
     /// The GL buffer with each budget's totals, 32 bytes per budget in PipelineOptions order:
@@ -213,11 +216,14 @@ public:
     /// DispatchIndirectCommand {ceil(written / work-group size), 1, 1} at 32 b + 16
     /// (glDispatchComputeIndirect), the requested total at 32 b + 28. Written on the GPU by
     /// every step: the count never visits the CPU.
+    /// @throws Error InvalidArgument (no emitted outputs), Unsupported (the last step ran the
+    ///         fragment backend, whose totals stay in its pyramid's top texel)
     unsigned emitTotalsBuffer() const;
     /// Draws the records of `budget` (its count output's name) with the program and vertex
     /// array the caller bound: glBindBuffer(GL_DRAW_INDIRECT_BUFFER) + glDrawArraysIndirect
     /// (GL 4.0 / ES 3.1), then unbinds it.
-    /// @throws Error InvalidArgument (no such budget, a mode outside DrawMode)
+    /// @throws Error InvalidArgument (no such budget, a mode outside DrawMode), Unsupported (as
+    ///         emitTotalsBuffer())
     void drawEmitted(std::string_view budget, DrawMode mode) const;
 
 private:

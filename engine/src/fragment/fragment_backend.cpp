@@ -30,11 +30,15 @@ void FragmentBackend::forget() {
     }
     for (auto& k : kept)
         if (k) k->forget();
+    for (auto& p : emitPasses) {
+        p.program.forget();
+        for (auto& t : p.targets) t.framebuffer.forget();
+    }
 }
 
 std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& program, const PassPlan& plan,
                                                         std::size_t entryCount, int substeps,
-                                                        const FragmentBackend* sibling) {
+                                                        const FragmentBackend* sibling, const EmitPlan* emits) {
     using plan::cat; // messages appended out of line (plan/text.hpp): smaller than `a + b` chains in wasm
     using std::to_string;
     const std::string& label = program.desc.label;
@@ -48,6 +52,8 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
     options.textureWidth = std::min(4096, int(maxTexture));
     options.maxDrawBuffers = std::max(1, std::min({int(maxDrawBuffers), int(maxAttachments), 16}));
     options.substeps = substeps;
+    if (emits) b->emits = *emits;
+    options.emits = &b->emits;
     b->shader = translateToFragment(program.desc.source, program.desc.read, plan, program.capture, entryCount, options);
     const int width = b->shader.textureWidth;
 
@@ -75,6 +81,18 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
         b->outputLayouts.push_back(layoutOf(o.stride, std::size_t(o.entry), "output"));
         b->outputEntries.push_back(o.entry);
     }
+    for (const auto& o : b->emits.outputs) { // records up to the capacity
+        const PlaneLayout l = planeLayout(o.stride, o.capacity, width);
+        const TexelLayout t = texelLayout(std::uint64_t(o.stride) * std::uint64_t(o.capacity), width);
+        if (std::max(l.rows, t.rows) > maxTexture)
+            throw Error(ErrorCode::Unsupported,
+                        cat({"program '", label, "': entry #", to_string(o.entry), " (emitting ", o.varying, ", ",
+                             to_string(o.capacity), " records of ", to_string(o.stride), " bytes) needs ",
+                             to_string(std::max(l.rows, t.rows)), " rows of ", to_string(width),
+                             " RGBA32UI texels in the fragment backend, over this context's GL_MAX_TEXTURE_SIZE of ",
+                             to_string(maxTexture), "; give it a smaller buffer or use the compute backend"}));
+        linearTexels = std::max(linearTexels, t.texels);
+    }
 
     // Texture units: the planes the passes sample (and the copies') from the top of the combined
     // range, below them the application's samplers (checked at each step whose uniform values changed).
@@ -85,6 +103,9 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
         for (std::size_t p = 0; p < b->shader.keptSamplers[o].size(); ++p)
             if (!b->shader.keptSamplers[o][p].empty()) b->units.push_back({true, o, int(p)});
     b->unitCount = GLuint(std::max<std::size_t>(b->units.size(), std::size_t(planes)));
+    // The pyramid's atlases above the planes' units: 2 per group of 4 budgets.
+    const GLuint pyramidUnits = GLuint(2 * b->shader.emits.pyramid.groups);
+    b->unitCount += pyramidUnits;
     int userSamplers = 0;
     for (const auto& u : program.shader.uniforms)
         if (u.type.kind == ScalarKind::Opaque) userSamplers += std::max(1, u.arraySize);
@@ -109,31 +130,68 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
             b->kept[o] = b->copier->mirror(program.device, b->outputLayouts[o]);
 
     // The programs: the generated triangle and each pass's fragment shader.
-    for (std::size_t i = 0; i < b->shader.passes.size(); ++i) {
-        Pass pass;
-        const std::string what = cat({"the fragment shader generated from '", label, "' (pass ", to_string(i),
-                                      "; line numbers are the vertex shader's)"});
-        pass.program = gl::linkProgram({{GL_VERTEX_SHADER, b->shader.vertexSource, "the fragment backend's triangle"},
-                                        {GL_FRAGMENT_SHADER, b->shader.passes[i].source, what}});
-        if (auto log = gl::linkFailure(pass.program))
-            throw Error(ErrorCode::ProgramLink, cat({what, " does not link: ", *log}));
-        for (const auto& [name, u] : program.uniforms) {
-            GLint location = glGetUniformLocation(pass.program, name.c_str());
-            if (location >= 0) pass.uniforms.track(name, location);
-        }
-        glUseProgram(pass.program);
-        for (std::size_t k = 0; k < b->units.size(); ++k) {
-            const Unit& u = b->units[k];
-            const std::string& name =
-                (u.kept ? b->shader.keptSamplers : b->shader.inputSamplers)[u.index][std::size_t(u.plane)];
-            GLint location = glGetUniformLocation(pass.program, name.c_str());
-            if (location >= 0) glUniform1i(location, GLint(b->firstUnit + k));
-        }
-        glUseProgram(0);
-        b->passes.push_back(std::move(pass));
-    }
+    for (std::size_t i = 0; i < b->shader.passes.size(); ++i)
+        b->passes.push_back(b->link(program, b->shader.passes[i].source,
+                                    cat({"the fragment shader generated from '", label, "' (pass ", to_string(i),
+                                         "; line numbers are the vertex shader's)"})));
+#ifndef __EMSCRIPTEN__ // the npm package refuses emits (pipeline.cpp): its module keeps the pyramid out
+    if (!b->shader.emits.empty()) b->buildEmits(program, maxTexture);
+#endif
     gl::check(cat({"building the fragment backend of '", label, "'"}).c_str());
     return b;
+}
+
+FragmentBackend::Pass FragmentBackend::link(const ProgramState& program, const std::string& source,
+                                            const std::string& what, int group) const {
+    Pass pass;
+    pass.program = gl::linkProgram({{GL_VERTEX_SHADER, shader.vertexSource, "the fragment backend's triangle"},
+                                    {GL_FRAGMENT_SHADER, source, what}});
+    if (auto log = gl::linkFailure(pass.program))
+        throw Error(ErrorCode::ProgramLink, plan::cat({what, " does not link: ", *log}));
+    for (const auto& [name, u] : program.uniforms) {
+        GLint location = glGetUniformLocation(pass.program, name.c_str());
+        if (location >= 0) pass.uniforms.track(name, location);
+    }
+    glUseProgram(pass.program);
+    for (std::size_t k = 0; k < units.size(); ++k) {
+        const Unit& u = units[k];
+        const std::string& name = (u.kept ? shader.keptSamplers : shader.inputSamplers)[u.index][std::size_t(u.plane)];
+        GLint location = glGetUniformLocation(pass.program, name.c_str());
+        if (location >= 0) glUniform1i(location, GLint(firstUnit + k));
+    }
+    if (group >= 0)
+        for (int parity = 0; parity < 2; ++parity) {
+            GLint location = glGetUniformLocation(pass.program, parity ? "xfb_pyramid1" : "xfb_pyramid0");
+            if (location >= 0) glUniform1i(location, GLint(pyramid->firstUnit) + 2 * group + parity);
+        }
+    glUseProgram(0);
+    return pass;
+}
+
+void FragmentBackend::bindTargets(Pass& pass, const ProgramState& program, const char* what) {
+    auto found =
+        std::find_if(pass.targets.begin(), pass.targets.end(), [&](const Pass::Target& t) { return t.serials == key; });
+    if (found != pass.targets.end()) {
+        XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, found->framebuffer));
+        return;
+    }
+    // A new side: its framebuffer (a state pair has two; a few are kept, the oldest dropped).
+    if (pass.targets.size() >= 4) pass.targets.erase(pass.targets.begin());
+    pass.targets.push_back({key, gl::FramebufferName::create()});
+    XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, pass.targets.back().framebuffer));
+    GLenum drawBuffers[16] = {};
+    for (std::size_t j = 0; j < attachments.size(); ++j) {
+        XFB_GL_COUNTED(
+            glFramebufferTexture2D(GL_FRAMEBUFFER, GLenum(GL_COLOR_ATTACHMENT0 + j), GL_TEXTURE_2D, attachments[j], 0));
+        drawBuffers[j] = GLenum(GL_COLOR_ATTACHMENT0 + j);
+    }
+    XFB_GL_COUNTED(glDrawBuffers(GLsizei(attachments.size()), drawBuffers));
+    if (GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER); status != GL_FRAMEBUFFER_COMPLETE)
+        throw Error(
+            ErrorCode::Unsupported,
+            plan::cat({"program '", program.desc.label, "': the fragment backend's framebuffer of ", what,
+                       " is not complete (status ", std::to_string(status), "): this context cannot render into ",
+                       std::to_string(attachments.size()), " RGBA32UI textures at once"}));
 }
 
 PlaneMirror& FragmentBackend::mirrorOf(BufferState& b, const PlaneLayout& layout) {
@@ -193,6 +251,9 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         }
     for (std::size_t o = 0; o < outputLayouts.size(); ++o)
         (void)mirrorOf(*outputs[std::size_t(outputEntries[o])], outputLayouts[o]);
+#ifndef __EMSCRIPTEN__
+    if (pyramid) prepareEmitted(outputs);
+#endif
     for (std::size_t k = 0; k < units.size(); ++k) {
         const Unit& u = units[k];
         const PlaneMirror& m = u.kept ? *kept[u.index] : planesOf(*inputs[u.index]);
@@ -205,39 +266,21 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         Pass& pass = passes[i];
         const auto& targets = shader.passes[i].targets;
         key.clear();
-        auto target = [&](std::size_t j) -> const PlaneMirror& {
-            return planesOf(*outputs[std::size_t(outputEntries[std::size_t(targets[j].output)])]);
-        };
-        for (std::size_t j = 0; j < targets.size(); ++j) key.push_back(target(j).serial);
-        auto found = std::find_if(pass.targets.begin(), pass.targets.end(),
-                                  [&](const Pass::Target& t) { return t.serials == key; });
+        attachments.clear();
+        for (const auto& t : targets) {
+            const PlaneMirror& m = planesOf(*outputs[std::size_t(outputEntries[std::size_t(t.output)])]);
+            key.push_back(m.serial);
+            attachments.push_back(m.planes[std::size_t(t.plane)]);
+        }
         XFB_GL_COUNTED(glUseProgram(pass.program));
         pass.uniforms.flush(program.uniforms, program.versions);
-        if (found != pass.targets.end()) {
-            XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, found->framebuffer));
-        } else {
-            // A new side: its framebuffer (a state pair has two; a few are kept, the oldest dropped).
-            if (pass.targets.size() >= 4) pass.targets.erase(pass.targets.begin());
-            pass.targets.push_back({key, gl::FramebufferName::create()});
-            XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, pass.targets.back().framebuffer));
-            GLenum drawBuffers[16] = {};
-            for (std::size_t j = 0; j < targets.size(); ++j) {
-                XFB_GL_COUNTED(glFramebufferTexture2D(GL_FRAMEBUFFER, GLenum(GL_COLOR_ATTACHMENT0 + j), GL_TEXTURE_2D,
-                                                      target(j).planes[std::size_t(targets[j].plane)], 0));
-                drawBuffers[j] = GLenum(GL_COLOR_ATTACHMENT0 + j);
-            }
-            XFB_GL_COUNTED(glDrawBuffers(GLsizei(targets.size()), drawBuffers));
-            if (GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER); status != GL_FRAMEBUFFER_COMPLETE)
-                throw Error(
-                    ErrorCode::Unsupported,
-                    plan::cat({"program '", program.desc.label, "': the fragment backend's framebuffer of pass ",
-                               std::to_string(i), " is not complete (status ", std::to_string(status),
-                               "): this context cannot render into ", std::to_string(targets.size()),
-                               " RGBA32UI textures at once"}));
-        }
+        bindTargets(pass, program, "a pass");
         XFB_GL_COUNTED(glViewport(0, 0, shader.textureWidth, shader.rows));
         XFB_GL_COUNTED(glDrawArrays(GL_TRIANGLES, 0, 3));
     }
+#ifndef __EMSCRIPTEN__
+    if (pyramid) runEmits(program, outputs);
+#endif
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, 0));
     // The outputs' planes hold the step; a handed-out buffer gets it now, the others when read.
     for (std::size_t o = 0; o < outputLayouts.size(); ++o) {

@@ -8,7 +8,11 @@
 // into its buffer after the step only when its name was handed out, else when something reads it
 // (BufferState::settle()). So every backend, draw and read sees the same bytes, and a pipeline
 // switches backend between steps without losing the state.
+// Emitted outputs (emitted_records.cpp) add a count pass, a HistoPyramid of the counts
+// (fragment/histopyramid.hpp) and gather passes that write each budget's records in input order.
+#include "fragment/histopyramid.hpp"
 #include "fragment/plane_mirror.hpp"
+#include "xfb/emit_plan.hpp"
 
 #include <memory>
 #include <vector>
@@ -43,15 +47,22 @@ struct FragmentBackend final : Recoverable {
     std::vector<Unit> units;                           // what unit firstUnit + k holds during the passes
     std::uint64_t checkedSamplers = ~std::uint64_t(0); // the Program's value versions when its samplers were checked
     std::vector<std::uint64_t> key;                    // scratch: a pass's target serials
+    std::vector<GLuint> attachments;                   // scratch: a pass's target textures
+    // Emitted outputs: the plan, the count pass then the gathers (FragmentShader::emits), the pyramid.
+    EmitPlan emits;
+    std::vector<Pass> emitPasses;
+    std::unique_ptr<HistoPyramid> pyramid;
 
     /// `substeps` > 1: the fused passes (FragmentTranslationOptions::substeps). `sibling`: another
     /// backend of the same pipeline, whose copier (and so whose mirrors) this one shares where their
     /// units agree: a pipeline's fused and plain steps then step the same planes.
+    /// `emits`: emitted outputs (not with substeps > 1), written in input order through the pyramid.
     /// @throws Error Unsupported (the context's limits: texture size, draw buffers, texture units),
     ///         ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
     static std::unique_ptr<FragmentBackend> build(const ProgramState& program, const PassPlan& plan,
                                                   std::size_t entryCount, int substeps = 1,
-                                                  const FragmentBackend* sibling = nullptr);
+                                                  const FragmentBackend* sibling = nullptr,
+                                                  const EmitPlan* emits = nullptr);
     /// One step: inputs copied into their mirrors where needed, each pass drawn (one triangle over
     /// the planes), the outputs' mirrors left holding the result (written back only for a handed-out
     /// name); every call counted in gl::callCount(). Leaves the pixel buffer, framebuffer and copy
@@ -62,9 +73,22 @@ struct FragmentBackend final : Recoverable {
              const std::vector<std::shared_ptr<BufferState>>& outputs);
     /// The StateGuard bits a step of this backend needs (with the units [firstUnit, + unitCount)).
     static unsigned stepState() { return kPlaneDrawState; }
+    /// Per budget, the records the last step's elements asked for (the pyramid's top; blocking,
+    /// glReadPixels: for Pipeline::emitted(), never in a step).
+    std::vector<std::uint32_t> requestedTotals() { return pyramid->totals(emits.budgets.size()); }
     void forget() override;
 
 private:
+    /// A pass's program: linked, the Program's uniforms tracked, its plane samplers on their units
+    /// and, for a gather of budget group `group` (>= 0), its pyramid samplers on theirs.
+    Pass link(const ProgramState& program, const std::string& source, const std::string& what, int group = -1) const;
+    /// Binds the framebuffer of `pass` whose colour attachments are `attachments` (identified by
+    /// `key`, their mirrors' serials): kept per pass, made on first use.
+    void bindTargets(Pass& pass, const ProgramState& program, const char* what);
+    /// Emitted outputs (emitted_records.cpp): the passes and pyramid at build, their part of a step.
+    void buildEmits(const ProgramState& program, int maxTexture);
+    void prepareEmitted(const std::vector<std::shared_ptr<BufferState>>& outputs);
+    void runEmits(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& outputs);
     /// `b`'s mirror of `layout` made by this backend's copier: the one it has, or a new one (holding
     /// nothing) after settling `b` from the old.
     PlaneMirror& mirrorOf(BufferState& b, const PlaneLayout& layout);

@@ -67,21 +67,40 @@ void PipelineState::ensureCompute(int groupSize) {
 }
 
 void PipelineState::ensureFragment() {
-    if (!fragment) fragment = FragmentBackend::build(*program, plan, inputs.size());
+    if (!fragment) fragment = FragmentBackend::build(*program, plan, inputs.size(), 1, nullptr, &emits);
 }
 
 void PipelineState::select(Backend wanted, int groupSize) {
     autoPending.reset();
     if (!emits.empty()) {
-        // A vertex shader writes one record per vertex: emitted outputs exist only in compute.
-        if (wanted == Backend::TransformFeedback || wanted == Backend::Fragment)
-            throw Error(
-                ErrorCode::Unsupported,
-                std::string("emitted outputs (a variable number of records per element) need the compute "
-                            "backend") +
-                    (wanted == Backend::Fragment ? " (the fragment backend writes a fixed texel per element)" : "") +
-                    ": use Backend::Compute or Auto (GL 4.3 / ES 3.1)");
-        wanted = Backend::Compute;
+        // A vertex shader writes one record per vertex: emitted outputs exist in compute and in the
+        // fragment backend's pyramid passes. Auto takes compute where the context has it (one pass
+        // on most drivers, not timed), else the fragment backend (ES 3.0, WebGL2).
+        if (wanted == Backend::TransformFeedback)
+            throw Error(ErrorCode::Unsupported,
+                        "emitted outputs (a variable number of records per element) need the compute or the "
+                        "fragment backend: use Backend::Compute, Backend::Fragment or Auto");
+        if (wanted == Backend::Auto) {
+            std::string computeMissing;
+            try {
+                ensureCompute(groupSize);
+            } catch (const Error& e) {
+                if (e.code() != ErrorCode::Unsupported) throw;
+                computeMissing = e.what();
+            }
+            if (computeMissing.empty()) {
+                choice = {Backend::Compute, "auto: compute, the emitted outputs' first choice where the context has it",
+                          0, 0};
+                return;
+            }
+            ensureFragment();
+            choice = {Backend::Fragment,
+                      plan::cat({"auto: the fragment backend writes the emitted outputs (through a pyramid of "
+                                 "counts); compute is not available (",
+                                 computeMissing, ")"}),
+                      0, 0};
+            return;
+        }
     }
     if (options.rasterize && (wanted == Backend::Compute || wanted == Backend::Fragment))
         throw Error(ErrorCode::Unsupported,

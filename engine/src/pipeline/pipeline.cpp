@@ -173,6 +173,9 @@ void Pipeline::beginCheckedStep() {
         // Every texel of every output is rendered and copied: there is no PRIMITIVES_WRITTEN, and
         // a copy into a buffer too small raises an error, which makes the step short.
         c.error = s.render(true), c.written = GLuint(s.plan.count);
+        if (!s.emits.empty() && s.options.overflow == EmitOverflow::Error && c.error == GL_NO_ERROR)
+            for (const auto& r : s.readEmitted())
+                if (r.overflowed()) c.overflow = r;
     } else if (s.choice.backend == Backend::Compute) {
         // A dispatch has no PRIMITIVES_WRITTEN; it writes every element.
         c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
@@ -279,8 +282,7 @@ std::vector<EmitReport> Pipeline::emitted() const {
 
 unsigned Pipeline::emitTotalsBuffer() const {
     auto& s = live(state_);
-    s.requireEmits();
-    return s.compute->totals;
+    return s.computeTotals("Pipeline::emitTotalsBuffer");
 }
 
 void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
@@ -289,7 +291,7 @@ void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
     checkDrawMode(mode, "Pipeline::drawEmitted");
     std::size_t b = s.budgetIndex(budget);
 #ifndef __EMSCRIPTEN__
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.compute->totals);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.computeTotals("Pipeline::drawEmitted"));
     glDrawArraysIndirect(gl::primitiveMode(mode),
                          reinterpret_cast<const void*>(std::uintptr_t(b * detail::kTotalsWords * 4)));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);

@@ -10,6 +10,7 @@
 #include "gl/state.hpp"
 #include "gl/state_guard.hpp"
 #include "gl/vertex_array.hpp"
+#include "plan/text.hpp"
 #include "xfb/error.hpp"
 #include "xfb/pipeline.hpp"
 
@@ -63,6 +64,7 @@ struct PipelineState final : Recoverable {
     };
     std::optional<CheckedStep> checking; // a checked step whose result has not been read
     int lastCalls = 0;                   // GL calls of the last pass (pass(), or as JS replayed it)
+    bool emittedByFragment = false;      // the last emitting step ran the fragment backend: its pyramid has the totals
     // Fused substeps: the decision, made once, and a program per (backend, k) used so far.
     std::optional<FusionDecision> fusionDecision;
     struct FusedPass {
@@ -214,6 +216,7 @@ struct PipelineState final : Recoverable {
         settleForWork(inputs, outputs); // the buffers' bytes, where the fragment backend's planes hold them
         const CountCalls counting(lastCalls);
         (variant ? variant : compute.get())->dispatch(*program, inputs, outputs);
+        emittedByFragment = false;
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
 
@@ -221,6 +224,7 @@ struct PipelineState final : Recoverable {
     GLenum render(bool collectError, FragmentBackend* variant = nullptr) {
         const CountCalls counting(lastCalls);
         (variant ? variant : fragment.get())->run(*program, inputs, outputs);
+        emittedByFragment = !emits.empty();
         return collectError ? gl::takeFirstError() : GL_NO_ERROR;
     }
     // What a pass of the current backend touches (gl/state_guard.hpp), and the texture units it uses.
@@ -278,9 +282,19 @@ struct PipelineState final : Recoverable {
     void decide();
 
     void requireEmits() const {
-        if (emits.empty() || !compute)
+        if (emits.empty() || (!compute && !fragment))
             throw Error(ErrorCode::InvalidArgument,
                         "this pipeline has no emitted outputs; declare them in PipelineOptions::emits");
+    }
+    /// The compute backend's totals buffer (drawEmitted, emitTotalsBuffer).
+    GLuint computeTotals(const char* what) const {
+        requireEmits();
+        if (!compute || emittedByFragment)
+            throw Error(ErrorCode::Unsupported,
+                        plan::cat({what, ": the fragment backend keeps the emitted totals in its pyramid's top texel, "
+                                         "not in an indirect-command buffer (ES 3.0 and WebGL2 have no indirect "
+                                         "draws); read them with emitted(), or step with Backend::Compute"}));
+        return compute->totals;
     }
     std::size_t budgetIndex(std::string_view name) const {
         requireEmits();
@@ -294,6 +308,19 @@ struct PipelineState final : Recoverable {
     // The GPU totals of every budget (blocking: waits for the last step).
     std::vector<EmitReport> readEmitted() const {
         requireEmits();
+#ifndef __EMSCRIPTEN__ // the npm package refuses emits (pipeline.cpp): its module keeps the pyramid out
+        if (emittedByFragment || !compute) {
+            // The pyramid's top: requested per budget; written is what fits (the gathers keep the first).
+            const auto requested = fragment->requestedTotals();
+            std::vector<EmitReport> out;
+            for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
+                const std::int64_t capacity = emits.budgets[b].capacity;
+                out.push_back(
+                    {emits.budgets[b].count, requested[b], std::min<std::int64_t>(requested[b], capacity), capacity});
+            }
+            return out;
+        }
+#endif
         gl::finishWithFence();
         auto raw = gl::readBytes(compute->totals, 0, emits.budgets.size() * kTotalsWords * 4);
         std::vector<EmitReport> out;

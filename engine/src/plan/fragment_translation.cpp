@@ -1,5 +1,6 @@
 #include "xfb/fragment_translation.hpp"
 
+#include "histopyramid_translation.hpp"
 #include "text.hpp"
 #include "translated_source.hpp"
 #include "xfb/error.hpp"
@@ -120,8 +121,9 @@ FragmentShader translateToFragment(std::string_view vertexSource, const ReadOpti
         throw Error(ErrorCode::InvalidArgument,
                     cat({"the fragment translation needs a texture width and a number of draw buffers >= 1, got ",
                          to_string(options.textureWidth), " and ", to_string(options.maxDrawBuffers)}));
+    const bool emits = options.emits && !options.emits->empty();
     const plan::TranslatedSource translated =
-        plan::translateSource(vertexSource, read, pass, capture, options.substeps, false, "fragment shader");
+        plan::translateSource(vertexSource, read, pass, capture, options.substeps, emits, "fragment shader");
     const plan::PreprocessedSource& pre = translated.pre;
     const std::int64_t count = pass.count;
     FragmentShader result;
@@ -131,6 +133,8 @@ FragmentShader translateToFragment(std::string_view vertexSource, const ReadOpti
     std::int64_t widest = std::max<std::int64_t>(1, count);
     for (const auto& a : pass.attributes) widest = std::max(widest, (std::int64_t(a.stride) * count / 4 + 3) / 4);
     for (const auto& o : pass.outputs) widest = std::max(widest, (std::int64_t(o.stride) * count / 4 + 3) / 4);
+    if (emits) // an emitted output's planes hold its capacity, one record a texel
+        for (const auto& o : options.emits->outputs) widest = std::max(widest, o.capacity);
     int T = 1;
     while (T * 2 <= options.textureWidth && T < widest) T *= 2;
     result.textureWidth = T;
@@ -224,6 +228,16 @@ FragmentShader translateToFragment(std::string_view vertexSource, const ReadOpti
         }
         main += "}\n";
         p.source = cat({header, outputs, "#line 1\n", translated.body, "\n", zeroFunctions, run, main});
+    }
+    if (emits) {
+#ifdef __EMSCRIPTEN__ // the npm package refuses emits (pipeline.cpp): its module keeps the pyramid's passes out
+        throw Error(ErrorCode::Unsupported,
+                    "emitted outputs on the fragment backend: not in the WebAssembly build yet");
+#endif
+        const std::string code = cat({header, "#line 1\n", translated.body, "\n", zeroFunctions, run});
+        const std::string element = fragmentElement(T, result.rows);
+        result.emits = plan::emitFragmentPasses({result.version, code, element, T, result.rows}, *options.emits, count,
+                                                options.maxDrawBuffers);
     }
     return result;
 }

@@ -1,0 +1,29 @@
+#pragma once
+// Internal: the fragment passes of emitted outputs (xfb::EmitFragmentPasses), generated from the
+// code the fragment translation already made for the pipeline (fragment_translation.cpp), so the
+// count and gather passes run the user's main() exactly as the ordinary passes do.
+#include "xfb/fragment_translation.hpp"
+
+#include <string_view>
+
+namespace xfb::plan {
+
+/// What every pass of one fragment-backend pipeline shares.
+struct FragmentPrelude {
+    std::string_view version; ///< FragmentShader::version
+    /// The passes' code up to main(): samplers, `xfb_count`, `xfb_uv`, the renamed builtins, the
+    /// user's code and `void xfb_run(uint xfb_i)` (inputs read at `xfb_uv`, the user's main run).
+    std::string_view code;
+    /// Statements declaring `uint xfb_e`, the fragment's element, and pointing `xfb_uv` at its texel.
+    std::string_view elementAtFragment;
+    int width = 0; ///< of the planes, a power of two
+    int rows = 0;  ///< of the input planes: ceil(count / width)
+};
+
+/// @param count elements (PassPlan::count)
+/// @param maxDrawBuffers colour attachments a pass may write
+/// @throws Error Unsupported when the budgets need more pyramid groups than a pass has draw buffers
+EmitFragmentPasses emitFragmentPasses(const FragmentPrelude& prelude, const EmitPlan& emits, std::int64_t count,
+                                      int maxDrawBuffers);
+
+} // namespace xfb::plan
