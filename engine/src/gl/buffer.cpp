@@ -162,10 +162,26 @@ void Buffer::upload(std::span<const std::byte> data, std::uint64_t byteOffset) {
     else
         s.settle();
     s.written();
+#ifdef __EMSCRIPTEN__
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s.name.get()));
     XFB_GL(glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(byteOffset), GLsizeiptr(data.size()), data.data()));
     XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
     gl::check("Buffer::upload (glBufferSubData)");
+#else
+    // Natively through a staging buffer and a GPU copy: NVIDIA's driver (580, H100/H200) drops a
+    // glBufferSubData into a buffer that transform feedback has just written, unless the CPU
+    // waits for the pass first (glFinish); a glCopyBufferSubData is ordered after it
+    // (tests/device/upload_order_probe.cpp; conformance reuse.re-upload).
+    const auto staging = gl::BufferName::create();
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, staging.get()));
+    XFB_GL(glBufferData(GL_COPY_READ_BUFFER, GLsizeiptr(data.size()), data.data(), GL_STREAM_COPY));
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, s.name.get()));
+    XFB_GL(glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, GLintptr(byteOffset),
+                               GLsizeiptr(data.size())));
+    XFB_GL(glBindBuffer(GL_COPY_READ_BUFFER, 0));
+    XFB_GL(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
+    gl::check("Buffer::upload (glCopyBufferSubData from a staging buffer)");
+#endif
 }
 
 std::vector<std::byte> Buffer::read() const { return read(0, count()); }
