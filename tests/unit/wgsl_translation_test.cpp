@@ -451,8 +451,8 @@ void main() {
     out_position = vec4(m3[0][0] + m4[1][1] + op[2][1] + cm[0][0] + d[1][1], float(bits + msb.y), float(x), float(n && same && different && nv.x));
 })")));
     CHECK(t.has(
-        "fn xfb_inverse2x2(m: mat2x2<f32>) -> mat2x2<f32> {\n    let d = m[0][0] * (m[1][1]) - m[1][0] * (m[0][1]);\n"
-        "    return mat2x2<f32>(vec2<f32>((m[1][1]), -(m[0][1])) / d, vec2<f32>(-(m[1][0]), (m[0][0])) / d);\n}"));
+        "fn xfb_inverse2x2(m: mat2x2<f32>) -> mat2x2<f32> {\n    let d = 1.0f / determinant(m);\n"
+        "    return mat2x2<f32>(vec2<f32>((m[1][1]), -(m[0][1])) * d, vec2<f32>(-(m[1][0]), (m[0][0])) * d);\n}"));
     CHECK(t.has("fn xfb_inverse3x3("));
     CHECK(t.has("fn xfb_inverse4x4("));
     CHECK(t.has("var m2: mat2x2<f32> = xfb_inverse2x2(mat2x2<f32>(2.0f, 0.0f, 1.0f, 4.0f));"));

@@ -63,8 +63,10 @@ S WgslHelpers::resize(const Type& t, const Type& m) {
     });
 }
 
-// inverse(A) = adjugate(A) / det(A): element [c][r] of the result is the cofactor of A's element
-// at column r, row c, divided by the determinant.
+// inverse(A) = adjugate(A) * (1 / det(A)): element [c][r] of the result is the cofactor of A's
+// element at column r, row c, times the reciprocal of WGSL's determinant() (as SwiftShader's GLSL
+// inverse() rounds: a division per element, or another expansion of the determinant, differs in
+// the last bit).
 S WgslHelpers::inverse(int n) {
     const Type t = Type::matrixOf(n, n);
     const S w = matrix(t);
@@ -82,10 +84,10 @@ S WgslHelpers::inverse(int n) {
                 }
                 col += S(r ? ", " : "") + ((r + c) % 2 ? "-(" : "(") + minorDeterminant(rows, columns) + ")";
             }
-            cols += S(c ? ", " : "") + col + ") / d";
+            cols += S(c ? ", " : "") + col + ") * d";
         }
-        return "fn " + fn + "(m: " + w + ") -> " + w + " {\n    let d = " + minorDeterminant(all, all) +
-               ";\n    return " + w + "(" + cols + ");\n}\n";
+        return "fn " + fn + "(m: " + w + ") -> " + w + " {\n    let d = 1.0f / determinant(m);\n    return " + w + "(" +
+               cols + ");\n}\n";
     });
 }
 
