@@ -433,6 +433,20 @@ void main() {
                 "            break;\n        }\n        b = (b + 1.0f);\n    }"));
 }
 
+TEST_CASE("WGSL: a matrix from components across its columns, fma") {
+    auto t = wgsl(body(R"(
+void main() {
+    mat2 m = mat2(position);
+    mat3x2 n = mat3x2(position.xyz, ivec2(1, 2), 0.5);
+    out_position = vec4(m[1], n[2]);
+})"));
+    CHECK(t.has("var m: mat2x2<f32> = mat2x2<f32>((position).x, (position).y, (position).z, (position).w);"));
+    CHECK(t.has("mat3x2<f32>((position.xyz).x, (position.xyz).y, (position.xyz).z, f32((vec2<i32>(1, 2)).x), "
+                "f32((vec2<i32>(1, 2)).y), 0.5f)"));
+    auto f = wgsl("#version 430\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = fma(p, p, vec4(1.0)); }");
+    CHECK(f.has("fma(p, p, vec4<f32>(1.0f))"));
+}
+
 TEST_CASE("WGSL: inverse, integer bit functions, isnan/isinf, outerProduct, matrixCompMult, matrix operators") {
     auto t = wgsl(es310(body(R"(
 void main() {

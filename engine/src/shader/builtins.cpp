@@ -73,6 +73,7 @@ constexpr Entry kTable[] = {
     {"floatBitsToInt", Rule::ToInt},
     {"floatBitsToUint", Rule::ToUint},
     {"floor", Rule::First},
+    {"fma", Rule::First},
     {"fract", Rule::First},
     {"greaterThan", Rule::BoolShape},
     {"greaterThanEqual", Rule::BoolShape},

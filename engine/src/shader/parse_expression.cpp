@@ -386,11 +386,13 @@ ExprPtr Parser::constructor(Span at) {
             bool columns = int(args.size()) == t.cols && std::all_of(args.begin(), args.end(), [&](auto& a) {
                                return a->type.vector() && a->type.rows == t.rows;
                            });
-            bool scalars = int(args.size()) == t.cols * t.rows &&
-                           std::all_of(args.begin(), args.end(), [](auto& a) { return a->type.scalar(); });
-            if (!columns && !scalars)
+            // Otherwise the components of scalars and vectors fill it column by column (`mat2(vec4)`).
+            int components = 0;
+            for (auto& a : args) components += a->type.rows;
+            const bool matrixAmong = std::any_of(args.begin(), args.end(), [](auto& a) { return a->type.matrix(); });
+            if (!columns && (matrixAmong || components != t.cols * t.rows))
                 refuseAt(l, {"constructor ", describe(t), ": give ", std::to_string(t.cols), " columns or ",
-                             std::to_string(t.cols * t.rows), " scalars"});
+                             std::to_string(t.cols * t.rows), " components of scalars and vectors"});
         }
     }
     auto e = node(ExprKind::Construct, t, at);

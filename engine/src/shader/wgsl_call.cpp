@@ -67,7 +67,22 @@ S WgslPrinter::construct(const Expr& e, Hoist& h) {
         return helpers_.diagonal(t) + "(" + convert(arg(0), a[0], Type::of(ScalarKind::Float)) + ")";
     if (a.size() == 1 && first.matrix()) // resize: the upper-left part, identity elsewhere
         return first == t ? a[0] : helpers_.resize(t, first) + "(" + a[0] + ")";
-    return w + "(" + converted([&](const Expr& x) { return Type::of(ScalarKind::Float, x.type.rows); }) + ")";
+    const bool columns = int(a.size()) == t.cols && std::all_of(e.operands.begin(), e.operands.end(), [&](auto& x) {
+                             return x->type.vector() && x->type.rows == t.rows;
+                         });
+    if (columns || std::all_of(e.operands.begin(), e.operands.end(), [](auto& x) { return x->type.scalar(); }))
+        return w + "(" + converted([&](const Expr& x) { return Type::of(ScalarKind::Float, x.type.rows); }) + ")";
+    // Scalars and vectors mixed across columns (`mat2(vec4)`): WGSL takes columns or scalars, so
+    // every component is passed on its own (the operands are values: their side effects are hoisted).
+    std::vector<S> scalars;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const Type& x = arg(i).type;
+        for (int k = 0; k < x.rows; ++k) {
+            const S text = x.vector() ? "(" + a[i] + ")." + S(1, "xyzw"[k]) : a[i];
+            scalars.push_back(x.kind == ScalarKind::Float ? text : "f32(" + text + ")");
+        }
+    }
+    return w + "(" + joined(scalars) + ")";
 }
 
 S WgslPrinter::builtinCall(const Expr& e, Hoist& h) {
