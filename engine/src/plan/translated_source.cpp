@@ -45,20 +45,19 @@ bool hasNoGeometryEquivalent(std::string_view name) {
 // the implicit level is the base level (GLSL ES 3.00 section 8.8), which is the explicit level 0.0:
 // the translation is exact, in a compute shader (no derivatives) as in a fragment pass (whose
 // derivatives would span neighbouring elements). The offset forms take the level before the offset.
+// (Constant arrays, not maps: no static constructor in the wasm modules.)
 struct ExplicitLod {
-    std::string_view name;
+    std::string_view implicit, name;
     bool levelBeforeLast; // textureLodOffset(s, P, lod, offset)
 };
-const std::map<std::string, ExplicitLod, std::less<>> kImplicitLod = {
-    {"texture", {"textureLod", false}},
-    {"textureProj", {"textureProjLod", false}},
-    {"textureOffset", {"textureLodOffset", true}},
-    {"textureProjOffset", {"textureProjLodOffset", true}},
-    {"texture2D", {"textureLod", false}},
-    {"textureCube", {"textureLod", false}}};
+constexpr ExplicitLod kImplicitLod[] = {{"texture", "textureLod", false},
+                                        {"textureProj", "textureProjLod", false},
+                                        {"textureOffset", "textureLodOffset", true},
+                                        {"textureProjOffset", "textureProjLodOffset", true},
+                                        {"texture2D", "textureLod", false},
+                                        {"textureCube", "textureLod", false}};
 // Shadow samplers whose lookups have no explicit-level form in GLSL ES 3.00 / GLSL 4.30.
-const std::set<std::string, std::less<>> kNoExplicitLod = {"samplerCubeShadow", "sampler2DArrayShadow",
-                                                           "samplerCubeArrayShadow"};
+constexpr std::string_view kNoExplicitLod[] = {"samplerCubeShadow", "sampler2DArrayShadow", "samplerCubeArrayShadow"};
 const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in",     "out",       "attribute",     "varying",
                                                                  "flat",   "smooth",    "noperspective", "centroid",
                                                                  "sample", "invariant", "precise"};
@@ -94,31 +93,32 @@ public:
 std::vector<Token> withExplicitLod(const std::vector<Token>& t, const ShaderInterface& shader, std::string_view stage) {
     std::vector<Token> out;
     out.reserve(t.size());
-    std::vector<std::pair<std::size_t, const ExplicitLod*>> open; // per '(': the lookup it opens, if any
-    std::vector<std::size_t> lastComma;                           // per '(': its last top-level comma in `out`
+    struct Open {
+        const ExplicitLod* lod; // the lookup this '(' opens, if any
+        std::size_t comma = 0;  // its last top-level comma in `out`
+    };
+    std::vector<Open> open;
     for (std::size_t i = 0; i < t.size(); ++i) {
         out.push_back(t[i]);
         const Token& tok = t[i];
         if (tok.text == "(") {
             const ExplicitLod* lod = nullptr;
             if (i > 0 && t[i - 1].kind == TokenKind::Identifier)
-                if (auto it = kImplicitLod.find(t[i - 1].text); it != kImplicitLod.end()) lod = &it->second;
-            if (lod && i + 1 < t.size())
-                if (const Declaration* d = shader.findUniform(t[i + 1].text); d && kNoExplicitLod.count(d->type.name))
-                    untranslatable(tok.line, "'" + t[i - 1].text + "()' of a " + d->type.name +
-                                                 " has no explicit-level form (textureLod) for a " +
-                                                 std::string(stage) +
-                                                 ", which has no implicit level; use another sampler type");
+                for (const ExplicitLod& x : kImplicitLod)
+                    if (x.implicit == t[i - 1].text) lod = &x;
+            const Declaration* sampler = lod && i + 1 < t.size() ? shader.findUniform(t[i + 1].text) : nullptr;
+            if (sampler && std::find(std::begin(kNoExplicitLod), std::end(kNoExplicitLod), sampler->type.name) !=
+                               std::end(kNoExplicitLod))
+                untranslatable(tok.line, "'" + t[i - 1].text + "()' of a " + sampler->type.name +
+                                             " has no explicit-level form (textureLod) for a " + std::string(stage) +
+                                             ", which has no implicit level; use another sampler type");
             if (lod) out[out.size() - 2].text = std::string(lod->name);
-            open.emplace_back(out.size() - 1, lod);
-            lastComma.push_back(0);
-        } else if (tok.text == "," && !lastComma.empty()) {
-            lastComma.back() = out.size() - 1;
+            open.push_back({lod});
+        } else if (tok.text == "," && !open.empty()) {
+            open.back().comma = out.size() - 1;
         } else if (tok.text == ")" && !open.empty()) {
-            const ExplicitLod* lod = open.back().second;
-            const std::size_t comma = lastComma.back();
+            const auto [lod, comma] = open.back();
             open.pop_back();
-            lastComma.pop_back();
             if (!lod) continue;
             Token level = tok, separator = tok;
             level.kind = TokenKind::Number;
