@@ -447,6 +447,26 @@ void main() {
     CHECK(f.has("fma(p, p, vec4<f32>(1.0f))"));
 }
 
+TEST_CASE("WGSL: == and != of structs and arrays, member by member, element by element") {
+    auto t = wgsl(body(R"(
+struct Inner { vec2 v; mat2 m; };
+struct Outer { float f; Inner i[2]; };
+void main() {
+    Inner a = Inner(position.xy, mat2(1.0));
+    Outer o = Outer(1.0, Inner[2](a, a)), p = o;
+    float r[3] = float[3](1.0, 2.0, position.x);
+    bool same = o == p, different = r != float[3](1.0, 2.0, 3.0);
+    out_position = vec4(float(same), float(different), 0.0, 1.0);
+})"));
+    CHECK(t.has(
+        "fn xfb_equal_Inner(a: Inner, b: Inner) -> bool {\n    return all(a.v == b.v) && xfb_mat2x2_equal(a.m, b.m);"));
+    CHECK(t.has("fn xfb_equal_Outer(a: Outer, b: Outer) -> bool {\n    return (a.f == b.f) && "
+                "xfb_equal_array2_Inner(a.i, b.i);"));
+    CHECK(t.has("for (var i = 0; i < 2; i++) {\n        if (!xfb_equal_Inner(a[i], b[i])) { return false; }"));
+    CHECK(t.has("xfb_equal_Outer(o, p)"));
+    CHECK(t.has("(!xfb_equal_array3_"));
+}
+
 TEST_CASE("WGSL: inverse, integer bit functions, isnan/isinf, outerProduct, matrixCompMult, matrix operators") {
     auto t = wgsl(es310(body(R"(
 void main() {

@@ -28,7 +28,8 @@
 /// - out/inout parameters -> `ptr<function, T>`; by-value parameters stay assignable;
 /// - constructors convert (`vec3(ivec3)`, `vec4(v.xy, 0, 1)`, `mat3(mat4)`, `mat3(1.0)`, `mat2(vec4)`:
 ///   components across columns are passed one by one);
-/// - `==`/`!=` of vectors -> `all(==)`/`any(!=)`, of matrices per column; matrix `+ - /` with a
+/// - `==`/`!=` of vectors -> `all(==)`/`any(!=)`, of matrices per column, of structs and arrays
+///   member by member and element by element (helper functions); matrix `+ - /` with a
 ///   scalar and matrix `/` matrix per column; shift amounts -> u32; min/max/clamp/step/
 ///   smoothstep with a scalar next to a vector -> the scalar is splatted;
 /// - built-ins renamed (inversesqrt -> inverseSqrt, atan(y, x) -> atan2, lessThan -> <,

@@ -131,7 +131,10 @@ ExprPtr Parser::binaryChain(int minPrec) {
 
 ExprPtr Parser::binary(ExprPtr a, const S& op, ExprPtr b, Span at) {
     const Type &x = a->type, &y = b->type;
-    if (!x.numeric() || !y.numeric()) refuseAt(at.line, {"operator ", op, " on arrays, structs or samplers"});
+    // == and != compare structs and arrays of one type too (GLSL ES 3.00 section 5.9).
+    const bool aggregateEquality = (op == "==" || op == "!=") && x == y && !x.isVoid && x.kind != ScalarKind::Opaque;
+    if ((!x.numeric() || !y.numeric()) && !aggregateEquality)
+        refuseAt(at.line, {"operator ", op, " on arrays, structs or samplers"});
     Type r = x.scalar() ? y : x;
     if (op == "&&" || op == "||" || op == "^^" || op == "==" || op == "!=" || op == "<" || op == ">" || op == "<=" ||
         op == ">=")

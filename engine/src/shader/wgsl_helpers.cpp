@@ -3,6 +3,7 @@
 
 #include "wgsl_names.hpp"
 
+#include <cctype>
 #include <vector>
 
 namespace xfb::shader {
@@ -123,6 +124,38 @@ S WgslHelpers::matrixEqual(const Type& m) {
         S all;
         for (int c = 0; c < m.cols; ++c) all += S(c ? " && " : "") + "all(a[" + str(c) + "] == b[" + str(c) + "])";
         return "fn " + fn + "(a: " + matrix(m) + ", b: " + matrix(m) + ") -> bool { return " + all + "; }\n";
+    });
+}
+
+S WgslHelpers::equal(const S& a, const S& b, const Type& t, const std::deque<StructDef>& structs) {
+    if (t.matrix()) return matrixEqual(t) + "(" + a + ", " + b + ")";
+    if (t.vector()) return "all(" + a + " == " + b + ")";
+    if (t.scalar()) return "(" + a + " == " + b + ")";
+    return aggregateEqual(t, structs) + "(" + a + ", " + b + ")";
+}
+
+S WgslHelpers::aggregateEqual(const Type& t, const std::deque<StructDef>& structs) {
+    const S w = wgslType(t, 0);
+    S name = "xfb_equal_" + (t.array ? "array" + str(t.array) + "_" : S()) + (t.name.empty() ? w : t.name);
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return once(name, [&](const S& fn) {
+        S body;
+        if (t.array) {
+            Type element = t;
+            element.array = 0;
+            body = "    for (var i = 0; i < " + str(t.array) + "; i++) {\n        if (!" +
+                   equal("a[i]", "b[i]", element, structs) + ") { return false; }\n    }\n    return true;\n";
+        } else {
+            S all;
+            for (const StructDef& d : structs)
+                if (d.name == t.name)
+                    for (const auto& [member, type] : d.members)
+                        all += S(all.empty() ? "" : " && ") +
+                               equal("a." + wgslIdent(member), "b." + wgslIdent(member), type, structs);
+            body = "    return " + (all.empty() ? S("true") : all) + ";\n";
+        }
+        return "fn " + fn + "(a: " + w + ", b: " + w + ") -> bool {\n" + body + "}\n";
     });
 }
 
