@@ -445,6 +445,12 @@ void main() {
                 "f32((vec2<i32>(1, 2)).y), 0.5f)"));
     auto f = wgsl("#version 430\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = fma(p, p, vec4(1.0)); }");
     CHECK(f.has("fma(p, p, vec4<f32>(1.0f))"));
+    // smoothstep() written out as GLSL defines it (WGSL's rounds differently on SwiftShader).
+    auto s = wgsl(body("void main() { out_position = vec4(smoothstep(0.0, 2.0, position.x), smoothstep(vec3(0.0), "
+                       "vec3(2.0), position.xyz)); }"));
+    CHECK(s.has("fn xfb_smoothstep(e0: f32, e1: f32, x: f32) -> f32 {\n    let t = clamp((x - e0) / (e1 - e0), "
+                "f32(0.0f), f32(1.0f));\n    return t * t * (3.0f - 2.0f * t);\n}"));
+    CHECK(s.has("xfb_smoothstep_v3(vec3<f32>(0.0f), vec3<f32>(2.0f), position.xyz)"));
 }
 
 TEST_CASE("WGSL: == and != of structs and arrays, member by member, element by element") {
@@ -465,6 +471,23 @@ void main() {
     CHECK(t.has("for (var i = 0; i < 2; i++) {\n        if (!xfb_equal_Inner(a[i], b[i])) { return false; }"));
     CHECK(t.has("xfb_equal_Outer(o, p)"));
     CHECK(t.has("(!xfb_equal_array3_"));
+}
+
+TEST_CASE("WGSL: built-ins with an out argument (modf, uaddCarry, usubBorrow) become statements before theirs") {
+    auto t = wgsl(es310(body(R"(
+void main() {
+    vec2 whole;
+    vec2 f = modf(position.xy * 3.5, whole);
+    uvec2 carry, borrow;
+    uvec2 sum = uaddCarry(uvec2(position.zw), uvec2(4294967295u), carry);
+    uvec2 diff = usubBorrow(uvec2(1u, 5u), uvec2(2u), borrow);
+    out_position = vec4(f + whole, vec2(sum + carry + diff + borrow));
+})")));
+    CHECK(t.has("let xfb_t0 = modf((position.xy * 3.5f));\n    whole = xfb_t0.whole;"));
+    CHECK(t.has("var f: vec2<f32> = xfb_t0.fract;"));
+    CHECK(t.has("let xfb_t1 = vec2<u32>(position.zw) + vec2<u32>(4294967295u);"));
+    CHECK(t.has("carry = select(vec2<u32>(0u), vec2<u32>(1u), xfb_t1 < vec2<u32>(position.zw));"));
+    CHECK(t.has("borrow = select(vec2<u32>(0u), vec2<u32>(1u), vec2<u32>(1u, 5u) < vec2<u32>(2u));"));
 }
 
 TEST_CASE("WGSL: inverse, integer bit functions, isnan/isinf, outerProduct, matrixCompMult, matrix operators") {

@@ -23,6 +23,8 @@
 ///   case that falls through gets the following cases' statements up to the one ending in a jump,
 ///   a missing default is added empty;
 /// - `mod(x, y)` -> x - y * floor(x / y) (GLSL's definition; WGSL's `%` truncates);
+/// - `smoothstep()` written out as GLSL defines it; `modf(x, i)`, `uaddCarry(x, y, c)`,
+///   `usubBorrow(x, y, b)` (out arguments) -> statements before the one holding the call;
 ///   `%` and `/` on integers truncate in both languages;
 /// - `v.xz *= s` (a swizzle of several components as target) -> one store per component;
 /// - out/inout parameters -> `ptr<function, T>`; by-value parameters stay assignable;

@@ -415,6 +415,13 @@ ExprPtr Parser::call(Span at) {
     for (auto& a : args) types.push_back(a->type);
     auto result = builtinCall(n, types, at);
     if (!result) refuseAt(at.line, {"unknown function '", n, "'"});
+    if (const int out = builtinOutArgument(n); out >= 0) {
+        if (int(args.size()) != out + 1 || !(types[std::size_t(out)] == types[0]))
+            refuseAt(at.line, {"'", n, "()' takes ", std::to_string(out + 1), " arguments of one type"});
+        if (!isLvalue(*args[std::size_t(out)]))
+            refuseAt(at.line, {"'", n, "()': its last argument must be a variable, an element or a component"});
+        markWrite(*args[std::size_t(out)]);
+    }
     auto e = node(ExprKind::Call, *result, at, n);
     e->operands = std::move(args);
     return e;

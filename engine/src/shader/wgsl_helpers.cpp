@@ -38,6 +38,16 @@ S WgslHelpers::mod(int xRows, int yRows) {
     });
 }
 
+// GLSL's definition written out: WGSL's smoothstep() rounds differently on SwiftShader (its last bit).
+S WgslHelpers::smoothstep(int rows) {
+    const S x = wgslShape(ScalarKind::Float, rows);
+    return once("xfb_smoothstep" + (rows > 1 ? "_v" + str(rows) : S()), [&](const S& fn) {
+        return "fn " + fn + "(e0: " + x + ", e1: " + x + ", x: " + x + ") -> " + x +
+               " {\n    let t = clamp((x - e0) / (e1 - e0), " + x + "(0.0f), " + x +
+               "(1.0f));\n    return t * t * (3.0f - 2.0f * t);\n}\n";
+    });
+}
+
 S WgslHelpers::diagonal(const Type& t) {
     const S w = matrix(t);
     return once("xfb_diag" + shape(t), [&](const S& fn) {

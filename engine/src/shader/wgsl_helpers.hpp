@@ -16,6 +16,7 @@ public:
     const std::string& code() const { return code_; }
 
     std::string mod(int xRows, int yRows);                ///< GLSL's x - y * floor(x / y)
+    std::string smoothstep(int rows);                     ///< GLSL's t * t * (3 - 2 t), as GLSL rounds it
     std::string diagonal(const Type& m);                  ///< matCxR(s): s on the diagonal
     std::string resize(const Type& to, const Type& from); ///< matCxR(m): upper-left part, identity elsewhere
     std::string inverse(int n);                           ///< inverse() of a matNxN (adjugate / determinant)
