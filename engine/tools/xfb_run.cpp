@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
         Backend backend = sc.backend == "compute" ? Backend::Compute
                           : sc.backend == "auto"  ? Backend::Auto
                                                   : Backend::TransformFeedback;
-        Pipeline pipeline(device, program, entries, {.backend = backend});
+        Pipeline pipeline(device, program, entries, {.count = sc.count, .backend = backend});
 
         // The first step alone (it carries the driver's first-use work), then the others, each
         // span ended by a fence: GPU time of the steps, without the readback.

@@ -103,8 +103,9 @@ TEST_CASE_FIXTURE(GlTest, "auto measures every backend once per context and shap
 
 TEST_CASE_FIXTURE(GlTest,
                   "a shader the compute path cannot express: an error for Compute, transform feedback for Auto") {
-    const char* src = "#version 300 es\nuniform highp sampler2D table;\nin vec4 p;\nout vec4 out_p;\n"
-                      "void main() { out_p = p + texture(table, p.xy); }";
+    // A lookup without an explicit-level form (implicit-level lookups of other samplers translate).
+    const char* src = "#version 300 es\nuniform highp sampler2DArrayShadow table;\nin vec4 p;\nout vec4 out_p;\n"
+                      "void main() { out_p = p + texture(table, p); }";
     Program program(dev, {src, {}, {}, "sampling"});
     std::vector<float> data = pseudoRandom(4 * 16, 0.0f, 1.0f, 2);
     Buffer a(dev, vec4Format(0), 16, view(data)), b(dev, vec4Format(0), 16);

@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kCountedShader = R"(#version 300 es
 in uint a_count;
 flat out uint out_count;
-out uvec2 emit_pair[8];
+flat out uvec2 emit_pair[8];
 flat out uint emit_n;
 void main() {
     out_count = a_count;
@@ -185,13 +185,13 @@ in vec4 a_p;
 out vec4 out_p;
 out float emit_a[2];
 flat out int emit_na;
-out ivec2 emit_b[3];
+flat out ivec2 emit_b[3];
 flat out uint emit_nb;
-out uvec3 emit_c[4];
+flat out uvec3 emit_c[4];
 flat out int emit_nc;
 out vec4 emit_d[2];
 flat out uint emit_nd;
-out int emit_e[5];
+flat out int emit_e[5];
 flat out int emit_ne;
 out vec2 emit_a2[2];
 void main() {

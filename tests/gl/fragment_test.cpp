@@ -302,6 +302,39 @@ void main() {
     glDeleteTextures(1, &texture);
 }
 
+// texture() in a vertex shader reads the base level (GLSL ES 3.00 section 8.8); the fragment passes
+// read level 0.0 explicitly (a fragment's implicit level would come from its neighbours). Level 1
+// holds other values, so a pass that read it would differ.
+TEST_CASE_FIXTURE(GlTest, "fragment backend: texture() reads the base level, as transform feedback does") {
+    const char* src = R"(#version 300 es
+precision highp float;
+in vec4 position;
+uniform sampler2D table;
+out vec4 out_position;
+void main() { out_position = position + texture(table, position.xy * 0.5 + 0.5); })";
+    std::vector<float> base = pseudoRandom(4 * 4 * 4, 0.0f, 1.0f, 29), level1(2 * 2 * 4, 100.0f);
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 2, GL_RGBA32F, 4, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_RGBA, GL_FLOAT, base.data());
+    glTexSubImage2D(GL_TEXTURE_2D, 1, 0, 0, 2, 2, GL_RGBA, GL_FLOAT, level1.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glActiveTexture(GL_TEXTURE0);
+    const std::int64_t n = 37;
+    const auto words = wordsOf(pseudoRandom(std::size_t(n) * 4, -1.0f, 1.0f, 31));
+    requireFragmentEqualsFeedback(
+        dev, src, CaptureMode::Interleaved, {{vec4Format(0), vec4Format(0), words}}, n,
+        [](Program& p, int) { p.setUniform("table", 2); }, 1);
+    Run r = makeRun(dev, src, CaptureMode::Interleaved, {{vec4Format(0), vec4Format(0), words}}, n, Backend::Fragment);
+    r.program->setUniform("table", 2);
+    r.pipeline->step();
+    for (float v : r.buffers[0]->readAs<float>()) CHECK(v < 2.0f); // never level 1's 100
+    glDeleteTextures(1, &texture);
+}
+
 TEST_CASE_FIXTURE(GlTest, "fragment backend: switching among every backend between steps keeps the state in place") {
     const std::int64_t n = 777;
     auto words = particleState(n, 23);
@@ -527,10 +560,10 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: a constant input's and a write-only
 }
 
 TEST_CASE_FIXTURE(GlTest, "fragment backend: the coded refusals") {
-    // texture(): its level of detail would come from neighbouring elements' coordinates.
+    // A lookup without an explicit-level form: its level would come from neighbouring elements.
     {
-        const char* src = "#version 300 es\nuniform highp sampler2D table;\nin vec4 p;\nout vec4 out_p;\n"
-                          "void main() { out_p = p + texture(table, p.xy); }";
+        const char* src = "#version 300 es\nuniform highp sampler2DArrayShadow table;\nin vec4 p;\nout vec4 out_p;\n"
+                          "void main() { out_p = p + texture(table, p); }";
         Program program(dev, {src, {}, {}, "sampling"});
         std::vector<float> data = pseudoRandom(4 * 16, 0.0f, 1.0f, 2);
         Buffer a(dev, vec4Format(0), 16, view(data)), b(dev, vec4Format(0), 16);

@@ -83,9 +83,7 @@ function runJob(s) {
   // printer translated it (GL compute is native only: tests/gl cover it, not this browser run).
   const runtimes = ['tf', ...(t.fragment.ok && !t.fragment.errors.length ? ['fragment'] : []), ...(t.wgsl.ok ? ['webgpu'] : [])];
   // Natively (xfb-run on Mesa, GL 4.3 core: any of the corpus's versions), TF against GL compute.
-  // xfb-run refuses a scenario without an input buffer (XFB_INVALID_ARGUMENT: "no entry has an
-  // input, so the element count must be given explicitly", though the scenario gives count): skipped.
-  const native = Boolean(args.run && t.compute.ok && !t.compute.errors.length && t.inputs.length);
+  const native = Boolean(args.run && t.compute.ok && !t.compute.errors.length);
   const browser = runtimes.length >= 2 && /^\s*#version 300 es/.test(readFileSync(s.file, 'utf8'));
   if (s.glslang !== 'accept' || !t.outputs || !(browser || native)) return null;
   if (!t.inputs.every((d) => feedable(d, ['float', 'int', 'uint']) && d.components <= 4)) return null;

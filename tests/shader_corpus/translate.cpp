@@ -33,10 +33,12 @@ struct Roles {
 };
 
 // Every output is captured, in declaration order, as an engine passes its varying list (Babylon's
-// outPosition, three's vUv): the out_ naming convention is xfb's, not the corpus's.
+// outPosition, three's vUv): the out_ naming convention is xfb's, not the corpus's. A shader that
+// declares no output (three's basic, points, shadow, sprite) captures gl_Position, its one result.
 CaptureOptions captureAll(const std::string& source) {
     CaptureOptions options;
     for (const auto& d : readShaderInterface(toGlslEs300(source)).outputs) options.varyings.push_back(d.name);
+    if (options.varyings.empty()) options.varyings.push_back("gl_Position");
     return options;
 }
 
@@ -71,7 +73,8 @@ json attempt(const std::function<std::string()>& translate) {
     } catch (const std::exception& e) { return {{"ok", false}, {"code", "CRASH"}, {"message", e.what()}}; }
 }
 
-json declarations(const std::vector<Declaration>& list) {
+template<class Declared>
+json declarations(const std::vector<Declared>& list) {
     json out = json::array();
     for (const auto& d : list)
         out.push_back({{"name", d.name},
@@ -96,7 +99,8 @@ json translateAll(const std::string& path) {
             for (auto& d : out["inputs"])
                 if (d["name"] == a.name) d["semantic"] = semanticName(a.semantic);
         out["uniforms"] = declarations(shader.uniforms);
-        out["outputs"] = declarations(shader.outputs);
+        // What a run captures: the outputs, or gl_Position (captureAll()).
+        out["outputs"] = declarations(planCapture(shader, captureAll(source), Limits::portable()).varyings);
         return std::string();
     });
     if (!interface["ok"]) out["interface"] = interface;

@@ -233,6 +233,28 @@ TEST_CASE("xfb-run runs a scenario and writes the buffers, equal to the C++ refe
         }
 }
 
+// A shader without inputs (gl_VertexID only): no buffer gives the element count, the scenario's
+// `count` does, on every backend.
+TEST_CASE("xfb-run runs a scenario with no input buffer: count gives the elements") {
+    std::string shader = writeFile("vertex_id.vert", "#version 300 es\nflat out int out_id;\n"
+                                                     "void main() { out_id = gl_VertexID * 3 + 1; }\n");
+    json scenario = {{"shader", shader},
+                     {"count", 4},
+                     {"buffers",
+                      {{{"name", "ids"},
+                        {"role", {"output"}},
+                        {"format", {{{"semantic", "ATTR0"}, {"components", 1}, {"type", "int32"}}}}}}}};
+    std::string path = writeFile("vertex_id.json", scenario.dump());
+    for (std::string backend : {"tf", "compute"}) {
+        CAPTURE(backend);
+        std::string out = freshPath("result.json");
+        auto r = run(std::string(XFB_RUN) + " " + path + " --backend " + backend + " --out " + out);
+        REQUIRE_MESSAGE(r.status == 0, r.err);
+        std::ifstream f(out);
+        CHECK(json::parse(f)["buffers"]["ids"]["values"].get<std::vector<int>>() == std::vector<int>{1, 4, 7, 10});
+    }
+}
+
 // The bad formats the web suite gives both JavaScript engines (tests/web/page/webgpu.js): xfb-run
 // reports the same code and message, the field prefixed with the buffer it belongs to.
 TEST_CASE("xfb-run: a bad format gives the code and message JavaScript gives") {

@@ -71,7 +71,15 @@ TEST_CASE("separate attribs and interleaved components limits") {
 }
 
 TEST_CASE("capture list errors") {
-    XFB_REQUIRE_ERROR(capture("out vec4 position;"), ErrorCode::NoCapturedVaryings);
+    // The message names the outputs there are and the two fixes, or says there is no output at all.
+    auto none = XFB_REQUIRE_ERROR(capture("out vec4 position; out vec2 uv;"), ErrorCode::NoCapturedVaryings);
+    CHECK(contains(none, "none of the shader's outputs (position, uv) is named out_*"));
+    CHECK(contains(none, "pass the ones to capture as the varying list (e.g. [\"position\"])"));
+    CHECK(contains(none, "rename them out_* (out_position)"));
+    auto empty =
+        XFB_REQUIRE_ERROR(capture("in vec4 p; void main() { gl_Position = p; }"), ErrorCode::NoCapturedVaryings);
+    CHECK(contains(empty, "the shader declares no output variable, so there is nothing to capture"));
+    CHECK(contains(empty, "list \"gl_Position\""));
     auto msg = XFB_REQUIRE_ERROR(capture("in vec4 velocity; out vec4 out_p;", {CaptureMode::Interleaved, {"velocity"}}),
                                  ErrorCode::UnknownVarying);
     CHECK(contains(msg, "is an input"));

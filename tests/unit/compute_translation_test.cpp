@@ -91,11 +91,13 @@ TEST_CASE("matrices and arrays are loaded per location and stored per component"
 }
 
 TEST_CASE("what a compute shader cannot express is an error naming the construct and the line") {
-    auto msg = XFB_REQUIRE_ERROR(translate("#version 300 es\nuniform sampler2D s;\nin vec2 uv;\nout vec4 out_c;\nvoid "
-                                           "main() {\n  out_c = texture(s, uv);\n}"),
-                                 ErrorCode::ComputeTranslation);
+    // A lookup of a sampler with no explicit-level form (the implicit ones become textureLod below).
+    auto msg =
+        XFB_REQUIRE_ERROR(translate("#version 300 es\nuniform highp samplerCubeShadow s;\nin vec4 uv;\nout float "
+                                    "out_c;\nvoid main() {\n  out_c = texture(s, uv);\n}"),
+                          ErrorCode::ComputeTranslation);
     CHECK(contains(msg, "line 6"));
-    CHECK(contains(msg, "textureLod"));
+    CHECK(contains(msg, "'texture()' of a samplerCubeShadow has no explicit-level form"));
     CHECK_NOTHROW(translate("#version 300 es\nuniform sampler2D s;\nin vec2 uv;\nout vec4 out_c;\nvoid main() { out_c "
                             "= textureLod(s, uv, 0.0); }"));
     msg = XFB_REQUIRE_ERROR(
@@ -114,6 +116,29 @@ TEST_CASE("what a compute shader cannot express is an error naming the construct
         translate("#version 430\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p; gl_ClipDistance[0] = 1.0; }"),
         ErrorCode::ComputeTranslation);
     CHECK(contains(msg, "gl_ClipDistance"));
+}
+
+TEST_CASE("three-character operators are printed whole: <<= and >>= stay one token") {
+    auto t = translate("#version 300 es\nin uvec2 v;\nflat out uint out_a;\nflat out uint out_b;\n"
+                       "void main() { out_a = v.x; out_a <<= 3u; out_b = v.y; out_b >>= 1u; }");
+    CHECK(t.has("out_a <<= 3u ;"));
+    CHECK(t.has("out_b >>= 1u ;"));
+    CHECK_FALSE(t.has("<< ="));
+    CHECK_FALSE(t.has(">> ="));
+}
+
+// Outside a fragment shader the implicit level of detail is the base level (GLSL ES 3.00 section 8.8),
+// which compute shaders, without one, name explicitly: level 0.0, before an offset.
+TEST_CASE("implicit-level lookups become their explicit level-0 forms") {
+    auto t = translate("#version 300 es\nuniform sampler2D s;\nuniform highp sampler3D v;\nin vec2 uv;\n"
+                       "out vec4 out_c;\nvoid main() {\n  out_c = texture(s, uv) + textureOffset(s, texture(s, uv).xy, "
+                       "ivec2(1, 0)) + textureProj(v, vec4(uv, 1.0, 2.0)) + textureProjOffset(s, vec3(uv, 2.0), "
+                       "ivec2(0, 1));\n}");
+    CHECK(
+        t.has("textureLod ( s , uv , 0.0 ) + textureLodOffset ( s , textureLod ( s , uv , 0.0 ) . xy , 0.0 , ivec2 "
+              "( 1 , 0 ) ) + textureProjLod ( v , vec4 ( uv , 1.0 , 2.0 ) , 0.0 ) + textureProjLodOffset ( s , vec3 ( "
+              "uv , 2.0 ) , 0.0 , ivec2 ( 0 , 1 ) )"));
+    CHECK_FALSE(t.has("texture ("));
 }
 
 TEST_CASE("legacy sources are translated from their GLSL ES 3.00 form") {

@@ -153,14 +153,26 @@ TEST_CASE("the copies between a buffer's own layout and its planes") {
     XFB_REQUIRE_ERROR(planeCopyShaders(forged, 2, version), ErrorCode::InvalidArgument);
 }
 
+TEST_CASE("three-character operators are printed whole in the fragment passes") {
+    auto t = translate("#version 300 es\nin uvec2 v;\nflat out uint out_a;\nflat out uint out_b;\n"
+                       "void main() { out_a = v.x; out_a <<= 3u; out_b = v.y; out_b >>= 1u; }");
+    CHECK(t.has(0, "out_a <<= 3u ;"));
+    CHECK(t.has(0, "out_b >>= 1u ;"));
+    CHECK(t.shader.passes[0].source.find("<< =") == std::string::npos);
+}
+
 TEST_CASE("fragment refusals and options") {
+    // texture() in a vertex shader reads the base level; a fragment pass would derive a level from
+    // its neighbouring elements, so it names level 0.0.
+    CHECK(translate("#version 300 es\nuniform highp sampler2D s;\nin vec4 p;\nout vec4 out_p;\n"
+                    "void main() { out_p = texture(s, p.xy); }")
+              .has(0, "out_p = textureLod ( s , p . xy , 0.0 ) ;"));
     std::string msg =
-        XFB_REQUIRE_ERROR(translate("#version 300 es\nuniform highp sampler2D s;\nin vec4 p;\nout vec4 out_p;\n"
-                                    "void main() { out_p = texture(s, p.xy); }"),
+        XFB_REQUIRE_ERROR(translate("#version 300 es\nuniform highp sampler2DArrayShadow s;\nin vec4 p;\nout float "
+                                    "out_p;\nvoid main() { out_p = texture(s, p); }"),
                           ErrorCode::ComputeTranslation);
     CHECK(contains(msg, "line 5"));
-    CHECK(contains(msg, "a fragment shader derives from neighbouring elements"));
-    CHECK(contains(msg, "textureLod"));
+    CHECK(contains(msg, "sampler2DArrayShadow has no explicit-level form (textureLod) for a fragment shader"));
     msg = XFB_REQUIRE_ERROR(translate("#version 300 es\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = p + "
                                       "vec4(gl_InstanceID); gl_ClipDistance[0] = 1.0; }"),
                             ErrorCode::ComputeTranslation);
@@ -212,7 +224,7 @@ TEST_CASE("the emitted counts' pyramid: levels of 4-node sums up to one node, al
 
 TEST_CASE("emitted outputs' fragment passes: counts clamped as compute, a reduce per level, a gather per budget") {
     const char* src = "#version 300 es\nin vec4 a_p;\nout vec4 out_p;\nout vec4 emit_s[3];\nflat out int emit_n;\n"
-                      "out uint emit_u[2];\nflat out uint emit_m;\n"
+                      "flat out uint emit_u[2];\nflat out uint emit_m;\n"
                       "void main() { out_p = a_p; emit_n = 2; emit_m = 1u; emit_s[0] = a_p; emit_u[0] = 1u; }";
     auto iface = readShaderInterface(src);
     auto attrs = planAttributes(iface, Limits::portable());

@@ -122,6 +122,43 @@ TEST_CASE("syntax errors name the line") {
     } catch (const Error& e) { CHECK(e.message().find("line 3") != std::string::npos); }
 }
 
+TEST_CASE("what the GL compiler of the #version refuses is ShaderCompile, with the line and the fix") {
+    auto message = [](std::string_view src) -> std::string {
+        try {
+            readShaderInterface(src);
+        } catch (const Error& e) {
+            CHECK(e.code() == ErrorCode::ShaderCompile);
+            return e.message();
+        }
+        return "accepted";
+    };
+    // GLSL ES 3.00 section 4.3.6: integer vertex outputs must be flat (glslang and Mesa refuse them).
+    const std::string unflat = message("#version 300 es\nin ivec2 c;\n\nout ivec2 out_c;\nvoid main() { out_c = c; }");
+    CHECK(unflat.find("line 4") != std::string::npos);
+    CHECK(unflat.find("'out_c' (ivec2)") != std::string::npos);
+    CHECK(unflat.find("flat out ivec2 out_c") != std::string::npos);
+    CHECK(message("#version 300 es\nin uint c;\nout uint r[2];\nvoid main() { r[0] = c; r[1] = c; }")
+              .find("'r' (uint)") != std::string::npos);
+    CHECK(message("#version 300 es\nin ivec2 c;\nflat out ivec2 out_c;\nvoid main() { out_c = c; }") == "accepted");
+    CHECK(message("#version 310 es\nin ivec2 c;\nout ivec2 out_c;\nvoid main() { out_c = c; }") == "accepted");
+    CHECK(message("#version 330\nin ivec2 c;\nout ivec2 out_c;\nvoid main() { out_c = c; }") == "accepted");
+    // Built-in functions newer than the version: ES 3.10 / GLSL 4.00 (bitCount), 4.20 (packHalf2x16).
+    const std::string bits =
+        message("#version 300 es\nin uvec2 b;\nflat out uint out_n;\nvoid main() {\n out_n = uint(bitCount(b.x)); }");
+    CHECK(bits.find("line 5") != std::string::npos);
+    CHECK(bits.find("'bitCount()' is not a built-in function of GLSL ES 3.00; it needs #version 310 es") !=
+          std::string::npos);
+    CHECK(message("#version 330\nin vec2 v;\nflat out uint out_h;\nvoid main() { out_h = packHalf2x16(v); }")
+              .find("GLSL 3.30; it needs #version 420") != std::string::npos);
+    CHECK(message("#version 310 es\nin uvec2 b;\nflat out int out_n;\nvoid main() { out_n = bitCount(b.x); }") ==
+          "accepted");
+    CHECK(message("#version 300 es\nin vec2 v;\nflat out uint out_h;\nvoid main() { out_h = packHalf2x16(v); }") ==
+          "accepted");
+    // A function of the shader's own with that name is not the built-in.
+    CHECK(message("#version 300 es\nin uvec2 b;\nflat out uint out_n;\nuint bitCount(uint x) { return x & 1u; }\n"
+                  "void main() { out_n = bitCount(b.x); }") == "accepted");
+}
+
 TEST_CASE("builtin type table") {
     CHECK(builtinType("mat3x2")->columns == 3);
     CHECK(builtinType("mat3x2")->rows == 2);

@@ -21,6 +21,9 @@ std::string body(const std::string& code, const std::string& decls = "") {
     return "#version 300 es\nprecision highp float;\nin vec4 position;\n" + decls + "out vec4 out_position;\n" + code;
 }
 
+// The integer bit functions are GLSL ES 3.10 (ES 3.00 refuses them: ShaderCompile).
+std::string es310(std::string src) { return src.replace(0, std::string("#version 300 es").size(), "#version 310 es"); }
+
 std::string refused(const std::string& src) { return XFB_REQUIRE_ERROR(wgsl(src), ErrorCode::ComputeTranslation); }
 } // namespace
 
@@ -430,8 +433,65 @@ void main() {
                 "            break;\n        }\n        b = (b + 1.0f);\n    }"));
 }
 
-TEST_CASE("WGSL: inverse, integer bit functions, isnan/isinf, outerProduct, matrixCompMult, matrix operators") {
+TEST_CASE("WGSL: a matrix from components across its columns, fma") {
     auto t = wgsl(body(R"(
+void main() {
+    mat2 m = mat2(position);
+    mat3x2 n = mat3x2(position.xyz, ivec2(1, 2), 0.5);
+    out_position = vec4(m[1], n[2]);
+})"));
+    CHECK(t.has("var m: mat2x2<f32> = mat2x2<f32>((position).x, (position).y, (position).z, (position).w);"));
+    CHECK(t.has("mat3x2<f32>((position.xyz).x, (position.xyz).y, (position.xyz).z, f32((vec2<i32>(1, 2)).x), "
+                "f32((vec2<i32>(1, 2)).y), 0.5f)"));
+    auto f = wgsl("#version 430\nin vec4 p;\nout vec4 out_p;\nvoid main() { out_p = fma(p, p, vec4(1.0)); }");
+    CHECK(f.has("fma(p, p, vec4<f32>(1.0f))"));
+    // smoothstep() written out as GLSL defines it (WGSL's rounds differently on SwiftShader).
+    auto s = wgsl(body("void main() { out_position = vec4(smoothstep(0.0, 2.0, position.x), smoothstep(vec3(0.0), "
+                       "vec3(2.0), position.xyz)); }"));
+    CHECK(s.has("fn xfb_smoothstep(e0: f32, e1: f32, x: f32) -> f32 {\n    let t = clamp((x - e0) / (e1 - e0), "
+                "f32(0.0f), f32(1.0f));\n    return t * t * (3.0f - 2.0f * t);\n}"));
+    CHECK(s.has("xfb_smoothstep_v3(vec3<f32>(0.0f), vec3<f32>(2.0f), position.xyz)"));
+}
+
+TEST_CASE("WGSL: == and != of structs and arrays, member by member, element by element") {
+    auto t = wgsl(body(R"(
+struct Inner { vec2 v; mat2 m; };
+struct Outer { float f; Inner i[2]; };
+void main() {
+    Inner a = Inner(position.xy, mat2(1.0));
+    Outer o = Outer(1.0, Inner[2](a, a)), p = o;
+    float r[3] = float[3](1.0, 2.0, position.x);
+    bool same = o == p, different = r != float[3](1.0, 2.0, 3.0);
+    out_position = vec4(float(same), float(different), 0.0, 1.0);
+})"));
+    CHECK(t.has(
+        "fn xfb_equal_Inner(a: Inner, b: Inner) -> bool {\n    return all(a.v == b.v) && xfb_mat2x2_equal(a.m, b.m);"));
+    CHECK(t.has("fn xfb_equal_Outer(a: Outer, b: Outer) -> bool {\n    return (a.f == b.f) && "
+                "xfb_equal_array2_Inner(a.i, b.i);"));
+    CHECK(t.has("for (var i = 0; i < 2; i++) {\n        if (!xfb_equal_Inner(a[i], b[i])) { return false; }"));
+    CHECK(t.has("xfb_equal_Outer(o, p)"));
+    CHECK(t.has("(!xfb_equal_array3_"));
+}
+
+TEST_CASE("WGSL: built-ins with an out argument (modf, uaddCarry, usubBorrow) become statements before theirs") {
+    auto t = wgsl(es310(body(R"(
+void main() {
+    vec2 whole;
+    vec2 f = modf(position.xy * 3.5, whole);
+    uvec2 carry, borrow;
+    uvec2 sum = uaddCarry(uvec2(position.zw), uvec2(4294967295u), carry);
+    uvec2 diff = usubBorrow(uvec2(1u, 5u), uvec2(2u), borrow);
+    out_position = vec4(f + whole, vec2(sum + carry + diff + borrow));
+})")));
+    CHECK(t.has("let xfb_t0 = modf((position.xy * 3.5f));\n    whole = xfb_t0.whole;"));
+    CHECK(t.has("var f: vec2<f32> = xfb_t0.fract;"));
+    CHECK(t.has("let xfb_t1 = vec2<u32>(position.zw) + vec2<u32>(4294967295u);"));
+    CHECK(t.has("carry = select(vec2<u32>(0u), vec2<u32>(1u), xfb_t1 < vec2<u32>(position.zw));"));
+    CHECK(t.has("borrow = select(vec2<u32>(0u), vec2<u32>(1u), vec2<u32>(1u, 5u) < vec2<u32>(2u));"));
+}
+
+TEST_CASE("WGSL: inverse, integer bit functions, isnan/isinf, outerProduct, matrixCompMult, matrix operators") {
+    auto t = wgsl(es310(body(R"(
 void main() {
     mat2 m2 = inverse(mat2(2.0, 0.0, 1.0, 4.0));
     mat3 m3 = inverse(mat3(1.0));
@@ -446,10 +506,10 @@ void main() {
     mat2 d = m2 / 2.0 + 1.0 - m2 / m2;
     bool same = m2 == cm, different = m2 != cm;
     out_position = vec4(m3[0][0] + m4[1][1] + op[2][1] + cm[0][0] + d[1][1], float(bits + msb.y), float(x), float(n && same && different && nv.x));
-})"));
+})")));
     CHECK(t.has(
-        "fn xfb_inverse2x2(m: mat2x2<f32>) -> mat2x2<f32> {\n    let d = m[0][0] * (m[1][1]) - m[1][0] * (m[0][1]);\n"
-        "    return mat2x2<f32>(vec2<f32>((m[1][1]), -(m[0][1])) / d, vec2<f32>(-(m[1][0]), (m[0][0])) / d);\n}"));
+        "fn xfb_inverse2x2(m: mat2x2<f32>) -> mat2x2<f32> {\n    let d = 1.0f / determinant(m);\n"
+        "    return mat2x2<f32>(vec2<f32>((m[1][1]), -(m[0][1])) * d, vec2<f32>(-(m[1][0]), (m[0][0])) * d);\n}"));
     CHECK(t.has("fn xfb_inverse3x3("));
     CHECK(t.has("fn xfb_inverse4x4("));
     CHECK(t.has("var m2: mat2x2<f32> = xfb_inverse2x2(mat2x2<f32>(2.0f, 0.0f, 1.0f, 4.0f));"));

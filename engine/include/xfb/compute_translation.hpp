@@ -72,7 +72,9 @@ struct ComputeShader {
 /// @param entryCount the number of entries of the role list the pass plan was made for.
 /// @param options GLSL ES or desktop, work-group size, emitted outputs and their scan, fused substeps
 /// @throws Error ComputeTranslation naming the construct (and its line) that has no compute
-///         equivalent: implicit-LOD texture lookups, gl_DrawID / gl_BaseVertex / gl_BaseInstance,
+///         equivalent: lookups of a samplerCubeShadow / sampler2DArrayShadow (no textureLod form;
+///         other implicit-level lookups read level 0.0, as a vertex shader's do: `texture(s, p)` ->
+///         `textureLod(s, p, 0.0)`), gl_DrawID / gl_BaseVertex / gl_BaseInstance,
 ///         gl_ClipDistance / gl_CullDistance, in/out interface blocks, identifiers in the reserved
 ///         `xfb_` namespace (except the built-in `xfb_substep`, fusion_plan.hpp). Plus the reader's
 ///         errors; InvalidArgument for substeps that cannot be fused.

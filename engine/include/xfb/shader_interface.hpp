@@ -105,6 +105,7 @@ struct ShaderInterface {
 
     const Declaration* findOutput(std::string_view name) const;
     const Declaration* findInput(std::string_view name) const;
+    const Declaration* findUniform(std::string_view name) const;
 };
 
 struct ReadOptions {
@@ -113,7 +114,10 @@ struct ReadOptions {
 };
 
 /// Reads the declarations of a vertex shader.
-/// @throws Error ShaderSyntax, PreprocessorDirective, PreprocessorUnevaluable.
+/// @throws Error ShaderSyntax, PreprocessorDirective, PreprocessorUnevaluable; ShaderCompile for what
+///         the GL compiler of the shader's \#version refuses (so every runtime refuses it alike): an
+///         int/uint output without `flat` in GLSL ES 3.00, a built-in function the version lacks
+///         (`bitCount()` in GLSL ES 3.00), each with its line.
 ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& options = {});
 
 /// What readGeometryInterface() reads: the declarations, and the layout defaults that declare

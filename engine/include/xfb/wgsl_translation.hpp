@@ -23,18 +23,23 @@
 ///   case that falls through gets the following cases' statements up to the one ending in a jump,
 ///   a missing default is added empty;
 /// - `mod(x, y)` -> x - y * floor(x / y) (GLSL's definition; WGSL's `%` truncates);
+/// - `smoothstep()` written out as GLSL defines it; `modf(x, i)`, `uaddCarry(x, y, c)`,
+///   `usubBorrow(x, y, b)` (out arguments) -> statements before the one holding the call;
 ///   `%` and `/` on integers truncate in both languages;
 /// - `v.xz *= s` (a swizzle of several components as target) -> one store per component;
 /// - out/inout parameters -> `ptr<function, T>`; by-value parameters stay assignable;
-/// - constructors convert (`vec3(ivec3)`, `vec4(v.xy, 0, 1)`, `mat3(mat4)`, `mat3(1.0)`);
-/// - `==`/`!=` of vectors -> `all(==)`/`any(!=)`, of matrices per column; matrix `+ - /` with a
+/// - constructors convert (`vec3(ivec3)`, `vec4(v.xy, 0, 1)`, `mat3(mat4)`, `mat3(1.0)`, `mat2(vec4)`:
+///   components across columns are passed one by one);
+/// - `==`/`!=` of vectors -> `all(==)`/`any(!=)`, of matrices per column, of structs and arrays
+///   member by member and element by element (helper functions); matrix `+ - /` with a
 ///   scalar and matrix `/` matrix per column; shift amounts -> u32; min/max/clamp/step/
 ///   smoothstep with a scalar next to a vector -> the scalar is splatted;
 /// - built-ins renamed (inversesqrt -> inverseSqrt, atan(y, x) -> atan2, lessThan -> <,
 ///   floatBitsToUint -> bitcast, packHalf2x16 -> pack2x16float, bitCount -> countOneBits,
 ///   findMSB -> firstLeadingBit, findLSB -> firstTrailingBit (as int, -1 for no bit),
 ///   bitfieldExtract/Insert/Reverse -> extractBits/insertBits/reverseBits, ...) or written as
-///   helper functions (inverse of mat2/3/4, outerProduct, matrixCompMult); isnan/isinf test the
+///   helper functions (inverse of mat2/3/4: the cofactors times 1 / determinant(), as GLSL's rounds
+///   on SwiftShader; outerProduct, matrixCompMult); isnan/isinf test the
 ///   bits (exact whatever the device's float rules);
 /// - `texelFetch(s, p, lod)` -> `textureLoad(t, p, lod)` on a `texture_2d<f32|i32|u32>`
 ///   (sampler2D, isampler2D, usampler2D), `textureSize` -> `textureDimensions`;

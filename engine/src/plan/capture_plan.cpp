@@ -132,10 +132,19 @@ CapturePlan planVaryingList(const ShaderInterface& shader, const CaptureOptions&
     if (names.empty()) {
         for (auto& o : shader.outputs)
             if (o.name.starts_with("out_")) names.push_back(o.name);
-        if (names.empty())
+        if (names.empty() && shader.outputs.empty())
             throw Error(ErrorCode::NoCapturedVaryings,
-                        "the shader has no output named out_* and no varyings were listed; "
-                        "prefix the outputs to capture with out_ or pass the varying list");
+                        "the shader declares no output variable, so there is nothing to capture: declare the "
+                        "values to capture as outputs named out_* (`out vec4 out_position;`), or list "
+                        "\"gl_Position\" as the varyings to capture it");
+        if (names.empty()) {
+            std::vector<std::string> declared;
+            for (auto& o : shader.outputs) declared.push_back(o.name);
+            throw Error(ErrorCode::NoCapturedVaryings,
+                        "no varyings were listed and none of the shader's outputs (" + joinedNames(declared) +
+                            ") is named out_*: pass the ones to capture as the varying list (e.g. [\"" +
+                            declared.front() + "\"]), or rename them out_* (out_" + declared.front() + ")");
+        }
     }
     const plan::OutputIndex outputs = plan::indexOutputs(shader);
     std::set<std::string_view> seen;

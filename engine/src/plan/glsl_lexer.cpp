@@ -65,8 +65,10 @@ static bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char
 static bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::vector<Token> tokenizeLine(std::string_view s, int line) {
-    static constexpr std::string_view twoCharOps[] = {"&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++", "--",
-                                                      "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##"};
+    // Longest first: `<<=` is one token, never `<<` then `=` (which a printer would space apart).
+    static constexpr std::string_view operators[] = {
+        "<<=", ">>=", "&&", "||", "^^", "==", "!=", "<=", ">=", "<<", ">>",
+        "++",  "--",  "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##"};
     std::vector<Token> out;
     size_t i = 0;
     while (i < s.size()) {
@@ -98,14 +100,13 @@ std::vector<Token> tokenizeLine(std::string_view s, int line) {
             if (i < s.size()) ++i;
             out.push_back({TokenKind::String, std::string(s.substr(b, i - b)), line, int(b)});
         } else {
-            std::string_view two = s.substr(i, 2);
-            bool matched = false;
-            for (auto op : twoCharOps)
-                if (two == op) {
-                    matched = true;
+            std::size_t length = 1;
+            for (auto op : operators)
+                if (s.substr(i, op.size()) == op) {
+                    length = op.size();
                     break;
                 }
-            i += matched ? 2 : 1;
+            i += length;
             out.push_back({TokenKind::Punct, std::string(s.substr(b, i - b)), line, int(b)});
         }
     }

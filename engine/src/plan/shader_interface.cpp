@@ -1,5 +1,6 @@
 #include "xfb/shader_interface.hpp"
 
+#include "glsl_version_rules.hpp"
 #include "int_expression.hpp"
 #include "preprocessor.hpp"
 #include "xfb/error.hpp"
@@ -56,6 +57,7 @@ static const Declaration* findIn(const std::vector<Declaration>& v, std::string_
 }
 const Declaration* ShaderInterface::findOutput(std::string_view name) const { return findIn(outputs, name); }
 const Declaration* ShaderInterface::findInput(std::string_view name) const { return findIn(inputs, name); }
+const Declaration* ShaderInterface::findUniform(std::string_view name) const { return findIn(uniforms, name); }
 bool ShaderInterface::declaresXfbLayout() const {
     return !xfbStrides.empty() || unplacedXfbLine != 0 ||
            std::any_of(outputs.begin(), outputs.end(), [](const Declaration& d) { return d.xfbOffset.has_value(); });
@@ -447,7 +449,9 @@ private:
 ShaderInterface readShaderInterface(std::string_view source, const ReadOptions& options) {
     const plan::PreprocessedSource src = plan::preprocess(source, options.defines);
     ReaderState state{src, {}, {}, {src.functionMacros.begin(), src.functionMacros.end()}, 0};
-    return DeclarationReader(state, src.tokens, 0).runGlobal();
+    ShaderInterface shader = DeclarationReader(state, src.tokens, 0).runGlobal();
+    plan::refuseWhatTheVersionForbids(src, shader);
+    return shader;
 }
 
 namespace {

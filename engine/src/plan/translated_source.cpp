@@ -41,8 +41,23 @@ const std::map<std::string, std::string, std::less<>>& geometryRenamed() {
 bool hasNoGeometryEquivalent(std::string_view name) {
     return name == "gl_PrimitiveID" || name == "gl_Layer" || name == "gl_ViewportIndex";
 }
-const std::set<std::string, std::less<>> kImplicitLod = {"texture",           "textureProj", "textureOffset",
-                                                         "textureProjOffset", "texture2D",   "textureCube"};
+// Lookups with an implicit level of detail and their explicit-level forms. Outside a fragment shader
+// the implicit level is the base level (GLSL ES 3.00 section 8.8), which is the explicit level 0.0:
+// the translation is exact, in a compute shader (no derivatives) as in a fragment pass (whose
+// derivatives would span neighbouring elements). The offset forms take the level before the offset.
+// (Constant arrays, not maps: no static constructor in the wasm modules.)
+struct ExplicitLod {
+    std::string_view implicit, name;
+    bool levelBeforeLast; // textureLodOffset(s, P, lod, offset)
+};
+constexpr ExplicitLod kImplicitLod[] = {{"texture", "textureLod", false},
+                                        {"textureProj", "textureProjLod", false},
+                                        {"textureOffset", "textureLodOffset", true},
+                                        {"textureProjOffset", "textureProjLodOffset", true},
+                                        {"texture2D", "textureLod", false},
+                                        {"textureCube", "textureLod", false}};
+// Shadow samplers whose lookups have no explicit-level form in GLSL ES 3.00 / GLSL 4.30.
+constexpr std::string_view kNoExplicitLod[] = {"samplerCubeShadow", "sampler2DArrayShadow", "samplerCubeArrayShadow"};
 const std::set<std::string, std::less<>> kInterfaceQualifiers = {"in",     "out",       "attribute",     "varying",
                                                                  "flat",   "smooth",    "noperspective", "centroid",
                                                                  "sample", "invariant", "precise"};
@@ -74,6 +89,51 @@ public:
     }
 };
 
+// `texture(s, P)` -> `textureLod(s, P, 0.0)` and the like (kImplicitLod), on the tokens.
+std::vector<Token> withExplicitLod(const std::vector<Token>& t, const ShaderInterface& shader, std::string_view stage) {
+    std::vector<Token> out;
+    out.reserve(t.size());
+    struct Open {
+        const ExplicitLod* lod; // the lookup this '(' opens, if any
+        std::size_t comma = 0;  // its last top-level comma in `out`
+    };
+    std::vector<Open> open;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        out.push_back(t[i]);
+        const Token& tok = t[i];
+        if (tok.text == "(") {
+            const ExplicitLod* lod = nullptr;
+            if (i > 0 && t[i - 1].kind == TokenKind::Identifier)
+                for (const ExplicitLod& x : kImplicitLod)
+                    if (x.implicit == t[i - 1].text) lod = &x;
+            const Declaration* sampler = lod && i + 1 < t.size() ? shader.findUniform(t[i + 1].text) : nullptr;
+            if (sampler && std::find(std::begin(kNoExplicitLod), std::end(kNoExplicitLod), sampler->type.name) !=
+                               std::end(kNoExplicitLod))
+                untranslatable(tok.line, "'" + t[i - 1].text + "()' of a " + sampler->type.name +
+                                             " has no explicit-level form (textureLod) for a " + std::string(stage) +
+                                             ", which has no implicit level; use another sampler type");
+            if (lod) out[out.size() - 2].text = std::string(lod->name);
+            open.push_back({lod});
+        } else if (tok.text == "," && !open.empty()) {
+            open.back().comma = out.size() - 1;
+        } else if (tok.text == ")" && !open.empty()) {
+            const auto [lod, comma] = open.back();
+            open.pop_back();
+            if (!lod) continue;
+            Token level = tok, separator = tok;
+            level.kind = TokenKind::Number;
+            level.text = "0.0";
+            separator.text = ",";
+            if (lod->levelBeforeLast && comma) {
+                out.insert(out.begin() + long(comma) + 1, {level, separator});
+            } else {
+                out.insert(out.end() - 1, {separator, level});
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::string heldName(const std::string& varying) {
@@ -93,6 +153,7 @@ TranslatedSource translateSource(std::string_view vertexSource, const ReadOption
     TranslatedSource result;
     result.shader = geometry ? readGeometryInterface(modern, read).shader : readShaderInterface(modern, read);
     result.pre = preprocess(modern, read.defines);
+    result.pre.tokens = withExplicitLod(result.pre.tokens, result.shader, stage);
     if (substeps < 1) throw Error(ErrorCode::InvalidArgument, "substeps must be >= 1, got " + std::to_string(substeps));
     result.substeps = substeps;
     const bool fused = substeps > 1;
@@ -120,12 +181,6 @@ TranslatedSource translateSource(std::string_view vertexSource, const ReadOption
             if (kNoEquivalent.count(tok.text) || (geometry && hasNoGeometryEquivalent(tok.text)))
                 untranslatable(tok.line, "'" + tok.text + "' has no equivalent in a " + std::string(stage));
             if (geometry && tok.text == "gl_in") result.usesGlIn = true;
-            if (kImplicitLod.count(tok.text) && i + 1 < t.size() && t[i + 1].text == "(")
-                untranslatable(tok.line, "'" + tok.text + "()' samples with an implicit level of detail, which " +
-                                             (stage == "compute shader"
-                                                  ? std::string("compute shaders do not have")
-                                                  : "a " + std::string(stage) + " derives from neighbouring elements") +
-                                             "; use textureLod(sampler, coord, 0.0)");
         }
         if (depth == 0 && i == statementStart) {
             // Start of a global statement: find its end to decide how to emit it.

@@ -73,6 +73,7 @@ constexpr Entry kTable[] = {
     {"floatBitsToInt", Rule::ToInt},
     {"floatBitsToUint", Rule::ToUint},
     {"floor", Rule::First},
+    {"fma", Rule::First},
     {"fract", Rule::First},
     {"greaterThan", Rule::BoolShape},
     {"greaterThanEqual", Rule::BoolShape},
@@ -89,6 +90,7 @@ constexpr Entry kTable[] = {
     {"matrixCompMult", Rule::First},
     {"max", Rule::First},
     {"min", Rule::First},
+    {"modf", Rule::First},
     {"mix", Rule::First},
     {"mod", Rule::First},
     {"normalize", Rule::First},
@@ -116,10 +118,12 @@ constexpr Entry kTable[] = {
     {"textureSize", Rule::Size},
     {"transpose", Rule::Transpose},
     {"trunc", Rule::First},
+    {"uaddCarry", Rule::First},
     {"uintBitsToFloat", Rule::ToFloat},
     {"unpackHalf2x16", Rule::Vec2},
     {"unpackSnorm2x16", Rule::Vec2},
     {"unpackUnorm2x16", Rule::Vec2},
+    {"usubBorrow", Rule::First},
 };
 
 constexpr std::string_view kSampling[] = {
@@ -128,6 +132,10 @@ constexpr std::string_view kSampling[] = {
 constexpr std::string_view kDerivatives[] = {"dFdx", "dFdy", "fwidth"};
 
 } // namespace
+
+int builtinOutArgument(std::string_view name) {
+    return name == "modf" ? 1 : name == "uaddCarry" || name == "usubBorrow" ? 2 : -1;
+}
 
 std::optional<std::string> refusedBuiltin(std::string_view name) {
     if (std::find(std::begin(kSampling), std::end(kSampling), name) != std::end(kSampling))

@@ -14,6 +14,10 @@ namespace xfb::shader {
 /// called with arguments it does not take.
 std::optional<Type> builtinCall(std::string_view name, const std::vector<Type>& args, Span at);
 
+/// The argument a built-in writes (an `out` parameter: modf's whole part, uaddCarry's carry,
+/// usubBorrow's borrow), or -1.
+int builtinOutArgument(std::string_view name);
+
 /// Built-ins no printer translates (sampling through a sampler, derivatives): why, or nullopt.
 std::optional<std::string> refusedBuiltin(std::string_view name);
 

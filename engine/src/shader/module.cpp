@@ -1,5 +1,7 @@
 #include "module.hpp"
 
+#include "builtins.hpp"
+
 namespace xfb::shader {
 
 std::string describe(const Type& t) {
@@ -27,8 +29,9 @@ std::string describe(const Type& t) {
 
 bool hasSideEffects(const Expr& e) {
     if (e.kind == ExprKind::Assign || e.kind == ExprKind::IncDec) return true;
-    if (e.kind == ExprKind::Call && ((e.function && e.function->writesOutside) ||
-                                     (!e.function && (e.text.starts_with("Emit") || e.text.starts_with("End")))))
+    if (e.kind == ExprKind::Call &&
+        ((e.function && e.function->writesOutside) ||
+         (!e.function && (e.text.starts_with("Emit") || e.text.starts_with("End") || builtinOutArgument(e.text) >= 0))))
         return true;
     for (const auto& o : e.operands)
         if (hasSideEffects(*o)) return true;

@@ -131,7 +131,10 @@ ExprPtr Parser::binaryChain(int minPrec) {
 
 ExprPtr Parser::binary(ExprPtr a, const S& op, ExprPtr b, Span at) {
     const Type &x = a->type, &y = b->type;
-    if (!x.numeric() || !y.numeric()) refuseAt(at.line, {"operator ", op, " on arrays, structs or samplers"});
+    // == and != compare structs and arrays of one type too (GLSL ES 3.00 section 5.9).
+    const bool aggregateEquality = (op == "==" || op == "!=") && x == y && !x.isVoid && x.kind != ScalarKind::Opaque;
+    if ((!x.numeric() || !y.numeric()) && !aggregateEquality)
+        refuseAt(at.line, {"operator ", op, " on arrays, structs or samplers"});
     Type r = x.scalar() ? y : x;
     if (op == "&&" || op == "||" || op == "^^" || op == "==" || op == "!=" || op == "<" || op == ">" || op == "<=" ||
         op == ">=")
@@ -386,11 +389,13 @@ ExprPtr Parser::constructor(Span at) {
             bool columns = int(args.size()) == t.cols && std::all_of(args.begin(), args.end(), [&](auto& a) {
                                return a->type.vector() && a->type.rows == t.rows;
                            });
-            bool scalars = int(args.size()) == t.cols * t.rows &&
-                           std::all_of(args.begin(), args.end(), [](auto& a) { return a->type.scalar(); });
-            if (!columns && !scalars)
+            // Otherwise the components of scalars and vectors fill it column by column (`mat2(vec4)`).
+            int components = 0;
+            for (auto& a : args) components += a->type.rows;
+            const bool matrixAmong = std::any_of(args.begin(), args.end(), [](auto& a) { return a->type.matrix(); });
+            if (!columns && (matrixAmong || components != t.cols * t.rows))
                 refuseAt(l, {"constructor ", describe(t), ": give ", std::to_string(t.cols), " columns or ",
-                             std::to_string(t.cols * t.rows), " scalars"});
+                             std::to_string(t.cols * t.rows), " components of scalars and vectors"});
         }
     }
     auto e = node(ExprKind::Construct, t, at);
@@ -410,6 +415,13 @@ ExprPtr Parser::call(Span at) {
     for (auto& a : args) types.push_back(a->type);
     auto result = builtinCall(n, types, at);
     if (!result) refuseAt(at.line, {"unknown function '", n, "'"});
+    if (const int out = builtinOutArgument(n); out >= 0) {
+        if (int(args.size()) != out + 1 || !(types[std::size_t(out)] == types[0]))
+            refuseAt(at.line, {"'", n, "()' takes ", std::to_string(out + 1), " arguments of one type"});
+        if (!isLvalue(*args[std::size_t(out)]))
+            refuseAt(at.line, {"'", n, "()': its last argument must be a variable, an element or a component"});
+        markWrite(*args[std::size_t(out)]);
+    }
     auto e = node(ExprKind::Call, *result, at, n);
     e->operands = std::move(args);
     return e;

@@ -20,20 +20,9 @@ void refuseAt(int line, std::initializer_list<std::string_view> what) {
 }
 
 Parser::Parser(const ParseInput& input)
-    : macros_(input.functionMacros.begin(), input.functionMacros.end()), geometryVertices_(input.geometryVertices) {
-    // The lexer splits the three-character operators and ^^: join adjacent pieces.
-    for (const Token& k : *input.tokens) {
-        if (!t_.empty()) {
-            Token& b = t_.back();
-            bool adjacent = b.line == k.line && b.column + int(b.text.size()) == k.column && k.kind == TokenKind::Punct;
-            if (adjacent &&
-                ((k.text == "=" && (b.text == "<<" || b.text == ">>")) || (k.text == "^" && b.text == "^"))) {
-                b.text += k.text;
-                continue;
-            }
-        }
-        t_.push_back(k);
-    }
+    : t_(*input.tokens),
+      macros_(input.functionMacros.begin(), input.functionMacros.end()),
+      geometryVertices_(input.geometryVertices) {
     for (const InterfaceSymbol& s : input.interface) {
         if (s.storage == Storage::In || s.storage == Storage::Out) refuseReserved(s.name, s.line);
         m_.symbols.push_back({s.name, s.type, s.storage, {s.line, 0}});

@@ -19,7 +19,7 @@ public:
 
 private:
     using S = std::string;
-    std::vector<plan::Token> t_;
+    const std::vector<plan::Token>& t_; // the caller's (ParseInput::tokens), read only
     std::set<S> macros_;
     std::size_t p_ = 0;
     Module m_;

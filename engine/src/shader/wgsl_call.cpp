@@ -3,6 +3,8 @@
 #include "wgsl_names.hpp"
 #include "wgsl_printer_state.hpp"
 
+#include "builtins.hpp"
+
 #include <algorithm>
 
 namespace xfb::shader {
@@ -67,11 +69,27 @@ S WgslPrinter::construct(const Expr& e, Hoist& h) {
         return helpers_.diagonal(t) + "(" + convert(arg(0), a[0], Type::of(ScalarKind::Float)) + ")";
     if (a.size() == 1 && first.matrix()) // resize: the upper-left part, identity elsewhere
         return first == t ? a[0] : helpers_.resize(t, first) + "(" + a[0] + ")";
-    return w + "(" + converted([&](const Expr& x) { return Type::of(ScalarKind::Float, x.type.rows); }) + ")";
+    const bool columns = int(a.size()) == t.cols && std::all_of(e.operands.begin(), e.operands.end(), [&](auto& x) {
+                             return x->type.vector() && x->type.rows == t.rows;
+                         });
+    if (columns || std::all_of(e.operands.begin(), e.operands.end(), [](auto& x) { return x->type.scalar(); }))
+        return w + "(" + converted([&](const Expr& x) { return Type::of(ScalarKind::Float, x.type.rows); }) + ")";
+    // Scalars and vectors mixed across columns (`mat2(vec4)`): WGSL takes columns or scalars, so
+    // every component is passed on its own (the operands are values: their side effects are hoisted).
+    std::vector<S> scalars;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const Type& x = arg(i).type;
+        for (int k = 0; k < x.rows; ++k) {
+            const S text = x.vector() ? "(" + a[i] + ")." + S(1, "xyzw"[k]) : a[i];
+            scalars.push_back(x.kind == ScalarKind::Float ? text : "f32(" + text + ")");
+        }
+    }
+    return w + "(" + joined(scalars) + ")";
 }
 
 S WgslPrinter::builtinCall(const Expr& e, Hoist& h) {
     const S& n = e.text;
+    if (builtinOutArgument(n) >= 0) return outArgumentCall(e, h);
     std::vector<S> a = operands(all(e), h);
     const Type& first = e.operands[0]->type;
     auto type = [&](std::size_t i) -> const Type& { return e.operands[i]->type; };
@@ -84,7 +102,7 @@ S WgslPrinter::builtinCall(const Expr& e, Hoist& h) {
     }
     if (n == "step" || n == "smoothstep") {
         for (std::size_t i = 0; i + 1 < a.size(); ++i) a[i] = splat(a[i], type(i), e.type);
-        return call(n);
+        return n == "step" ? call(n) : helpers_.smoothstep(e.type.rows) + "(" + joined(a) + ")";
     }
     static const std::pair<const char*, const char*> comparisons[] = {{"lessThan", "<"},    {"lessThanEqual", "<="},
                                                                       {"greaterThan", ">"}, {"greaterThanEqual", ">="},
@@ -119,6 +137,27 @@ S WgslPrinter::builtinCall(const Expr& e, Hoist& h) {
         return "textureLoad(" + a[0] + ", " + coords + ", " + a[2] + ")";
     }
     return call(renamed(n));
+}
+
+// modf / uaddCarry / usubBorrow write their last argument: the call becomes statements before the
+// one holding it (hoisted in GLSL's order, as other side effects), the value a temporary.
+S WgslPrinter::outArgumentCall(const Expr& e, Hoist& h) {
+    const S& n = e.text;
+    const Type& t = e.type;
+    std::vector<const Expr*> values;
+    for (std::size_t i = 0; i + 1 < e.operands.size(); ++i) values.push_back(e.operands[i].get());
+    const std::vector<S> a = operands(values, h);
+    const S target = place(*e.operands.back(), h, true), result = temporary(), at = pad(h.indent);
+    if (n == "modf") {
+        *h.out += at + "let " + result + " = modf(" + a[0] + ");\n" + at + target + " = " + result + ".whole;\n";
+        return result + ".fract";
+    }
+    // uaddCarry: the sum wrapped, carry 1 where it wrapped; usubBorrow: the difference, borrow 1 where y > x.
+    const bool add = n == "uaddCarry";
+    const S one = wgslShape(ScalarKind::UInt, t.rows) + "(1u)", zero = wgslShape(ScalarKind::UInt, t.rows) + "(0u)";
+    *h.out += at + "let " + result + " = " + a[0] + (add ? " + " : " - ") + a[1] + ";\n" + at + target + " = select(" +
+              zero + ", " + one + ", " + (add ? result + " < " + a[0] : a[0] + " < " + a[1]) + ");\n";
+    return result;
 }
 
 S WgslPrinter::userCall(const Expr& e, Hoist& h) {

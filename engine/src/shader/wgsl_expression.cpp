@@ -261,8 +261,8 @@ S WgslPrinter::binary(const S& a, const Type& at, const S& op, const S& b, const
     if (op == "&&" || op == "||") return make(a + " " + op + " " + b);
     if (op == "^^") return make(a + " != " + b);
     if (op == "==" || op == "!=") {
-        if (at.matrix()) { // per column
-            S equal = helpers_.matrixEqual(at) + "(" + a + ", " + b + ")";
+        if (at.matrix() || !at.numeric()) { // per column, per member, per element
+            S equal = helpers_.equal(a, b, at, m_.structs);
             return op == "==" ? equal : "(!" + equal + ")";
         }
         S s = a + " " + op + " " + b;

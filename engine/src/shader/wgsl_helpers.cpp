@@ -3,6 +3,7 @@
 
 #include "wgsl_names.hpp"
 
+#include <cctype>
 #include <vector>
 
 namespace xfb::shader {
@@ -37,6 +38,16 @@ S WgslHelpers::mod(int xRows, int yRows) {
     });
 }
 
+// GLSL's definition written out: WGSL's smoothstep() rounds differently on SwiftShader (its last bit).
+S WgslHelpers::smoothstep(int rows) {
+    const S x = wgslShape(ScalarKind::Float, rows);
+    return once("xfb_smoothstep" + (rows > 1 ? "_v" + str(rows) : S()), [&](const S& fn) {
+        return "fn " + fn + "(e0: " + x + ", e1: " + x + ", x: " + x + ") -> " + x +
+               " {\n    let t = clamp((x - e0) / (e1 - e0), " + x + "(0.0f), " + x +
+               "(1.0f));\n    return t * t * (3.0f - 2.0f * t);\n}\n";
+    });
+}
+
 S WgslHelpers::diagonal(const Type& t) {
     const S w = matrix(t);
     return once("xfb_diag" + shape(t), [&](const S& fn) {
@@ -63,8 +74,10 @@ S WgslHelpers::resize(const Type& t, const Type& m) {
     });
 }
 
-// inverse(A) = adjugate(A) / det(A): element [c][r] of the result is the cofactor of A's element
-// at column r, row c, divided by the determinant.
+// inverse(A) = adjugate(A) * (1 / det(A)): element [c][r] of the result is the cofactor of A's
+// element at column r, row c, times the reciprocal of WGSL's determinant() (as SwiftShader's GLSL
+// inverse() rounds: a division per element, or another expansion of the determinant, differs in
+// the last bit).
 S WgslHelpers::inverse(int n) {
     const Type t = Type::matrixOf(n, n);
     const S w = matrix(t);
@@ -82,10 +95,10 @@ S WgslHelpers::inverse(int n) {
                 }
                 col += S(r ? ", " : "") + ((r + c) % 2 ? "-(" : "(") + minorDeterminant(rows, columns) + ")";
             }
-            cols += S(c ? ", " : "") + col + ") / d";
+            cols += S(c ? ", " : "") + col + ") * d";
         }
-        return "fn " + fn + "(m: " + w + ") -> " + w + " {\n    let d = " + minorDeterminant(all, all) +
-               ";\n    return " + w + "(" + cols + ");\n}\n";
+        return "fn " + fn + "(m: " + w + ") -> " + w + " {\n    let d = 1.0f / determinant(m);\n    return " + w + "(" +
+               cols + ");\n}\n";
     });
 }
 
@@ -121,6 +134,38 @@ S WgslHelpers::matrixEqual(const Type& m) {
         S all;
         for (int c = 0; c < m.cols; ++c) all += S(c ? " && " : "") + "all(a[" + str(c) + "] == b[" + str(c) + "])";
         return "fn " + fn + "(a: " + matrix(m) + ", b: " + matrix(m) + ") -> bool { return " + all + "; }\n";
+    });
+}
+
+S WgslHelpers::equal(const S& a, const S& b, const Type& t, const std::deque<StructDef>& structs) {
+    if (t.matrix()) return matrixEqual(t) + "(" + a + ", " + b + ")";
+    if (t.vector()) return "all(" + a + " == " + b + ")";
+    if (t.scalar()) return "(" + a + " == " + b + ")";
+    return aggregateEqual(t, structs) + "(" + a + ", " + b + ")";
+}
+
+S WgslHelpers::aggregateEqual(const Type& t, const std::deque<StructDef>& structs) {
+    const S w = wgslType(t, 0);
+    S name = "xfb_equal_" + (t.array ? "array" + str(t.array) + "_" : S()) + (t.name.empty() ? w : t.name);
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return once(name, [&](const S& fn) {
+        S body;
+        if (t.array) {
+            Type element = t;
+            element.array = 0;
+            body = "    for (var i = 0; i < " + str(t.array) + "; i++) {\n        if (!" +
+                   equal("a[i]", "b[i]", element, structs) + ") { return false; }\n    }\n    return true;\n";
+        } else {
+            S all;
+            for (const StructDef& d : structs)
+                if (d.name == t.name)
+                    for (const auto& [member, type] : d.members)
+                        all += S(all.empty() ? "" : " && ") +
+                               equal("a." + wgslIdent(member), "b." + wgslIdent(member), type, structs);
+            body = "    return " + (all.empty() ? S("true") : all) + ";\n";
+        }
+        return "fn " + fn + "(a: " + w + ", b: " + w + ") -> bool {\n" + body + "}\n";
     });
 }
 

@@ -51,6 +51,7 @@ private:
     S construct(const Expr& e, Hoist& h);
     S builtinCall(const Expr& e, Hoist& h);
     S userCall(const Expr& e, Hoist& h);
+    S outArgumentCall(const Expr& e, Hoist& h); ///< modf, uaddCarry, usubBorrow
     static S splat(const S& text, const Type& from, const Type& to);
 
     // Statements (wgsl_statement.cpp)

@@ -199,6 +199,9 @@ test('bad shaders and bad role lists give coded errors', async () => {
   assert(e.message.includes('line 7') && e.message.includes('texture()'), e.message);
   // switch translates since the shader module (issue 40): its bytes are conformance case shader.lowered-constructs.
   assert(gpu.createProgram({ source: base + 'void main() { switch (gl_VertexID) { default: out_position = position; } }' }));
+  // A function-like macro cannot translate: WGSL has no preprocessor.
+  e = await expectError('XFB_COMPUTE_TRANSLATION', () => gpu.createProgram({ source: base + '#define TWICE(x) ((x) * 2.0)\nvoid main() { out_position = TWICE(position); }' }));
+  assert(e.message.includes("function-like macro 'TWICE'"), e.message);
   await expectError('XFB_SHADER_SYNTAX', () => gpu.createProgram({ source: '#version 300 es\nin vec4 position\nout vec4 out_p;\nvoid main() {}' }));
   await expectError('XFB_NO_CAPTURED_VARYINGS', () => gpu.createProgram({ source: '#version 300 es\nin vec4 position;\nvoid main() {}' }));
   const program = gpu.createProgram({ source: await shader('particles.vert') });
