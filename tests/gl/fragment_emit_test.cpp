@@ -424,8 +424,9 @@ void main() {
     // Strips would draw part of a primitive past the total; a program without the snippet cannot clip.
     CHECK(contains(XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_n", DrawMode::TriangleStrip), ErrorCode::Unsupported),
                    "triangle_strip"));
-    GLuint plain = linkDrawProgram("#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n",
-                                   "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+    GLuint plain =
+        linkDrawProgram("#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n",
+                        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
     glUseProgram(plain);
     CHECK(contains(XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_n", DrawMode::Points), ErrorCode::InvalidArgument),
                    "GL name " + std::to_string(plain)));

@@ -8,6 +8,7 @@
 #include "gl/gl_check.hpp"
 #include "plan/histopyramid_translation.hpp"
 #include "plan/text.hpp"
+#include "xfb/error.hpp"
 
 namespace xfb::detail {
 
@@ -94,9 +95,11 @@ void FragmentBackend::drawEmitted(std::size_t budget, DrawMode mode) const {
     const GLint at = program ? glGetUniformLocation(GLuint(program), plan::kEmittedAtUniform) : -1;
     if (totals < 0 || at < 0)
         throw Error(ErrorCode::InvalidArgument,
-                    cat({"Pipeline::drawEmitted('", name, "'): the fragment backend keeps the total on the GPU (the "
+                    cat({"Pipeline::drawEmitted('", name,
+                         "'): the fragment backend keeps the total on the GPU (the "
                          "top of its pyramid of counts), and the bound program (GL name ",
-                         std::to_string(program), ") does not read it; paste xfb::emittedDrawSnippet() into its "
+                         std::to_string(program),
+                         ") does not read it; paste xfb::emittedDrawSnippet() into its "
                          "vertex shader and write gl_Position = xfb_emittedPosition(...)"}));
     const HistoPyramid::Top t = pyramid->top(budget);
     XFB_GL(glActiveTexture(GLenum(GL_TEXTURE0 + t.unit)));
