@@ -369,16 +369,18 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: drawEmitted draws the GPU total thr
     o.overflow = EmitOverflow::Clamp;
     Pipeline pipeline(dev, c.program, {{&c.input, &c.scratch}, {nullptr, &pairs}}, o);
     // Slot s's pixel (s % 32, s / 32); as triangles, triangle j = records 3j..3j+2 around pixel j.
+    // [docs:fragment-draw-emitted]
     const std::string vertex = std::string("#version 300 es\n") + std::string(emittedDrawSnippet()) + R"(
-uniform int u_per;
-void main() {
-    int j = gl_VertexID / u_per;
-    vec2 pixel = vec2(float(j % 32), float(j / 32)) + 0.5;
-    if (u_per == 3) pixel += vec2(gl_VertexID % 3 == 1 ? 0.45 : -0.4, gl_VertexID % 3 == 2 ? 0.45 : -0.4);
-    gl_Position = xfb_emittedPosition(vec4(pixel / vec2(32.0, 16.0) * 2.0 - 1.0, 0.0, 1.0));
-    gl_PointSize = 1.0;
-}
-)";
+    uniform int u_per;
+    void main() {
+        int j = gl_VertexID / u_per;
+        vec2 pixel = vec2(float(j % 32), float(j / 32)) + 0.5;
+        if (u_per == 3) pixel += vec2(gl_VertexID % 3 == 1 ? 0.45 : -0.4, gl_VertexID % 3 == 2 ? 0.45 : -0.4);
+        gl_Position = xfb_emittedPosition(vec4(pixel / vec2(32.0, 16.0) * 2.0 - 1.0, 0.0, 1.0));
+        gl_PointSize = 1.0;
+    }
+    )";
+    // [docs:end]
     GLuint draw = linkDrawProgram(
         vertex.c_str(), "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
     GLint linked = 0;
