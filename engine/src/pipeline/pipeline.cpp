@@ -168,13 +168,13 @@ void Pipeline::beginCheckedStep() {
         c.error = s.render(true), c.written = GLuint(s.plan.count);
         if (!s.emits.empty() && s.options.overflow == EmitOverflow::Error && c.error == GL_NO_ERROR)
             for (const auto& r : s.readEmitted())
-                if (r.overflowed()) c.overflow = r;
+                if (r.overflowed() && !c.overflow) c.overflow = r; // the first, as WebGPU names it
     } else if (s.choice.backend == Backend::Compute) {
         // A dispatch has no PRIMITIVES_WRITTEN; it writes every element.
         c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
         if (!s.emits.empty() && s.options.overflow == EmitOverflow::Error && c.error == GL_NO_ERROR)
             for (const auto& r : s.readEmitted())
-                if (r.overflowed()) c.overflow = r;
+                if (r.overflowed() && !c.overflow) c.overflow = r; // the first, as WebGPU names it
     } else {
         c.error = s.draw(s.checkQuery, true);
     }
