@@ -369,6 +369,13 @@ private:
             xfb::PipelineOptions options;
             if (op.contains("count")) options.count = op.at("count").get<std::int64_t>();
             options.backend = backend_;
+            for (const auto& e : op.value("emits", json::array()))
+                options.emits.push_back({e.at("varying").get<std::string>(), e.at("count").get<std::string>()});
+            if (op.value("overflow", "error") == "clamp") options.overflow = xfb::EmitOverflow::Clamp;
+            // Transform feedback writes one record per element: a tf runtime emits through the
+            // fragment backend's pyramid passes (as WebGL2 and ES 3.0 do), with compute's bytes.
+            if (!options.emits.empty() && backend_ == xfb::Backend::TransformFeedback)
+                options.backend = xfb::Backend::Fragment;
             std::string name = op.value("name", "p");
             pipelines_[name] = nullptr;
             pipelines_[name] = std::make_unique<xfb::Pipeline>(
@@ -377,10 +384,25 @@ private:
             auto& p = named(pipelines_, op.value("pipeline", "p"), "pipeline");
             for (int t = 0, times = op.value("times", 1); t < times; ++t) p.step(op.value("substeps", 1));
         } else if (kind == "stepChecked") {
-            auto report = named(pipelines_, op.value("pipeline", "p"), "pipeline").stepChecked();
+            auto& pipeline = named(pipelines_, op.value("pipeline", "p"), "pipeline");
+            auto report = pipeline.stepChecked();
             if (op.contains("written"))
                 check(report.written == op.at("written").get<std::int64_t>(),
                       where + ": written " + std::to_string(report.written));
+            if (op.contains("emitted")) {
+                const auto reports = pipeline.emitted();
+                const auto& want = op.at("emitted");
+                check(reports.size() == want.size(), where + ": " + std::to_string(reports.size()) + " budgets");
+                for (std::size_t b = 0; b < std::min(reports.size(), want.size()); ++b) {
+                    const auto& r = reports[b];
+                    check(r.budget == want[b].at("budget").get<std::string>() &&
+                              r.requested == want[b].at("requested").get<std::int64_t>() &&
+                              r.written == want[b].at("written").get<std::int64_t>() &&
+                              r.capacity == want[b].at("capacity").get<std::int64_t>(),
+                          where + ": budget " + r.budget + " requested " + std::to_string(r.requested) + " written " +
+                              std::to_string(r.written) + " capacity " + std::to_string(r.capacity));
+                }
+            }
         } else if (kind == "capture") {
             xfb::PrimitiveCaptureOptions options;
             if (op.contains("vertexCount")) options.vertexCount = op.at("vertexCount").get<std::int64_t>();

@@ -30,9 +30,12 @@
 //             nothing); the runner goes on with the next op. The ops:
 //     { op: 'createBuffer', buffer }                          (a buffer marked later, with its data)
 //     { op: 'program', name = 'main', source, mode = 'interleaved', varyings?, portable? }
-//     { op: 'pipeline', name = 'p', program = 'main', entries: [{ input?, output? }], count? }
+//     { op: 'pipeline', name = 'p', program = 'main', entries: [{ input?, output? }], count?,
+//       emits?: [{ varying, count }], overflow?: 'error' | 'clamp' }  (emitted outputs: compute, or
+//       on a runtime that steps by transform feedback the fragment backend's pyramid passes)
 //     { op: 'step', pipeline = 'p', substeps = 1, times = 1 }
-//     { op: 'stepChecked', pipeline = 'p', written? }        (written: the report's records)
+//     { op: 'stepChecked', pipeline = 'p', written?, emitted? }  (written: the report's records;
+//       emitted: [{ budget, requested, written, capacity }], the pipeline's emitted() after it)
 //     { op: 'capture', name = 'c', program = 'main', entries, vertexCount?, expansion? }
 //     { op: 'draw', capture = 'c', mode, count? | indices?, restartIndex?, records?, primitives? }
 //     { op: 'session', capture = 'c', parts: [{ mode, count? | indices?, program? }], firstRecord?,
@@ -74,6 +77,7 @@
 import { applicationState } from './cases/application_state.mjs';
 import { basic } from './cases/basic.mjs';
 import { captureCases } from './cases/capture.mjs';
+import { emit } from './cases/emit.mjs';
 import { loss } from './cases/loss.mjs';
 import { outputTypes } from './cases/output_types.mjs';
 import { reuse } from './cases/reuse.mjs';
@@ -94,7 +98,7 @@ export const RUNTIMES = {
   webgpu: ['web', 'webgpu', 'compute'],
 };
 
-export const cases = [...basic, ...outputTypes, ...varyings, ...applicationState, ...reuse, ...captureCases, ...loss, ...shaderLanguage];
+export const cases = [...basic, ...outputTypes, ...varyings, ...applicationState, ...reuse, ...captureCases, ...loss, ...shaderLanguage, ...emit];
 
 const fieldsOf = (format) => format.map((f) => ({ type: f.type ?? 'float32', components: f.components ?? 4 }));
 

@@ -4,6 +4,8 @@
 // GL compute leaves in the same buffers (past the total too), and so are emitted()'s reports.
 #include "gl_fixture.hpp"
 
+#include "offscreen.hpp"
+
 #include "../unit/test_util.hpp"
 
 #include <numeric>
@@ -351,4 +353,88 @@ void main() {
         bytes[run].insert(bytes[run].end(), st.begin(), st.end());
     }
     CHECK(bytes[0] == bytes[1]);
+}
+
+// drawEmitted() after a fragment-backend step (ES 3.0 / WebGL2: no indirect draw): the capacity is
+// drawn, and emittedDrawSnippet() in the application's vertex shader clips the records at or past
+// the GPU total, whole primitives, without the total visiting the CPU.
+TEST_CASE_FIXTURE(GlTest, "fragment backend: drawEmitted draws the GPU total through emittedDrawSnippet()") {
+    constexpr int kWidth = 32, kHeight = 16; // one pixel per record slot (points) or per triangle
+    const std::int64_t capacity = 400;
+    Counted c(dev, pseudoRandomCounts(90, 5u));
+    Buffer pairs(dev, uintFormat(2), capacity);
+    PipelineOptions o;
+    o.backend = Backend::Fragment;
+    o.emits = {{"emit_pair", "emit_n"}};
+    o.overflow = EmitOverflow::Clamp;
+    Pipeline pipeline(dev, c.program, {{&c.input, &c.scratch}, {nullptr, &pairs}}, o);
+    // Slot s's pixel (s % 32, s / 32); as triangles, triangle j = records 3j..3j+2 around pixel j.
+    // [docs:fragment-draw-emitted]
+    const std::string vertex = std::string("#version 300 es\n") + std::string(emittedDrawSnippet()) + R"(
+    uniform int u_per;
+    void main() {
+        int j = gl_VertexID / u_per;
+        vec2 pixel = vec2(float(j % 32), float(j / 32)) + 0.5;
+        if (u_per == 3) pixel += vec2(gl_VertexID % 3 == 1 ? 0.45 : -0.4, gl_VertexID % 3 == 2 ? 0.45 : -0.4);
+        gl_Position = xfb_emittedPosition(vec4(pixel / vec2(32.0, 16.0) * 2.0 - 1.0, 0.0, 1.0));
+        gl_PointSize = 1.0;
+    }
+    )";
+    // [docs:end]
+    GLuint draw = linkDrawProgram(
+        vertex.c_str(), "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+    GLint linked = 0;
+    glGetProgramiv(draw, GL_LINK_STATUS, &linked);
+    REQUIRE(linked == GL_TRUE);
+    Offscreen screen(kWidth, kHeight);
+    GLuint vao = 0;
+    glGenVertexArrays(1, &vao);
+    // Each step's counts uploaded, the records drawn as points and as triangles: the lit pixels are
+    // the first min(total, capacity) slots, or the whole triangles below the total.
+    for (unsigned seed : {5u, 6u, 40u}) {
+        CAPTURE(seed);
+        auto counts = pseudoRandomCounts(90, seed);
+        if (seed == 40u) counts.assign(90, 6u); // 540 records asked for: clamped at the capacity
+        c.input.upload(std::span<const std::uint32_t>(counts));
+        c.counts = counts;
+        pipeline.step();
+        std::int64_t requested = 0;
+        (void)c.reference(capacity, &requested);
+        const std::int64_t written = std::min(requested, capacity);
+        for (auto [mode, per] : {std::pair{DrawMode::Points, 1}, std::pair{DrawMode::Triangles, 3}}) {
+            CAPTURE(per);
+            screen.clear();
+            glUseProgram(draw);
+            glUniform1i(glGetUniformLocation(draw, "u_per"), per);
+            glBindVertexArray(vao);
+            GLint activeBefore = 0;
+            glGetIntegerv(GL_ACTIVE_TEXTURE, &activeBefore);
+            pipeline.drawEmitted("emit_n", mode);
+            GLint activeAfter = 0;
+            glGetIntegerv(GL_ACTIVE_TEXTURE, &activeAfter);
+            CHECK(activeAfter == activeBefore);
+            const auto lit = screen.lit();
+            const std::int64_t drawn = written / per; // whole primitives only
+            for (std::int64_t s = 0; s < kWidth * kHeight; ++s)
+                if (lit[std::size_t(s)] != (s < drawn)) {
+                    FAIL_CHECK("pixel " << s << " is " << (lit[std::size_t(s)] ? "lit" : "dark") << "; " << drawn
+                                        << " primitives of " << written << " records should be drawn");
+                    break;
+                }
+        }
+    }
+    // Strips would draw part of a primitive past the total; a program without the snippet cannot clip.
+    CHECK(contains(XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_n", DrawMode::TriangleStrip), ErrorCode::Unsupported),
+                   "triangle_strip"));
+    GLuint plain =
+        linkDrawProgram("#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n",
+                        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+    glUseProgram(plain);
+    CHECK(contains(XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_n", DrawMode::Points), ErrorCode::InvalidArgument),
+                   "GL name " + std::to_string(plain)));
+    glBindVertexArray(0);
+    glUseProgram(0);
+    glDeleteVertexArrays(1, &vao);
+    glDeleteProgram(draw);
+    glDeleteProgram(plain);
 }

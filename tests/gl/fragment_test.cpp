@@ -579,7 +579,8 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the coded refusals") {
         CHECK_NOTHROW(pipeline.step());
     }
     // Emitted outputs run here (fragment_emit_test.cpp), but their totals stay in the pyramid's
-    // top texel: no indirect-command buffer to hand out or draw from.
+    // top texel: no indirect-command buffer to hand out; drawEmitted() needs the bound program to
+    // read the total (emittedDrawSnippet(), fragment_emit_test.cpp).
     {
         const char* src = "#version 300 es\nin vec4 p;\nout vec4 out_p;\nout vec4 emit_r[2];\nflat out int emit_n;\n"
                           "void main() { out_p = p; emit_n = 1; emit_r[0] = p; emit_r[1] = p; }";
@@ -592,8 +593,9 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: the coded refusals") {
         std::string msg = XFB_REQUIRE_ERROR((void)pipeline.emitTotalsBuffer(), ErrorCode::Unsupported);
         CHECK(contains(msg, "Pipeline::emitTotalsBuffer"));
         CHECK(contains(msg, "pyramid's top texel"));
-        msg = XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_n", DrawMode::Points), ErrorCode::Unsupported);
-        CHECK(contains(msg, "Pipeline::drawEmitted"));
+        msg = XFB_REQUIRE_ERROR(pipeline.drawEmitted("emit_n", DrawMode::Points), ErrorCode::InvalidArgument);
+        CHECK(contains(msg, "Pipeline::drawEmitted('emit_n')"));
+        CHECK(contains(msg, "xfb::emittedDrawSnippet()"));
     }
     // The replayed step of the npm package refuses it: a fragment step is no transform-feedback pass.
     {

@@ -211,9 +211,11 @@ XFB_C int xfb_uniforms(Engine* e, int id) {
     });
 }
 
-/// count: NaN when not given; backend: its name (backendNames).
+/// count: NaN when not given; backend: its name (backendNames); emits: varying, count, varying,
+/// count ... (PipelineOptions::emits); clampOverflow: EmitOverflow::Clamp, else Error.
 XFB_C int xfb_create_pipeline(Engine* e, int programId, const double* entries, int entryCount, double count,
-                              bool queries, bool fuseSubsteps, const char* backend, int backendBytes, bool rasterize) {
+                              bool queries, bool fuseSubsteps, const char* backend, int backendBytes, bool rasterize,
+                              const char* emits, int emitBytes, bool clampOverflow) {
     return guarded([&] {
         PipelineOptions o;
         if (!std::isnan(count)) o.count = std::int64_t(count);
@@ -221,6 +223,9 @@ XFB_C int xfb_create_pipeline(Engine* e, int programId, const double* entries, i
         o.fuseSubsteps = fuseSubsteps;
         o.rasterize = rasterize;
         o.backend = fromName<Backend>(text(backend, backendBytes), backendNames, "backend");
+        const auto names = textList(emits, emitBytes);
+        for (std::size_t i = 0; i + 1 < names.size(); i += 2) o.emits.push_back({names[i], names[i + 1]});
+        o.overflow = clampOverflow ? EmitOverflow::Clamp : EmitOverflow::Error;
         return e->add(e->pipelines, *e->device, e->program(programId), e->entries(entries, entryCount), o);
     });
 }
@@ -300,6 +305,21 @@ XFB_C int xfb_poll_checked(Engine* e, int id) {
     return guarded([&] {
         auto r = e->pipeline(id).pollCheckedStep();
         return r ? report(*r).done() : std::string("null");
+    });
+}
+/// Pipeline::emitted(): [{ budget, requested, written, capacity }] (the pyramid's top, read with readPixels).
+XFB_C int xfb_emitted(Engine* e, int id) {
+    return guarded([&] {
+        Json out = JsonBuilder::array();
+        for (const auto& r : e->pipeline(id).emitted()) {
+            Json f = JsonBuilder::object(); // the keys in the WebGPU engine's order
+            JsonBuilder::set(f, "budget", r.budget);
+            JsonBuilder::set(f, "requested", r.requested);
+            JsonBuilder::set(f, "written", r.written);
+            JsonBuilder::set(f, "capacity", r.capacity);
+            JsonBuilder::push(out, f);
+        }
+        return std::move(out).done();
     });
 }
 XFB_C int xfb_poll_queries(Engine* e, int id) {

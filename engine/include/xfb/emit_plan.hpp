@@ -19,6 +19,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace xfb {
@@ -72,5 +73,17 @@ struct EmitPlan {
 ///         asked for would wrap the 32-bit counts, prefix sums and totals on the GPU)
 EmitPlan planEmits(const ShaderInterface& shader, const CapturePlan& capture, std::span<const EmitDesc> emits,
                    std::span<const EntryDesc> entries, std::span<const int> emitEntries, std::int64_t count);
+
+/// GLSL (ES 3.00, and desktop 3.30+) to paste into the vertex shader that draws emitted records
+/// with Pipeline::drawEmitted() after a fragment-backend step (ES 3.0 and WebGL2 have no indirect
+/// draw, and the total never visits the CPU): it declares `uniform highp usampler2D
+/// xfb_emitted_totals` and `uniform highp ivec4 xfb_emitted_at`, which drawEmitted() sets on the
+/// bound program (the top texel of the pyramid of counts, on a texture unit of the fragment
+/// backend's, restored after the draw), and `vec4 xfb_emittedPosition(vec4 position)`: `position`
+/// for a record of a primitive below the budget's GPU total, else a point outside the clip volume
+/// (every vertex of that primitive: it is not drawn). drawEmitted() draws the budget's capacity,
+/// so its vertex cost is proportional to the capacity, not to the total. Write
+/// `gl_Position = xfb_emittedPosition(...)`; gl_VertexID is the record's index.
+std::string_view emittedDrawSnippet();
 
 } // namespace xfb

@@ -220,10 +220,16 @@ public:
     ///         fragment backend, whose totals stay in its pyramid's top texel)
     unsigned emitTotalsBuffer() const;
     /// Draws the records of `budget` (its count output's name) with the program and vertex
-    /// array the caller bound: glBindBuffer(GL_DRAW_INDIRECT_BUFFER) + glDrawArraysIndirect
-    /// (GL 4.0 / ES 3.1), then unbinds it.
-    /// @throws Error InvalidArgument (no such budget, a mode outside DrawMode), Unsupported (as
-    ///         emitTotalsBuffer())
+    /// array the caller bound. After a compute step: glBindBuffer(GL_DRAW_INDIRECT_BUFFER) +
+    /// glDrawArraysIndirect (GL 4.0 / ES 3.1), then unbinds it. After a fragment-backend step
+    /// (ES 3.0, WebGL2: no indirect draw): glDrawArrays of the budget's capacity, the bound
+    /// program's vertex shader holding emittedDrawSnippet() (emit_plan.hpp), whose uniforms it
+    /// sets and whose texture (the pyramid's top) it binds on a unit of the fragment backend's,
+    /// restoring that unit's binding after; records at or past the GPU total are clipped away
+    /// (points, lines and triangles). Its vertex cost is the capacity, whatever the total.
+    /// @throws Error InvalidArgument (no such budget, a mode outside DrawMode, a bound program
+    ///         without the snippet after a fragment step), Unsupported (after a fragment step, a
+    ///         strip, loop or fan)
     void drawEmitted(std::string_view budget, DrawMode mode) const;
 
 private:

@@ -4,8 +4,11 @@
 // descending the pyramid in input order, into its outputs' planes. The totals stay in the
 // pyramid's top texel: nothing is read back in a step.
 #include "fragment/fragment_backend.hpp"
+#include "gl/draw_mode.hpp"
 #include "gl/gl_check.hpp"
+#include "plan/histopyramid_translation.hpp"
 #include "plan/text.hpp"
+#include "xfb/error.hpp"
 
 namespace xfb::detail {
 
@@ -76,6 +79,35 @@ void FragmentBackend::runEmits(const ProgramState& program, const std::vector<st
         if (b.bound.exposed)
             copier->writeBack(static_cast<const PlaneMirror&>(*b.bound.mirror), b.name, 0, emits.outputs[o].capacity);
     }
+}
+
+void FragmentBackend::drawEmitted(std::size_t budget, DrawMode mode) const {
+    using plan::cat;
+    const std::string& name = emits.budgets[budget].count;
+    if (mode != DrawMode::Points && mode != DrawMode::Lines && mode != DrawMode::Triangles)
+        throw Error(ErrorCode::Unsupported,
+                    cat({"Pipeline::drawEmitted('", name, "', ", drawModeName(mode),
+                         "): after a fragment-backend step the records past the GPU total are moved out of the "
+                         "clip volume, whole primitives of a list only; draw points, lines or triangles"}));
+    GLint program = 0;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+    const GLint totals = program ? glGetUniformLocation(GLuint(program), plan::kEmittedTotalsUniform) : -1;
+    const GLint at = program ? glGetUniformLocation(GLuint(program), plan::kEmittedAtUniform) : -1;
+    if (totals < 0 || at < 0)
+        throw Error(ErrorCode::InvalidArgument,
+                    cat({"Pipeline::drawEmitted('", name,
+                         "'): the fragment backend keeps the total on the GPU (the "
+                         "top of its pyramid of counts), and the bound program (GL name ",
+                         std::to_string(program),
+                         ") does not read it; paste xfb::emittedDrawSnippet() into its "
+                         "vertex shader and write gl_Position = xfb_emittedPosition(...)"}));
+    const HistoPyramid::Top t = pyramid->top(budget);
+    XFB_GL(glActiveTexture(GLenum(GL_TEXTURE0 + t.unit)));
+    XFB_GL(glBindTexture(GL_TEXTURE_2D, t.atlas));
+    XFB_GL(glActiveTexture(GL_TEXTURE0));
+    XFB_GL(glUniform1i(totals, GLint(t.unit)));
+    XFB_GL(glUniform4i(at, t.row, t.component, verticesPerPrimitive(mode), 0));
+    XFB_GL(glDrawArrays(gl::primitiveMode(mode), 0, GLsizei(emits.budgets[budget].capacity)));
 }
 
 } // namespace xfb::detail

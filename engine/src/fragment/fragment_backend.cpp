@@ -134,9 +134,7 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
         b->passes.push_back(b->link(program, b->shader.passes[i].source,
                                     cat({"the fragment shader generated from '", label, "' (pass ", to_string(i),
                                          "; line numbers are the vertex shader's)"})));
-#ifndef __EMSCRIPTEN__ // the npm package refuses emits (pipeline.cpp): its module keeps the pyramid out
     if (!b->shader.emits.empty()) b->buildEmits(program, maxTexture);
-#endif
     gl::check(cat({"building the fragment backend of '", label, "'"}).c_str());
     return b;
 }
@@ -251,9 +249,7 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         }
     for (std::size_t o = 0; o < outputLayouts.size(); ++o)
         (void)mirrorOf(*outputs[std::size_t(outputEntries[o])], outputLayouts[o]);
-#ifndef __EMSCRIPTEN__
     if (pyramid) prepareEmitted(outputs);
-#endif
     for (std::size_t k = 0; k < units.size(); ++k) {
         const Unit& u = units[k];
         const PlaneMirror& m = u.kept ? *kept[u.index] : planesOf(*inputs[u.index]);
@@ -278,9 +274,7 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         XFB_GL_COUNTED(glViewport(0, 0, shader.textureWidth, shader.rows));
         XFB_GL_COUNTED(glDrawArrays(GL_TRIANGLES, 0, 3));
     }
-#ifndef __EMSCRIPTEN__
     if (pyramid) runEmits(program, outputs);
-#endif
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, 0));
     // The outputs' planes hold the step; a handed-out buffer gets it now, the others when read.
     for (std::size_t o = 0; o < outputLayouts.size(); ++o) {

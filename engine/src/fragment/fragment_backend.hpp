@@ -76,6 +76,12 @@ struct FragmentBackend final : Recoverable {
     /// Per budget, the records the last step's elements asked for (the pyramid's top; blocking,
     /// glReadPixels: for Pipeline::emitted(), never in a step).
     std::vector<std::uint32_t> requestedTotals() { return pyramid->totals(emits.budgets.size()); }
+    /// Pipeline::drawEmitted() here: glDrawArrays(mode, 0, the budget's capacity) with the bound
+    /// program, whose emittedDrawSnippet() uniforms it sets (the pyramid's top atlas bound on its
+    /// unit, restored after the draw by the caller's StateGuard).
+    /// @throws Error InvalidArgument (the bound program lacks the snippet's uniforms), Unsupported
+    ///         (a strip, loop or fan: a record past the total would leave part of a primitive)
+    void drawEmitted(std::size_t budget, DrawMode mode) const;
     void forget() override;
 
 private:

@@ -56,7 +56,7 @@ std::unique_ptr<HistoPyramid> HistoPyramid::build(const std::shared_ptr<DeviceSt
                              std::to_string(l.groups), " RGBA32UI textures at once here (framebuffer status ",
                              std::to_string(status), "); use the compute backend"}));
     }
-    p->top = gl::FramebufferName::create();
+    p->topReader = gl::FramebufferName::create();
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, 0));
     for (std::size_t level = 1; level < l.levels.size(); ++level) {
         const std::string what =
@@ -97,17 +97,21 @@ void HistoPyramid::sumLevels() const {
     }
 }
 
+HistoPyramid::Top HistoPyramid::top(std::size_t budget) const {
+    const std::size_t topLevel = layout.levels.size() - 1;
+    const std::size_t atlas = 2 * (budget / 4) + topLevel % 2;
+    return {atlases[atlas], firstUnit + GLuint(atlas), layout.levels[topLevel].firstRow, int(budget % 4)};
+}
+
 std::vector<std::uint32_t> HistoPyramid::totals(std::size_t budgets) {
     gl::StateGuard guard(*device, gl::ReliedFramebuffer | kPlaneTransferState);
-    const std::size_t topLevel = layout.levels.size() - 1;
-    const int row = layout.levels[topLevel].firstRow;
     std::vector<std::uint32_t> out(budgets);
-    XFB_GL_COUNTED(glBindFramebuffer(GL_READ_FRAMEBUFFER, top));
+    XFB_GL_COUNTED(glBindFramebuffer(GL_READ_FRAMEBUFFER, topReader));
     for (int g = 0; g < layout.groups; ++g) {
-        XFB_GL_COUNTED(glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-                                              atlases[std::size_t(2 * g) + topLevel % 2], 0));
+        const Top t = top(std::size_t(4 * g));
+        XFB_GL_COUNTED(glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.atlas, 0));
         std::uint32_t texel[4] = {};
-        XFB_GL_COUNTED(glReadPixels(0, row, 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_INT, texel));
+        XFB_GL_COUNTED(glReadPixels(0, t.row, 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_INT, texel));
         for (int c = 0; c < 4 && std::size_t(4 * g + c) < budgets; ++c) out[std::size_t(4 * g + c)] = texel[c];
     }
     XFB_GL_COUNTED(glBindFramebuffer(GL_READ_FRAMEBUFFER, 0));
@@ -118,7 +122,7 @@ void HistoPyramid::forget() {
     for (auto& a : atlases) a.forget();
     for (auto& f : levels) f.forget();
     for (auto& r : reduce) r.forget();
-    top.forget();
+    topReader.forget();
 }
 
 } // namespace xfb::detail

@@ -19,7 +19,7 @@ struct HistoPyramid final : Recoverable {
     std::vector<gl::TextureName> atlases; // group g's even levels at 2g, its odd levels at 2g + 1
     gl::FramebufferName levels[2];        // every group's even (odd) atlas, colour attachment g writing group g
     std::vector<gl::ProgramName> reduce;  // level l + 1 from level l
-    gl::FramebufferName top;              // the top level's atlas of one group, read for the totals
+    gl::FramebufferName topReader;        // the top level's atlas of one group, read for the totals
     GLuint firstUnit = 0;                 // atlas k on unit firstUnit + k during a step
     DeviceState* device = nullptr;
 
@@ -37,6 +37,13 @@ struct HistoPyramid final : Recoverable {
     void target(std::size_t level) const;
     /// Levels 1 .. top from level 0 (the atlases bound, the triangle's vertex array bound).
     void sumLevels() const;
+    /// Where budget `budget`'s requested total lies: the atlas holding the top level, the unit
+    /// bindAtlases() puts it on, its row and its component (the budget within its group).
+    struct Top {
+        GLuint atlas = 0, unit = 0;
+        int row = 0, component = 0;
+    };
+    Top top(std::size_t budget) const;
     /// Per budget, the requested total: the top node, read with glReadPixels (blocking, for
     /// Pipeline::emitted(); never in a step). Opens its own StateGuard.
     std::vector<std::uint32_t> totals(std::size_t budgets);

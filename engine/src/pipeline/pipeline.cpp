@@ -60,15 +60,8 @@ Pipeline::Pipeline(const Device& device, const Program& program, std::vector<Ent
     const auto& descs = resolved.descs;
     s->plan = planPass(s->program->attributes, s->program->capture, descs, options.count, OutputSizing::PerElement,
                        options.emits.size());
-#ifdef __EMSCRIPTEN__ // emitted outputs need compute shaders, which WebGL2 lacks: keep the planner out of the module
-    if (!options.emits.empty())
-        throw Error(
-            ErrorCode::Unsupported,
-            "emitted outputs (a variable number of records per element) need the compute backend, which WebGL2 lacks");
-#else
     s->emits =
         planEmits(s->program->shader, s->program->capture, options.emits, descs, s->plan.emitEntries, s->plan.count);
-#endif
     s->options = options;
     s->device = detail::Access::state(device);
     s->device->requireContext("creating a Pipeline");
@@ -175,13 +168,13 @@ void Pipeline::beginCheckedStep() {
         c.error = s.render(true), c.written = GLuint(s.plan.count);
         if (!s.emits.empty() && s.options.overflow == EmitOverflow::Error && c.error == GL_NO_ERROR)
             for (const auto& r : s.readEmitted())
-                if (r.overflowed()) c.overflow = r;
+                if (r.overflowed() && !c.overflow) c.overflow = r; // the first, as WebGPU names it
     } else if (s.choice.backend == Backend::Compute) {
         // A dispatch has no PRIMITIVES_WRITTEN; it writes every element.
         c.error = s.dispatch(true), c.written = GLuint(s.plan.count);
         if (!s.emits.empty() && s.options.overflow == EmitOverflow::Error && c.error == GL_NO_ERROR)
             for (const auto& r : s.readEmitted())
-                if (r.overflowed()) c.overflow = r;
+                if (r.overflowed() && !c.overflow) c.overflow = r; // the first, as WebGPU names it
     } else {
         c.error = s.draw(s.checkQuery, true);
     }
@@ -290,13 +283,19 @@ void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
     s.device->requireContext("Pipeline::drawEmitted");
     checkDrawMode(mode, "Pipeline::drawEmitted");
     std::size_t b = s.budgetIndex(budget);
+    if (s.emittedByFragment || !s.compute) {
+        // No indirect draw (ES 3.0, WebGL2): the capacity, the records past the total clipped away.
+        gl::StateGuard guard(*s.device, gl::CachedTextures | gl::ReliedSamplers | gl::TakeForeignErrors,
+                             s.fragment->pyramid->top(b).unit, 1);
+        s.fragment->drawEmitted(b, mode);
+        return;
+    }
 #ifndef __EMSCRIPTEN__
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.computeTotals("Pipeline::drawEmitted"));
     glDrawArraysIndirect(gl::primitiveMode(mode),
                          reinterpret_cast<const void*>(std::uintptr_t(b * detail::kTotalsWords * 4)));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
 #else
-    (void)b;
     (void)mode;
 #endif
 }

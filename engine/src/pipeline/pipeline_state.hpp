@@ -308,7 +308,6 @@ struct PipelineState final : Recoverable {
     // The GPU totals of every budget (blocking: waits for the last step).
     std::vector<EmitReport> readEmitted() const {
         requireEmits();
-#ifndef __EMSCRIPTEN__ // the npm package refuses emits (pipeline.cpp): its module keeps the pyramid out
         if (emittedByFragment || !compute) {
             // The pyramid's top: requested per budget; written is what fits (the gathers keep the first).
             const auto requested = fragment->requestedTotals();
@@ -320,7 +319,6 @@ struct PipelineState final : Recoverable {
             }
             return out;
         }
-#endif
         gl::finishWithFence();
         auto raw = gl::readBytes(compute->totals, 0, emits.budgets.size() * kTotalsWords * 4);
         std::vector<EmitReport> out;

@@ -230,10 +230,6 @@ FragmentShader translateToFragment(std::string_view vertexSource, const ReadOpti
         p.source = cat({header, outputs, "#line 1\n", translated.body, "\n", zeroFunctions, run, main});
     }
     if (emits) {
-#ifdef __EMSCRIPTEN__ // the npm package refuses emits (pipeline.cpp): its module keeps the pyramid's passes out
-        throw Error(ErrorCode::Unsupported,
-                    "emitted outputs on the fragment backend: not in the WebAssembly build yet");
-#endif
         const std::string code = cat({header, "#line 1\n", translated.body, "\n", zeroFunctions, run});
         const std::string element = fragmentElement(T, result.rows);
         result.emits = plan::emitFragmentPasses({result.version, code, element, T, result.rows}, *options.emits, count,

@@ -8,6 +8,10 @@
 
 namespace xfb::plan {
 
+/// The uniforms of emittedDrawSnippet() that Pipeline::drawEmitted() sets on the bound program.
+inline constexpr const char* kEmittedTotalsUniform = "xfb_emitted_totals"; ///< the pyramid's top atlas
+inline constexpr const char* kEmittedAtUniform = "xfb_emitted_at"; ///< its row, component, vertices per primitive
+
 /// What every pass of one fragment-backend pipeline shares.
 struct FragmentPrelude {
     std::string_view version; ///< FragmentShader::version

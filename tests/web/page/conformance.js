@@ -325,7 +325,8 @@ class CaseRun {
         this.pipelines[name] = null;
         const program = this.named(this.programs, op.program ?? 'main', 'program');
         const entries = this.entriesOf(op);
-        const p = this.keep(xfb.createPipeline(program, entries, op.count !== undefined ? { count: op.count } : {}));
+        const options = { ...(op.count !== undefined ? { count: op.count } : {}), ...(op.emits ? { emits: op.emits } : {}), ...(op.overflow ? { overflow: op.overflow } : {}) };
+        const p = this.keep(xfb.createPipeline(program, entries, options));
         if (p.ready) await p.ready; // WebGPU: the shader module compiled (XFB_SHADER_COMPILE)
         this.pipelines[name] = p;
         return;
@@ -338,6 +339,7 @@ class CaseRun {
       case 'stepChecked': {
         const report = await this.named(this.pipelines, op.pipeline ?? 'p', 'pipeline').stepChecked();
         if (op.written !== undefined) this.check(report.written === op.written, `${where}: the report's written is ${report.written}, expected ${op.written} (report ${JSON.stringify(report)})`);
+        if (op.emitted !== undefined) this.check(JSON.stringify(report.emitted) === JSON.stringify(op.emitted), `${where}: the report's emitted is ${JSON.stringify(report.emitted)}, expected ${JSON.stringify(op.emitted)}`);
         return;
       }
       case 'capture': {

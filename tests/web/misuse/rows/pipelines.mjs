@@ -64,7 +64,7 @@ const createPipeline = peer('createPipeline', [
     notOn: { webgpu: { code: 'XFB_UNSUPPORTED', reason: 'WebGPU has no transform feedback, so it refuses rasterize itself before looking at the program' } },
     call: (o) => create(o, state(o), { rasterize: true }) },
   family('createPipeline.options.fuseSubsteps', NOT_BOOLEAN, (fuseSubsteps) => ({ code: INVALID, mentions: ['fuseSubsteps'], call: (o) => create(o, state(o), { fuseSubsteps }) })),
-  // emits and overflow: the shape is checked first on both runtimes (WebGL2 then refuses well-formed emits: XFB_UNSUPPORTED).
+  // emits and overflow: the same shape checks on both runtimes (both run well-formed emits: tests/web/page/emit.js).
   family('createPipeline.options.emits', { number: 5, 'number-entry': [5], 'entry-without-count': [{ varying: 'out_p' }] }, (emits) => ({
     code: INVALID, mentions: ['emits'], call: (o) => create(o, state(o), { emits }) })),
   family('createPipeline.options.overflow', { unknown: 'wrap', number: 1 }, (overflow) => ({ code: INVALID, mentions: ['overflow'], call: (o) => create(o, state(o), { overflow }) })),

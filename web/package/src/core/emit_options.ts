@@ -1,4 +1,4 @@
-// createPipeline()'s emitted outputs (WebGPU; WebGL2 refuses them in pipeline_options.ts).
+// createPipeline()'s emitted outputs (WebGPU: compute passes; WebGL2: the fragment backend's pyramid).
 import { checkName } from './checks.js';
 import { invalid } from './errors.js';
 import type { EmitDesc } from './types.js';

@@ -36,20 +36,14 @@ export function checkBackendOn(backend: Backend, runtime: 'webgl2' | 'webgpu', w
     );
 }
 
-/** createPipeline() options, the same keys and checks on both engines. Emitted outputs need compute
- *  shaders: on WebGL2 well-formed emits (but []) and any overflow are then XFB_UNSUPPORTED (a
- *  malformed value is XFB_INVALID_ARGUMENT first, as on WebGPU). */
+/** createPipeline() options, the same keys and checks on both engines (emitted outputs run as
+ *  compute passes on WebGPU, as the fragment backend's pyramid passes on WebGL2). */
 export function checkPipelineOptions(
   given: unknown,
   backend: 'webgl2' | 'webgpu',
 ): { common: CommonPipelineOptions; emits: EmitDesc[]; overflow: 'error' | 'clamp' } {
   const o = checkKeys(given, KEYS, 'createPipeline() options');
   const emitted = checkEmitOptions(o.emits, o.overflow);
-  if (backend === 'webgl2' && (emitted.emits.length > 0 || o.overflow !== undefined))
-    fail(
-      'XFB_UNSUPPORTED',
-      'createPipeline(): emitted outputs need compute shaders, which WebGL2 does not have; use the WebGPU engine',
-    );
   const common: CommonPipelineOptions = {};
   const count = checkOptionalCount(o.count, 'createPipeline(): count');
   const queries = checkOptionalBoolean(o.queries, 'createPipeline(): queries');

@@ -147,11 +147,11 @@ export interface StepReport {
   step: number;
   written: number;
   expected: number;
-  /** WebGPU pipelines with emitted outputs: per budget, the step's totals. */
+  /** Pipelines with emitted outputs: per budget, the step's totals. */
   emitted?: EmitReport[];
 }
 
-/** A variable-count output (WebGPU; C++ PipelineOptions::emits / EmitDesc): `varying` is an
+/** A variable-count output (C++ PipelineOptions::emits / EmitDesc): `varying` is an
  *  output array `T name[maxRecords]`, `count` an int or uint output saying how many records
  *  the element emits (its budget; outputs naming the same count share it). One {output}
  *  entry each, after the captured ones, in this order. */
@@ -184,15 +184,17 @@ export interface PipelineOptions {
    *  'tf' only ('auto' keeps it; 'fragment' is XFB_UNSUPPORTED); a program without `fragment` is
    *  XFB_INVALID_ARGUMENT; step(k) draws once, in its last pass. WebGPU: XFB_UNSUPPORTED. */
   rasterize?: boolean;
-}
-
-/** createPipeline() options on WebGPU. */
-export interface WebGpuPipelineOptions extends PipelineOptions {
+  /** Variable-count outputs, written in input order: WebGPU as compute passes; WebGL2 as the
+   *  fragment backend's passes over a pyramid of counts ('auto' picks it, 'tf' is
+   *  XFB_UNSUPPORTED), the totals kept on the GPU (emitted() reads them). */
   emits?: EmitDesc[];
   /** Records past a budget's capacity are never written. 'error' (default): stepChecked()
    *  rejects with XFB_CAPACITY and does not swap; 'clamp': it swaps and reports both numbers. */
   overflow?: 'error' | 'clamp';
 }
+
+/** createPipeline() options on WebGPU (the same as WebGL2's). */
+export type WebGpuPipelineOptions = PipelineOptions;
 
 /** createCapture() options (WebGL2). */
 export interface CaptureOptions {

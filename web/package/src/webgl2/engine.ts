@@ -232,17 +232,25 @@ export class Xfb {
   }
 
   /** A pipeline stepping `program` over the role list `entries` (one VAO and transform-feedback
-   *  object per ping-pong side, built once).
+   *  object per ping-pong side, built once). With `emits`, the fragment backend's passes over a
+   *  pyramid of counts ('auto' picks it; 'tf' is XFB_UNSUPPORTED).
    *  @throws XfbError XFB_INVALID_ARGUMENT, nothing created, when a buffer is the output of two
    *  entries or the input of one and the output of another (WebGL2 forbids both). */
   createPipeline(program: XfbProgram, entries: Entry[], options: PipelineOptions = {}): XfbPipeline {
     if (this.#disposed) engineDisposed();
     this.#checkProgram(program, 'createPipeline()');
-    const o = checkPipelineOptions(options, 'webgl2').common;
+    const o = checkPipelineOptions(options, 'webgl2');
     const written: XfbBuffer[] = [];
-    const id = this.call('createPipeline', program.id, this.#entries(entries, 'createPipeline()', written), o);
+    const id = this.call(
+      'createPipeline',
+      program.id,
+      this.#entries(entries, 'createPipeline()', written),
+      o.common,
+      o.emits,
+      o.overflow,
+    );
     const parts = [program, ...(entries.flatMap((e) => [e.input, e.output]).filter(Boolean) as XfbBuffer[])];
-    return this.#objects.add(new XfbPipeline(this, this.#objects, id, program, written, parts));
+    return this.#objects.add(new XfbPipeline(this, this.#objects, id, program, written, parts, o.emits.length > 0));
   }
 
   /** Runs a program over draws of points, lines or triangles and captures whole primitives:

@@ -1,7 +1,7 @@
 import { checkNoCheckedStepPending, checkSubsteps } from '../core/checks.js';
 import { checkBackendName, checkBackendOn } from '../core/pipeline_options.js';
 import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
-import type { Backend, Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
+import type { Backend, EmitReport, Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
 import type { XfbBuffer } from './buffer.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
@@ -13,6 +13,7 @@ export class XfbPipeline extends WebGl2Object {
   readonly #keptUniforms: Map<string, KeptUniform>;
   readonly #written: XfbBuffer[];
   readonly #parts: readonly XfbObjectBase[];
+  readonly #emits: boolean;
   #replay: ReplayState | null = null;
   #checkedPending = false;
 
@@ -24,11 +25,13 @@ export class XfbPipeline extends WebGl2Object {
     program: XfbProgram,
     written: XfbBuffer[],
     parts: readonly XfbObjectBase[],
+    emits: boolean,
   ) {
     super(owner, registry, 'pipeline', id);
     this.#keptUniforms = program.keptUniforms;
     this.#written = written;
     this.#parts = parts;
+    this.#emits = emits;
   }
 
   /** Elements, steps taken, backend and output buffers. */
@@ -98,17 +101,31 @@ export class XfbPipeline extends WebGl2Object {
   }
 
   /** A step that resolves once its PRIMITIVES_WRITTEN query is read (polled across tasks, core/poll.ts):
-   *  swapped and resolved with { step, written, expected }.
-   *  @throws XfbError XFB_SHORT_WRITE (not swapped) when fewer records were written. */
+   *  swapped and resolved with { step, written, expected }, and with emitted outputs `emitted`
+   *  (the totals, as emitted() gives them).
+   *  @throws XfbError XFB_SHORT_WRITE (not swapped) when fewer records were written; XFB_CAPACITY
+   *  (not swapped) when an emitted budget overflowed with overflow 'error'. */
   async stepChecked(): Promise<StepReport> {
     this.checkStep('stepChecked()');
     this.#checkedPending = true;
     try {
       this.owner.call('beginChecked', this.id);
-      return await this.owner.waitForGpu('stepChecked()', () => this.owner.call('pollChecked', this.id)); // null while pending
+      const report = await this.owner.waitForGpu('stepChecked()', () => this.owner.call('pollChecked', this.id)); // null while pending
+      return this.#emits ? { ...report, emitted: this.owner.call('emitted', this.id) } : report;
     } finally {
       this.#checkedPending = false;
     }
+  }
+
+  /** Emitted outputs: per budget the last step's { budget, requested, written, capacity }, read
+   *  from the top texel of the fragment backend's pyramid of counts (one readPixels per 4 budgets;
+   *  a step itself reads nothing back). Resolved at once: WebGL2 reads pixels synchronously.
+   *  @throws XfbError XFB_INVALID_ARGUMENT without emitted outputs. */
+  emitted(): Promise<EmitReport[]> {
+    return new Promise((resolve) => {
+      this.checkLive(); // a refusal rejects, as on WebGPU
+      resolve(this.owner.call('emitted', this.id));
+    });
   }
 
   /** @internal Before a step (step(), stepChecked(), steps()): XFB_DISPOSED for the pipeline or one

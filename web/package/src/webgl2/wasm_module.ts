@@ -9,6 +9,8 @@ import type {
   BufferLayout,
   Capabilities,
   CaptureCount,
+  EmitDesc,
+  EmitReport,
   Fusion,
   LiveObjects,
   Plan,
@@ -181,6 +183,9 @@ export interface WebGl2Exports extends PlannerExports {
     b: number,
     bn: number,
     r: boolean,
+    em: number,
+    emn: number,
+    clamp: boolean,
   ): number;
   _xfb_set_backend(e: number, id: number, b: number, bn: number): number;
   _xfb_step(e: number, id: number): number;
@@ -191,6 +196,7 @@ export interface WebGl2Exports extends PlannerExports {
   _xfb_begin_checked(e: number, id: number): number;
   _xfb_poll_checked(e: number, id: number): number;
   _xfb_poll_queries(e: number, id: number): number;
+  _xfb_emitted(e: number, id: number): number;
   _xfb_pipeline_info(e: number, id: number): number;
   _xfb_create_capture(
     e: number,
@@ -323,8 +329,11 @@ export class WasmEngine {
     program: number,
     entries: { input?: number; output?: number }[],
     options: { count?: number; queries?: boolean; fuseSubsteps?: boolean; backend?: string; rasterize?: boolean },
+    emits: readonly EmitDesc[],
+    overflow: 'error' | 'clamp',
   ): number {
-    return withHeap(this.#m, [entryIds(entries), options.backend ?? 'auto'], ([p, n, b, bn]) =>
+    const emitNames = emits.flatMap((e) => [e.varying, e.count]);
+    return withHeap(this.#m, [entryIds(entries), options.backend ?? 'auto', emitNames], ([p, n, b, bn, em, emn]) =>
       this.#result<number>(
         this.#m._xfb_create_pipeline(
           this.#e,
@@ -337,6 +346,9 @@ export class WasmEngine {
           b!,
           bn!,
           options.rasterize ?? false,
+          em!,
+          emn!,
+          overflow === 'clamp',
         ),
       ),
     );
@@ -390,6 +402,10 @@ export class WasmEngine {
   }
   pollQueries(pipeline: number): StepReport[] {
     return this.#result(this.#m._xfb_poll_queries(this.#e, pipeline));
+  }
+  /** Per budget, the last step's totals (the fragment backend's pyramid top, read with readPixels). */
+  emitted(pipeline: number): EmitReport[] {
+    return this.#result(this.#m._xfb_emitted(this.#e, pipeline));
   }
   replayRecipe(pipeline: number): ReplayRecipe {
     return this.#result(this.#m._xfb_replay_recipe(this.#e, pipeline));
@@ -501,6 +517,7 @@ export const ENGINE_CALLS = {
   beginChecked: CHANGES,
   pollChecked: POLLS,
   pollQueries: POLLS,
+  emitted: READS,
   replayRecipe: READS,
   replayed: READS,
   glName: READS,
