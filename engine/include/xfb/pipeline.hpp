@@ -233,7 +233,7 @@ public:
     void drawEmitted(std::string_view budget, DrawMode mode) const;
 
 private:
-    friend struct detail::StepReplay; // the npm package's replayed step (src/pipeline/step_replay.cpp)
+    friend struct detail::StepReplay; // the npm package's replayed step and emitted draw (xfb/detail/)
     std::unique_ptr<detail::PipelineState> state_;
 };
 
