@@ -134,9 +134,10 @@ void PipelineState::select(Backend wanted, int groupSize) {
     autoPending.reset();
     if (!emits.empty()) {
         // A vertex shader writes one record per vertex: emitted outputs exist in compute and in the
-        // fragment backend's pyramid passes. Auto times both where the context has both (compute's
-        // single pass is not always the faster: llvmpipe has no forward-progress guarantee, so its
-        // compute runs a count pass and a multi-level scan), else takes the one there is.
+        // fragment backend's pyramid passes. Auto times both where the context has both (which is
+        // faster depends on the driver: compute's ordered emit is one pass only where started work
+        // groups keep running, the pyramid's gather runs main() once per record slot), else takes
+        // the one there is.
         if (wanted == Backend::TransformFeedback)
             throw Error(ErrorCode::Unsupported,
                         "emitted outputs (a variable number of records per element) need the compute or the "
