@@ -23,6 +23,7 @@ namespace {
 // An element: a vec4 (x, y, fuel, parent index) and a uint tag. With fuel left it lives on, or
 // with a tag divisible by 5 bursts into 3; without fuel it dies. Every child has one less fuel.
 constexpr const char* kSparks = R"(#version 300 es
+// [docs:population-shader]
 in vec4 a_p;
 in uint a_tag;
 uniform int u_max;
@@ -37,6 +38,7 @@ void main() {
     }
     gl_Position = vec4(0.0);
 }
+// [docs:end]
 )";
 
 struct Element {
@@ -154,7 +156,7 @@ TEST_CASE_FIXTURE(GlTest, "a population stepped N times equals the C++ reference
             std::vector<Element> ref = someElements(300);
             spawnElements(pop, ref);
             requireState(pop, ref, "after the spawn");
-            for (int step = 0; step < 7; ++step) {
+            for (int step = 0; step < 10; ++step) {
                 CAPTURE(step);
                 Stepped s = referenceStep(ref, 4096);
                 pop.step();
@@ -168,15 +170,16 @@ TEST_CASE_FIXTURE(GlTest, "a population stepped N times equals the C++ reference
                     requireState(pop, ref, "after a spawn between steps");
                 }
             }
-            // Fuel runs out: everything died, and an empty population steps to nothing.
+            // Fuel runs out (5 at most, the last births at step 3): everything died, and the empty
+            // population stepped to nothing.
             CHECK(ref.empty());
             CHECK(pop.count().live == 0);
             CHECK(pop.count().dropped == 0);
-            CHECK(pop.stepsTaken() == 7);
+            CHECK(pop.stepsTaken() == 10);
         }
 }
 
-TEST_CASE_FIXTURE(GlTest, "an empty population steps to an empty one; all dying empties it; spawning starts at 0") {
+TEST_CASE_FIXTURE(GlTest, "an empty population steps to an empty one, all dying empties it, spawning starts at 0 again") {
     if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
     for (auto path : {detail::OrderedEmitPath::MultiPass, detail::OrderedEmitPath::SinglePass}) {
@@ -232,7 +235,9 @@ TEST_CASE_FIXTURE(GlTest, "an element emitting k records: its k records in recor
 TEST_CASE_FIXTURE(GlTest, "spawning into a full population: Error refuses at the next checked step, Clamp counts") {
     if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
-    const std::vector<Element> first = someElements(6), second = someElements(4, 100);
+    const std::vector<Element> first = someElements(6);
+    std::vector<Element> second = someElements(4, 100);
+    second[0].p[2] = 2.0f; // tag 100 bursts
     std::vector<Element> kept = first;
     kept.insert(kept.end(), second.begin(), second.begin() + 2); // the first 2 of the second spawn fit
     {
@@ -250,7 +255,7 @@ TEST_CASE_FIXTURE(GlTest, "spawning into a full population: Error refuses at the
         CHECK(pop.stepsTaken() == 0);
         requireState(pop, kept, "not stepped");
         CHECK(pop.count().droppedUnchecked == 0); // reported once
-        // Its own records overflow too (kept has 2 bursting tags, 0 and 5: 3 + 3 + 6 x 1 > 8).
+        // Its own records overflow too: tags 1..4 and 101 live on, 5 and 100 burst into 3, 0 dies: 11 > 8.
         Stepped s = referenceStep(kept, 8);
         REQUIRE(s.requested > 8);
         const std::string over = XFB_REQUIRE_ERROR(pop.stepChecked(), ErrorCode::Capacity);

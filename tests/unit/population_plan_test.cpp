@@ -94,7 +94,7 @@ void main() { emit_p = a_p; emit_q[0] = a_p; emit_q[1] = a_p; emit_n = ivec2(1);
     CHECK_NOTHROW(t.plan(1431655765, kFields));
 }
 
-TEST_CASE("a population's compute step reads its live count on the GPU; the count pass zeroes the dead slots") {
+TEST_CASE("a population's compute step reads its live count on the GPU, the count pass zeroes the dead slots") {
     Planned t;
     PopulationPlan p = t.plan(1000, kFields);
     const CapturePlan none;

@@ -80,13 +80,14 @@ void PopulationState::clearUncheckedDrops() {
 }
 
 void PopulationState::forget() {
-    pass.reset(); // its own names were forgotten by its own enrolment
+    // The compute pass forgets its own names (it is enrolled itself); restore() makes a new one.
     kernels.forget();
     for (auto& b : staging) b.forget();
 }
 
 void PopulationState::restore() {
     // The state's buffers came back empty (their bytes died with the context): so does the population.
+    pass.reset(); // forgotten already: deletes nothing
     build();
     counts->upload(std::as_bytes(std::span<const std::uint32_t>(kEmptyCount)));
     staging.clear();
@@ -131,7 +132,7 @@ Population::Population(const Device& device, const Program& program, PopulationO
     const std::size_t n = s->fieldCount();
     for (int side = 0; side < 2; ++side)
         for (std::size_t f = 0; f < n; ++f) s->fields.emplace_back(device, s->plan.fields[f].format, s->plan.capacity);
-    s->counts.emplace(device, detail::countFormat(), detail::kPopulationCountWords / 4,
+    s->counts.emplace(device, detail::countFormat(), kPopulationCountWords / 4,
                       std::as_bytes(std::span<const std::uint32_t>(detail::kEmptyCount)));
     s->staging.resize(n);
     s->inputs.resize(2 * n);

@@ -9,6 +9,7 @@
 #include "xfb/population.hpp"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace xfb::detail {
