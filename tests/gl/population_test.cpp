@@ -59,7 +59,8 @@ Stepped referenceStep(const std::vector<Element>& now, std::int64_t capacity, in
         const int n = e.p[2] <= 0.0f ? 0 : (e.tag % 5u == 0u ? std::clamp(burst, 0, 3) : 1);
         for (int k = 0; k < n; ++k, ++s.requested)
             if (std::int64_t(s.next.size()) < capacity)
-                s.next.push_back({{e.p[0] + float(k), e.p[1] + 1.0f, e.p[2] - 1.0f, float(i)}, e.tag * 3u + std::uint32_t(k) + 1u});
+                s.next.push_back(
+                    {{e.p[0] + float(k), e.p[1] + 1.0f, e.p[2] - 1.0f, float(i)}, e.tag * 3u + std::uint32_t(k) + 1u});
     }
     return s;
 }
@@ -130,7 +131,8 @@ struct PathGuard {
 bool refusedWithoutCompute(Device& dev) {
     if (dev.capabilities().compute) return false;
     Sparks sparks(dev);
-    const std::string msg = XFB_REQUIRE_ERROR(Population(dev, sparks.program, sparkOptions(16)), ErrorCode::Unsupported);
+    const std::string msg =
+        XFB_REQUIRE_ERROR(Population(dev, sparks.program, sparkOptions(16)), ErrorCode::Unsupported);
     CHECK(contains(msg, "a population needs the compute backend (OpenGL 4.3+ or OpenGL ES 3.1+)"));
     // The description is still judged first, the same on every context.
     XFB_REQUIRE_ERROR(Population(dev, sparks.program, sparkOptions(0)), ErrorCode::InvalidArgument);
@@ -179,7 +181,8 @@ TEST_CASE_FIXTURE(GlTest, "a population stepped N times equals the C++ reference
         }
 }
 
-TEST_CASE_FIXTURE(GlTest, "an empty population steps to an empty one, all dying empties it, spawning starts at 0 again") {
+TEST_CASE_FIXTURE(GlTest,
+                  "an empty population steps to an empty one, all dying empties it, spawning starts at 0 again") {
     if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
     for (auto path : {detail::OrderedEmitPath::MultiPass, detail::OrderedEmitPath::SinglePass}) {
@@ -217,7 +220,8 @@ TEST_CASE_FIXTURE(GlTest, "an empty population steps to an empty one, all dying 
     }
 }
 
-TEST_CASE_FIXTURE(GlTest, "an element emitting k records: its k records in record order, clamped to the arrays' length") {
+TEST_CASE_FIXTURE(GlTest,
+                  "an element emitting k records: its k records in record order, clamped to the arrays' length") {
     if (refusedWithoutCompute(dev)) return;
     for (int burst : {2, 3, 7, -1}) { // 7 clamps to 3 records, -1 to none
         CAPTURE(burst);
@@ -259,7 +263,8 @@ TEST_CASE_FIXTURE(GlTest, "spawning into a full population: Error refuses at the
         Stepped s = referenceStep(kept, 8);
         REQUIRE(s.requested > 8);
         const std::string over = XFB_REQUIRE_ERROR(pop.stepChecked(), ErrorCode::Capacity);
-        CHECK(contains(over, "wrote " + std::to_string(s.requested) + " records of the next state but its capacity is 8"));
+        CHECK(contains(over,
+                       "wrote " + std::to_string(s.requested) + " records of the next state but its capacity is 8"));
         requireState(pop, kept, "an overflowing checked step is not swapped");
         CHECK(pop.count().dropped == 2);
         // An unchecked step keeps the first 8 and counts the rest, as Clamp does.
@@ -313,9 +318,9 @@ TEST_CASE_FIXTURE(GlTest, "steady population steps and spawns make no CPU readba
         ref = referenceStep(ref, 2048).next;
         const GlCalls calls = glCalls();
         MESSAGE("4 steps and a spawn: ", calls.describe());
-        for (const char* readBack : {"glMapBufferRange", "glGetBufferSubData", "glReadPixels", "glClientWaitSync",
-                                     "glWaitSync", "glFenceSync", "glFinish", "glGetQueryObjectuiv",
-                                     "glGetBufferParameteriv", "glGetBufferParameteri64v"})
+        for (const char* readBack :
+             {"glMapBufferRange", "glGetBufferSubData", "glReadPixels", "glClientWaitSync", "glWaitSync", "glFenceSync",
+              "glFinish", "glGetQueryObjectuiv", "glGetBufferParameteriv", "glGetBufferParameteri64v"})
             CHECK_MESSAGE(calls.of(readBack) == 0, readBack, " in a steady step: ", calls.describe());
         CHECK(calls.created == 0);
         // The passes over the live elements run indirectly: one per step.
@@ -381,10 +386,10 @@ TEST_CASE_FIXTURE(GlTest, "every misuse of a population is refused with its code
                                      ErrorCode::InvalidArgument),
                    "capacity must be > 0, got 0"));
     // A program without the emitted state output.
-    CHECK(contains(XFB_REQUIRE_ERROR(Population(dev, sparks.program,
-                                                with([](auto& o) { o.state[0].emitted = "emit_position"; })),
-                                     ErrorCode::UnknownVarying),
-                   "the program declares no output 'emit_position'"));
+    CHECK(contains(
+        XFB_REQUIRE_ERROR(Population(dev, sparks.program, with([](auto& o) { o.state[0].emitted = "emit_position"; })),
+                          ErrorCode::UnknownVarying),
+        "the program declares no output 'emit_position'"));
     ProgramDesc plain;
     plain.source = "#version 300 es\nin vec4 a_p;\nout vec4 out_p;\nvoid main() { out_p = a_p; }\n";
     Program noEmits(dev, plain);
@@ -396,16 +401,17 @@ TEST_CASE_FIXTURE(GlTest, "every misuse of a population is refused with its code
                    "count output 'emit_count'"));
     XFB_REQUIRE_ERROR(Population(dev, sparks.program, with([](auto& o) { o.state.pop_back(); })),
                       ErrorCode::SemanticMissing);
-    XFB_REQUIRE_ERROR(Population(dev, sparks.program, with([](auto& o) { std::swap(o.state[0].emitted, o.state[1].emitted); })),
-                      ErrorCode::SemanticTypeMismatch);
-    CHECK(contains(XFB_REQUIRE_ERROR(Population(dev, sparks.program,
-                                                with([](auto& o) { o.backend = Backend::TransformFeedback; })),
-                                     ErrorCode::Unsupported),
+    XFB_REQUIRE_ERROR(
+        Population(dev, sparks.program, with([](auto& o) { std::swap(o.state[0].emitted, o.state[1].emitted); })),
+        ErrorCode::SemanticTypeMismatch);
+    CHECK(contains(XFB_REQUIRE_ERROR(
+                       Population(dev, sparks.program, with([](auto& o) { o.backend = Backend::TransformFeedback; })),
+                       ErrorCode::Unsupported),
                    "transform feedback writes one record per element"));
-    CHECK(contains(XFB_REQUIRE_ERROR(Population(dev, sparks.program,
-                                                with([](auto& o) { o.backend = Backend::Fragment; })),
-                                     ErrorCode::Unsupported),
-                   "not built yet"));
+    CHECK(contains(
+        XFB_REQUIRE_ERROR(Population(dev, sparks.program, with([](auto& o) { o.backend = Backend::Fragment; })),
+                          ErrorCode::Unsupported),
+        "not built yet"));
     CHECK(contains(XFB_REQUIRE_ERROR(Population(dev, sparks.program, with([](auto& o) { o.workGroupSize = 1 << 20; })),
                                      ErrorCode::InvalidArgument),
                    "work-group size 1048576 exceeds"));
@@ -417,14 +423,14 @@ TEST_CASE_FIXTURE(GlTest, "every misuse of a population is refused with its code
                    "1 spans given for a state of 2 field(s)"));
     const std::span<const std::byte> uneven[] = {std::as_bytes(std::span<const float>(p)),
                                                  std::as_bytes(std::span<const std::uint32_t>(t))};
-    CHECK(contains(XFB_REQUIRE_ERROR(pop.spawn(std::span<const std::span<const std::byte>>(uneven)),
-                                     ErrorCode::InvalidArgument),
-                   "field #1 ('a_tag') gets 3 records but field #0 gets 2"));
+    CHECK(contains(
+        XFB_REQUIRE_ERROR(pop.spawn(std::span<const std::span<const std::byte>>(uneven)), ErrorCode::InvalidArgument),
+        "field #1 ('a_tag') gets 3 records but field #0 gets 2"));
     const std::span<const std::byte> partial[] = {std::as_bytes(std::span<const float>(p)).first(20),
                                                   std::as_bytes(std::span<const std::uint32_t>(t))};
-    CHECK(contains(XFB_REQUIRE_ERROR(pop.spawn(std::span<const std::span<const std::byte>>(partial)),
-                                     ErrorCode::InvalidArgument),
-                   "gets 20 bytes, not a whole number of 16-byte records"));
+    CHECK(contains(
+        XFB_REQUIRE_ERROR(pop.spawn(std::span<const std::span<const std::byte>>(partial)), ErrorCode::InvalidArgument),
+        "gets 20 bytes, not a whole number of 16-byte records"));
     CHECK(pop.count().live == 0); // nothing refused was spawned
     CHECK(contains(XFB_REQUIRE_ERROR(pop.state(2), ErrorCode::InvalidArgument), "the state has 2 field(s)"));
     Population moved = std::move(pop);

@@ -26,7 +26,8 @@ struct Planned {
     std::vector<AttributeSlot> attributes;
     explicit Planned(const char* src = kSparks)
         : shader(readShaderInterface(src)), attributes(planAttributes(shader, Limits::portable())) {}
-    PopulationPlan plan(std::int64_t capacity, std::vector<PopulationField> fields, std::string count = "emit_n") const {
+    PopulationPlan plan(std::int64_t capacity, std::vector<PopulationField> fields,
+                        std::string count = "emit_n") const {
         return planPopulation(shader, attributes, capacity, fields, count);
     }
 };
@@ -70,13 +71,13 @@ TEST_CASE("a population's plan refuses what cannot be a population, with a code 
     CHECK(contains(msg, "declare `out vec4 emit_q[N];`"));
     CHECK(contains(XFB_REQUIRE_ERROR(t.plan(10, kFields, "emit_count"), ErrorCode::UnknownVarying),
                    "count output 'emit_count' is not an output of the shader"));
-    CHECK(contains(XFB_REQUIRE_ERROR(t.plan(10, {{"a_q", "emit_p"}, {"a_tag", "emit_tag"}}), ErrorCode::InvalidArgument),
-                   "'a_q' is not an input of the shader (inputs: a_p, a_tag)"));
+    CHECK(
+        contains(XFB_REQUIRE_ERROR(t.plan(10, {{"a_q", "emit_p"}, {"a_tag", "emit_tag"}}), ErrorCode::InvalidArgument),
+                 "'a_q' is not an input of the shader (inputs: a_p, a_tag)"));
     CHECK(contains(XFB_REQUIRE_ERROR(t.plan(10, {{"a_p", "emit_p"}}), ErrorCode::SemanticMissing),
                    "shader input 'a_tag' is in no field"));
-    CHECK(contains(
-        XFB_REQUIRE_ERROR(t.plan(10, {{"a_p", "emit_p"}, {"a_p", "emit_tag"}}), ErrorCode::InvalidArgument),
-        "names 'a_p' as state field #0 does"));
+    CHECK(contains(XFB_REQUIRE_ERROR(t.plan(10, {{"a_p", "emit_p"}, {"a_p", "emit_tag"}}), ErrorCode::InvalidArgument),
+                   "names 'a_p' as state field #0 does"));
     msg = XFB_REQUIRE_ERROR(t.plan(10, {{"a_p", "emit_tag"}, {"a_tag", "emit_p"}}), ErrorCode::SemanticTypeMismatch);
     CHECK(contains(msg, "input 'a_p' is vec4 but emitted output 'emit_tag' (line 5) writes uint records"));
     // The count must be a scalar int or uint; an emitted output an array.

@@ -54,19 +54,20 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     // the multi-pass path runs, its passes dispatched as rows.
     const std::int64_t groups = (plan.count + groupSize - 1) / groupSize;
     if (live && groups > caps.maxComputeGroupCountX)
-        throw Error(ErrorCode::Unsupported,
-                    "program '" + label + "': a population of " + std::to_string(plan.count) + " elements needs " +
-                        std::to_string(groups) + " work groups of " + std::to_string(groupSize) +
-                        " in one indirect dispatch, over this device's " +
-                        std::to_string(caps.maxComputeGroupCountX) +
-                        " (GL_MAX_COMPUTE_WORK_GROUP_COUNT in x); give it a smaller capacity or a larger workGroupSize");
+        throw Error(
+            ErrorCode::Unsupported,
+            "program '" + label + "': a population of " + std::to_string(plan.count) + " elements needs " +
+                std::to_string(groups) + " work groups of " + std::to_string(groupSize) +
+                " in one indirect dispatch, over this device's " + std::to_string(caps.maxComputeGroupCountX) +
+                " (GL_MAX_COMPUTE_WORK_GROUP_COUNT in x); give it a smaller capacity or a larger workGroupSize");
     bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass &&
                       groups <= caps.maxComputeGroupCountX &&
                       singlePassEmitUnsafe(emits, plan.count, groupSize).empty() &&
                       (orderedEmitPath == OrderedEmitPath::SinglePass || singlePassEmitByDefault(caps));
     const bool subgroupScan = singlePass && orderedEmitSubgroupScan && caps.subgroupArithmetic;
-    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, capture, entryCount,
-                                      {caps.es, groupSize, &pass->emits, substeps, singlePass, subgroupScan, live != nullptr});
+    pass->shader =
+        translateToCompute(program.desc.source, program.desc.read, plan, capture, entryCount,
+                           {caps.es, groupSize, &pass->emits, substeps, singlePass, subgroupScan, live != nullptr});
     if (singlePass && pass->shader.bindingCount > caps.maxComputeStorageBlocks) {
         // The single pass binds 3 buffers where the multi-pass path binds 2 per budget: with one
         // budget on a device at its storage-block limit, the multi-pass path may still fit.
@@ -111,7 +112,8 @@ void ComputePass::dispatch(const ProgramState& program, const std::vector<std::s
         for (std::size_t e = 0; e < inputs.size(); ++e)
             if (int b = shader.readBinding[e]; b >= 0)
                 XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name));
-        if (liveCount) XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.liveBinding), liveCount));
+        if (liveCount)
+            XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.liveBinding), liveCount));
     };
     if (ordered) {
         // The single pass: this step's look-back state, the next step's, the totals it writes.

@@ -208,10 +208,10 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                // are cleared between this step's, tile t clearing t, t + tiles, t + 2 tiles, ...
                "    if (xfb_l == 0u) {\n"
                "        if (xfb_t == 0u) xfb_next_ticket = 0u;\n" +
-               (options.liveCount ? "        for (uint xfb_u = xfb_t, xfb_tiles = max((xfb_live_count + " + G + "u - 1u) / " +
-                                        G + "u, 1u); xfb_u < (xfb_count + " + G + "u - 1u) / " + G +
-                                        "u; xfb_u += xfb_tiles)\n    "
-                                  : std::string()) +
+               (options.liveCount
+                    ? "        for (uint xfb_u = xfb_t, xfb_tiles = max((xfb_live_count + " + G + "u - 1u) / " + G +
+                          "u, 1u); xfb_u < (xfb_count + " + G + "u - 1u) / " + G + "u; xfb_u += xfb_tiles)\n    "
+                    : std::string()) +
                "        for (uint xfb_b = 0u; xfb_b < " + B + "u; ++xfb_b) xfb_next_status[" +
                (options.liveCount ? "xfb_u" : "xfb_t") + " * " + B +
                "u + xfb_b] = 0u;\n"

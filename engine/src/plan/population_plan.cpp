@@ -39,21 +39,23 @@ PopulationPlan planPopulation(const ShaderInterface& shader, std::span<const Att
         const std::string who = "state field #" + std::to_string(i) + " {" + f.input + ", " + f.emitted + "}";
         for (std::size_t j = 0; j < i; ++j)
             if (fields[j].input == f.input || fields[j].emitted == f.emitted)
-                throw Error(ErrorCode::InvalidArgument,
-                            who + " names '" + (fields[j].input == f.input ? f.input : f.emitted) +
-                                "' as state field #" + std::to_string(j) + " does; each input and each emitted "
-                                "output belongs to one field");
+                throw Error(ErrorCode::InvalidArgument, who + " names '" +
+                                                            (fields[j].input == f.input ? f.input : f.emitted) +
+                                                            "' as state field #" + std::to_string(j) +
+                                                            " does; each input and each emitted "
+                                                            "output belongs to one field");
         auto slot = std::find_if(attributes.begin(), attributes.end(), [&](auto& a) { return a.name == f.input; });
         if (slot == attributes.end())
-            throw Error(ErrorCode::InvalidArgument, who + ": '" + f.input + "' is not an input of the shader (inputs: " +
-                                                        inputNames(attributes) + ")");
+            throw Error(ErrorCode::InvalidArgument,
+                        who + ": '" + f.input + "' is not an input of the shader (inputs: " + inputNames(attributes) +
+                            ")");
         const Declaration* out = shader.findOutput(f.emitted);
         if (!out)
-            throw Error(ErrorCode::UnknownVarying,
-                        who + ": the program declares no output '" + f.emitted +
-                            "', so nothing writes the field's next records; declare `out " + slot->type.name + " " +
-                            f.emitted + "[N];` (up to N records per element) and set " + std::string(count) +
-                            " to how many it writes");
+            throw Error(ErrorCode::UnknownVarying, who + ": the program declares no output '" + f.emitted +
+                                                       "', so nothing writes the field's next records; declare `out " +
+                                                       slot->type.name + " " + f.emitted +
+                                                       "[N];` (up to N records per element) and set " +
+                                                       std::string(count) + " to how many it writes");
         if (slot->arraySize > 0 || slot->type.isMatrix())
             throw Error(ErrorCode::SemanticTypeMismatch,
                         who + ": input '" + f.input + "' (line " + std::to_string(slot->line) + ") is " +
@@ -61,14 +63,13 @@ PopulationPlan planPopulation(const ShaderInterface& shader, std::span<const Att
                             "; a field's record is one scalar or vector: split it into fields");
         if (out->type.name != slot->type.name)
             throw Error(ErrorCode::SemanticTypeMismatch,
-                        who + ": input '" + f.input + "' is " + slot->type.name + " but emitted output '" +
-                            f.emitted + "' (line " + std::to_string(out->line) + ") writes " + out->type.name +
+                        who + ": input '" + f.input + "' is " + slot->type.name + " but emitted output '" + f.emitted +
+                            "' (line " + std::to_string(out->line) + ") writes " + out->type.name +
                             " records; a field's records are read back as its input, so declare both of one type");
         const auto type = componentTypeOf(slot->type.kind);
         if (!type)
-            throw Error(ErrorCode::SemanticTypeMismatch,
-                        who + ": input '" + f.input + "' is " + slot->type.name +
-                            "; a field holds float, int or uint scalars or vectors");
+            throw Error(ErrorCode::SemanticTypeMismatch, who + ": input '" + f.input + "' is " + slot->type.name +
+                                                             "; a field holds float, int or uint scalars or vectors");
         PopulationFieldPlan p{f.input, f.emitted, slot->type,
                               VertexFormat::interleaved({{slot->semantic, *type, slot->type.components()}})};
         plan.fields.push_back(std::move(p));
@@ -77,13 +78,15 @@ PopulationPlan planPopulation(const ShaderInterface& shader, std::span<const Att
     for (const auto& a : attributes)
         if (std::none_of(fields.begin(), fields.end(), [&](auto& f) { return f.input == a.name; }))
             throw Error(ErrorCode::SemanticMissing,
-                        "shader input '" + a.name + "' is in no field of the population's state, so no step would "
-                                                    "give it a value; add a field {\"" +
+                        "shader input '" + a.name +
+                            "' is in no field of the population's state, so no step would "
+                            "give it a value; add a field {\"" +
                             a.name + "\", \"emit_...\"} whose emitted output writes its next records");
     if (!shader.findOutput(std::string(count)))
         throw Error(ErrorCode::UnknownVarying, "the population's count output '" + std::string(count) +
                                                    "' is not an output of the shader; declare `flat out int " +
-                                                   std::string(count) + ";` and set it to the records each element writes");
+                                                   std::string(count) +
+                                                   ";` and set it to the records each element writes");
     // The current buffers, then the next ones.
     for (const auto& f : plan.fields)
         plan.entries.push_back({BufferDesc{f.format, std::uint64_t(capacity) * std::uint64_t(f.format.stride)}, {}});

@@ -33,8 +33,9 @@ GLuint nameOf(const Buffer& b) { return Access::state(b)->name.get(); }
 void throwIfPassFailed(const char* what) {
     if (!kCheckErrors) return;
     if (GLenum err = gl::takeFirstError(); err != GL_NO_ERROR)
-        throw Error(ErrorCode::GlError, std::string(what) + " raised " + gl::errorName(err) +
-                                            "; the population was not swapped, its state and count are the previous ones");
+        throw Error(ErrorCode::GlError,
+                    std::string(what) + " raised " + gl::errorName(err) +
+                        "; the population was not swapped, its state and count are the previous ones");
 }
 
 } // namespace
@@ -50,10 +51,9 @@ GLuint PopulationState::countsName() const { return nameOf(*counts); }
 void PopulationState::build() {
     const Capabilities& caps = device->caps;
     const ComputePass::LiveCount live{&noCapture};
-    pass = ComputePass::build(*program, plan.pass, plan.entries.size(), caps, options.workGroupSize, plan.emits, 1,
-                              &live);
-    kernels.build(caps.es, plan.capacity, pass->workGroupSize, caps.maxComputeGroupCountX,
-                  caps.maxComputeGroupCountY);
+    pass =
+        ComputePass::build(*program, plan.pass, plan.entries.size(), caps, options.workGroupSize, plan.emits, 1, &live);
+    kernels.build(caps.es, plan.capacity, pass->workGroupSize, caps.maxComputeGroupCountX, caps.maxComputeGroupCountY);
 }
 
 void PopulationState::runPasses() { pass->dispatch(*program, inputs, outputs, countsName()); }
@@ -231,16 +231,16 @@ void Population::spawn(std::span<const std::span<const std::byte>> data) {
         const PopulationFieldPlan& field = s.plan.fields[f];
         const auto stride = std::uint64_t(field.format.stride);
         if (data[f].size() % stride)
-            throw Error(ErrorCode::InvalidArgument,
-                        "spawn: field #" + std::to_string(f) + " ('" + field.input + "', " + field.type.name + ") gets " +
-                            std::to_string(data[f].size()) + " bytes, not a whole number of " +
-                            std::to_string(stride) + "-byte records");
+            throw Error(ErrorCode::InvalidArgument, "spawn: field #" + std::to_string(f) + " ('" + field.input + "', " +
+                                                        field.type.name + ") gets " + std::to_string(data[f].size()) +
+                                                        " bytes, not a whole number of " + std::to_string(stride) +
+                                                        "-byte records");
         const auto r = std::int64_t(data[f].size() / stride);
         if (records >= 0 && r != records)
-            throw Error(ErrorCode::InvalidArgument,
-                        "spawn: field #" + std::to_string(f) + " ('" + field.input + "') gets " + std::to_string(r) +
-                            " records but field #0 gets " + std::to_string(records) +
-                            "; every field gets one record per spawned element");
+            throw Error(ErrorCode::InvalidArgument, "spawn: field #" + std::to_string(f) + " ('" + field.input +
+                                                        "') gets " + std::to_string(r) + " records but field #0 gets " +
+                                                        std::to_string(records) +
+                                                        "; every field gets one record per spawned element");
         records = r;
     }
     if (records > s.plan.capacity)
@@ -251,15 +251,14 @@ void Population::spawn(std::span<const std::span<const std::byte>> data) {
                                              "the capacity, or make the capacity larger");
     if (records <= 0) return;
     s.device->requireContext("Population::spawn");
-    gl::StateGuard guard(*s.device, gl::kStepState | gl::CachedCopyBuffers |
-                                        (detail::kCheckErrors ? gl::TakeForeignErrors : 0u));
+    gl::StateGuard guard(*s.device,
+                         gl::kStepState | gl::CachedCopyBuffers | (detail::kCheckErrors ? gl::TakeForeignErrors : 0u));
     const std::uint64_t before = gl::callCount();
     for (std::size_t f = 0; f < n; ++f) {
         // A new store each time (glBufferData): the previous spawn's copy may still be reading the old one.
         if (!s.staging[f]) s.staging[f] = gl::BufferName::create();
         XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, s.staging[f]));
-        XFB_GL_COUNTED(
-            glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(data[f].size()), data[f].data(), GL_STREAM_DRAW));
+        XFB_GL_COUNTED(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(data[f].size()), data[f].data(), GL_STREAM_DRAW));
         XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
         s.kernels.copySpawned(s.staging[f], detail::nameOf(s.current(f)), s.countsName(), records,
                               s.plan.fields[f].format.stride / 4);

@@ -20,8 +20,10 @@ layout(local_size_x = 1) in;
 layout(std430, binding = 0) readonly buffer Totals { uint xtotals[]; };
 layout(std430, binding = 1) buffer Count { uint xcount[]; };
 uniform uint spawned;
-const uint capacity = )" + std::to_string(capacity) + R"(u;
-const uint groupSize = )" + std::to_string(groupSize) + R"(u;
+const uint capacity = )" + std::to_string(capacity) +
+                                       R"(u;
+const uint groupSize = )" + std::to_string(groupSize) +
+                                       R"(u;
 uint saturated(uint a, uint b) { return a + min(b, 0xffffffffu - a); }
 void main() {
     uint requested = spawned == 0u ? xtotals[7] : xcount[0] + spawned;
@@ -47,7 +49,8 @@ layout(std430, binding = 1) writeonly buffer State { uint xstate[]; };
 layout(std430, binding = 2) readonly buffer Count { uint xlive; };
 uniform uint words;
 uniform uint strideWords;
-const uint capacity = )" + std::to_string(capacity) + R"(u;
+const uint capacity = )" + std::to_string(capacity) +
+                                       R"(u;
 void main() {
     uint i = XFB_GROUP * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
     if (i >= words) return;

@@ -20,7 +20,7 @@ enum PopulationWord : int {
 
 struct PopulationKernels {
     gl::ProgramName count, spawn;
-    GLint countSpawnedAt = -1; // count kernel: 0 for a step
+    GLint countSpawnedAt = -1;               // count kernel: 0 for a step
     GLint spawnWords = -1, spawnStride = -1; // spawn kernel
     static constexpr int kSpawnGroup = 64;
     int maxGroupsX = 0, maxGroupsY = 0;
