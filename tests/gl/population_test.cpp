@@ -437,3 +437,25 @@ TEST_CASE_FIXTURE(GlTest, "every misuse of a population is refused with its code
     CHECK(moved.count().live == 0);
     CHECK(contains(XFB_REQUIRE_ERROR(pop.step(), ErrorCode::Disposed), "this Population was moved from"));
 }
+
+TEST_CASE_FIXTURE(GlTest, "after a context loss a population comes back empty and steps as a new one") {
+    if (refusedWithoutCompute(dev)) return;
+    Sparks sparks(dev);
+    Population pop(dev, sparks.program, sparkOptions(256));
+    spawnElements(pop, someElements(20));
+    pop.step();
+    dev.contextLost();
+    CHECK(contains(XFB_REQUIRE_ERROR(pop.step(), ErrorCode::ContextLost), "Population::step"));
+    XFB_REQUIRE_ERROR(spawnElements(pop, someElements(2)), ErrorCode::ContextLost);
+    dev.contextRestored(); // here the context never went away: new objects are made all the same
+    const PopulationCount c = pop.count();
+    CHECK(c.live == 0);
+    CHECK(c.dropped == 0);
+    std::vector<Element> ref = someElements(30, 3);
+    spawnElements(pop, ref);
+    for (int step = 0; step < 3; ++step) {
+        pop.step();
+        ref = referenceStep(ref, 256).next;
+        requireState(pop, ref, "stepped after the restore");
+    }
+}
