@@ -124,6 +124,14 @@ TEST_CASE("a population's compute step reads its live count on the GPU, the coun
     CHECK(contains(single.source, "for (uint xfb_u = xfb_t, xfb_tiles = max((xfb_live_count + 64u - 1u) / 64u, 1u); "
                                   "xfb_u < (xfb_count + 64u - 1u) / 64u; xfb_u += xfb_tiles)"));
     CHECK(contains(single.source, "xfb_next_status[xfb_u * 1u + xfb_b] = 0u;"));
+    // The same with the subgroup scan (NVIDIA's path; llvmpipe has no GL_KHR_shader_subgroup).
+    o.subgroupScan = true;
+    ComputeShader subgroups = translateToCompute(kSparks, {}, p.pass, none, p.entries.size(), o);
+    CHECK(contains(subgroups.source, "#extension GL_KHR_shader_subgroup_arithmetic : require"));
+    CHECK(contains(subgroups.source, "bool xfb_live = xfb_i < xfb_live_count;"));
+    CHECK(contains(subgroups.source, "uint xfb_last = max((xfb_live_count + 64u - 1u) / 64u, 1u) - 1u;"));
+    CHECK(contains(subgroups.source, "xfb_u += xfb_tiles)"));
+    o.subgroupScan = false;
     // Without it nothing changes: the element count is the uniform, no live block.
     o.liveCount = false;
     ComputeShader plain = translateToCompute(kSparks, {}, p.pass, none, p.entries.size(), o);
