@@ -2,7 +2,7 @@
 # to a higher one. Layers, lowest first (engine/README.md):
 #   plan and shader (0, pure: no GL at all; shader/ is the GLSL front-end and its printers, which still
 #   reads plan/'s lexer and preprocessor, and plan/'s translations print through it) < gl (1) < capture, compute, fragment (2, side by side: none includes another)
-#   < pipeline (3). platform stands apart: it may include plan and gl, and no layer includes it.
+#   < pipeline, population (3, side by side). platform stands apart: it may include plan and gl, and no layer includes it.
 # A quoted include without a folder ("preprocessor.hpp") is the including file's own folder;
 # "xfb/..." are the public headers. Prints `xfb-test-run: cases=<files> asserts=<includes>`.
 # Usage: cmake -DSOURCE_DIR=<engine/src> -P check_layering.cmake
@@ -19,7 +19,8 @@ set(rank_capture 2)
 set(rank_compute 2)
 set(rank_fragment 2)
 set(rank_pipeline 3)
-set(layers plan shader gl capture compute fragment pipeline platform)
+set(rank_population 3)
+set(layers plan shader gl capture compute fragment pipeline population platform)
 
 file(GLOB_RECURSE files RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/*.cpp ${SOURCE_DIR}/*.hpp ${SOURCE_DIR}/*.h)
 list(SORT files)
@@ -92,6 +93,6 @@ if(DEFINED EXPECT_PROBLEMS)
   return()
 endif()
 if(problems)
-  message(FATAL_ERROR "includes running against the layer order (plan < gl < capture, compute, fragment < pipeline; platform apart):${problems}")
+  message(FATAL_ERROR "includes running against the layer order (plan < gl < capture, compute, fragment < pipeline, population; platform apart):${problems}")
 endif()
 message("layering: ${nfiles} files, ${checked} includes, none runs upwards")
