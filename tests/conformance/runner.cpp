@@ -299,7 +299,9 @@ private:
             slot.buffer = std::make_unique<xfb::Buffer>(xfb::Buffer::adopt(device_, format, count, slot.own));
         } else {
             slot.buffer =
-                std::make_unique<xfb::Buffer>(device_, format, count, std::span<const std::uint32_t>(initial));
+                b.value("withoutData", false)
+                    ? std::make_unique<xfb::Buffer>(device_, format, count)
+                    : std::make_unique<xfb::Buffer>(device_, format, count, std::span<const std::uint32_t>(initial));
         }
         buffers_.emplace(name, std::move(slot));
     }

@@ -135,9 +135,9 @@ export function materialize(c) {
   for (const [name, b] of Object.entries(c.buffers ?? {})) {
     const format = b.format.map((f) => ({ semantic: f.semantic, type: f.type ?? 'float32', components: f.components ?? 4, ...(f.offset !== undefined ? { offset: f.offset } : {}) }));
     const words = b.count * elementWords(format);
-    const initial = b.data ? toWords(format, b.data) : Array(words).fill(SENTINEL);
+    const initial = b.data ? toWords(format, b.data) : Array(words).fill(b.withoutData ? 0 : SENTINEL); // withoutData: made with no data, zeros expected
     if (initial.length !== words) throw new Error(`${c.id}: buffer ${name} has ${initial.length} words of data, count x stride is ${words}`);
-    buffers[name] = { format, count: b.count, initial, ...(b.adopt ? { adopt: true } : {}), ...(b.adoptOf ? { adoptOf: b.adoptOf } : {}), ...(b.later ? { later: true } : {}) };
+    buffers[name] = { format, count: b.count, initial, ...(b.adopt ? { adopt: true } : {}), ...(b.adoptOf ? { adoptOf: b.adoptOf } : {}), ...(b.later ? { later: true } : {}), ...(b.withoutData ? { withoutData: true } : {}) };
   }
   const formatOf = (name) => {
     if (!c.buffers?.[name]) throw new Error(`${c.id}: no buffer named ${name}`);

@@ -26,6 +26,7 @@ entry() { # entry NAME COMMAND...: runs it, keeps its log, notes its exit status
   summary+=("$(printf '%-28s rc=%-3s %4ss  %s' "$name" "$rc" "$((SECONDS - start))" "$(tail -n 1 "$out/$name.log")")")
 }
 entry probe.upload-order "$stage/xfb-upload-order-probe"
+entry probe.stream-query "$stage/xfb-stream-query-probe"
 # Each suite in one process, every case (ctest runs a case per process; one process also shows a
 # case that depends on what an earlier one left behind).
 entry gl.gl43core "$stage/xfb-gl-tests-gl43core"

@@ -3,6 +3,7 @@
 
 #include "../unit/test_util.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -87,4 +88,18 @@ TEST_CASE_FIXTURE(GlTest,
         CHECK(msg.find("Buffer::readAsync") != std::string::npos);
     }
     requireEqual(a.readAs<float>(), data, "the whole buffer after the refusals");
+}
+
+// WebGL2 and WebGPU zero a new buffer; native GL leaves it undefined (NVIDIA hands out recycled
+// memory, llvmpipe's allocator reuses freed blocks). Buffers of the same size are made with data
+// and dropped first, so a driver that recycles shows the old bytes unless xfb zeroes.
+TEST_CASE_FIXTURE(GlTest, "a Buffer made without data reads zeros, on every size and after freed buffers") {
+    for (std::int64_t count : {1, 3, 1000, 70000}) {
+        const std::vector<float> junk(std::size_t(count) * 4, -7.0f);
+        for (int i = 0; i < 4; ++i) Buffer dropped(dev, vec4Format(0), count, view(junk));
+        Buffer fresh(dev, vec4Format(0), count);
+        const auto words = fresh.readAs<std::uint32_t>();
+        CHECK_MESSAGE(std::count(words.begin(), words.end(), 0u) == std::ptrdiff_t(words.size()),
+                      count << " elements: a nonzero word in a buffer made without data");
+    }
 }

@@ -26,8 +26,9 @@ class ReadbackRequest;
 /// your vertex array at it with bindAsVertexInput() and do so again whenever generation() moved.
 class Buffer {
 public:
-    /// glGenBuffers + glBufferData(size = count x stride, GL_DYNAMIC_COPY), with `data` (may be
-    /// empty: contents undefined until written). Bound on GL_COPY_WRITE_BUFFER only while filling,
+    /// glGenBuffers + glBufferData(size = count x stride, GL_DYNAMIC_COPY), with `data`. Without
+    /// data the buffer holds zeros, as WebGL2 and WebGPU guarantee (natively glClearBufferData on
+    /// GL 4.3+, zero uploads on ES 3.x). Bound on GL_COPY_WRITE_BUFFER only while filling,
     /// so the user's GL_ARRAY_BUFFER binding is untouched.
     /// @throws Error FormatInvalid, InvalidArgument (count <= 0, data of the wrong size)
     Buffer(const Device& device, VertexFormat format, std::int64_t count, std::span<const std::byte> data = {});

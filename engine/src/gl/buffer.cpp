@@ -8,7 +8,9 @@
 #include "xfb/error.hpp"
 #include "xfb/readback.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace xfb {
 
@@ -72,11 +74,28 @@ std::uint64_t glBufferSize(GLuint name, GLenum target) {
     return size > 0 ? std::uint64_t(size) : 0;
 }
 
+// Zeros on GL_COPY_WRITE_BUFFER's store: WebGL2 and WebGPU zero a new buffer, native GL leaves its
+// bytes undefined (NVIDIA hands out recycled memory), and a program gives the same bytes on every
+// runtime. glClearBufferData on GL 4.3+, else 1 MiB glBufferSubData chunks (ES 3.x has no clear).
+static void zeroFill([[maybe_unused]] const Capabilities& caps, [[maybe_unused]] std::uint64_t bytes) {
+#ifndef __EMSCRIPTEN__
+    if (!caps.es && (caps.major > 4 || (caps.major == 4 && caps.minor >= 3))) {
+        glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, nullptr);
+        return;
+    }
+    const std::vector<std::byte> zeros(std::min<std::uint64_t>(bytes, 1u << 20));
+    for (std::uint64_t at = 0; at < bytes; at += zeros.size())
+        glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(at),
+                        GLsizeiptr(std::min<std::uint64_t>(zeros.size(), bytes - at)), zeros.data());
+#endif
+}
+
 void allocateBuffer(BufferState& s, const void* data) {
     s.name = gl::BufferName::create();
     ++s.generation;
     glBindBuffer(GL_COPY_WRITE_BUFFER, s.name.get());
     glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(s.bytes), data, GL_DYNAMIC_COPY);
+    if (!data) zeroFill(s.device->caps, s.bytes);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     gl::check("creating a buffer (glBufferData)");
 }

@@ -14,6 +14,19 @@ export const basic = [
     expect: { buffers: { a: doubled, b: input4 } },
   },
   {
+    id: 'basic.zeros-without-data',
+    peers: ['WebGL 2.0 spec 5.14.5 (bufferData without data: zero-initialised)', 'WebGPU createBuffer (zero-initialised)'],
+    intent: 'a buffer made without data reads zeros before any step, and the tail a step never writes stays zeros (native GL leaves such a buffer undefined)',
+    buffers: { a: { format: vec4(0), count: 4, data: input4 }, out: { format: vec4(0), count: 6, withoutData: true } },
+    run: [
+      { op: 'read', buffer: 'out', expect: range(24, () => 0) },
+      { op: 'program', source: doubler },
+      { op: 'pipeline', entries: [{ input: 'a' }, { output: 'out' }], count: 4 },
+      { op: 'step' },
+    ],
+    expect: { buffers: { out: [...doubled, ...range(8, () => 0)] } },
+  },
+  {
     id: 'overflow.interleaved.one-short',
     peers: ['webgl conformance2/transform_feedback/too-small-buffers.html', 'piglit ext_transform_feedback/overflow-edge-cases.c'],
     intent: 'an output one record too small is refused when the pipeline is made, and nothing is written',

@@ -283,7 +283,7 @@ class CaseRun {
           slot.own = own;
           slot.xfb = this.keep(this.xfb.adoptBuffer({ glBuffer: own, format: b.format, count: b.count }));
         } else {
-          slot.xfb = this.keep(this.xfb.createBuffer({ format: b.format, count: b.count, data: initial.buffer }));
+          slot.xfb = this.keep(this.xfb.createBuffer({ format: b.format, count: b.count, ...(b.withoutData ? {} : { data: initial.buffer }) }));
         }
       } catch (e) {
         if (e instanceof CaseFailure) throw e;
