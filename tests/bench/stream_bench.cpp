@@ -18,9 +18,11 @@
 //    ratio to GL compute comes from one run.
 //   xfb-bench-stream [--api gl43core|gles30] [--es30-fragment] [--sizes 1e5,1e6] [--steps K] [--json FILE]
 // With --geometry it measures a geometry program's capture instead: the GL's geometry shader
-// against its compute translation (geometry_bench.cpp says how).
+// against its compute translation (geometry_bench.cpp says how); with --population an
+// xfb::Population step against a dead-list + atomic-append population (population_bench.cpp).
 #include "bench_util.hpp"
 #include "geometry_bench.hpp"
+#include "population_bench.hpp"
 #include "compute/ordered_emit.hpp"
 #include "gl_call_counter.hpp"
 #include "xfb/headless_context.hpp"
@@ -238,13 +240,15 @@ std::int64_t checkCapture(const std::vector<float>& got, std::int64_t vertices, 
 int main(int argc, char** argv) {
     xfbbench::CommonOptions options{.sizes = {100'000, 1'000'000, 4'000'000}};
     auto& [api, jsonPath, sizes, steps] = options;
-    bool geometry = false, large = false, es30Fragment = false;
+    bool geometry = false, population = false, large = false, es30Fragment = false;
     std::string workloads = "faces,fins,streams";
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
         if (a == "--geometry")
             geometry = true;
+        else if (a == "--population")
+            population = true;
         else if (a == "--es30-fragment")
             es30Fragment = true;
         else if (a == "--large")
@@ -256,9 +260,15 @@ int main(int argc, char** argv) {
                 << "usage: xfb-bench-stream [--api gl43core|gles30] [--es30-fragment] [--sizes 1e5,1e6] [--steps K] "
                    "[--json FILE]\n"
                    "       xfb-bench-stream --geometry [--api gl43core|gles30] [--sizes 1e4,1e5,1e6] [--steps K]\n"
-                   "                        [--workloads faces,fins,streams] [--large] [--json FILE]\n";
+                   "                        [--workloads faces,fins,streams] [--large] [--json FILE]\n"
+                   "       xfb-bench-stream --population [--sizes 1e4,1e5,1e6] [--steps K] [--json FILE]\n";
             return 2;
         }
+    }
+    if (population) {
+        if (!std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string(a) == "--sizes"; }))
+            sizes.clear(); // the population bench's own defaults
+        return xfbbench::populationBench(options);
     }
     if (geometry) {
         if (!std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string(a) == "--sizes"; }))

@@ -37,8 +37,9 @@ struct Rig {
     std::array<GLuint, 4> buffers{}, generated{}, written{};
     Rig() {
         program = glCreateProgram();
-        GLuint vs = compile(GL_VERTEX_SHADER, "#version 430 core\nflat out int v_id;\nvoid main() { v_id = gl_VertexID; "
-                                              "gl_Position = vec4(0.0); }");
+        GLuint vs =
+            compile(GL_VERTEX_SHADER, "#version 430 core\nflat out int v_id;\nvoid main() { v_id = gl_VertexID; "
+                                      "gl_Position = vec4(0.0); }");
         GLuint gs = compile(GL_GEOMETRY_SHADER, R"(#version 430 core
 layout(points) in;
 layout(points, max_vertices = 10) out;
@@ -57,7 +58,8 @@ void main() {
 )");
         glAttachShader(program, vs);
         glAttachShader(program, gs);
-        const char* varyings[] = {"out_a", "gl_NextBuffer", "out_b", "gl_NextBuffer", "out_c", "gl_NextBuffer", "out_d"};
+        const char* varyings[] = {"out_a", "gl_NextBuffer", "out_b", "gl_NextBuffer",
+                                  "out_c", "gl_NextBuffer", "out_d"};
         glTransformFeedbackVaryings(program, 7, varyings, GL_INTERLEAVED_ATTRIBS);
         glLinkProgram(program);
         GLint ok = 0;
@@ -87,7 +89,8 @@ void main() {
         glDeleteTransformFeedbacks(1, &tf), glDeleteVertexArrays(1, &vao), glDeleteProgram(program);
     }
     // begin/end: the queries, inside or outside glBegin/EndTransformFeedback (`inside`).
-    template<class Begin, class End> void pass(Begin begin, End end, bool inside) {
+    template<class Begin, class End>
+    void pass(Begin begin, End end, bool inside) {
         glUseProgram(program);
         glBindVertexArray(vao);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf);

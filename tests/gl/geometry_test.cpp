@@ -242,7 +242,10 @@ TEST_CASE_FIXTURE(GlTest, "amplification: every triangle in, its centroid and fa
         const std::size_t records = ref.floats.size() / 4;
         std::vector<std::uint32_t> sentinel(std::size_t(records + 3) * 8, 0xDEADBEEFu);
         Buffer out(dev, pointTagFormat(), std::int64_t(records) + 3, view(sentinel));
-        PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}});
+        // The GL's geometry shader, named: Auto times it against compute and may keep either.
+        PrimitiveCaptureOptions driver;
+        driver.backend = Backend::TransformFeedback;
+        PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}}, driver);
         CHECK(capture.expansion() == Expansion::Driver);
         const CaptureCount budget = capture.capture(draw);
         CHECK(budget.primitive == DrawMode::Points);
