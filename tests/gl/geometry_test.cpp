@@ -268,7 +268,9 @@ TEST_CASE_FIXTURE(GlTest, "amplification: every triangle in, its centroid and fa
     }
     if (!desktop(dev)) {
         Buffer out(dev, pointTagFormat(), 8);
-        PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}});
+        PrimitiveCaptureOptions driver; // ES's geometry shader takes non-indexed draws only
+        driver.backend = Backend::TransformFeedback;
+        PrimitiveCapture capture(dev, program, {{&input, nullptr}, {nullptr, &out}}, driver);
         std::string msg =
             XFB_REQUIRE_ERROR(capture.capture({DrawMode::Triangles, 0, {0, 1, 2}}), ErrorCode::Unsupported);
         CHECK(contains(msg, "non-indexed"));
