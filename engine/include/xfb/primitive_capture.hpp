@@ -65,8 +65,9 @@ struct StreamStatistics {
     int stream = 0;
     bool captured = false;                ///< the capture has buffers for this stream
     std::int64_t primitivesGenerated = 0; ///< what the geometry shader emitted to the stream
-    /// What reached the buffers. A stream nothing is captured from never overflows: the GL
-    /// (Mesa's llvmpipe, measured) and the compute capture count every generated primitive.
+    /// What reached the buffers. A stream nothing is captured from never overflows: it counts
+    /// every generated primitive on every backend (Mesa's query does; NVIDIA's answers 0, which
+    /// xfb replaces by the generated count).
     std::int64_t primitivesWritten = 0;
     std::int64_t recordsWritten = 0; ///< primitivesWritten x the primitive's vertices
     /// A captured stream that generated more than its buffers held (overflow Clamp).

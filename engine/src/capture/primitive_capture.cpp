@@ -800,7 +800,9 @@ std::vector<StreamStatistics> PrimitiveCapture::statistics() const {
     for (std::size_t k = 0; k < s.written.size(); ++k) {
         StreamStatistics st{int(k), g->find(int(k)) != nullptr};
         st.primitivesGenerated = s.queryResult(s.generated[k], s.device->caps.es);
-        st.primitivesWritten = s.queryResult(s.written[k], s.device->caps.es);
+        // A stream nothing captures: Mesa's query counts every generated primitive, NVIDIA's 0; the
+        // contract is Mesa's and the compute capture's (primitive_capture.hpp).
+        st.primitivesWritten = st.captured ? s.queryResult(s.written[k], s.device->caps.es) : st.primitivesGenerated;
         st.recordsWritten = st.primitivesWritten * vertices;
         out.push_back(st);
     }
