@@ -112,11 +112,15 @@ struct WgslUniform {
     int columnStride = 0; ///< bytes between matrix columns (16 for vec3/vec4 columns, 8 for vec2)
 };
 
-/// A texture the shader reads with texelFetch (a GLSL sampler uniform).
+/// A texture the shader reads (a GLSL sampler uniform): with texelFetch, or sampled through a
+/// WGSL sampler of its own (texture(), textureLod(), ...).
 struct WgslTexture {
     std::string name; ///< the sampler uniform's GLSL name
     int binding = 0;
-    ScalarKind sampleKind = ScalarKind::Float; ///< Float: 'unfilterable-float', Int: 'sint', UInt: 'uint'
+    /// Float: 'unfilterable-float' (read with texelFetch only) or 'float' (sampled: a filterable
+    /// format), Int: 'sint', UInt: 'uint'
+    ScalarKind sampleKind = ScalarKind::Float;
+    int samplerBinding = -1; ///< sampled: its `sampler` binding ('filtering'); -1: texelFetch only
 };
 
 /// The translated shader and its bindings, all in `@group(0)`.

@@ -4,6 +4,7 @@
 #include "xfb/error.hpp"
 #include "xfb/limits.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <span>
 
@@ -13,7 +14,8 @@ namespace {
 struct Macro {
     std::vector<Token> body;
     bool functionLike = false;
-    bool expanding = false; // inside its own expansion: not expanded again (C's "painted blue")
+    std::vector<std::string> params; // a function-like macro's
+    bool expanding = false;          // inside its own expansion: not expanded again (C's "painted blue")
 };
 
 struct Conditional {
@@ -42,7 +44,8 @@ int directiveNumber(const Token& t, int line, const std::string& directive) {
 
 class Preprocessor {
 public:
-    explicit Preprocessor(const std::map<std::string, std::string>& defines) {
+    Preprocessor(const std::map<std::string, std::string>& defines, MacroExpansion expansion)
+        : all_(expansion == MacroExpansion::All) {
         for (auto& [name, value] : defines) macros_[name] = Macro{tokenizeLine(value, 0), false};
     }
 
@@ -64,15 +67,21 @@ public:
             auto tokens = tokenizeLine(text, line);
             if (tokens.empty()) continue;
             if (tokens[0].text == "#") {
+                flush();
                 directive(tokens, line, sawVersion, text);
             } else if (active()) {
-                expandInto(tokens, out_.tokens, 0, 0);
+                // An invocation of a function-like macro may continue on the next line: what
+                // follows its name waits in pending_ until its ')'.
+                pending_.insert(pending_.end(), tokens.begin(), tokens.end());
+                const std::size_t done = expandInto(pending_, out_.tokens, 0, 0, true);
+                pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(done));
             }
             if (!tokens.empty() && tokens[0].text != "#") sawCode_ = true;
         }
+        flush();
         if (!stack_.empty()) directiveError(stack_.back().line, "#if without a matching #endif");
         for (auto& [name, m] : macros_)
-            if (m.functionLike) out_.functionMacros.push_back(name);
+            if (m.functionLike && !all_) out_.functionMacros.push_back(name);
         return std::move(out_);
     }
 
@@ -127,16 +136,17 @@ private:
             // Function-like only when '(' touches the name: `#define F(x)`, not `#define N (4)`.
             if (t.size() > 3 && t[3].text == "(" && t[3].column == t[2].column + int(t[2].text.size())) {
                 m.functionLike = true;
-                while (bodyStart < t.size() && t[bodyStart].text != ")") ++bodyStart;
+                for (++bodyStart; bodyStart < t.size() && t[bodyStart].text != ")"; ++bodyStart)
+                    if (t[bodyStart].kind == TokenKind::Identifier) m.params.push_back(t[bodyStart].text);
                 ++bodyStart;
             }
             if (bodyStart < t.size()) m.body.assign(t.begin() + static_cast<long>(bodyStart), t.end());
-            if (m.functionLike) out_.passThrough.push_back(text);
+            if (m.functionLike && !all_) out_.passThrough.push_back(text);
             macros_[t[2].text] = std::move(m);
         } else if (name == "undef") {
             if (t.size() < 3) directiveError(line, "#undef needs a macro name");
             auto it = macros_.find(t[2].text);
-            if (it != macros_.end() && it->second.functionLike) out_.passThrough.push_back(text);
+            if (it != macros_.end() && it->second.functionLike && !all_) out_.passThrough.push_back(text);
             macros_.erase(t[2].text);
         } else if (name == "error") {
             std::string msg;
@@ -183,7 +193,7 @@ private:
             }
         }
         std::vector<Token> expanded;
-        expandInto(replaced, expanded, 0, 0);
+        expandInto(replaced, expanded, 0, 0, false);
         try {
             return evaluateIntExpression(expanded, [&](const std::string& id) -> std::optional<long long> {
                        if (id == "__LINE__") return line;
@@ -202,32 +212,107 @@ private:
         }
     }
 
-    // Expands object-like macros; tokens of a body take the line of the outermost use (`line`, 0
-    // at the top). Every token visited counts against limits::maxTokens, so macros that double
-    // (or expand to nothing, many times) stop with a coded error instead of running for minutes.
-    void expandInto(std::span<const Token> in, std::vector<Token>& out, int line, int depth) {
-        for (const Token& tok : in) {
+    // What waits in pending_ (an unfinished invocation) goes out as it is before a directive and at
+    // the end: a name without '(' is a plain identifier; an unclosed '(' is an error.
+    void flush() {
+        if (pending_.empty()) return;
+        expandInto(pending_, out_.tokens, 0, 0, false);
+        pending_.clear();
+    }
+
+    // Expands macros (function-like ones when all_); tokens of a body take the line of the
+    // outermost use (`line`, 0 at the top). Every token visited counts against limits::maxTokens,
+    // so macros that double (or expand to nothing, many times) stop with a coded error instead of
+    // running for minutes. With `partial`, an invocation whose arguments are not all in `in` stops
+    // the expansion: the index of its name is returned (else in.size()).
+    std::size_t expandInto(std::span<const Token> in, std::vector<Token>& out, int line, int depth, bool partial) {
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            const Token& tok = in[i];
+            const int at = line ? line : tok.line;
             if (++visited_ > limits::maxTokens)
                 throw Error(ErrorCode::ExpansionLimit,
-                            "line " + std::to_string(line ? line : tok.line) + ": macro expansion produces more than " +
+                            "line " + std::to_string(at) + ": macro expansion produces more than " +
                                 std::to_string(limits::maxTokens) +
                                 " tokens (xfb/limits.hpp); a macro that uses another "
                                 "twice doubles the output at every level: use fewer levels or a const");
+            if (all_ && tok.text == "__LINE__" && tok.kind == TokenKind::Identifier) { // the line of its use
+                out.push_back({TokenKind::Number, std::to_string(at), at, tok.column});
+                continue;
+            }
             auto it = tok.kind == TokenKind::Identifier ? macros_.find(tok.text) : macros_.end();
-            if (it == macros_.end() || it->second.functionLike || it->second.expanding) {
+            const bool invoked = it != macros_.end() && it->second.functionLike && all_ && !it->second.expanding;
+            if (invoked && partial && i + 1 == in.size()) return i; // '(' may start the next line
+            if (it == macros_.end() || it->second.expanding || (it->second.functionLike && !invoked) ||
+                (invoked && (i + 1 == in.size() || in[i + 1].text != "("))) {
                 out.push_back(tok);
                 if (line) out.back().line = line;
                 continue;
             }
             if (depth >= limits::maxNestingDepth)
                 throw Error(ErrorCode::NestingDepth,
-                            "line " + std::to_string(line ? line : tok.line) + ": macros expand macros deeper than " +
+                            "line " + std::to_string(at) + ": macros expand macros deeper than " +
                                 std::to_string(limits::maxNestingDepth) + " levels (at '" + tok.text + "')");
             Macro& m = it->second;
+            std::vector<Token> body = m.body;
+            if (invoked) {
+                std::vector<std::vector<Token>> args(1);
+                std::size_t j = i + 2;
+                for (int parens = 0; j < in.size() && (parens || in[j].text != ")"); ++j) {
+                    parens += in[j].text == "(" ? 1 : in[j].text == ")" ? -1 : 0;
+                    if (!parens && in[j].text == ",")
+                        args.emplace_back();
+                    else
+                        args.back().push_back(in[j]);
+                }
+                if (j == in.size()) {
+                    if (partial) return i;
+                    directiveError(at, "the arguments of macro '" + tok.text + "' have no closing ')'");
+                }
+                if (args.size() == 1 && args[0].empty() && m.params.empty()) args.clear();
+                if (args.size() != m.params.size())
+                    directiveError(at, "macro '" + tok.text + "' takes " + std::to_string(m.params.size()) +
+                                           " arguments, given " + std::to_string(args.size()));
+                body = substitute(m, args, at, depth);
+                i = j;
+            }
             m.expanding = true;
-            expandInto(m.body, out, line ? line : tok.line, depth + 1);
+            expandInto(body, out, at, depth + 1, false);
             m.expanding = false;
         }
+        return in.size();
+    }
+
+    // A function-like macro's body with its parameters replaced: by the argument macro-expanded,
+    // or as written next to `##`, whose two sides are then pasted into one token.
+    std::vector<Token> substitute(const Macro& m, const std::vector<std::vector<Token>>& args, int line, int depth) {
+        std::vector<Token> body;
+        for (std::size_t k = 0; k < m.body.size(); ++k) {
+            const Token& b = m.body[k];
+            auto p = std::find(m.params.begin(), m.params.end(), b.text);
+            if (b.kind != TokenKind::Identifier || p == m.params.end()) {
+                body.push_back(b);
+                continue;
+            }
+            const auto& arg = args[std::size_t(p - m.params.begin())];
+            const bool pasted =
+                (k > 0 && m.body[k - 1].text == "##") || (k + 1 < m.body.size() && m.body[k + 1].text == "##");
+            if (pasted)
+                body.insert(body.end(), arg.begin(), arg.end());
+            else
+                expandInto(arg, body, line, depth + 1, false);
+        }
+        std::vector<Token> pasted;
+        for (std::size_t k = 0; k < body.size(); ++k) {
+            if (body[k].text != "##") {
+                pasted.push_back(body[k]);
+                continue;
+            }
+            if (pasted.empty() || k + 1 == body.size()) directiveError(line, "'##' needs a token on each side");
+            std::vector<Token> joined = tokenizeLine(pasted.back().text + body[++k].text, line);
+            pasted.pop_back();
+            pasted.insert(pasted.end(), joined.begin(), joined.end());
+        }
+        return pasted;
     }
 
     std::map<std::string, Macro> macros_;
@@ -236,12 +321,15 @@ private:
     bool sawCode_ = false;
     long long lineDelta_ = 0;
     std::size_t visited_ = 0; // tokens visited by macro expansion, the whole source
+    bool all_ = false;        // MacroExpansion::All
+    std::vector<Token> pending_;
 };
 
 } // namespace
 
-PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines) {
-    return Preprocessor(defines).run(source);
+PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines,
+                              MacroExpansion expansion) {
+    return Preprocessor(defines, expansion).run(source);
 }
 
 } // namespace xfb::plan
