@@ -610,3 +610,17 @@ void main() {
     CHECK(t.has("ldexp(m, e)"));
     CHECK(t.has("unpack4x8unorm(pack4x8snorm(position))"));
 }
+
+TEST_CASE("WGSL: variables declared with their struct (struct S { ... } s, t[2])") {
+    auto t = wgsl(body(R"(
+struct Particle { vec3 p; float life; } spark, sparks[2];
+void main() {
+    spark.p = position.xyz;
+    sparks[1].life = position.w;
+    out_position = vec4(spark.p, sparks[1].life);
+})"));
+    CHECK(t.has("struct Particle {\n    p: vec3<f32>,\n    life: f32,\n};"));
+    CHECK(t.has("var<private> spark: Particle;"));
+    CHECK(t.has("var<private> sparks: array<Particle, 2>;"));
+    CHECK(t.has("sparks[1].life = position.w;"));
+}

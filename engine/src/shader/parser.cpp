@@ -217,10 +217,13 @@ void Parser::structDefinition() {
         } while (accept(","));
         expect(";");
     }
-    if (!is(";")) refuseAt(at.line, {"struct '", n, "': declare variables of it in a separate declaration"});
-    expect(";");
     m_.structs.push_back(std::move(def));
     m_.items.push_back({&m_.structs.back(), nullptr, nullptr});
+    if (accept(";")) return;
+    // `struct S { ... } s, t[2];`: global variables of the new type
+    const S first = name();
+    m_.globalStatements.push_back(variables(Type{ScalarKind::Struct, 1, 1, 0, n}, first, false, true, at));
+    m_.items.push_back({nullptr, m_.globalStatements.back().get(), nullptr});
 }
 
 // `T a = x, b[3], c;` after the first name.
