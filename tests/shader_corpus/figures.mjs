@@ -42,7 +42,7 @@ const row = (label, c) => `| ${label} | ${c.shaders} | ${c.accepted} | ${PRINTER
 
 export function renderTable(summary) {
   const lines = [
-    '| source | shaders | accepted by glslang | WGSL | GL compute | fragment | WGSL compiled in Chromium | GL compute / fragment compiled (glslang) | runnable in Chromium (ES 3.00, no sampler) | equal bytes (WebGL2 TF, fragment, WebGPU) | runnable natively | equal bytes (GL TF, GL compute) |',
+    '| source | shaders | accepted by glslang | WGSL | GL compute | fragment | WGSL compiled in Chromium | GL compute / fragment compiled (glslang) | runnable in Chromium (ES 3.00; 2-D samplers get a texture) | equal bytes (WebGL2 TF, fragment, WebGPU) | runnable natively | equal bytes (GL TF, GL compute) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(summary.by_source).map(([name, c]) => row(name, c)),
     row('**all**', summary),
