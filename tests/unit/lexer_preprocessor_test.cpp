@@ -123,16 +123,16 @@ TEST_CASE("a macro with a parenthesised body is object-like") {
 }
 
 namespace {
-// The active code after preprocessing, tokens joined by spaces (MacroExpansion::All).
+// The active code after preprocessing, tokens joined by spaces (expandFunctionMacro).
 std::string expanded(std::string_view src) {
     std::string s;
-    for (const auto& t : plan::preprocess(src, {}, plan::MacroExpansion::All).tokens)
+    for (const auto& t : plan::preprocess(src, {}, plan::expandFunctionMacro).tokens)
         s += (s.empty() ? "" : " ") + t.text;
     return s;
 }
 } // namespace
 
-TEST_CASE("MacroExpansion::All expands function-like macros as C does (the WGSL translation: no preprocessor)") {
+TEST_CASE("expandFunctionMacro expands function-like macros as C does (the WGSL translation: no preprocessor)") {
     // Arguments are macro-expanded first, nested parentheses and commas stay in their argument, the
     // result is rescanned; a name without '(' is a plain identifier.
     CHECK(expanded("#define N 2\n#define MAD(x, y, z) ((x) * (y) + (z))\nfloat v = MAD(f(a, b), N, 1.0);") ==

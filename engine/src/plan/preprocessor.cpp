@@ -4,19 +4,22 @@
 #include "xfb/error.hpp"
 #include "xfb/limits.hpp"
 
-#include <algorithm>
 #include <climits>
 #include <span>
 
 namespace xfb::plan {
 namespace {
 
-struct Macro {
-    std::vector<Token> body;
+struct Macro : FunctionMacro { // params: a function-like macro's
     bool functionLike = false;
-    std::vector<std::string> params; // a function-like macro's
-    bool expanding = false;          // inside its own expansion: not expanded again (C's "painted blue")
+    bool expanding = false; // inside its own expansion: not expanded again (C's "painted blue")
 };
+
+Macro objectLike(std::vector<Token> body) {
+    Macro m;
+    m.body = std::move(body);
+    return m;
+}
 
 struct Conditional {
     bool parentActive; // the enclosing region is active
@@ -44,9 +47,9 @@ int directiveNumber(const Token& t, int line, const std::string& directive) {
 
 class Preprocessor {
 public:
-    Preprocessor(const std::map<std::string, std::string>& defines, MacroExpansion expansion)
-        : all_(expansion == MacroExpansion::All) {
-        for (auto& [name, value] : defines) macros_[name] = Macro{tokenizeLine(value, 0), false};
+    Preprocessor(const std::map<std::string, std::string>& defines, FunctionMacroExpander expand)
+        : all_(expand != nullptr), expand_(expand) {
+        for (auto& [name, value] : defines) macros_[name].body = tokenizeLine(value, 0);
     }
 
     PreprocessedSource run(std::string_view source) {
@@ -124,9 +127,9 @@ private:
             sawVersion = true;
             out_.version = directiveNumber(t[2], line, "#version");
             out_.es = out_.version == 100 || (t.size() > 3 && t[3].text == "es");
-            macros_["__VERSION__"] = Macro{{{TokenKind::Number, t[2].text, line}}, false};
+            macros_["__VERSION__"] = objectLike({{TokenKind::Number, t[2].text, line}});
             if (out_.es)
-                macros_["GL_ES"] = Macro{{{TokenKind::Number, "1", line}}, false};
+                macros_["GL_ES"] = objectLike({{TokenKind::Number, "1", line}});
             else
                 macros_.erase("GL_ES");
         } else if (name == "define") {
@@ -255,25 +258,17 @@ private:
             Macro& m = it->second;
             std::vector<Token> body = m.body;
             if (invoked) {
-                std::vector<std::vector<Token>> args(1);
-                std::size_t j = i + 2;
-                for (int parens = 0; j < in.size() && (parens || in[j].text != ")"); ++j) {
-                    parens += in[j].text == "(" ? 1 : in[j].text == ")" ? -1 : 0;
-                    if (!parens && in[j].text == ",")
-                        args.emplace_back();
-                    else
-                        args.back().push_back(in[j]);
-                }
-                if (j == in.size()) {
+                const std::size_t close = expand_(
+                    m, tok.text, in, i + 1, at,
+                    [&](std::span<const Token> arg, std::vector<Token>& to) {
+                        expandInto(arg, to, at, depth + 1, false);
+                    },
+                    body);
+                if (close == in.size()) {
                     if (partial) return i;
                     directiveError(at, "the arguments of macro '" + tok.text + "' have no closing ')'");
                 }
-                if (args.size() == 1 && args[0].empty() && m.params.empty()) args.clear();
-                if (args.size() != m.params.size())
-                    directiveError(at, "macro '" + tok.text + "' takes " + std::to_string(m.params.size()) +
-                                           " arguments, given " + std::to_string(args.size()));
-                body = substitute(m, args, at, depth);
-                i = j;
+                i = close;
             }
             m.expanding = true;
             expandInto(body, out, at, depth + 1, false);
@@ -282,54 +277,22 @@ private:
         return in.size();
     }
 
-    // A function-like macro's body with its parameters replaced: by the argument macro-expanded,
-    // or as written next to `##`, whose two sides are then pasted into one token.
-    std::vector<Token> substitute(const Macro& m, const std::vector<std::vector<Token>>& args, int line, int depth) {
-        std::vector<Token> body;
-        for (std::size_t k = 0; k < m.body.size(); ++k) {
-            const Token& b = m.body[k];
-            auto p = std::find(m.params.begin(), m.params.end(), b.text);
-            if (b.kind != TokenKind::Identifier || p == m.params.end()) {
-                body.push_back(b);
-                continue;
-            }
-            const auto& arg = args[std::size_t(p - m.params.begin())];
-            const bool pasted =
-                (k > 0 && m.body[k - 1].text == "##") || (k + 1 < m.body.size() && m.body[k + 1].text == "##");
-            if (pasted)
-                body.insert(body.end(), arg.begin(), arg.end());
-            else
-                expandInto(arg, body, line, depth + 1, false);
-        }
-        std::vector<Token> pasted;
-        for (std::size_t k = 0; k < body.size(); ++k) {
-            if (body[k].text != "##") {
-                pasted.push_back(body[k]);
-                continue;
-            }
-            if (pasted.empty() || k + 1 == body.size()) directiveError(line, "'##' needs a token on each side");
-            std::vector<Token> joined = tokenizeLine(pasted.back().text + body[++k].text, line);
-            pasted.pop_back();
-            pasted.insert(pasted.end(), joined.begin(), joined.end());
-        }
-        return pasted;
-    }
-
     std::map<std::string, Macro> macros_;
     std::vector<Conditional> stack_;
     PreprocessedSource out_;
     bool sawCode_ = false;
     long long lineDelta_ = 0;
     std::size_t visited_ = 0; // tokens visited by macro expansion, the whole source
-    bool all_ = false;        // MacroExpansion::All
+    bool all_ = false;        // function-like macros expanded (by expand_)
+    FunctionMacroExpander expand_;
     std::vector<Token> pending_;
 };
 
 } // namespace
 
 PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines,
-                              MacroExpansion expansion) {
-    return Preprocessor(defines, expansion).run(source);
+                              FunctionMacroExpander expand) {
+    return Preprocessor(defines, expand).run(source);
 }
 
 } // namespace xfb::plan

@@ -3,7 +3,10 @@
 
 #include "glsl_lexer.hpp"
 
+#include <cstddef>
+#include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,25 +16,41 @@ namespace xfb::plan {
 struct PreprocessedSource {
     int version = 100;
     bool es = true;
-    std::vector<Token> tokens;               // active code only, macros expanded (MacroExpansion)
+    std::vector<Token> tokens;               // active code only, macros expanded (see preprocess())
     std::vector<std::string> functionMacros; // names of function-like macros not expanded
     /// Active directives a translation must re-emit for `tokens` to compile: #extension and the
     /// #define/#undef of function-like macros, as written, in order.
     std::vector<std::string> passThrough;
 };
 
-/// Which macros preprocess() expands.
-enum class MacroExpansion {
-    ObjectLike, ///< function-like macros are recorded and their directives passed through (a GLSL output)
-    All,        ///< function-like ones too, as C does (arguments expanded first, `##`, invocations over
-                ///< several lines): for an output language without a preprocessor (WGSL)
+/// A function-like macro as defined: its parameters and its body, as written.
+struct FunctionMacro {
+    std::vector<std::string> params;
+    std::vector<Token> body;
 };
 
+/// Expands one invocation of a function-like macro: `in[open]` is the '(' after its name. Returns
+/// the index of the matching ')' (in.size() when `in` ends first) and `body` the macro's body with
+/// the arguments substituted (each macro-expanded by `expandArgument`, or as written next to `##`,
+/// whose sides are pasted), for the caller to rescan.
+using FunctionMacroExpander = std::size_t (*)(
+    const FunctionMacro& macro, const std::string& name, std::span<const Token> in, std::size_t open, int line,
+    const std::function<void(std::span<const Token>, std::vector<Token>&)>& expandArgument, std::vector<Token>& body);
+
+/// The expander of C (function_macros.cpp, its own file: a build whose GLSL keeps its function-like
+/// macros for the GL compiler, the WebGL2 module, links none of it).
+std::size_t expandFunctionMacro(const FunctionMacro& macro, const std::string& name, std::span<const Token> in,
+                                std::size_t open, int line,
+                                const std::function<void(std::span<const Token>, std::vector<Token>&)>& expandArgument,
+                                std::vector<Token>& body);
+
 /// Runs #version, #define/#undef (object-like macros are expanded; function-like ones are
-/// recorded, or expanded too with MacroExpansion::All), #if/#ifdef/#ifndef/#elif/#else/#endif,
-/// #error, #line. #extension and #pragma pass.
+/// recorded and their directives passed through for a GLSL compiler, or, given `expand` (for an
+/// output language without a preprocessor: WGSL), expanded too, invocations over several lines
+/// and `__LINE__` included), #if/#ifdef/#ifndef/#elif/#else/#endif, #error, #line. #extension and
+/// #pragma pass.
 /// @throws Error PreprocessorDirective, PreprocessorUnevaluable
 PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines,
-                              MacroExpansion expansion = MacroExpansion::ObjectLike);
+                              FunctionMacroExpander expand = nullptr);
 
 } // namespace xfb::plan

@@ -112,7 +112,7 @@ WgslGeometryShaders translateGeometryToWgsl(std::string_view vertexSource, std::
     const GeometryInterface read_ = readGeometryInterface(geometrySource, read);
     const int V = geometry.input == GeometryInput::Points ? 1 : geometry.input == GeometryInput::Lines ? 2 : 3;
     bool usesGlIn = false;
-    for (const plan::Token& t : plan::preprocess(geometrySource, read.defines, plan::MacroExpansion::All).tokens)
+    for (const plan::Token& t : plan::preprocess(geometrySource, read.defines, plan::expandFunctionMacro).tokens)
         usesGlIn = usesGlIn || (t.kind == plan::TokenKind::Identifier && t.text == "gl_in");
     const plan::GeometryComputePlan p =
         plan::planGeometryCompute(vertexSource, read_.shader, usesGlIn, read, pass, capture, geometry, entryCount);

@@ -120,7 +120,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         throw Error(ErrorCode::InvalidArgument, "work-group size must be 1..256");
     const std::string modern = toGlslEs300(vertexSource);
     const ShaderInterface shader = readShaderInterface(modern, read);
-    plan::PreprocessedSource pre = plan::preprocess(modern, read.defines, plan::MacroExpansion::All);
+    plan::PreprocessedSource pre = plan::preprocess(modern, read.defines, plan::expandFunctionMacro);
     const bool fused = options.fuseSubsteps;
     const bool gather = options.gather;
     if (gather && (fused || (options.emits && !options.emits->empty())))
@@ -412,7 +412,7 @@ namespace plan {
 
 WgslGeometryCode translateGeometryCodeToWgsl(std::string_view geometrySource, const ShaderInterface& shader,
                                              const ReadOptions& read, int inputVertices, int firstUniformByte) {
-    PreprocessedSource pre = preprocess(geometrySource, read.defines, MacroExpansion::All);
+    PreprocessedSource pre = preprocess(geometrySource, read.defines, expandFunctionMacro);
     std::vector<shader::InterfaceSymbol> interface;
     WgslGeometryCode result;
     // The shader's uniforms join the kernels' uniform block after its counts, laid out as the
