@@ -15,9 +15,7 @@ namespace {
 } // namespace
 
 std::size_t expandFunctionMacro(const FunctionMacro& m, const std::string& name, std::span<const Token> in,
-                                std::size_t open, int line,
-                                const std::function<void(std::span<const Token>, std::vector<Token>&)>& expandArgument,
-                                std::vector<Token>& out) {
+                                std::size_t open, int line, ArgumentExpansion& arguments, std::vector<Token>& out) {
     // The arguments: split at the commas outside parentheses.
     std::vector<std::vector<Token>> args(1);
     std::size_t j = open + 1;
@@ -47,7 +45,7 @@ std::size_t expandFunctionMacro(const FunctionMacro& m, const std::string& name,
         if ((k > 0 && m.body[k - 1].text == "##") || (k + 1 < m.body.size() && m.body[k + 1].text == "##"))
             body.insert(body.end(), arg.begin(), arg.end());
         else
-            expandArgument(arg, body);
+            arguments.expandArgument(arg, body);
     }
     out.clear();
     for (std::size_t k = 0; k < body.size(); ++k) {

@@ -45,7 +45,7 @@ int directiveNumber(const Token& t, int line, const std::string& directive) {
     return std::stoi(s.substr(first));
 }
 
-class Preprocessor {
+class Preprocessor final : ArgumentExpansion {
 public:
     Preprocessor(const std::map<std::string, std::string>& defines, FunctionMacroExpander expand)
         : all_(expand != nullptr), expand_(expand) {
@@ -258,12 +258,9 @@ private:
             Macro& m = it->second;
             std::vector<Token> body = m.body;
             if (invoked) {
-                const std::size_t close = expand_(
-                    m, tok.text, in, i + 1, at,
-                    [&](std::span<const Token> arg, std::vector<Token>& to) {
-                        expandInto(arg, to, at, depth + 1, false);
-                    },
-                    body);
+                argumentLine_ = at;
+                argumentDepth_ = depth + 1;
+                const std::size_t close = expand_(m, tok.text, in, i + 1, at, *this, body);
                 if (close == in.size()) {
                     if (partial) return i;
                     directiveError(at, "the arguments of macro '" + tok.text + "' have no closing ')'");
@@ -285,6 +282,13 @@ private:
     std::size_t visited_ = 0; // tokens visited by macro expansion, the whole source
     bool all_ = false;        // function-like macros expanded (by expand_)
     FunctionMacroExpander expand_;
+    int argumentLine_ = 0, argumentDepth_ = 0; // of the invocation whose arguments expand_ expands
+    void expandArgument(std::span<const Token> argument, std::vector<Token>& out) override {
+        const int line = argumentLine_, depth = argumentDepth_;
+        expandInto(argument, out, line, depth, false);
+        argumentLine_ = line;
+        argumentDepth_ = depth;
+    }
     std::vector<Token> pending_;
 };
 

@@ -4,7 +4,6 @@
 #include "glsl_lexer.hpp"
 
 #include <cstddef>
-#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -29,20 +28,26 @@ struct FunctionMacro {
     std::vector<Token> body;
 };
 
+/// What expands the macros inside an argument (the preprocessor, at the invocation's line and depth).
+struct ArgumentExpansion {
+    virtual void expandArgument(std::span<const Token> argument, std::vector<Token>& out) = 0;
+
+protected:
+    ~ArgumentExpansion() = default;
+};
+
 /// Expands one invocation of a function-like macro: `in[open]` is the '(' after its name. Returns
 /// the index of the matching ')' (in.size() when `in` ends first) and `body` the macro's body with
-/// the arguments substituted (each macro-expanded by `expandArgument`, or as written next to `##`,
-/// whose sides are pasted), for the caller to rescan.
-using FunctionMacroExpander = std::size_t (*)(
-    const FunctionMacro& macro, const std::string& name, std::span<const Token> in, std::size_t open, int line,
-    const std::function<void(std::span<const Token>, std::vector<Token>&)>& expandArgument, std::vector<Token>& body);
+/// the arguments substituted (each macro-expanded, or as written next to `##`, whose sides are
+/// pasted), for the caller to rescan.
+using FunctionMacroExpander = std::size_t (*)(const FunctionMacro& macro, const std::string& name,
+                                              std::span<const Token> in, std::size_t open, int line,
+                                              ArgumentExpansion& arguments, std::vector<Token>& body);
 
 /// The expander of C (function_macros.cpp, its own file: a build whose GLSL keeps its function-like
 /// macros for the GL compiler, the WebGL2 module, links none of it).
 std::size_t expandFunctionMacro(const FunctionMacro& macro, const std::string& name, std::span<const Token> in,
-                                std::size_t open, int line,
-                                const std::function<void(std::span<const Token>, std::vector<Token>&)>& expandArgument,
-                                std::vector<Token>& body);
+                                std::size_t open, int line, ArgumentExpansion& arguments, std::vector<Token>& body);
 
 /// Runs #version, #define/#undef (object-like macros are expanded; function-like ones are
 /// recorded and their directives passed through for a GLSL compiler, or, given `expand` (for an
