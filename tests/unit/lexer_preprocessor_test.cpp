@@ -1,5 +1,5 @@
 // The preprocessor subset decides which declarations exist; these pin its behaviour.
-#include "plan/preprocessor.hpp"
+#include "shader/preprocessor.hpp"
 #include "xfb/error.hpp"
 #include "xfb/shader_interface.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "geometry_compute_plan.hpp"
 #include "geometry_emit.hpp"
-#include "preprocessor.hpp"
+#include "shader/preprocessor.hpp"
 #include "wgsl_code.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"

@@ -7,7 +7,7 @@
 #include "wgsl_code.hpp"
 #include "fusion_source.hpp"
 #include "text.hpp"
-#include "preprocessor.hpp"
+#include "shader/preprocessor.hpp"
 #include "shader/parser.hpp"
 #include "shader/wgsl_names.hpp"
 #include "shader/wgsl_printer.hpp"

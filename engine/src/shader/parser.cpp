@@ -2,7 +2,7 @@
 // parse_expression.cpp.
 #include "parser_state.hpp"
 
-#include "plan/int_expression.hpp"
+#include "int_expression.hpp"
 #include "plan/text.hpp"
 #include "xfb/error.hpp"
 

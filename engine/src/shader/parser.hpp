@@ -4,7 +4,7 @@
 // read by readShaderInterface(); the caller gives them as symbols, so both agree on them.
 #include "module.hpp"
 
-#include "plan/glsl_lexer.hpp"
+#include "glsl_lexer.hpp"
 
 #include <string>
 #include <vector>

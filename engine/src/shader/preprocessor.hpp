@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace xfb::plan {
+namespace xfb::shader {
 
 struct PreprocessedSource {
     int version = 100;
@@ -58,4 +58,15 @@ std::size_t expandFunctionMacro(const FunctionMacro& macro, const std::string& n
 PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines,
                               FunctionMacroExpander expand = nullptr);
 
+} // namespace xfb::shader
+
+// plan/'s readers (shader_interface, translated_source, fusion, the dialect passes) name these as
+// they did when the reader lived in plan/.
+namespace xfb::plan {
+using shader::ArgumentExpansion;
+using shader::expandFunctionMacro;
+using shader::FunctionMacro;
+using shader::FunctionMacroExpander;
+using shader::preprocess;
+using shader::PreprocessedSource;
 } // namespace xfb::plan

@@ -7,7 +7,7 @@
 #include <climits>
 #include <span>
 
-namespace xfb::plan {
+namespace xfb::shader {
 namespace {
 
 struct Macro : FunctionMacro { // params: a function-like macro's
@@ -299,4 +299,4 @@ PreprocessedSource preprocess(std::string_view source, const std::map<std::strin
     return Preprocessor(defines, expand).run(source);
 }
 
-} // namespace xfb::plan
+} // namespace xfb::shader

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace xfb::plan {
+namespace xfb::shader {
 
 namespace {
 [[noreturn]] void invocationError(int line, const std::string& what) {
@@ -61,4 +61,4 @@ std::size_t expandFunctionMacro(const FunctionMacro& m, const std::string& name,
     return j;
 }
 
-} // namespace xfb::plan
+} // namespace xfb::shader
