@@ -12,7 +12,11 @@
 // atomic append's as a set), the totals the GPU counted, the particles' state. The "records"
 // column is what was measured on the GPU; any mismatch is printed and the exit status is 1.
 //
-//   xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]
+//  - The same emitting step on the fragment backend (its pyramid of counts, issue 41): in the
+//    main context and, with --es30-fragment, in a second context of exactly ES 3.0 (WebGL2's
+//    rules: MESA_GLES_VERSION_OVERRIDE=3.0, no compute) made in the same process, so that its
+//    ratio to GL compute comes from one run.
+//   xfb-bench-stream [--api gl43core|gles30] [--es30-fragment] [--sizes 1e5,1e6] [--steps K] [--json FILE]
 // With --geometry it measures a geometry program's capture instead: the GL's geometry shader
 // against its compute translation (geometry_bench.cpp says how).
 #include "bench_util.hpp"
@@ -234,20 +238,23 @@ std::int64_t checkCapture(const std::vector<float>& got, std::int64_t vertices, 
 int main(int argc, char** argv) {
     xfbbench::CommonOptions options{.sizes = {100'000, 1'000'000, 4'000'000}};
     auto& [api, jsonPath, sizes, steps] = options;
-    bool geometry = false, large = false;
+    bool geometry = false, large = false, es30Fragment = false;
     std::string workloads = "faces,fins,streams";
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
         if (a == "--geometry")
             geometry = true;
+        else if (a == "--es30-fragment")
+            es30Fragment = true;
         else if (a == "--large")
             large = true;
         else if (a == "--workloads")
             workloads = next();
         else if (!options.take(a, next)) {
             std::cerr
-                << "usage: xfb-bench-stream [--api gl43core|gles30] [--sizes 1e5,1e6] [--steps K] [--json FILE]\n"
+                << "usage: xfb-bench-stream [--api gl43core|gles30] [--es30-fragment] [--sizes 1e5,1e6] [--steps K] "
+                   "[--json FILE]\n"
                    "       xfb-bench-stream --geometry [--api gl43core|gles30] [--sizes 1e4,1e5,1e6] [--steps K]\n"
                    "                        [--workloads faces,fins,streams] [--large] [--json FILE]\n";
             return 2;
@@ -257,6 +264,16 @@ int main(int argc, char** argv) {
         if (!std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string(a) == "--sizes"; }))
             sizes.clear(); // the geometry bench's own defaults
         return xfbbench::geometryBench(options, workloads, large);
+    }
+    // --es30-fragment: an exact ES 3.0 context first (Mesa reads the override at its first
+    // context), its own Device; the main context is made current after it and stays current
+    // except inside that context's runs.
+    std::unique_ptr<HeadlessContext> es30Context;
+    std::unique_ptr<Device> es30Device;
+    if (es30Fragment) {
+        setenv("MESA_GLES_VERSION_OVERRIDE", "3.0", 1);
+        es30Context = std::make_unique<HeadlessContext>(Api::OpenGLES30);
+        es30Device = std::make_unique<Device>();
     }
     HeadlessContext context(api == "gles30" ? Api::OpenGLES30 : Api::OpenGL43Core);
     Device device;
@@ -271,6 +288,9 @@ int main(int argc, char** argv) {
                      {"subgroup_arithmetic", caps.subgroupArithmetic}}},
                    {"steps_timed", steps},
                    {"results", json::array()}};
+    if (es30Device)
+        report["machine"]["es30_context"] = {{"renderer", es30Device->capabilities().renderer},
+                                             {"version", es30Device->capabilities().version}};
     std::sort(sizes.begin(), sizes.end(), std::greater<>());
     std::printf("%-26s %10s %10s %10s %10s %9s %11s  %s\n", "variant", "elements", "ms", "records", "expected",
                 "GL calls", "glGetError", "result");
@@ -457,6 +477,72 @@ int main(int argc, char** argv) {
                             }});
         }
 
+        // The fragment backend's emit (the pyramid of counts), in this context and in the ES 3.0 one.
+        {
+            std::vector<float> particles(std::size_t(n) * 4);
+            std::int64_t sparks = 0;
+            for (std::size_t i = 0; i < std::size_t(n); ++i)
+                particles[i * 4] = particleX(i), particles[i * 4 + 3] = particleEnergy(i), sparks += sparksOf(i);
+            struct Where {
+                const char* name;
+                Device* device;
+                HeadlessContext* context; // made current around the run (null: the main context)
+            };
+            std::vector<Where> where{{"step_fragment_emit", &device, nullptr}};
+            if (es30Device) where.push_back({"es30_fragment_emit", es30Device.get(), es30Context.get()});
+            for (auto [name, dev, ctx] : where) {
+                // Each run's objects live in its own context: made, stepped, read and freed there.
+                auto in = [ctx, &context](auto&& f) {
+                    if (ctx) ctx->makeCurrent();
+                    f();
+                    if (ctx) xfbbench::finish(), context.makeCurrent();
+                };
+                struct Objects {
+                    std::shared_ptr<Buffer> state, scratch, out;
+                    std::shared_ptr<Program> program;
+                    std::shared_ptr<Pipeline> pipeline;
+                };
+                auto objects = std::make_shared<Objects>();
+                Objects* o = objects.get(); // the runs use it while `keep` holds it
+                in([&] {
+                    o->state = std::make_shared<Buffer>(*dev, vec4, n, std::span<const float>(particles));
+                    o->scratch = std::make_shared<Buffer>(*dev, vec4, n);
+                    o->out = std::make_shared<Buffer>(*dev, vec4, 3 * n);
+                    o->program = std::make_shared<Program>(*dev, ProgramDesc{kSplit, {}, {}, "split"});
+                    PipelineOptions options;
+                    options.backend = Backend::Fragment;
+                    options.emits = {{"emit_spark", "emit_count"}};
+                    o->pipeline = std::make_shared<Pipeline>(
+                        *dev, *o->program,
+                        std::vector<Entry>{{o->state.get(), o->scratch.get()}, {nullptr, o->out.get()}}, options);
+                });
+                // Freed in their own context, the pipeline first.
+                keep.push_back(std::shared_ptr<void>(nullptr, [in, objects](void*) {
+                    in([&] {
+                        objects->pipeline.reset(), objects->program.reset(), objects->out.reset();
+                        objects->scratch.reset(), objects->state.reset();
+                    });
+                }));
+                runs.push_back({name, [in, o] { in([&] { o->pipeline->step(); }); }, sparks,
+                                [in, o, n](int steps, std::string& problem) -> std::int64_t {
+                                    std::int64_t written = 0;
+                                    in([&] {
+                                        const auto report = o->pipeline->emitted().at(0);
+                                        const auto want = referenceSparks(std::size_t(n), steps);
+                                        problem = checkParticles(o->state->readAs<float>(), std::size_t(n), steps);
+                                        if (problem.empty() && report.requested != std::int64_t(want.size() / 4))
+                                            problem = "the GPU counted " + std::to_string(report.requested) +
+                                                      " sparks requested, the reference " +
+                                                      std::to_string(want.size() / 4);
+                                        if (problem.empty())
+                                            problem = compareRecords(o->out->readAs<float>().data(), want, "spark");
+                                        written = report.written;
+                                    });
+                                    return written;
+                                }});
+            }
+        }
+
         for (auto& r : runs) { // warm-up, the last step counted
             r.advance(), r.advance();
             xfbtest::resetGlCalls();
@@ -503,12 +589,14 @@ int main(int argc, char** argv) {
             {"shared_scan_over_atomic_append", ratio("emit_ordered_shared_scan", "handwritten_atomic_append")},
             {"multi_pass_over_atomic_append", ratio("emit_ordered_multi_pass", "handwritten_atomic_append")},
             {"ordered_emit_over_no_emit", ratio("step_compute_emit_ordered", "step_compute_no_emit")},
+            {"fragment_emit_over_compute_emit", ratio("step_fragment_emit", "step_compute_emit_ordered")},
+            {"es30_fragment_emit_over_compute_emit", ratio("es30_fragment_emit", "step_compute_emit_ordered")},
             {"padded_layout_tf_over_tight", ratio("layout_padded_tf", "layout_tight_tf")},
             {"padded_layout_compute_over_tight_tf", ratio("layout_padded_compute", "layout_tight_tf")}};
         report["ratios"].push_back(ratios);
         std::printf("  ratios: engine/driver expansion %s; ordered emit / atomic append %s (single pass %s, its "
                     "shared-memory scan %s, multi-pass %s); ordered emit / no emit %s; padded / tight layout: "
-                    "transform feedback %s, compute %s\n",
+                    "transform feedback %s, compute %s; fragment emit / compute emit %s (ES 3.0 context's %s)\n",
                     ratios["engine_expansion_over_driver"].dump().c_str(),
                     ratios["ordered_emit_over_atomic_append"].dump().c_str(),
                     ratios["single_pass_over_atomic_append"].dump().c_str(),
@@ -516,7 +604,9 @@ int main(int argc, char** argv) {
                     ratios["multi_pass_over_atomic_append"].dump().c_str(),
                     ratios["ordered_emit_over_no_emit"].dump().c_str(),
                     ratios["padded_layout_tf_over_tight"].dump().c_str(),
-                    ratios["padded_layout_compute_over_tight_tf"].dump().c_str());
+                    ratios["padded_layout_compute_over_tight_tf"].dump().c_str(),
+                    ratios["fragment_emit_over_compute_emit"].dump().c_str(),
+                    ratios["es30_fragment_emit_over_compute_emit"].dump().c_str());
     }
     return xfbbench::finishReport(report, jsonPath, mismatches, "variant(s)",
                                   "every variant's records match the reference");

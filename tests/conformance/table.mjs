@@ -27,7 +27,8 @@
 //             createBuffer makes it.
 //   run       ops, in order. Every op may carry `error: 'XFB_CODE'`: it must throw that code, and
 //             then every buffer must hold the bytes it held before the op (a refusal writes
-//             nothing); the runner goes on with the next op. The ops:
+//             nothing) except those its `writes: [names]` lists (a checked step refused after its
+//             pass ran: the outputs it wrote, not swapped in); the runner goes on with the next op. The ops:
 //     { op: 'createBuffer', buffer }                          (a buffer marked later, with its data)
 //     { op: 'program', name = 'main', source, mode = 'interleaved', varyings?, portable? }
 //     { op: 'pipeline', name = 'p', program = 'main', entries: [{ input?, output? }], count?,

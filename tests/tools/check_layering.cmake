@@ -3,7 +3,7 @@
 #   plan and shader (0, pure: no GL at all; shader/ is the GLSL front-end: the lexer, the preprocessor,
 #   the typed module and its printers; plan/'s readers and translations read through it, and shader/
 #   still borrows plan/'s text helpers) < gl (1) < capture, compute, fragment (2, side by side: none includes another)
-#   < pipeline (3). platform stands apart: it may include plan and gl, and no layer includes it.
+#   < pipeline, population (3, side by side). platform stands apart: it may include plan and gl, and no layer includes it.
 # A quoted include without a folder ("shader/preprocessor.hpp") is the including file's own folder;
 # "xfb/..." are the public headers. Prints `xfb-test-run: cases=<files> asserts=<includes>`.
 # Usage: cmake -DSOURCE_DIR=<engine/src> -P check_layering.cmake
@@ -20,7 +20,8 @@ set(rank_capture 2)
 set(rank_compute 2)
 set(rank_fragment 2)
 set(rank_pipeline 3)
-set(layers plan shader gl capture compute fragment pipeline platform)
+set(rank_population 3)
+set(layers plan shader gl capture compute fragment pipeline population platform)
 
 file(GLOB_RECURSE files RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/*.cpp ${SOURCE_DIR}/*.hpp ${SOURCE_DIR}/*.h)
 list(SORT files)
@@ -93,6 +94,6 @@ if(DEFINED EXPECT_PROBLEMS)
   return()
 endif()
 if(problems)
-  message(FATAL_ERROR "includes running against the layer order (plan < gl < capture, compute, fragment < pipeline; platform apart):${problems}")
+  message(FATAL_ERROR "includes running against the layer order (plan < gl < capture, compute, fragment < pipeline, population; platform apart):${problems}")
 endif()
 message("layering: ${nfiles} files, ${checked} includes, none runs upwards")

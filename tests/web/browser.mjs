@@ -2,7 +2,8 @@
 // and prints each case. Usage: node browser.mjs NPM_DIR SUITE   (SUITE: page/SUITE.js)
 // Exit status 0 only if every case passed and the run checked something: at least one case, and
 // every case of a test suite made at least one assert() (page/assert.js counts them). The
-// measurement suites (bench, bench-cpu, bench-read, bench-fragment) report figures: their cases may assert nothing.
+// measurement suites (bench, bench-cpu, bench-read, bench-fragment, bench-emit) report figures: their cases may
+// assert nothing; XFB_BENCH_SIZES (e.g. 1e3,1e4) reaches their page as ?sizes= where it reads it (bench-emit).
 // Prints `xfb-test-run: cases=N asserts=M` for tests/run-summary.mjs.
 import { chromium } from 'playwright-core';
 import { mkdtemp } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import { CHROMIUM_ARGS } from './chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [npmDir, suite] = process.argv.slice(2);
-const measurement = ['bench', 'bench-cpu', 'bench-read', 'bench-fragment'].includes(suite);
+const measurement = ['bench', 'bench-cpu', 'bench-read', 'bench-fragment', 'bench-emit'].includes(suite);
 // Suites where xfb shares a context with an engine rendering its usual scenes: any WebGL warning Chromium
 // prints (an error a call raised, "location is not from the associated program", ...) fails the run.
 // Other suites provoke errors and context loss on purpose (shared-context: a pending application
@@ -46,8 +47,9 @@ try {
   });
   page.on('response', (r) => { if (r.status() >= 400) console.log(`[page] ${r.status()} ${r.url()}`); });
   const crashed = new Promise((_, reject) => page.on('pageerror', (e) => reject(new Error(`uncaught in the page: ${e.message}`))));
-  await page.goto(`${server.url}/index.html?suite=${encodeURIComponent(suite)}`, { timeout: 180_000 }); // a loaded CI machine
-  const results = await Promise.race([page.waitForFunction(() => window.__results, null, { timeout: 240_000 }).then((h) => h.jsonValue()), crashed]);
+  const sizes = measurement && process.env.XFB_BENCH_SIZES ? `&sizes=${encodeURIComponent(process.env.XFB_BENCH_SIZES)}` : '';
+  await page.goto(`${server.url}/index.html?suite=${encodeURIComponent(suite)}${sizes}`, { timeout: 180_000 }); // a loaded CI machine
+  const results = await Promise.race([page.waitForFunction(() => window.__results, null, { timeout: measurement ? 1_200_000 : 240_000 }).then((h) => h.jsonValue()), crashed]);
   for (const r of results) {
     if (r.ok && r.asserts === 0 && !measurement) Object.assign(r, { ok: false, error: 'the case made no assert(): it cannot fail' });
     console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${suite}: ${r.name} (${r.asserts} checks)${r.ok ? '' : `\n      ${r.error}`}`);

@@ -284,8 +284,12 @@ test('enums(): both modules give the C++ tables (xfb/enum_tables.hpp) that index
     assert.equal(new Set(e.errorCodes).size, 66, file);
     assert.equal(e.errorCodes[0], 'XFB_SHADER_SYNTAX', file);
     assert.equal(e.errorCodes.at(-1), 'XFB_INTERNAL', file);
-    // The C++ constants JavaScript checks against (xfb/limits.hpp, xfb/fusion_plan.hpp).
-    assert.deepEqual(e.constants, { maxBufferBytes: 2 ** 31 - 1, maxSubsteps: 256, substepUniform: 'xfb_substep' }, file);
+    // The C++ constants JavaScript checks against (xfb/limits.hpp, xfb/fusion_plan.hpp) and
+    // emittedDrawSnippet() with its uniforms' names (xfb/emit_plan.hpp), which drawEmitted() sets.
+    const { emittedDrawSnippet, ...constants } = e.constants;
+    assert.deepEqual(constants, { maxBufferBytes: 2 ** 31 - 1, maxSubsteps: 256, substepUniform: 'xfb_substep', emittedTotalsUniform: 'xfb_emitted_totals', emittedAtUniform: 'xfb_emitted_at' }, file);
+    for (const part of ['uniform highp usampler2D xfb_emitted_totals;', 'uniform highp ivec4 xfb_emitted_at;', 'vec4 xfb_emittedPosition(vec4 position)'])
+      assert.ok(emittedDrawSnippet.includes(part), `${file}: the snippet declares ${part}`);
   }
   // index.js's own checks list the module's names.
   const xfb = await createXfb();

@@ -5,6 +5,7 @@
 #include "json_text.hpp"
 #include "xfb/plan_fields.hpp"
 #include "xfb/xfb.hpp"
+#include "xfb/detail/emitted_draw.hpp"
 #include "xfb/detail/step_replay.hpp"
 
 #include <map>
@@ -320,6 +321,27 @@ XFB_C int xfb_emitted(Engine* e, int id) {
             JsonBuilder::push(out, f);
         }
         return std::move(out).done();
+    });
+}
+/// detail::emittedDrawUniforms(): { unit, row, component, perPrimitive }, which the package sets on
+/// the bound WebGLProgram's emittedDrawSnippet() uniforms before xfb_draw_emitted. `program`: how
+/// a refusal names that program.
+XFB_C int xfb_emitted_draw_uniforms(Engine* e, int id, const char* budget, int budgetBytes, const char* mode,
+                                    int modeBytes, bool readsTotal, const char* program, int programBytes) {
+    return guarded([&] {
+        const auto u = detail::emittedDrawUniforms(e->pipeline(id), text(budget, budgetBytes),
+                                                   *drawMode(text(mode, modeBytes), false), readsTotal,
+                                                   text(program, programBytes));
+        return fields({{"unit", u.unit}, {"row", u.row}, {"component", u.component}, {"perPrimitive", u.perPrimitive}})
+            .done();
+    });
+}
+/// detail::drawEmittedWithUniformsSet(): Pipeline::drawEmitted() with the uniforms set by the package.
+XFB_C int xfb_draw_emitted(Engine* e, int id, const char* budget, int budgetBytes, const char* mode, int modeBytes) {
+    return guarded([&] {
+        detail::drawEmittedWithUniformsSet(e->pipeline(id), text(budget, budgetBytes),
+                                           *drawMode(text(mode, modeBytes), false));
+        return std::string();
     });
 }
 XFB_C int xfb_poll_queries(Engine* e, int id) {

@@ -4,6 +4,7 @@
 #include "inputs.hpp"
 #include "json_text.hpp"
 #include "xfb/attribute_plan.hpp"
+#include "xfb/emit_plan.hpp"
 #include "xfb/fusion_plan.hpp"
 #include "xfb/limits.hpp"
 #include "xfb/plan_fields.hpp"
@@ -59,7 +60,9 @@ EMSCRIPTEN_KEEPALIVE int xfb_normalise_format(const char* texts, int textBytes, 
 /// The names (and ScalarKind's values) of the public enums, from their tables (xfb/enum_tables.hpp),
 /// and the engine's constants that JavaScript checks against: the package validates and converts
 /// with these rather than copies of them. constants: { maxBufferBytes (2^31 - 1, a WebGL2 buffer's
-/// limit), maxSubsteps (step(k): k in 1..maxSubsteps), substepUniform ('xfb_substep') }.
+/// limit), maxSubsteps (step(k): k in 1..maxSubsteps), substepUniform ('xfb_substep'),
+/// emittedDrawSnippet (xfb::emittedDrawSnippet(): the vertex-shader code drawEmitted() needs) and its
+/// uniforms' names, emittedTotalsUniform and emittedAtUniform }.
 EMSCRIPTEN_KEEPALIVE int xfb_enums() {
     return guarded([] {
         auto list = [](const auto& names) { return std::vector<std::string_view>(std::begin(names), std::end(names)); };
@@ -70,6 +73,9 @@ EMSCRIPTEN_KEEPALIVE int xfb_enums() {
         JsonBuilder::set(constants, "maxBufferBytes", std::int64_t(limits::maxWebGLBufferBytes));
         JsonBuilder::set(constants, "maxSubsteps", limits::maxSubsteps);
         JsonBuilder::set(constants, "substepUniform", kSubstepUniform);
+        JsonBuilder::set(constants, "emittedDrawSnippet", emittedDrawSnippet());
+        JsonBuilder::set(constants, "emittedTotalsUniform", emittedTotalsUniform);
+        JsonBuilder::set(constants, "emittedAtUniform", emittedAtUniform);
         Json out = JsonBuilder::object();
         JsonBuilder::set(out, "errorCodes", list(errorCodeNames));
         JsonBuilder::set(out, "drawModes", list(drawModeNames));

@@ -47,6 +47,15 @@ struct ComputeTranslationOptions {
     /// with its basic, ballot and arithmetic features (Capabilities::subgroupArithmetic). false:
     /// the shared-memory (Hillis-Steele) scan and the barrier-stepped look-back every device runs.
     bool subgroupScan = false;
+    /// A population's step (xfb/population.hpp): the live elements are counted on the GPU, in a
+    /// `uint xfb_live_count` read from a storage buffer (ComputeShader::liveBinding) that the
+    /// population's steps and spawns write, and main() (or the single pass) runs for elements below it
+    /// only, dispatched indirectly; `xfb_count` stays the capacity. The count pass still runs over the
+    /// capacity and stores 0 for the slots at or past the live count, so the prefix sum of every slot
+    /// is the live elements' (the scan and its totals are unchanged). The single pass's tiles are the
+    /// live count's (at least one, which writes the totals of an empty population) and clear the next
+    /// step's status words of every tile of the capacity between them.
+    bool liveCount = false;
 };
 
 /// Shader storage buffer bindings of the generated shader, per entry of the role list.
@@ -63,6 +72,9 @@ struct ComputeShader {
     /// ticket, then one status word per tile and budget, zeroed), the next step's (cleared by
     /// this step), and the totals (per budget kTotalsWords uints, written by the last tile).
     int stateBinding = -1, nextStateBinding = -1, totalsBinding = -1;
+    /// With ComputeTranslationOptions::liveCount: the storage buffer whose first word is the live
+    /// count (read by the count pass, main() and the single pass).
+    int liveBinding = -1;
 };
 
 /// @param vertexSource the simulation's vertex shader, as given to the Program

@@ -83,7 +83,14 @@ EmitPlan planEmits(const ShaderInterface& shader, const CapturePlan& capture, st
 /// for a record of a primitive below the budget's GPU total, else a point outside the clip volume
 /// (every vertex of that primitive: it is not drawn). drawEmitted() draws the budget's capacity,
 /// so its vertex cost is proportional to the capacity, not to the total. Write
-/// `gl_Position = xfb_emittedPosition(...)`; gl_VertexID is the record's index.
+/// `gl_Position = xfb_emittedPosition(...)`; gl_VertexID is the record's index. After a compute
+/// step drawEmitted() draws indirectly (the total's records only) and sets `xfb_emitted_at.w` to 1,
+/// which keeps every vertex: a program holding the snippet draws after either backend's step
+/// (Backend::Auto may choose either).
 std::string_view emittedDrawSnippet();
+/// The snippet's uniforms, by name: the pyramid's top (a usampler2D) and (row, component,
+/// vertices per primitive, drawn indirectly).
+inline constexpr const char* emittedTotalsUniform = "xfb_emitted_totals";
+inline constexpr const char* emittedAtUniform = "xfb_emitted_at";
 
 } // namespace xfb

@@ -76,9 +76,10 @@ struct PipelineOptions {
     /// Compute work-group size; 0 picks min(256, the device's limits).
     int workGroupSize = 0;
     /// Variable-count outputs (emit_plan.hpp): on the compute backend, or on the fragment backend
-    /// through a pyramid of counts (docs/guide/variable-count-output.md); Auto takes compute where
-    /// the context has it, else the fragment backend. Their {output} entries come after the
-    /// captured ones, one per EmitDesc, in the same order.
+    /// through a pyramid of counts (docs/guide/variable-count-output.md); Auto times both at the
+    /// first step where the context has both (transform feedback cannot write them), else takes
+    /// the one there is. Their {output} entries come after the captured ones, one per EmitDesc,
+    /// in the same order.
     std::vector<EmitDesc> emits;
     EmitOverflow overflow = EmitOverflow::Error;
     /// step(k > 1) fuses the substeps of an element-local simulation into one pass (fusion());
@@ -233,7 +234,7 @@ public:
     void drawEmitted(std::string_view budget, DrawMode mode) const;
 
 private:
-    friend struct detail::StepReplay; // the npm package's replayed step (src/pipeline/step_replay.cpp)
+    friend struct detail::StepReplay; // the npm package's replayed step and emitted draw (xfb/detail/)
     std::unique_ptr<detail::PipelineState> state_;
 };
 

@@ -11,6 +11,8 @@
 #include "xfb/limits.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/pipeline.hpp"
+#include "xfb/population.hpp"
+#include "xfb/population_plan.hpp"
 #include "xfb/primitive_capture.hpp"
 #include "xfb/primitive_count.hpp"
 #include "xfb/program.hpp"

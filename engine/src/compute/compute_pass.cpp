@@ -11,13 +11,13 @@ namespace xfb::detail {
 
 #ifdef __EMSCRIPTEN__ // WebGL2 has no compute shaders: the pipeline keeps transform feedback.
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState&, const PassPlan&, std::size_t,
-                                                const Capabilities& caps, int, const EmitPlan&, int) {
+                                                const Capabilities& caps, int, const EmitPlan&, int, const LiveCount*) {
     throw Error(ErrorCode::Unsupported, "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" +
                                             caps.version +
                                             "' (WebGL2 has no compute shaders). Use the transform-feedback backend");
 }
 void ComputePass::dispatch(const ProgramState&, const std::vector<std::shared_ptr<BufferState>>&,
-                           const std::vector<std::shared_ptr<BufferState>>&) {}
+                           const std::vector<std::shared_ptr<BufferState>>&, GLuint) {}
 void ComputePass::forget() {}
 #else
 
@@ -32,8 +32,10 @@ void ComputePass::forget() {
 
 std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, const PassPlan& plan,
                                                 std::size_t entryCount, const Capabilities& caps,
-                                                int requestedGroupSize, const EmitPlan& emits, int substeps) {
+                                                int requestedGroupSize, const EmitPlan& emits, int substeps,
+                                                const LiveCount* live) {
     const std::string& label = program.desc.label;
+    const CapturePlan& capture = live ? *live->capture : program.capture;
     if (!caps.compute)
         throw Error(ErrorCode::Unsupported,
                     "the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" + caps.version +
@@ -51,19 +53,27 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
     // The single pass takes its tiles by ticket, one per group of a 1-D dispatch: past the x limit
     // the multi-pass path runs, its passes dispatched as rows.
     const std::int64_t groups = (plan.count + groupSize - 1) / groupSize;
+    if (live && groups > caps.maxComputeGroupCountX)
+        throw Error(
+            ErrorCode::Unsupported,
+            "program '" + label + "': a population of " + std::to_string(plan.count) + " elements needs " +
+                std::to_string(groups) + " work groups of " + std::to_string(groupSize) +
+                " in one indirect dispatch, over this device's " + std::to_string(caps.maxComputeGroupCountX) +
+                " (GL_MAX_COMPUTE_WORK_GROUP_COUNT in x); give it a smaller capacity or a larger workGroupSize");
     bool singlePass = !emits.empty() && orderedEmitPath != OrderedEmitPath::MultiPass &&
                       groups <= caps.maxComputeGroupCountX &&
                       singlePassEmitUnsafe(emits, plan.count, groupSize).empty() &&
                       (orderedEmitPath == OrderedEmitPath::SinglePass || singlePassEmitByDefault(caps));
     const bool subgroupScan = singlePass && orderedEmitSubgroupScan && caps.subgroupArithmetic;
-    pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount,
-                                      {caps.es, groupSize, &pass->emits, substeps, singlePass, subgroupScan});
+    pass->shader =
+        translateToCompute(program.desc.source, program.desc.read, plan, capture, entryCount,
+                           {caps.es, groupSize, &pass->emits, substeps, singlePass, subgroupScan, live != nullptr});
     if (singlePass && pass->shader.bindingCount > caps.maxComputeStorageBlocks) {
         // The single pass binds 3 buffers where the multi-pass path binds 2 per budget: with one
         // budget on a device at its storage-block limit, the multi-pass path may still fit.
         singlePass = false;
-        pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, program.capture, entryCount,
-                                          {caps.es, groupSize, &pass->emits, substeps, false});
+        pass->shader = translateToCompute(program.desc.source, program.desc.read, plan, capture, entryCount,
+                                          {caps.es, groupSize, &pass->emits, substeps, false, false, live != nullptr});
     }
     if (pass->shader.bindingCount > caps.maxComputeStorageBlocks)
         throw Error(ErrorCode::Unsupported,
@@ -97,11 +107,13 @@ std::unique_ptr<ComputePass> ComputePass::build(const ProgramState& program, con
 }
 
 void ComputePass::dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
-                           const std::vector<std::shared_ptr<BufferState>>& outputs) {
+                           const std::vector<std::shared_ptr<BufferState>>& outputs, GLuint liveCount) {
     auto bindInputs = [&] {
         for (std::size_t e = 0; e < inputs.size(); ++e)
             if (int b = shader.readBinding[e]; b >= 0)
                 XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), inputs[e]->name));
+        if (liveCount)
+            XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(shader.liveBinding), liveCount));
     };
     if (ordered) {
         // The single pass: this step's look-back state, the next step's, the totals it writes.
@@ -125,8 +137,15 @@ void ComputePass::dispatch(const ProgramState& program, const std::vector<std::s
     for (std::size_t e = 0; e < outputs.size(); ++e)
         if (int b = shader.writeBinding[e]; b >= 0)
             XFB_GL_COUNTED(glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(b), outputs[e]->name));
-    // The single pass: one row of groups, one tile per ticket (its grid is 1-D there).
-    gl::dispatch(grid);
+    // The single pass: one row of groups, one tile per ticket (its grid is 1-D there). A
+    // population's: the groups of its live elements, from the GPU.
+    if (liveCount) {
+        XFB_GL_COUNTED(glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, liveCount));
+        XFB_GL_COUNTED(glDispatchComputeIndirect(kLiveDispatchOffset));
+        XFB_GL_COUNTED(glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0));
+    } else {
+        gl::dispatch(grid);
+    }
     // Whoever reads next: vertex fetch (a draw or a transform-feedback step), transform feedback
     // writing over these buffers (a backend switch), the next dispatch, a readback, or an
     // indirect draw / dispatch of the emitted totals.

@@ -18,6 +18,9 @@
 
 namespace xfb::detail {
 
+/// Where a live-count buffer (ComputePass::dispatch) holds its DispatchIndirectCommand.
+constexpr GLintptr kLiveDispatchOffset = 16;
+
 struct ComputePass final : Recoverable {
     ComputeKernel main, counting; // counting: only with emitted outputs on the multi-pass path
     ComputeShader shader;
@@ -32,17 +35,28 @@ struct ComputePass final : Recoverable {
 
     ComputePass() = default;
 
-    /// `substeps` > 1: the fused kernel (ComputeTranslationOptions::substeps).
+    /// A population's pass (population/): the capture plan it keeps (none: its records are its
+    /// state), and the live count read on the GPU (ComputeTranslationOptions::liveCount).
+    struct LiveCount {
+        const CapturePlan* capture = nullptr;
+    };
+    /// `substeps` > 1: the fused kernel (ComputeTranslationOptions::substeps). `live`: a
+    /// population's pass; its passes over the elements are dispatched indirectly (dispatch()'s
+    /// `liveCount`), so the capacity's groups must fit GL_MAX_COMPUTE_WORK_GROUP_COUNT in x.
     /// @throws Error Unsupported, ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
     static std::unique_ptr<ComputePass> build(const ProgramState& program, const PassPlan& plan, std::size_t entryCount,
                                               const Capabilities& caps, int requestedGroupSize, const EmitPlan& emits,
-                                              int substeps = 1);
+                                              int substeps = 1, const LiveCount* live = nullptr);
     /// One pass: glUseProgram, changed uniforms, glBindBufferBase(GL_SHADER_STORAGE_BUFFER) for
     /// each entry's current input and output, glDispatchCompute, glMemoryBarrier; with emitted
     /// outputs either the look-back state and totals bound too (single pass), or the count pass
     /// and prefix sums first. Every call is counted in gl::callCount().
+    /// `liveCount` (a pass built with LiveCount): the buffer holding the live count in its first
+    /// word and a DispatchIndirectCommand at byte kLiveDispatchOffset; it is bound at
+    /// shader.liveBinding and the passes over the elements (main, or the single pass) run with
+    /// glDispatchComputeIndirect from it (GL_DISPATCH_INDIRECT_BUFFER unbound after).
     void dispatch(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
-                  const std::vector<std::shared_ptr<BufferState>>& outputs);
+                  const std::vector<std::shared_ptr<BufferState>>& outputs, GLuint liveCount = 0);
     /// Forgets every GL name (after a context loss: they died with the context); the pipeline
     /// that owns it builds a new one. Its prefix sum forgets its own.
     void forget() override;

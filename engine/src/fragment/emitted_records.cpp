@@ -81,32 +81,41 @@ void FragmentBackend::runEmits(const ProgramState& program, const std::vector<st
     }
 }
 
-void FragmentBackend::drawEmitted(std::size_t budget, DrawMode mode) const {
-    using plan::cat;
-    const std::string& name = emits.budgets[budget].count;
+FragmentBackend::SnippetValues FragmentBackend::snippetValues(std::size_t budget, DrawMode mode) const {
     if (mode != DrawMode::Points && mode != DrawMode::Lines && mode != DrawMode::Triangles)
         throw Error(ErrorCode::Unsupported,
-                    cat({"Pipeline::drawEmitted('", name, "', ", drawModeName(mode),
-                         "): after a fragment-backend step the records past the GPU total are moved out of the "
-                         "clip volume, whole primitives of a list only; draw points, lines or triangles"}));
-    GLint program = 0;
-    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
-    const GLint totals = program ? glGetUniformLocation(GLuint(program), plan::kEmittedTotalsUniform) : -1;
-    const GLint at = program ? glGetUniformLocation(GLuint(program), plan::kEmittedAtUniform) : -1;
-    if (totals < 0 || at < 0)
-        throw Error(ErrorCode::InvalidArgument,
-                    cat({"Pipeline::drawEmitted('", name,
-                         "'): the fragment backend keeps the total on the GPU (the "
-                         "top of its pyramid of counts), and the bound program (GL name ",
-                         std::to_string(program),
-                         ") does not read it; paste xfb::emittedDrawSnippet() into its "
-                         "vertex shader and write gl_Position = xfb_emittedPosition(...)"}));
+                    plan::cat({"Pipeline::drawEmitted('", emits.budgets[budget].count, "', ", drawModeName(mode),
+                               "): after a fragment-backend step the records past the GPU total are moved out of the "
+                               "clip volume, whole primitives of a list only; draw points, lines or triangles"}));
     const HistoPyramid::Top t = pyramid->top(budget);
-    XFB_GL(glActiveTexture(GLenum(GL_TEXTURE0 + t.unit)));
-    XFB_GL(glBindTexture(GL_TEXTURE_2D, t.atlas));
+    return {GLint(t.unit), t.row, t.component, verticesPerPrimitive(mode)};
+}
+
+Error FragmentBackend::snippetMissing(std::size_t budget, const std::string& program) const {
+    return Error(ErrorCode::InvalidArgument,
+                 plan::cat({"Pipeline::drawEmitted('", emits.budgets[budget].count,
+                            "'): the fragment backend keeps the total on the GPU (the top of its pyramid of counts), "
+                            "and ",
+                            program,
+                            " does not read it; paste xfb::emittedDrawSnippet() into its vertex shader and write "
+                            "gl_Position = xfb_emittedPosition(...)"}));
+}
+
+void FragmentBackend::drawEmitted(std::size_t budget, DrawMode mode, bool uniformsSet) const {
+    const SnippetValues v = snippetValues(budget, mode);
+    if (!uniformsSet) {
+        GLint program = 0;
+        glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+        const GLint totals = program ? glGetUniformLocation(GLuint(program), plan::kEmittedTotalsUniform) : -1;
+        const GLint at = program ? glGetUniformLocation(GLuint(program), plan::kEmittedAtUniform) : -1;
+        if (totals < 0 || at < 0)
+            throw snippetMissing(budget, plan::cat({"the bound program (GL name ", std::to_string(program), ")"}));
+        XFB_GL(glUniform1i(totals, v.unit));
+        XFB_GL(glUniform4i(at, v.row, v.component, v.perPrimitive, 0));
+    }
+    XFB_GL(glActiveTexture(GLenum(GL_TEXTURE0 + GLuint(v.unit))));
+    XFB_GL(glBindTexture(GL_TEXTURE_2D, pyramid->top(budget).atlas));
     XFB_GL(glActiveTexture(GL_TEXTURE0));
-    XFB_GL(glUniform1i(totals, GLint(t.unit)));
-    XFB_GL(glUniform4i(at, t.row, t.component, verticesPerPrimitive(mode), 0));
     XFB_GL(glDrawArrays(gl::primitiveMode(mode), 0, GLsizei(emits.budgets[budget].capacity)));
 }
 

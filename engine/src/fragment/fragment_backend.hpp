@@ -13,6 +13,7 @@
 #include "fragment/histopyramid.hpp"
 #include "fragment/plane_mirror.hpp"
 #include "xfb/emit_plan.hpp"
+#include "xfb/error.hpp"
 
 #include <memory>
 #include <vector>
@@ -76,12 +77,24 @@ struct FragmentBackend final : Recoverable {
     /// Per budget, the records the last step's elements asked for (the pyramid's top; blocking,
     /// glReadPixels: for Pipeline::emitted(), never in a step).
     std::vector<std::uint32_t> requestedTotals() { return pyramid->totals(emits.budgets.size()); }
+    /// What emittedDrawSnippet()'s uniforms get for `budget` drawn as `mode`: the texture unit of
+    /// the pyramid's top atlas, the top's row and component, the vertices per primitive.
+    /// @throws Error Unsupported (a strip, loop or fan: a record past the total would leave part
+    ///         of a primitive)
+    struct SnippetValues {
+        GLint unit = 0, row = 0, component = 0, perPrimitive = 1;
+    };
+    SnippetValues snippetValues(std::size_t budget, DrawMode mode) const;
+    /// The refusal of a draw whose bound program (`program`, as the caller names it) does not
+    /// declare the snippet's uniforms: XFB_INVALID_ARGUMENT naming the budget and the fix.
+    Error snippetMissing(std::size_t budget, const std::string& program) const;
     /// Pipeline::drawEmitted() here: glDrawArrays(mode, 0, the budget's capacity) with the bound
-    /// program, whose emittedDrawSnippet() uniforms it sets (the pyramid's top atlas bound on its
-    /// unit, restored after the draw by the caller's StateGuard).
+    /// program, whose emittedDrawSnippet() uniforms it sets (unless `uniformsSet`: the npm
+    /// package sets them on the application's WebGLProgram itself), the pyramid's top atlas bound
+    /// on its unit, restored after the draw by the caller's StateGuard.
     /// @throws Error InvalidArgument (the bound program lacks the snippet's uniforms), Unsupported
-    ///         (a strip, loop or fan: a record past the total would leave part of a primitive)
-    void drawEmitted(std::size_t budget, DrawMode mode) const;
+    ///         (snippetValues())
+    void drawEmitted(std::size_t budget, DrawMode mode, bool uniformsSet = false) const;
     void forget() override;
 
 private:

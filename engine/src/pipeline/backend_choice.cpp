@@ -70,37 +70,79 @@ void PipelineState::ensureFragment() {
     if (!fragment) fragment = FragmentBackend::build(*program, plan, inputs.size(), 1, nullptr, &emits);
 }
 
+// The shape of a decision (Device::autoDecisions): the source, the element count, the captured
+// layout (a declaration changes it) and the emitted budgets' capacities (the gathers' cost).
+std::string PipelineState::shapeKey() const {
+    std::string key = program->desc.source + "|" + std::string(captureModeName(program->capture.mode)) + "|" +
+                      std::to_string(plan.count);
+    for (const auto& b : program->capture.buffers) {
+        key += "|" + std::to_string(b.stride);
+        for (const auto& f : b.fields)
+            key += ":" + f.varying + "@" + std::to_string(f.offset) + "+" + std::to_string(f.firstComponent) + "/" +
+                   std::to_string(f.components);
+    }
+    for (const auto& b : emits.budgets) key += "|emit " + b.count + " " + std::to_string(b.capacity);
+    return key;
+}
+
+// Auto for a pipeline with emitted outputs: compute and the fragment backend, timed at the first
+// step where the context has both; transform feedback cannot write them.
+void PipelineState::selectEmitting(int groupSize) {
+    constexpr const char* noFeedback =
+        "; transform feedback cannot write emitted outputs (a vertex writes one record, not a variable number)";
+    const std::string key = shapeKey();
+    if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
+        const Backend decided = Backend(it->second.first);
+        if (decided == Backend::Compute) ensureCompute(groupSize);
+        if (decided == Backend::Fragment) ensureFragment();
+        choice = {decided, "auto, decided earlier on this context: " + it->second.second, 0, 0};
+        return;
+    }
+    std::string computeMissing, fragmentMissing;
+    ErrorCode code = ErrorCode::Unsupported; // a translation refusal keeps its own code
+    try {
+        ensureCompute(groupSize);
+    } catch (const Error& e) { computeMissing = e.what(), code = e.code(); }
+    try {
+        ensureFragment();
+    } catch (const Error& e) { fragmentMissing = e.what(); }
+    if (!computeMissing.empty() && !fragmentMissing.empty())
+        throw Error(code, plan::cat({"emitted outputs need the compute or the fragment backend, and compute is not "
+                                     "available (",
+                                     computeMissing, "), nor the fragment backend (", fragmentMissing, ")"}));
+    if (!computeMissing.empty() || !fragmentMissing.empty()) {
+        choice = computeMissing.empty()
+                     ? BackendChoice{Backend::Compute,
+                                     plan::cat({"auto: compute, the only backend here that writes the emitted outputs",
+                                                noFeedback, "; the fragment backend is not available (",
+                                                fragmentMissing, ")"}),
+                                     0, 0}
+                     : BackendChoice{Backend::Fragment,
+                                     plan::cat({"auto: fragment, the only backend here that writes the emitted outputs "
+                                                "(through a pyramid of counts)",
+                                                noFeedback, "; compute is not available (", computeMissing, ")"}),
+                                     0, 0};
+        device->autoDecisions[key] = {int(choice.backend), choice.reason};
+        return;
+    }
+    // The trial passes wait for the first step: they write the outputs, and only a step may.
+    autoPending = PendingAuto{key, {Backend::Compute, Backend::Fragment}, noFeedback};
+    choice = {Backend::Auto, plan::cat({"auto: the first step times compute, fragment", noFeedback}), 0, 0};
+}
+
 void PipelineState::select(Backend wanted, int groupSize) {
     autoPending.reset();
     if (!emits.empty()) {
         // A vertex shader writes one record per vertex: emitted outputs exist in compute and in the
-        // fragment backend's pyramid passes. Auto takes compute where the context has it (one pass
-        // on most drivers, not timed), else the fragment backend (ES 3.0, WebGL2).
+        // fragment backend's pyramid passes. Auto times both where the context has both (which is
+        // faster depends on the driver: compute's ordered emit is one pass only where started work
+        // groups keep running, the pyramid's gather runs main() once per record slot), else takes
+        // the one there is.
         if (wanted == Backend::TransformFeedback)
             throw Error(ErrorCode::Unsupported,
                         "emitted outputs (a variable number of records per element) need the compute or the "
                         "fragment backend: use Backend::Compute, Backend::Fragment or Auto");
-        if (wanted == Backend::Auto) {
-            std::string computeMissing;
-            try {
-                ensureCompute(groupSize);
-            } catch (const Error& e) {
-                if (e.code() != ErrorCode::Unsupported) throw;
-                computeMissing = e.what();
-            }
-            if (computeMissing.empty()) {
-                choice = {Backend::Compute, "auto: compute, the emitted outputs' first choice where the context has it",
-                          0, 0};
-                return;
-            }
-            ensureFragment();
-            choice = {Backend::Fragment,
-                      plan::cat({"auto: the fragment backend writes the emitted outputs (through a pyramid of "
-                                 "counts); compute is not available (",
-                                 computeMissing, ")"}),
-                      0, 0};
-            return;
-        }
+        if (wanted == Backend::Auto) return selectEmitting(groupSize);
     }
     if (options.rasterize && (wanted == Backend::Compute || wanted == Backend::Fragment))
         throw Error(ErrorCode::Unsupported,
@@ -136,15 +178,7 @@ void PipelineState::select(Backend wanted, int groupSize) {
                   0, 0};
         return;
     }
-    // The shape: the source, the element count and the captured layout (a declaration changes it).
-    std::string key = program->desc.source + "|" + std::string(captureModeName(program->capture.mode)) + "|" +
-                      std::to_string(plan.count);
-    for (const auto& b : program->capture.buffers) {
-        key += "|" + std::to_string(b.stride);
-        for (const auto& f : b.fields)
-            key += ":" + f.varying + "@" + std::to_string(f.offset) + "+" + std::to_string(f.firstComponent) + "/" +
-                   std::to_string(f.components);
-    }
+    const std::string key = shapeKey();
     if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
         const Backend decided = Backend(it->second.first);
         if (decided == Backend::Compute) ensureCompute(groupSize);

@@ -278,28 +278,6 @@ unsigned Pipeline::emitTotalsBuffer() const {
     return s.computeTotals("Pipeline::emitTotalsBuffer");
 }
 
-void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
-    auto& s = live(state_);
-    s.device->requireContext("Pipeline::drawEmitted");
-    checkDrawMode(mode, "Pipeline::drawEmitted");
-    std::size_t b = s.budgetIndex(budget);
-    if (s.emittedByFragment || !s.compute) {
-        // No indirect draw (ES 3.0, WebGL2): the capacity, the records past the total clipped away.
-        gl::StateGuard guard(*s.device, gl::CachedTextures | gl::ReliedSamplers | gl::TakeForeignErrors,
-                             s.fragment->pyramid->top(b).unit, 1);
-        s.fragment->drawEmitted(b, mode);
-        return;
-    }
-#ifndef __EMSCRIPTEN__
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.computeTotals("Pipeline::drawEmitted"));
-    glDrawArraysIndirect(gl::primitiveMode(mode),
-                         reinterpret_cast<const void*>(std::uintptr_t(b * detail::kTotalsWords * 4)));
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
-#else
-    (void)mode;
-#endif
-}
-
 const PassPlan& Pipeline::plan() const { return live(state_).plan; }
 std::int64_t Pipeline::count() const { return live(state_).plan.count; }
 std::uint64_t Pipeline::stepsTaken() const { return live(state_).steps; }

@@ -2,6 +2,7 @@
 // Internal: a Pipeline's state, shared by pipeline.cpp (building, the passes, the public API)
 // and backend_choice.cpp (Backend::Auto and switching).
 #include "compute/compute_pass.hpp"
+#include "gl/access.hpp"
 #include "fragment/fragment_backend.hpp"
 #include "gl/readback.hpp"
 #include "gl/feedback_pass.hpp"
@@ -278,6 +279,8 @@ struct PipelineState final : Recoverable {
     void ensureCompute(int groupSize);
     void ensureFragment();
     void select(Backend wanted, int groupSize);
+    void selectEmitting(int groupSize); // select(Auto) with emitted outputs
+    std::string shapeKey() const;       // what a decision of Auto is kept for (Device::autoDecisions)
     /// Runs a pending Auto's trial passes and keeps the fastest: before every pass a caller asks for.
     void decide();
 
@@ -349,6 +352,12 @@ struct PipelineState final : Recoverable {
             for (const auto& b : *list)
                 if (b) --b->pipelines;
     }
+};
+
+/// Pipeline's friend, for the interface the npm package needs (xfb/detail/step_replay.hpp,
+/// xfb/detail/emitted_draw.hpp): its state, or XFB_DISPOSED when the pipeline was moved from.
+struct StepReplay {
+    static PipelineState& state(const Pipeline& p) { return liveState(p.state_, "Pipeline"); }
 };
 
 } // namespace detail

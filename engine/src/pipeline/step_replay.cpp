@@ -7,11 +7,6 @@
 
 namespace xfb::detail {
 
-/// Pipeline's friend: its state, or XFB_DISPOSED when the pipeline was moved from.
-struct StepReplay {
-    static PipelineState& state(const Pipeline& p) { return liveState(p.state_, "Pipeline"); }
-};
-
 StepRecipe stepRecipe(const Pipeline& pipeline) {
     auto& s = StepReplay::state(pipeline);
     StepRecipe r;

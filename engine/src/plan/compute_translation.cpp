@@ -54,6 +54,7 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         views[b] = {b, false, o.type.components() == 4};
     }
     const bool singlePass = options.singlePassEmit && !emits.empty();
+    if (options.liveCount) result.liveBinding = result.bindingCount++;
     if (singlePass) {
         result.stateBinding = result.bindingCount++;
         result.nextStateBinding = result.bindingCount++;
@@ -88,6 +89,11 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                        ") readonly buffer xfb_firsts" + n + " { uint xfb_first" + n + "[]; };\n";
     }
     header += "uniform uint xfb_count;\n" + std::string(plan::kRenamedBuiltins);
+    // The elements a pass runs: all of them, or a population's live ones (counted on the GPU).
+    const std::string elements = options.liveCount ? "xfb_live_count" : "xfb_count";
+    if (options.liveCount)
+        header += "layout(std430, binding = " + std::to_string(result.liveBinding) +
+                  ") readonly buffer xfb_live_block { uint xfb_live_count; };\n";
 
     // main(): load inputs, run the user's main, store the captured varyings.
     // Word `offsetWord` of element xfb_i in a buffer of `strideWords`; constant parts folded here.
@@ -116,11 +122,19 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
         return b.kind == ScalarKind::UInt ? "min(" + b.count + ", " + max + "u)"
                                           : "uint(clamp(" + b.count + ", 0, " + max + "))";
     };
+    const std::string flatIndex = "\nvoid main() {\n    uint xfb_i = " + std::string(plan::kFlatWorkGroup) +
+                                  " * gl_WorkGroupSize.x + gl_LocalInvocationID.x;\n";
     const std::string multiPassPrologue =
-        "\nvoid main() {\n    uint xfb_i = " + std::string(plan::kFlatWorkGroup) +
-        " * gl_WorkGroupSize.x + gl_LocalInvocationID.x;\n    if (xfb_i >= xfb_count) return;\n"
-        "    xfb_vertex_id = int(xfb_i);\n";
-    std::string countMain = multiPassPrologue + work;
+        flatIndex + "    if (xfb_i >= " + elements + ") return;\n    xfb_vertex_id = int(xfb_i);\n";
+    // A population's count pass runs over the capacity: the slots past the live count count 0.
+    std::string deadSlots;
+    if (options.liveCount) {
+        deadSlots = "    if (xfb_i >= xfb_count) return;\n    if (xfb_i >= xfb_live_count) {\n";
+        for (std::size_t k = 0; k < emits.budgets.size(); ++k)
+            deadSlots += "        xfb_emitted" + std::to_string(k) + "[xfb_i] = 0u;\n";
+        deadSlots += "        return;\n    }\n    xfb_vertex_id = int(xfb_i);\n";
+    }
+    std::string countMain = (options.liveCount ? flatIndex + deadSlots : multiPassPrologue) + work;
     for (std::size_t k = 0; k < emits.budgets.size(); ++k)
         countMain += "    xfb_emitted" + std::to_string(k) + "[xfb_i] = " + clampedCount(emits.budgets[k]) + ";\n";
     countMain += "}\n";
@@ -186,12 +200,20 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
                "    uint xfb_t = xfb_tile, xfb_i = xfb_t * " +
                G +
                "u + xfb_l;\n"
-               "    bool xfb_live = xfb_i < xfb_count;\n"
+               "    bool xfb_live = xfb_i < " +
+               elements +
+               ";\n"
                // The next step's ticket and this tile's status words there: that state is not in use in this step.
+               // A population's next step may run more tiles than this one: the tiles of the capacity
+               // are cleared between this step's, tile t clearing t, t + tiles, t + 2 tiles, ...
                "    if (xfb_l == 0u) {\n"
-               "        if (xfb_t == 0u) xfb_next_ticket = 0u;\n"
-               "        for (uint xfb_b = 0u; xfb_b < " +
-               B + "u; ++xfb_b) xfb_next_status[xfb_t * " + B +
+               "        if (xfb_t == 0u) xfb_next_ticket = 0u;\n" +
+               (options.liveCount
+                    ? "        for (uint xfb_u = xfb_t, xfb_tiles = max((xfb_live_count + " + G + "u - 1u) / " + G +
+                          "u, 1u); xfb_u < (xfb_count + " + G + "u - 1u) / " + G + "u; xfb_u += xfb_tiles)\n    "
+                    : std::string()) +
+               "        for (uint xfb_b = 0u; xfb_b < " + B + "u; ++xfb_b) xfb_next_status[" +
+               (options.liveCount ? "xfb_u" : "xfb_t") + " * " + B +
                "u + xfb_b] = 0u;\n"
                "    }\n";
         std::string counts = "    if (xfb_live) {\n        xfb_vertex_id = int(xfb_i);\n";
@@ -227,7 +249,10 @@ ComputeShader translateToCompute(std::string_view vertexSource, const ReadOption
             step2 += "        xfb_scan" + n + "[xfb_l] += xfb_a" + n + ";\n";
         }
         main += "    memoryBarrierShared();\n    barrier();\n";
-        main += "    uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n";
+        // The last tile writes the totals; a population with no live element runs one tile, the last.
+        main += options.liveCount
+                    ? "    uint xfb_last = max((xfb_live_count + " + G + "u - 1u) / " + G + "u, 1u) - 1u;\n"
+                    : "    uint xfb_last = (xfb_count + " + G + "u - 1u) / " + G + "u - 1u;\n";
         if (subgroups) {
             // The subgroups before this one, then subgroup 0 alone publishes the aggregates and
             // looks back, a window of one predecessor per invocation, without barriers: the

@@ -30,12 +30,30 @@ PyramidLayout pyramidLayout(std::int64_t elements, int width, std::size_t budget
 std::string_view emittedDrawSnippet() {
     // A primitive is drawn whole or not at all: every vertex of one past the total goes to the same
     // point outside the clip volume (z = 2 > w), so nothing of it is rasterized, whatever the mode.
-    static const std::string snippet = plan::cat(
-        {"uniform highp usampler2D ", plan::kEmittedTotalsUniform, ";\n", "uniform highp ivec4 ",
-         plan::kEmittedAtUniform, ";\n", "vec4 xfb_emittedPosition(vec4 position) {\n", "    uint total = texelFetch(",
-         plan::kEmittedTotalsUniform, ", ivec2(0, ", plan::kEmittedAtUniform, ".x), 0)[", plan::kEmittedAtUniform,
-         ".y];\n", "    int per = ", plan::kEmittedAtUniform, ".z;\n",
-         "    return uint((gl_VertexID / per + 1) * per) <= total ? position : vec4(0.0, 0.0, 2.0, 1.0);\n", "}\n"});
+    // An indirect draw (after a compute step, .w = 1) draws the total's records only: all kept.
+    static const std::string snippet =
+        plan::cat({"uniform highp usampler2D ",
+                   plan::kEmittedTotalsUniform,
+                   ";\n",
+                   "uniform highp ivec4 ",
+                   plan::kEmittedAtUniform,
+                   ";\n",
+                   "vec4 xfb_emittedPosition(vec4 position) {\n",
+                   "    uint total = texelFetch(",
+                   plan::kEmittedTotalsUniform,
+                   ", ivec2(0, ",
+                   plan::kEmittedAtUniform,
+                   ".x), 0)[",
+                   plan::kEmittedAtUniform,
+                   ".y];\n",
+                   "    int per = ",
+                   plan::kEmittedAtUniform,
+                   ".z;\n",
+                   "    return ",
+                   plan::kEmittedAtUniform,
+                   ".w != 0 || uint((gl_VertexID / per + 1) * per) <= total ? position : ",
+                   "vec4(0.0, 0.0, 2.0, 1.0);\n",
+                   "}\n"});
     return snippet;
 }
 

@@ -2,6 +2,7 @@
 // Internal: the fragment passes of emitted outputs (xfb::EmitFragmentPasses), generated from the
 // code the fragment translation already made for the pipeline (fragment_translation.cpp), so the
 // count and gather passes run the user's main() exactly as the ordinary passes do.
+#include "xfb/emit_plan.hpp"
 #include "xfb/fragment_translation.hpp"
 
 #include <string_view>
@@ -9,8 +10,8 @@
 namespace xfb::plan {
 
 /// The uniforms of emittedDrawSnippet() that Pipeline::drawEmitted() sets on the bound program.
-inline constexpr const char* kEmittedTotalsUniform = "xfb_emitted_totals"; ///< the pyramid's top atlas
-inline constexpr const char* kEmittedAtUniform = "xfb_emitted_at"; ///< its row, component, vertices per primitive
+inline constexpr const char* kEmittedTotalsUniform = emittedTotalsUniform; ///< the pyramid's top atlas
+inline constexpr const char* kEmittedAtUniform = emittedAtUniform; ///< row, component, vertices per primitive, indirect
 
 /// What every pass of one fragment-backend pipeline shares.
 struct FragmentPrelude {

@@ -57,4 +57,19 @@ export const emit = [
     run: run('clamp', [{ budget: 'emit_n', requested: 9, written: 5, capacity: 5 }, { budget: 'emit_m', requested: 6, written: 4, capacity: 4 }]),
     expect: { buffers: { a: input.map((x) => x + 1), r: records.slice(0, 20), t: tags.slice(0, 4) } },
   },
+  {
+    id: 'emit.overflow-error',
+    peers: [],
+    intent: "with overflow 'error' (the default) a checked step whose budget passes its capacity is refused with XFB_CAPACITY and not swapped (the state keeps the step before it); an unchecked step swaps and keeps each budget's first records in input order, nothing past its capacity",
+    buffers: buffersOf(5, 4),
+    run: [
+      { op: 'program', source: emitting },
+      { op: 'pipeline', entries: [{ input: 'a', output: 'b' }, { output: 'r' }, { output: 't' }], emits, overflow: 'error' },
+      // The pass ran before the refusal: the state's output and the records were written, not swapped in.
+      { op: 'stepChecked', error: 'XFB_CAPACITY', writes: ['b', 'r', 't'] },
+      { op: 'step' },
+    ],
+    // One swap: `a` names the state after one step, `b` the one before it (the input).
+    expect: { buffers: { a: input.map((x) => x + 1), b: input, r: records.slice(0, 20), t: tags.slice(0, 4) } },
+  },
 ];

@@ -32,13 +32,14 @@ export function splitParticles(n) {
   return p;
 }
 
-/** The JS reference: next state, sparks, colours, tags in input order, and the requested totals. */
-export function splitReference(p) {
+/** The JS reference: next state, sparks, colours, tags in input order, and the requested totals
+ *  (`threshold`: u_threshold, a power of two so that e / threshold is exact on both sides). */
+export function splitReference(p, threshold = 0.5) {
   const f = Math.fround, n = p.length / 4, state = [], sparks = [], colors = [], tags = [];
   for (let i = 0; i < n; i++) {
     const [x, y, z, e] = p.slice(i * 4, i * 4 + 4);
     state.push(x, y, z, f(e * 0.5));
-    const count = Math.min(3, Math.max(0, Math.trunc(f(e / 0.5)) - 1));
+    const count = Math.min(3, Math.max(0, Math.trunc(f(e / threshold)) - 1));
     for (let k = 0; k < count; k++) sparks.push(f(x + k), f(y + k), f(z + k), i), colors.push(k, e);
     for (let k = 0; k < i % 3; k++) tags.push(i * 2 + k);
   }

@@ -3,7 +3,7 @@ import type { DrawMode, Expansion } from '#engine-tables';
 import { checkKeys, checkName, checkOptionalCount, checkOptionalIndex, shown } from './checks.js';
 import { oneOf, tables } from './engine_tables.js';
 import { invalid } from './errors.js';
-import type { CaptureOptions, DrawBackOptions } from './types.js';
+import type { CaptureOptions, DrawBackOptions, EmittedDrawOptions } from './types.js';
 
 const INDEX_MAX = new Map<unknown, number>([
   [Uint8Array, 0xff],
@@ -151,4 +151,12 @@ export function checkDrawBack(
   const rest: Record<string, unknown> = {};
   for (const key of extraKeys) rest[key] = options[key];
   return { mode, instances, rest };
+}
+
+/** drawEmitted(budget, options): the budget's name and the mode (default 'points'). */
+export function checkEmittedDraw(budget: unknown, options: EmittedDrawOptions): { budget: string; mode: DrawMode } {
+  if (typeof budget !== 'string' || budget === '')
+    invalid(`drawEmitted(): budget must be the name of a budget's count output, got ${shown(budget)}`);
+  const o = checkKeys(options, ['mode'], 'drawEmitted() options');
+  return { budget, mode: o.mode === undefined ? 'points' : checkDrawMode(o.mode, 'drawEmitted()') };
 }

@@ -16,6 +16,12 @@ export interface EngineConstants {
   maxSubsteps: number;
   /** The built-in uniform that holds the substep index. */
   substepUniform: string;
+  /** xfb::emittedDrawSnippet(): the vertex-shader code a program drawing emitted records holds. */
+  emittedDrawSnippet: string;
+  /** Its uniforms, which drawEmitted() sets: the pyramid's top texture unit, and (row, component,
+   *  vertices per primitive, 0). */
+  emittedTotalsUniform: string;
+  emittedAtUniform: string;
 }
 
 /** The public enums' names (and ScalarKind's values) as the modules give them: Module.enums(), from

@@ -332,6 +332,12 @@ export interface DrawBackOptions {
   instances?: number;
 }
 
+/** drawEmitted() options: how the records are drawn, 'points' (default), 'lines' or 'triangles'
+ *  (whole primitives of a list: a strip, loop or fan is XFB_UNSUPPORTED). */
+export interface EmittedDrawOptions {
+  mode?: DrawMode;
+}
+
 /** Counts of an engine's live objects, for leak checks. */
 export interface LiveObjects {
   buffers: number;

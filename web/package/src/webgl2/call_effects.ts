@@ -26,6 +26,9 @@ export const SETS_UNIFORM = effect(true, 'checked');
 /** Reads a query or a fence whose result may change the next step (a checked step), or draws captured
  *  vertices with the application's own program and state: legal during transform feedback. */
 export const POLLS = effect(false, 'safe');
+/** Draws with the application's program and vertex array, binding only a texture of xfb's on one
+ *  of its units (restored after): the recipes stay valid; legal during transform feedback. */
+export const DRAWS = effect(true, 'safe');
 /** Any other WebGL work: buffers, programs, uploads, read-backs, captures. */
 export const CHANGES = effect(false, 'checked');
 /** Creates or adopts a buffer: legal GL while the application's capture is paused (a new buffer,

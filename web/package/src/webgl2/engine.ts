@@ -8,6 +8,7 @@ import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
 import { inspectWith } from '../core/inspect.js';
+import { constants } from '../core/engine_tables.js';
 import { pollFor } from '../core/poll.js';
 import { checkProgramDescription } from '../core/program_options.js';
 import {
@@ -163,6 +164,14 @@ export class Xfb {
   /** Always 'webgl2'. */
   get backend(): 'webgl2' {
     return 'webgl2';
+  }
+  /** The GLSL (ES 3.00) to paste into the vertex shader that draws emitted records with
+   *  pipeline.drawEmitted() (C++ xfb::emittedDrawSnippet()): after `#version 300 es`, it declares
+   *  `uniform highp usampler2D xfb_emitted_totals`, `uniform highp ivec4 xfb_emitted_at` (set by
+   *  drawEmitted()) and `vec4 xfb_emittedPosition(vec4 position)`; write
+   *  `gl_Position = xfb_emittedPosition(...)`, gl_VertexID being the record's index. */
+  get emittedDrawSnippet(): string {
+    return constants().emittedDrawSnippet;
   }
   /** The WebGL2 context the engine draws with (null for an engine made without one). */
   get gl(): WebGL2RenderingContext | null {

@@ -1,7 +1,17 @@
 import { checkNoCheckedStepPending, checkSubsteps } from '../core/checks.js';
+import { checkEmittedDraw } from '../core/draws.js';
+import { constants } from '../core/engine_tables.js';
 import { checkBackendName, checkBackendOn } from '../core/pipeline_options.js';
 import { checkPipelineParts, type ObjectRegistry, type XfbObjectBase } from '../core/registry.js';
-import type { Backend, EmitReport, Fusion, PipelineInfo, StepPath, StepReport } from '../core/types.js';
+import type {
+  Backend,
+  EmitReport,
+  EmittedDrawOptions,
+  Fusion,
+  PipelineInfo,
+  StepPath,
+  StepReport,
+} from '../core/types.js';
 import type { XfbBuffer } from './buffer.js';
 import type { Xfb } from './engine.js';
 import { WebGl2Object } from './object.js';
@@ -126,6 +136,36 @@ export class XfbPipeline extends WebGl2Object {
       this.checkLive(); // a refusal rejects, as on WebGPU
       resolve(this.owner.call('emitted', this.id));
     });
+  }
+
+  /** Draws the records of budget `budget` (named by its count output) that the last step wrote,
+   *  with the program and vertex array bound on the context, the total never read back (C++
+   *  Pipeline::drawEmitted()). WebGL2 has no indirect draw: this draws the budget's capacity,
+   *  drawArrays(mode, 0, capacity), and the bound program's vertex shader must hold
+   *  `xfb.emittedDrawSnippet` and write `gl_Position = xfb_emittedPosition(...)`, which moves
+   *  every vertex of a primitive ending at or past the GPU total (the top texel of the fragment
+   *  backend's pyramid of counts) outside the clip volume. drawEmitted() sets the snippet's two
+   *  uniforms on the bound program and binds the pyramid's top on one of xfb's texture units,
+   *  whose binding it restores. 'points' (default), 'lines' or 'triangles'. Its vertex cost is
+   *  the capacity, whatever the total: keep capacities near what the elements emit. No
+   *  readPixels, query or wait.
+   *  @throws XfbError XFB_INVALID_ARGUMENT (no emitted outputs, no such budget, an unknown mode, a
+   *  bound program without the snippet), XFB_UNSUPPORTED (a strip, loop or fan: part of a
+   *  primitive could lie past the total), XFB_CONTEXT_LOST. */
+  drawEmitted(budget: string, options: EmittedDrawOptions = {}): void {
+    this.checkLive();
+    checkPipelineParts(this.#parts, 'drawEmitted()');
+    const d = checkEmittedDraw(budget, options);
+    const gl = this.owner.gl as WebGL2RenderingContext; // a pipeline's engine has a context
+    const c = constants();
+    const program = gl.getParameter(gl.CURRENT_PROGRAM) as WebGLProgram | null;
+    const totals = program ? gl.getUniformLocation(program, c.emittedTotalsUniform) : null;
+    const at = program ? gl.getUniformLocation(program, c.emittedAtUniform) : null;
+    const name = program ? 'the bound WebGLProgram' : 'the bound program (none is bound)';
+    const u = this.owner.call('emittedDrawUniforms', this.id, d.budget, d.mode, !!totals && !!at, name);
+    gl.uniform1i(totals, u.unit);
+    gl.uniform4i(at, u.row, u.component, u.perPrimitive, 0);
+    this.owner.call('drawEmitted', this.id, d.budget, d.mode);
   }
 
   /** @internal Before a step (step(), stepChecked(), steps()): XFB_DISPOSED for the pipeline or one

@@ -22,6 +22,7 @@ import type { CheckedProgramOptions } from '../core/program_options.js';
 
 import {
   CHANGES,
+  DRAWS,
   MAKES_BUFFER,
   CREATES_PIPELINE,
   POLLS,
@@ -99,6 +100,15 @@ export interface RecipeUniform {
   arraySize: number;
   type: number;
   location: number;
+}
+
+/** The values of emittedDrawSnippet()'s uniforms: xfb_emitted_totals = unit, xfb_emitted_at =
+ *  (row, component, perPrimitive, 0) (C++ xfb::detail::EmittedDrawUniforms). */
+export interface EmittedDrawUniforms {
+  unit: number;
+  row: number;
+  component: number;
+  perPrimitive: number;
 }
 
 /** Pipeline::recipe(): the WebGL objects of the steady step, or why it is not replayed. */
@@ -197,6 +207,18 @@ export interface WebGl2Exports extends PlannerExports {
   _xfb_poll_checked(e: number, id: number): number;
   _xfb_poll_queries(e: number, id: number): number;
   _xfb_emitted(e: number, id: number): number;
+  _xfb_emitted_draw_uniforms(
+    e: number,
+    id: number,
+    b: number,
+    bn: number,
+    m: number,
+    mn: number,
+    readsTotal: boolean,
+    p: number,
+    pn: number,
+  ): number;
+  _xfb_draw_emitted(e: number, id: number, b: number, bn: number, m: number, mn: number): number;
   _xfb_pipeline_info(e: number, id: number): number;
   _xfb_create_capture(
     e: number,
@@ -407,6 +429,27 @@ export class WasmEngine {
   emitted(pipeline: number): EmitReport[] {
     return this.#result(this.#m._xfb_emitted(this.#e, pipeline));
   }
+  /** What the bound program's emittedDrawSnippet() uniforms get before drawEmitted() (checked as
+   *  C++ Pipeline::drawEmitted() checks; `readsTotal` false: the refusal naming `program`). */
+  emittedDrawUniforms(
+    pipeline: number,
+    budget: string,
+    mode: string,
+    readsTotal: boolean,
+    program: string,
+  ): EmittedDrawUniforms {
+    return withHeap(this.#m, [budget, mode, program], ([b, bn, m, mn, p, pn]) =>
+      this.#result<EmittedDrawUniforms>(
+        this.#m._xfb_emitted_draw_uniforms(this.#e, pipeline, b!, bn!, m!, mn!, readsTotal, p!, pn!),
+      ),
+    );
+  }
+  /** Pipeline::drawEmitted() with the uniforms set: the pyramid's top bound, the capacity drawn. */
+  drawEmitted(pipeline: number, budget: string, mode: string): void {
+    withHeap(this.#m, [budget, mode], ([b, bn, m, mn]) =>
+      this.#result(this.#m._xfb_draw_emitted(this.#e, pipeline, b!, bn!, m!, mn!)),
+    );
+  }
   replayRecipe(pipeline: number): ReplayRecipe {
     return this.#result(this.#m._xfb_replay_recipe(this.#e, pipeline));
   }
@@ -518,6 +561,8 @@ export const ENGINE_CALLS = {
   pollChecked: POLLS,
   pollQueries: POLLS,
   emitted: READS,
+  emittedDrawUniforms: READS,
+  drawEmitted: DRAWS,
   replayRecipe: READS,
   replayed: READS,
   glName: READS,

@@ -1,0 +1,308 @@
+#include "xfb/population.hpp"
+
+#include "gl/access.hpp"
+#include "gl/draw_mode.hpp"
+#include "gl/gl_check.hpp"
+#include "gl/readback.hpp"
+#include "gl/state_guard.hpp"
+#include "population/population_state.hpp"
+#include "xfb/error.hpp"
+
+#include <array>
+#include <cstring>
+
+namespace xfb {
+
+namespace detail {
+
+namespace {
+
+#ifdef XFB_GL_CHECK_EVERY_CALL
+constexpr bool kCheckErrors = true;
+#else
+constexpr bool kCheckErrors = false;
+#endif
+
+// The count words of an empty population: draw {0, 1, 0, 0}, dispatch {1, 1, 1}, nothing requested or dropped.
+constexpr std::array<std::uint32_t, kPopulationCountWords> kEmptyCount{0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0};
+
+VertexFormat countFormat() { return VertexFormat::interleaved({{attr(0), ComponentType::UInt32, 4}}); }
+
+GLuint nameOf(const Buffer& b) { return Access::state(b)->name.get(); }
+
+void throwIfPassFailed(const char* what) {
+    if (!kCheckErrors) return;
+    if (GLenum err = gl::takeFirstError(); err != GL_NO_ERROR)
+        throw Error(ErrorCode::GlError,
+                    std::string(what) + " raised " + gl::errorName(err) +
+                        "; the population was not swapped, its state and count are the previous ones");
+}
+
+} // namespace
+
+PopulationCount decodeCount(const std::vector<std::byte>& bytes, std::int64_t capacity) {
+    std::array<std::uint32_t, kPopulationCountWords> w{};
+    std::memcpy(w.data(), bytes.data(), std::min(bytes.size(), sizeof w));
+    return {w[kLiveWord], capacity, w[kRequestedWord], w[kDroppedWord], w[kDroppedUncheckedWord]};
+}
+
+GLuint PopulationState::countsName() const { return nameOf(*counts); }
+
+void PopulationState::build() {
+    const Capabilities& caps = device->caps;
+    const ComputePass::LiveCount live{&noCapture};
+    pass =
+        ComputePass::build(*program, plan.pass, plan.entries.size(), caps, options.workGroupSize, plan.emits, 1, &live);
+    kernels.build(caps.es, plan.capacity, pass->workGroupSize, caps.maxComputeGroupCountX, caps.maxComputeGroupCountY);
+}
+
+void PopulationState::runPasses() { pass->dispatch(*program, inputs, outputs, countsName()); }
+
+void PopulationState::takeTotals() { kernels.afterStep(pass->totals, countsName()); }
+
+void PopulationState::swap() {
+    for (std::size_t f = 0; f < fieldCount(); ++f) {
+        auto a = Access::state(current(f)), b = Access::state(next(f));
+        swapNames(*a, *b);
+        ++a->generation;
+        ++b->generation;
+    }
+    ++steps;
+}
+
+PopulationCount PopulationState::readCount() const {
+    return decodeCount(counts->read(), plan.capacity); // a fence, then glMapBufferRange
+}
+
+void PopulationState::clearUncheckedDrops() {
+    const std::uint32_t zero = 0;
+    counts->upload(std::as_bytes(std::span<const std::uint32_t>(&zero, 1)), kDroppedUncheckedWord * 4);
+}
+
+void PopulationState::forget() {
+    // The compute pass forgets its own names (it is enrolled itself); restore() makes a new one.
+    kernels.forget();
+    for (auto& b : staging) b.forget();
+}
+
+void PopulationState::restore() {
+    // The state's buffers came back empty (their bytes died with the context): so does the population.
+    pass.reset(); // forgotten already: deletes nothing
+    build();
+    counts->upload(std::as_bytes(std::span<const std::uint32_t>(kEmptyCount)));
+    staging.clear();
+    staging.resize(fieldCount());
+}
+
+} // namespace detail
+
+static detail::PopulationState& live(const std::unique_ptr<detail::PopulationState>& s) {
+    return detail::liveState(s, "Population");
+}
+
+Population::Population(const Device& device, const Program& program, PopulationOptions options) {
+    auto s = std::make_unique<detail::PopulationState>();
+    s->program = detail::Access::state(program);
+    if (!s->program) throw Error(ErrorCode::Disposed, "the Program was moved from");
+    s->device = detail::Access::state(device);
+    const std::string& label = s->program->desc.label;
+    // The plan first: the same coded refusal of a wrong description on every context.
+    s->plan = planPopulation(program.shader(), program.attributes(), options.capacity, options.state, options.count);
+    if (!s->program->desc.geometry.empty())
+        throw Error(ErrorCode::Unsupported, "program '" + label +
+                                                "' has a geometry shader: a population's elements write their "
+                                                "records through emitted outputs of its vertex shader");
+    if (options.backend == Backend::TransformFeedback)
+        throw Error(ErrorCode::Unsupported,
+                    "a population on the transform-feedback backend: transform feedback writes one record per "
+                    "element, a population's elements write 0..N; use Backend::Compute (or Auto)");
+    if (options.backend == Backend::Fragment)
+        throw Error(ErrorCode::Unsupported,
+                    "a population on the fragment backend (OpenGL ES 3.0, WebGL2) is not built yet (issue 42); use "
+                    "Backend::Compute (or Auto) on OpenGL 4.3 / OpenGL ES 3.1");
+    s->device->requireContext("creating a Population");
+    const Capabilities& caps = s->device->caps;
+    if (!caps.compute)
+        throw Error(ErrorCode::Unsupported,
+                    "a population needs the compute backend (OpenGL 4.3+ or OpenGL ES 3.1+); this context is '" +
+                        caps.version +
+                        "'. Its fragment-backend form for OpenGL ES 3.0 and WebGL2 is not built yet (issue 42)");
+    s->options = std::move(options);
+    gl::StateGuard guard(*s->device, gl::kAllState | gl::TakeForeignErrors);
+    const std::size_t n = s->fieldCount();
+    for (int side = 0; side < 2; ++side)
+        for (std::size_t f = 0; f < n; ++f) s->fields.emplace_back(device, s->plan.fields[f].format, s->plan.capacity);
+    s->counts.emplace(device, detail::countFormat(), kPopulationCountWords / 4,
+                      std::as_bytes(std::span<const std::uint32_t>(detail::kEmptyCount)));
+    s->staging.resize(n);
+    s->inputs.resize(2 * n);
+    s->outputs.resize(2 * n);
+    for (std::size_t f = 0; f < n; ++f) {
+        s->inputs[f] = detail::Access::state(s->current(f));
+        s->outputs[n + f] = detail::Access::state(s->next(f));
+    }
+    s->build();
+    s->enroll(s->device); // after the buffers: restored after them
+    state_ = std::move(s);
+}
+
+Population::Population(Population&&) noexcept = default;
+Population& Population::operator=(Population&&) noexcept = default;
+Population::~Population() = default;
+
+void Population::step() {
+    auto& s = live(state_);
+    s.device->requireContext("Population::step");
+    gl::StateGuard guard(*s.device, gl::kStepState | (detail::kCheckErrors ? gl::TakeForeignErrors : 0u));
+    const std::uint64_t before = gl::callCount();
+    s.runPasses();
+    detail::throwIfPassFailed("Population::step");
+    s.takeTotals();
+    s.lastCalls = int(gl::callCount() - before);
+    detail::throwIfPassFailed("Population::step (the count kernel)");
+    s.swap();
+}
+
+PopulationCount Population::stepChecked() {
+    auto& s = live(state_);
+    s.device->requireContext("Population::stepChecked");
+    const bool refuse = s.options.overflow == EmitOverflow::Error;
+    if (refuse) {
+        const PopulationCount before = s.readCount();
+        if (before.droppedUnchecked > 0) {
+            s.clearUncheckedDrops();
+            throw Error(ErrorCode::Capacity,
+                        std::to_string(before.droppedUnchecked) +
+                            " records were dropped past the population's capacity of " +
+                            std::to_string(s.plan.capacity) +
+                            " since the last checked step (by spawn() or step()); the live elements are the first " +
+                            std::to_string(before.live) +
+                            ". This step was not run. Make the capacity larger, spawn fewer, or choose "
+                            "EmitOverflow::Clamp");
+        }
+    }
+    {
+        gl::StateGuard guard(*s.device, gl::kStepState | gl::TakeForeignErrors);
+        const std::uint64_t before = gl::callCount();
+        s.runPasses();
+        s.lastCalls = int(gl::callCount() - before);
+        if (GLenum err = gl::takeFirstError(); err != GL_NO_ERROR)
+            throw Error(ErrorCode::GlError, std::string("Population::stepChecked: the passes raised ") +
+                                                gl::errorName(err) + "; the population was not swapped");
+    }
+    if (refuse) {
+        gl::finishWithFence();
+        std::uint32_t words[8];
+        const auto raw = gl::readBytes(s.pass->totals, 0, sizeof words);
+        std::memcpy(words, raw.data(), sizeof words);
+        if (words[7] > words[0])
+            throw Error(ErrorCode::Capacity,
+                        "step " + std::to_string(s.steps) + ": the population's elements wrote " +
+                            std::to_string(words[7]) + " records of the next state but its capacity is " +
+                            std::to_string(s.plan.capacity) +
+                            "; the step was not swapped, the state and the live count are the previous ones. Make the "
+                            "capacity larger or choose EmitOverflow::Clamp");
+    }
+    {
+        gl::StateGuard guard(*s.device, gl::kStepState | gl::TakeForeignErrors);
+        s.takeTotals();
+        gl::check("Population::stepChecked (the count kernel)");
+    }
+    s.swap();
+    PopulationCount c = s.readCount();
+    if (c.droppedUnchecked > 0) s.clearUncheckedDrops(); // reported by this count (Clamp), or none (Error)
+    return c;
+}
+
+void Population::spawn(std::span<const std::byte> records) {
+    const std::span<const std::byte> one[] = {records};
+    spawn(std::span<const std::span<const std::byte>>(one));
+}
+
+void Population::spawn(std::span<const std::span<const std::byte>> data) {
+    auto& s = live(state_);
+    const std::size_t n = s.fieldCount();
+    if (data.size() != n)
+        throw Error(ErrorCode::InvalidArgument, "spawn: " + std::to_string(data.size()) +
+                                                    " spans given for a state of " + std::to_string(n) +
+                                                    " field(s); give one span of records per field, in order");
+    std::int64_t records = -1;
+    for (std::size_t f = 0; f < n; ++f) {
+        const PopulationFieldPlan& field = s.plan.fields[f];
+        const auto stride = std::uint64_t(field.format.stride);
+        if (data[f].size() % stride)
+            throw Error(ErrorCode::InvalidArgument, "spawn: field #" + std::to_string(f) + " ('" + field.input + "', " +
+                                                        field.type.name + ") gets " + std::to_string(data[f].size()) +
+                                                        " bytes, not a whole number of " + std::to_string(stride) +
+                                                        "-byte records");
+        const auto r = std::int64_t(data[f].size() / stride);
+        if (records >= 0 && r != records)
+            throw Error(ErrorCode::InvalidArgument, "spawn: field #" + std::to_string(f) + " ('" + field.input +
+                                                        "') gets " + std::to_string(r) + " records but field #0 gets " +
+                                                        std::to_string(records) +
+                                                        "; every field gets one record per spawned element");
+        records = r;
+    }
+    if (records > s.plan.capacity)
+        throw Error(ErrorCode::Capacity, "spawn of " + std::to_string(records) +
+                                             " records into a population whose capacity is " +
+                                             std::to_string(s.plan.capacity) +
+                                             ": more than it could ever hold; nothing was spawned. Spawn at most "
+                                             "the capacity, or make the capacity larger");
+    if (records <= 0) return;
+    s.device->requireContext("Population::spawn");
+    gl::StateGuard guard(*s.device,
+                         gl::kStepState | gl::CachedCopyBuffers | (detail::kCheckErrors ? gl::TakeForeignErrors : 0u));
+    const std::uint64_t before = gl::callCount();
+    for (std::size_t f = 0; f < n; ++f) {
+        // A new store each time (glBufferData): the previous spawn's copy may still be reading the old one.
+        if (!s.staging[f]) s.staging[f] = gl::BufferName::create();
+        XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, s.staging[f]));
+        XFB_GL_COUNTED(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(data[f].size()), data[f].data(), GL_STREAM_DRAW));
+        XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
+        s.kernels.copySpawned(s.staging[f], detail::nameOf(s.current(f)), s.countsName(), records,
+                              s.plan.fields[f].format.stride / 4);
+    }
+    s.kernels.countSpawned(s.countsName(), records);
+    s.lastCalls = int(gl::callCount() - before);
+    detail::throwIfPassFailed("Population::spawn");
+}
+
+PopulationCount Population::count() const {
+    auto& s = live(state_);
+    return s.readCount();
+}
+
+PopulationCountRequest Population::countAsync() const {
+    auto& s = live(state_);
+    return PopulationCountRequest(s.counts->readAsync(), s.plan.capacity);
+}
+
+PopulationCount PopulationCountRequest::take() { return detail::decodeCount(request_.take(), capacity_); }
+
+void Population::draw(DrawMode mode) const {
+    auto& s = live(state_);
+    checkDrawMode(mode, "Population::draw");
+    s.device->requireContext("Population::draw");
+    XFB_GL(glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.countsName()));
+    XFB_GL(glDrawArraysIndirect(gl::primitiveMode(mode), nullptr)); // the DrawArraysIndirectCommand at byte 0
+    XFB_GL(glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0));
+}
+
+const Buffer& Population::state(std::size_t field) const {
+    auto& s = live(state_);
+    if (field >= s.fieldCount())
+        throw Error(ErrorCode::InvalidArgument, "Population::state(" + std::to_string(field) + "): the state has " +
+                                                    std::to_string(s.fieldCount()) + " field(s), 0.." +
+                                                    std::to_string(s.fieldCount() - 1));
+    return s.current(field);
+}
+
+unsigned Population::countBuffer() const { return live(state_).countsName(); }
+const PopulationPlan& Population::plan() const { return live(state_).plan; }
+std::int64_t Population::capacity() const { return live(state_).plan.capacity; }
+std::uint64_t Population::stepsTaken() const { return live(state_).steps; }
+int Population::lastGlCalls() const { return live(state_).lastCalls; }
+std::string Population::computeSource() const { return live(state_).pass->shader.source; }
+
+} // namespace xfb
