@@ -61,7 +61,7 @@ shader::InterfaceSymbol interfaceSymbol(const Declaration& d, Storage storage) {
 // (shader/wgsl_printer.hpp).
 shader::WgslCode printedCode(const plan::PreprocessedSource& pre, std::vector<shader::InterfaceSymbol> interface,
                              int geometryVertices, const S& uniformBlock) {
-    shader::ParseInput input{&pre.tokens, pre.functionMacros, std::move(interface), geometryVertices};
+    shader::ParseInput input{&pre.tokens, std::move(interface), geometryVertices};
     return shader::printWgsl(shader::parseModule(input), uniformBlock);
 }
 

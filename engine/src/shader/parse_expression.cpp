@@ -267,8 +267,6 @@ ExprPtr Parser::primary() {
         ++p_;
         return node(ExprKind::Literal, Type::of(ScalarKind::Bool), at, n);
     }
-    if (macros_.count(n))
-        refuseAt(at.line, {"function-like macro '", n, "': WGSL has no preprocessor; expand it by hand"});
     if (isTypeName() && (is("(", 1) || is("[", 1))) return constructor(at);
     if (is("(", 1)) return call(at);
     ++p_;

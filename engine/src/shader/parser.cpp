@@ -7,6 +7,7 @@
 #include "xfb/error.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace xfb::shader {
 
@@ -19,10 +20,7 @@ void refuseAt(int line, std::initializer_list<std::string_view> what) {
                 plan::cat({"WGSL: line ", std::to_string(line), ": "}) + plan::cat(what));
 }
 
-Parser::Parser(const ParseInput& input)
-    : t_(*input.tokens),
-      macros_(input.functionMacros.begin(), input.functionMacros.end()),
-      geometryVertices_(input.geometryVertices) {
+Parser::Parser(const ParseInput& input) : t_(*input.tokens), geometryVertices_(input.geometryVertices) {
     for (const InterfaceSymbol& s : input.interface) {
         if (s.storage == Storage::In || s.storage == Storage::Out) refuseReserved(s.name, s.line);
         m_.symbols.push_back({s.name, s.type, s.storage, {s.line, 0}});

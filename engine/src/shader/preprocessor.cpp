@@ -10,16 +10,11 @@
 namespace xfb::shader {
 namespace {
 
-struct Macro : FunctionMacro { // params: a function-like macro's
+struct Macro {
+    std::vector<Token> body; // a function-like macro's from its '(': the parameters, then the body
     bool functionLike = false;
     bool expanding = false; // inside its own expansion: not expanded again (C's "painted blue")
 };
-
-Macro objectLike(std::vector<Token> body) {
-    Macro m;
-    m.body = std::move(body);
-    return m;
-}
 
 struct Conditional {
     bool parentActive; // the enclosing region is active
@@ -45,10 +40,9 @@ int directiveNumber(const Token& t, int line, const std::string& directive) {
     return std::stoi(s.substr(first));
 }
 
-class Preprocessor final : ArgumentExpansion {
+class Preprocessor {
 public:
-    Preprocessor(const std::map<std::string, std::string>& defines, FunctionMacroExpander expand)
-        : all_(expand != nullptr), expand_(expand) {
+    Preprocessor(const std::map<std::string, std::string>& defines, FunctionMacroExpander expand) : expand_(expand) {
         for (auto& [name, value] : defines) macros_[name].body = tokenizeLine(value, 0);
     }
 
@@ -72,19 +66,18 @@ public:
             if (tokens[0].text == "#") {
                 flush();
                 directive(tokens, line, sawVersion, text);
-            } else if (active()) {
-                // An invocation of a function-like macro may continue on the next line: what
-                // follows its name waits in pending_ until its ')'.
-                pending_.insert(pending_.end(), tokens.begin(), tokens.end());
-                const std::size_t done = expandInto(pending_, out_.tokens, 0, 0, true);
-                pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(done));
+                continue;
             }
-            if (!tokens.empty() && tokens[0].text != "#") sawCode_ = true;
+            sawCode_ = true;
+            // Expanded at the next directive or the end (flush()): an invocation of a function-like
+            // macro may continue on the next lines.
+            if (active())
+                for (Token& t : tokens) pending_.push_back(std::move(t));
         }
         flush();
         if (!stack_.empty()) directiveError(stack_.back().line, "#if without a matching #endif");
         for (auto& [name, m] : macros_)
-            if (m.functionLike && !all_) out_.functionMacros.push_back(name);
+            if (m.functionLike) out_.functionMacros.push_back(name);
         return std::move(out_);
     }
 
@@ -127,29 +120,23 @@ private:
             sawVersion = true;
             out_.version = directiveNumber(t[2], line, "#version");
             out_.es = out_.version == 100 || (t.size() > 3 && t[3].text == "es");
-            macros_["__VERSION__"] = objectLike({{TokenKind::Number, t[2].text, line}});
+            macros_["__VERSION__"] = Macro{{{TokenKind::Number, t[2].text, line}}, false};
             if (out_.es)
-                macros_["GL_ES"] = objectLike({{TokenKind::Number, "1", line}});
+                macros_["GL_ES"] = Macro{{{TokenKind::Number, "1", line}}, false};
             else
                 macros_.erase("GL_ES");
         } else if (name == "define") {
             if (t.size() < 3 || t[2].kind != TokenKind::Identifier) directiveError(line, "#define needs a macro name");
             Macro m;
-            size_t bodyStart = 3;
             // Function-like only when '(' touches the name: `#define F(x)`, not `#define N (4)`.
-            if (t.size() > 3 && t[3].text == "(" && t[3].column == t[2].column + int(t[2].text.size())) {
-                m.functionLike = true;
-                for (++bodyStart; bodyStart < t.size() && t[bodyStart].text != ")"; ++bodyStart)
-                    if (t[bodyStart].kind == TokenKind::Identifier) m.params.push_back(t[bodyStart].text);
-                ++bodyStart;
-            }
-            if (bodyStart < t.size()) m.body.assign(t.begin() + static_cast<long>(bodyStart), t.end());
-            if (m.functionLike && !all_) out_.passThrough.push_back(text);
+            m.functionLike = t.size() > 3 && t[3].text == "(" && t[3].column == t[2].column + int(t[2].text.size());
+            m.body.assign(t.begin() + 3, t.end());
+            if (m.functionLike) out_.passThrough.push_back(text);
             macros_[t[2].text] = std::move(m);
         } else if (name == "undef") {
             if (t.size() < 3) directiveError(line, "#undef needs a macro name");
             auto it = macros_.find(t[2].text);
-            if (it != macros_.end() && it->second.functionLike && !all_) out_.passThrough.push_back(text);
+            if (it != macros_.end() && it->second.functionLike) out_.passThrough.push_back(text);
             macros_.erase(t[2].text);
         } else if (name == "error") {
             std::string msg;
@@ -196,7 +183,7 @@ private:
             }
         }
         std::vector<Token> expanded;
-        expandInto(replaced, expanded, 0, 0, false);
+        expandInto(replaced, expanded, 0, 0);
         try {
             return evaluateIntExpression(expanded, [&](const std::string& id) -> std::optional<long long> {
                        if (id == "__LINE__") return line;
@@ -215,20 +202,18 @@ private:
         }
     }
 
-    // What waits in pending_ (an unfinished invocation) goes out as it is before a directive and at
-    // the end: a name without '(' is a plain identifier; an unclosed '(' is an error.
+    // The active code since the last directive, expanded: a function-like macro's name without
+    // '(' is a plain identifier; an invocation without its ')' before a directive is an error.
     void flush() {
-        if (pending_.empty()) return;
-        expandInto(pending_, out_.tokens, 0, 0, false);
+        expandInto(pending_, out_.tokens, 0, 0);
         pending_.clear();
     }
 
-    // Expands macros (function-like ones when all_); tokens of a body take the line of the
+    // Expands macros (function-like ones given expand_); tokens of a body take the line of the
     // outermost use (`line`, 0 at the top). Every token visited counts against limits::maxTokens,
     // so macros that double (or expand to nothing, many times) stop with a coded error instead of
-    // running for minutes. With `partial`, an invocation whose arguments are not all in `in` stops
-    // the expansion: the index of its name is returned (else in.size()).
-    std::size_t expandInto(std::span<const Token> in, std::vector<Token>& out, int line, int depth, bool partial) {
+    // running for minutes.
+    void expandInto(std::span<const Token> in, std::vector<Token>& out, int line, int depth) {
         for (std::size_t i = 0; i < in.size(); ++i) {
             const Token& tok = in[i];
             const int at = line ? line : tok.line;
@@ -238,13 +223,12 @@ private:
                                 std::to_string(limits::maxTokens) +
                                 " tokens (xfb/limits.hpp); a macro that uses another "
                                 "twice doubles the output at every level: use fewer levels or a const");
-            if (all_ && tok.text == "__LINE__" && tok.kind == TokenKind::Identifier) { // the line of its use
+            if (expand_ && tok.text == "__LINE__" && tok.kind == TokenKind::Identifier) { // the line of its use
                 out.push_back({TokenKind::Number, std::to_string(at), at, tok.column});
                 continue;
             }
             auto it = tok.kind == TokenKind::Identifier ? macros_.find(tok.text) : macros_.end();
-            const bool invoked = it != macros_.end() && it->second.functionLike && all_ && !it->second.expanding;
-            if (invoked && partial && i + 1 == in.size()) return i; // '(' may start the next line
+            const bool invoked = it != macros_.end() && it->second.functionLike && expand_ && !it->second.expanding;
             if (it == macros_.end() || it->second.expanding || (it->second.functionLike && !invoked) ||
                 (invoked && (i + 1 == in.size() || in[i + 1].text != "("))) {
                 out.push_back(tok);
@@ -256,22 +240,23 @@ private:
                             "line " + std::to_string(at) + ": macros expand macros deeper than " +
                                 std::to_string(limits::maxNestingDepth) + " levels (at '" + tok.text + "')");
             Macro& m = it->second;
-            std::vector<Token> body = m.body;
+            std::vector<Token> substituted; // a function-like macro's body, its arguments in place
             if (invoked) {
-                argumentLine_ = at;
-                argumentDepth_ = depth + 1;
-                const std::size_t close = expand_(m, tok.text, in, i + 1, at, *this, body);
-                if (close == in.size()) {
-                    if (partial) return i;
-                    directiveError(at, "the arguments of macro '" + tok.text + "' have no closing ')'");
-                }
-                i = close;
+                // Its arguments are expanded at the invocation's line and depth.
+                struct Arguments final : ArgumentExpansion {
+                    Preprocessor& p;
+                    int line, depth;
+                    Arguments(Preprocessor& p, int line, int depth) : p(p), line(line), depth(depth) {}
+                    void expandArgument(std::span<const Token> a, std::vector<Token>& o) override {
+                        p.expandInto(a, o, line, depth);
+                    }
+                } arguments(*this, at, depth + 1);
+                i = expand_(m.body, tok.text, in, i + 1, at, arguments, substituted);
             }
             m.expanding = true;
-            expandInto(body, out, at, depth + 1, false);
+            expandInto(invoked ? substituted : m.body, out, at, depth + 1);
             m.expanding = false;
         }
-        return in.size();
     }
 
     std::map<std::string, Macro> macros_;
@@ -279,17 +264,9 @@ private:
     PreprocessedSource out_;
     bool sawCode_ = false;
     long long lineDelta_ = 0;
-    std::size_t visited_ = 0; // tokens visited by macro expansion, the whole source
-    bool all_ = false;        // function-like macros expanded (by expand_)
-    FunctionMacroExpander expand_;
-    int argumentLine_ = 0, argumentDepth_ = 0; // of the invocation whose arguments expand_ expands
-    void expandArgument(std::span<const Token> argument, std::vector<Token>& out) override {
-        const int line = argumentLine_, depth = argumentDepth_;
-        expandInto(argument, out, line, depth, false);
-        argumentLine_ = line;
-        argumentDepth_ = depth;
-    }
-    std::vector<Token> pending_;
+    std::size_t visited_ = 0;      // tokens visited by macro expansion, the whole source
+    FunctionMacroExpander expand_; // function-like macros expanded when given (else kept for the GL)
+    std::vector<Token> pending_;   // the active code since the last directive (flush())
 };
 
 } // namespace

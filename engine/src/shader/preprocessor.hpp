@@ -16,16 +16,10 @@ struct PreprocessedSource {
     int version = 100;
     bool es = true;
     std::vector<Token> tokens;               // active code only, macros expanded (see preprocess())
-    std::vector<std::string> functionMacros; // names of function-like macros not expanded
-    /// Active directives a translation must re-emit for `tokens` to compile: #extension and the
-    /// #define/#undef of function-like macros, as written, in order.
+    std::vector<std::string> functionMacros; // names of the function-like macros (left unexpanded without an expander)
+    /// Active directives a GLSL translation must re-emit for `tokens` to compile: #extension and
+    /// the #define/#undef of function-like macros, as written, in order.
     std::vector<std::string> passThrough;
-};
-
-/// A function-like macro as defined: its parameters and its body, as written.
-struct FunctionMacro {
-    std::vector<std::string> params;
-    std::vector<Token> body;
 };
 
 /// What expands the macros inside an argument (the preprocessor, at the invocation's line and depth).
@@ -36,17 +30,18 @@ protected:
     ~ArgumentExpansion() = default;
 };
 
-/// Expands one invocation of a function-like macro: `in[open]` is the '(' after its name. Returns
-/// the index of the matching ')' (in.size() when `in` ends first) and `body` the macro's body with
-/// the arguments substituted (each macro-expanded, or as written next to `##`, whose sides are
-/// pasted), for the caller to rescan.
-using FunctionMacroExpander = std::size_t (*)(const FunctionMacro& macro, const std::string& name,
+/// Expands one invocation of a function-like macro: `definition` is its #define from the '('
+/// (`(x, y) body`), `in[open]` the '(' after its name. Returns the index of the matching ')' and
+/// `body` the macro's body with the arguments substituted (each macro-expanded, or as written next
+/// to `##`, whose sides are pasted), for the caller to rescan.
+/// @throws Error PreprocessorDirective: a wrong argument count, no ')' before the next directive
+using FunctionMacroExpander = std::size_t (*)(std::span<const Token> definition, const std::string& name,
                                               std::span<const Token> in, std::size_t open, int line,
                                               ArgumentExpansion& arguments, std::vector<Token>& body);
 
 /// The expander of C (function_macros.cpp, its own file: a build whose GLSL keeps its function-like
 /// macros for the GL compiler, the WebGL2 module, links none of it).
-std::size_t expandFunctionMacro(const FunctionMacro& macro, const std::string& name, std::span<const Token> in,
+std::size_t expandFunctionMacro(std::span<const Token> definition, const std::string& name, std::span<const Token> in,
                                 std::size_t open, int line, ArgumentExpansion& arguments, std::vector<Token>& body);
 
 /// Runs #version, #define/#undef (object-like macros are expanded; function-like ones are
@@ -65,7 +60,6 @@ PreprocessedSource preprocess(std::string_view source, const std::map<std::strin
 namespace xfb::plan {
 using shader::ArgumentExpansion;
 using shader::expandFunctionMacro;
-using shader::FunctionMacro;
 using shader::FunctionMacroExpander;
 using shader::preprocess;
 using shader::PreprocessedSource;
