@@ -18,6 +18,7 @@ import type {
   EmitReport,
   Fusion,
   GPUBufferType,
+  GPUSamplerType,
   GPUTextureType,
   GPUTextureViewType,
   PipelineInfo,
@@ -198,7 +199,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
    *  the GPUSampler that matches the WebGL texture's parameters; its texture must be of a
    *  filterable format. A uniform read with texelFetch() only takes no sampler. Rebuilds the two
    *  bind groups (not per step). */
-  setTexture(name: string, texture: GPUTextureType | GPUTextureViewType, sampler?: GPUSampler): void {
+  setTexture(name: string, texture: GPUTextureType | GPUTextureViewType, sampler?: GPUSamplerType): void {
     this.check();
     const samplers = this.#translation.textures;
     const x = samplers.find((s) => s.name === name);
