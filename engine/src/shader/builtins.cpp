@@ -164,6 +164,11 @@ int builtinArgumentCount(std::string_view name) {
     return name == "umulExtended" || name == "imulExtended" ? 4 : builtinOutArgument(name) + 1;
 }
 
+SamplingForm samplingForm(std::string_view n) {
+    auto has = [&](std::string_view part) { return n.find(part) != std::string_view::npos; };
+    return {has("Proj"), has("Lod"), has("Grad"), has("Offset")};
+}
+
 std::optional<std::string> refusedBuiltin(std::string_view name) {
     if (std::find(std::begin(kDerivatives), std::end(kDerivatives), name) != std::end(kDerivatives))
         return "'" + S(name) +
@@ -228,8 +233,7 @@ std::optional<Type> builtinCall(std::string_view name, const std::vector<Type>& 
             if (sampler[0] != 's')
                 refuse(at, "'" + n + "()' of an integer sampler (" + sampler +
                                "): WGSL samples float textures only; read it with texelFetch()");
-            const bool proj = name.find("Proj") != S::npos, lod = name.find("Lod") != S::npos,
-                       grad = name.find("Grad") != S::npos, offset = name.find("Offset") != S::npos;
+            const auto [proj, lod, grad, offset] = samplingForm(name);
             const std::size_t count = 2 + (lod ? 1 : 0) + (grad ? 2 : 0) + (offset ? 1 : 0);
             if (args.size() == count + 1 && !lod && !grad)
                 refuse(at, "'" + n + "()' with a bias: a vertex shader takes none (GLSL ES 3.00 section 8.8)");

@@ -22,6 +22,14 @@ int builtinOutArgument(std::string_view name);
 /// The number of arguments of a built-in with out arguments (builtinOutArgument() >= 0).
 int builtinArgumentCount(std::string_view name);
 
+/// The form of a sampling built-in (texture(), textureLod(), textureProjGradOffset(), ...): the
+/// arguments it takes after the sampler and the coordinate, in this order, and whether the
+/// coordinate is projective.
+struct SamplingForm {
+    bool proj = false, lod = false, grad = false, offset = false;
+};
+SamplingForm samplingForm(std::string_view name);
+
 /// Built-ins no printer translates (derivatives): why, or nullopt.
 std::optional<std::string> refusedBuiltin(std::string_view name);
 

@@ -166,8 +166,7 @@ S WgslPrinter::sample(const Expr& e, const std::vector<S>& a) {
                                  "uniforms only (each gets its WGSL sampler); call it on the uniform"});
     if (std::find(sampled_.begin(), sampled_.end(), uniform->name) == sampled_.end()) sampled_.push_back(uniform->name);
     const S& kind = s.type.name;
-    const bool proj = n.find("Proj") != S::npos, lod = n.find("Lod") != S::npos, grad = n.find("Grad") != S::npos,
-               offset = n.find("Offset") != S::npos;
+    const auto [proj, lod, grad, offset] = samplingForm(n);
     const int dims = kind == "sampler2D" || kind == "sampler2DArray" ? 2 : 3;
     S p = a[1];
     if (proj) { // P.xy / P.z (vec3) or / P.w (vec4); sampler3D: P.xyz / P.w

@@ -15,10 +15,9 @@ public:
     /// The definitions so far, in the order first needed.
     const std::string& code() const { return code_; }
 
-    std::string mod(int xRows, int yRows); ///< GLSL's x - y * floor(x / y)
-    std::string smoothstep(int rows);
-    std::string mulHigh(int rows); ///< the high 32 bits of the 64-bit product of two u32 (vectors: each) ///< GLSL's t
-                                   ///< * t * (3 - 2 t), as GLSL rounds it
+    std::string mod(int xRows, int yRows);                ///< GLSL's x - y * floor(x / y)
+    std::string smoothstep(int rows);                     ///< GLSL's t * t * (3 - 2 t), as GLSL rounds it
+    std::string mulHigh(int rows);                        ///< the high 32 bits of u32 x * y (vectors: per component)
     std::string diagonal(const Type& m);                  ///< matCxR(s): s on the diagonal
     std::string resize(const Type& to, const Type& from); ///< matCxR(m): upper-left part, identity elsewhere
     std::string inverse(int n);                           ///< inverse() of a matNxN (adjugate / determinant)
