@@ -42,7 +42,7 @@ const row = (label, c) => `| ${label} | ${c.shaders} | ${c.accepted} | ${PRINTER
 
 export function renderTable(summary) {
   const lines = [
-    '| source | shaders | accepted by glslang | WGSL | GL compute | fragment | WGSL compiled in Chromium | GL compute / fragment compiled (glslang) | runnable in Chromium (ES 3.00, no sampler) | equal bytes (WebGL2 TF, fragment, WebGPU) | runnable natively | equal bytes (GL TF, GL compute) |',
+    '| source | shaders | accepted by glslang | WGSL | GL compute | fragment | WGSL compiled in Chromium | GL compute / fragment compiled (glslang) | runnable in Chromium (ES 3.00; 2-D samplers get a texture) | equal bytes (WebGL2 TF, fragment, WebGPU) | runnable natively | equal bytes (GL TF, GL compute) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(summary.by_source).map(([name, c]) => row(name, c)),
     row('**all**', summary),
@@ -55,6 +55,7 @@ export function renderTable(summary) {
   for (const p of PRINTERS)
     for (const [why, names] of Object.entries(summary.refusals[p]).sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])))
       lines.push(`| ${p} | ${why.replace(/\|/g, '\\|')} | ${names.length}: ${names.join(', ')} |`);
+  for (const p of PRINTERS) if (!Object.keys(summary.refusals[p]).length) lines.push(`| ${p} | none | 0 |`);
   if (summary.uncompiled.length) lines.push('', 'Translated, but glslang refuses the output (engine bugs):', '', ...summary.uncompiled.map((u) => `- ${u}`));
   if (summary.precision_dependent.length) lines.push('', 'Different bytes from a shader with lowp / mediump values (allowed: GLSL ES 3.00 section 4.5.2) or inverse() / determinant() (their algorithm is the implementation\'s: section 8.6); not counted as equal:', '', ...summary.precision_dependent.map((u) => `- ${u}`));
   return lines.join('\n') + '\n';

@@ -74,20 +74,25 @@ for (const [i, s] of shaders.entries()) {
     .flatMap((pass, k) => glslangErrors(pass, 'frag', `${base}.${k}.frag`));
 }
 
-// 4. What a run needs: attribute inputs, plain uniforms (no sampler: nothing to feed it), outputs of
-// at most four components. Inputs get deterministic values inside every function's domain.
+// 4. What a run needs: attribute inputs, plain uniforms or 2-D samplers (the page gives each a 4x4
+// RGBA8 texture: float ones filtered linearly with repeat, integer ones nearest; in the browser
+// only), outputs of at most four components. Inputs get deterministic values inside every
+// function's domain.
 const feedable = (d, kinds) => d.array_size === 0 && kinds.includes(d.kind);
+const TEXTURES = ['sampler2D', 'isampler2D', 'usampler2D'];
+const isTexture = (d) => d.array_size === 0 && TEXTURES.includes(d.type);
 function runJob(s) {
   const t = s.translation;
   // WebGL2 compiles GLSL ES 3.00 only. Transform feedback runs the shader's own text; the fragment backend and WebGPU run where their
   // printer translated it (GL compute is native only: tests/gl cover it, not this browser run).
   const runtimes = ['tf', ...(t.fragment.ok && !t.fragment.errors.length ? ['fragment'] : []), ...(t.wgsl.ok ? ['webgpu'] : [])];
   // Natively (xfb-run on Mesa, GL 4.3 core: any of the corpus's versions), TF against GL compute.
-  const native = Boolean(args.run && t.compute.ok && !t.compute.errors.length);
+  const textures = (t.uniforms ?? []).filter(isTexture);
+  const native = Boolean(args.run && t.compute.ok && !t.compute.errors.length && !textures.length);
   const browser = runtimes.length >= 2 && /^\s*#version 300 es/.test(readFileSync(s.file, 'utf8'));
   if (s.glslang !== 'accept' || !t.outputs || !(browser || native)) return null;
   if (!t.inputs.every((d) => feedable(d, ['float', 'int', 'uint']) && d.components <= 4)) return null;
-  if (!t.uniforms.every((d) => feedable(d, ['float', 'int', 'uint', 'bool']))) return null;
+  if (!t.uniforms.every((d) => isTexture(d) || feedable(d, ['float', 'int', 'uint', 'bool']))) return null;
   if (!t.outputs.every((d) => feedable(d, ['float', 'int', 'uint']) && d.components <= 4)) return null;
   const count = 64;
   const type = { float: 'float32', int: 'int32', uint: 'uint32' };
@@ -105,7 +110,8 @@ function runJob(s) {
     name: s.name, file: s.file, runtimes, browser, native, source: readFileSync(s.file, 'utf8'), count, inputWords, varyings: t.outputs.map((d) => d.name),
     inputFormat: t.inputs.map((d) => ({ semantic: d.semantic, components: d.components, type: type[d.kind] })),
     outputFormat: t.outputs.map((d, i) => ({ semantic: `ATTR${i}`, components: d.components, type: type[d.kind] })),
-    uniforms: t.uniforms.map((d) => [d.name, value(d)]),
+    uniforms: t.uniforms.filter((d) => !isTexture(d)).map((d) => [d.name, value(d)]),
+    textures: textures.map((d, k) => ({ name: d.name, type: d.type, texels: Array.from({ length: 64 }, (_, i) => (i * 37 + 11 * k + 5) % 256) })),
   };
 }
 const jobs = shaders.map(runJob).filter(Boolean);

@@ -1,9 +1,10 @@
 # Reads every #include under SOURCE_DIR (engine/src) and fails on any that runs from a lower layer
 # to a higher one. Layers, lowest first (engine/README.md):
-#   plan and shader (0, pure: no GL at all; shader/ is the GLSL front-end and its printers, which still
-#   reads plan/'s lexer and preprocessor, and plan/'s translations print through it) < gl (1) < capture, compute, fragment (2, side by side: none includes another)
+#   plan and shader (0, pure: no GL at all; shader/ is the GLSL front-end: the lexer, the preprocessor,
+#   the typed module and its printers; plan/'s readers and translations read through it, and shader/
+#   still borrows plan/'s text helpers) < gl (1) < capture, compute, fragment (2, side by side: none includes another)
 #   < pipeline, population (3, side by side). platform stands apart: it may include plan and gl, and no layer includes it.
-# A quoted include without a folder ("preprocessor.hpp") is the including file's own folder;
+# A quoted include without a folder ("shader/preprocessor.hpp") is the including file's own folder;
 # "xfb/..." are the public headers. Prints `xfb-test-run: cases=<files> asserts=<includes>`.
 # Usage: cmake -DSOURCE_DIR=<engine/src> -P check_layering.cmake
 # -DEXPECT_PROBLEMS=n: succeed only when exactly n includes are refused (the planted fixture in

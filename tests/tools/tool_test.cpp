@@ -311,9 +311,10 @@ TEST_CASE("xfb-inspect --wgsl prints the WebGPU compute shader, and names what d
     CHECK(r.out.find("@compute @workgroup_size(256)") != std::string::npos);
     CHECK(r.out.find("xfb_b2[xfb_i * 9u + 4u] = bitcast<u32>(out_normal[0]);") !=
           std::string::npos); // the 36-byte record
-    std::string bad = writeFile("wgsl_bad.vert", "#version 300 es\nin vec4 p;\nout vec4 out_p;\nuniform sampler2D "
-                                                 "s;\nvoid main() {\n  out_p = texture(s, p.xy);\n}\n");
+    std::string bad =
+        writeFile("wgsl_bad.vert", "#version 300 es\nin vec4 p;\nout vec4 out_p;\nuniform highp isampler2D "
+                                   "s;\nvoid main() {\n  out_p = vec4(texture(s, p.xy));\n}\n");
     r = run(std::string(XFB_INSPECT) + " " + bad + " --wgsl");
     CHECK(r.status == 1);
-    CHECK(r.err.find("XFB_COMPUTE_TRANSLATION: WGSL: line 6: 'texture()'") != std::string::npos);
+    CHECK(r.err.find("XFB_COMPUTE_TRANSLATION: WGSL: line 6: 'texture()' of an integer sampler") != std::string::npos);
 }

@@ -127,9 +127,12 @@ out vec4 out_p;
 void main() { for (int i = 0; i < 5; ++i) { out_p = v_position[0] + vec4(float(i)); EmitVertex(); } }
 )");
     CHECK(triangles.count("if (xfb_strip >= 2u) xfb_records[0] += 3u;"));
-    CHECK(triangles.write("bool xfb_odd = (xfb_strip & 1u) == 1u;"));
-    CHECK(triangles.write("xfb_store0(xfb_r, xfb_odd ? xfb_prev1_0 : xfb_prev2_0);"));
-    CHECK(triangles.write("xfb_store0(xfb_r + 1u, xfb_odd ? xfb_prev2_0 : xfb_prev1_0);"));
+    // Odd triangles swap their first two vertices (the one description of geometry_emit.hpp: as WGSL's).
+    CHECK(triangles.write("if ((xfb_strip & 1u) == 1u) {\n                xfb_store0(xfb_r, xfb_prev1_0);\n"
+                          "                xfb_store0(xfb_r + 1u, xfb_prev2_0);\n            } else {\n"
+                          "                xfb_store0(xfb_r, xfb_prev2_0);\n"
+                          "                xfb_store0(xfb_r + 1u, xfb_prev1_0);"));
+    CHECK(triangles.write("xfb_store0(xfb_r + 2u, xfb_cur);"));
     CHECK(triangles.write("xfb_prev2_0 = xfb_prev1_0;"));
 }
 

@@ -1,4 +1,5 @@
 // The preprocessor subset decides which declarations exist; these pin its behaviour.
+#include "shader/preprocessor.hpp"
 #include "xfb/error.hpp"
 #include "xfb/shader_interface.hpp"
 
@@ -119,4 +120,47 @@ TEST_CASE("malformed directives") {
 TEST_CASE("a macro with a parenthesised body is object-like") {
     auto s = readShaderInterface("#define N (2 + 1)\n#define F(x) x\nin vec4 a[N];\n");
     CHECK(s.inputs[0].arraySize == 3);
+}
+
+namespace {
+// The active code after preprocessing, tokens joined by spaces (expandFunctionMacro).
+std::string expanded(std::string_view src) {
+    std::string s;
+    for (const auto& t : plan::preprocess(src, {}, plan::expandFunctionMacro).tokens)
+        s += (s.empty() ? "" : " ") + t.text;
+    return s;
+}
+} // namespace
+
+TEST_CASE("expandFunctionMacro expands function-like macros as C does (the WGSL translation: no preprocessor)") {
+    // Arguments are macro-expanded first, nested parentheses and commas stay in their argument, the
+    // result is rescanned; a name without '(' is a plain identifier.
+    CHECK(expanded("#define N 2\n#define MAD(x, y, z) ((x) * (y) + (z))\nfloat v = MAD(f(a, b), N, 1.0);") ==
+          "float v = ( ( f ( a , b ) ) * ( 2 ) + ( 1.0 ) ) ;");
+    CHECK(expanded("#define SQ(x) ((x) * (x))\n#define QUAD(x) SQ(SQ(x))\nfloat q = QUAD(a);") ==
+          "float q = ( ( ( ( a ) * ( a ) ) ) * ( ( ( a ) * ( a ) ) ) ) ;");
+    CHECK(expanded("#define F(x) x\nfloat F = 1.0;") == "float F = 1.0 ;");
+    CHECK(expanded("#define ZERO() 0.0\nfloat z = ZERO();") == "float z = 0.0 ;");
+    // An invocation over several lines; ## pastes; __LINE__ is the line of its use.
+    CHECK(expanded("#define ADD(a, b) (a + b)\nfloat s = ADD(1.0,\n  2.0);\nint l = __LINE__;") ==
+          "float s = ( 1.0 + 2.0 ) ; int l = 4 ;");
+    CHECK(expanded("#define NAME(p, i) p ## i\nfloat NAME(value, 2) = 1.0;") == "float value2 = 1.0 ;");
+    // The default (GLSL outputs) keeps them for the GL compiler.
+    auto kept = plan::preprocess("#define F(x) x\nfloat v = F(1.0);", {});
+    CHECK(kept.functionMacros == std::vector<std::string>{"F"});
+    CHECK(kept.passThrough.size() == 1);
+    // Coded errors: a wrong argument count, an unclosed argument list.
+    CHECK_THROWS_AS(expanded("#define F(x, y) x\nfloat v = F(1.0);"), Error);
+    try {
+        expanded("#define F(x, y) x\nfloat v = F(1.0);");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::PreprocessorDirective);
+        CHECK(std::string(e.what()).find("line 2: macro 'F' takes 2 arguments, given 1") != std::string::npos);
+    }
+    try {
+        expanded("#define F(x) x\nfloat v = F(1.0;");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::PreprocessorDirective);
+        CHECK(std::string(e.what()).find("macro 'F' have no closing ')'") != std::string::npos);
+    }
 }

@@ -220,8 +220,14 @@ void main() { out_key = key + 1u; out_id = -id; })");
 }
 
 TEST_CASE("WGSL: constructs outside the subset are coded errors naming the construct and the line") {
-    CHECK(contains(refused(body("void main() {\n  out_position = texture(s, vec2(0.0));\n}", "uniform sampler2D s;\n")),
-                   "line 7: 'texture()' samples"));
+    CHECK(contains(refused(body("void main() {\n  out_position = vec4(texture(s, vec2(0.0)));\n}",
+                                "uniform highp isampler2D s;\n")),
+                   "line 7: 'texture()' of an integer sampler (isampler2D): WGSL samples float textures only"));
+    CHECK(contains(refused(body("vec4 f(sampler2D t) { return textureLod(t, vec2(0.0), 0.0); }\n"
+                                "void main() { out_position = f(s); }",
+                                "uniform sampler2D s;\n")),
+                   "'textureLod()' through a sampler parameter"));
+    CHECK(contains(refused(body("void main() { out_position = vec4(dFdx(position.x)); }")), "'dFdx()' has no WGSL"));
     CHECK(contains(refused(body("void main() { out_position = position * float(gl_DrawID); }")),
                    "'gl_DrawID' has no equivalent"));
     CHECK(contains(refused(body("void main() { out_position = position; }", "uniform float weights[4];\n")),
@@ -230,8 +236,6 @@ TEST_CASE("WGSL: constructs outside the subset are coded errors naming the const
                    "bool uniform array 'on'"));
     CHECK(contains(refused(body("void g(out float x) { x = 1.0; }\nvoid main() { g(out_position.x); }")),
                    "out/inout argument 'out_position.x'"));
-    CHECK(contains(refused(body("#define TWICE(x) ((x) * 2.0)\nvoid main() { out_position = TWICE(position); }")),
-                   "function-like macro 'TWICE'"));
     CHECK(
         contains(refused(body("void main() { float xfb_t = 1.0; out_position = position; }")), "reserved prefix xfb_"));
     CHECK(contains(refused(body("void main() { out_position = vec4(position.x % 2.0); }")), "% on floats"));
@@ -532,4 +536,91 @@ void main() {
     CHECK(t.has("fn xfb_mat2x2_equal(a: mat2x2<f32>, b: mat2x2<f32>) -> bool { return all(a[0] == b[0]) && all(a[1] == "
                 "b[1]); }"));
     CHECK(t.has("var different: bool = (!xfb_mat2x2_equal(m2, cm));"));
+}
+
+TEST_CASE(
+    "WGSL: sampling (texture, textureLod, textureOffset, textureProj, textureGrad) through a sampler per uniform") {
+    auto t = wgsl(body(R"(
+uniform sampler2D field;
+uniform highp sampler2DArray layers;
+uniform samplerCube sky;
+uniform highp sampler3D volume;
+uniform highp isampler2D ids;
+void main() {
+    vec2 uv = position.xy;
+    vec4 a = texture(field, uv) + textureLod(field, uv, 2.0) + textureOffset(field, uv, ivec2(1, -1));
+    vec4 b = textureProj(field, vec3(uv, 2.0)) + textureProjLod(volume, position, 1.0) + textureGrad(field, uv, vec2(0.0), vec2(0.0));
+    vec4 c = texture(layers, vec3(uv, 1.6)) + texture(sky, position.xyz) + textureLodOffset(volume, position.xyz, 0.5, ivec3(0, 1, 0));
+    ivec4 d = texelFetchOffset(ids, ivec2(2), 0, ivec2(1, 0)) + ivec4(textureSize(layers, 0), 0);
+    out_position = a + b + c + vec4(d);
+})"));
+    CHECK(t.has("textureSampleLevel(field, xfb_sampler_field, uv, 0.0f)")); // the vertex stage reads level 0
+    CHECK(t.has("textureSampleLevel(field, xfb_sampler_field, uv, 2.0f)"));
+    CHECK(t.has("textureSampleLevel(field, xfb_sampler_field, uv, 0.0f, vec2<i32>(1, (-1)))"));
+    CHECK(t.has("textureSampleLevel(field, xfb_sampler_field, (vec3<f32>(uv, 2.0f)).xy / (vec3<f32>(uv, 2.0f)).z, "
+                "0.0f)"));
+    CHECK(t.has("textureSampleLevel(volume, xfb_sampler_volume, (position).xyz / (position).w, 1.0f)"));
+    CHECK(t.has("textureSampleGrad(field, xfb_sampler_field, uv, vec2<f32>(0.0f), vec2<f32>(0.0f))"));
+    CHECK(
+        t.has("textureSampleLevel(layers, xfb_sampler_layers, (vec3<f32>(uv, 1.6f)).xy, i32(clamp(floor((vec3<f32>(uv, "
+              "1.6f)).z + 0.5f), 0.0f, f32(textureNumLayers(layers)) - 1.0f)), 0.0f)"));
+    CHECK(t.has("textureSampleLevel(sky, xfb_sampler_sky, position.xyz, 0.0f)"));
+    CHECK(t.has("textureSampleLevel(volume, xfb_sampler_volume, position.xyz, 0.5f, vec3<i32>(0, 1, 0))"));
+    CHECK(t.has("textureLoad(ids, (vec2<i32>(2) + vec2<i32>(1, 0)), 0)"));
+    CHECK(t.has("vec3<i32>(vec2<i32>(textureDimensions(layers, 0)), i32(textureNumLayers(layers)))"));
+    CHECK(t.has("var sky: texture_cube<f32>;"));
+    // A sampler binding per sampled uniform, after every other binding; ids (texelFetch) has none.
+    REQUIRE(t.shader.textures.size() == 5);
+    CHECK(t.shader.textures[0].samplerBinding == 8);
+    CHECK(t.shader.textures[1].samplerBinding == 10);
+    CHECK(t.shader.textures[2].samplerBinding == 11);
+    CHECK(t.shader.textures[3].samplerBinding == 9);
+    CHECK(t.shader.textures[4].samplerBinding == -1);
+    CHECK(t.shader.writeBinding[1] == 7);
+    CHECK(t.has("@group(0) @binding(8) var xfb_sampler_field: sampler;"));
+}
+
+TEST_CASE("WGSL: function-like macros are expanded (WGSL has no preprocessor)") {
+    auto t = wgsl(body("#define TWICE(x) ((x) * 2.0)\n#define PICK(v, c) v.c\n"
+                       "void main() { out_position = TWICE(position) + PICK(position, wzyx) + float(__LINE__); }"));
+    CHECK(t.has("out_position = (((((position) * 2.0f)) + position.wzyx) + f32(7));"));
+}
+
+TEST_CASE("WGSL: umulExtended / imulExtended (the high word by 16-bit halves), frexp, ldexp, the 4x8 packings") {
+    auto t = wgsl(es310(body(R"(
+void main() {
+    uvec2 hi, lo;
+    umulExtended(uvec2(position.xy), uvec2(4000000000u), hi, lo);
+    int ihi, ilo;
+    imulExtended(int(position.z), -7, ihi, ilo);
+    int e;
+    float m = frexp(position.w, e);
+    out_position = vec4(vec2(hi + lo), float(ihi + ilo), ldexp(m, e)) + unpackUnorm4x8(packSnorm4x8(position));
+})")));
+    CHECK(t.has("fn xfb_mul_high_v2(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {"));
+    CHECK(t.has("return xh * yh + (lh >> vec2<u32>(16u)) + (hl >> vec2<u32>(16u)) + (mid >> vec2<u32>(16u));"));
+    CHECK(t.has(
+        "hi = xfb_mul_high_v2(vec2<u32>(position.xy), vec2<u32>(4000000000u));\n    lo = vec2<u32>(position.xy) * "
+        "vec2<u32>(4000000000u);"));
+    CHECK(t.has("ihi = bitcast<i32>(xfb_mul_high(bitcast<u32>(i32(position.z)), bitcast<u32>((-7))) - select(u32(0u), "
+                "bitcast<u32>((-7)), i32(position.z) < i32(0)) - select(u32(0u), bitcast<u32>(i32(position.z)), (-7) < "
+                "i32(0)));"));
+    CHECK(t.has("ilo = i32(position.z) * (-7);"));
+    CHECK(t.has("let xfb_t0 = frexp(position.w);\n    e = xfb_t0.exp;\n    var m: f32 = xfb_t0.fract;"));
+    CHECK(t.has("ldexp(m, e)"));
+    CHECK(t.has("unpack4x8unorm(pack4x8snorm(position))"));
+}
+
+TEST_CASE("WGSL: variables declared with their struct (struct S { ... } s, t[2])") {
+    auto t = wgsl(body(R"(
+struct Particle { vec3 p; float life; } spark, sparks[2];
+void main() {
+    spark.p = position.xyz;
+    sparks[1].life = position.w;
+    out_position = vec4(spark.p, sparks[1].life);
+})"));
+    CHECK(t.has("struct Particle {\n    p: vec3<f32>,\n    life: f32,\n};"));
+    CHECK(t.has("var<private> spark: Particle;"));
+    CHECK(t.has("var<private> sparks: array<Particle, 2>;"));
+    CHECK(t.has("sparks[1].life = position.w;"));
 }

@@ -99,8 +99,10 @@ val uniformList(const std::vector<WgslUniform>& list) {
 void shaderFields(val& r, const WgslShader& w) {
     val uniforms = uniformList(w.uniforms), textures = val::array();
     for (const auto& t : w.textures)
-        textures.call<void>(
-            "push", object({{"name", js(t.name)}, {"binding", js(t.binding)}, {"kind", js(int(t.sampleKind))}}));
+        textures.call<void>("push", object({{"name", js(t.name)},
+                                            {"binding", js(t.binding)},
+                                            {"kind", js(int(t.sampleKind))},
+                                            {"samplerBinding", js(t.samplerBinding)}}));
     for (const auto& [k, v] : {std::pair<const char*, val>{"source", js(w.source)},
                                {"entryPoint", js(w.entryPoint)},
                                {"workGroupSize", js(w.workGroupSize)},

@@ -42,19 +42,32 @@
 ///   on SwiftShader; outerProduct, matrixCompMult); isnan/isinf test the
 ///   bits (exact whatever the device's float rules);
 /// - `texelFetch(s, p, lod)` -> `textureLoad(t, p, lod)` on a `texture_2d<f32|i32|u32>`
-///   (sampler2D, isampler2D, usampler2D), `textureSize` -> `textureDimensions`;
+///   (sampler2D, isampler2D, usampler2D; 3D and 2D arrays too), `texelFetchOffset` adds the
+///   offset, `textureSize` -> `textureDimensions` (+ `textureNumLayers` for arrays);
+/// - sampling (`texture`, `textureLod`, `textureOffset`, `textureLodOffset`, `textureProj*`,
+///   `textureGrad*`) of a sampler2D / sampler3D / samplerCube / sampler2DArray uniform ->
+///   `textureSampleLevel(t, xfb_sampler_<name>, ...)` or `textureSampleGrad`: a WGSL `sampler`
+///   binding per sampled uniform (WgslTexture::samplerBinding, after every other binding; the
+///   runtime binds the application's GPUSampler), level 0.0 for the implicit-level forms (what a
+///   vertex shader reads: GLSL ES 3.00 section 8.8), projective coordinates divided by their last
+///   component, an array layer rounded and clamped as GLSL does;
+/// - function-like macros are expanded by the preprocessor (WGSL has none), `__LINE__` too;
+/// - `umulExtended` / `imulExtended` -> the high word by 16-bit halves (a helper), the low word
+///   the wrapping product; `frexp` -> WGSL's `frexp` (out argument hoisted), `ldexp`, the 4x8
+///   packings renamed;
 /// - `gl_VertexID` -> the global invocation index (x + y * groups.x * workGroupSize, so counts
 ///   over 65535 work groups dispatch in 2-D), or with WgslTranslationOptions::gather the source
 ///   vertex of the record; invocations at or past the count return.
 ///
 /// Refused with Error ComputeTranslation ("WGSL: line N: ...") naming the construct, the
-/// documented list: sampling with a sampler (texture, textureLod, ... : a compute shader has no
-/// implicit derivatives), dFdx/dFdy/fwidth, double types, function-like macros, uniform blocks and
-/// interface blocks, bool arrays or struct uniforms, uniform arrays whose element stride is not a
+/// documented list (docs/guide/shader-coverage.md): sampling an integer sampler (WGSL samples
+/// float textures only: texelFetch() reads it) or a shadow sampler, sampling through a sampler
+/// parameter (sample the uniform), sampler arrays, dFdx/dFdy/fwidth (fragment-only in GLSL too),
+/// double types, uniform blocks and interface blocks (the runtime writes one uniform buffer from
+/// setUniform()), bool arrays or struct uniforms, uniform arrays whose element stride is not a
 /// multiple of 16 bytes (float[N], vec2[N]: use vec4[N]), out arguments that are not whole local
-/// variables, ++/-- of a matrix or of several swizzled components, a global initializer with side
-/// effects, discard, gl_* built-ins other than gl_VertexID, gl_InstanceID (0), gl_Position and
-/// gl_PointSize, the reserved xfb_ prefix. An undeclared name is ShaderCompile ("line N: 'x' is
+/// variables, ++/-- of a matrix or of several swizzled components, gl_* built-ins other than gl_VertexID, gl_InstanceID
+/// (0), gl_Position and gl_PointSize, the reserved xfb_ prefix. An undeclared name is ShaderCompile ("line N: 'x' is
 /// not declared"), as the GL compiler reports it.
 ///
 /// Uniforms live in one uniform buffer (`struct XfbUniforms`, `xfb_count: u32` first, then the
@@ -112,11 +125,15 @@ struct WgslUniform {
     int columnStride = 0; ///< bytes between matrix columns (16 for vec3/vec4 columns, 8 for vec2)
 };
 
-/// A texture the shader reads with texelFetch (a GLSL sampler uniform).
+/// A texture the shader reads (a GLSL sampler uniform): with texelFetch, or sampled through a
+/// WGSL sampler of its own (texture(), textureLod(), ...).
 struct WgslTexture {
     std::string name; ///< the sampler uniform's GLSL name
     int binding = 0;
-    ScalarKind sampleKind = ScalarKind::Float; ///< Float: 'unfilterable-float', Int: 'sint', UInt: 'uint'
+    /// Float: 'unfilterable-float' (read with texelFetch only) or 'float' (sampled: a filterable
+    /// format), Int: 'sint', UInt: 'uint'
+    ScalarKind sampleKind = ScalarKind::Float;
+    int samplerBinding = -1; ///< sampled: its `sampler` binding ('filtering'); -1: texelFetch only
 };
 
 /// The translated shader and its bindings, all in `@group(0)`.

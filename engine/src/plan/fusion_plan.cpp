@@ -2,7 +2,7 @@
 
 #include "component_index.hpp"
 #include "fusion_source.hpp"
-#include "preprocessor.hpp"
+#include "shader/preprocessor.hpp"
 #include "vertex_wrapper.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"

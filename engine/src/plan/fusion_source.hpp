@@ -1,7 +1,7 @@
 #pragma once
 // Internal: the parts of a fused shader that the transform-feedback and compute generators share.
 
-#include "glsl_lexer.hpp"
+#include "shader/glsl_lexer.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/shader_interface.hpp"

@@ -4,6 +4,7 @@
 #include "xfb/compute_translation.hpp"
 
 #include "compute_index.hpp"
+#include "geometry_emit.hpp"
 #include "geometry_compute_plan.hpp"
 #include "translated_source.hpp"
 #include "vertex_wrapper.hpp"
@@ -64,7 +65,6 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     result.sourcesBinding = p.sourcesBinding;
     result.bindingCount = std::max(p.bindingCount, result.vertex.bindingCount);
 
-    const int verts = p.primitiveVertices;
     std::string header = options.es ? "#version 310 es\n" : "#version 430\n";
     for (const auto& d : gs.pre.passThrough) header += d + "\n";
     header += "layout(local_size_x = " + std::to_string(options.workGroupSize) + ") in;\n";
@@ -102,68 +102,10 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     writeHeader += "uniform uint xfb_capacity[" + std::to_string(streams) + "];\nuint xfb_first[" +
                    std::to_string(streams) + "];\n";
 
-    // Per captured stream: its words (every field of its buffers, in buffer order), gathered from
-    // the current outputs at each emit, and stored at a record.
-    std::string writeFunctions, countEmit, writeEmit;
-    for (int s = 0; s < streams; ++s) {
-        const std::string n = std::to_string(s);
-        const plan::GeometryComputeStream& captured = p.streams[std::size_t(s)];
-        // Records a vertex adds to the stream: a strip's primitive closes at its 2nd / 3rd vertex.
-        const std::string closes = verts == 1 ? "true" : "xfb_strip >= " + u(verts - 1);
-        countEmit += "    if (xfb_s == " + n + ") {\n        if (" + closes + ") xfb_records[" + n +
-                     "] += " + u(verts) + ";\n" + (verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
-        if (!captured.captured) {
-            writeEmit +=
-                "    if (xfb_s == " + n + ") {\n" + std::string(verts > 1 ? "        ++xfb_strip;\n" : "") + "    }\n";
-            continue;
-        }
-        int words = 0;
-        std::string gather, store;
-        for (const plan::GeometryRecordWord& w : captured.words) {
-            gather += "    w[" + std::to_string(words) +
-                      "] = " + plan::capturedWordBits(capture, w.field, w.component) + ";\n";
-            store += "    xfb_b" + std::to_string(w.buffer) + "[r * " + u(w.strideWords) + " + " + u(w.bufferWord) +
-                     "] = w[" + std::to_string(words) + "];\n";
-            ++words;
-        }
-        const std::string W = std::to_string(std::max(1, words));
-        writeFunctions += "void xfb_gather" + n + "(out uint w[" + W + "]) {\n" + gather + "}\n";
-        writeFunctions += "void xfb_store" + n + "(uint r, uint w[" + W + "]) {\n" + store + "}\n";
-        std::string emit = "void xfb_emit" + n + "() {\n    uint xfb_cur[" + W + "];\n    xfb_gather" + n +
-                           "(xfb_cur);\n    uint xfb_r = xfb_first[" + n + "] + xfb_records[" + n + "];\n";
-        if (verts == 1) {
-            emit += "    if (xfb_r < xfb_capacity[" + n + "]) xfb_store" + n + "(xfb_r, xfb_cur);\n    xfb_records[" +
-                    n + "] += 1u;\n";
-        } else {
-            // The strip's last vertices (a strip is on one stream: several streams emit points only).
-            writeHeader += "uint xfb_prev1_" + n + "[" + W + "], xfb_prev2_" + n + "[" + W + "];\n";
-            const std::string p1 = "xfb_prev1_" + n, p2 = "xfb_prev2_" + n;
-            emit += "    if (" + closes + ") {\n        if (xfb_r + " + u(verts) + " <= xfb_capacity[" + n + "]) {\n";
-            if (verts == 2) {
-                emit += "            xfb_store" + n + "(xfb_r, " + p1 + ");\n            xfb_store" + n +
-                        "(xfb_r + 1u, xfb_cur);\n";
-            } else {
-                // Triangle k = xfb_strip - 2 of the strip: (k, k+1, k+2) even, (k+1, k, k+2) odd.
-                emit += "            bool xfb_odd = (xfb_strip & 1u) == 1u;\n"
-                        "            xfb_store" +
-                        n + "(xfb_r, xfb_odd ? " + p1 + " : " + p2 + ");\n            xfb_store" + n +
-                        "(xfb_r + 1u, xfb_odd ? " + p2 + " : " + p1 + ");\n            xfb_store" + n +
-                        "(xfb_r + 2u, xfb_cur);\n";
-            }
-            emit += "        }\n        xfb_records[" + n + "] += " + u(verts) + ";\n    }\n";
-            if (verts == 3) emit += "    " + p2 + " = " + p1 + ";\n";
-            emit += "    " + p1 + " = xfb_cur;\n    ++xfb_strip;\n";
-        }
-        writeFunctions += emit + "}\n";
-        writeEmit += "    if (xfb_s == " + n + ") xfb_emit" + n + "();\n";
-    }
-    // max_vertices: the vertices past it are dropped (over all streams), as the GL does.
-    const std::string emitHead =
-        "void xfb_emit_stream_vertex(int xfb_s) {\n    if (xfb_vertices >= " + u(geometry.maxVertices) +
-        ") return;\n    ++xfb_vertices;\n";
-    // A strip ends at EndStreamPrimitive of its stream; several streams emit points (no strip).
-    const std::string endFunction =
-        "void xfb_end_stream_primitive(int xfb_s) {\n    if (xfb_s == 0) xfb_strip = 0u;\n}\n";
+    // EmitVertex() per stream: the records it adds (count pass), its record stored (write pass).
+    const plan::GeometryEmitCode emit = plan::geometryEmitCode(
+        plan::KernelLanguage::Glsl, p, capture, streams, geometry.maxVertices, "xfb_capacity", plan::capturedWordBits);
+    writeHeader += emit.privates;
 
     // main(): the item's primitive and invocation, its vertices' inputs, the outputs zeroed, the
     // user's main().
@@ -211,8 +153,8 @@ GeometryComputeShaders translateGeometryToCompute(std::string_view vertexSource,
     writeMain += zero.statements + "    xfb_user_main();\n}\n";
 
     const std::string body = "#line 1\n" + gs.body + "\n" + zero.functions;
-    result.countSource = countHeader + body + emitHead + countEmit + "}\n" + endFunction + countMain;
-    result.writeSource = writeHeader + body + writeFunctions + emitHead + writeEmit + "}\n" + endFunction + writeMain;
+    result.countSource = countHeader + body + emit.count + countMain;
+    result.writeSource = writeHeader + body + emit.write + writeMain;
     return result;
 }
 

@@ -1,6 +1,6 @@
 #include "xfb/glsl_dialect.hpp"
 
-#include "glsl_lexer.hpp"
+#include "shader/glsl_lexer.hpp"
 
 #include <map>
 #include <vector>

@@ -3,7 +3,7 @@
 // the code it would give (ShaderCompile), so the printers (compute, fragment, WGSL) never translate
 // a shader that transform feedback could not compile.
 
-#include "preprocessor.hpp"
+#include "shader/preprocessor.hpp"
 #include "xfb/shader_interface.hpp"
 
 namespace xfb::plan {

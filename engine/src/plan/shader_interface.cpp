@@ -1,8 +1,8 @@
 #include "xfb/shader_interface.hpp"
 
 #include "glsl_version_rules.hpp"
-#include "int_expression.hpp"
-#include "preprocessor.hpp"
+#include "shader/int_expression.hpp"
+#include "shader/preprocessor.hpp"
 #include "xfb/error.hpp"
 #include "xfb/limits.hpp"
 

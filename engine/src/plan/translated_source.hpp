@@ -3,7 +3,7 @@
 // and the fragment shader, fragment_translation.cpp): the user's code as a plain function with its
 // inputs and outputs as globals, and one element's work: inputs loaded from raw 32-bit words,
 // outputs zeroed, the user's main() run (in a loop for fused substeps), captured words as uint bits.
-#include "preprocessor.hpp"
+#include "shader/preprocessor.hpp"
 #include "xfb/capture_plan.hpp"
 #include "xfb/pass_plan.hpp"
 #include "xfb/shader_interface.hpp"

@@ -1,7 +1,7 @@
 #include "vertex_wrapper.hpp"
 
 #include "component_index.hpp"
-#include "glsl_lexer.hpp"
+#include "shader/glsl_lexer.hpp"
 #include "xfb/error.hpp"
 
 #include <algorithm>

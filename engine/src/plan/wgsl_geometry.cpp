@@ -4,7 +4,8 @@
 #include "xfb/wgsl_translation.hpp"
 
 #include "geometry_compute_plan.hpp"
-#include "preprocessor.hpp"
+#include "geometry_emit.hpp"
+#include "shader/preprocessor.hpp"
 #include "wgsl_code.hpp"
 #include "xfb/error.hpp"
 #include "xfb/glsl_dialect.hpp"
@@ -71,15 +72,6 @@ S loadItem(const plan::GeometryComputePlan& p, const GeometryPlan& geometry) {
     return load + "    }\n";
 }
 
-// max_vertices: the vertices past it are dropped (over all streams), as the GL does.
-S emitFunction(const GeometryPlan& geometry, const S& perStream) {
-    return "fn xfb_emit_stream_vertex(xfb_s: i32) {\n    if (xfb_vertices >= " + u(geometry.maxVertices) +
-           ") {\n        return;\n    }\n    xfb_vertices++;\n" + perStream +
-           "}\n"
-           // A strip ends at EndStreamPrimitive of its stream; several streams emit points (no strip).
-           "fn xfb_end_stream_primitive(xfb_s: i32) {\n    if (xfb_s == 0) {\n        xfb_strip = 0u;\n    }\n}\n";
-}
-
 S entryHead(int groupSize) {
     const S wg = std::to_string(groupSize);
     return "@compute @workgroup_size(" + wg +
@@ -120,7 +112,7 @@ WgslGeometryShaders translateGeometryToWgsl(std::string_view vertexSource, std::
     const GeometryInterface read_ = readGeometryInterface(geometrySource, read);
     const int V = geometry.input == GeometryInput::Points ? 1 : geometry.input == GeometryInput::Lines ? 2 : 3;
     bool usesGlIn = false;
-    for (const plan::Token& t : plan::preprocess(geometrySource, read.defines).tokens)
+    for (const plan::Token& t : plan::preprocess(geometrySource, read.defines, plan::expandFunctionMacro).tokens)
         usesGlIn = usesGlIn || (t.kind == plan::TokenKind::Identifier && t.text == "gl_in");
     const plan::GeometryComputePlan p =
         plan::planGeometryCompute(vertexSource, read_.shader, usesGlIn, read, pass, capture, geometry, entryCount);
@@ -152,7 +144,7 @@ WgslGeometryShaders translateGeometryToWgsl(std::string_view vertexSource, std::
     r.countsBinding = shift(p.countsBinding);
     r.storageBuffers = p.bindingCount;
 
-    const int streams = geometry.streamCount, verts = p.primitiveVertices;
+    const int streams = geometry.streamCount;
     const S shared = sharedDeclarations(p, r, streams, code);
     S countBuffers, writeBuffers;
     for (int s = 0; s < streams; ++s) {
@@ -163,58 +155,11 @@ WgslGeometryShaders translateGeometryToWgsl(std::string_view vertexSource, std::
         writeBuffers += storage(r.outputBinding[b], true, "xfb_b" + std::to_string(b));
     writeBuffers += "var<private> xfb_first: array<u32, " + std::to_string(streams) + ">;\n";
 
-    // Per stream: the records a vertex adds (count pass), or its record gathered and stored (write pass).
-    S countEmit, writeEmit, writeFunctions;
-    for (int s = 0; s < streams; ++s) {
-        const S n = std::to_string(s);
-        const plan::GeometryComputeStream& stream = p.streams[std::size_t(s)];
-        // A strip's primitive closes at its 2nd / 3rd vertex.
-        const S closes = verts == 1 ? "true" : "xfb_strip >= " + u(verts - 1);
-        const S advance = verts > 1 ? "        xfb_strip++;\n" : "";
-        countEmit += "    if (xfb_s == " + n + ") {\n        if (" + closes + ") {\n            xfb_records[" + n +
-                     "] += " + u(verts) + ";\n        }\n" + advance + "    }\n";
-        if (!stream.captured) {
-            writeEmit += "    if (xfb_s == " + n + ") {\n" + advance + "    }\n";
-            continue;
-        }
-        const S W = std::to_string(std::max<std::size_t>(1, stream.words.size()));
-        const S record = "array<u32, " + W + ">";
-        S gather = "fn xfb_gather" + n + "() -> " + record + " {\n    var w: " + record + ";\n";
-        S store = "fn xfb_store" + n + "(r: u32, w: " + record + ") {\n";
-        for (std::size_t k = 0; k < stream.words.size(); ++k) {
-            const plan::GeometryRecordWord& w = stream.words[k];
-            gather +=
-                "    w[" + std::to_string(k) + "] = " + plan::wgslCapturedWord(capture, w.field, w.component) + ";\n";
-            store += "    xfb_b" + std::to_string(w.buffer) + "[r * " + u(w.strideWords) + " + " + u(w.bufferWord) +
-                     "] = w[" + std::to_string(k) + "];\n";
-        }
-        writeFunctions += gather + "    return w;\n}\n" + store + "}\n";
-        const S capacity = "xfb_g.xfb_capacity[" + n + "]";
-        S emit = "fn xfb_emit" + n + "() {\n    let xfb_cur = xfb_gather" + n + "();\n    let xfb_r = xfb_first[" + n +
-                 "] + xfb_records[" + n + "];\n";
-        if (verts == 1) {
-            emit += "    if (xfb_r < " + capacity + ") {\n        xfb_store" + n + "(xfb_r, xfb_cur);\n    }\n" +
-                    "    xfb_records[" + n + "] += 1u;\n";
-        } else {
-            // The strip's last vertices (a strip is on one stream: several streams emit points only).
-            const S p1 = "xfb_prev1_" + n, p2 = "xfb_prev2_" + n;
-            writeBuffers += "var<private> " + p1 + ": " + record + ";\nvar<private> " + p2 + ": " + record + ";\n";
-            emit += "    if (" + closes + ") {\n        if (xfb_r + " + u(verts) + " <= " + capacity + ") {\n";
-            if (verts == 2)
-                emit += "            xfb_store" + n + "(xfb_r, " + p1 + ");\n";
-            else // triangle k = xfb_strip - 2 of the strip: (k, k+1, k+2) even, (k+1, k, k+2) odd
-                emit += "            if ((xfb_strip & 1u) == 1u) {\n                xfb_store" + n + "(xfb_r, " + p1 +
-                        ");\n                xfb_store" + n + "(xfb_r + 1u, " + p2 +
-                        ");\n            } else {\n                xfb_store" + n + "(xfb_r, " + p2 +
-                        ");\n                xfb_store" + n + "(xfb_r + 1u, " + p1 + ");\n            }\n";
-            emit += "            xfb_store" + n + "(xfb_r + " + u(verts - 1) + ", xfb_cur);\n        }\n" +
-                    "        xfb_records[" + n + "] += " + u(verts) + ";\n    }\n";
-            if (verts == 3) emit += "    " + p2 + " = " + p1 + ";\n";
-            emit += "    " + p1 + " = xfb_cur;\n    xfb_strip++;\n";
-        }
-        writeFunctions += emit + "}\n";
-        writeEmit += "    if (xfb_s == " + n + ") {\n        xfb_emit" + n + "();\n    }\n";
-    }
+    // EmitVertex() per stream: the records it adds (count pass), its record stored (write pass).
+    const plan::GeometryEmitCode emit =
+        plan::geometryEmitCode(plan::KernelLanguage::Wgsl, p, capture, streams, geometry.maxVertices,
+                               "xfb_g.xfb_capacity", plan::wgslCapturedWord);
+    writeBuffers += emit.privates;
 
     // The entry points: items past xfb_items (up to xfb_count, the scan's length) count 0.
     const S head = entryHead(options.workGroupSize), load = loadItem(p, geometry);
@@ -229,8 +174,8 @@ WgslGeometryShaders translateGeometryToWgsl(std::string_view vertexSource, std::
         writeMain += "    xfb_first[" + std::to_string(s) + "] = xfb_first" + std::to_string(s) + "[xfb_i];\n";
     writeMain += "    xfb_user_main();\n}\n";
 
-    r.countSource = shared + countBuffers + code.code + emitFunction(geometry, countEmit) + countMain;
-    r.writeSource = shared + writeBuffers + code.code + writeFunctions + emitFunction(geometry, writeEmit) + writeMain;
+    r.countSource = shared + countBuffers + code.code + emit.count + countMain;
+    r.writeSource = shared + writeBuffers + code.code + emit.write + writeMain;
     return r;
 }
 

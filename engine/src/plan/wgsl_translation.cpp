@@ -7,7 +7,7 @@
 #include "wgsl_code.hpp"
 #include "fusion_source.hpp"
 #include "text.hpp"
-#include "preprocessor.hpp"
+#include "shader/preprocessor.hpp"
 #include "shader/parser.hpp"
 #include "shader/wgsl_names.hpp"
 #include "shader/wgsl_printer.hpp"
@@ -61,7 +61,7 @@ shader::InterfaceSymbol interfaceSymbol(const Declaration& d, Storage storage) {
 // (shader/wgsl_printer.hpp).
 shader::WgslCode printedCode(const plan::PreprocessedSource& pre, std::vector<shader::InterfaceSymbol> interface,
                              int geometryVertices, const S& uniformBlock) {
-    shader::ParseInput input{&pre.tokens, pre.functionMacros, std::move(interface), geometryVertices};
+    shader::ParseInput input{&pre.tokens, std::move(interface), geometryVertices};
     return shader::printWgsl(shader::parseModule(input), uniformBlock);
 }
 
@@ -120,7 +120,7 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
         throw Error(ErrorCode::InvalidArgument, "work-group size must be 1..256");
     const std::string modern = toGlslEs300(vertexSource);
     const ShaderInterface shader = readShaderInterface(modern, read);
-    plan::PreprocessedSource pre = plan::preprocess(modern, read.defines);
+    plan::PreprocessedSource pre = plan::preprocess(modern, read.defines, plan::expandFunctionMacro);
     const bool fused = options.fuseSubsteps;
     const bool gather = options.gather;
     if (gather && (fused || (options.emits && !options.emits->empty())))
@@ -250,6 +250,12 @@ WgslShader translateToWgsl(std::string_view vertexSource, const ReadOptions& rea
     for (const auto& d : shader.inputs) interface.push_back(interfaceSymbol(d, Storage::In));
     for (const auto& d : shader.outputs) interface.push_back(interfaceSymbol(d, Storage::Out));
     const shader::WgslCode user = printedCode(pre, std::move(interface), 0, "xfb_u");
+    for (const S& name : user.sampled) { // a sampler beside each sampled texture, after every other binding
+        auto t = std::find_if(result.textures.begin(), result.textures.end(), [&](auto& x) { return x.name == name; });
+        t->samplerBinding = binding++;
+        cat(textures,
+            {"@group(0) @binding(", std::to_string(t->samplerBinding), ") var xfb_sampler_", name, ": sampler;\n"});
+    }
 
     // Entry point: the index, the bound check, loads, the user's main, stores.
     // Inputs are read at the vertex, outputs written at the record: both the invocation index,
@@ -406,7 +412,7 @@ namespace plan {
 
 WgslGeometryCode translateGeometryCodeToWgsl(std::string_view geometrySource, const ShaderInterface& shader,
                                              const ReadOptions& read, int inputVertices, int firstUniformByte) {
-    PreprocessedSource pre = preprocess(geometrySource, read.defines);
+    PreprocessedSource pre = preprocess(geometrySource, read.defines, expandFunctionMacro);
     std::vector<shader::InterfaceSymbol> interface;
     WgslGeometryCode result;
     // The shader's uniforms join the kernels' uniform block after its counts, laid out as the

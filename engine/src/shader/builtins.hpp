@@ -14,11 +14,23 @@ namespace xfb::shader {
 /// called with arguments it does not take.
 std::optional<Type> builtinCall(std::string_view name, const std::vector<Type>& args, Span at);
 
-/// The argument a built-in writes (an `out` parameter: modf's whole part, uaddCarry's carry,
-/// usubBorrow's borrow), or -1.
+/// The first argument a built-in writes (its `out` parameters run from there to the last:
+/// modf's whole part, frexp's exponent, uaddCarry's carry, usubBorrow's borrow, umulExtended's /
+/// imulExtended's msb and lsb), or -1.
 int builtinOutArgument(std::string_view name);
 
-/// Built-ins no printer translates (sampling through a sampler, derivatives): why, or nullopt.
+/// The number of arguments of a built-in with out arguments (builtinOutArgument() >= 0).
+int builtinArgumentCount(std::string_view name);
+
+/// The form of a sampling built-in (texture(), textureLod(), textureProjGradOffset(), ...): the
+/// arguments it takes after the sampler and the coordinate, in this order, and whether the
+/// coordinate is projective.
+struct SamplingForm {
+    bool proj = false, lod = false, grad = false, offset = false;
+};
+SamplingForm samplingForm(std::string_view name);
+
+/// Built-ins no printer translates (derivatives): why, or nullopt.
 std::optional<std::string> refusedBuiltin(std::string_view name);
 
 } // namespace xfb::shader

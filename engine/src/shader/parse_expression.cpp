@@ -267,8 +267,6 @@ ExprPtr Parser::primary() {
         ++p_;
         return node(ExprKind::Literal, Type::of(ScalarKind::Bool), at, n);
     }
-    if (macros_.count(n))
-        refuseAt(at.line, {"function-like macro '", n, "': WGSL has no preprocessor; expand it by hand"});
     if (isTypeName() && (is("(", 1) || is("[", 1))) return constructor(at);
     if (is("(", 1)) return call(at);
     ++p_;
@@ -416,11 +414,17 @@ ExprPtr Parser::call(Span at) {
     auto result = builtinCall(n, types, at);
     if (!result) refuseAt(at.line, {"unknown function '", n, "'"});
     if (const int out = builtinOutArgument(n); out >= 0) {
-        if (int(args.size()) != out + 1 || !(types[std::size_t(out)] == types[0]))
-            refuseAt(at.line, {"'", n, "()' takes ", std::to_string(out + 1), " arguments of one type"});
-        if (!isLvalue(*args[std::size_t(out)]))
-            refuseAt(at.line, {"'", n, "()': its last argument must be a variable, an element or a component"});
-        markWrite(*args[std::size_t(out)]);
+        const int count = builtinArgumentCount(n);
+        const Type written = n == "frexp" ? Type::of(ScalarKind::Int, types[0].rows) : types[0];
+        if (int(args.size()) != count) refuseAt(at.line, {"'", n, "()' takes ", std::to_string(count), " arguments"});
+        for (int i = out; i < count; ++i) {
+            if (!(types[std::size_t(i)] == written))
+                refuseAt(at.line, {"'", n, "()': argument ", std::to_string(i + 1), " must be a ", describe(written)});
+            if (!isLvalue(*args[std::size_t(i)]))
+                refuseAt(at.line, {"'", n, "()': argument ", std::to_string(i + 1),
+                                   " is written: a variable, an element or a component"});
+            markWrite(*args[std::size_t(i)]);
+        }
     }
     auto e = node(ExprKind::Call, *result, at, n);
     e->operands = std::move(args);

@@ -2,11 +2,12 @@
 // parse_expression.cpp.
 #include "parser_state.hpp"
 
-#include "plan/int_expression.hpp"
+#include "int_expression.hpp"
 #include "plan/text.hpp"
 #include "xfb/error.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace xfb::shader {
 
@@ -19,10 +20,7 @@ void refuseAt(int line, std::initializer_list<std::string_view> what) {
                 plan::cat({"WGSL: line ", std::to_string(line), ": "}) + plan::cat(what));
 }
 
-Parser::Parser(const ParseInput& input)
-    : t_(*input.tokens),
-      macros_(input.functionMacros.begin(), input.functionMacros.end()),
-      geometryVertices_(input.geometryVertices) {
+Parser::Parser(const ParseInput& input) : t_(*input.tokens), geometryVertices_(input.geometryVertices) {
     for (const InterfaceSymbol& s : input.interface) {
         if (s.storage == Storage::In || s.storage == Storage::Out) refuseReserved(s.name, s.line);
         m_.symbols.push_back({s.name, s.type, s.storage, {s.line, 0}});
@@ -217,10 +215,13 @@ void Parser::structDefinition() {
         } while (accept(","));
         expect(";");
     }
-    if (!is(";")) refuseAt(at.line, {"struct '", n, "': declare variables of it in a separate declaration"});
-    expect(";");
     m_.structs.push_back(std::move(def));
     m_.items.push_back({&m_.structs.back(), nullptr, nullptr});
+    if (accept(";")) return;
+    // `struct S { ... } s, t[2];`: global variables of the new type
+    const S first = name();
+    m_.globalStatements.push_back(variables(Type{ScalarKind::Struct, 1, 1, 0, n}, first, false, true, at));
+    m_.items.push_back({nullptr, m_.globalStatements.back().get(), nullptr});
 }
 
 // `T a = x, b[3], c;` after the first name.

@@ -4,7 +4,7 @@
 // read by readShaderInterface(); the caller gives them as symbols, so both agree on them.
 #include "module.hpp"
 
-#include "plan/glsl_lexer.hpp"
+#include "glsl_lexer.hpp"
 
 #include <string>
 #include <vector>
@@ -20,7 +20,6 @@ struct InterfaceSymbol {
 
 struct ParseInput {
     const std::vector<plan::Token>* tokens = nullptr;
-    std::vector<std::string> functionMacros; ///< refused where called: no printer has a preprocessor
     std::vector<InterfaceSymbol> interface;
     int geometryVertices = 0; ///< > 0: a geometry shader (gl_in[], EmitVertex(), ...)
 };

@@ -4,7 +4,6 @@
 #include "parser.hpp"
 
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 
@@ -20,7 +19,6 @@ public:
 private:
     using S = std::string;
     const std::vector<plan::Token>& t_; // the caller's (ParseInput::tokens), read only
-    std::set<S> macros_;
     std::size_t p_ = 0;
     Module m_;
     std::map<S, Symbol*> globals_;

@@ -29,7 +29,9 @@ S renamed(const S& n) {
         {"faceforward", "faceForward"},     {"bitfieldReverse", "reverseBits"},
         {"packHalf2x16", "pack2x16float"},  {"unpackHalf2x16", "unpack2x16float"},
         {"packUnorm2x16", "pack2x16unorm"}, {"unpackUnorm2x16", "unpack2x16unorm"},
-        {"packSnorm2x16", "pack2x16snorm"}, {"unpackSnorm2x16", "unpack2x16snorm"}};
+        {"packSnorm2x16", "pack2x16snorm"}, {"unpackSnorm2x16", "unpack2x16snorm"},
+        {"packUnorm4x8", "pack4x8unorm"},   {"unpackUnorm4x8", "unpack4x8unorm"},
+        {"packSnorm4x8", "pack4x8snorm"},   {"unpackSnorm4x8", "unpack4x8snorm"}};
     for (auto& [glsl, wgsl] : table)
         if (n == glsl) return wgsl;
     return n;
@@ -131,32 +133,97 @@ S WgslPrinter::builtinCall(const Expr& e, Hoist& h) {
         return "((bitcast<" + wgslShape(ScalarKind::UInt, first.rows) + ">(" + a[0] + ") & " + u("0x7fffffffu") + ") " +
                (n == "isnan" ? ">" : "==") + " " + u("0x7f800000u") + ")";
     }
-    if (n == "textureSize") return wgslShape(ScalarKind::Int, e.type.rows) + "(textureDimensions(" + joined(a) + "))";
-    if (n == "texelFetch") {
-        S coords = first.name.find("Array") != S::npos ? a[1] + ".xy, " + a[1] + ".z" : a[1];
+    const bool array = first.name.find("Array") != S::npos;
+    if (n == "textureSize") {
+        const S size = "textureDimensions(" + joined(a) + ")";
+        return array ? "vec3<i32>(vec2<i32>(" + size + "), i32(textureNumLayers(" + a[0] + ")))"
+                     : wgslShape(ScalarKind::Int, e.type.rows) + "(" + size + ")";
+    }
+    if (n == "texelFetch" || n == "texelFetchOffset") {
+        const S p = n == "texelFetch" ? a[1] : "(" + a[1] + " + " + a[3] + ")";
+        S coords = array ? p + ".xy, " + p + ".z" : p;
         return "textureLoad(" + a[0] + ", " + coords + ", " + a[2] + ")";
     }
+    if (n.starts_with("texture")) return sample(e, a);
     return call(renamed(n));
 }
 
-// modf / uaddCarry / usubBorrow write their last argument: the call becomes statements before the
-// one holding it (hoisted in GLSL's order, as other side effects), the value a temporary.
+// texture(), textureLod(), textureGrad(), textureProj*() and their Offset forms: the texture and
+// its sampler `xfb_sampler_<uniform>` (a binding the translation declares for each sampled
+// uniform) -> textureSampleLevel (level 0.0 where GLSL's vertex stage reads level 0: section 8.8)
+// or textureSampleGrad; projective coordinates divided by their last component; an array layer
+// rounded and clamped as GLSL does (floor(layer + 0.5) in 0..layers-1).
+S WgslPrinter::sample(const Expr& e, const std::vector<S>& a) {
+    const S& n = e.text;
+    const Expr& s = *e.operands[0];
+    const Symbol* uniform = s.kind == ExprKind::Name ? s.symbol : nullptr;
+    if (uniform && current_)
+        for (const Param& p : current_->params)
+            if (p.symbol == uniform) uniform = nullptr;
+    if (!uniform)
+        refuseWgsl(e.span.line, {"'", n,
+                                 "()' through a sampler parameter: the WGSL translation samples sampler "
+                                 "uniforms only (each gets its WGSL sampler); call it on the uniform"});
+    if (std::find(sampled_.begin(), sampled_.end(), uniform->name) == sampled_.end()) sampled_.push_back(uniform->name);
+    const S& kind = s.type.name;
+    const auto [proj, lod, grad, offset] = samplingForm(n);
+    const int dims = kind == "sampler2D" || kind == "sampler2DArray" ? 2 : 3;
+    S p = a[1];
+    if (proj) { // P.xy / P.z (vec3) or / P.w (vec4); sampler3D: P.xyz / P.w
+        const int rows = e.operands[1]->type.rows;
+        p = "(" + a[1] + ")." + S("xyz").substr(0, std::size_t(dims)) + " / (" + a[1] + ")." + "xyzw"[rows - 1];
+    }
+    S coords = p;
+    if (kind == "sampler2DArray")
+        coords =
+            "(" + p + ").xy, i32(clamp(floor((" + p + ").z + 0.5f), 0.0f, f32(textureNumLayers(" + a[0] + ")) - 1.0f))";
+    S call = (grad ? "textureSampleGrad(" : "textureSampleLevel(") + a[0] + ", xfb_sampler_" + uniform->name + ", " +
+             coords + ", ";
+    call += grad ? a[2] + ", " + a[3] : lod ? a[2] : S("0.0f");
+    if (offset) call += ", " + a.back();
+    return call + ")";
+}
+
+// modf / frexp / uaddCarry / usubBorrow / umulExtended / imulExtended write their last arguments:
+// the call becomes statements before the one holding it (hoisted in GLSL's order, as other side
+// effects), the value a temporary (umulExtended / imulExtended return nothing: "").
 S WgslPrinter::outArgumentCall(const Expr& e, Hoist& h) {
     const S& n = e.text;
-    const Type& t = e.type;
+    const std::size_t first = std::size_t(builtinOutArgument(n));
     std::vector<const Expr*> values;
-    for (std::size_t i = 0; i + 1 < e.operands.size(); ++i) values.push_back(e.operands[i].get());
+    for (std::size_t i = 0; i < first; ++i) values.push_back(e.operands[i].get());
     const std::vector<S> a = operands(values, h);
-    const S target = place(*e.operands.back(), h, true), result = temporary(), at = pad(h.indent);
-    if (n == "modf") {
-        *h.out += at + "let " + result + " = modf(" + a[0] + ");\n" + at + target + " = " + result + ".whole;\n";
+    std::vector<S> targets;
+    for (std::size_t i = first; i < e.operands.size(); ++i) targets.push_back(place(*e.operands[i], h, true));
+    const Type& t = e.operands[0]->type;
+    const S at = pad(h.indent);
+    auto store = [&](const S& target, const S& v) { *h.out += at + target + " = " + v + ";\n"; };
+    if (n == "modf" || n == "frexp") {
+        const S result = temporary();
+        *h.out += at + "let " + result + " = " + n + "(" + a[0] + ");\n";
+        store(targets[0], result + (n == "modf" ? ".whole" : ".exp"));
         return result + ".fract";
+    }
+    if (n == "umulExtended" || n == "imulExtended") { // the high word by 16-bit halves, the low one wraps
+        const S u = wgslShape(ScalarKind::UInt, t.rows);
+        auto bits = [&](const S& v) { return n[0] == 'i' ? "bitcast<" + u + ">(" + v + ")" : v; };
+        const S x = bits(a[0]), y = bits(a[1]);
+        S high = helpers_.mulHigh(t.rows) + "(" + x + ", " + y + ")";
+        if (n[0] == 'i') { // signed: subtract y where x < 0 and x where y < 0 (mod 2^32)
+            const S zero = u + "(0u)", i0 = wgslShape(ScalarKind::Int, t.rows) + "(0)";
+            high = "bitcast<" + wgslShape(ScalarKind::Int, t.rows) + ">(" + high + " - select(" + zero + ", " + y +
+                   ", " + a[0] + " < " + i0 + ") - select(" + zero + ", " + x + ", " + a[1] + " < " + i0 + "))";
+        }
+        store(targets[0], high);
+        store(targets[1], a[0] + " * " + a[1]);
+        return "";
     }
     // uaddCarry: the sum wrapped, carry 1 where it wrapped; usubBorrow: the difference, borrow 1 where y > x.
     const bool add = n == "uaddCarry";
+    const S result = temporary();
     const S one = wgslShape(ScalarKind::UInt, t.rows) + "(1u)", zero = wgslShape(ScalarKind::UInt, t.rows) + "(0u)";
-    *h.out += at + "let " + result + " = " + a[0] + (add ? " + " : " - ") + a[1] + ";\n" + at + target + " = select(" +
-              zero + ", " + one + ", " + (add ? result + " < " + a[0] : a[0] + " < " + a[1]) + ");\n";
+    *h.out += at + "let " + result + " = " + a[0] + (add ? " + " : " - ") + a[1] + ";\n";
+    store(targets[0], "select(" + zero + ", " + one + ", " + (add ? result + " < " + a[0] : a[0] + " < " + a[1]) + ")");
     return result;
 }
 

@@ -31,7 +31,9 @@ bool stable(const Expr& e) {
     return s == Storage::Sampler || s == Storage::Uniform || s == Storage::Const || s == Storage::LocalConst ||
            s == Storage::Substep || (s == Storage::Builtin && !e.symbol->assignable());
 }
-bool isEmit(const Expr& e) { return e.kind == ExprKind::Call && !e.function && e.type.isVoid; }
+bool isEmit(const Expr& e) {
+    return e.kind == ExprKind::Call && !e.function && (e.text.starts_with("Emit") || e.text.starts_with("End"));
+}
 } // namespace
 
 bool hoists(const Expr& e) {
@@ -144,7 +146,7 @@ S WgslPrinter::effect(const Expr& e, Hoist& h) {
                 if (S st = effect(*e.operands[i], h); !st.empty()) *h.out += pad(h.indent) + st + ";\n";
             return effect(*e.operands.back(), h);
         case ExprKind::Call:
-            if (e.function || isEmit(e)) return bare(e, h);
+            if (e.function || isEmit(e) || e.type.isVoid) return bare(e, h); // umulExtended: "" (hoisted)
             break;
         case ExprKind::Conditional:
             if (needsIfElse(e)) {

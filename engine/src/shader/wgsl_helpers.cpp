@@ -48,6 +48,19 @@ S WgslHelpers::smoothstep(int rows) {
     });
 }
 
+// umulExtended's msb: x * y by 16-bit halves, the carries of the middle terms into the high word.
+S WgslHelpers::mulHigh(int rows) {
+    const S u = wgslShape(ScalarKind::UInt, rows);
+    return once("xfb_mul_high" + (rows > 1 ? "_v" + str(rows) : S()), [&](const S& fn) {
+        const S m = u + "(0xffffu)", s = u + "(16u)";
+        return "fn " + fn + "(x: " + u + ", y: " + u + ") -> " + u + " {\n    let xl = x & " + m +
+               ";\n    let xh = x >> " + s + ";\n    let yl = y & " + m + ";\n    let yh = y >> " + s +
+               ";\n    let lh = xl * yh;\n    let hl = xh * yl;\n    let mid = ((xl * yl) >> " + s + ") + (lh & " + m +
+               ") + (hl & " + m + ");\n    return xh * yh + (lh >> " + s + ") + (hl >> " + s + ") + (mid >> " + s +
+               ");\n}\n";
+    });
+}
+
 S WgslHelpers::diagonal(const Type& t) {
     const S w = matrix(t);
     return once("xfb_diag" + shape(t), [&](const S& fn) {

@@ -17,6 +17,7 @@ public:
 
     std::string mod(int xRows, int yRows);                ///< GLSL's x - y * floor(x / y)
     std::string smoothstep(int rows);                     ///< GLSL's t * t * (3 - 2 t), as GLSL rounds it
+    std::string mulHigh(int rows);                        ///< the high 32 bits of u32 x * y (vectors: per component)
     std::string diagonal(const Type& m);                  ///< matCxR(s): s on the diagonal
     std::string resize(const Type& to, const Type& from); ///< matCxR(m): upper-left part, identity elsewhere
     std::string inverse(int n);                           ///< inverse() of a matNxN (adjugate / determinant)

@@ -255,12 +255,13 @@ std::string wgslType(const Type& t, int line) {
         const char* dim = base == "sampler2D"        ? "2d"
                           : base == "sampler3D"      ? "3d"
                           : base == "sampler2DArray" ? "2d_array"
+                          : t.name == "samplerCube"  ? "cube"
                                                      : nullptr;
         if (!dim)
             throw Error(ErrorCode::ComputeTranslation,
                         plan::cat({"WGSL: line ", std::to_string(line), ": '", t.name,
                                    "': the WGSL translation reads sampler2D, sampler3D and sampler2DArray (and their "
-                                   "i/u forms) only"}));
+                                   "i/u forms) and samplerCube only"}));
         s = std::string("texture_") + dim + "<" + wgslScalar(k) + ">";
     } else if (t.kind == ScalarKind::Double)
         throw Error(ErrorCode::ComputeTranslation,

@@ -16,12 +16,16 @@
 #include "module.hpp"
 
 #include <string>
+#include <vector>
 
 namespace xfb::shader {
 
 struct WgslCode {
     std::string helpers; ///< the helper functions the code calls (wgsl_helpers.hpp)
     std::string code;    ///< the module's structs, globals and functions
+    /// The sampler uniforms the code samples (texture(), textureLod(), ...), first use first: the
+    /// code names each one's WGSL sampler `xfb_sampler_<GLSL name>`, which the translation declares.
+    std::vector<std::string> sampled;
 };
 
 /// @throws Error ComputeTranslation ("WGSL: line N: ...") for what WGSL cannot express

@@ -28,6 +28,7 @@ private:
     S uniformBlock_;
     WgslHelpers helpers_;
     int temps_ = 0;
+    std::vector<S> sampled_;            ///< WgslCode::sampled
     const Function* current_ = nullptr; ///< the function being printed
 
     static S pad(int indent) { return S(std::size_t(indent * 4), ' '); }
@@ -51,7 +52,8 @@ private:
     S construct(const Expr& e, Hoist& h);
     S builtinCall(const Expr& e, Hoist& h);
     S userCall(const Expr& e, Hoist& h);
-    S outArgumentCall(const Expr& e, Hoist& h); ///< modf, uaddCarry, usubBorrow
+    S outArgumentCall(const Expr& e, Hoist& h);          ///< modf, frexp, uaddCarry, usubBorrow, u/imulExtended
+    S sample(const Expr& e, const std::vector<S>& args); ///< texture(), textureLod(), ... of a uniform
     static S splat(const S& text, const Type& from, const Type& to);
 
     // Statements (wgsl_statement.cpp)

@@ -33,7 +33,7 @@ WgslCode WgslPrinter::run() {
         } else
             function(*item.function, out);
     }
-    return {helpers_.code(), out};
+    return {helpers_.code(), out, sampled_};
 }
 
 S WgslPrinter::functionName(const Function& f) {

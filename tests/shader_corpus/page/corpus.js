@@ -11,6 +11,40 @@ async function compileErrors(device, code) {
   return info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
 }
 
+// The 4x4 RGBA8 texture of a sampler uniform: float ones filtered linearly with repeat (the
+// WebGPU sampler likewise, when the translation samples it), integer ones nearest.
+const FORMATS = {
+  sampler2D: { gl: 'RGBA8', glFormat: 'RGBA', glType: 'UNSIGNED_BYTE', gpu: 'rgba8unorm', array: Uint8Array },
+  isampler2D: { gl: 'RGBA8I', glFormat: 'RGBA_INTEGER', glType: 'BYTE', gpu: 'rgba8sint', array: Int8Array },
+  usampler2D: { gl: 'RGBA8UI', glFormat: 'RGBA_INTEGER', glType: 'UNSIGNED_BYTE', gpu: 'rgba8uint', array: Uint8Array },
+};
+function glTextures(job) {
+  const gl = canvas.getContext('webgl2');
+  const made = job.textures.map((t, k) => {
+    const f = FORMATS[t.type], texture = gl.createTexture(), filter = t.type === 'sampler2D' ? gl.LINEAR : gl.NEAREST;
+    gl.activeTexture(gl.TEXTURE1 + k);
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl[f.gl], 4, 4);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, 4, 4, gl[f.glFormat], gl[f.glType], new f.array(new Uint8Array(t.texels).buffer));
+    for (const p of [gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER]) gl.texParameteri(gl.TEXTURE_2D, p, filter);
+    for (const p of [gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T]) gl.texParameteri(gl.TEXTURE_2D, p, gl.REPEAT);
+    return texture;
+  });
+  gl.activeTexture(gl.TEXTURE0);
+  return { units: job.textures.map((_, k) => 1 + k), dispose: () => made.forEach((t) => gl.deleteTexture(t)) };
+}
+function gpuTextures(device, pipeline, program, job) {
+  const made = job.textures.map((t) => {
+    const texture = device.createTexture({ size: [4, 4], format: FORMATS[t.type].gpu, usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    device.queue.writeTexture({ texture }, new Uint8Array(t.texels), { bytesPerRow: 16 }, [4, 4]);
+    const sampled = program.wgsl.includes(`var xfb_sampler_${t.name}: sampler;`);
+    const linear = { addressModeU: 'repeat', addressModeV: 'repeat', magFilter: 'linear', minFilter: 'linear' };
+    pipeline.setTexture(t.name, texture, sampled ? device.createSampler(linear) : undefined);
+    return texture;
+  });
+  return { dispose: () => made.forEach((t) => t.destroy()) };
+}
+
 // One step of `job` on one engine; the output buffer's bytes, or the error's code and message.
 async function runOn(xfb, backend, job) {
   const made = [];
@@ -24,6 +58,9 @@ async function runOn(xfb, backend, job) {
     const pipeline = xfb.createPipeline(program, roles, { count: job.count, ...(backend ? { backend } : {}) });
     made.push(pipeline);
     for (const [name, value] of job.uniforms) program.setUniform(name, value);
+    const textures = xfb.device ? gpuTextures(xfb.device, pipeline, program, job) : glTextures(job);
+    if (!xfb.device) textures.units.forEach((unit, k) => program.setUniform(job.textures[k].name, unit));
+    made.push(textures);
     pipeline.step();
     const values = await output.read();
     return { bytes: Array.from(new Uint8Array(values.buffer, values.byteOffset, values.byteLength)) };

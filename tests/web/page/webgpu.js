@@ -196,13 +196,13 @@ test('a bad format gives the same code and message on WebGL2 and WebGPU (and fro
 test('bad shaders and bad role lists give coded errors', async () => {
   requireGpu();
   const base = '#version 300 es\nprecision highp float;\nin vec4 position;\nout vec4 out_position;\nuniform sampler2D s;\n';
-  let e = await expectError('XFB_COMPUTE_TRANSLATION', () => gpu.createProgram({ source: base + 'void main() {\n  out_position = texture(s, position.xy);\n}' }));
-  assert(e.message.includes('line 7') && e.message.includes('texture()'), e.message);
+  // Derivatives exist only in fragment shaders (texture() translates since issue 40: a sampler per uniform).
+  let e = await expectError('XFB_COMPUTE_TRANSLATION', () => gpu.createProgram({ source: base + 'void main() {\n  out_position = vec4(dFdx(position.x));\n}' }));
+  assert(e.message.includes('line 7') && e.message.includes('dFdx()'), e.message);
   // switch translates since the shader module (issue 40): its bytes are conformance case shader.lowered-constructs.
   assert(gpu.createProgram({ source: base + 'void main() { switch (gl_VertexID) { default: out_position = position; } }' }));
-  // A function-like macro cannot translate: WGSL has no preprocessor.
-  e = await expectError('XFB_COMPUTE_TRANSLATION', () => gpu.createProgram({ source: base + '#define TWICE(x) ((x) * 2.0)\nvoid main() { out_position = TWICE(position); }' }));
-  assert(e.message.includes("function-like macro 'TWICE'"), e.message);
+  // Function-like macros are expanded by the translation (WGSL has no preprocessor).
+  assert(gpu.createProgram({ source: base + '#define TWICE(x) ((x) * 2.0)\nvoid main() { out_position = TWICE(position); }' }));
   await expectError('XFB_SHADER_SYNTAX', () => gpu.createProgram({ source: '#version 300 es\nin vec4 position\nout vec4 out_p;\nvoid main() {}' }));
   await expectError('XFB_NO_CAPTURED_VARYINGS', () => gpu.createProgram({ source: '#version 300 es\nin vec4 position;\nvoid main() {}' }));
   const program = gpu.createProgram({ source: await shader('particles.vert') });
@@ -554,6 +554,69 @@ test('device loss with a sampler: after restore(device) the pipeline asks for it
   pipeline.step();
   assertArrayEqual(await output.read(), data.map((v, i) => Math.fround(v + second[i])), "after the restore: the 'initial' input and the new texture");
   engine.dispose();
+});
+
+test('texture(), textureLod(), textureOffset(), textureProj() through samplers (linear + repeat, nearest + clamp): the same bytes as WebGL2 transform feedback', async () => {
+  requireGpu();
+  const source = `#version 300 es
+precision highp float;
+uniform highp sampler2D lut;
+uniform highp sampler2D grid;
+in vec4 a;
+out vec4 out_a;
+out vec4 out_b;
+void main() {
+  out_a = texture(lut, a.xy * 3.0 - 1.0) + textureLod(lut, a.zw, 0.0) * 0.5;
+  out_b = textureOffset(grid, a.yx, ivec2(1, -1)) + textureProj(grid, vec3(a.xy, 2.0)) + texelFetch(grid, ivec2(1, 2), 0);
+}`;
+  const n = 64;
+  const data = pseudoRandom(n * 4, 0, 1, 41);
+  const sizes = { lut: [4, 4], grid: [8, 4] };
+  const texels = { lut: new Uint8Array(4 * 4 * 4).map((_, i) => (i * 37 + 11) % 256), grid: new Uint8Array(8 * 4 * 4).map((_, i) => (i * 53 + 7) % 256) };
+  // WebGL2: the textures on units 1 and 2, linear + repeat for lut, nearest + clamp to edge for grid.
+  const gl = canvas.getContext('webgl2');
+  const glTextures = Object.entries(sizes).map(([name, [w, h]], i) => {
+    const t = gl.createTexture();
+    gl.activeTexture(gl.TEXTURE1 + i);
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, w, h);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, texels[name]);
+    const filter = name === 'lut' ? gl.LINEAR : gl.NEAREST, wrap = name === 'lut' ? gl.REPEAT : gl.CLAMP_TO_EDGE;
+    for (const p of [gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER]) gl.texParameteri(gl.TEXTURE_2D, p, filter);
+    for (const p of [gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T]) gl.texParameteri(gl.TEXTURE_2D, p, wrap);
+    return t;
+  });
+  gl.activeTexture(gl.TEXTURE0);
+  const results = [];
+  for (const xfb of [gl2, gpu]) {
+    const input = xfb.createBuffer({ format: vec4(0), count: n, data });
+    const outputs = [0, 1].map(() => xfb.createBuffer({ format: vec4(0), count: n }));
+    const program = xfb.createProgram({ source, mode: 'separate' });
+    const pipeline = xfb.createPipeline(program, [{ input }, { output: outputs[0] }, { output: outputs[1] }]);
+    if (xfb === gl2) {
+      program.setUniform('lut', 1);
+      program.setUniform('grid', 2);
+    } else {
+      for (const [name, [w, h]] of Object.entries(sizes)) {
+        const texture = gpu.device.createTexture({ size: [w, h], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+        gpu.device.queue.writeTexture({ texture }, texels[name], { bytesPerRow: w * 4 }, [w, h]);
+        const linear = name === 'lut', mode = linear ? 'repeat' : 'clamp-to-edge';
+        const filter = linear ? 'linear' : 'nearest';
+        pipeline.setTexture(name, texture, gpu.device.createSampler({ addressModeU: mode, addressModeV: mode, magFilter: filter, minFilter: filter }));
+      }
+      const e = await expectError('XFB_INVALID_ARGUMENT', () => pipeline.setTexture('nope', gpu.device.createTexture({ size: [1, 1], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING })));
+      assert(e.message.includes("no sampler 'nope'"), e.message);
+    }
+    pipeline.step();
+    results.push(await Promise.all(outputs.map((o) => o.read())));
+    for (const o of [pipeline, program, input, ...outputs]) o.dispose();
+  }
+  for (const t of glTextures) gl.deleteTexture(t);
+  const [tf, webgpu] = results;
+  assert(tf[0].some((v) => v !== 0) && tf[1].some((v) => v !== 0), 'the lookups read texels');
+  assert(tf[0].some((v) => Math.round(v * 255 * 1.5) !== v * 255 * 1.5), 'linear filtering blends texels');
+  assertArrayEqual(webgpu[0], tf[0], 'out_a (linear, repeat): WebGPU == WebGL2 transform feedback');
+  assertArrayEqual(webgpu[1], tf[1], 'out_b (nearest, clamp to edge): WebGPU == WebGL2 transform feedback');
 });
 
 test('emitted totals drive draws and dispatches: drawIndirect at 32 x budget covers `written` pixels, dispatchWorkgroupsIndirect at 32 x budget + 16 runs ceil(written / workGroupSize) groups', async ({ note }) => {

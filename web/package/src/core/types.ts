@@ -377,6 +377,8 @@ export type GPUBufferType = GlobalType<'GPUBuffer'>;
 export type GPUTextureType = GlobalType<'GPUTexture'>;
 /** GPUTextureView where WebGPU types are declared. */
 export type GPUTextureViewType = GlobalType<'GPUTextureView'>;
+/** GPUSampler where WebGPU types are declared. */
+export type GPUSamplerType = GlobalType<'GPUSampler'>;
 
 /** Where each uniform lives in the uniform buffer (WGSL uniform address-space rules): element e,
  *  column c, row r at offset + e * arrayStride + c * columnStride + r * 4. kind: Module.enums().scalarKinds. */

@@ -32,12 +32,16 @@ export function createBindGroupLayout(device: GPUDevice, t: Translation, label: 
   for (const b of t.countsBinding ?? []) buffer(b, 'storage');
   for (const b of t.firstBinding ?? []) buffer(b, 'read-only-storage');
   buffer(t.sourceBinding ?? -1, 'read-only-storage');
-  for (const x of t.textures)
+  for (const x of t.textures) {
+    // A sampled texture (texture(), textureLod(), ...) is a filterable float one, with its sampler.
+    const sampled = x.samplerBinding >= 0;
     entries.push({
       binding: x.binding,
       visibility,
-      texture: { sampleType: SAMPLE_TYPES[scalarKindName(x.kind) ?? ''] },
+      texture: { sampleType: sampled ? 'float' : SAMPLE_TYPES[scalarKindName(x.kind) ?? ''] },
     });
+    if (sampled) entries.push({ binding: x.samplerBinding, visibility, sampler: { type: 'filtering' } });
+  }
   return device.createBindGroupLayout({ label: `${label} bindings`, entries });
 }
 
@@ -49,6 +53,8 @@ export interface Bound {
   uniformBuffer: GPUBuffer;
   prefixSums: PrefixSums | null;
   textures: Map<string, GPUTextureView>;
+  /** The sampler of each sampled texture (Translation.textures' samplerBinding >= 0). */
+  samplers?: Map<string, GPUSampler>;
   /** A capture's source vertex list (Translation.sourceBinding). */
   source?: GPUBuffer;
 }
@@ -82,11 +88,14 @@ export function createBindGroup(
       resource: { buffer: c.firsts },
     });
   });
-  for (const x of t.textures)
+  for (const x of t.textures) {
     entries.push({
       binding: x.binding,
       resource: bound.textures.get(x.name) as GPUTextureView,
     });
+    if (x.samplerBinding >= 0)
+      entries.push({ binding: x.samplerBinding, resource: bound.samplers?.get(x.name) as GPUSampler });
+  }
   if (bound.source && t.sourceBinding !== undefined)
     entries.push({
       binding: t.sourceBinding,

@@ -18,6 +18,7 @@ import type {
   EmitReport,
   Fusion,
   GPUBufferType,
+  GPUSamplerType,
   GPUTextureType,
   GPUTextureViewType,
   PipelineInfo,
@@ -53,6 +54,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
   #pairs: StatePair[] = [];
   #workGroups!: [number, number];
   #textures = new Map<string, GPUTextureView>();
+  #samplers = new Map<string, GPUSampler>();
   #countPipeline: GPUComputePipeline | null = null;
   #prefixSums: PrefixSums | null = null;
   #totalsReadback: StagingReadback | null = null;
@@ -101,6 +103,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     this.#fusedPipeline = null;
     this.#bindGroups = null;
     this.#textures = new Map();
+    this.#samplers = new Map();
     this.#writtenVersion = -1;
     this.#build();
     if (fused) this.#fused();
@@ -190,14 +193,19 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     checkBackendOn(checkBackendName(backend, 'setBackend()'), 'webgpu', 'setBackend()');
   }
 
-  /** The texture a sampler uniform reads (texelFetch): a GPUTexture or GPUTextureView. Rebuilds
-   *  the two bind groups (not per step). */
-  setTexture(name: string, texture: GPUTextureType | GPUTextureViewType): void {
+  /** The texture a sampler uniform reads: a GPUTexture or GPUTextureView. A uniform the shader
+   *  samples (texture(), textureLod(), ...) reads it through `sampler`, by default GL's default
+   *  sampler state (repeat, linear magnification, nearest-mipmap-linear minification), so give
+   *  the GPUSampler that matches the WebGL texture's parameters; its texture must be of a
+   *  filterable format. A uniform read with texelFetch() only takes no sampler. Rebuilds the two
+   *  bind groups (not per step). */
+  setTexture(name: string, texture: GPUTextureType | GPUTextureViewType, sampler?: GPUSamplerType): void {
     this.check();
     const samplers = this.#translation.textures;
-    if (!samplers.some((x) => x.name === name))
+    const x = samplers.find((s) => s.name === name);
+    if (!x)
       invalid(
-        `setTexture(): the shader has no sampler '${name}'; samplers: ${samplers.map((x) => x.name).join(', ') || 'none'}`,
+        `setTexture(): the shader has no sampler '${name}'; samplers: ${samplers.map((s) => s.name).join(', ') || 'none'}`,
       );
     const given = texture as unknown as {
       createView?: unknown;
@@ -205,13 +213,28 @@ export class XfbWebGpuPipeline extends WebGpuObject {
     } | null;
     if (!given || (typeof given.createView !== 'function' && typeof given.label !== 'string'))
       invalid('setTexture(): texture must be a GPUTexture or a GPUTextureView');
+    if (sampler !== undefined && x.samplerBinding < 0)
+      invalid(`setTexture(): '${name}' is read with texelFetch() only: give no sampler`);
     this.#textures.set(
       name,
       typeof given.createView === 'function'
         ? (given as unknown as GPUTexture).createView()
         : (given as unknown as GPUTextureView),
     );
-    if (samplers.every((x) => this.#textures.has(x.name))) this.#buildBindGroups();
+    if (x.samplerBinding >= 0)
+      this.#samplers.set(
+        name,
+        sampler ??
+          this.owner.gpuDevice.createSampler({
+            addressModeU: 'repeat',
+            addressModeV: 'repeat',
+            addressModeW: 'repeat',
+            magFilter: 'linear',
+            minFilter: 'nearest',
+            mipmapFilter: 'linear',
+          }),
+      );
+    if (samplers.every((s) => this.#textures.has(s.name))) this.#buildBindGroups();
   }
 
   /** One compute pass over every element; every { input, output } pair swaps its buffers. With
@@ -472,6 +495,7 @@ export class XfbWebGpuPipeline extends WebGpuObject {
       uniformBuffer: this.#uniformBuffer,
       prefixSums: this.#prefixSums,
       textures: this.#textures,
+      samplers: this.#samplers,
     };
     this.#bindGroups = createSideBindGroups(this.owner.gpuDevice, this.#bindGroupLayout, bound, this.#program.label);
   }

@@ -41,7 +41,8 @@ export interface Translation {
   workGroupSize: number;
   readBinding: number[];
   writeBinding: number[];
-  textures: { name: string; binding: number; kind: number }[];
+  /** samplerBinding: the texture's sampler (texture(), textureLod(), ...), -1 when read with texelFetch only. */
+  textures: { name: string; binding: number; kind: number; samplerBinding: number }[];
   outputs: { entry: number; binding: number; stride: number }[];
   budgets: { budget: string; capacity: number }[];
   countSource: string;

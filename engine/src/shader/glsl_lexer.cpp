@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace xfb::plan {
+namespace xfb::shader {
 
 std::vector<SourceLine> splitLogicalLines(std::string_view src) {
     // Pass 1: drop comments (keeping newlines so line numbers stay right) and splice
@@ -113,4 +113,4 @@ std::vector<Token> tokenizeLine(std::string_view s, int line) {
     return out;
 }
 
-} // namespace xfb::plan
+} // namespace xfb::shader

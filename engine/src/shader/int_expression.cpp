@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
-namespace xfb::plan {
+namespace xfb::shader {
 namespace {
 
 __extension__ typedef __int128 Wide; // exact products of two 64-bit values
@@ -158,4 +158,4 @@ long long evaluateIntExpression(std::span<const Token> tokens, const IdentifierV
     return Parser(tokens, resolve).parseAll();
 }
 
-} // namespace xfb::plan
+} // namespace xfb::shader

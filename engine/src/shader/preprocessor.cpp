@@ -7,11 +7,11 @@
 #include <climits>
 #include <span>
 
-namespace xfb::plan {
+namespace xfb::shader {
 namespace {
 
 struct Macro {
-    std::vector<Token> body;
+    std::vector<Token> body; // a function-like macro's from its '(': the parameters, then the body
     bool functionLike = false;
     bool expanding = false; // inside its own expansion: not expanded again (C's "painted blue")
 };
@@ -42,8 +42,8 @@ int directiveNumber(const Token& t, int line, const std::string& directive) {
 
 class Preprocessor {
 public:
-    explicit Preprocessor(const std::map<std::string, std::string>& defines) {
-        for (auto& [name, value] : defines) macros_[name] = Macro{tokenizeLine(value, 0), false};
+    Preprocessor(const std::map<std::string, std::string>& defines, FunctionMacroExpander expand) : expand_(expand) {
+        for (auto& [name, value] : defines) macros_[name].body = tokenizeLine(value, 0);
     }
 
     PreprocessedSource run(std::string_view source) {
@@ -64,12 +64,17 @@ public:
             auto tokens = tokenizeLine(text, line);
             if (tokens.empty()) continue;
             if (tokens[0].text == "#") {
+                flush();
                 directive(tokens, line, sawVersion, text);
-            } else if (active()) {
-                expandInto(tokens, out_.tokens, 0, 0);
+                continue;
             }
-            if (!tokens.empty() && tokens[0].text != "#") sawCode_ = true;
+            sawCode_ = true;
+            // Expanded at the next directive or the end (flush()): an invocation of a function-like
+            // macro may continue on the next lines.
+            if (active())
+                for (Token& t : tokens) pending_.push_back(std::move(t));
         }
+        flush();
         if (!stack_.empty()) directiveError(stack_.back().line, "#if without a matching #endif");
         for (auto& [name, m] : macros_)
             if (m.functionLike) out_.functionMacros.push_back(name);
@@ -123,14 +128,9 @@ private:
         } else if (name == "define") {
             if (t.size() < 3 || t[2].kind != TokenKind::Identifier) directiveError(line, "#define needs a macro name");
             Macro m;
-            size_t bodyStart = 3;
             // Function-like only when '(' touches the name: `#define F(x)`, not `#define N (4)`.
-            if (t.size() > 3 && t[3].text == "(" && t[3].column == t[2].column + int(t[2].text.size())) {
-                m.functionLike = true;
-                while (bodyStart < t.size() && t[bodyStart].text != ")") ++bodyStart;
-                ++bodyStart;
-            }
-            if (bodyStart < t.size()) m.body.assign(t.begin() + static_cast<long>(bodyStart), t.end());
+            m.functionLike = t.size() > 3 && t[3].text == "(" && t[3].column == t[2].column + int(t[2].text.size());
+            m.body.assign(t.begin() + 3, t.end());
             if (m.functionLike) out_.passThrough.push_back(text);
             macros_[t[2].text] = std::move(m);
         } else if (name == "undef") {
@@ -202,30 +202,59 @@ private:
         }
     }
 
-    // Expands object-like macros; tokens of a body take the line of the outermost use (`line`, 0
-    // at the top). Every token visited counts against limits::maxTokens, so macros that double
-    // (or expand to nothing, many times) stop with a coded error instead of running for minutes.
+    // The active code since the last directive, expanded: a function-like macro's name without
+    // '(' is a plain identifier; an invocation without its ')' before a directive is an error.
+    void flush() {
+        expandInto(pending_, out_.tokens, 0, 0);
+        pending_.clear();
+    }
+
+    // Expands macros (function-like ones given expand_); tokens of a body take the line of the
+    // outermost use (`line`, 0 at the top). Every token visited counts against limits::maxTokens,
+    // so macros that double (or expand to nothing, many times) stop with a coded error instead of
+    // running for minutes.
     void expandInto(std::span<const Token> in, std::vector<Token>& out, int line, int depth) {
-        for (const Token& tok : in) {
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            const Token& tok = in[i];
+            const int at = line ? line : tok.line;
             if (++visited_ > limits::maxTokens)
                 throw Error(ErrorCode::ExpansionLimit,
-                            "line " + std::to_string(line ? line : tok.line) + ": macro expansion produces more than " +
+                            "line " + std::to_string(at) + ": macro expansion produces more than " +
                                 std::to_string(limits::maxTokens) +
                                 " tokens (xfb/limits.hpp); a macro that uses another "
                                 "twice doubles the output at every level: use fewer levels or a const");
+            if (expand_ && tok.text == "__LINE__" && tok.kind == TokenKind::Identifier) { // the line of its use
+                out.push_back({TokenKind::Number, std::to_string(at), at, tok.column});
+                continue;
+            }
             auto it = tok.kind == TokenKind::Identifier ? macros_.find(tok.text) : macros_.end();
-            if (it == macros_.end() || it->second.functionLike || it->second.expanding) {
+            const bool invoked = it != macros_.end() && it->second.functionLike && expand_ && !it->second.expanding;
+            if (it == macros_.end() || it->second.expanding || (it->second.functionLike && !invoked) ||
+                (invoked && (i + 1 == in.size() || in[i + 1].text != "("))) {
                 out.push_back(tok);
                 if (line) out.back().line = line;
                 continue;
             }
             if (depth >= limits::maxNestingDepth)
                 throw Error(ErrorCode::NestingDepth,
-                            "line " + std::to_string(line ? line : tok.line) + ": macros expand macros deeper than " +
+                            "line " + std::to_string(at) + ": macros expand macros deeper than " +
                                 std::to_string(limits::maxNestingDepth) + " levels (at '" + tok.text + "')");
             Macro& m = it->second;
+            std::vector<Token> substituted; // a function-like macro's body, its arguments in place
+            if (invoked) {
+                // Its arguments are expanded at the invocation's line and depth.
+                struct Arguments final : ArgumentExpansion {
+                    Preprocessor& p;
+                    int line, depth;
+                    Arguments(Preprocessor& p, int line, int depth) : p(p), line(line), depth(depth) {}
+                    void expandArgument(std::span<const Token> a, std::vector<Token>& o) override {
+                        p.expandInto(a, o, line, depth);
+                    }
+                } arguments(*this, at, depth + 1);
+                i = expand_(m.body, tok.text, in, i + 1, at, arguments, substituted);
+            }
             m.expanding = true;
-            expandInto(m.body, out, line ? line : tok.line, depth + 1);
+            expandInto(invoked ? substituted : m.body, out, at, depth + 1);
             m.expanding = false;
         }
     }
@@ -235,13 +264,16 @@ private:
     PreprocessedSource out_;
     bool sawCode_ = false;
     long long lineDelta_ = 0;
-    std::size_t visited_ = 0; // tokens visited by macro expansion, the whole source
+    std::size_t visited_ = 0;      // tokens visited by macro expansion, the whole source
+    FunctionMacroExpander expand_; // function-like macros expanded when given (else kept for the GL)
+    std::vector<Token> pending_;   // the active code since the last directive (flush())
 };
 
 } // namespace
 
-PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines) {
-    return Preprocessor(defines).run(source);
+PreprocessedSource preprocess(std::string_view source, const std::map<std::string, std::string>& defines,
+                              FunctionMacroExpander expand) {
+    return Preprocessor(defines, expand).run(source);
 }
 
-} // namespace xfb::plan
+} // namespace xfb::shader

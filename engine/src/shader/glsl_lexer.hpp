@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace xfb::plan {
+namespace xfb::shader {
 
 enum class TokenKind { Identifier, Number, Punct, String };
 
@@ -29,4 +29,14 @@ std::vector<SourceLine> splitLogicalLines(std::string_view source);
 /// Tokenizes one logical line.
 std::vector<Token> tokenizeLine(std::string_view text, int line);
 
+} // namespace xfb::shader
+
+// plan/'s readers (shader_interface, translated_source, fusion, the dialect passes) name these as
+// they did when the reader lived in plan/.
+namespace xfb::plan {
+using shader::SourceLine;
+using shader::splitLogicalLines;
+using shader::Token;
+using shader::tokenizeLine;
+using shader::TokenKind;
 } // namespace xfb::plan

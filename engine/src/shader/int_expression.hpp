@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-namespace xfb::plan {
+namespace xfb::shader {
 
 /// Thrown when an expression cannot be evaluated offline (an identifier with no known value, a
 /// malformed expression); `reason` says which token and why.
@@ -35,4 +35,13 @@ using IdentifierValue = std::function<std::optional<long long>(const std::string
 /// @throws Unevaluable, ExpressionError
 long long evaluateIntExpression(std::span<const Token> tokens, const IdentifierValue& resolve);
 
+} // namespace xfb::shader
+
+// plan/'s readers (shader_interface, translated_source, fusion, the dialect passes) name these as
+// they did when the reader lived in plan/.
+namespace xfb::plan {
+using shader::evaluateIntExpression;
+using shader::ExpressionError;
+using shader::IdentifierValue;
+using shader::Unevaluable;
 } // namespace xfb::plan
