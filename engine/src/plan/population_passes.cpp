@@ -37,19 +37,31 @@ PopulationFragmentShaders populationFragmentShaders(std::string_view version, st
                             std::to_string(topComponent), "]"}));
     s.spawn = countPass(version, cap, cat({"uniform highp uint ", kSpawnedUniform, ";\n"}),
                         cat({"xfb_before.x + ", kSpawnedUniform}));
-    s.spawnVertex = cat(
-        {version, "uniform highp usampler2D ", kCountsSampler, ";\nuniform highp uint ", kWordsUniform,
-         ";\nlayout(location = 0) in highp uvec4 xfb_record;\nflat out highp uvec4 xfb_v;\nvoid main() {\n"
-         "    uint xfb_slot = texelFetch(",
-         kCountsSampler, ", ivec2(0), 0).x + uint(gl_VertexID);\n    xfb_v = xfb_record * uvec4(greaterThan(uvec4(",
-         kWordsUniform, "), uvec4(0u, 1u, 2u, 3u)));\n    vec2 xfb_texel = vec2(float(xfb_slot & ",
-         std::to_string(width - 1), "u), float(xfb_slot >> ", std::to_string(log2Of(width)),
-         "u)) + 0.5;\n    gl_PointSize = 1.0;\n    gl_Position = xfb_slot < ", cap, " ? vec4(xfb_texel / vec2(",
-         std::to_string(width), ".0, ", std::to_string(rows),
-         ".0) * 2.0 - 1.0, 0.0, 1.0) : vec4(0.0, 0.0, 2.0, 1.0);\n}\n"});
-    s.spawnFragment = cat({version,
-                           "flat in highp uvec4 xfb_v;\nlayout(location = 0) out highp uvec4 xfb_o0;\nvoid main() {\n"
-                           "    xfb_o0 = xfb_v;\n}\n"});
+    s.spawnVertex =
+        cat({version,
+             "uniform highp usampler2D ",
+             kCountsSampler,
+             ";\nuniform highp uint ",
+             kWordsUniform,
+             ";\nlayout(location = 0) in highp uvec4 xfb_record;\nflat out highp uvec4 xfb_v;\nvoid main() {\n"
+             "    uint xfb_slot = texelFetch(",
+             kCountsSampler,
+             ", ivec2(0), 0).x + uint(gl_VertexID);\n    xfb_v = xfb_record * uvec4(greaterThan(uvec4(",
+             kWordsUniform,
+             "), uvec4(0u, 1u, 2u, 3u)));\n    vec2 xfb_texel = vec2(float(xfb_slot & ",
+             std::to_string(width - 1),
+             "u), float(xfb_slot >> ",
+             std::to_string(log2Of(width)),
+             "u)) + 0.5;\n    gl_PointSize = 1.0;\n    gl_Position = xfb_slot < ",
+             cap,
+             " ? vec4(xfb_texel / vec2(",
+             std::to_string(width),
+             ".0, ",
+             std::to_string(rows),
+             ".0) * 2.0 - 1.0, 0.0, 1.0) : vec4(0.0, 0.0, 2.0, 1.0);\n}\n"});
+    s.spawnFragment =
+        cat({version, "flat in highp uvec4 xfb_v;\nlayout(location = 0) out highp uvec4 xfb_o0;\nvoid main() {\n"
+                      "    xfb_o0 = xfb_v;\n}\n"});
     return s;
 }
 

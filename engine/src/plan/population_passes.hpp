@@ -12,8 +12,8 @@ namespace xfb::plan {
 /// The count texel: an RGBA32UI texel (0, 0) holding {live, requested, dropped, droppedUnchecked}
 /// (xfb::PopulationCount's words), read by the next step's count pass (kLiveCountSampler), the
 /// spawn draw and emittedDrawSnippet() (row 0, component 0).
-inline constexpr const char* kCountsSampler = "xfb_counts"; ///< the count texel before the pass
-inline constexpr const char* kTopSampler = "xfb_top";       ///< the pyramid's top atlas (a step)
+inline constexpr const char* kCountsSampler = "xfb_counts";   ///< the count texel before the pass
+inline constexpr const char* kTopSampler = "xfb_top";         ///< the pyramid's top atlas (a step)
 inline constexpr const char* kSpawnedUniform = "xfb_spawned"; ///< uint: records spawned (a spawn)
 inline constexpr const char* kWordsUniform = "xfb_words";     ///< uint: words of a spawned record, 1..4
 

@@ -66,8 +66,8 @@ void PopulationFragment::build(const std::shared_ptr<DeviceState>& dev, const Pr
         XFB_GL_COUNTED(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_INT, empty.data()));
         countTargets[std::size_t(i)] = gl::FramebufferName::create();
         XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, countTargets[std::size_t(i)]));
-        XFB_GL_COUNTED(glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-                                              counts[std::size_t(i)], 0));
+        XFB_GL_COUNTED(
+            glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, counts[std::size_t(i)], 0));
     }
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, 0));
     XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0));
