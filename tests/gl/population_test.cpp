@@ -324,6 +324,9 @@ TEST_CASE_FIXTURE(GlTest,
                   "the fragment backend's population equals compute's, step by step, spawns and overflow included") {
     if (!dev.capabilities().compute) return; // the ES 3.0 run has the fragment backend only
     Sparks sparks(dev);
+    // Desktop GL sizes points by glPointSize unless a program's size is enabled: the spawn's points
+    // must stay one texel wide all the same.
+    if (!dev.capabilities().es) glPointSize(5.0f);
     for (auto path : {detail::OrderedEmitPath::MultiPass, detail::OrderedEmitPath::SinglePass}) {
         CAPTURE(int(path));
         // A capacity the bursts overflow: both keep the first records and count the same drops.
@@ -349,6 +352,10 @@ TEST_CASE_FIXTURE(GlTest,
             }
         }
         CHECK(fragment.count().dropped > 0);
+    }
+    if (!dev.capabilities().es) {
+        CHECK_FALSE(glIsEnabled(GL_PROGRAM_POINT_SIZE)); // as it was
+        glPointSize(1.0f);
     }
 }
 

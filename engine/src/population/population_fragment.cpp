@@ -144,7 +144,16 @@ void PopulationFragment::spawnField(BufferState& state, std::size_t entry, GLuin
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, spawnTarget));
     XFB_GL_COUNTED(glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, planes.planes[0], 0));
     XFB_GL_COUNTED(glViewport(0, 0, planes.layout.width, planes.layout.rows));
+#ifndef __EMSCRIPTEN__
+    // Desktop GL sizes points by glPointSize unless the shader's gl_PointSize is enabled: a point
+    // wider than its texel would overwrite its neighbours. (ES and WebGL always use gl_PointSize.)
+    const bool shaderSize = device->caps.es || XFB_GL_COUNTED(glIsEnabled(GL_PROGRAM_POINT_SIZE));
+    if (!shaderSize) XFB_GL_COUNTED(glEnable(GL_PROGRAM_POINT_SIZE));
     XFB_GL_COUNTED(glDrawArrays(GL_POINTS, 0, GLsizei(records)));
+    if (!shaderSize) XFB_GL_COUNTED(glDisable(GL_PROGRAM_POINT_SIZE));
+#else
+    XFB_GL_COUNTED(glDrawArrays(GL_POINTS, 0, GLsizei(records)));
+#endif
     XFB_GL_COUNTED(glBindFramebuffer(GL_FRAMEBUFFER, 0));
     backend->inputWritten(state);
 }
