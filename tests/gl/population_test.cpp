@@ -359,6 +359,29 @@ TEST_CASE_FIXTURE(GlTest,
     }
 }
 
+TEST_CASE_FIXTURE(GlTest, "a population past one texture row: spawns and records cross the rows of the planes") {
+    // The fragment backend's planes are 4096 texels wide: 10000 slots span three rows, and so do the
+    // pyramid's level 0 and the spawns placed at the live count.
+    Sparks sparks(dev);
+    for (const Way& way : waysOf(dev)) {
+        CAPTURE(way.name());
+        Population pop = make(dev, sparks.program, sparkOptions(10000, EmitOverflow::Clamp), way);
+        std::vector<Element> ref = someElements(4000);
+        spawnElements(pop, ref);
+        const std::vector<Element> born = someElements(300, 5000); // slots 4000..4299: across the first row's end
+        spawnElements(pop, born);
+        ref.insert(ref.end(), born.begin(), born.end());
+        requireState(pop, ref, "spawned across a row");
+        for (int step = 0; step < 3; ++step) {
+            CAPTURE(step);
+            pop.step();
+            ref = referenceStep(ref, 10000).next;
+            requireState(pop, ref, "stepped");
+        }
+        CHECK(pop.count().live > 4096);
+    }
+}
+
 TEST_CASE_FIXTURE(GlTest, "steady population steps and spawns make no CPU readback and create nothing") {
     Sparks sparks(dev);
     for (const Way& way : waysOf(dev)) {
