@@ -94,10 +94,10 @@ std::string outputs(int n) {
 std::string countPass(const FragmentPrelude& prelude, const EmitPlan& emits, int groups, bool liveCount) {
     std::string main = cat({"void main() {\n", prelude.elementAtFragment});
     for (int g = 0; g < groups; ++g) cat(main, {"    uvec4 xfb_c", std::to_string(g), " = uvec4(0u);\n"});
-    // A population's slots at or past its live count (a texel on the GPU) count 0 without running.
-    main += liveCount ? cat({"    if (xfb_e < min(xfb_count, texelFetch(", kLiveCountSampler,
-                             ", ivec2(0), 0).x)) {\n        xfb_run(xfb_e);\n"})
-                      : std::string("    if (xfb_e < xfb_count) {\n        xfb_run(xfb_e);\n");
+    // A population's slots at or past its live count (a texel on the GPU: kLiveCountSampler) count
+    // 0 without running.
+    cat(main, {"    if (xfb_e < ", liveCount ? "min(xfb_count, texelFetch(xfb_live, ivec2(0), 0).x)" : "xfb_count",
+               ") {\n        xfb_run(xfb_e);\n"});
     for (int g = 0; g < groups; ++g) {
         std::string counts;
         for (int c = 0; c < 4; ++c) {
@@ -108,8 +108,7 @@ std::string countPass(const FragmentPrelude& prelude, const EmitPlan& emits, int
     }
     main += "    }\n";
     for (int g = 0; g < groups; ++g) cat(main, {"    xfb_o", std::to_string(g), " = xfb_c", std::to_string(g), ";\n"});
-    const std::string live = liveCount ? cat({"uniform highp usampler2D ", kLiveCountSampler, ";\n"}) : std::string();
-    return cat({prelude.code, live, outputs(groups), main, "}\n"});
+    return cat({prelude.code, liveCount ? "uniform highp usampler2D xfb_live;\n" : "", outputs(groups), main, "}\n"});
 }
 
 // Level `l` from level l - 1: node j sums nodes 4j .. 4j + 3 below (those that exist).

@@ -14,7 +14,7 @@ inline constexpr const char* kEmittedTotalsUniform = emittedTotalsUniform; ///< 
 inline constexpr const char* kEmittedAtUniform = emittedAtUniform; ///< row, component, vertices per primitive, indirect
 
 /// A population's live count (FragmentTranslationOptions::liveCount): component x of texel (0, 0)
-/// of this RGBA32UI texture, sampled by the count pass.
+/// of this RGBA32UI texture, sampled by the count pass (whose text spells the name out).
 inline constexpr const char* kLiveCountSampler = "xfb_live";
 
 /// What every pass of one fragment-backend pipeline shares.
