@@ -1,10 +1,11 @@
-// Populations (xfb/population.hpp) on the compute backend: a state whose live count stays on the
-// GPU, stepped over its live elements only, each element writing 0, 1 or k records of the next
-// state in element order, then record order. Compared byte for byte with a C++ reference after
-// every step, on both paths of the ordered emit (the count pass + prefix sum, and the single pass
-// with its look-back, forced on llvmpipe), with empty populations, spawns into full ones under both
-// overflow policies, all elements dying, and a count of the CPU readbacks of steady steps: zero.
-// Without compute (the ES 3.0 run) the population is refused with Unsupported.
+// Populations (xfb/population.hpp): a state whose live count stays on the GPU, stepped over its
+// live elements only, each element writing 0, 1 or k records of the next state in element order,
+// then record order. Compared byte for byte with a C++ reference after every step, on every backend
+// the context has: the fragment backend everywhere (the ES 3.0 run: WebGL2's rules), and where the
+// context has compute (GL 4.5 core, ES 3.2) GL compute on both paths of the ordered emit (the count
+// pass + prefix sum, and the single pass with its look-back, forced on llvmpipe), whose states the
+// fragment backend's must equal. With empty populations, spawns into full ones under both overflow
+// policies, all elements dying, and a count of the CPU readbacks of steady steps: zero.
 #include "gl_call_counter.hpp"
 #include "gl_fixture.hpp"
 #include "offscreen.hpp"
@@ -95,7 +96,8 @@ void spawnElements(Population& pop, const std::vector<Element>& v) {
 // The population's live elements equal `want`, byte for byte, and its count says so.
 void requireState(const Population& pop, const std::vector<Element>& want, const char* what) {
     const PopulationCount c = pop.count();
-    REQUIRE_MESSAGE(c.live == std::int64_t(want.size()), what, ": live ", c.live, ", reference ", want.size());
+    REQUIRE_MESSAGE(c.live == std::int64_t(want.size()), std::string(what), ": live ", c.live, ", reference ",
+                    want.size());
     requireEqual(pop.state(0).readAs<float>(0, c.live), positions(want), what);
     requireEqual(pop.state(1).readAs<std::uint32_t>(0, c.live), tags(want), what);
 }
@@ -127,33 +129,54 @@ struct PathGuard {
     ~PathGuard() { detail::orderedEmitPath = detail::OrderedEmitPath::Auto; }
 };
 
-// Without compute (the ES 3.0 run) a population is refused; returns true then.
-bool refusedWithoutCompute(Device& dev) {
-    if (dev.capabilities().compute) return false;
-    Sparks sparks(dev);
-    const std::string msg =
-        XFB_REQUIRE_ERROR(Population(dev, sparks.program, sparkOptions(16)), ErrorCode::Unsupported);
-    CHECK(contains(msg, "a population needs the compute backend (OpenGL 4.3+ or OpenGL ES 3.1+)"));
-    // The description is still judged first, the same on every context.
-    XFB_REQUIRE_ERROR(Population(dev, sparks.program, sparkOptions(0)), ErrorCode::InvalidArgument);
-    return true;
+// A way to run a population: the fragment backend, or compute on one path of its ordered emit.
+struct Way {
+    Backend backend;
+    detail::OrderedEmitPath path = detail::OrderedEmitPath::Auto;
+    std::string name() const {
+        if (backend == Backend::Fragment) return "fragment";
+        return path == detail::OrderedEmitPath::SinglePass ? "compute (single pass)" : "compute (multi-pass)";
+    }
+};
+
+// Every way this context runs a population: the fragment backend, and both compute paths where it has compute.
+std::vector<Way> waysOf(const Device& dev) {
+    std::vector<Way> ways{{Backend::Fragment}};
+    if (dev.capabilities().compute)
+        for (auto path : {detail::OrderedEmitPath::MultiPass, detail::OrderedEmitPath::SinglePass})
+            ways.push_back({Backend::Compute, path});
+    return ways;
+}
+
+Population make(Device& dev, const Program& program, PopulationOptions o, const Way& way) {
+    o.backend = way.backend;
+    PathGuard guard(way.path);
+    Population pop(dev, program, o);
+    CHECK(pop.backend() == way.backend);
+    return pop;
+}
+
+// The live elements of `a` and `b` are the same bytes, and so are their counts.
+void requireSameState(const Population& a, const Population& b, const char* what) {
+    const PopulationCount ca = a.count(), cb = b.count();
+    REQUIRE_MESSAGE(ca.live == cb.live, what);
+    CHECK(ca.requested == cb.requested);
+    CHECK(ca.dropped == cb.dropped);
+    CHECK(ca.droppedUnchecked == cb.droppedUnchecked);
+    for (std::size_t f = 0; f < 2; ++f)
+        requireEqual(a.state(f).readAs<std::uint32_t>(0, ca.live), b.state(f).readAs<std::uint32_t>(0, cb.live), what);
 }
 
 } // namespace
 
-TEST_CASE_FIXTURE(GlTest, "a population stepped N times equals the C++ reference byte for byte, on both emit paths") {
-    if (refusedWithoutCompute(dev)) return;
+TEST_CASE_FIXTURE(GlTest, "a population stepped N times equals the C++ reference byte for byte, on every backend") {
     Sparks sparks(dev);
-    for (auto path : {detail::OrderedEmitPath::MultiPass, detail::OrderedEmitPath::SinglePass})
+    for (const Way& way : waysOf(dev))
         for (int group : {32, 64}) {
-            CAPTURE(int(path));
+            if (way.backend == Backend::Fragment && group == 64) continue; // no work groups there
+            CAPTURE(way.name());
             CAPTURE(group);
-            std::optional<Population> made;
-            {
-                PathGuard guard(path);
-                made.emplace(dev, sparks.program, sparkOptions(4096, EmitOverflow::Error, group));
-            }
-            Population& pop = *made;
+            Population pop = make(dev, sparks.program, sparkOptions(4096, EmitOverflow::Error, group), way);
             CHECK(pop.capacity() == 4096);
             std::vector<Element> ref = someElements(300);
             spawnElements(pop, ref);
@@ -183,16 +206,10 @@ TEST_CASE_FIXTURE(GlTest, "a population stepped N times equals the C++ reference
 
 TEST_CASE_FIXTURE(GlTest,
                   "an empty population steps to an empty one, all dying empties it, spawning starts at 0 again") {
-    if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
-    for (auto path : {detail::OrderedEmitPath::MultiPass, detail::OrderedEmitPath::SinglePass}) {
-        CAPTURE(int(path));
-        std::optional<Population> made;
-        {
-            PathGuard guard(path);
-            made.emplace(dev, sparks.program, sparkOptions(100, EmitOverflow::Error, 32));
-        }
-        Population& pop = *made;
+    for (const Way& way : waysOf(dev)) {
+        CAPTURE(way.name());
+        Population pop = make(dev, sparks.program, sparkOptions(100, EmitOverflow::Error, 32), way);
         PopulationCount c = pop.count();
         CHECK(c.live == 0);
         CHECK(c.capacity == 100);
@@ -222,90 +239,160 @@ TEST_CASE_FIXTURE(GlTest,
 
 TEST_CASE_FIXTURE(GlTest,
                   "an element emitting k records: its k records in record order, clamped to the arrays' length") {
-    if (refusedWithoutCompute(dev)) return;
-    for (int burst : {2, 3, 7, -1}) { // 7 clamps to 3 records, -1 to none
-        CAPTURE(burst);
-        Sparks sparks(dev, burst);
-        Population pop(dev, sparks.program, sparkOptions(64));
-        std::vector<Element> one{{{4.0f, 1.0f, 3.0f, 0.0f}, 10u}}; // tag 10: bursts
-        spawnElements(pop, one);
-        Stepped s = referenceStep(one, 64, burst);
-        pop.step();
-        requireState(pop, s.next, "the burst");
-        CHECK(pop.count().live == std::clamp(burst, 0, 3));
-    }
+    for (const Way& way : waysOf(dev))
+        for (int burst : {2, 3, 7, -1}) { // 7 clamps to 3 records, -1 to none
+            CAPTURE(way.name());
+            CAPTURE(burst);
+            Sparks sparks(dev, burst);
+            Population pop = make(dev, sparks.program, sparkOptions(64), way);
+            // Tag 10 bursts; the others live on around it, so its records land between theirs.
+            std::vector<Element> some{
+                {{1.0f, 0.0f, 2.0f, 0.0f}, 1u}, {{4.0f, 1.0f, 3.0f, 0.0f}, 10u}, {{7.0f, 2.0f, 1.0f, 0.0f}, 3u}};
+            spawnElements(pop, some);
+            Stepped s = referenceStep(some, 64, burst);
+            pop.step();
+            requireState(pop, s.next, "the burst");
+            CHECK(pop.count().live == 2 + std::clamp(burst, 0, 3));
+            CHECK(pop.count().requested == 2 + std::clamp(burst, 0, 3));
+        }
 }
 
 TEST_CASE_FIXTURE(GlTest, "spawning into a full population: Error refuses at the next checked step, Clamp counts") {
-    if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
-    const std::vector<Element> first = someElements(6);
-    std::vector<Element> second = someElements(4, 100);
-    second[0].p[2] = 2.0f; // tag 100 bursts
-    std::vector<Element> kept = first;
-    kept.insert(kept.end(), second.begin(), second.begin() + 2); // the first 2 of the second spawn fit
-    {
-        Population pop(dev, sparks.program, sparkOptions(8, EmitOverflow::Error));
-        spawnElements(pop, first);
-        spawnElements(pop, second);
-        requireState(pop, kept, "the first records kept");
-        PopulationCount c = pop.count();
-        CHECK(c.requested == 10);
-        CHECK(c.dropped == 2);
-        CHECK(c.droppedUnchecked == 2);
-        const std::string msg = XFB_REQUIRE_ERROR(pop.stepChecked(), ErrorCode::Capacity);
-        CHECK(contains(msg, "2 records were dropped past the population's capacity of 8"));
-        CHECK(contains(msg, "This step was not run"));
-        CHECK(pop.stepsTaken() == 0);
-        requireState(pop, kept, "not stepped");
-        CHECK(pop.count().droppedUnchecked == 0); // reported once
-        // Its own records overflow too: tags 1..4 and 101 live on, 5 and 100 burst into 3, 0 dies: 11 > 8.
-        Stepped s = referenceStep(kept, 8);
-        REQUIRE(s.requested > 8);
-        const std::string over = XFB_REQUIRE_ERROR(pop.stepChecked(), ErrorCode::Capacity);
-        CHECK(contains(over,
-                       "wrote " + std::to_string(s.requested) + " records of the next state but its capacity is 8"));
-        requireState(pop, kept, "an overflowing checked step is not swapped");
-        CHECK(pop.count().dropped == 2);
-        // An unchecked step keeps the first 8 and counts the rest, as Clamp does.
-        pop.step();
-        requireState(pop, s.next, "an unchecked step keeps the first records");
-        CHECK(pop.count().dropped == 2 + s.requested - 8);
-        XFB_REQUIRE_ERROR(pop.stepChecked(), ErrorCode::Capacity);
+    for (const Way& way : waysOf(dev)) {
+        CAPTURE(way.name());
+        const std::vector<Element> first = someElements(6);
+        std::vector<Element> second = someElements(4, 100);
+        second[0].p[2] = 2.0f; // tag 100 bursts
+        std::vector<Element> kept = first;
+        kept.insert(kept.end(), second.begin(), second.begin() + 2); // the first 2 of the second spawn fit
+        {
+            Population pop = make(dev, sparks.program, sparkOptions(8, EmitOverflow::Error), way);
+            spawnElements(pop, first);
+            spawnElements(pop, second);
+            requireState(pop, kept, "the first records kept");
+            PopulationCount c = pop.count();
+            CHECK(c.requested == 10);
+            CHECK(c.dropped == 2);
+            CHECK(c.droppedUnchecked == 2);
+            const std::string msg = XFB_REQUIRE_ERROR(pop.stepChecked(), ErrorCode::Capacity);
+            CHECK(contains(msg, "2 records were dropped past the population's capacity of 8"));
+            CHECK(contains(msg, "This step was not run"));
+            CHECK(pop.stepsTaken() == 0);
+            requireState(pop, kept, "not stepped");
+            CHECK(pop.count().droppedUnchecked == 0); // reported once
+            // Its own records overflow too: tags 1..4 and 101 live on, 5 and 100 burst into 3, 0 dies: 11 > 8.
+            Stepped s = referenceStep(kept, 8);
+            REQUIRE(s.requested > 8);
+            const std::string over = XFB_REQUIRE_ERROR(pop.stepChecked(), ErrorCode::Capacity);
+            CHECK(contains(over, "wrote " + std::to_string(s.requested) +
+                                     " records of the next state but its capacity is 8"));
+            requireState(pop, kept, "an overflowing checked step is not swapped");
+            CHECK(pop.count().dropped == 2);
+            // An unchecked step keeps the first 8 and counts the rest, as Clamp does.
+            pop.step();
+            requireState(pop, s.next, "an unchecked step keeps the first records");
+            CHECK(pop.count().dropped == 2 + s.requested - 8);
+            XFB_REQUIRE_ERROR(pop.stepChecked(), ErrorCode::Capacity);
+        }
+        {
+            Population pop = make(dev, sparks.program, sparkOptions(8, EmitOverflow::Clamp), way);
+            spawnElements(pop, first);
+            spawnElements(pop, second);
+            PopulationCount c = pop.stepChecked(); // not an error
+            Stepped s = referenceStep(kept, 8);
+            requireState(pop, s.next, "clamped");
+            CHECK(c.live == 8);
+            CHECK(c.requested == s.requested);
+            CHECK(c.dropped == 2 + s.requested - 8);
+        }
+        // A spawn larger than the capacity is refused whole, before any GL work.
+        Population pop = make(dev, sparks.program, sparkOptions(8), way);
+        const std::string msg = XFB_REQUIRE_ERROR(spawnElements(pop, someElements(9)), ErrorCode::Capacity);
+        CHECK(contains(msg, "spawn of 9 records into a population whose capacity is 8"));
+        CHECK(pop.count().live == 0);
+        // A spawn into a full population keeps nothing of it, and counts all of it dropped.
+        spawnElements(pop, someElements(8));
+        spawnElements(pop, someElements(3, 50));
+        requireState(pop, someElements(8), "the full population, unchanged");
+        CHECK(pop.count().dropped == 3);
+        CHECK(pop.count().requested == 11);
     }
-    {
-        Population pop(dev, sparks.program, sparkOptions(8, EmitOverflow::Clamp));
-        spawnElements(pop, first);
-        spawnElements(pop, second);
-        PopulationCount c = pop.stepChecked(); // not an error
-        Stepped s = referenceStep(kept, 8);
-        requireState(pop, s.next, "clamped");
-        CHECK(c.live == 8);
-        CHECK(c.requested == s.requested);
-        CHECK(c.dropped == 2 + s.requested - 8);
+}
+
+TEST_CASE_FIXTURE(GlTest,
+                  "the fragment backend's population equals compute's, step by step, spawns and overflow included") {
+    if (!dev.capabilities().compute) return; // the ES 3.0 run has the fragment backend only
+    Sparks sparks(dev);
+    // Desktop GL sizes points by glPointSize unless a program's size is enabled: the spawn's points
+    // must stay one texel wide all the same.
+    if (!dev.capabilities().es) glPointSize(5.0f);
+    for (auto path : {detail::OrderedEmitPath::MultiPass, detail::OrderedEmitPath::SinglePass}) {
+        CAPTURE(int(path));
+        // A capacity the bursts overflow: both keep the first records and count the same drops.
+        Population compute =
+            make(dev, sparks.program, sparkOptions(700, EmitOverflow::Clamp), {Backend::Compute, path});
+        Population fragment = make(dev, sparks.program, sparkOptions(700, EmitOverflow::Clamp), {Backend::Fragment});
+        std::vector<Element> ref = someElements(500);
+        for (Population* p : {&compute, &fragment}) spawnElements(*p, ref);
+        requireSameState(compute, fragment, "after the spawn");
+        for (int step = 0; step < 6; ++step) {
+            CAPTURE(step);
+            compute.step();
+            fragment.step();
+            ref = referenceStep(ref, 700).next;
+            requireState(fragment, ref, "the fragment backend's step");
+            requireSameState(compute, fragment, "after a step");
+            if (step == 1) {
+                const std::vector<Element> born = someElements(300, 2000); // past the capacity: some dropped
+                for (Population* p : {&compute, &fragment}) spawnElements(*p, born);
+                for (const auto& e : born)
+                    if (ref.size() < 700) ref.push_back(e);
+                requireSameState(compute, fragment, "after a spawn past the capacity");
+            }
+        }
+        CHECK(fragment.count().dropped > 0);
     }
-    // A spawn larger than the capacity is refused whole, before any GL work.
-    Population pop(dev, sparks.program, sparkOptions(8));
-    const std::string msg = XFB_REQUIRE_ERROR(spawnElements(pop, someElements(9)), ErrorCode::Capacity);
-    CHECK(contains(msg, "spawn of 9 records into a population whose capacity is 8"));
-    CHECK(pop.count().live == 0);
+    if (!dev.capabilities().es) {
+        CHECK_FALSE(glIsEnabled(GL_PROGRAM_POINT_SIZE)); // as it was
+        glPointSize(1.0f);
+    }
+}
+
+TEST_CASE_FIXTURE(GlTest, "a population past one texture row: spawns and records cross the rows of the planes") {
+    // The fragment backend's planes are 4096 texels wide: 10000 slots span three rows, and so do the
+    // pyramid's level 0 and the spawns placed at the live count.
+    Sparks sparks(dev);
+    for (const Way& way : waysOf(dev)) {
+        CAPTURE(way.name());
+        Population pop = make(dev, sparks.program, sparkOptions(10000, EmitOverflow::Clamp), way);
+        std::vector<Element> ref = someElements(4000);
+        spawnElements(pop, ref);
+        const std::vector<Element> born = someElements(300, 5000); // slots 4000..4299: across the first row's end
+        spawnElements(pop, born);
+        ref.insert(ref.end(), born.begin(), born.end());
+        requireState(pop, ref, "spawned across a row");
+        for (int step = 0; step < 3; ++step) {
+            CAPTURE(step);
+            pop.step();
+            ref = referenceStep(ref, 10000).next;
+            requireState(pop, ref, "stepped");
+        }
+        CHECK(pop.count().live > 4096);
+    }
 }
 
 TEST_CASE_FIXTURE(GlTest, "steady population steps and spawns make no CPU readback and create nothing") {
-    if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
-    for (auto path : {detail::OrderedEmitPath::MultiPass, detail::OrderedEmitPath::SinglePass}) {
-        CAPTURE(int(path));
-        std::optional<Population> made;
-        {
-            PathGuard guard(path);
-            made.emplace(dev, sparks.program, sparkOptions(2048, EmitOverflow::Clamp, 64));
-        }
-        Population& pop = *made;
+    for (const Way& way : waysOf(dev)) {
+        CAPTURE(way.name());
+        Population pop = make(dev, sparks.program, sparkOptions(2048, EmitOverflow::Clamp, 64), way);
         std::vector<Element> ref = someElements(500);
         spawnElements(pop, ref);
-        pop.step();
-        ref = referenceStep(ref, 2048).next;
+        for (int i = 0; i < 2; ++i) { // both sides once: the fragment backend's framebuffers of each are made
+            pop.step();
+            ref = referenceStep(ref, 2048).next;
+        }
         resetGlCalls();
         for (int i = 0; i < 3; ++i) {
             pop.step();
@@ -317,65 +404,121 @@ TEST_CASE_FIXTURE(GlTest, "steady population steps and spawns make no CPU readba
         pop.step();
         ref = referenceStep(ref, 2048).next;
         const GlCalls calls = glCalls();
-        MESSAGE("4 steps and a spawn: ", calls.describe());
+        MESSAGE(way.name(), ": 4 steps and a spawn: ", calls.describe());
         for (const char* readBack :
              {"glMapBufferRange", "glGetBufferSubData", "glReadPixels", "glClientWaitSync", "glWaitSync", "glFenceSync",
               "glFinish", "glGetQueryObjectuiv", "glGetBufferParameteriv", "glGetBufferParameteri64v"})
             CHECK_MESSAGE(calls.of(readBack) == 0, readBack, " in a steady step: ", calls.describe());
         CHECK(calls.created == 0);
-        // The passes over the live elements run indirectly: one per step.
-        CHECK(calls.of("glDispatchComputeIndirect") == 4);
         CHECK(calls.of("glBufferData") == 2); // the spawn's two fields, into their staging buffers
+        if (way.backend == Backend::Compute) {
+            // The passes over the live elements run indirectly: one per step.
+            CHECK(calls.of("glDispatchComputeIndirect") == 4);
+        } else {
+            // No copy between the buffers and their planes: the state stays in the planes.
+            CHECK(calls.of("glTexSubImage2D") == 0);
+            CHECK(calls.of("glCopyBufferSubData") == 0);
+            CHECK(calls.of("glDispatchCompute") == 0);
+        }
         requireState(pop, ref, "after the counted steps");
     }
 }
 
 TEST_CASE_FIXTURE(GlTest, "draw() draws the live elements from the GPU count, and countAsync() reads it later") {
-    if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
-    Population pop(dev, sparks.program, sparkOptions(64));
-    std::vector<Element> ref = someElements(12);
-    spawnElements(pop, ref);
-    pop.step();
-    ref = referenceStep(ref, 64).next;
-    std::set<int> columns; // each element lights the pixel of its x
-    for (const auto& e : ref) columns.insert(int(e.p[0]));
-    REQUIRE(columns.size() > 3);
+    // One program for both backends: emittedDrawSnippet() clips what is past the live count on the
+    // fragment backend (which draws the capacity) and keeps every vertex of compute's indirect draw.
+    const std::string vertex = std::string("#version 300 es\n") + std::string(emittedDrawSnippet()) +
+                               "layout(location = 0) in vec4 p;\nvoid main() { gl_Position = "
+                               "xfb_emittedPosition(vec4(-1.0 + (2.0 * p.x + 1.0) / 64.0, 0.0, 0.0, 1.0)); "
+                               "gl_PointSize = 1.0; }\n";
+    const char* white = "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+    GLuint draw = linkDrawProgram(vertex.c_str(), white);
+    GLuint plain = linkDrawProgram("#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = "
+                                   "vec4(p.xy, 0.0, 1.0); gl_PointSize = 1.0; }\n",
+                                   white);
+    for (const Way& way : waysOf(dev)) {
+        CAPTURE(way.name());
+        Population pop = make(dev, sparks.program, sparkOptions(64), way);
+        // Slots past the live count hold records of an earlier step (x 20..29), which must not be drawn.
+        std::vector<Element> ref = someElements(30);
+        for (auto& e : ref) e.p[2] = 1.0f; // each lives one more step
+        spawnElements(pop, ref);
+        pop.step();
+        ref = referenceStep(ref, 64).next;
+        pop.step();
+        ref = referenceStep(ref, 64).next; // tags divisible by 5 burst, then everything dies
+        spawnElements(pop, someElements(12));
+        pop.step();
+        ref = referenceStep(someElements(12), 64).next;
+        std::set<int> columns; // each element lights the pixel of its x
+        for (const auto& e : ref) columns.insert(int(e.p[0]));
+        REQUIRE(columns.size() > 3);
+        REQUIRE(columns.size() < 20);
 
-    PopulationCountRequest request = pop.countAsync();
-    Offscreen row(64, 1);
-    row.clear();
-    GLuint draw = linkDrawProgram(
-        "#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = vec4(-1.0 + (2.0 * p.x + 1.0) / "
-        "64.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }\n",
-        "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
-    GLuint vao = 0;
-    glUseProgram(draw);
-    glGenVertexArrays(1, &vao);
-    glBindVertexArray(vao);
-    pop.state(0).bindAsVertexInput(0, attr(0));
-    resetGlCalls();
-    pop.draw(DrawMode::Points);
-    CHECK(glCalls().of("glDrawArraysIndirect") == 1);
-    auto lit = row.lit();
-    std::set<int> litColumns;
-    for (int x = 0; x < 64; ++x)
-        if (lit[std::size_t(x)]) litColumns.insert(x);
-    CHECK(litColumns == columns);
-    CHECK(contains(XFB_REQUIRE_ERROR(pop.draw(DrawMode(99)), ErrorCode::InvalidArgument), "Population::draw"));
-    glBindVertexArray(0);
-    glUseProgram(0);
-    glDeleteVertexArrays(1, &vao);
+        PopulationCountRequest request = pop.countAsync();
+        Offscreen row(64, 1);
+        row.clear();
+        GLuint vao = 0;
+        glUseProgram(draw);
+        glGenVertexArrays(1, &vao);
+        glBindVertexArray(vao);
+        pop.state(0).bindAsVertexInput(0, attr(0));
+        resetGlCalls();
+        pop.draw(DrawMode::Points);
+        if (way.backend == Backend::Compute)
+            CHECK(glCalls().of("glDrawArraysIndirect") == 1);
+        else {
+            CHECK(glCalls().of("glDrawArrays") == 1);
+            CHECK(glCalls().of("glReadPixels") == 0);
+        }
+        auto lit = row.lit();
+        std::set<int> litColumns;
+        for (int x = 0; x < 64; ++x)
+            if (lit[std::size_t(x)]) litColumns.insert(x);
+        CHECK(litColumns == columns);
+        CHECK(contains(XFB_REQUIRE_ERROR(pop.draw(DrawMode(99)), ErrorCode::InvalidArgument), "Population::draw"));
+        if (way.backend == Backend::Fragment) {
+            CHECK(contains(XFB_REQUIRE_ERROR(pop.draw(DrawMode::TriangleStrip), ErrorCode::Unsupported),
+                           "whole primitives of a list only"));
+            glUseProgram(plain); // without the snippet nothing would clip the capacity at the live count
+            CHECK(contains(XFB_REQUIRE_ERROR(pop.draw(DrawMode::Points), ErrorCode::InvalidArgument),
+                           "paste xfb::emittedDrawSnippet()"));
+            CHECK(pop.countTexture() != 0);
+            CHECK(pop.countBuffer() == 0);
+        } else {
+            CHECK(pop.countTexture() == 0);
+            CHECK(pop.countBuffer() != 0);
+        }
+        glBindVertexArray(0);
+        glUseProgram(0);
+        glDeleteVertexArrays(1, &vao);
+
+        const PopulationCount c = request.take();
+        CHECK(c.live == std::int64_t(ref.size()));
+        CHECK(c.capacity == 64);
+        XFB_REQUIRE_ERROR(request.take(), ErrorCode::Disposed);
+    }
     glDeleteProgram(draw);
+    glDeleteProgram(plain);
+}
 
-    const PopulationCount c = request.take();
-    CHECK(c.live == std::int64_t(ref.size()));
-    CHECK(c.capacity == 64);
-    XFB_REQUIRE_ERROR(request.take(), ErrorCode::Disposed);
+TEST_CASE_FIXTURE(GlTest, "Auto runs a population on compute where the context has it, else on the fragment backend") {
+    Sparks sparks(dev);
+    Population pop(dev, sparks.program, sparkOptions(16));
+    CHECK(pop.backend() == (dev.capabilities().compute ? Backend::Compute : Backend::Fragment));
+    CHECK(pop.computeSource().empty() == !dev.capabilities().compute);
+    if (dev.capabilities().compute) return;
+    PopulationOptions o = sparkOptions(16);
+    o.backend = Backend::Compute;
+    CHECK(contains(XFB_REQUIRE_ERROR(Population(dev, sparks.program, o), ErrorCode::Unsupported),
+                   "Use Backend::Fragment (or Auto), which runs on OpenGL ES 3.0 and WebGL2"));
+    // The description is still judged first, the same on every context.
+    o.capacity = 0;
+    XFB_REQUIRE_ERROR(Population(dev, sparks.program, o), ErrorCode::InvalidArgument);
 }
 
 TEST_CASE_FIXTURE(GlTest, "every misuse of a population is refused with its code") {
-    if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
     auto with = [](auto change) {
         PopulationOptions o = sparkOptions(16);
@@ -408,54 +551,58 @@ TEST_CASE_FIXTURE(GlTest, "every misuse of a population is refused with its code
                        Population(dev, sparks.program, with([](auto& o) { o.backend = Backend::TransformFeedback; })),
                        ErrorCode::Unsupported),
                    "transform feedback writes one record per element"));
-    CHECK(contains(
-        XFB_REQUIRE_ERROR(Population(dev, sparks.program, with([](auto& o) { o.backend = Backend::Fragment; })),
-                          ErrorCode::Unsupported),
-        "not built yet"));
-    CHECK(contains(XFB_REQUIRE_ERROR(Population(dev, sparks.program, with([](auto& o) { o.workGroupSize = 1 << 20; })),
-                                     ErrorCode::InvalidArgument),
-                   "work-group size 1048576 exceeds"));
+    if (dev.capabilities().compute)
+        CHECK(contains(
+            XFB_REQUIRE_ERROR(Population(dev, sparks.program, with([](auto& o) { o.workGroupSize = 1 << 20; })),
+                              ErrorCode::InvalidArgument),
+            "work-group size 1048576 exceeds"));
 
-    Population pop(dev, sparks.program, sparkOptions(16));
-    const std::vector<float> p(8, 1.0f);
-    const std::vector<std::uint32_t> t(3, 1u);
-    CHECK(contains(XFB_REQUIRE_ERROR(pop.spawn(std::as_bytes(std::span<const float>(p))), ErrorCode::InvalidArgument),
-                   "1 spans given for a state of 2 field(s)"));
-    const std::span<const std::byte> uneven[] = {std::as_bytes(std::span<const float>(p)),
-                                                 std::as_bytes(std::span<const std::uint32_t>(t))};
-    CHECK(contains(
-        XFB_REQUIRE_ERROR(pop.spawn(std::span<const std::span<const std::byte>>(uneven)), ErrorCode::InvalidArgument),
-        "field #1 ('a_tag') gets 3 records but field #0 gets 2"));
-    const std::span<const std::byte> partial[] = {std::as_bytes(std::span<const float>(p)).first(20),
-                                                  std::as_bytes(std::span<const std::uint32_t>(t))};
-    CHECK(contains(
-        XFB_REQUIRE_ERROR(pop.spawn(std::span<const std::span<const std::byte>>(partial)), ErrorCode::InvalidArgument),
-        "gets 20 bytes, not a whole number of 16-byte records"));
-    CHECK(pop.count().live == 0); // nothing refused was spawned
-    CHECK(contains(XFB_REQUIRE_ERROR(pop.state(2), ErrorCode::InvalidArgument), "the state has 2 field(s)"));
-    Population moved = std::move(pop);
-    CHECK(moved.count().live == 0);
-    CHECK(contains(XFB_REQUIRE_ERROR(pop.step(), ErrorCode::Disposed), "this Population was moved from"));
+    for (const Way& way : waysOf(dev)) {
+        CAPTURE(way.name());
+        Population pop = make(dev, sparks.program, sparkOptions(16), way);
+        const std::vector<float> p(8, 1.0f);
+        const std::vector<std::uint32_t> t(3, 1u);
+        CHECK(
+            contains(XFB_REQUIRE_ERROR(pop.spawn(std::as_bytes(std::span<const float>(p))), ErrorCode::InvalidArgument),
+                     "1 spans given for a state of 2 field(s)"));
+        const std::span<const std::byte> uneven[] = {std::as_bytes(std::span<const float>(p)),
+                                                     std::as_bytes(std::span<const std::uint32_t>(t))};
+        CHECK(contains(XFB_REQUIRE_ERROR(pop.spawn(std::span<const std::span<const std::byte>>(uneven)),
+                                         ErrorCode::InvalidArgument),
+                       "field #1 ('a_tag') gets 3 records but field #0 gets 2"));
+        const std::span<const std::byte> partial[] = {std::as_bytes(std::span<const float>(p)).first(20),
+                                                      std::as_bytes(std::span<const std::uint32_t>(t))};
+        CHECK(contains(XFB_REQUIRE_ERROR(pop.spawn(std::span<const std::span<const std::byte>>(partial)),
+                                         ErrorCode::InvalidArgument),
+                       "gets 20 bytes, not a whole number of 16-byte records"));
+        CHECK(pop.count().live == 0); // nothing refused was spawned
+        CHECK(contains(XFB_REQUIRE_ERROR(pop.state(2), ErrorCode::InvalidArgument), "the state has 2 field(s)"));
+        Population moved = std::move(pop);
+        CHECK(moved.count().live == 0);
+        CHECK(contains(XFB_REQUIRE_ERROR(pop.step(), ErrorCode::Disposed), "this Population was moved from"));
+    }
 }
 
 TEST_CASE_FIXTURE(GlTest, "after a context loss a population comes back empty and steps as a new one") {
-    if (refusedWithoutCompute(dev)) return;
     Sparks sparks(dev);
-    Population pop(dev, sparks.program, sparkOptions(256));
-    spawnElements(pop, someElements(20));
-    pop.step();
-    dev.contextLost();
-    CHECK(contains(XFB_REQUIRE_ERROR(pop.step(), ErrorCode::ContextLost), "Population::step"));
-    XFB_REQUIRE_ERROR(spawnElements(pop, someElements(2)), ErrorCode::ContextLost);
-    dev.contextRestored(); // here the context never went away: new objects are made all the same
-    const PopulationCount c = pop.count();
-    CHECK(c.live == 0);
-    CHECK(c.dropped == 0);
-    std::vector<Element> ref = someElements(30, 3);
-    spawnElements(pop, ref);
-    for (int step = 0; step < 3; ++step) {
+    for (const Way& way : waysOf(dev)) {
+        CAPTURE(way.name());
+        Population pop = make(dev, sparks.program, sparkOptions(256), way);
+        spawnElements(pop, someElements(20));
         pop.step();
-        ref = referenceStep(ref, 256).next;
-        requireState(pop, ref, "stepped after the restore");
+        dev.contextLost();
+        CHECK(contains(XFB_REQUIRE_ERROR(pop.step(), ErrorCode::ContextLost), "Population::step"));
+        XFB_REQUIRE_ERROR(spawnElements(pop, someElements(2)), ErrorCode::ContextLost);
+        dev.contextRestored(); // here the context never went away: new objects are made all the same
+        const PopulationCount c = pop.count();
+        CHECK(c.live == 0);
+        CHECK(c.dropped == 0);
+        std::vector<Element> ref = someElements(30, 3);
+        spawnElements(pop, ref);
+        for (int step = 0; step < 3; ++step) {
+            pop.step();
+            ref = referenceStep(ref, 256).next;
+            requireState(pop, ref, "stepped after the restore");
+        }
     }
 }

@@ -1,8 +1,11 @@
-// The population plan (xfb/population_plan.hpp) and the compute translation of a population's step
-// (ComputeTranslationOptions::liveCount) are pure: checked here; the bytes on the GPU in
-// tests/gl/population_test.cpp.
+// The population plan (xfb/population_plan.hpp), the compute and fragment translations of a
+// population's step (ComputeTranslationOptions::liveCount, FragmentTranslationOptions::liveCount)
+// and the fragment backend's count and spawn passes (plan/population_passes.hpp) are pure: checked
+// here; the bytes on the GPU in tests/gl/population_test.cpp.
+#include "plan/population_passes.hpp"
 #include "test_util.hpp"
 #include "xfb/compute_translation.hpp"
+#include "xfb/fragment_translation.hpp"
 #include "xfb/population_plan.hpp"
 
 using namespace xfb;
@@ -139,4 +142,62 @@ TEST_CASE("a population's compute step reads its live count on the GPU, the coun
     CHECK_FALSE(contains(plain.source, "xfb_live_count"));
     CHECK(contains(plain.source, "bool xfb_live = xfb_i < xfb_count;"));
     CHECK(contains(plain.source, "xfb_next_status[xfb_t * 1u + xfb_b] = 0u;"));
+}
+
+TEST_CASE("a population's fragment step: the count pass reads the live count from a texel, nothing else changes") {
+    Planned t;
+    PopulationPlan p = t.plan(1000, kFields);
+    const CapturePlan none;
+    FragmentTranslationOptions o;
+    o.textureWidth = 256;
+    o.emits = &p.emits;
+    o.liveCount = true;
+    const FragmentShader live = translateToFragment(kSparks, {}, p.pass, none, p.entries.size(), o);
+    CHECK(live.passes.empty()); // nothing captured per slot: the records are the state
+    CHECK(live.textureWidth == 256);
+    CHECK(live.emits.pyramid.levels.front().nodes == 1000); // over the capacity
+    CHECK(contains(live.emits.count, "uniform highp usampler2D xfb_live;\n"));
+    CHECK(contains(live.emits.count, "    if (xfb_e < min(xfb_count, texelFetch(xfb_live, ivec2(0), 0).x)) {\n"
+                                     "        xfb_run(xfb_e);\n"));
+    CHECK(contains(live.emits.count, "const uint xfb_count = 1000u;"));
+    // Without it: the count is the constant; the pyramid and the gathers are the same text either way.
+    o.liveCount = false;
+    const FragmentShader plain = translateToFragment(kSparks, {}, p.pass, none, p.entries.size(), o);
+    CHECK_FALSE(contains(plain.emits.count, "xfb_live"));
+    CHECK(contains(plain.emits.count, "    if (xfb_e < xfb_count) {\n"));
+    CHECK(plain.emits.reduce == live.emits.reduce);
+    REQUIRE(plain.emits.gathers.size() == live.emits.gathers.size());
+    for (std::size_t g = 0; g < plain.emits.gathers.size(); ++g)
+        CHECK(plain.emits.gathers[g].source == live.emits.gathers[g].source);
+}
+
+TEST_CASE("a population's fragment passes: the count texel after a step or a spawn, the spawn at the live count") {
+    const std::string version = "#version 300 es\nprecision highp float;\nprecision highp int;\n";
+    const plan::PopulationFragmentShaders s = plan::populationFragmentShaders(version, 1000, 256, 4, 7, 0);
+    for (const std::string* pass : {&s.step, &s.spawn}) {
+        CHECK(pass->rfind(version, 0) == 0);
+        CHECK(contains(*pass, "uvec4 xfb_before = texelFetch(xfb_counts, ivec2(0), 0);"));
+        CHECK(contains(*pass, "uint xfb_live = min(xfb_requested, 1000u);"));
+        // {live, requested, dropped, droppedUnchecked}: both dropped counts saturate at 2^32 - 1.
+        CHECK(contains(*pass, "xfb_o0 = uvec4(xfb_live, xfb_requested, xfb_saturated(xfb_before.z, xfb_dropped), "
+                              "xfb_saturated(xfb_before.w, xfb_dropped));"));
+        CHECK(contains(*pass, "uint xfb_saturated(uint a, uint b) { return a + min(b, 0xffffffffu - a); }"));
+    }
+    // A step's requested records: the pyramid's top (row 7, budget 0); a spawn's: live + spawned.
+    CHECK(contains(s.step, "uint xfb_requested = texelFetch(xfb_top, ivec2(0, 7), 0)[0];"));
+    CHECK_FALSE(contains(s.step, "xfb_spawned"));
+    CHECK(contains(s.spawn, "uniform highp uint xfb_spawned;"));
+    CHECK(contains(s.spawn, "uint xfb_requested = xfb_before.x + xfb_spawned;"));
+    CHECK_FALSE(contains(s.spawn, "xfb_top"));
+    // The spawn draw: record r at texel live + r of a 256-wide plane of 4 rows; past the capacity, clipped.
+    CHECK(contains(s.spawnVertex, "uint xfb_slot = texelFetch(xfb_counts, ivec2(0), 0).x + uint(gl_VertexID);"));
+    CHECK(contains(s.spawnVertex, "vec2 xfb_texel = vec2(float(xfb_slot & 255u), float(xfb_slot >> 8u)) + 0.5;"));
+    CHECK(contains(s.spawnVertex, "gl_Position = xfb_slot < 1000u ? vec4(xfb_texel / vec2(256.0, 4.0) * 2.0 - 1.0, "
+                                  "0.0, 1.0) : vec4(0.0, 0.0, 2.0, 1.0);"));
+    CHECK(contains(s.spawnVertex, "xfb_v = xfb_record * uvec4(greaterThan(uvec4(xfb_words), uvec4(0u, 1u, 2u, 3u)));"));
+    CHECK(contains(s.spawnFragment, "xfb_o0 = xfb_v;"));
+    // Another budget component, row and width.
+    const plan::PopulationFragmentShaders t = plan::populationFragmentShaders(version, 5, 1, 5, 0, 2);
+    CHECK(contains(t.step, "texelFetch(xfb_top, ivec2(0, 0), 0)[2]"));
+    CHECK(contains(t.spawnVertex, "float(xfb_slot & 0u), float(xfb_slot >> 0u)"));
 }

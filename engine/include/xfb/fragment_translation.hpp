@@ -40,6 +40,12 @@ struct FragmentTranslationOptions {
     /// Emitted outputs (emit_plan.hpp): their count, pyramid and gather passes (FragmentShader::emits);
     /// null or empty for none. Their capacities widen the texture width like the buffers do.
     const EmitPlan* emits = nullptr;
+    /// A population's step (xfb/population.hpp): the elements are the first min(count, live) where
+    /// `live` is component x of texel (0, 0) of an RGBA32UI texture on the GPU, sampled by the
+    /// emitted counts' pass as `uniform highp usampler2D xfb_live`; the slots at or past it count 0
+    /// without running the program, so the pyramid, its totals and the gathers are the live
+    /// elements' (the same passes and bytes as without). Only with `emits`.
+    bool liveCount = false;
 };
 
 /// Where a buffer's words lie in a linear texture (a buffer's own layout).

@@ -103,16 +103,9 @@ Error FragmentBackend::snippetMissing(std::size_t budget, const std::string& pro
 
 void FragmentBackend::drawEmitted(std::size_t budget, DrawMode mode, bool uniformsSet) const {
     const SnippetValues v = snippetValues(budget, mode);
-    if (!uniformsSet) {
-        GLint program = 0;
-        glGetIntegerv(GL_CURRENT_PROGRAM, &program);
-        const GLint totals = program ? glGetUniformLocation(GLuint(program), plan::kEmittedTotalsUniform) : -1;
-        const GLint at = program ? glGetUniformLocation(GLuint(program), plan::kEmittedAtUniform) : -1;
-        if (totals < 0 || at < 0)
-            throw snippetMissing(budget, plan::cat({"the bound program (GL name ", std::to_string(program), ")"}));
-        XFB_GL(glUniform1i(totals, v.unit));
-        XFB_GL(glUniform4i(at, v.row, v.component, v.perPrimitive, 0));
-    }
+    GLint program = 0;
+    if (!uniformsSet && !gl::setEmittedSnippetUniforms(v.unit, v.row, v.component, v.perPrimitive, 0, &program))
+        throw snippetMissing(budget, plan::cat({"the bound program (GL name ", std::to_string(program), ")"}));
     XFB_GL(glActiveTexture(GLenum(GL_TEXTURE0 + GLuint(v.unit))));
     XFB_GL(glBindTexture(GL_TEXTURE_2D, pyramid->top(budget).atlas));
     XFB_GL(glActiveTexture(GL_TEXTURE0));

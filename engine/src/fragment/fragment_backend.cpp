@@ -2,6 +2,7 @@
 
 #include "gl/gl_check.hpp"
 #include "gl/shader.hpp"
+#include "plan/histopyramid_translation.hpp"
 #include "plan/text.hpp"
 #include "xfb/error.hpp"
 
@@ -38,7 +39,8 @@ void FragmentBackend::forget() {
 
 std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& program, const PassPlan& plan,
                                                         std::size_t entryCount, int substeps,
-                                                        const FragmentBackend* sibling, const EmitPlan* emits) {
+                                                        const FragmentBackend* sibling, const EmitPlan* emits,
+                                                        bool liveCount) {
     using plan::cat; // messages appended out of line (plan/text.hpp): smaller than `a + b` chains in wasm
     using std::to_string;
     const std::string& label = program.desc.label;
@@ -54,6 +56,8 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
     options.substeps = substeps;
     if (emits) b->emits = *emits;
     options.emits = &b->emits;
+    options.liveCount = liveCount;
+    b->liveCount = liveCount;
     b->shader = translateToFragment(program.desc.source, program.desc.read, plan, program.capture, entryCount, options);
     const int width = b->shader.textureWidth;
 
@@ -103,6 +107,9 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
         for (std::size_t p = 0; p < b->shader.keptSamplers[o].size(); ++p)
             if (!b->shader.keptSamplers[o][p].empty()) b->units.push_back({true, o, int(p)});
     b->unitCount = GLuint(std::max<std::size_t>(b->units.size(), std::size_t(planes)));
+    // A population's live count above them (its offset fixed below, with firstUnit).
+    const GLuint liveOffset = b->unitCount;
+    if (liveCount) ++b->unitCount;
     // The pyramid's atlases above the planes' units: 2 per group of 4 budgets.
     const GLuint pyramidUnits = GLuint(2 * b->shader.emits.pyramid.groups);
     b->unitCount += pyramidUnits;
@@ -116,6 +123,7 @@ std::unique_ptr<FragmentBackend> FragmentBackend::build(const ProgramState& prog
                          " samplers as textures of a fragment shader, which may sample ", to_string(fragmentUnits),
                          " (GL_MAX_TEXTURE_IMAGE_UNITS); use the transform-feedback or compute backend"}));
     b->firstUnit = GLuint(combinedUnits) - b->unitCount;
+    if (liveCount) b->liveUnit = b->firstUnit + liveOffset;
 
     gl::StateGuard guard(*program.device, kPlaneDrawState | kPlaneTransferState, b->firstUnit, b->unitCount);
     if (sibling && sibling->firstUnit == b->firstUnit && sibling->copier->width == width)
@@ -157,6 +165,9 @@ FragmentBackend::Pass FragmentBackend::link(const ProgramState& program, const s
         GLint location = glGetUniformLocation(pass.program, name.c_str());
         if (location >= 0) glUniform1i(location, GLint(firstUnit + k));
     }
+    if (liveCount)
+        if (GLint location = glGetUniformLocation(pass.program, plan::kLiveCountSampler); location >= 0)
+            glUniform1i(location, GLint(liveUnit));
     if (group >= 0)
         for (int parity = 0; parity < 2; ++parity) {
             GLint location = glGetUniformLocation(pass.program, parity ? "xfb_pyramid1" : "xfb_pyramid0");
@@ -202,8 +213,24 @@ PlaneMirror& FragmentBackend::mirrorOf(BufferState& b, const PlaneLayout& layout
     return *static_cast<PlaneMirror*>(b.bound.mirror.get());
 }
 
+PlaneMirror& FragmentBackend::inputPlanes(BufferState& b, std::size_t entry) {
+    PlaneMirror& m = mirrorOf(b, inputLayouts[entry]);
+    if (!b.bound.current || b.bound.exposed) {
+        copier->upload(b.name, m);
+        b.bound.current = true;
+    }
+    return m;
+}
+
+void FragmentBackend::inputWritten(BufferState& b) {
+    const PlaneMirror& m = planesOf(b);
+    b.bound.current = true;
+    b.bound.stale = !b.bound.exposed;
+    if (b.bound.exposed) copier->writeBack(m, b.name, 0, m.layout.count);
+}
+
 void FragmentBackend::run(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
-                          const std::vector<std::shared_ptr<BufferState>>& outputs) {
+                          const std::vector<std::shared_ptr<BufferState>>& outputs, GLuint liveCountTexture) {
     // The application's samplers must stay off the backend's units (they change only with a uniform value).
     if (checkedSamplers != program.versions) {
         for (const auto& d : program.shader.uniforms) {
@@ -256,7 +283,11 @@ void FragmentBackend::run(const ProgramState& program, const std::vector<std::sh
         XFB_GL_COUNTED(glActiveTexture(GLenum(GL_TEXTURE0 + firstUnit + k)));
         XFB_GL_COUNTED(glBindTexture(GL_TEXTURE_2D, m.planes[std::size_t(u.plane)]));
     }
-    if (!units.empty()) XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0));
+    if (liveCountTexture) {
+        XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0 + liveUnit));
+        XFB_GL_COUNTED(glBindTexture(GL_TEXTURE_2D, liveCountTexture));
+    }
+    if (!units.empty() || liveCountTexture) XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0));
     XFB_GL_COUNTED(glBindVertexArray(copier->vertexArray));
     for (std::size_t i = 0; i < passes.size(); ++i) {
         Pass& pass = passes[i];

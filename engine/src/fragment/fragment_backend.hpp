@@ -39,7 +39,9 @@ struct FragmentBackend final : Recoverable {
     std::vector<int> outputEntries;                 // per PassPlan::outputs: its entry
     std::vector<std::unique_ptr<PlaneMirror>> kept; // per PassPlan::outputs: its buffer before the step (gaps), or null
     GLuint firstUnit = 0;                           // the units it samples: [firstUnit, firstUnit + unitCount)
-    GLuint unitCount = 0;                           // max(units, the copier's planes)
+    GLuint unitCount = 0;                           // max(units, the copier's planes) + live + pyramid
+    GLuint liveUnit = 0; // a population's live count texture (build's `liveCount`), else 0: above the planes'
+    bool liveCount = false;
     struct Unit {
         bool kept = false;     // a plane of `kept`, else of an input's mirror
         std::size_t index = 0; // the entry (inputs) or the index into PassPlan::outputs (kept)
@@ -58,20 +60,31 @@ struct FragmentBackend final : Recoverable {
     /// backend of the same pipeline, whose copier (and so whose mirrors) this one shares where their
     /// units agree: a pipeline's fused and plain steps then step the same planes.
     /// `emits`: emitted outputs (not with substeps > 1), written in input order through the pyramid.
+    /// `liveCount`: a population's step (FragmentTranslationOptions::liveCount): the count pass
+    /// samples the live count texture run() is given, on `liveUnit`.
     /// @throws Error Unsupported (the context's limits: texture size, draw buffers, texture units),
     ///         ComputeTranslation, ShaderCompile, ProgramLink, InvalidArgument
     static std::unique_ptr<FragmentBackend> build(const ProgramState& program, const PassPlan& plan,
                                                   std::size_t entryCount, int substeps = 1,
                                                   const FragmentBackend* sibling = nullptr,
-                                                  const EmitPlan* emits = nullptr);
+                                                  const EmitPlan* emits = nullptr, bool liveCount = false);
     /// One step: inputs copied into their mirrors where needed, each pass drawn (one triangle over
     /// the planes), the outputs' mirrors left holding the result (written back only for a handed-out
     /// name); every call counted in gl::callCount(). Leaves the pixel buffer, framebuffer and copy
     /// bindings at zero and the active texture at GL_TEXTURE0, the planes bound on their units.
     /// @throws Error InvalidArgument when a sampler of the Program is set to one of the units the
     ///         backend uses (checked when a uniform value changed)
+    /// `liveCountTexture`: with build's `liveCount`, the RGBA32UI texture whose texel (0, 0).x is the
+    /// live count, bound on `liveUnit` for the step (and left bound there).
     void run(const ProgramState& program, const std::vector<std::shared_ptr<BufferState>>& inputs,
-             const std::vector<std::shared_ptr<BufferState>>& outputs);
+             const std::vector<std::shared_ptr<BufferState>>& outputs, GLuint liveCountTexture = 0);
+    /// For a writer of an input's planes other than the passes (a population's spawn, which draws
+    /// records into them): `b`'s planes as input entry `entry` reads them, holding its bytes (made,
+    /// and copied from the buffer, where they do not). Inside a step's StateGuard (stepState(), the units).
+    PlaneMirror& inputPlanes(BufferState& b, std::size_t entry);
+    /// After such a writer: the planes hold the newest bytes; the buffer gets them when read (at
+    /// once if its name was handed out).
+    void inputWritten(BufferState& b);
     /// The StateGuard bits a step of this backend needs (with the units [firstUnit, + unitCount)).
     static unsigned stepState() { return kPlaneDrawState; }
     /// Per budget, the records the last step's elements asked for (the pyramid's top; blocking,

@@ -71,16 +71,9 @@ void Pipeline::drawEmitted(std::string_view budget, DrawMode mode) const {
     // A program holding emittedDrawSnippet() (one that also draws after fragment steps, which Auto
     // may choose) keeps every vertex of the indirect draw: xfb_emitted_at.w = 1. Its sampler, not
     // read then, goes to the last unit, where no other sampler type of the program is likely.
-    GLint program = 0;
-    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
-    const GLint totals = program ? glGetUniformLocation(GLuint(program), emittedTotalsUniform) : -1;
-    const GLint at = program ? glGetUniformLocation(GLuint(program), emittedAtUniform) : -1;
-    if (totals >= 0 && at >= 0) {
-        GLint units = 1;
-        glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
-        XFB_GL(glUniform1i(totals, units - 1));
-        XFB_GL(glUniform4i(at, 0, 0, 1, 1));
-    }
+    GLint units = 1;
+    glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+    (void)gl::setEmittedSnippetUniforms(units - 1, 0, 0, 1, 1);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.computeTotals("Pipeline::drawEmitted"));
     glDrawArraysIndirect(gl::primitiveMode(mode),
                          reinterpret_cast<const void*>(std::uintptr_t(b * detail::kTotalsWords * 4)));

@@ -233,7 +233,7 @@ FragmentShader translateToFragment(std::string_view vertexSource, const ReadOpti
         const std::string code = cat({header, "#line 1\n", translated.body, "\n", zeroFunctions, run});
         const std::string element = fragmentElement(T, result.rows);
         result.emits = plan::emitFragmentPasses({result.version, code, element, T, result.rows}, *options.emits, count,
-                                                options.maxDrawBuffers);
+                                                options.maxDrawBuffers, options.liveCount);
     }
     return result;
 }

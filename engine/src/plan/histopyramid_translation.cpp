@@ -91,10 +91,13 @@ std::string outputs(int n) {
     return s;
 }
 
-std::string countPass(const FragmentPrelude& prelude, const EmitPlan& emits, int groups) {
+std::string countPass(const FragmentPrelude& prelude, const EmitPlan& emits, int groups, bool liveCount) {
     std::string main = cat({"void main() {\n", prelude.elementAtFragment});
     for (int g = 0; g < groups; ++g) cat(main, {"    uvec4 xfb_c", std::to_string(g), " = uvec4(0u);\n"});
-    main += "    if (xfb_e < xfb_count) {\n        xfb_run(xfb_e);\n";
+    // A population's slots at or past its live count (a texel on the GPU: kLiveCountSampler) count
+    // 0 without running.
+    cat(main, {"    if (xfb_e < ", liveCount ? "min(xfb_count, texelFetch(xfb_live, ivec2(0), 0).x)" : "xfb_count",
+               ") {\n        xfb_run(xfb_e);\n"});
     for (int g = 0; g < groups; ++g) {
         std::string counts;
         for (int c = 0; c < 4; ++c) {
@@ -105,7 +108,7 @@ std::string countPass(const FragmentPrelude& prelude, const EmitPlan& emits, int
     }
     main += "    }\n";
     for (int g = 0; g < groups; ++g) cat(main, {"    xfb_o", std::to_string(g), " = xfb_c", std::to_string(g), ";\n"});
-    return cat({prelude.code, outputs(groups), main, "}\n"});
+    return cat({prelude.code, liveCount ? "uniform highp usampler2D xfb_live;\n" : "", outputs(groups), main, "}\n"});
 }
 
 // Level `l` from level l - 1: node j sums nodes 4j .. 4j + 3 below (those that exist).
@@ -168,7 +171,7 @@ std::string gatherPass(const FragmentPrelude& prelude, const EmitPlan& emits, co
 } // namespace
 
 EmitFragmentPasses emitFragmentPasses(const FragmentPrelude& prelude, const EmitPlan& emits, std::int64_t count,
-                                      int maxDrawBuffers) {
+                                      int maxDrawBuffers, bool liveCount) {
     EmitFragmentPasses passes;
     if (emits.empty()) return passes;
     passes.pyramid = pyramidLayout(std::max<std::int64_t>(count, 1), prelude.width, emits.budgets.size());
@@ -183,7 +186,7 @@ EmitFragmentPasses emitFragmentPasses(const FragmentPrelude& prelude, const Emit
                          "the compute backend"}));
     for (const auto& o : emits.outputs)
         passes.outputLayouts.push_back(planeLayout(o.stride, o.capacity, prelude.width));
-    passes.count = countPass(prelude, emits, p.groups);
+    passes.count = countPass(prelude, emits, p.groups, liveCount);
     for (std::size_t l = 1; l < p.levels.size(); ++l) passes.reduce.push_back(reducePass(prelude, p, l));
     for (std::size_t b = 0; b < emits.budgets.size(); ++b) {
         const auto& outs = emits.budgets[b].outputs;

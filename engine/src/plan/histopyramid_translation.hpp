@@ -13,6 +13,10 @@ namespace xfb::plan {
 inline constexpr const char* kEmittedTotalsUniform = emittedTotalsUniform; ///< the pyramid's top atlas
 inline constexpr const char* kEmittedAtUniform = emittedAtUniform; ///< row, component, vertices per primitive, indirect
 
+/// A population's live count (FragmentTranslationOptions::liveCount): component x of texel (0, 0)
+/// of this RGBA32UI texture, sampled by the count pass (whose text spells the name out).
+inline constexpr const char* kLiveCountSampler = "xfb_live";
+
 /// What every pass of one fragment-backend pipeline shares.
 struct FragmentPrelude {
     std::string_view version; ///< FragmentShader::version
@@ -27,8 +31,10 @@ struct FragmentPrelude {
 
 /// @param count elements (PassPlan::count)
 /// @param maxDrawBuffers colour attachments a pass may write
+/// @param liveCount the elements run are the first min(count, the live count) (kLiveCountSampler):
+///        the count pass stores 0 for the others without running the program
 /// @throws Error Unsupported when the budgets need more pyramid groups than a pass has draw buffers
 EmitFragmentPasses emitFragmentPasses(const FragmentPrelude& prelude, const EmitPlan& emits, std::int64_t count,
-                                      int maxDrawBuffers);
+                                      int maxDrawBuffers, bool liveCount = false);
 
 } // namespace xfb::plan

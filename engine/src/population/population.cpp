@@ -48,7 +48,16 @@ PopulationCount decodeCount(const std::vector<std::byte>& bytes, std::int64_t ca
 
 GLuint PopulationState::countsName() const { return nameOf(*counts); }
 
+gl::StateGuard PopulationState::guard(unsigned extra) const {
+    if (!onFragment()) return gl::StateGuard(*device, gl::kStepState | extra);
+    return gl::StateGuard(*device, fragment.guardBits() | extra, fragment.firstUnit(), fragment.unitCount());
+}
+
 void PopulationState::build() {
+    if (onFragment()) {
+        fragment.build(device, *program, plan);
+        return;
+    }
     const Capabilities& caps = device->caps;
     const ComputePass::LiveCount live{&noCapture};
     pass =
@@ -56,9 +65,28 @@ void PopulationState::build() {
     kernels.build(caps.es, plan.capacity, pass->workGroupSize, caps.maxComputeGroupCountX, caps.maxComputeGroupCountY);
 }
 
-void PopulationState::runPasses() { pass->dispatch(*program, inputs, outputs, countsName()); }
+void PopulationState::runPasses() {
+    if (!onFragment()) return pass->dispatch(*program, inputs, outputs, countsName());
+    fragment.runPasses(*program, inputs, outputs);
+    // The current state's names are the population's again once a step has read them (as a
+    // Pipeline's state pairs): the application takes the latest from state() after each step.
+    for (std::size_t f = 0; f < fieldCount(); ++f)
+        if (!inputs[f]->bound.adopted) inputs[f]->bound.exposed = false;
+}
 
-void PopulationState::takeTotals() { kernels.afterStep(pass->totals, countsName()); }
+void PopulationState::takeTotals() {
+    if (onFragment()) return fragment.takeTotals();
+    kernels.afterStep(pass->totals, countsName());
+}
+
+std::uint32_t PopulationState::requested() {
+    if (onFragment()) return fragment.requested();
+    gl::finishWithFence();
+    std::uint32_t words[8];
+    const auto raw = gl::readBytes(pass->totals, 0, sizeof words);
+    std::memcpy(words, raw.data(), sizeof words);
+    return words[7];
+}
 
 void PopulationState::swap() {
     for (std::size_t f = 0; f < fieldCount(); ++f) {
@@ -71,25 +99,31 @@ void PopulationState::swap() {
 }
 
 PopulationCount PopulationState::readCount() const {
-    return decodeCount(counts->read(), plan.capacity); // a fence, then glMapBufferRange
+    if (onFragment()) return decodeCountTexel(fragment.readCount(), plan.capacity); // glReadPixels
+    return decodeCount(counts->read(), plan.capacity);                              // a fence, then glMapBufferRange
 }
 
-void PopulationState::clearUncheckedDrops() {
+void PopulationState::clearUncheckedDrops(const PopulationCount& c) {
+    if (onFragment())
+        return fragment.writeCount({std::uint32_t(c.live), std::uint32_t(c.requested), std::uint32_t(c.dropped), 0u});
     const std::uint32_t zero = 0;
     counts->upload(std::as_bytes(std::span<const std::uint32_t>(&zero, 1)), kDroppedUncheckedWord * 4);
 }
 
 void PopulationState::forget() {
-    // The compute pass forgets its own names (it is enrolled itself); restore() makes a new one.
+    // The compute pass and the fragment backend forget their own names (they are enrolled
+    // themselves); restore() makes new ones.
     kernels.forget();
+    if (onFragment()) fragment.forget();
     for (auto& b : staging) b.forget();
 }
 
 void PopulationState::restore() {
     // The state's buffers came back empty (their bytes died with the context): so does the population.
-    pass.reset(); // forgotten already: deletes nothing
+    pass.reset();             // forgotten already: deletes nothing
+    fragment.backend.reset(); // likewise
     build();
-    counts->upload(std::as_bytes(std::span<const std::uint32_t>(kEmptyCount)));
+    if (!onFragment()) counts->upload(std::as_bytes(std::span<const std::uint32_t>(kEmptyCount)));
     staging.clear();
     staging.resize(fieldCount());
 }
@@ -116,24 +150,25 @@ Population::Population(const Device& device, const Program& program, PopulationO
         throw Error(ErrorCode::Unsupported,
                     "a population on the transform-feedback backend: transform feedback writes one record per "
                     "element, a population's elements write 0..N; use Backend::Compute (or Auto)");
-    if (options.backend == Backend::Fragment)
-        throw Error(ErrorCode::Unsupported,
-                    "a population on the fragment backend (OpenGL ES 3.0, WebGL2) is not built yet (issue 42); use "
-                    "Backend::Compute (or Auto) on OpenGL 4.3 / OpenGL ES 3.1");
     s->device->requireContext("creating a Population");
     const Capabilities& caps = s->device->caps;
-    if (!caps.compute)
+    if (options.backend == Backend::Compute && !caps.compute)
         throw Error(ErrorCode::Unsupported,
-                    "a population needs the compute backend (OpenGL 4.3+ or OpenGL ES 3.1+); this context is '" +
-                        caps.version +
-                        "'. Its fragment-backend form for OpenGL ES 3.0 and WebGL2 is not built yet (issue 42)");
+                    "a population on the compute backend needs OpenGL 4.3+ or OpenGL ES 3.1+; this context is '" +
+                        caps.version + "'. Use Backend::Fragment (or Auto), which runs on OpenGL ES 3.0 and WebGL2");
+    // Auto: compute where the context has it (indirect dispatch over the live elements only; the
+    // fragment backend runs its passes over the capacity), else the fragment backend.
+    s->backend = options.backend == Backend::Fragment || !caps.compute ? Backend::Fragment : Backend::Compute;
     s->options = std::move(options);
     gl::StateGuard guard(*s->device, gl::kAllState | gl::TakeForeignErrors);
     const std::size_t n = s->fieldCount();
     for (int side = 0; side < 2; ++side)
         for (std::size_t f = 0; f < n; ++f) s->fields.emplace_back(device, s->plan.fields[f].format, s->plan.capacity);
-    s->counts.emplace(device, detail::countFormat(), kPopulationCountWords / 4,
-                      std::as_bytes(std::span<const std::uint32_t>(detail::kEmptyCount)));
+    if (s->onFragment()) // a count texel is packed here for countAsync()
+        s->counts.emplace(device, detail::countFormat(), 1);
+    else
+        s->counts.emplace(device, detail::countFormat(), kPopulationCountWords / 4,
+                          std::as_bytes(std::span<const std::uint32_t>(detail::kEmptyCount)));
     s->staging.resize(n);
     s->inputs.resize(2 * n);
     s->outputs.resize(2 * n);
@@ -153,7 +188,7 @@ Population::~Population() = default;
 void Population::step() {
     auto& s = live(state_);
     s.device->requireContext("Population::step");
-    gl::StateGuard guard(*s.device, gl::kStepState | (detail::kCheckErrors ? gl::TakeForeignErrors : 0u));
+    const gl::StateGuard guard = s.guard(detail::kCheckErrors ? gl::TakeForeignErrors : 0u);
     const std::uint64_t before = gl::callCount();
     s.runPasses();
     detail::throwIfPassFailed("Population::step");
@@ -170,7 +205,7 @@ PopulationCount Population::stepChecked() {
     if (refuse) {
         const PopulationCount before = s.readCount();
         if (before.droppedUnchecked > 0) {
-            s.clearUncheckedDrops();
+            s.clearUncheckedDrops(before);
             throw Error(ErrorCode::Capacity,
                         std::to_string(before.droppedUnchecked) +
                             " records were dropped past the population's capacity of " +
@@ -182,7 +217,7 @@ PopulationCount Population::stepChecked() {
         }
     }
     {
-        gl::StateGuard guard(*s.device, gl::kStepState | gl::TakeForeignErrors);
+        const gl::StateGuard guard = s.guard(gl::TakeForeignErrors);
         const std::uint64_t before = gl::callCount();
         s.runPasses();
         s.lastCalls = int(gl::callCount() - before);
@@ -191,26 +226,23 @@ PopulationCount Population::stepChecked() {
                                                 gl::errorName(err) + "; the population was not swapped");
     }
     if (refuse) {
-        gl::finishWithFence();
-        std::uint32_t words[8];
-        const auto raw = gl::readBytes(s.pass->totals, 0, sizeof words);
-        std::memcpy(words, raw.data(), sizeof words);
-        if (words[7] > words[0])
+        const std::uint32_t requested = s.requested();
+        if (requested > std::uint64_t(s.plan.capacity))
             throw Error(ErrorCode::Capacity,
                         "step " + std::to_string(s.steps) + ": the population's elements wrote " +
-                            std::to_string(words[7]) + " records of the next state but its capacity is " +
+                            std::to_string(requested) + " records of the next state but its capacity is " +
                             std::to_string(s.plan.capacity) +
                             "; the step was not swapped, the state and the live count are the previous ones. Make the "
                             "capacity larger or choose EmitOverflow::Clamp");
     }
     {
-        gl::StateGuard guard(*s.device, gl::kStepState | gl::TakeForeignErrors);
+        const gl::StateGuard guard = s.guard(gl::TakeForeignErrors);
         s.takeTotals();
         gl::check("Population::stepChecked (the count kernel)");
     }
     s.swap();
     PopulationCount c = s.readCount();
-    if (c.droppedUnchecked > 0) s.clearUncheckedDrops(); // reported by this count (Clamp), or none (Error)
+    if (c.droppedUnchecked > 0) s.clearUncheckedDrops(c); // reported by this count (Clamp), or none (Error)
     return c;
 }
 
@@ -251,8 +283,7 @@ void Population::spawn(std::span<const std::span<const std::byte>> data) {
                                              "the capacity, or make the capacity larger");
     if (records <= 0) return;
     s.device->requireContext("Population::spawn");
-    gl::StateGuard guard(*s.device,
-                         gl::kStepState | gl::CachedCopyBuffers | (detail::kCheckErrors ? gl::TakeForeignErrors : 0u));
+    const gl::StateGuard guard = s.guard(gl::CachedCopyBuffers | (detail::kCheckErrors ? gl::TakeForeignErrors : 0u));
     const std::uint64_t before = gl::callCount();
     for (std::size_t f = 0; f < n; ++f) {
         // A new store each time (glBufferData): the previous spawn's copy may still be reading the old one.
@@ -260,10 +291,16 @@ void Population::spawn(std::span<const std::span<const std::byte>> data) {
         XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, s.staging[f]));
         XFB_GL_COUNTED(glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(data[f].size()), data[f].data(), GL_STREAM_DRAW));
         XFB_GL_COUNTED(glBindBuffer(GL_COPY_WRITE_BUFFER, 0));
-        s.kernels.copySpawned(s.staging[f], detail::nameOf(s.current(f)), s.countsName(), records,
-                              s.plan.fields[f].format.stride / 4);
+        const int strideWords = s.plan.fields[f].format.stride / 4;
+        if (s.onFragment())
+            s.fragment.spawnField(*s.inputs[f], f, s.staging[f], records, strideWords);
+        else
+            s.kernels.copySpawned(s.staging[f], detail::nameOf(s.current(f)), s.countsName(), records, strideWords);
     }
-    s.kernels.countSpawned(s.countsName(), records);
+    if (s.onFragment())
+        s.fragment.countSpawned(records);
+    else
+        s.kernels.countSpawned(s.countsName(), records);
     s.lastCalls = int(gl::callCount() - before);
     detail::throwIfPassFailed("Population::spawn");
 }
@@ -275,15 +312,31 @@ PopulationCount Population::count() const {
 
 PopulationCountRequest Population::countAsync() const {
     auto& s = live(state_);
-    return PopulationCountRequest(s.counts->readAsync(), s.plan.capacity);
+    if (s.onFragment()) {
+        s.device->requireContext("Population::countAsync");
+        s.fragment.packCount(s.countsName()); // the texel into the buffer on the GPU, then its copy and fence
+    }
+    return PopulationCountRequest(s.counts->readAsync(), s.plan.capacity, s.onFragment());
 }
 
-PopulationCount PopulationCountRequest::take() { return detail::decodeCount(request_.take(), capacity_); }
+PopulationCount PopulationCountRequest::take() {
+    const auto bytes = request_.take();
+    if (!texel_) return detail::decodeCount(bytes, capacity_);
+    detail::CountTexel words{};
+    std::memcpy(words.data(), bytes.data(), std::min(bytes.size(), sizeof words));
+    return detail::decodeCountTexel(words, capacity_);
+}
 
 void Population::draw(DrawMode mode) const {
     auto& s = live(state_);
     checkDrawMode(mode, "Population::draw");
     s.device->requireContext("Population::draw");
+    if (s.onFragment()) return s.fragment.draw(mode); // no indirect draw: the capacity, masked by the snippet
+    // A program holding emittedDrawSnippet() (one that also draws a fragment-backend population)
+    // keeps every vertex of the indirect draw: xfb_emitted_at.w = 1, its sampler on the last unit.
+    GLint units = 1;
+    glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+    (void)gl::setEmittedSnippetUniforms(units - 1, 0, 0, 1, 1);
     XFB_GL(glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.countsName()));
     XFB_GL(glDrawArraysIndirect(gl::primitiveMode(mode), nullptr)); // the DrawArraysIndirectCommand at byte 0
     XFB_GL(glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0));
@@ -298,11 +351,22 @@ const Buffer& Population::state(std::size_t field) const {
     return s.current(field);
 }
 
-unsigned Population::countBuffer() const { return live(state_).countsName(); }
+unsigned Population::countBuffer() const {
+    auto& s = live(state_);
+    return s.onFragment() ? 0u : s.countsName();
+}
+unsigned Population::countTexture() const {
+    auto& s = live(state_);
+    return s.onFragment() ? s.fragment.counts[std::size_t(s.fragment.current)].get() : 0u;
+}
+Backend Population::backend() const { return live(state_).backend; }
 const PopulationPlan& Population::plan() const { return live(state_).plan; }
 std::int64_t Population::capacity() const { return live(state_).plan.capacity; }
 std::uint64_t Population::stepsTaken() const { return live(state_).steps; }
 int Population::lastGlCalls() const { return live(state_).lastCalls; }
-std::string Population::computeSource() const { return live(state_).pass->shader.source; }
+std::string Population::computeSource() const {
+    auto& s = live(state_);
+    return s.pass ? s.pass->shader.source : std::string();
+}
 
 } // namespace xfb

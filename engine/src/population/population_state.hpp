@@ -1,10 +1,14 @@
 #pragma once
 // Internal: a Population's state (population.cpp): its plan, the state's buffers (two per field,
-// swapped after every step), the count words on the GPU, the compute backend's pass built for a
-// live count (compute/compute_pass.hpp, ComputePass::LiveCount) and the population's own kernels.
+// swapped after every step) and one of its two forms: on compute, the count words on the GPU, the
+// compute backend's pass built for a live count (compute/compute_pass.hpp, ComputePass::LiveCount)
+// and the population's own kernels; on the fragment backend, its passes built for a live count and
+// the count texels (population/population_fragment.hpp).
 #include "compute/compute_pass.hpp"
 #include "gl/recoverable.hpp"
 #include "gl/state.hpp"
+#include "gl/state_guard.hpp"
+#include "population/population_fragment.hpp"
 #include "population/population_kernels.hpp"
 #include "xfb/population.hpp"
 
@@ -19,11 +23,15 @@ struct PopulationState final : Recoverable {
     std::shared_ptr<ProgramState> program;
     PopulationOptions options;
     PopulationPlan plan;
-    CapturePlan noCapture;      // the pass captures nothing per slot: the records are the state
-    std::vector<Buffer> fields; // per field: the current state, then (at fields.size() / 2 + j) the next
+    CapturePlan noCapture;              // the pass captures nothing per slot: the records are the state
+    Backend backend = Backend::Compute; // Compute or Fragment
+    std::vector<Buffer> fields;         // per field: the current state, then (at fields.size() / 2 + j) the next
+    // Compute: the count words (kPopulationCountWords). Fragment: 16 bytes a count texel is packed
+    // into for countAsync().
     std::optional<Buffer> counts;
-    std::unique_ptr<ComputePass> pass;
-    PopulationKernels kernels;
+    std::unique_ptr<ComputePass> pass;   // compute
+    PopulationKernels kernels;           // compute
+    PopulationFragment fragment;         // fragment
     std::vector<gl::BufferName> staging; // per field: a spawn's records
     std::vector<std::uint64_t> stagingBytes;
     std::vector<std::shared_ptr<BufferState>> inputs, outputs; // the pass's entries, current side
@@ -31,6 +39,7 @@ struct PopulationState final : Recoverable {
     int lastCalls = 0;
 
     std::size_t fieldCount() const { return plan.fields.size(); }
+    bool onFragment() const { return backend == Backend::Fragment; }
     const Buffer& current(std::size_t f) const { return fields[f]; }
     const Buffer& next(std::size_t f) const { return fields[fieldCount() + f]; }
     GLuint countsName() const;
@@ -44,10 +53,14 @@ struct PopulationState final : Recoverable {
     void takeTotals();
     /// The fields' buffers swap: the next state becomes the current one.
     void swap();
+    /// The records the step just run asked for (blocking: for stepChecked()).
+    std::uint32_t requested();
+    /// The GL state a step or a spawn touches, and its texture units.
+    gl::StateGuard guard(unsigned extra) const;
     /// The count words, read back (blocking).
     PopulationCount readCount() const;
-    /// Zeroes the droppedUnchecked word (a checked step has reported it).
-    void clearUncheckedDrops();
+    /// Zeroes the droppedUnchecked word of `c`, the count just read (a checked step has reported it).
+    void clearUncheckedDrops(const PopulationCount& c);
 
     void forget() override;
     void restore() override;
