@@ -87,17 +87,21 @@ std::string PipelineState::shapeKey() const {
 
 // Auto for a pipeline with emitted outputs: compute and the fragment backend, timed at the first
 // step where the context has both; transform feedback cannot write them.
+bool PipelineState::reuseDecision(const std::string& key, int groupSize) {
+    const auto it = device->autoDecisions.find(key);
+    if (it == device->autoDecisions.end()) return false;
+    const Backend decided = Backend(it->second.first);
+    if (decided == Backend::Compute) ensureCompute(groupSize);
+    if (decided == Backend::Fragment) ensureFragment();
+    choice = {decided, "auto, decided earlier on this context: " + it->second.second, 0, 0};
+    return true;
+}
+
 void PipelineState::selectEmitting(int groupSize) {
     constexpr const char* noFeedback =
         "; transform feedback cannot write emitted outputs (a vertex writes one record, not a variable number)";
     const std::string key = shapeKey();
-    if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
-        const Backend decided = Backend(it->second.first);
-        if (decided == Backend::Compute) ensureCompute(groupSize);
-        if (decided == Backend::Fragment) ensureFragment();
-        choice = {decided, "auto, decided earlier on this context: " + it->second.second, 0, 0};
-        return;
-    }
+    if (reuseDecision(key, groupSize)) return;
     std::string computeMissing, fragmentMissing;
     ErrorCode code = ErrorCode::Unsupported; // a translation refusal keeps its own code
     try {
@@ -179,13 +183,7 @@ void PipelineState::select(Backend wanted, int groupSize) {
         return;
     }
     const std::string key = shapeKey();
-    if (auto it = device->autoDecisions.find(key); it != device->autoDecisions.end()) {
-        const Backend decided = Backend(it->second.first);
-        if (decided == Backend::Compute) ensureCompute(groupSize);
-        if (decided == Backend::Fragment) ensureFragment();
-        choice = {decided, "auto, decided earlier on this context: " + it->second.second, 0, 0};
-        return;
-    }
+    if (reuseDecision(key, groupSize)) return;
     // The backends this context and shader have, each with why not.
     std::string computeMissing, fragmentMissing;
     try {

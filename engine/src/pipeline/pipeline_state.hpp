@@ -280,7 +280,9 @@ struct PipelineState final : Recoverable {
     void ensureFragment();
     void select(Backend wanted, int groupSize);
     void selectEmitting(int groupSize); // select(Auto) with emitted outputs
-    std::string shapeKey() const;       // what a decision of Auto is kept for (Device::autoDecisions)
+    // Auto's earlier decision for `key` on this context, taken (its backend made) when there is one.
+    bool reuseDecision(const std::string& key, int groupSize);
+    std::string shapeKey() const; // what a decision of Auto is kept for (Device::autoDecisions)
     /// Runs a pending Auto's trial passes and keeps the fastest: before every pass a caller asks for.
     void decide();
 
