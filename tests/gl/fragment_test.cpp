@@ -542,10 +542,14 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: a constant input's and a write-only
         makeRun(dev, std::string(xfb_shaders::particles_vert), CaptureMode::Interleaved, specs, n, Backend::Fragment);
     const GLuint constants = fr.buffers[0]->glName(), written = fr.buffers[1]->glName();
     const std::size_t bytes = 32 * std::size_t(n);
+    const auto words = particleState(n, 4);
+    std::vector<float> cpu(words.size()); // the constants as the application wrote them
+    std::memcpy(cpu.data(), words.data(), words.size() * 4);
     for (int s = 0; s < 4; ++s) {
         CAPTURE(s);
         // The application writes the constants behind xfb's back: every step reads its writes.
         const std::vector<float> part = pseudoRandom(16, -1.0f, 1.0f, unsigned(20 + s));
+        std::copy(part.begin(), part.end(), cpu.begin() + 8 * s);
         glBindBuffer(GL_COPY_WRITE_BUFFER, constants);
         glBufferSubData(GL_COPY_WRITE_BUFFER, 32 * s, 64, part.data());
         glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
@@ -554,8 +558,12 @@ TEST_CASE_FIXTURE(GlTest, "fragment backend: a constant input's and a write-only
             particleUniforms(*r->program, s);
             r->pipeline->step();
         }
+        // Both against the C++ reference first: which side differs, where a driver drifts.
+        std::vector<float> ref = cpu;
+        particlesStep(ref, 0.015625f * float(1 + s % 2), {0.0f, -9.75f, 0.5f * float(s)});
+        requireEqual(tf.buffers[1]->readAs<float>(), ref, "transform feedback's output");
         // The output's name, taken once, holds every step without another glName().
-        requireEqual(glFloats(written, bytes), tf.buffers[1]->readAs<float>(), "the write-only output's name");
+        requireEqual(glFloats(written, bytes), ref, "the fragment backend's write-only output's name");
     }
 }
 
