@@ -1,32 +1,9 @@
 #include "handwritten.hpp"
 
-#include <stdexcept>
+#include "raw_gl.hpp"
 
 namespace xfbbench {
 namespace {
-
-GLuint compile(GLenum stage, const std::string& src) {
-    GLuint s = glCreateShader(stage);
-    const char* t = src.c_str();
-    glShaderSource(s, 1, &t, nullptr);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(s, sizeof log, nullptr, log);
-        throw std::runtime_error(std::string("hand-written shader: ") + log);
-    }
-    return s;
-}
-
-GLuint link(GLuint program) {
-    glLinkProgram(program);
-    GLint ok = 0;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (!ok) throw std::runtime_error("hand-written program does not link");
-    return program;
-}
 
 void makeBuffers(GLuint (&b)[2], const void* data, GLsizeiptr bytes) {
     glGenBuffers(2, b);
@@ -43,16 +20,17 @@ HandwrittenTransformFeedback::HandwrittenTransformFeedback(const std::string& vs
                                                            GLsizei count, float dt)
     : count_(count) {
     program_ = glCreateProgram();
-    GLuint v = compile(GL_VERTEX_SHADER, vs);
-    GLuint f = compile(GL_FRAGMENT_SHADER,
-                       "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n");
+    GLuint v = xfbtest::compileShader(GL_VERTEX_SHADER, vs, "hand-written transform feedback");
+    GLuint f = xfbtest::compileShader(
+        GL_FRAGMENT_SHADER, "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(0.0); }\n",
+        "hand-written transform feedback");
     glAttachShader(program_, v);
     glAttachShader(program_, f);
     glBindAttribLocation(program_, 0, "position");
     glBindAttribLocation(program_, 1, "velocity");
     const char* varyings[] = {"out_position", "out_velocity"};
     glTransformFeedbackVaryings(program_, 2, varyings, GL_INTERLEAVED_ATTRIBS);
-    link(program_);
+    xfbtest::linkProgram(program_, "hand-written transform feedback");
     glDeleteShader(v);
     glDeleteShader(f);
     glUseProgram(program_);
@@ -111,11 +89,7 @@ HandwrittenCompute::HandwrittenCompute(const std::vector<float>& initial, GLsize
                       "    b[2u * i] = a[2u * i] + v * dt;\n"
                       "    b[2u * i + 1u] = v;\n"
                       "}\n";
-    program_ = glCreateProgram();
-    GLuint c = compile(GL_COMPUTE_SHADER, src);
-    glAttachShader(program_, c);
-    link(program_);
-    glDeleteShader(c);
+    program_ = xfbtest::computeProgram(src, "hand-written compute");
     glUseProgram(program_);
     glUniform1f(glGetUniformLocation(program_, "dt"), dt);
     glUniform1ui(glGetUniformLocation(program_, "n"), GLuint(count));
@@ -154,11 +128,7 @@ BufferCopy::BufferCopy(GLsizeiptr bytes, bool kernel, int groupSize, bool es) : 
                       "layout(std430, binding = 1) writeonly buffer B { uvec4 b[]; };\n"
                       "void main() { uint i = gl_GlobalInvocationID.x; if (i < " +
                       std::to_string(vec4s) + "u) b[i] = a[i]; }\n";
-    program_ = glCreateProgram();
-    GLuint c = compile(GL_COMPUTE_SHADER, src);
-    glAttachShader(program_, c);
-    link(program_);
-    glDeleteShader(c);
+    program_ = xfbtest::computeProgram(src, "the copy kernel");
 }
 BufferCopy::~BufferCopy() {
     glDeleteBuffers(2, buffers_);

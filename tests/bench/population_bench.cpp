@@ -17,6 +17,8 @@
 //   xfb-bench-stream --population [--sizes 1e4,1e5,1e6] [--steps K] [--json FILE]
 #include "population_bench.hpp"
 
+#include "raw_gl.hpp"
+
 #include "xfb/headless_context.hpp"
 #include "xfb/xfb.hpp"
 
@@ -28,7 +30,6 @@
 #include <cstdio>
 #include <cstring>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -137,23 +138,7 @@ void main() {
 )";
 
 GLuint computeProgram(const char* body) {
-    const std::string src = std::string(kDeadListHeader) + body;
-    const char* s = src.c_str();
-    GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
-    glShaderSource(cs, 1, &s, nullptr);
-    glCompileShader(cs);
-    GLuint program = glCreateProgram();
-    glAttachShader(program, cs);
-    glLinkProgram(program);
-    glDeleteShader(cs);
-    GLint ok = 0;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[4096];
-        glGetProgramInfoLog(program, sizeof log, nullptr, log);
-        throw std::runtime_error(std::string("dead-list kernel did not link: ") + log);
-    }
-    return program;
+    return xfbtest::computeProgram(std::string(kDeadListHeader) + body, "a dead-list kernel");
 }
 
 GLuint storage(GLsizeiptr bytes, const void* data) {

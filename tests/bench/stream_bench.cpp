@@ -23,6 +23,7 @@
 #include "bench_util.hpp"
 #include "geometry_bench.hpp"
 #include "population_bench.hpp"
+#include "raw_gl.hpp"
 #include "compute/ordered_emit.hpp"
 #include "gl_call_counter.hpp"
 #include "xfb/headless_context.hpp"
@@ -101,14 +102,7 @@ void main() {
     for (uint k = 0u; k < c && base + k < capacity; ++k) sparks[base + k] = vec4(p.xyz + float(k), float(i));
 }
 )";
-        const char* s = src.c_str();
-        GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
-        glShaderSource(cs, 1, &s, nullptr);
-        glCompileShader(cs);
-        program_ = glCreateProgram();
-        glAttachShader(program_, cs);
-        glLinkProgram(program_);
-        glDeleteShader(cs);
+        program_ = xfbtest::computeProgram(src, "the atomic-append kernel");
         glGenBuffers(1, &counter_);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, counter_);
         glBufferData(GL_SHADER_STORAGE_BUFFER, 4, nullptr, GL_DYNAMIC_COPY);

@@ -3,10 +3,8 @@
 // geometry_test.cpp's "four streams" case sees written = 0 for streams 0 and 2 on NVIDIA (580)
 // while the captured bytes are right. Each variant orders or picks the queries differently and
 // prints generated / written per stream against the expected counts, "ok" or "WRONG".
+#include "raw_gl.hpp"
 #include "xfb/headless_context.hpp"
-
-#define GL_GLEXT_PROTOTYPES 1
-#include <GL/glcorearb.h>
 
 #include <array>
 #include <cstdio>
@@ -18,29 +16,16 @@ constexpr int kPoints = 7;
 // Point i emits to streams 0 (1 vertex) and 2 (3) when even, to 1 (2) and 3 (4) when odd.
 constexpr std::array<GLuint64, 4> kExpected = {4, 6, 12, 12};
 
-GLuint compile(GLenum kind, const char* src) {
-    GLuint s = glCreateShader(kind);
-    glShaderSource(s, 1, &src, nullptr);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(s, sizeof log, nullptr, log);
-        std::printf("compile failed: %s\n", log);
-    }
-    return s;
-}
-
 struct Rig {
     GLuint program = 0, vao = 0, tf = 0;
     std::array<GLuint, 4> buffers{}, generated{}, written{};
     Rig() {
         program = glCreateProgram();
-        GLuint vs =
-            compile(GL_VERTEX_SHADER, "#version 430 core\nflat out int v_id;\nvoid main() { v_id = gl_VertexID; "
-                                      "gl_Position = vec4(0.0); }");
-        GLuint gs = compile(GL_GEOMETRY_SHADER, R"(#version 430 core
+        GLuint vs = xfbtest::compileShader(GL_VERTEX_SHADER,
+                                           "#version 430 core\nflat out int v_id;\nvoid main() { v_id = gl_VertexID; "
+                                           "gl_Position = vec4(0.0); }",
+                                           "the probe's vertex shader");
+        GLuint gs = xfbtest::compileShader(GL_GEOMETRY_SHADER, R"(#version 430 core
 layout(points) in;
 layout(points, max_vertices = 10) out;
 flat in int v_id[];
@@ -55,20 +40,14 @@ void main() {
     if (i % 2 == 0) { for (int c = 0; c < 3; ++c) { out_c = vec4(i, c, 0, 0); EmitStreamVertex(2); } }
     if (i % 2 == 1) { for (int c = 0; c < 4; ++c) { out_d = vec4(i, c, 0, 0); EmitStreamVertex(3); } }
 }
-)");
+)",
+                                           "the probe's geometry shader");
         glAttachShader(program, vs);
         glAttachShader(program, gs);
         const char* varyings[] = {"out_a", "gl_NextBuffer", "out_b", "gl_NextBuffer",
                                   "out_c", "gl_NextBuffer", "out_d"};
         glTransformFeedbackVaryings(program, 7, varyings, GL_INTERLEAVED_ATTRIBS);
-        glLinkProgram(program);
-        GLint ok = 0;
-        glGetProgramiv(program, GL_LINK_STATUS, &ok);
-        if (!ok) {
-            char log[2048];
-            glGetProgramInfoLog(program, sizeof log, nullptr, log);
-            std::printf("link failed: %s\n", log);
-        }
+        xfbtest::linkProgram(program, "the probe's program");
         glDeleteShader(vs), glDeleteShader(gs);
         glGenVertexArrays(1, &vao);
         glGenTransformFeedbacks(1, &tf);
@@ -128,7 +107,7 @@ void report(const char* name, Rig& r, bool haveGenerated, bool haveWritten) {
 
 } // namespace
 
-int main() {
+static int run() {
     xfb::HeadlessContext context(xfb::Api::OpenGL43Core);
     std::printf("%s | %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
                 reinterpret_cast<const char*>(glGetString(GL_VERSION)));
@@ -201,4 +180,13 @@ int main() {
     std::printf("%d variant(s) counted wrong\n", wrong);
     std::printf("xfb-test-run: cases=%d asserts=%d\n", variants, variants); // tests/run-summary.mjs
     return wrong ? 1 : 0;
+}
+
+int main() {
+    try {
+        return run();
+    } catch (const std::exception& e) { // a shader or program the driver refused: its log
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
 }

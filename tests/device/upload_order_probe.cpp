@@ -1,10 +1,8 @@
 // Raw GL probe, no xfb pipeline: is a glBufferSubData into a buffer that a transform feedback
 // object holds seen by what comes next? Each variant prints the bytes it read and "ok" or "LOST".
 // Run on the device (tests/device/run.sh) to tell a driver's behaviour from an engine bug.
+#include "raw_gl.hpp"
 #include "xfb/headless_context.hpp"
-
-#define GL_GLEXT_PROTOTYPES 1
-#include <GL/glcorearb.h>
 
 #include <cstdio>
 #include <cstring>
@@ -14,25 +12,19 @@
 
 namespace {
 
-GLuint compile(GLenum kind, const char* src) {
-    GLuint s = glCreateShader(kind);
-    glShaderSource(s, 1, &src, nullptr);
-    glCompileShader(s);
-    return s;
-}
-
 struct Rig {
     GLuint program = 0, a = 0, b = 0, t0 = 0, t1 = 0, vao0 = 0, vao1 = 0;
     Rig() {
         program = glCreateProgram();
-        GLuint vs =
-            compile(GL_VERTEX_SHADER,
-                    "#version 430 core\nin vec4 a;\nout vec4 o;\nvoid main() { o = a * 2.0; gl_Position = vec4(0); }");
+        GLuint vs = xfbtest::compileShader(
+            GL_VERTEX_SHADER,
+            "#version 430 core\nin vec4 a;\nout vec4 o;\nvoid main() { o = a * 2.0; gl_Position = vec4(0); }",
+            "the probe's vertex shader");
         glAttachShader(program, vs);
         const char* varyings[] = {"o"};
         glTransformFeedbackVaryings(program, 1, varyings, GL_INTERLEAVED_ATTRIBS);
         glBindAttribLocation(program, 0, "a");
-        glLinkProgram(program);
+        xfbtest::linkProgram(program, "the probe's program");
         glDeleteShader(vs);
         float input[16];
         for (int i = 0; i < 16; ++i) input[i] = float(i);
@@ -135,7 +127,7 @@ void uploadOnly(const char* name, bool passFirst, bool holderBound) {
 
 } // namespace
 
-int main() {
+static int run() {
     xfb::HeadlessContext context(xfb::Api::OpenGL43Core);
     std::printf("%s | %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
                 reinterpret_cast<const char*>(glGetString(GL_VERSION)));
@@ -176,4 +168,13 @@ int main() {
     std::printf("%d variant(s) lost the upload\n", failures);
     std::printf("xfb-test-run: cases=%d asserts=%d\n", variants, variants); // tests/run-summary.mjs
     return failures ? 1 : 0;
+}
+
+int main() {
+    try {
+        return run();
+    } catch (const std::exception& e) { // a shader or program the driver refused: its log
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
 }
