@@ -39,6 +39,10 @@ const webgl = gzipped([...WEBGL2_FILES, 'dist/xfb.mjs', 'dist/xfb.wasm']);
 console.log(`  total ${kb(webgl)} KB gzip, budget ${budget} KB`);
 check(webgl <= budget * 1000, `the WebGL2 module is ${kb(webgl)} KB gzipped, over the budget of ${budget} KB: see web/tools/size-breakdown.mjs for where the bytes go`);
 
+console.log('WebGL2 user with populations (createXfb({ gl, populations: true }): the full module instead):');
+const full = gzipped([...WEBGL2_FILES, 'dist/xfb-full.mjs', 'dist/xfb-full.wasm']);
+console.log(`  total ${kb(full)} KB gzip (+${kb(full - webgl)} KB)`);
+
 console.log('WebGPU user (createXfb({ device }): index.js, webgpu.js and the WebGPU module):');
 const webgpu = gzipped([...WEBGL2_FILES, 'webgpu.js', 'dist/xfb-webgpu.mjs', 'dist/xfb-webgpu.wasm']);
 console.log(`  total ${kb(webgpu)} KB gzip`);
@@ -85,11 +89,16 @@ check(holding('webgpu.js', 'webgl2').length === 0 && holding('webgpu.js', 'webgp
   // exports by their names, wherever they are read.
   const moduleNames = names(/\.(_xfb_\w+|_malloc|_free|HEAP[A-Z0-9]+|GL)\b/g);
   const glNames = names(/\bGL\.([A-Za-z_$][\w$]*)/g);
-  const { default: factory } = await import(pathToFileURL(join(dir, 'dist/xfb.mjs')).href);
-  const module = await factory({ locateFile: (file) => join(dir, 'dist', file) });
+  // The full module (dist/xfb-full.*) has every export the package reads; the default one the same
+  // but the populations', which it must leave out (what makes it smaller).
+  const load = async (name) => (await import(pathToFileURL(join(dir, `dist/${name}.mjs`)).href)).default({ locateFile: (file) => join(dir, 'dist', file) });
+  const module = await load('xfb-full');
+  const plain = await load('xfb');
   for (const n of moduleNames) check(n in module, `the module has no '${n}', which the package reads: Closure renamed it (keep it in web/src/closure_externs.js or read it quoted)`);
+  for (const n of moduleNames)
+    check(n.includes('population') ? !(n in plain) : n in plain, `dist/xfb.mjs ${n in plain ? 'has' : 'lacks'} '${n}' (the default module has every export but the populations')`);
   // currentContext exists only once a context is current: then the name must at least be in the code.
-  const code = readFileSync(join(dir, 'dist/xfb.mjs'), 'utf8');
+  const code = readFileSync(join(dir, 'dist/xfb-full.mjs'), 'utf8');
   for (const n of glNames)
     check(module.GL && (n in module.GL || new RegExp(`\\.${n}\\b`).test(code)), `Module.GL has no '${n}', which the package reads: Closure renamed it (add it to web/src/closure_externs.js)`);
   console.log(`what the package reads survives Closure: module.{${moduleNames.join(', ')}}, GL.{${glNames.join(', ')}}`);

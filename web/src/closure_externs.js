@@ -15,6 +15,7 @@
 /** @type {?} */ Object.prototype.handle;
 /** @type {?} */ Object.prototype.getNewId;
 /** @type {?} */ Object.prototype.buffers;
+/** @type {?} */ Object.prototype.textures;
 /** @type {?} */ Object.prototype.programs;
 /** @type {?} */ Object.prototype.vaos;
 /** @type {?} */ Object.prototype.transformFeedbacks;

@@ -1,15 +1,11 @@
 // The WebGL2 engine's extern "C" functions (call.hpp's convention): objects live in an Engine under
 // integer ids; the first argument of each function is the Engine's address, which
 // xfb_engine_create answered. The package's typed wrapper of each is web/package/src/webgl2/wasm_module.ts.
+#include "engine.hpp"
 #include "inputs.hpp"
-#include "json_text.hpp"
 #include "xfb/plan_fields.hpp"
-#include "xfb/xfb.hpp"
 #include "xfb/detail/emitted_draw.hpp"
 #include "xfb/detail/step_replay.hpp"
-
-#include <map>
-#include <optional>
 
 using namespace xfb;
 using namespace xfb::boundary;
@@ -18,64 +14,11 @@ extern "C" void xfb_expose_gl(); // web/src/library.js: makes Module.GL availabl
 
 namespace {
 
-struct Engine {
-    std::optional<Device> device;
-    int next = 1;
-    std::map<int, Buffer> buffers;
-    std::map<int, Program> programs;
-    std::map<int, Pipeline> pipelines;
-    std::map<int, PrimitiveCapture> captures;
-    std::map<int, ReadbackRequest> readbacks;
-    std::vector<std::byte> taken;
-
-    template<class M>
-    static typename M::mapped_type& find(M& map, int id, const char* what) {
-        auto it = map.find(id);
-        if (it == map.end()) throw Error(ErrorCode::Disposed, std::string("this ") + what + " was disposed");
-        return it->second;
-    }
-    Buffer& buffer(int id) { return find(buffers, id, "buffer"); }
-    Program& program(int id) { return find(programs, id, "program"); }
-    Pipeline& pipeline(int id) { return find(pipelines, id, "pipeline"); }
-    PrimitiveCapture& capture(int id) { return find(captures, id, "capture"); }
-    /// Pairs (input id, output id), 0 for none.
-    std::vector<Entry> entries(const double* ids, int count) {
-        std::vector<Entry> list;
-        for (int i = 0; i + 1 < count; i += 2)
-            list.push_back({ids[i] ? &buffer(int(ids[i])) : nullptr, ids[i + 1] ? &buffer(int(ids[i + 1])) : nullptr});
-        return list;
-    }
-    template<class T, class... A>
-    std::string add(std::map<int, T>& map, A&&... args) {
-        int id = next++;
-        map.emplace(id, T(std::forward<A>(args)...));
-        return std::to_string(id);
-    }
-};
-
-std::span<const std::byte> heapBytes(const void* p, double bytes) {
-    return {static_cast<const std::byte*>(p), std::size_t(bytes)};
-}
-
-std::optional<DrawMode> drawMode(const std::string& mode, bool optional) {
-    if (optional && mode.empty()) return std::nullopt;
-    auto m = drawModeFromName(mode);
-    if (!m) throw Error(ErrorCode::InvalidArgument, "unknown draw mode '" + mode + "'");
-    return m;
-}
-
 Json report(const StepReport& r) {
     Json o = JsonBuilder::object();
     JsonBuilder::set(o, "step", r.step);
     JsonBuilder::set(o, "written", r.written);
     JsonBuilder::set(o, "expected", r.expected);
-    return o;
-}
-
-/// An object of integer fields: fields({{"a", 1}, {"b", n}}).
-Json fields(std::initializer_list<std::pair<const char*, std::int64_t>> list) {
-    Json o = JsonBuilder::object();
-    for (const auto& [k, v] : list) JsonBuilder::set(o, k, v);
     return o;
 }
 
@@ -457,13 +400,16 @@ XFB_C int xfb_capture_info(Engine* e, int id) {
     });
 }
 
-/// kind: 0 buffer, 1 program, 2 pipeline, 3 capture, 4 readback; answers whether it was live.
+/// kind: 0 buffer, 1 program, 2 pipeline, 3 capture, 4 readback, 5 population, 6 population count;
+/// answers whether it was live.
 XFB_C int xfb_dispose(Engine* e, int kind, int id) {
     std::size_t n = kind == 0   ? e->buffers.erase(id)
                     : kind == 1 ? e->programs.erase(id)
                     : kind == 2 ? e->pipelines.erase(id)
                     : kind == 3 ? e->captures.erase(id)
                     : kind == 4 ? e->readbacks.erase(id)
+                    : kind == 5 ? e->populations.erase(id)
+                    : kind == 6 ? e->counts.erase(id)
                                 : 0;
     lastResult() = n == 1 ? "true" : "false";
     return 0;
@@ -474,6 +420,7 @@ XFB_C int xfb_live_objects(Engine* e) {
                        {"programs", std::int64_t(e->programs.size())},
                        {"pipelines", std::int64_t(e->pipelines.size())},
                        {"captures", std::int64_t(e->captures.size())},
+                       {"populations", std::int64_t(e->populations.size())},
                        {"readbacks", std::int64_t(e->readbacks.size())}})
             .done();
     });
@@ -490,6 +437,7 @@ XFB_C int xfb_take_foreign_errors(Engine* e) {
 XFB_C int xfb_context_lost(Engine* e) {
     e->device->contextLost();
     e->readbacks.clear();
+    e->counts.clear();
     lastResult().clear();
     return 0;
 }

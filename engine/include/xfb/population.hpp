@@ -31,7 +31,8 @@ namespace xfb {
 
 namespace detail {
 struct PopulationState;
-}
+struct PopulationAccess;
+} // namespace detail
 
 struct PopulationOptions {
     /// Elements the state holds: each field has two buffers of `capacity` records (the current state
@@ -194,6 +195,7 @@ public:
     std::string computeSource() const;
 
 private:
+    friend struct detail::PopulationAccess;
     std::unique_ptr<detail::PopulationState> state_;
 };
 

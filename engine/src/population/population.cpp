@@ -6,6 +6,7 @@
 #include "gl/readback.hpp"
 #include "gl/state_guard.hpp"
 #include "population/population_state.hpp"
+#include "xfb/detail/emitted_draw.hpp"
 #include "xfb/error.hpp"
 
 #include <array>
@@ -331,7 +332,8 @@ void Population::draw(DrawMode mode) const {
     auto& s = live(state_);
     checkDrawMode(mode, "Population::draw");
     s.device->requireContext("Population::draw");
-    if (s.onFragment()) return s.fragment.draw(mode); // no indirect draw: the capacity, masked by the snippet
+    if (s.onFragment()) return s.fragment.draw(mode, false); // no indirect draw: the capacity, masked by the snippet
+#ifndef __EMSCRIPTEN__
     // A program holding emittedDrawSnippet() (one that also draws a fragment-backend population)
     // keeps every vertex of the indirect draw: xfb_emitted_at.w = 1, its sampler on the last unit.
     GLint units = 1;
@@ -340,7 +342,37 @@ void Population::draw(DrawMode mode) const {
     XFB_GL(glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s.countsName()));
     XFB_GL(glDrawArraysIndirect(gl::primitiveMode(mode), nullptr)); // the DrawArraysIndirectCommand at byte 0
     XFB_GL(glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0));
+#endif
 }
+
+namespace detail {
+
+namespace {
+// The checks of a draw whose snippet uniforms the npm package sets: a fragment-backend population.
+const PopulationState& fragmentDrawn(const Population& population, DrawMode mode) {
+    const auto& s = PopulationAccess::state(population);
+    checkDrawMode(mode, "Population::draw");
+    s.device->requireContext("Population::draw");
+    if (!s.onFragment())
+        throw Error(ErrorCode::Unsupported, "Population::draw: this population runs on compute, whose live count is an "
+                                            "indirect-draw command; draw with Population::draw()");
+    return s;
+}
+} // namespace
+
+EmittedDrawUniforms populationDrawUniforms(const Population& population, DrawMode mode, bool programReadsTotal,
+                                           const std::string& program) {
+    const auto& s = fragmentDrawn(population, mode);
+    const auto v = s.fragment.snippetValues(mode);
+    if (!programReadsTotal) throw s.fragment.snippetMissing(program);
+    return {v.unit, v.row, v.component, v.perPrimitive};
+}
+
+void drawPopulationWithUniformsSet(const Population& population, DrawMode mode) {
+    fragmentDrawn(population, mode).fragment.draw(mode, true);
+}
+
+} // namespace detail
 
 const Buffer& Population::state(std::size_t field) const {
     auto& s = live(state_);

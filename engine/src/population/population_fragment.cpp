@@ -192,23 +192,31 @@ void PopulationFragment::writeCount(const CountTexel& words) const {
     XFB_GL_COUNTED(glActiveTexture(GL_TEXTURE0));
 }
 
-void PopulationFragment::draw(DrawMode mode) const {
+FragmentBackend::SnippetValues PopulationFragment::snippetValues(DrawMode mode) const {
     if (mode != DrawMode::Points && mode != DrawMode::Lines && mode != DrawMode::Triangles)
         throw Error(ErrorCode::Unsupported,
                     plan::cat({"Population::draw(", drawModeName(mode),
                                "): on the fragment backend the live count stays on the GPU and the vertices past it "
                                "are moved out of the clip volume, whole primitives of a list only; draw points, "
                                "lines or triangles"}));
+    return {GLint(backend->liveUnit), 0, 0, verticesPerPrimitive(mode)};
+}
+
+Error PopulationFragment::snippetMissing(const std::string& program) const {
+    return Error(
+        ErrorCode::InvalidArgument,
+        plan::cat({"Population::draw: the fragment backend keeps the live count on the GPU (a texel), and ", program,
+                   " does not read it; paste xfb::emittedDrawSnippet() into its vertex shader and write "
+                   "gl_Position = xfb_emittedPosition(...)"}));
+}
+
+void PopulationFragment::draw(DrawMode mode, bool uniformsSet) const {
+    const FragmentBackend::SnippetValues v = snippetValues(mode);
     gl::StateGuard guard(*device, gl::CachedTextures | gl::ReliedSamplers | gl::TakeForeignErrors, backend->liveUnit,
                          1);
     GLint program = 0;
-    if (!gl::setEmittedSnippetUniforms(GLint(backend->liveUnit), 0, 0, verticesPerPrimitive(mode), 0, &program))
-        throw Error(ErrorCode::InvalidArgument,
-                    plan::cat({"Population::draw: the fragment backend keeps the live count on the GPU (a texel), "
-                               "and the bound program (GL name ",
-                               std::to_string(program),
-                               ") does not read it; paste xfb::emittedDrawSnippet() into its vertex shader and "
-                               "write gl_Position = xfb_emittedPosition(...)"}));
+    if (!uniformsSet && !gl::setEmittedSnippetUniforms(v.unit, v.row, v.component, v.perPrimitive, 0, &program))
+        throw snippetMissing(plan::cat({"the bound program (GL name ", std::to_string(program), ")"}));
     bindCountTexel(backend->liveUnit, counts[std::size_t(current)]);
     XFB_GL(glDrawArrays(gl::primitiveMode(mode), 0, GLsizei(capacity)));
 }

@@ -65,10 +65,17 @@ struct PopulationFragment {
     void packCount(GLuint pack) const;
     /// Overwrites the current count texel (glTexSubImage2D).
     void writeCount(const CountTexel& words) const;
+    /// The values of emittedDrawSnippet()'s uniforms for a draw in `mode`: the count texel's unit, row
+    /// and component 0, the mode's vertices per primitive.
+    /// @throws Error Unsupported (a strip, loop or fan)
+    FragmentBackend::SnippetValues snippetValues(DrawMode mode) const;
+    /// The refusal of a draw whose bound program (named as `program`) lacks the snippet.
+    Error snippetMissing(const std::string& program) const;
     /// Population::draw(): the capacity, emittedDrawSnippet() of the bound program clipping the
-    /// vertices of the primitives at or past the live count.
+    /// vertices of the primitives at or past the live count; `uniformsSet`: the caller set the
+    /// snippet's uniforms (the npm package, on a WebGLProgram Emscripten cannot name).
     /// @throws Error Unsupported (a strip, loop or fan), InvalidArgument (no snippet in the program)
-    void draw(DrawMode mode) const;
+    void draw(DrawMode mode, bool uniformsSet) const;
 };
 
 /// A count texel as a PopulationCount.

@@ -9,6 +9,13 @@
 
 namespace xfb::detail {
 
+#ifdef __EMSCRIPTEN__ // WebGL2 has no compute shaders: a population there runs on the fragment backend.
+void PopulationKernels::build(bool, std::int64_t, int, int, int) {}
+void PopulationKernels::afterStep(GLuint, GLuint) {}
+void PopulationKernels::copySpawned(GLuint, GLuint, GLuint, std::int64_t, int) {}
+void PopulationKernels::countSpawned(GLuint, std::int64_t) {}
+#else
+
 void PopulationKernels::build(bool es, std::int64_t capacity, int groupSize, int maxX, int maxY) {
     maxGroupsX = maxX;
     maxGroupsY = maxY;
@@ -105,5 +112,7 @@ void PopulationKernels::countSpawned(GLuint counts, std::int64_t records) {
     XFB_GL_COUNTED(glDispatchCompute(1, 1, 1));
     barrierForReaders();
 }
+
+#endif
 
 } // namespace xfb::detail

@@ -66,6 +66,11 @@ struct PopulationState final : Recoverable {
     void restore() override;
 };
 
+/// A Population's state for the draw halves of the npm package (xfb/detail/emitted_draw.hpp).
+struct PopulationAccess {
+    static const PopulationState& state(const Population& p) { return liveState(p.state_, "Population"); }
+};
+
 /// The count words as a PopulationCount.
 PopulationCount decodeCount(const std::vector<std::byte>& words, std::int64_t capacity);
 

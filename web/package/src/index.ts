@@ -26,6 +26,7 @@ export { XfbBuffer } from './webgl2/buffer.js';
 export { XfbProgram } from './webgl2/program.js';
 export { XfbPipeline } from './webgl2/pipeline.js';
 export { XfbCapture, type SessionPart } from './webgl2/capture.js';
+export { XfbPopulation, XfbPopulationField } from './webgl2/population.js';
 export type { XfbWebGpu, WebGpuEntry, RestoredWebGpuBuffer } from './webgpu/engine.js';
 export type { XfbWebGpuCapture, WebGpuSessionPart, DrawEncoder, WebGpuDrawBackOptions } from './webgpu/capture.js';
 export type { XfbWebGpuBuffer, XfbWebGpuProgram, XfbWebGpuPipeline };
@@ -40,9 +41,17 @@ export type WebGpuProgram = XfbWebGpuProgram;
 export type WebGpuPipeline = XfbWebGpuPipeline;
 
 const wasmUrl = new URL('./dist/xfb.wasm', import.meta.url); // a static URL, so bundlers copy the file
+const fullWasmUrl = new URL('./dist/xfb-full.wasm', import.meta.url);
 
-const loadModule = (): Promise<WebGl2Module> =>
-  instantiate(createXfbModule as ModuleFactory<WebGl2Exports>, wasmUrl, (raw) => new WebGl2Module(raw));
+/** The WebGL2 module, or with `full` the one with populations (dist/xfb-full.*, imported only then). */
+const loadModule = async (full = false): Promise<WebGl2Module> => {
+  const factory = full ? (await import('./dist/xfb-full.mjs')).default : createXfbModule;
+  return instantiate(
+    factory as ModuleFactory<WebGl2Exports>,
+    full ? fullWasmUrl : wasmUrl,
+    (raw) => new WebGl2Module(raw),
+  );
+};
 
 /** createXfb() options on WebGL2. */
 export interface WebGl2Options {
@@ -53,6 +62,9 @@ export interface WebGl2Options {
    *  context"); true, for an application that owns the context alone, keeps the minimal 9-call step
    *  and leaves xfb's program and vertex array bound. */
   ownsContext?: boolean;
+  /** true loads the engine with populations (createPopulation(): dist/xfb-full.wasm, 13.4 KB gzip
+   *  more) instead of the default module, which refuses them with XFB_UNSUPPORTED. */
+  populations?: boolean;
   backend?: 'webgl2';
 }
 
@@ -64,7 +76,16 @@ export type WebGpuOptions =
   | { backend: 'webgpu'; gpu?: GPUType }
   | { gpu: GPUType; backend?: 'webgpu' };
 
-const OPTION_KEYS = ['canvas', 'gl', 'contextAttributes', 'ownsContext', 'device', 'gpu', 'backend'] as const;
+const OPTION_KEYS = [
+  'canvas',
+  'gl',
+  'contextAttributes',
+  'ownsContext',
+  'populations',
+  'device',
+  'gpu',
+  'backend',
+] as const;
 
 /**
  * Creates an engine on a canvas ({ canvas, contextAttributes? }) or an existing WebGL2 context
@@ -91,12 +112,15 @@ export default async function createXfb(given: WebGl2Options | WebGpuOptions = {
       invalid('createXfb(): ownsContext is for WebGL2 contexts; a WebGPU engine changes no shared state');
     if (options.contextAttributes !== undefined)
       invalid('createXfb(): contextAttributes are for WebGL2 canvases; a WebGPU engine takes a device');
+    if (options.populations !== undefined)
+      invalid('createXfb(): populations are for WebGL2 engines; the WebGPU engine does not run them yet');
     const gpu = await import('./webgpu/index.js'); // loaded only by WebGPU users
     return gpu.createWebGpuEngine(options.device, options.gpu);
   }
   if (options.device) invalid("createXfb(): a device needs backend 'webgpu'");
   if (options.gpu !== undefined) invalid("createXfb(): a gpu needs backend 'webgpu'");
   const ownsContext = checkOptionalBoolean(options.ownsContext, 'createXfb(): ownsContext') ?? false;
+  const populations = checkOptionalBoolean(options.populations, 'createXfb(): populations') ?? false;
   let gl = options.gl as WebGL2RenderingContext | undefined | null;
   if (gl !== undefined && !(typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext))
     invalid('createXfb(): gl must be a WebGL2RenderingContext');
@@ -107,7 +131,7 @@ export default async function createXfb(given: WebGl2Options | WebGpuOptions = {
     gl = canvas.getContext('webgl2', (options.contextAttributes as WebGLContextAttributes | undefined) ?? {});
     if (!gl) fail('XFB_UNSUPPORTED', 'this browser or canvas gives no WebGL2 context');
   }
-  return new Xfb(await loadModule(), gl ?? null, ownsContext);
+  return new Xfb(await loadModule(populations), gl ?? null, ownsContext);
 }
 
 let planner: Promise<WebGl2Module> | undefined;

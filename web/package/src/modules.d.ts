@@ -9,6 +9,10 @@ declare module '*/dist/xfb.mjs' {
   const factory: (options: object) => Promise<unknown>;
   export default factory;
 }
+declare module '*/dist/xfb-full.mjs' {
+  const factory: (options: object) => Promise<unknown>;
+  export default factory;
+}
 declare module '*/dist/xfb-webgpu.mjs' {
   const factory: (options: object) => Promise<unknown>;
   export default factory;

@@ -1,11 +1,13 @@
 #pragma once
 /// @file
-/// @brief NOT PUBLIC API (not installed): Pipeline::drawEmitted() in two halves, for the npm
-/// package's WebGL2 engine (web/src/engine_calls.cpp, webgl2/pipeline.ts). After a fragment-backend
-/// step the bound program's emittedDrawSnippet() uniforms must be set; the package sets them on
-/// the application's WebGLProgram itself, which Emscripten's GL layer cannot name.
+/// @brief NOT PUBLIC API (not installed): Pipeline::drawEmitted() and Population::draw() in two
+/// halves, for the npm package's WebGL2 engine (web/src/engine_calls.cpp, webgl2/pipeline.ts,
+/// webgl2/population.ts). After a fragment-backend step the bound program's emittedDrawSnippet()
+/// uniforms must be set; the package sets them on the application's WebGLProgram itself, which
+/// Emscripten's GL layer cannot name.
 
 #include "xfb/pipeline.hpp"
+#include "xfb/population.hpp"
 
 #include <string>
 #include <string_view>
@@ -34,5 +36,13 @@ EmittedDrawUniforms emittedDrawUniforms(const Pipeline& pipeline, std::string_vi
 /// (emittedDrawUniforms()): binds the pyramid's top on its unit (restored after), glDrawArrays of
 /// the budget's capacity.
 void drawEmittedWithUniformsSet(const Pipeline& pipeline, std::string_view budget, DrawMode mode);
+
+/// The same for a population on the fragment backend: the uniforms that read its count texel.
+/// @throws Error as Population::draw() (InvalidArgument, Unsupported, ContextLost), and
+///         Unsupported for a population on compute (draw it with Population::draw(): indirect)
+EmittedDrawUniforms populationDrawUniforms(const Population& population, DrawMode mode, bool programReadsTotal,
+                                           const std::string& program);
+/// Population::draw() with the snippet's uniforms already set on the bound program.
+void drawPopulationWithUniformsSet(const Population& population, DrawMode mode);
 
 } // namespace xfb::detail

@@ -56,6 +56,14 @@ function bytesOf(data: unknown, layout: BufferLayout, what: string): Bytes {
   return new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
 }
 
+/** Whole records of `layout` (a typed array of its type, or an ArrayBuffer), as bytes: a spawn's. */
+export function recordBytes(data: unknown, layout: BufferLayout, what: string): Bytes {
+  const view = bytesOf(data, layout, what);
+  if (view.byteLength % layout.stride)
+    invalid(`${what} holds ${view.byteLength} bytes, not a whole number of ${layout.stride}-byte records`);
+  return view;
+}
+
 /** A buffer's initial data: exactly count x stride bytes. */
 function initialBytes(data: unknown, layout: BufferLayout, count: number): Bytes {
   const view = bytesOf(data, layout, 'createBuffer(): data');

@@ -1,7 +1,7 @@
 // The objects of an engine and their disposal, alike on both engines.
 import { fail, invalid } from './errors.js';
 
-export type ObjectKind = 'buffer' | 'program' | 'pipeline' | 'capture';
+export type ObjectKind = 'buffer' | 'program' | 'pipeline' | 'capture' | 'population';
 
 // An object's kind under a registered symbol: webgpu.js bundles its own copy of this class, so
 // index.js's functions (followBuffer) recognise its objects by this brand, not by instanceof.
@@ -125,7 +125,7 @@ export function checkOwn<T extends XfbObjectBase>(
 export function checkPipelineParts(
   parts: readonly XfbObjectBase[],
   what: string,
-  kind: 'pipeline' | 'capture' = 'pipeline',
+  kind: 'pipeline' | 'capture' | 'population' = 'pipeline',
 ): void {
   for (const part of parts)
     if (part.disposed)

@@ -196,6 +196,54 @@ export interface PipelineOptions {
 /** createPipeline() options on WebGPU (the same as WebGL2's). */
 export type WebGpuPipelineOptions = PipelineOptions;
 
+/** One field of a population's state (C++ xfb::PopulationField): the shader input an element
+ *  reads it from (`in vec4 a_p;`) and the emitted output array of the same type that writes its
+ *  next records (`out vec4 emit_p[4];`). */
+export interface PopulationField {
+  input: string;
+  emitted: string;
+}
+
+/** createPopulation() options (C++ xfb::PopulationOptions). */
+export interface PopulationOptions {
+  /** Elements the state holds (each field has two buffers of `capacity` records). > 0. */
+  capacity: number;
+  /** The fields of the state: every shader input in exactly one field. */
+  state: PopulationField[];
+  /** The int or uint output saying how many records of the next state an element writes,
+   *  clamped to 0..the arrays' length: 0 dies, 1 lives on, k becomes k elements. */
+  count: string;
+  /** Records past the capacity are dropped (the first ones, in the stable order, are kept) and
+   *  counted. 'error' (default): stepChecked() throws XFB_CAPACITY for them; 'clamp': never. */
+  overflow?: 'error' | 'clamp';
+  /** WebGL2: 'auto' (default) and 'fragment' run the fragment backend's passes over the capacity,
+   *  masked by the live count on the GPU; 'compute' and 'tf' are XFB_UNSUPPORTED. */
+  backend?: Backend;
+}
+
+/** A population's live count and its history (C++ xfb::PopulationCount). */
+export interface PopulationCount {
+  /** Elements of the current state. */
+  live: number;
+  capacity: number;
+  /** What the last step's elements asked for, or after a spawn the live elements plus the spawned records. */
+  requested: number;
+  /** Records dropped past the capacity since the population was made (saturates at 2^32 - 1). */
+  dropped: number;
+  /** Records dropped since the last checked step (what stepChecked() refuses under 'error'). */
+  droppedUnchecked: number;
+}
+
+/** What the engine made of a population: its backend and each field's buffer layout. */
+export interface PopulationInfo {
+  backend: string;
+  capacity: number;
+  steps: number;
+  /** WebGL calls the last step or spawn made. */
+  glCalls: number;
+  fields: { input: string; emitted: string; layout: BufferLayout }[];
+}
+
 /** createCapture() options (WebGL2). */
 export interface CaptureOptions {
   /** The vertex count when no entry has an input. */
@@ -345,6 +393,7 @@ export interface LiveObjects {
   pipelines: number;
   captures: number;
   readbacks: number;
+  populations: number;
 }
 
 /** read() options: elements [first, first + count) (default: the whole buffer). */

@@ -26,6 +26,7 @@ import type {
   CaptureOptions,
   Plan,
   PipelineOptions,
+  PopulationOptions,
   ProgramDescription,
   ProgramOptions,
   LiveObjects,
@@ -39,6 +40,8 @@ import { UniformScratch, withHeapBytes } from './heap.js';
 import { XfbBuffer } from './buffer.js';
 import { XfbCapture } from './capture.js';
 import { XfbPipeline } from './pipeline.js';
+import { XfbPopulation } from './population.js';
+import { checkPopulationOptions } from '../core/population_options.js';
 import { XfbProgram } from './program.js';
 import { Recipe, recipeWrites, type KeptUniform, type ReplayState, type WasmSync } from './replay.js';
 import { StateGuard } from './state_guard.js';
@@ -271,6 +274,26 @@ export class Xfb {
     const id = this.call('createCapture', program.id, this.#entries(entries, 'createCapture()'), o);
     const parts = [program, ...(entries.flatMap((e) => [e.input, e.output]).filter(Boolean) as XfbBuffer[])];
     return this.#objects.add(new XfbCapture(this, this.#objects, id, parts));
+  }
+
+  /** A population of `program` (C++ xfb::Population): a state of options.capacity elements whose
+   *  live count stays on the GPU, made empty (spawn() adds elements). On WebGL2 it runs on the
+   *  fragment backend (docs/guide/populations.md). Needs an engine made with
+   *  createXfb({ gl, populations: true }) (XFB_UNSUPPORTED otherwise). @throws XfbError the planner's refusals of the
+   *  description (XFB_INVALID_ARGUMENT, XFB_UNKNOWN_VARYING, XFB_SEMANTIC_MISSING,
+   *  XFB_SEMANTIC_TYPE_MISMATCH, XFB_VARYING_TYPE, XFB_BUFFER_TOO_LARGE), XFB_UNSUPPORTED ('compute'
+   *  or 'tf', a capacity past MAX_TEXTURE_SIZE's planes). */
+  createPopulation(program: XfbProgram, options: PopulationOptions): XfbPopulation {
+    if (this.#disposed) engineDisposed();
+    this.#checkProgram(program, 'createPopulation()');
+    const o = checkPopulationOptions(options, 'webgl2');
+    if (!('_xfb_create_population' in this.#module.raw))
+      fail(
+        'XFB_UNSUPPORTED',
+        'createPopulation(): this engine was loaded without populations (the default module leaves them out to keep the download small); create it with createXfb({ gl, populations: true })',
+      );
+    const id = this.call('createPopulation', program.id, o.capacity, o.state, o.count, o.overflow, o.backend);
+    return this.#objects.add(new XfbPopulation(this, this.#objects, id, [program]));
   }
 
   /** One step() of each pipeline, in order; the replayed ones inside one save/restore of the

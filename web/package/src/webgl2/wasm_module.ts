@@ -15,6 +15,8 @@ import type {
   LiveObjects,
   Plan,
   PipelineInfo,
+  PopulationCount,
+  PopulationInfo,
   SessionPlan,
   StepReport,
 } from '../core/types.js';
@@ -75,6 +77,7 @@ export interface EmscriptenGl {
   currentContext?: { handle: number };
   getNewId(table: unknown[]): number;
   buffers: (NamedBuffer | null)[];
+  textures: (WebGLTexture | null)[];
   programs: EmscriptenProgram[];
   vaos: WebGLVertexArrayObject[];
   transformFeedbacks: WebGLTransformFeedback[];
@@ -253,6 +256,38 @@ export interface WebGl2Exports extends PlannerExports {
   ): number;
   _xfb_draw_session(e: number, id: number, part: number, m: number, mn: number, instances: number): number;
   _xfb_capture_info(e: number, id: number): number;
+  _xfb_create_population(
+    e: number,
+    program: number,
+    capacity: number,
+    f: number,
+    fn: number,
+    c: number,
+    cn: number,
+    clamp: boolean,
+    b: number,
+    bn: number,
+  ): number;
+  _xfb_population_info(e: number, id: number): number;
+  _xfb_population_step(e: number, id: number): number;
+  _xfb_population_step_checked(e: number, id: number): number;
+  _xfb_population_spawn(e: number, id: number, p: number, sizes: number, fields: number): number;
+  _xfb_population_count_async(e: number, id: number): number;
+  _xfb_population_count_ready(e: number, id: number): number;
+  _xfb_population_count_take(e: number, id: number): number;
+  _xfb_population_read_async(e: number, id: number, field: number, first: number, count: number): number;
+  _xfb_population_gl_name(e: number, id: number, field: number): number;
+  _xfb_population_count_texture(e: number, id: number): number;
+  _xfb_population_draw_uniforms(
+    e: number,
+    id: number,
+    m: number,
+    mn: number,
+    readsTotal: boolean,
+    p: number,
+    pn: number,
+  ): number;
+  _xfb_population_draw(e: number, id: number, m: number, mn: number): number;
   _xfb_dispose(e: number, kind: number, id: number): number;
   _xfb_live_objects(e: number): number;
   _xfb_take_foreign_errors(e: number): number;
@@ -268,8 +303,16 @@ export class WebGl2Module extends Planner<WebGl2Exports> {
 }
 
 /** An engine object's kind, as xfb_dispose numbers it. */
-export type ObjectKind = 'buffer' | 'program' | 'pipeline' | 'capture' | 'readback';
-const OBJECT_KINDS: readonly ObjectKind[] = ['buffer', 'program', 'pipeline', 'capture', 'readback'];
+export type ObjectKind = 'buffer' | 'program' | 'pipeline' | 'capture' | 'readback' | 'population' | 'count';
+const OBJECT_KINDS: readonly ObjectKind[] = [
+  'buffer',
+  'program',
+  'pipeline',
+  'capture',
+  'readback',
+  'population',
+  'count',
+];
 
 /** A list of role entries as xfb_create_pipeline / xfb_create_capture read it: (input id, output id), 0 for none. */
 const entryIds = (entries: readonly { input?: number; output?: number }[]): number[] =>
@@ -526,6 +569,68 @@ export class WasmEngine {
       this.#result<SessionPlan>(this.#m._xfb_capture_session(this.#e, capture, mo!, mn!, v!, vn!, i!, n!, firstRecord)),
     );
   }
+  /** fields: the state's { input, emitted } pairs (C++ PopulationOptions). */
+  createPopulation(
+    program: number,
+    capacity: number,
+    fields: readonly { input: string; emitted: string }[],
+    count: string,
+    overflow: 'error' | 'clamp',
+    backend: string,
+  ): number {
+    const names = fields.flatMap((f) => [f.input, f.emitted]);
+    return withHeap(this.#m, [names, count, backend], ([f, fn, c, cn, b, bn]) =>
+      this.#result<number>(
+        this.#m._xfb_create_population(this.#e, program, capacity, f!, fn!, c!, cn!, overflow === 'clamp', b!, bn!),
+      ),
+    );
+  }
+  populationInfo(population: number): PopulationInfo {
+    return this.#result(this.#m._xfb_population_info(this.#e, population));
+  }
+  populationStep(population: number): void {
+    this.#result(this.#m._xfb_population_step(this.#e, population));
+  }
+  /** Blocking: the step, then its count read back (readPixels). */
+  populationStepChecked(population: number): PopulationCount {
+    return this.#result(this.#m._xfb_population_step_checked(this.#e, population));
+  }
+  /** `bytes`: every field's records, one field after the other; `sizes`: the bytes of each. */
+  populationSpawn(population: number, bytes: Uint8Array, sizes: readonly number[]): void {
+    withHeap(this.#m, [bytes, sizes], ([p, , z, n]) =>
+      this.#result(this.#m._xfb_population_spawn(this.#e, population, p!, z!, n!)),
+    );
+  }
+  populationCountAsync(population: number): number {
+    return this.#result(this.#m._xfb_population_count_async(this.#e, population));
+  }
+  populationCountReady(request: number): boolean {
+    return this.#result(this.#m._xfb_population_count_ready(this.#e, request));
+  }
+  populationCountTake(request: number): PopulationCount {
+    return this.#result(this.#m._xfb_population_count_take(this.#e, request));
+  }
+  /** Elements [first, first + count) of a field's current state, as readAsync() (takeReadback()). */
+  populationReadAsync(population: number, field: number, first: number, count: number): number {
+    return this.#result(this.#m._xfb_population_read_async(this.#e, population, field, first, count));
+  }
+  populationGlName(population: number, field: number): number {
+    return this.#result(this.#m._xfb_population_gl_name(this.#e, population, field));
+  }
+  populationCountTexture(population: number): number {
+    return this.#result(this.#m._xfb_population_count_texture(this.#e, population));
+  }
+  /** As emittedDrawUniforms(), for Population::draw() on the fragment backend. */
+  populationDrawUniforms(population: number, mode: string, readsTotal: boolean, program: string): EmittedDrawUniforms {
+    return withHeap(this.#m, [mode, program], ([m, mn, p, pn]) =>
+      this.#result<EmittedDrawUniforms>(
+        this.#m._xfb_population_draw_uniforms(this.#e, population, m!, mn!, readsTotal, p!, pn!),
+      ),
+    );
+  }
+  populationDraw(population: number, mode: string): void {
+    withHeap(this.#m, [mode], ([m, mn]) => this.#result(this.#m._xfb_population_draw(this.#e, population, m!, mn!)));
+  }
   /** part < 0: the whole session. */
   drawSession(capture: number, part: number, mode: string, instances: number): void {
     withHeap(this.#m, [mode], ([s, sn]) =>
@@ -577,4 +682,17 @@ export const ENGINE_CALLS = {
   drawCaptured: POLLS,
   captureSession: CHANGES,
   drawSession: POLLS,
+  createPopulation: CHANGES,
+  populationInfo: READS,
+  populationStep: CHANGES,
+  populationStepChecked: CHANGES,
+  populationSpawn: CHANGES,
+  populationCountAsync: CHANGES,
+  populationCountReady: READS,
+  populationCountTake: CHANGES,
+  populationReadAsync: CHANGES,
+  populationGlName: READS,
+  populationCountTexture: READS,
+  populationDrawUniforms: READS,
+  populationDraw: DRAWS,
 } as const satisfies Record<EngineCall, CallEffect>;

@@ -10,6 +10,7 @@ import { fail, invalid, XfbError } from '../core/errors.js';
 import { Listeners } from '../core/events.js';
 import { inspectWith } from '../core/inspect.js';
 import { checkPipelineOptions } from '../core/pipeline_options.js';
+import { checkPopulationOptions } from '../core/population_options.js';
 import { checkProgramDescription, type CheckedProgramOptions } from '../core/program_options.js';
 import {
   checkDistinctPair,
@@ -28,6 +29,7 @@ import type {
   GPUDeviceType,
   LiveObjects,
   Plan,
+  PopulationOptions,
   ProgramDescription,
   ProgramOptions,
   VertexAttribute,
@@ -287,6 +289,24 @@ export class XfbWebGpu {
     );
   }
 
+  /** Populations (C++ xfb::Population) run on the WebGL2 engine and natively; on WebGPU the options
+   *  are checked as there, then refused. @throws XfbError XFB_UNSUPPORTED. */
+  createPopulation(program: XfbWebGpuProgram, options: PopulationOptions): never {
+    this.checkUsable('createPopulation()');
+    checkOwn<XfbWebGpuProgram>(
+      program,
+      'program',
+      this.#objects,
+      'createPopulation(): the first argument',
+      'createProgram()',
+    );
+    checkPopulationOptions(options, 'webgpu');
+    fail(
+      'XFB_UNSUPPORTED',
+      'createPopulation(): populations are not yet on the WebGPU engine; create the engine on a WebGL2 context (createXfb({ gl })), which runs them on its fragment backend',
+    );
+  }
+
   /** Primitive capture over {input} vertex buffers and {output} buffers, as on WebGL2: each draw
    *  checked and expanded by the planner, then one compute pass runs the program once per
    *  record (capture.ts). Options as on WebGL2: vertexCount (no inputs); expansion 'auto' or
@@ -340,6 +360,7 @@ export class XfbWebGpu {
       pipelines: o.count('pipeline'),
       captures: o.count('capture'),
       readbacks: 0,
+      populations: 0,
     };
   }
 
