@@ -76,7 +76,7 @@ void main() {
 }
 )";
 
-class Cloth : public Demo {
+class Cloth : public PipelineDemo {
 public:
     explicit Cloth(xfb::Device& device) : device_(device) { build(); }
     ~Cloth() override {

@@ -87,7 +87,7 @@ out vec4 colour;
 void main() { colour = vec4(shade, 1.0); }
 )";
 
-class Flock : public Demo {
+class Flock : public PipelineDemo {
 public:
     explicit Flock(xfb::Device& device) : device_(device) {
         makeCone();

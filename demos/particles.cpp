@@ -59,7 +59,7 @@ out vec4 fragColour;
 void main() { fragColour = vec4(colour * 0.3, 1.0); }  // additive: dense regions glow
 )";
 
-class Particles : public Demo {
+class Particles : public PipelineDemo {
 public:
     explicit Particles(xfb::Device& device) : device_(device) {
 #ifdef __EMSCRIPTEN__

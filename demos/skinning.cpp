@@ -157,7 +157,7 @@ void main() {
 }
 )";
 
-class Skinning : public Demo {
+class Skinning : public PipelineDemo {
 public:
     explicit Skinning(xfb::Device& device) : device_(device) { build(); }
     ~Skinning() override {

@@ -61,7 +61,7 @@ out vec4 colour;
 void main() { colour = vec4(tint * fade, 1.0); }
 )";
 
-class Trails : public Demo {
+class Trails : public PipelineDemo {
 public:
     explicit Trails(xfb::Device& device) : device_(device) { build(); }
     ~Trails() override { glDeleteVertexArrays(1, &vao_); }

@@ -1,6 +1,7 @@
 // The demo shell: a GLFW window (GL 4.3 core natively, WebGL2 in the browser), Dear ImGui, an
 // orbit camera, the common panel, and the frame loop. One executable holds every demo.
-//   xfb-demos [--demo NAME] [--count N] [--backend tf|compute|auto] [--variant NAME] [--frames N --screenshot FILE]
+//   xfb-demos [--demo NAME] [--count N] [--backend tf|compute|auto|fragment] [--variant NAME] [--frames N --screenshot
+//   FILE]
 //   [--list]
 // With --frames, it runs N frames with the camera held still, saves the screenshot and checks the
 // run (frame_check.hpp): scene content outside the UI, motion, no error recorded; exit 1 otherwise.
@@ -107,9 +108,9 @@ public:
 
     void setBackend(const std::string& b) {
         try {
-            demo_->pipeline().setBackend(b == "compute" ? xfb::Backend::Compute
-                                         : b == "auto"  ? xfb::Backend::Auto
-                                                        : xfb::Backend::TransformFeedback);
+            const auto backend = xfb::enumFromName<xfb::Backend>(xfb::backendNames, b);
+            if (!backend) throw xfb::Error(xfb::ErrorCode::InvalidArgument, "tf, compute, auto or fragment");
+            demo_->setBackend(*backend);
         } catch (const xfb::Error& e) { reportError(std::string("backend '") + b + "': " + e.what()); }
     }
 
@@ -180,7 +181,7 @@ public:
         report_ = "{\"demo\": \"" + std::string(registry()[std::size_t(index_)].name) +
                   "\", \"variant\": " + jsonString(options_.variant) + ", \"frames\": " + std::to_string(frames_) +
                   ", \"count\": " + std::to_string(demo_->count()) + ", \"backend\": \"" +
-                  std::string(xfb::backendName(demo_->pipeline().backend().backend)) + "\", " + fields +
+                  std::string(xfb::backendName(demo_->stepping().backend)) + "\", " + fields +
                   ", \"png\": " + jsonString(options_.screenshot) + "}";
         std::printf("%s\n", report_.c_str());
         std::fflush(stdout);
@@ -205,19 +206,22 @@ public:
         int count = int(demo_->count());
         ImGui::SliderInt("elements", &count, 1000, int(demo_->maxCount()), "%d", ImGuiSliderFlags_Logarithmic);
         if (ImGui::IsItemDeactivatedAfterEdit()) demo_->setCount(count); // rebuild once, on release
-        const char* backends[] = {"transform feedback", "compute", "auto"};
-        int current = int(demo_->pipeline().backend().backend);
-        if (ImGui::Combo("backend", &current, backends, device_->capabilities().compute ? 3 : 1))
-            setBackend(current == 1 ? "compute" : current == 2 ? "auto" : "tf");
-        ImGui::TextWrapped("%s", demo_->pipeline().backend().reason.c_str());
+        const Demo::Stepping stepping = demo_->stepping();
+        const std::vector<xfb::Backend> offered = demo_->backends(device_->capabilities().compute);
+        if (ImGui::BeginCombo("backend", std::string(xfb::backendName(stepping.backend)).c_str())) {
+            for (xfb::Backend b : offered)
+                if (ImGui::Selectable(std::string(xfb::backendName(b)).c_str(), b == stepping.backend))
+                    setBackend(std::string(xfb::backendName(b)));
+            ImGui::EndCombo();
+        }
+        ImGui::TextWrapped("%s", stepping.reason.c_str());
         ImGui::Checkbox("pause", &paused_);
         ImGui::SameLine();
         if (ImGui::Button("single step")) stepOnce_ = true;
         float peak = *std::max_element(history_.begin(), history_.end());
         ImGui::PlotLines(timer_.unit(), history_.data(), int(history_.size()), 0, nullptr, 0.0f, std::max(peak, 0.1f),
                          ImVec2(0, 50));
-        ImGui::Text("step: %.3f %s, %d GL calls in the last pass", history_.back(), timer_.unit(),
-                    demo_->pipeline().lastStepGlCalls());
+        ImGui::Text("step: %.3f %s, %d GL calls in the last pass", history_.back(), timer_.unit(), stepping.glCalls);
         if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", error_.c_str());
         if (ImGui::CollapsingHeader("buffer plan")) {
             const xfb::CapturePlan& plan = demo_->program().capture();

@@ -31,8 +31,21 @@ public:
     virtual void render(const Frame& frame) = 0;
     /// Demo-specific ImGui widgets (the shell adds the common ones).
     virtual void panel() {}
-    /// The pipeline whose plan, backend and GL calls the common panel shows.
-    virtual xfb::Pipeline& pipeline() = 0;
+    /// How the demo steps, as the common panel shows it: the backend, why, the last step's GL calls.
+    struct Stepping {
+        xfb::Backend backend = xfb::Backend::Auto;
+        std::string reason;
+        int glCalls = 0;
+    };
+    virtual Stepping stepping() = 0;
+    /// The panel's and --backend's choice. @throws xfb::Error the engine's refusal
+    virtual void setBackend(xfb::Backend backend) = 0;
+    /// The backends the panel offers on a device (with compute or not).
+    virtual std::vector<xfb::Backend> backends(bool compute) const {
+        if (!compute) return {xfb::Backend::TransformFeedback};
+        return {xfb::Backend::TransformFeedback, xfb::Backend::Compute, xfb::Backend::Auto};
+    }
+    /// The program whose buffer plan the panel shows.
     virtual const xfb::Program& program() = 0;
     /// Element count (the slider in the panel); setCount() rebuilds.
     virtual std::int64_t count() const = 0;
@@ -51,6 +64,17 @@ public:
     virtual std::vector<std::string> checkRun(const Screenshot* /*last*/) { return {}; }
     /// Camera distance that frames the scene.
     virtual float cameraDistance() const { return 4.0f; }
+};
+
+/// A demo stepping one Pipeline: the panel shows and sets that pipeline's backend.
+class PipelineDemo : public Demo {
+public:
+    virtual xfb::Pipeline& pipeline() = 0;
+    Stepping stepping() override {
+        const auto& b = pipeline().backend();
+        return {b.backend, b.reason, pipeline().lastStepGlCalls()};
+    }
+    void setBackend(xfb::Backend backend) override { pipeline().setBackend(backend); }
 };
 
 struct DemoInfo {

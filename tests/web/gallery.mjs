@@ -1,7 +1,7 @@
 // The demo gallery (build/wasm/gallery, served as `./xfb demo` serves it) in headless Chromium.
 // Usage: node gallery.mjs GALLERY_DIR SCREENSHOT_DIR [entry ...]; entries (default: the demos and
 // webgpu; ctest web.chromium.gallery-pages runs the others):
-//   particles flock cloth trails skinning skinning:captured
+//   particles flock cloth trails skinning skinning:captured fireworks
 //           each demo runs 60 frames and is judged here: the page (demos/app/frame_check.cpp)
 //           reports its errors, the rectangles of its ImGui windows and two frames read back 10
 //           steps apart with the camera still; this test counts, on its own, the scene pixels
@@ -41,11 +41,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const thumbsDir = resolve(here, '../../demos/web/thumbs');
 const update = process.env.XFB_UPDATE_THUMBS === '1';
 const [galleryDir, shotsDir, ...only] = process.argv.slice(2);
-const DEMOS = ['particles', 'flock', 'cloth', 'trails', 'skinning', 'skinning:captured', 'webgpu'];
+const DEMOS = ['particles', 'flock', 'cloth', 'trails', 'skinning', 'skinning:captured', 'fireworks', 'webgpu'];
 const ENGINES = ['engine-three', 'engine-babylon', 'engine-playcanvas'];
 const entries = only.length ? only : DEMOS;
 // The cards of index.html, each with its thumbnail (demos/web/thumbs/ID.png).
-const CARDS = ['particles', 'flock', 'cloth', 'trails', 'skinning', ...ENGINES, 'bench'];
+const CARDS = ['particles', 'flock', 'cloth', 'trails', 'skinning', 'fireworks', ...ENGINES, 'bench'];
 const THUMB = { width: 320, height: 200 };
 // Stale: the mean absolute difference of 32 x 20 block averages (0..1) between a committed
 // thumbnail and this run's. The demos and engine pages draw the same frame every run (fixed time
