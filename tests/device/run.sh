@@ -27,6 +27,7 @@ entry() { # entry NAME COMMAND...: runs it, keeps its log, notes its exit status
 }
 entry probe.upload-order "$stage/xfb-upload-order-probe"
 entry probe.stream-query "$stage/xfb-stream-query-probe"
+entry probe.unpack-after-subdata "$stage/xfb-unpack-after-subdata-probe"
 # Each suite in one process, every case (ctest runs a case per process; one process also shows a
 # case that depends on what an earlier one left behind).
 entry gl.gl43core "$stage/xfb-gl-tests-gl43core"

@@ -12,9 +12,9 @@ rm -rf "$stage" && mkdir -p "$stage"
 # The GL suite and the conformance table as CI builds them (debug: every GL call checked).
 [ -f build/debug/build.ninja ] || cmake --preset debug -DXFB_WASM_DIR="$PWD/build/wasm/npm" >/dev/null
 cmake --build build/debug -j "$(nproc)" --target xfb-gl-tests-gl43core xfb-gl-tests-gles32 xfb-conformance \
-  xfb-upload-order-probe xfb-stream-query-probe
+  xfb-upload-order-probe xfb-stream-query-probe xfb-unpack-after-subdata-probe
 for t in tests/gl/xfb-gl-tests-gl43core tests/gl/xfb-gl-tests-gles32 tests/conformance/xfb-conformance \
-  tests/device/xfb-upload-order-probe tests/device/xfb-stream-query-probe; do
+  tests/device/xfb-upload-order-probe tests/device/xfb-stream-query-probe tests/device/xfb-unpack-after-subdata-probe; do
   strip -o "$stage/$(basename "$t")" "build/debug/$t"
 done
 cp build/debug/tests/conformance/cases.json "$stage/"

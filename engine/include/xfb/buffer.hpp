@@ -107,7 +107,10 @@ public:
     /// name is the pipeline's again once a step has read it: take the latest one after each step,
     /// as the swap requires anyway. Buffers whose name is never taken stay in textures, read back
     /// only by read() / readAsync() (the elements asked for). GL calls: a draw and glReadPixels
-    /// when written back (GL 4.3 / ES 3.0 / WebGL2), none otherwise.
+    /// when written back (GL 4.3 / ES 3.0 / WebGL2), none otherwise; natively, the first call on a
+    /// buffer also waits for the GPU (a fence and glClientWaitSync, once): NVIDIA's driver drops
+    /// an application's first glBufferSubData into a buffer with GPU work queued on it otherwise
+    /// (tests/device/README.md).
     /// @throws Error Disposed (moved from); ContextLost, FeedbackActive when the bytes must be
     ///         written back and GL cannot run now
     unsigned glName() const;

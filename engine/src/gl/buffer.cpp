@@ -260,6 +260,18 @@ std::uint64_t Buffer::generation() const { return live(state_).generation; }
 unsigned Buffer::glName() const {
     auto& s = live(state_);
     if (s.bound.stale) s.device->requireContext("Buffer::glName"); // written back from the mirror: GL calls
+#ifndef __EMSCRIPTEN__
+    // The first hand-out waits for the GPU, once per buffer: NVIDIA's driver (580) drops the
+    // application's first glBufferSubData into a buffer with GPU work queued on it, or just made by
+    // glBufferData, when no CPU wait came between (tests/device/unpack_after_subdata_probe.cpp: lost
+    // through the array, pixel-pack and pixel-unpack binding points, kept after a glFinish).
+    if (!s.handedOut && !s.device->lost) { // a fence is legal GL at any time, also during transform feedback
+        const GLuint name = s.expose();
+        gl::finishWithFence();
+        s.handedOut = true;
+        return name;
+    }
+#endif
     return s.expose();
 }
 const VertexFormat& Buffer::format() const { return live(state_).format; }

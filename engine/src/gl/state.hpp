@@ -89,8 +89,9 @@ struct BufferState final : Recoverable {
     std::uint64_t bytes = 0;
     /// Bumped whenever `name` changes (a state pair's swap, a restored context): Buffer::generation().
     std::uint64_t generation = 0;
-    int pipelines = 0; // Pipelines holding it (per entry): detail::stepRecipe() refuses a shared buffer
-    bool owned = true; // false: adopted (Buffer::adopt), never deleted or recreated by xfb
+    int pipelines = 0;      // Pipelines holding it (per entry): detail::stepRecipe() refuses a shared buffer
+    bool handedOut = false; // Buffer::glName() has answered once (natively it waited for the GPU then)
+    bool owned = true;      // false: adopted (Buffer::adopt), never deleted or recreated by xfb
     ~BufferState() override {
         if (!owned) (void)name.release(); // the application's object
     }
