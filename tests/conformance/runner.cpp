@@ -263,6 +263,7 @@ private:
     std::map<std::string, std::unique_ptr<xfb::Program>> programs_;
     std::map<std::string, std::unique_ptr<xfb::Pipeline>> pipelines_;
     std::map<std::string, std::unique_ptr<xfb::PrimitiveCapture>> captures_;
+    std::unique_ptr<xfb::Population> population_;
     std::map<std::string, std::unique_ptr<xfb::ReadbackRequest>> reads_;
     // The application's state the `app` ops made: (binding query or indexed target, index) -> GL name.
     std::vector<std::pair<GLenum, GLuint>> appBindings_;
@@ -467,6 +468,39 @@ private:
             device_.contextLost();
         } else if (kind == "restore") {
             device_.contextRestored();
+        } else if (kind == "population") {
+            xfb::PopulationOptions options;
+            options.capacity = op.at("capacity").get<std::int64_t>();
+            for (const auto& f : op.at("state"))
+                options.state.push_back({f.at("input").get<std::string>(), f.at("emitted").get<std::string>()});
+            options.count = op.at("count").get<std::string>();
+            if (op.value("overflow", "error") == "clamp") options.overflow = xfb::EmitOverflow::Clamp;
+            // Transform feedback writes one record per element: a tf runtime's population runs on the
+            // fragment backend (as ES 3.0 and WebGL2 do), with compute's bytes.
+            options.backend =
+                backend_ == xfb::Backend::TransformFeedback ? xfb::Backend::Fragment : xfb::Backend::Compute;
+            population_ = nullptr;
+            population_ = std::make_unique<xfb::Population>(
+                device_, named(programs_, op.value("program", "main"), "program"), std::move(options));
+        } else if (kind == "spawn") {
+            std::vector<std::vector<std::uint32_t>> words;
+            for (const auto& f : op.at("fields")) words.push_back(f.get<std::vector<std::uint32_t>>());
+            std::vector<std::span<const std::byte>> spans;
+            for (const auto& w : words) spans.push_back(std::as_bytes(std::span<const std::uint32_t>(w)));
+            livePopulation(where).spawn(spans);
+        } else if (kind == "populationStep") {
+            for (int t = 0, times = op.value("times", 1); t < times; ++t) livePopulation(where).step();
+        } else if (kind == "populationStepChecked") {
+            const xfb::PopulationCount c = livePopulation(where).stepChecked();
+            if (op.contains("count")) checkCount(c, op.at("count"), where);
+        } else if (kind == "populationCount") {
+            checkCount(livePopulation(where).count(), op.at("expect"), where);
+        } else if (kind == "populationRead") {
+            const auto bytes = livePopulation(where).state(op.at("field").get<std::size_t>()).read();
+            const auto want = op.at("expect").get<std::vector<std::uint32_t>>();
+            std::vector<std::uint32_t> words(std::min(bytes.size() / 4, want.size()));
+            std::memcpy(words.data(), bytes.data(), words.size() * 4);
+            compareWords(words, want, where + ": field " + std::to_string(op.at("field").get<int>()));
         } else if (kind == "uniform") {
             auto& program = named(programs_, op.value("program", "main"), "program");
             std::string name = op.at("name").get<std::string>();
@@ -578,6 +612,23 @@ private:
         }
         appFeedback_.verifyAndRelease();
         releaseApp();
+    }
+
+    xfb::Population& livePopulation(const std::string& where) {
+        if (!population_) throw CaseFailure{where + ": no population op came before (a table error)"};
+        return *population_;
+    }
+    // The fields of `want` ({ live, capacity, requested, dropped, droppedUnchecked }, any of them).
+    void checkCount(const xfb::PopulationCount& c, const json& want, const std::string& where) {
+        const std::pair<const char*, std::int64_t> have[] = {{"live", c.live},
+                                                             {"capacity", c.capacity},
+                                                             {"requested", c.requested},
+                                                             {"dropped", c.dropped},
+                                                             {"droppedUnchecked", c.droppedUnchecked}};
+        for (const auto& [key, value] : have)
+            if (want.contains(key))
+                check(value == want.at(key).get<std::int64_t>(),
+                      where + ": " + key + " is " + std::to_string(value) + ", expected " + want.at(key).dump());
     }
 
     void releaseApp() {

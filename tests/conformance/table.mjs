@@ -46,6 +46,13 @@
 //     { op: 'uniform', program = 'main', name, value: number | number[] }
 //     { op: 'readAsync', buffer, name }  starts a read (C++ readAsync(), JS read() not awaited)
 //     { op: 'take', name, expect?: [numbers | S] }  finishes it (take() / await)
+//     { op: 'population', program = 'main', capacity, state: [{ input, emitted, format }], count,
+//       overflow? }  a Population (tf runtimes: the fragment backend; format: the field's, for the
+//       numbers of spawn and populationRead)
+//     { op: 'spawn', fields: [[numbers] per field] }
+//     { op: 'populationStep', times = 1 } / { op: 'populationStepChecked', count?: { live, requested, dropped } }
+//     { op: 'populationRead', field, expect: [numbers] }  the field's first records (as many as given)
+//     { op: 'populationCount', expect: { live, capacity, requested, dropped, droppedUnchecked } }
 //     { op: 'lose' } / { op: 'restore' }  the context (WebGL2: WEBGL_lose_context, native:
 //       Device::contextLost / contextRestored) or device (WebGPU: device.destroy()) is lost / back;
 //       while it is lost, a refused op's buffers are not compared (nothing can be read)
@@ -79,6 +86,7 @@ import { applicationState } from './cases/application_state.mjs';
 import { basic } from './cases/basic.mjs';
 import { captureCases } from './cases/capture.mjs';
 import { emit } from './cases/emit.mjs';
+import { population } from './cases/population.mjs';
 import { loss } from './cases/loss.mjs';
 import { outputTypes } from './cases/output_types.mjs';
 import { reuse } from './cases/reuse.mjs';
@@ -99,7 +107,7 @@ export const RUNTIMES = {
   webgpu: ['web', 'webgpu', 'compute'],
 };
 
-export const cases = [...basic, ...outputTypes, ...varyings, ...applicationState, ...reuse, ...captureCases, ...loss, ...shaderLanguage, ...emit];
+export const cases = [...basic, ...outputTypes, ...varyings, ...applicationState, ...reuse, ...captureCases, ...loss, ...shaderLanguage, ...emit, ...population];
 
 const fieldsOf = (format) => format.map((f) => ({ type: f.type ?? 'float32', components: f.components ?? 4 }));
 
@@ -144,8 +152,15 @@ export function materialize(c) {
     return c.buffers[name].format;
   };
   const readOf = {}; // readAsync name -> its buffer, for take's expect
+  let fieldFormats = []; // the last population op's: its spawns' and reads' numbers -> words
   const run = (c.run ?? []).map((op) => {
     const o = { ...op };
+    if (o.op === 'population') {
+      fieldFormats = o.state.map((f) => f.format);
+      o.state = o.state.map(({ input, emitted }) => ({ input, emitted }));
+    }
+    if (o.op === 'spawn') o.fields = o.fields.map((values, f) => toWords(fieldFormats[f], values));
+    if (o.op === 'populationRead') o.expect = toWords(fieldFormats[o.field], o.expect);
     if (o.op === 'readAsync') readOf[o.name] = o.buffer;
     if (o.op === 'read') o.expect = toWords(formatOf(o.buffer), o.expect);
     if (o.op === 'take' && o.expect) o.expect = toWords(formatOf(readOf[o.name]), o.expect);

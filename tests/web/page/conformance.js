@@ -23,7 +23,7 @@ const hex = (w) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 // name; maxVaryingVectors unbounded: a compute pass has no varying rows (issue 39).
 const WEBGPU_PLANNING_LIMITS = { maxVertexAttribs: 16, maxSeparateComponents: 4, maxSeparateAttribs: 4, maxInterleavedComponents: 64, maxVaryingVectors: Infinity };
 const LIMIT_NAMES = Object.keys(WEBGPU_PLANNING_LIMITS);
-const KNOWN_OPS = ['createBuffer', 'program', 'pipeline', 'step', 'stepChecked', 'capture', 'draw', 'session', 'upload', 'read', 'uniform', 'readAsync', 'take', 'lose', 'restore', 'app'];
+const KNOWN_OPS = ['createBuffer', 'program', 'pipeline', 'step', 'stepChecked', 'capture', 'draw', 'session', 'upload', 'read', 'uniform', 'readAsync', 'take', 'lose', 'restore', 'app', 'population', 'spawn', 'populationStep', 'populationStepChecked', 'populationCount', 'populationRead'];
 const BIND_TARGETS = ['ARRAY_BUFFER', 'UNIFORM_BUFFER', 'PIXEL_PACK_BUFFER', 'PIXEL_UNPACK_BUFFER', 'COPY_READ_BUFFER', 'COPY_WRITE_BUFFER', 'TRANSFORM_FEEDBACK_BUFFER'];
 const bindingQuery = (gl, target) => ({
   [gl.ARRAY_BUFFER]: gl.ARRAY_BUFFER_BINDING, [gl.UNIFORM_BUFFER]: gl.UNIFORM_BUFFER_BINDING, [gl.PIXEL_PACK_BUFFER]: gl.PIXEL_PACK_BUFFER_BINDING,
@@ -62,7 +62,7 @@ async function engineFor(runtime) {
     if (runtime === 'webgl2') {
       const canvas = document.createElement('canvas');
       canvas.width = canvas.height = 64;
-      const xfb = await createXfb({ canvas });
+      const xfb = await createXfb({ canvas, populations: true }); // the module with populations (a superset)
       const gl = xfb.gl;
       const caps = xfb.capabilities;
       const limits = {};
@@ -224,6 +224,13 @@ class CaseRun {
     return (op.entries ?? []).map((e) => ({ ...(e.input !== undefined ? { input: this.slot(e.input).xfb } : {}), ...(e.output !== undefined ? { output: this.slot(e.output).xfb } : {}) }));
   }
   keep(o) { this.created.push(o); return o; }
+  livePopulation(where) {
+    if (!this.population) this.fail(`${where}: no population op came before (a table error)`);
+    return this.population;
+  }
+  checkCount(c, want, where) {
+    for (const [key, value] of Object.entries(want)) this.check(c[key] === value, `${where}: ${key} is ${c[key]}, expected ${value} (${JSON.stringify(c)})`);
+  }
 
   /** What the runtime cannot do of this case (reasons), before anything runs. */
   cannot() {
@@ -378,6 +385,35 @@ class CaseRun {
       }
       case 'uniform': {
         this.named(this.programs, op.program ?? 'main', 'program').setUniform(op.name, op.value);
+        return;
+      }
+      case 'population': {
+        this.population = null;
+        const options = { capacity: op.capacity, state: op.state, count: op.count, ...(op.overflow ? { overflow: op.overflow } : {}) };
+        this.population = this.keep(xfb.createPopulation(this.named(this.programs, op.program ?? 'main', 'program'), options));
+        return;
+      }
+      case 'spawn': {
+        this.livePopulation(where).spawn(op.fields.map((words) => new Uint32Array(words).buffer));
+        return;
+      }
+      case 'populationStep': {
+        for (let t = 0, times = op.times ?? 1; t < times; t++) this.livePopulation(where).step();
+        return;
+      }
+      case 'populationStepChecked': {
+        const c = this.livePopulation(where).stepChecked();
+        if (op.count) this.checkCount(c, op.count, where);
+        return;
+      }
+      case 'populationCount': {
+        this.checkCount(await this.livePopulation(where).count(), op.expect, where);
+        return;
+      }
+      case 'populationRead': {
+        const words = wordsOf(await this.livePopulation(where).state(op.field).read()).slice(0, op.expect.length);
+        const diff = wordsDiffer(words, op.expect, null);
+        this.check(diff === null, `${where}: field ${op.field}: ${diff ?? 'as expected'}`);
         return;
       }
       case 'readAsync': {
