@@ -141,7 +141,10 @@ public:
             shown_ = pending_->take();
             pending_.reset();
         }
-        if (!pending_) pending_ = population_->countAsync();
+        if (!pending_ && ++framesSinceCount_ >= 30) { // twice a second: a staging copy and a fence each
+            pending_ = population_->countAsync();
+            framesSinceCount_ = 0;
+        }
         ImGui::Text("live %lld of %lld (read asynchronously)", static_cast<long long>(shown_.live),
                     static_cast<long long>(population_->capacity()));
         ImGui::Text("asked for in the last step %lld, dropped %lld", static_cast<long long>(shown_.requested),
@@ -226,6 +229,7 @@ private:
     std::optional<xfb::Population> population_;
     std::optional<xfb::PopulationCountRequest> pending_;
     xfb::PopulationCount shown_;
+    int framesSinceCount_ = 30;
     RenderProgram render_{kPointVertex.c_str(), kPointFragment};
     GLuint vao_ = 0;
     std::uint64_t boundGeneration_ = 0;

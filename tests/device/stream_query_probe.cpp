@@ -182,11 +182,4 @@ static int run() {
     return wrong ? 1 : 0;
 }
 
-int main() {
-    try {
-        return run();
-    } catch (const std::exception& e) { // a shader or program the driver refused: its log
-        std::fprintf(stderr, "%s\n", e.what());
-        return 2;
-    }
-}
+int main() { return xfbtest::probeMain(run); }

@@ -122,17 +122,9 @@ struct Programs {
             "void main() { int x = int(gl_FragCoord.x);\n"
             "  o = (x & 1) == 0 ? texelFetch(p0, ivec2(x / 2, 0), 0) : texelFetch(p1, ivec2(x / 2, 0), 0); }\n",
             "the probe's gather");
-        feedback = glCreateProgram();
-        const GLuint vs = xfbtest::compileShader(
-            GL_VERTEX_SHADER,
+        feedback = xfbtest::feedbackProgram(
             "#version 430 core\nin uvec4 a;\nflat out uvec4 o;\nvoid main() { o = a + 2u; gl_Position = vec4(0); }",
-            "the probe's feedback shader");
-        glAttachShader(feedback, vs);
-        const char* varyings[] = {"o"};
-        glTransformFeedbackVaryings(feedback, 1, varyings, GL_INTERLEAVED_ATTRIBS);
-        glBindAttribLocation(feedback, 0, "a");
-        xfbtest::linkProgram(feedback, "the probe's feedback program");
-        glDeleteShader(vs);
+            "the probe's feedback program");
         glGenVertexArrays(1, &vao);
     }
     ~Programs() {
@@ -496,11 +488,4 @@ static int run() {
     return failures ? 1 : 0;
 }
 
-int main() {
-    try {
-        return run();
-    } catch (const std::exception& e) { // a shader or program the driver refused: its log
-        std::fprintf(stderr, "%s\n", e.what());
-        return 2;
-    }
-}
+int main() { return xfbtest::probeMain(run); }

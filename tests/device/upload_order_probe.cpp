@@ -15,17 +15,9 @@ namespace {
 struct Rig {
     GLuint program = 0, a = 0, b = 0, t0 = 0, t1 = 0, vao0 = 0, vao1 = 0;
     Rig() {
-        program = glCreateProgram();
-        GLuint vs = xfbtest::compileShader(
-            GL_VERTEX_SHADER,
+        program = xfbtest::feedbackProgram(
             "#version 430 core\nin vec4 a;\nout vec4 o;\nvoid main() { o = a * 2.0; gl_Position = vec4(0); }",
-            "the probe's vertex shader");
-        glAttachShader(program, vs);
-        const char* varyings[] = {"o"};
-        glTransformFeedbackVaryings(program, 1, varyings, GL_INTERLEAVED_ATTRIBS);
-        glBindAttribLocation(program, 0, "a");
-        xfbtest::linkProgram(program, "the probe's program");
-        glDeleteShader(vs);
+            "the probe's program");
         float input[16];
         for (int i = 0; i < 16; ++i) input[i] = float(i);
         glGenBuffers(1, &a);
@@ -170,11 +162,4 @@ static int run() {
     return failures ? 1 : 0;
 }
 
-int main() {
-    try {
-        return run();
-    } catch (const std::exception& e) { // a shader or program the driver refused: its log
-        std::fprintf(stderr, "%s\n", e.what());
-        return 2;
-    }
-}
+int main() { return xfbtest::probeMain(run); }

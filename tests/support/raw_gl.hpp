@@ -6,6 +6,7 @@
 #endif
 #include <GL/glcorearb.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -49,6 +50,29 @@ inline GLuint computeProgram(const std::string& source, const std::string& what)
     glAttachShader(program, cs);
     glDeleteShader(cs);
     return linkProgram(program, what);
+}
+
+/// A transform-feedback program of one vertex shader whose input `a` is at location 0 and whose
+/// output `o` is captured (interleaved), linked (the shader deleted once attached).
+inline GLuint feedbackProgram(const std::string& vertexSource, const std::string& what) {
+    const GLuint program = glCreateProgram();
+    const GLuint vs = compileShader(GL_VERTEX_SHADER, vertexSource, what);
+    glAttachShader(program, vs);
+    glDeleteShader(vs);
+    const char* varyings[] = {"o"};
+    glTransformFeedbackVaryings(program, 1, varyings, GL_INTERLEAVED_ATTRIBS);
+    glBindAttribLocation(program, 0, "a");
+    return linkProgram(program, what);
+}
+
+/// A probe's main(): `run`'s exit status, or 2 with the log of a shader or program the driver refused.
+inline int probeMain(int (*run)()) {
+    try {
+        return run();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
 }
 
 } // namespace xfbtest

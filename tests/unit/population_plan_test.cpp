@@ -96,6 +96,8 @@ void main() { emit_p = a_p; emit_q[0] = a_p; emit_q[1] = a_p; emit_n = ivec2(1);
     // What the elements may ask for must fit the GPU's 32-bit counts: capacity x 3 < 2^32.
     CHECK(contains(XFB_REQUIRE_ERROR(t.plan(1431655766, kFields), ErrorCode::BufferTooLarge), "4294967298 records"));
     CHECK_NOTHROW(t.plan(1431655765, kFields));
+    // A capacity whose bytes overflow 64 bits (JavaScript's 1e300 reaches wasm as INT64_MAX).
+    CHECK(contains(XFB_REQUIRE_ERROR(t.plan(INT64_MAX, kFields), ErrorCode::BufferTooLarge), "field 'a_p'"));
 }
 
 TEST_CASE("a population's compute step reads its live count on the GPU, the count pass zeroes the dead slots") {

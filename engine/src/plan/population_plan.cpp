@@ -1,8 +1,10 @@
 #include "xfb/population_plan.hpp"
 
 #include "xfb/error.hpp"
+#include "xfb/limits.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace xfb {
 
@@ -87,11 +89,13 @@ PopulationPlan planPopulation(const ShaderInterface& shader, std::span<const Att
                                                    "' is not an output of the shader; declare `flat out int " +
                                                    std::string(count) +
                                                    ";` and set it to the records each element writes");
-    // The current buffers, then the next ones.
+    // The current buffers, then the next ones (a capacity whose bytes overflow: BufferTooLarge).
+    std::vector<BufferDesc> buffers;
     for (const auto& f : plan.fields)
-        plan.entries.push_back({BufferDesc{f.format, std::uint64_t(capacity) * std::uint64_t(f.format.stride)}, {}});
-    for (const auto& f : plan.fields)
-        plan.entries.push_back({{}, BufferDesc{f.format, std::uint64_t(capacity) * std::uint64_t(f.format.stride)}});
+        buffers.push_back({f.format, checkedBufferBytes(capacity, f.format.stride, UINT64_MAX,
+                                                        "the population's field '" + f.input + "'")});
+    for (const auto& b : buffers) plan.entries.push_back({b, {}});
+    for (const auto& b : buffers) plan.entries.push_back({{}, b});
     const CapturePlan none; // the records are the state: nothing is captured per slot
     plan.pass = planPass(attributes, none, plan.entries, capacity, OutputSizing::PerElement, emits.size());
     plan.emits = planEmits(shader, none, emits, plan.entries, plan.pass.emitEntries, capacity);

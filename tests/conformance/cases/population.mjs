@@ -8,8 +8,9 @@ import { range } from '../words.mjs';
 
 // Element i: a_p = (x, y, fuel, parent), a_tag. It dies without fuel, bursts into u_max records
 // (clamped to 0..3) when its tag is a multiple of 5, else lives on; record k is
-// (x + k, y + 1, fuel - 1, i) with tag 3 tag + k + 1.
-const source = `#version 300 es
+// (x + k, y + 1, fuel - 1, i) with tag 3 tag + k + 1. Also the program of the Chromium suite
+// (tests/web/page/population.js), with populationStep() its reference.
+export const populationSource = `#version 300 es
 in vec4 a_p;
 in uint a_tag;
 uniform int u_max;
@@ -35,25 +36,25 @@ const seed = (n, fuel, first = 0) => ({
   p: range(n, (i) => [first + i, 0, fuel(i), -1]).flat(),
   tags: range(n, (i) => first + i + 1),
 });
-/** One step of the program over {p, tags} (u_max 3), the first `capacity` records kept. */
-function step({ p, tags }, capacity = Infinity) {
-  const out = { p: [], tags: [], requested: 0 };
+/** One step of the program over { p, tags } (u_max 3), the first `capacity` records kept. */
+export function populationStep({ p, tags }, capacity = Infinity) {
+  const f = Math.fround, out = { p: [], tags: [], requested: 0 };
   tags.forEach((tag, i) => {
     const [x, y, z] = p.slice(4 * i, 4 * i + 3);
     const n = z <= 0 ? 0 : tag % 5 === 0 ? 3 : 1;
     out.requested += n;
     for (let k = 0; k < n; k++)
-      if (out.tags.length < capacity) out.p.push(x + k, y + 1, z - 1, i), out.tags.push(tag * 3 + k + 1);
+      if (out.tags.length < capacity) out.p.push(f(x + k), f(y + 1), f(z - 1), i), out.tags.push((tag * 3 + k + 1) >>> 0);
   });
   return out;
 }
-const program = [{ op: 'program', source, varyings: ['gl_Position'] }, { op: 'uniform', name: 'u_max', value: 3 }];
+const program = [{ op: 'program', source: populationSource, varyings: ['gl_Position'] }, { op: 'uniform', name: 'u_max', value: 3 }];
 const read = (s) => [{ op: 'populationRead', field: 0, expect: s.p }, { op: 'populationRead', field: 1, expect: s.tags }];
 
 const six = seed(6, (i) => [2, 0, 1, 3, 2, 1][i]); // element 4 (tag 5) bursts, element 1 dies
-const once = step(six), twice = step(once);
+const once = populationStep(six), twice = populationStep(once);
 const full = seed(4, () => 2, 4); // tags 5..8: the first bursts into 3, 6 records asked for
-const clamped = step(full, 4);
+const clamped = populationStep(full, 4);
 
 export const population = [
   {

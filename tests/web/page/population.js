@@ -3,22 +3,8 @@
 // tests/gl/population_test.cpp and docs/guide/populations.md), spawns into a full population, the
 // overflow policies, the masked draw, no readback in steady steps, and every refusal.
 import { assert, assertArrayEqual, countCalls, createXfb, expectError } from './assert.js';
+import { populationSource as kSource, populationStep } from '/conformance/cases/population.mjs';
 
-const kSource = `#version 300 es
-in vec4 a_p;
-in uint a_tag;
-uniform int u_max;
-out vec4 emit_p[3];
-flat out uint emit_tag[3];
-flat out int emit_n;
-void main() {
-    emit_n = a_p.z <= 0.0 ? 0 : (a_tag % 5u == 0u ? u_max : 1);
-    for (int k = 0; k < 3; ++k) {
-        emit_p[k] = vec4(a_p.x + float(k), a_p.y + 1.0, a_p.z - 1.0, float(gl_VertexID));
-        emit_tag[k] = a_tag * 3u + uint(k) + 1u;
-    }
-    gl_Position = vec4(0.0);
-}`;
 const kState = [{ input: 'a_p', emitted: 'emit_p' }, { input: 'a_tag', emitted: 'emit_tag' }];
 
 const canvas = document.getElementById('canvas');
@@ -35,21 +21,10 @@ function seed(n, from = 0) {
   return { p, tags };
 }
 
-/** One step of the program in JavaScript, over the live elements, capped at `capacity` records. */
-function reference(state, uMax, capacity) {
-  const f = Math.fround, n = state.tags.length, p = [], tags = [];
-  let requested = 0;
-  for (let i = 0; i < n; i++) {
-    const [x, y, z] = state.p.subarray(4 * i, 4 * i + 3);
-    const count = z <= 0 ? 0 : Math.min(3, Math.max(0, state.tags[i] % 5 === 0 ? uMax : 1));
-    requested += count;
-    for (let k = 0; k < count; k++) {
-      if (tags.length === capacity) continue;
-      p.push(f(x + k), f(y + 1), f(z - 1), i);
-      tags.push((state.tags[i] * 3 + k + 1) >>> 0);
-    }
-  }
-  return { p: new Float32Array(p), tags: new Uint32Array(tags), requested };
+/** One step of the program in JavaScript (the conformance table's reference, u_max 3), capped at `capacity` records. */
+function reference(state, capacity) {
+  const r = populationStep({ p: Array.from(state.p), tags: Array.from(state.tags) }, capacity);
+  return { p: new Float32Array(r.p), tags: new Uint32Array(r.tags), requested: r.requested };
 }
 
 function make(capacity, options = {}) {
@@ -80,7 +55,7 @@ test('a population stepped 6 times equals the JavaScript reference byte for byte
     population.spawn([ref.p, ref.tags]);
     await expectState(population, ref, `n=${n} after the spawn`);
     for (let step = 1; step <= 6; step++) {
-      const next = reference(ref, 3, capacity);
+      const next = reference(ref, capacity);
       if (step % 2) population.step();
       else {
         const c = population.stepChecked();
@@ -123,11 +98,11 @@ test('an empty population steps to 0; spawning into a full one keeps the first r
       await expectState(s.population, kept, 'error: the refused step was not run');
       // Reported once: the next checked step runs, and its own overflow is refused, not swapped.
       const e2 = await expectError('XFB_CAPACITY', () => s.population.stepChecked());
-      assert(e2.message.includes(`wrote ${reference(kept, 3, 1e9).requested} records`), e2.message);
+      assert(e2.message.includes(`wrote ${reference(kept).requested} records`), e2.message);
       await expectState(s.population, kept, 'error: an overflowing step is not swapped');
     } else {
       const c2 = s.population.stepChecked();
-      const ref = reference(kept, 3, 10);
+      const ref = reference(kept, 10);
       assert(c2.live === 10 && c2.requested === ref.requested && c2.dropped === 3 + ref.requested - 10, JSON.stringify(c2));
       await expectState(s.population, ref, 'clamp: the first records in the stable order');
     }
@@ -189,7 +164,7 @@ test('draw(): the live elements only, from the GPU count (the bound program hold
   canvas.height = 1;
   assert(litPixels() === 10, 'ten live points drawn of the capacity of 64');
   s.population.step(); // every fifth tag bursts into 3: 2 of 10 -> 8 + 6 = 14 records, at x, x+1, x+2 (some overlap)
-  const ref = reference(a, 3, 64);
+  const ref = reference(a, 64);
   assert(litPixels() === new Set(Array.from({ length: ref.tags.length }, (_, i) => Math.floor(ref.p[4 * i]))).size, 'the live records after a step');
   gl.useProgram(null);
   const e = await expectError('XFB_INVALID_ARGUMENT', () => s.population.draw('points'));
@@ -223,6 +198,9 @@ test('refusals: the default module, WebGPU, the options, the planner, the spawn 
   const p = s.program;
   const good = { capacity: 4, state: kState, count: 'emit_n' };
   await expectError('XFB_INVALID_ARGUMENT', () => xfb.createPopulation(p, { ...good, capacity: 0 }));
+  for (const capacity of [-3, 2.5, NaN, '8']) await expectError('XFB_INVALID_ARGUMENT', () => xfb.createPopulation(p, { ...good, capacity }));
+  // Too large: the planner's refusal (capacity x 3 records reaches 2^32), nothing allocated.
+  for (const capacity of [2 ** 31, 1e300]) await expectError('XFB_BUFFER_TOO_LARGE', () => xfb.createPopulation(p, { ...good, capacity }));
   await expectError('XFB_INVALID_ARGUMENT', () => xfb.createPopulation(p, { ...good, state: [] }));
   await expectError('XFB_INVALID_ARGUMENT', () => xfb.createPopulation(p, { ...good, state: [{ input: 'a_p' }, kState[1]] }));
   await expectError('XFB_INVALID_ARGUMENT', () => xfb.createPopulation(p, { ...good, overflow: 'wrap' }));

@@ -1,6 +1,6 @@
 // createPopulation() options, checked alike for both engines; what the planner judges (the fields'
 // inputs and emitted arrays, the count output, the capacity's size) is the engine's own refusal.
-import { checkKeys, checkName, shown } from './checks.js';
+import { checkCount, checkKeys, checkName, shown } from './checks.js';
 import { invalid } from './errors.js';
 import { checkBackendName, checkBackendOn } from './pipeline_options.js';
 import type { Backend, PopulationField, PopulationOptions } from './types.js';
@@ -23,9 +23,7 @@ export function checkPopulationOptions(
   runtime: 'webgl2' | 'webgpu',
 ): CheckedPopulationOptions {
   const o = checkKeys(given, ['capacity', 'state', 'count', 'overflow', 'backend'], 'createPopulation() options');
-  const capacity = o.capacity;
-  if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1)
-    invalid(`createPopulation(): capacity must be a positive integer, got ${shown(capacity)}`);
+  const capacity = checkCount(o.capacity, 'createPopulation(): capacity'); // its size: the planner's (XFB_BUFFER_TOO_LARGE)
   if (!Array.isArray(o.state) || o.state.length === 0)
     invalid('createPopulation(): state must be a non-empty array of { input, emitted } fields');
   const state = o.state.map((f: unknown, i) => {
